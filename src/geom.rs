@@ -1,0 +1,310 @@
+//! Plane geometry in `f64`: points, exact orientation tests (Shewchuk's predicates via
+//! [`robust`](https://docs.rs/robust)), closest points, segment tests and polygon triangulation.
+
+use serde::Serialize;
+use std::ops::{Add, Mul, Sub};
+
+/// A point or vector in the navigation plane.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct Vec2 {
+    /// First plane coordinate (world X).
+    pub x: f64,
+    /// Second plane coordinate (world Z for XZ meshes, Y for XY meshes).
+    pub y: f64,
+}
+
+impl Vec2 {
+    /// Makes a point from its two coordinates.
+    pub const fn new(x: f64, y: f64) -> Self {
+        Self { x, y }
+    }
+
+    /// The 2D cross product (z of the 3D cross product).
+    pub fn cross(self, other: Vec2) -> f64 {
+        self.x * other.y - self.y * other.x
+    }
+
+    /// The dot product.
+    pub fn dot(self, other: Vec2) -> f64 {
+        self.x * other.x + self.y * other.y
+    }
+
+    /// Euclidean length.
+    pub fn length(self) -> f64 {
+        self.x.hypot(self.y)
+    }
+
+    /// Euclidean distance to `other`.
+    pub fn distance(self, other: Vec2) -> f64 {
+        (self - other).length()
+    }
+
+    /// Squared Euclidean distance to `other`.
+    pub fn distance_squared(self, other: Vec2) -> f64 {
+        let d = self - other;
+        d.dot(d)
+    }
+
+    /// The point halfway between `self` and `other`.
+    pub fn midpoint(self, other: Vec2) -> Vec2 {
+        Vec2::new((self.x + other.x) * 0.5, (self.y + other.y) * 0.5)
+    }
+
+    /// `self + (other - self) * t`.
+    pub fn lerp(self, other: Vec2, t: f64) -> Vec2 {
+        self + (other - self) * t
+    }
+
+    /// True when both coordinates are finite.
+    pub fn is_finite(self) -> bool {
+        self.x.is_finite() && self.y.is_finite()
+    }
+}
+
+impl Add for Vec2 {
+    type Output = Vec2;
+    fn add(self, o: Vec2) -> Vec2 {
+        Vec2::new(self.x + o.x, self.y + o.y)
+    }
+}
+
+impl Sub for Vec2 {
+    type Output = Vec2;
+    fn sub(self, o: Vec2) -> Vec2 {
+        Vec2::new(self.x - o.x, self.y - o.y)
+    }
+}
+
+impl Mul<f64> for Vec2 {
+    type Output = Vec2;
+    fn mul(self, s: f64) -> Vec2 {
+        Vec2::new(self.x * s, self.y * s)
+    }
+}
+
+impl std::fmt::Display for Vec2 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "({:.3}, {:.3})", self.x, self.y)
+    }
+}
+
+/// Exact orientation of `c` relative to the directed line `a → b`: positive when `c` is to the
+/// left (counter-clockwise), negative when to the right, exactly zero when collinear.
+pub fn orient(a: Vec2, b: Vec2, c: Vec2) -> f64 {
+    let coord = |p: Vec2| robust::Coord { x: p.x, y: p.y };
+    robust::orient2d(coord(a), coord(b), coord(c))
+}
+
+/// Twice the signed area of triangle `abc` (positive when counter-clockwise), computed in plain
+/// floating point; use [`orient`] for decisions.
+pub fn signed_area2(a: Vec2, b: Vec2, c: Vec2) -> f64 {
+    (b - a).cross(c - a)
+}
+
+/// True when `p` lies inside the counter-clockwise triangle `abc` or on its boundary (exact).
+pub fn triangle_contains(a: Vec2, b: Vec2, c: Vec2, p: Vec2) -> bool {
+    orient(a, b, p) >= 0.0 && orient(b, c, p) >= 0.0 && orient(c, a, p) >= 0.0
+}
+
+/// The point of segment `ab` closest to `p`.
+pub fn closest_point_on_segment(a: Vec2, b: Vec2, p: Vec2) -> Vec2 {
+    let ab = b - a;
+    let len2 = ab.dot(ab);
+    if len2 <= 0.0 {
+        return a;
+    }
+    let t = ((p - a).dot(ab) / len2).clamp(0.0, 1.0);
+    a.lerp(b, t)
+}
+
+/// The point of the counter-clockwise triangle `abc` (interior included) closest to `p`.
+pub fn closest_point_on_triangle(a: Vec2, b: Vec2, c: Vec2, p: Vec2) -> Vec2 {
+    if triangle_contains(a, b, c, p) {
+        return p;
+    }
+    [
+        closest_point_on_segment(a, b, p),
+        closest_point_on_segment(b, c, p),
+        closest_point_on_segment(c, a, p),
+    ]
+    .into_iter()
+    .min_by(|u, v| u.distance_squared(p).total_cmp(&v.distance_squared(p)))
+    .unwrap_or(a)
+}
+
+/// Where segment `p → q` meets segment `a → b`, as the parameter along `a → b` (0 at `a`, 1 at
+/// `b`), or `None` when they do not meet. Touching within `tolerance` (in world units) counts.
+pub fn segment_crossing_param(p: Vec2, q: Vec2, a: Vec2, b: Vec2, tolerance: f64) -> Option<f64> {
+    let r = q - p;
+    let s = b - a;
+    let denom = r.cross(s);
+    let ap = a - p;
+    let r_len = r.length().max(f64::MIN_POSITIVE);
+    let s_len = s.length().max(f64::MIN_POSITIVE);
+    if denom.abs() > 1e-12 * r_len * s_len {
+        let t = ap.cross(s) / denom; // along p→q
+        let u = ap.cross(r) / denom; // along a→b
+        let tol_t = tolerance / r_len;
+        let tol_u = tolerance / s_len;
+        if t >= -tol_t && t <= 1.0 + tol_t && u >= -tol_u && u <= 1.0 + tol_u {
+            return Some(u.clamp(0.0, 1.0));
+        }
+        return None;
+    }
+    // Parallel (or a zero-length segment): they meet if some end point of one lies on the other.
+    let candidates = [
+        (a, 0.0),
+        (b, 1.0),
+        (p, param_on(a, b, p)),
+        (q, param_on(a, b, q)),
+    ];
+    for (point, u) in candidates {
+        let on_pq = closest_point_on_segment(p, q, point).distance(point) <= tolerance;
+        let on_ab = closest_point_on_segment(a, b, point).distance(point) <= tolerance;
+        if on_pq && on_ab {
+            return Some(u.clamp(0.0, 1.0));
+        }
+    }
+    None
+}
+
+fn param_on(a: Vec2, b: Vec2, p: Vec2) -> f64 {
+    let ab = b - a;
+    let len2 = ab.dot(ab);
+    if len2 <= 0.0 {
+        0.0
+    } else {
+        (p - a).dot(ab) / len2
+    }
+}
+
+/// Twice the signed area of a polygon (positive when counter-clockwise).
+pub fn polygon_area2(points: &[Vec2]) -> f64 {
+    let n = points.len();
+    (0..n).map(|i| points[i].cross(points[(i + 1) % n])).sum()
+}
+
+/// Splits a simple polygon (either winding, convex or not) into triangles by ear clipping.
+///
+/// Returns index triples into `points`, each counter-clockwise. Polygons with fewer than three
+/// points, or whose remaining part has no ear (self-intersecting input), give the triangles found
+/// so far: the caller reports what was dropped.
+pub fn triangulate_polygon(points: &[Vec2]) -> Vec<[usize; 3]> {
+    let n = points.len();
+    if n < 3 {
+        return Vec::new();
+    }
+    if n == 3 {
+        return vec![ccw_triple(points, [0, 1, 2])];
+    }
+    // Work on a counter-clockwise list of indices.
+    let mut ring: Vec<usize> = (0..n).collect();
+    if polygon_area2(points) < 0.0 {
+        ring.reverse();
+    }
+    let mut triangles = Vec::with_capacity(n - 2);
+    let mut guard = 0usize;
+    let mut i = 0usize;
+    while ring.len() > 3 && guard < 2 * n * n {
+        guard += 1;
+        let m = ring.len();
+        let (ip, ic, inext) = (ring[(i + m - 1) % m], ring[i % m], ring[(i + 1) % m]);
+        let (a, b, c) = (points[ip], points[ic], points[inext]);
+        let convex = orient(a, b, c) > 0.0;
+        let empty = convex
+            && ring.iter().all(|&k| {
+                k == ip || k == ic || k == inext || !triangle_contains(a, b, c, points[k])
+            });
+        if empty {
+            triangles.push([ip, ic, inext]);
+            ring.remove(i % m);
+            i = 0;
+        } else {
+            i = (i + 1) % m;
+        }
+    }
+    if ring.len() == 3 {
+        triangles.push(ccw_triple(points, [ring[0], ring[1], ring[2]]));
+    }
+    triangles
+}
+
+fn ccw_triple(points: &[Vec2], [a, b, c]: [usize; 3]) -> [usize; 3] {
+    if orient(points[a], points[b], points[c]) < 0.0 {
+        [a, c, b]
+    } else {
+        [a, b, c]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orientation_is_exact_for_nearly_collinear_points() {
+        let a = Vec2::new(0.5, 0.5);
+        let b = Vec2::new(12.0, 12.0);
+        let c = Vec2::new(24.0, 24.0);
+        assert_eq!(orient(a, b, c), 0.0);
+        assert!(orient(a, b, Vec2::new(24.0, 24.000000000001)) > 0.0);
+    }
+
+    #[test]
+    fn triangle_contains_its_corners_and_edges_but_not_outside_points() {
+        let (a, b, c) = (
+            Vec2::new(0.0, 0.0),
+            Vec2::new(2.0, 0.0),
+            Vec2::new(0.0, 2.0),
+        );
+        assert!(triangle_contains(a, b, c, a));
+        assert!(triangle_contains(a, b, c, Vec2::new(1.0, 1.0)));
+        assert!(!triangle_contains(a, b, c, Vec2::new(1.0, 1.0 + 1e-15)));
+    }
+
+    #[test]
+    fn ear_clipping_covers_a_concave_polygon_exactly() {
+        // An L shape, clockwise, area 3.
+        let pts = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(0.0, 2.0),
+            Vec2::new(1.0, 2.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(2.0, 1.0),
+            Vec2::new(2.0, 0.0),
+        ];
+        let tris = triangulate_polygon(&pts);
+        assert_eq!(tris.len(), 4);
+        let area: f64 = tris
+            .iter()
+            .map(|t| signed_area2(pts[t[0]], pts[t[1]], pts[t[2]]) / 2.0)
+            .sum();
+        assert!((area - 3.0).abs() < 1e-12);
+        assert!(
+            tris.iter()
+                .all(|t| orient(pts[t[0]], pts[t[1]], pts[t[2]]) > 0.0)
+        );
+    }
+
+    #[test]
+    fn crossing_param_finds_the_meeting_point() {
+        let u = segment_crossing_param(
+            Vec2::new(1.0, -1.0),
+            Vec2::new(1.0, 1.0),
+            Vec2::new(0.0, 0.0),
+            Vec2::new(4.0, 0.0),
+            1e-9,
+        );
+        assert_eq!(u, Some(0.25));
+        assert_eq!(
+            segment_crossing_param(
+                Vec2::new(5.0, -1.0),
+                Vec2::new(5.0, 1.0),
+                Vec2::new(0.0, 0.0),
+                Vec2::new(4.0, 0.0),
+                1e-9
+            ),
+            None
+        );
+    }
+}

@@ -1,0 +1,11 @@
+//! navlab: a lab for navigation meshes and pathfinding.
+//!
+//! The library holds the algorithms as plain code that reports each step as an event:
+//! [`navmesh`] loads meshes and answers path queries (A* over triangles, portals, funnel),
+//! [`search`] holds the generic, instrumented algorithms, [`geom`] the exact geometry under them.
+//! The `navlab` binary exposes them on the command line.
+
+pub mod cli;
+pub mod geom;
+pub mod navmesh;
+pub mod search;

@@ -1,0 +1,342 @@
+//! Builds a [`NavMesh`] from polygons: weld coincident vertices, triangulate, drop degenerate and
+//! duplicate triangles, share edges, link neighbours, find islands and index the triangles.
+
+use super::{Bounds, Edge, EdgeId, NavMesh, Plane, TriId, Triangle, locate::TriangleIndex};
+use crate::geom::{Vec2, orient, signed_area2, triangulate_polygon};
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// How to build a mesh.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BuildOptions {
+    /// The world plane the mesh lies in.
+    pub plane: Plane,
+    /// Vertices closer than this (in 3D, relative to the size of the mesh's bounding box) are
+    /// merged into one. `0.0` merges only exactly equal positions.
+    pub relative_weld_tolerance: f64,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        Self {
+            plane: Plane::Xz,
+            relative_weld_tolerance: 1e-6,
+        }
+    }
+}
+
+/// What the builder changed on the way in; none of it is an error.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct BuildReport {
+    /// Polygons in the input.
+    pub input_polygons: usize,
+    /// Vertices in the input.
+    pub input_vertices: usize,
+    /// Vertices merged into another one (duplicates and float-noise seams).
+    pub welded_vertices: usize,
+    /// The absolute weld distance used.
+    pub weld_tolerance: f64,
+    /// Polygons with more than three corners that were split into triangles.
+    pub triangulated_polygons: usize,
+    /// Triangles with zero area in the plane (including vertical faces), dropped.
+    pub degenerate_triangles: usize,
+    /// Triangles repeating another one's three corners, dropped.
+    pub duplicate_triangles: usize,
+    /// Input vertices no triangle uses.
+    pub unused_vertices: usize,
+}
+
+/// Why polygons do not make a usable mesh.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum BuildError {
+    /// Nothing walkable remains.
+    #[error("the mesh has no triangles with area in the {0} plane")]
+    Empty(&'static str),
+    /// A polygon names a vertex that does not exist.
+    #[error("polygon {polygon} uses vertex {vertex}, but there are only {count} vertices")]
+    VertexOutOfRange {
+        /// Index of the polygon.
+        polygon: usize,
+        /// The vertex index it names.
+        vertex: usize,
+        /// How many vertices there are.
+        count: usize,
+    },
+    /// A vertex coordinate is NaN or infinite.
+    #[error("vertex {0} has a coordinate that is not a finite number")]
+    NonFinite(usize),
+    /// Too large to index with 32-bit node ids.
+    #[error("the mesh is too large ({0} triangles)")]
+    TooLarge(usize),
+}
+
+impl NavMesh {
+    /// Builds a mesh from 3D positions and polygons (lists of indices into `positions`).
+    pub fn from_polygons(
+        positions: &[[f64; 3]],
+        polygons: &[Vec<usize>],
+        options: BuildOptions,
+    ) -> Result<NavMesh, BuildError> {
+        let mut report = BuildReport {
+            input_polygons: polygons.len(),
+            input_vertices: positions.len(),
+            ..BuildReport::default()
+        };
+        if let Some(bad) = positions
+            .iter()
+            .position(|p| p.iter().any(|c| !c.is_finite()))
+        {
+            return Err(BuildError::NonFinite(bad));
+        }
+        for (polygon, poly) in polygons.iter().enumerate() {
+            if let Some(&vertex) = poly.iter().find(|&&v| v >= positions.len()) {
+                return Err(BuildError::VertexOutOfRange {
+                    polygon,
+                    vertex,
+                    count: positions.len(),
+                });
+            }
+        }
+
+        let (weld_map, welded_positions, tolerance) =
+            weld(positions, options.relative_weld_tolerance);
+        report.weld_tolerance = tolerance;
+        report.welded_vertices = positions.len() - welded_positions.len();
+
+        let projected: Vec<(Vec2, f64)> = welded_positions
+            .iter()
+            .map(|&p| options.plane.project(p))
+            .collect();
+        let plane_points: Vec<Vec2> = projected.iter().map(|&(p, _)| p).collect();
+
+        // Triangulate every polygon (after welding, so repeated corners collapse).
+        let mut corner_triples: Vec<[usize; 3]> = Vec::new();
+        let mut seen = HashMap::new();
+        for poly in polygons {
+            let mut ring: Vec<usize> = poly.iter().map(|&v| weld_map[v]).collect();
+            ring.dedup();
+            while ring.len() > 1 && ring.first() == ring.last() {
+                ring.pop();
+            }
+            if poly.len() > 3 {
+                report.triangulated_polygons += 1;
+            }
+            if ring.len() < 3 {
+                report.degenerate_triangles += 1;
+                continue;
+            }
+            let points: Vec<Vec2> = ring.iter().map(|&v| plane_points[v]).collect();
+            let local = triangulate_polygon(&points);
+            let expected = ring.len() - 2;
+            if local.len() < expected {
+                report.degenerate_triangles += expected - local.len();
+            }
+            for [a, b, c] in local {
+                let tri = [ring[a], ring[b], ring[c]];
+                let (pa, pb, pc) = (
+                    plane_points[tri[0]],
+                    plane_points[tri[1]],
+                    plane_points[tri[2]],
+                );
+                if tri[0] == tri[1]
+                    || tri[1] == tri[2]
+                    || tri[0] == tri[2]
+                    || orient(pa, pb, pc) == 0.0
+                {
+                    report.degenerate_triangles += 1;
+                    continue;
+                }
+                let ccw = if orient(pa, pb, pc) > 0.0 {
+                    tri
+                } else {
+                    [tri[0], tri[2], tri[1]]
+                };
+                let mut key = ccw;
+                key.sort_unstable();
+                if seen.insert(key, ()).is_some() {
+                    report.duplicate_triangles += 1;
+                    continue;
+                }
+                corner_triples.push(ccw);
+            }
+        }
+        if corner_triples.is_empty() {
+            return Err(BuildError::Empty(match options.plane {
+                Plane::Xz => "XZ",
+                Plane::Xy => "XY",
+            }));
+        }
+        if corner_triples.len() >= u32::MAX as usize / 4 {
+            return Err(BuildError::TooLarge(corner_triples.len()));
+        }
+
+        // Keep only used vertices, renumbered in first-use order.
+        let mut renumber = vec![usize::MAX; plane_points.len()];
+        let mut vertices = Vec::new();
+        let mut heights = Vec::new();
+        for tri in &mut corner_triples {
+            for v in tri.iter_mut() {
+                if renumber[*v] == usize::MAX {
+                    renumber[*v] = vertices.len();
+                    vertices.push(projected[*v].0);
+                    heights.push(projected[*v].1);
+                }
+                *v = renumber[*v];
+            }
+        }
+        report.unused_vertices = welded_positions.len() - vertices.len();
+
+        // Shared edges and triangles.
+        let mut edge_ids: HashMap<[usize; 2], EdgeId> = HashMap::new();
+        let mut edges: Vec<Edge> = Vec::new();
+        let mut triangles = Vec::with_capacity(corner_triples.len());
+        for (id, &verts) in corner_triples.iter().enumerate() {
+            let mut tri_edges = [0; 3];
+            for k in 0..3 {
+                let (a, b) = (verts[k], verts[(k + 1) % 3]);
+                let key = [a.min(b), a.max(b)];
+                let e = *edge_ids.entry(key).or_insert_with(|| {
+                    edges.push(Edge {
+                        vertices: key,
+                        triangles: Vec::new(),
+                    });
+                    edges.len() - 1
+                });
+                edges[e].triangles.push(id);
+                tri_edges[k] = e;
+            }
+            let [a, b, c] = verts.map(|v| vertices[v]);
+            triangles.push(Triangle {
+                vertices: verts,
+                edges: tri_edges,
+                centroid: Vec2::new((a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0),
+                area: signed_area2(a, b, c).abs() / 2.0,
+            });
+        }
+
+        let mut neighbours: Vec<Vec<(TriId, EdgeId)>> = vec![Vec::new(); triangles.len()];
+        for (e, edge) in edges.iter().enumerate() {
+            for &t in &edge.triangles {
+                for &n in &edge.triangles {
+                    if n != t {
+                        neighbours[t].push((n, e));
+                    }
+                }
+            }
+        }
+
+        let (island_of, island_count) = islands(&neighbours);
+        let bounds = bounds_of(&vertices);
+        let index = TriangleIndex::new(&vertices, &triangles);
+        Ok(NavMesh {
+            vertices,
+            heights,
+            triangles,
+            edges,
+            neighbours,
+            island_of,
+            island_count,
+            bounds,
+            index,
+            report,
+        })
+    }
+}
+
+/// Merges positions closer than the tolerance (relative to the bounding box), keeping the first.
+/// Returns the old→new index map, the kept positions and the absolute tolerance used.
+fn weld(positions: &[[f64; 3]], relative: f64) -> (Vec<usize>, Vec<[f64; 3]>, f64) {
+    let mut lo = [f64::INFINITY; 3];
+    let mut hi = [f64::NEG_INFINITY; 3];
+    for p in positions {
+        for k in 0..3 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    let extent = (0..3).map(|k| hi[k] - lo[k]).fold(0.0, f64::max);
+    let tolerance = if extent.is_finite() && extent > 0.0 {
+        relative * extent
+    } else {
+        0.0
+    };
+    let mut map = Vec::with_capacity(positions.len());
+    let mut kept: Vec<[f64; 3]> = Vec::new();
+    if tolerance == 0.0 {
+        let mut exact: HashMap<[u64; 3], usize> = HashMap::new();
+        for p in positions {
+            let key = p.map(|c| (c + 0.0).to_bits());
+            let id = *exact.entry(key).or_insert_with(|| {
+                kept.push(*p);
+                kept.len() - 1
+            });
+            map.push(id);
+        }
+        return (map, kept, 0.0);
+    }
+    // Hash grid with cells of the tolerance's size: a match is in one of the 27 cells around.
+    let cell_of = |p: &[f64; 3]| p.map(|c| (c / tolerance).floor() as i64);
+    let mut grid: HashMap<[i64; 3], Vec<usize>> = HashMap::new();
+    let tol2 = tolerance * tolerance;
+    for p in positions {
+        let cell = cell_of(p);
+        let mut found = None;
+        'search: for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    let key = [cell[0] + dx, cell[1] + dy, cell[2] + dz];
+                    if let Some(list) = grid.get(&key) {
+                        for &k in list {
+                            let q = kept[k];
+                            let d2 = (0..3).map(|i| (p[i] - q[i]).powi(2)).sum::<f64>();
+                            if d2 <= tol2 {
+                                found = Some(k);
+                                break 'search;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let id = found.unwrap_or_else(|| {
+            kept.push(*p);
+            grid.entry(cell).or_default().push(kept.len() - 1);
+            kept.len() - 1
+        });
+        map.push(id);
+    }
+    (map, kept, tolerance)
+}
+
+fn islands(neighbours: &[Vec<(TriId, EdgeId)>]) -> (Vec<usize>, usize) {
+    let mut island_of = vec![usize::MAX; neighbours.len()];
+    let mut count = 0;
+    let mut stack = Vec::new();
+    for seed in 0..neighbours.len() {
+        if island_of[seed] != usize::MAX {
+            continue;
+        }
+        island_of[seed] = count;
+        stack.push(seed);
+        while let Some(t) = stack.pop() {
+            for &(n, _) in &neighbours[t] {
+                if island_of[n] == usize::MAX {
+                    island_of[n] = count;
+                    stack.push(n);
+                }
+            }
+        }
+        count += 1;
+    }
+    (island_of, count)
+}
+
+fn bounds_of(points: &[Vec2]) -> Bounds {
+    let mut min = Vec2::new(f64::INFINITY, f64::INFINITY);
+    let mut max = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for p in points {
+        min = Vec2::new(min.x.min(p.x), min.y.min(p.y));
+        max = Vec2::new(max.x.max(p.x), max.y.max(p.y));
+    }
+    Bounds { min, max }
+}

@@ -1,0 +1,261 @@
+//! A navigation mesh: triangles in the plane with shared edges (an edge keeps a *list* of
+//! triangles, so stairs passing over a floor work), adjacency, islands and a spatial index.
+
+mod build;
+pub mod generate;
+pub mod locate;
+pub mod obj;
+pub mod polyanya;
+pub mod query;
+
+pub use build::{BuildError, BuildOptions, BuildReport};
+pub use locate::Location;
+pub use query::{CostModel, Path, PathStatus, QueryOptions, find_path};
+
+use crate::geom::Vec2;
+use serde::Serialize;
+use std::path::Path as FsPath;
+
+/// Index of a triangle in [`NavMesh::triangles`].
+pub type TriId = usize;
+/// Index of a vertex in [`NavMesh::vertices`].
+pub type VertId = usize;
+/// Index of an edge in [`NavMesh::edges`].
+pub type EdgeId = usize;
+
+/// Which world plane the mesh lies in; the other coordinate is its height.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Plane {
+    /// Ground plane of Y-up 3D files (Blender, most engines): plane coordinates (x, z), height y.
+    #[default]
+    Xz,
+    /// Meshes authored in 2D: plane coordinates (x, y), height z.
+    Xy,
+}
+
+impl Plane {
+    /// Splits a 3D position into its plane point and its height.
+    pub fn project(self, [x, y, z]: [f64; 3]) -> (Vec2, f64) {
+        match self {
+            Plane::Xz => (Vec2::new(x, z), y),
+            Plane::Xy => (Vec2::new(x, y), z),
+        }
+    }
+}
+
+/// A triangle of the mesh, stored counter-clockwise in the plane.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Triangle {
+    /// Its corners, counter-clockwise.
+    pub vertices: [VertId; 3],
+    /// `edges[k]` joins `vertices[k]` and `vertices[(k + 1) % 3]`.
+    pub edges: [EdgeId; 3],
+    /// The centre of mass.
+    pub centroid: Vec2,
+    /// Area in the plane (positive).
+    pub area: f64,
+}
+
+/// An edge and every triangle that has it: one for a border, two inside the mesh, three or more
+/// where surfaces meet (stairs over a floor).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Edge {
+    /// Its end points (lower id first).
+    pub vertices: [VertId; 2],
+    /// The triangles that have this edge.
+    pub triangles: Vec<TriId>,
+}
+
+impl Edge {
+    /// True for an edge on the mesh border (a wall).
+    pub fn is_border(&self) -> bool {
+        self.triangles.len() == 1
+    }
+
+    /// True for an edge shared by three or more triangles.
+    pub fn is_non_manifold(&self) -> bool {
+        self.triangles.len() > 2
+    }
+}
+
+/// Axis-aligned bounds in the plane.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Bounds {
+    /// Lowest corner.
+    pub min: Vec2,
+    /// Highest corner.
+    pub max: Vec2,
+}
+
+/// A navigation mesh ready for queries.
+#[derive(Debug)]
+pub struct NavMesh {
+    pub(crate) vertices: Vec<Vec2>,
+    pub(crate) heights: Vec<f64>,
+    pub(crate) triangles: Vec<Triangle>,
+    pub(crate) edges: Vec<Edge>,
+    pub(crate) neighbours: Vec<Vec<(TriId, EdgeId)>>,
+    pub(crate) island_of: Vec<usize>,
+    pub(crate) island_count: usize,
+    pub(crate) bounds: Bounds,
+    pub(crate) index: locate::TriangleIndex,
+    pub(crate) report: BuildReport,
+}
+
+impl NavMesh {
+    /// Loads a mesh file, choosing the format by extension: `.mesh` is Polyanya, anything else
+    /// Wavefront OBJ.
+    pub fn load(path: &FsPath, plane: Plane) -> Result<NavMesh, LoadError> {
+        let is_polyanya = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("mesh"));
+        if is_polyanya {
+            polyanya::load(path)
+        } else {
+            obj::load(path, plane)
+        }
+    }
+
+    /// Vertex positions in the plane.
+    pub fn vertices(&self) -> &[Vec2] {
+        &self.vertices
+    }
+
+    /// Vertex heights (the coordinate dropped by the projection), for display.
+    pub fn heights(&self) -> &[f64] {
+        &self.heights
+    }
+
+    /// The triangles.
+    pub fn triangles(&self) -> &[Triangle] {
+        &self.triangles
+    }
+
+    /// The edges.
+    pub fn edges(&self) -> &[Edge] {
+        &self.edges
+    }
+
+    /// Triangles reachable from `tri` across one edge, with that edge.
+    pub fn neighbours(&self, tri: TriId) -> &[(TriId, EdgeId)] {
+        self.neighbours.get(tri).map_or(&[], Vec::as_slice)
+    }
+
+    /// The corners of a triangle in the plane, counter-clockwise.
+    pub fn corners(&self, tri: TriId) -> [Vec2; 3] {
+        let t = &self.triangles[tri];
+        t.vertices.map(|v| self.vertices[v])
+    }
+
+    /// The island (connected component) that holds `tri`.
+    pub fn island_of(&self, tri: TriId) -> usize {
+        self.island_of[tri]
+    }
+
+    /// How many islands (connected components) the mesh has.
+    pub fn island_count(&self) -> usize {
+        self.island_count
+    }
+
+    /// Bounds of the vertices in the plane.
+    pub fn bounds(&self) -> Bounds {
+        self.bounds
+    }
+
+    /// What the builder welded, dropped and repaired.
+    pub fn report(&self) -> &BuildReport {
+        &self.report
+    }
+
+    /// Edges shared by three or more triangles.
+    pub fn non_manifold_edges(&self) -> impl Iterator<Item = EdgeId> + '_ {
+        (0..self.edges.len()).filter(|&e| self.edges[e].is_non_manifold())
+    }
+
+    /// The edge shared by two triangles, if any.
+    pub fn shared_edge(&self, a: TriId, b: TriId) -> Option<EdgeId> {
+        self.neighbours(a)
+            .iter()
+            .find(|&&(n, _)| n == b)
+            .map(|&(_, e)| e)
+    }
+
+    /// A summary for `navlab info`.
+    pub fn summary(&self) -> MeshSummary {
+        MeshSummary {
+            vertices: self.vertices.len(),
+            triangles: self.triangles.len(),
+            edges: self.edges.len(),
+            border_edges: self.edges.iter().filter(|e| e.is_border()).count(),
+            non_manifold_edges: self.non_manifold_edges().count(),
+            islands: self.island_count,
+            bounds: self.bounds,
+            height_range: [
+                self.heights.iter().copied().fold(f64::INFINITY, f64::min),
+                self.heights
+                    .iter()
+                    .copied()
+                    .fold(f64::NEG_INFINITY, f64::max),
+            ],
+            area: self.triangles.iter().map(|t| t.area).sum(),
+            build: self.report.clone(),
+        }
+    }
+}
+
+/// Counts describing a mesh.
+#[derive(Debug, Clone, Serialize)]
+pub struct MeshSummary {
+    /// Vertices after welding.
+    pub vertices: usize,
+    /// Triangles after dropping degenerate ones.
+    pub triangles: usize,
+    /// Distinct edges.
+    pub edges: usize,
+    /// Edges with one triangle (walls).
+    pub border_edges: usize,
+    /// Edges with three or more triangles.
+    pub non_manifold_edges: usize,
+    /// Connected components.
+    pub islands: usize,
+    /// Bounds in the plane.
+    pub bounds: Bounds,
+    /// Lowest and highest height.
+    pub height_range: [f64; 2],
+    /// Total walkable area in the plane.
+    pub area: f64,
+    /// What the builder changed.
+    pub build: BuildReport,
+}
+
+/// Why a mesh file could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("{file}: cannot read the file: {source}")]
+    Io {
+        /// The file.
+        file: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A line could not be understood.
+    #[error("{file}:{line}: {message}")]
+    Syntax {
+        /// The file.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The file parsed but does not describe a usable mesh.
+    #[error("{file}: {source}")]
+    Build {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        source: BuildError,
+    },
+}

@@ -1,0 +1,190 @@
+//! Wavefront OBJ navmeshes, read with [`tobj`]: `f a/b/c` forms, negative indices, quads and
+//! n-gons, normals and uvs (ignored), comments and several objects (merged) are all accepted.
+
+use super::{BuildOptions, LoadError, NavMesh, Plane};
+use std::io::{BufRead, Read};
+use std::path::Path;
+
+/// Loads an OBJ file.
+pub fn load(path: &Path, plane: Plane) -> Result<NavMesh, LoadError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        file: file.clone(),
+        source,
+    })?;
+    parse(&bytes, &file, plane)
+}
+
+/// Parses OBJ text; `file` names it in error messages.
+pub fn parse(bytes: &[u8], file: &str, plane: Plane) -> Result<NavMesh, LoadError> {
+    let syntax = |line: usize, message: String| LoadError::Syntax {
+        file: file.to_string(),
+        line,
+        message,
+    };
+    if let Some((line, message)) = find_non_finite_vertex(bytes) {
+        return Err(syntax(line, message));
+    }
+    let options = tobj::LoadOptions {
+        single_index: false,
+        triangulate: false,
+        ignore_points: true,
+        ignore_lines: true,
+    };
+    let mut reader = LineCountingReader::new(bytes);
+    let loaded = tobj::load_obj_buf(&mut reader, &options, |_| {
+        // Materials do not matter to navigation; never open .mtl files.
+        Err(tobj::LoadError::OpenFileFailed)
+    });
+    let models = match loaded {
+        Ok((models, _materials)) => models,
+        Err(error) => {
+            let line = match error {
+                tobj::LoadError::FaceVertexOutOfBounds => find_out_of_range_face(bytes),
+                _ => None,
+            }
+            .unwrap_or_else(|| reader.current_line());
+            let hint = match error {
+                tobj::LoadError::ReadError => " (is this a text file?)",
+                tobj::LoadError::FaceParseError => " (faces are `f a b c`, 1-based indices)",
+                _ => "",
+            };
+            return Err(syntax(line, format!("not a valid OBJ: {error}{hint}")));
+        }
+    };
+
+    let mut positions: Vec<[f64; 3]> = Vec::new();
+    let mut polygons: Vec<Vec<usize>> = Vec::new();
+    for model in &models {
+        let mesh = &model.mesh;
+        let base = positions.len();
+        positions.extend(
+            mesh.positions
+                .chunks_exact(3)
+                .map(|c| [c[0], c[1], c[2]]),
+        );
+        let mut offset = 0usize;
+        let arities: Vec<usize> = if mesh.face_arities.is_empty() {
+            vec![3; mesh.indices.len() / 3]
+        } else {
+            mesh.face_arities.iter().map(|&a| a as usize).collect()
+        };
+        for arity in arities {
+            let Some(face) = mesh.indices.get(offset..offset + arity) else {
+                break;
+            };
+            polygons.push(face.iter().map(|&i| base + i as usize).collect());
+            offset += arity;
+        }
+    }
+    if polygons.is_empty() {
+        let message = if positions.is_empty() {
+            "no vertices (`v x y z`) or faces (`f a b c`): is this an OBJ file?"
+        } else {
+            "vertices but no faces (`f a b c`): a navmesh needs faces"
+        };
+        return Err(syntax(reader.current_line(), message.to_string()));
+    }
+    NavMesh::from_polygons(
+        &positions,
+        &polygons,
+        BuildOptions {
+            plane,
+            ..BuildOptions::default()
+        },
+    )
+    .map_err(|source| LoadError::Build {
+        file: file.to_string(),
+        source,
+    })
+}
+
+/// Finds the first `v` line with a NaN or infinite coordinate, which the parser would accept.
+fn find_non_finite_vertex(bytes: &[u8]) -> Option<(usize, String)> {
+    let text = String::from_utf8_lossy(bytes);
+    for (i, line) in text.lines().enumerate() {
+        let mut tokens = line.split_whitespace();
+        if tokens.next() != Some("v") {
+            continue;
+        }
+        for token in tokens.take(3) {
+            if let Ok(value) = token.parse::<f64>()
+                && !value.is_finite()
+            {
+                return Some((
+                    i + 1,
+                    format!("vertex coordinate `{token}` is not a finite number"),
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Finds the line of the first face naming a vertex that does not exist (yet).
+fn find_out_of_range_face(bytes: &[u8]) -> Option<usize> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut vertex_count: i64 = 0;
+    for (i, line) in text.lines().enumerate() {
+        let mut tokens = line.split_whitespace();
+        match tokens.next() {
+            Some("v") => vertex_count += 1,
+            Some("f") => {
+                for token in tokens {
+                    let index = token.split('/').next().and_then(|s| s.parse::<i64>().ok());
+                    let valid = match index {
+                        Some(k) if k > 0 => k <= vertex_count,
+                        Some(k) if k < 0 => -k <= vertex_count,
+                        _ => true, // syntax errors are reported by the parser itself
+                    };
+                    if !valid {
+                        return Some(i + 1);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A reader that knows which line it is on, so parser errors can name it.
+struct LineCountingReader<'a> {
+    bytes: &'a [u8],
+    position: usize,
+}
+
+impl<'a> LineCountingReader<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        Self { bytes, position: 0 }
+    }
+
+    /// The 1-based line holding the last byte handed out.
+    fn current_line(&self) -> usize {
+        let end = self.position.saturating_sub(1).min(self.bytes.len());
+        self.bytes
+            .get(..end)
+            .map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count())
+            + 1
+    }
+}
+
+impl Read for LineCountingReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(buf.len());
+        buf[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for LineCountingReader<'_> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        Ok(self.bytes.get(self.position..).unwrap_or(&[]))
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.position = (self.position + amount).min(self.bytes.len());
+    }
+}

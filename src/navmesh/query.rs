@@ -1,0 +1,327 @@
+//! Path queries in the vocabulary of Detour: A* over triangles gives the *corridor*, the shared
+//! edges along it are the *portals*, and the funnel pulls the string through them into
+//! *waypoints*.
+
+use super::{Location, NavMesh, TriId};
+use crate::geom::Vec2;
+use crate::search::funnel::{FunnelEvent, Portal, path_length, string_pull};
+use crate::search::{Observer, SearchEvent, SearchOutcome, astar};
+use serde::Serialize;
+
+/// How the A* over triangles measures a step from one triangle to the next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CostModel {
+    /// Centroid to centroid, as in the seed article. Simple; prefers corridors through big
+    /// triangles' centres.
+    #[default]
+    Centroid,
+    /// Through the midpoints of the edges crossed, from the start point to the goal point, as
+    /// Detour does; closer to the true path length.
+    Midpoint,
+}
+
+/// Options of a path query.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct QueryOptions {
+    /// Step cost model.
+    pub cost: CostModel,
+    /// Multiplies the heuristic: 1 is optimal A*, more is greedier, 0 is Dijkstra.
+    pub heuristic_weight: f64,
+}
+
+impl Default for QueryOptions {
+    fn default() -> Self {
+        Self {
+            cost: CostModel::Centroid,
+            heuristic_weight: 1.0,
+        }
+    }
+}
+
+/// How a query ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PathStatus {
+    /// A path between the points as given.
+    Found,
+    /// A path, but the start or the goal was off the mesh and moved to the nearest point on it.
+    Snapped,
+    /// Start and goal are on different islands: no path exists. A normal answer, not an error.
+    Unreachable,
+}
+
+/// The answer to a path query.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Path {
+    /// How the query ended.
+    pub status: PathStatus,
+    /// Where the start lies on the mesh.
+    pub start: Location,
+    /// Where the goal lies on the mesh.
+    pub goal: Location,
+    /// Triangles from the start's to the goal's (empty when unreachable).
+    pub corridor: Vec<TriId>,
+    /// Edges crossed along the corridor, left and right as seen travelling, followed by the
+    /// degenerate goal portal `(goal, goal)`.
+    pub portals: Vec<Portal>,
+    /// The shortest path through the corridor: start, corners, goal.
+    pub waypoints: Vec<Vec2>,
+    /// Length of `waypoints`.
+    pub length: f64,
+    /// The A* cost of the corridor under the chosen cost model.
+    pub corridor_cost: f64,
+    /// Distinct triangles expanded by A*.
+    pub expanded: usize,
+}
+
+/// Translates search events on the midpoint model's states into events on triangles.
+struct StatesToTriangles<'a, O> {
+    inner: &'a mut O,
+    layout: MidpointLayout,
+    /// Which triangles have been expanded (through any edge), to count each once.
+    expanded: Vec<bool>,
+    expanded_count: usize,
+}
+
+impl<O: Observer<SearchEvent>> Observer<SearchEvent> for StatesToTriangles<'_, O> {
+    fn event(&mut self, event: SearchEvent) {
+        let t = |n: usize| self.layout.triangle_of(n);
+        let mapped = match event {
+            SearchEvent::Opened { node, parent, g, h } => SearchEvent::Opened {
+                node: t(node),
+                parent: parent.map(t),
+                g,
+                h,
+            },
+            SearchEvent::Improved { node, parent, g, h } => SearchEvent::Improved {
+                node: t(node),
+                parent: t(parent),
+                g,
+                h,
+            },
+            SearchEvent::Expanded { node, g, h } => {
+                let tri = t(node);
+                if let Some(seen) = self.expanded.get_mut(tri)
+                    && !*seen
+                {
+                    *seen = true;
+                    self.expanded_count += 1;
+                }
+                SearchEvent::Expanded { node: tri, g, h }
+            }
+            finished @ SearchEvent::Finished { .. } => finished,
+        };
+        self.inner.event(mapped);
+    }
+}
+
+/// Node numbering of the midpoint model: node `3t + k` is "in triangle t, entered through its
+/// edge k" (positioned at that edge's midpoint); then one node for the start point and one for
+/// the goal point.
+#[derive(Clone, Copy)]
+struct MidpointLayout {
+    triangle_count: usize,
+    start_triangle: TriId,
+    goal_triangle: TriId,
+}
+
+impl MidpointLayout {
+    fn start_node(self) -> usize {
+        3 * self.triangle_count
+    }
+    fn goal_node(self) -> usize {
+        3 * self.triangle_count + 1
+    }
+    fn node_count(self) -> usize {
+        3 * self.triangle_count + 2
+    }
+    fn triangle_of(self, node: usize) -> TriId {
+        if node == self.start_node() {
+            self.start_triangle
+        } else if node == self.goal_node() {
+            self.goal_triangle
+        } else {
+            node / 3
+        }
+    }
+}
+
+/// Finds a path from `from` to `to`. Points off the mesh snap to it (status
+/// [`PathStatus::Snapped`]); points on different islands give [`PathStatus::Unreachable`].
+/// Each A* step goes to `search_observer` (node ids are triangle ids) and each funnel step to
+/// `funnel_observer`.
+///
+/// Returns `None` only when a point is not finite.
+pub fn find_path<S, F>(
+    mesh: &NavMesh,
+    from: Vec2,
+    to: Vec2,
+    options: QueryOptions,
+    search_observer: &mut S,
+    funnel_observer: &mut F,
+) -> Option<Path>
+where
+    S: Observer<SearchEvent>,
+    F: Observer<FunnelEvent>,
+{
+    let start = mesh.locate(from)?;
+    let goal = mesh.locate(to)?;
+    let weight = if options.heuristic_weight.is_finite() {
+        options.heuristic_weight.max(0.0)
+    } else {
+        1.0
+    };
+    let (corridor, corridor_cost, expanded) = match options.cost {
+        CostModel::Centroid => centroid_search(mesh, &start, &goal, weight, search_observer),
+        CostModel::Midpoint => midpoint_search(mesh, &start, &goal, weight, search_observer),
+    };
+    let mut path = Path {
+        status: PathStatus::Unreachable,
+        start,
+        goal,
+        corridor: Vec::new(),
+        portals: Vec::new(),
+        waypoints: Vec::new(),
+        length: f64::INFINITY,
+        corridor_cost: f64::INFINITY,
+        expanded,
+    };
+    let Some(corridor) = corridor else {
+        return Some(path);
+    };
+    let mut portals = corridor_portals(mesh, &corridor);
+    portals.push(Portal {
+        left: goal.point,
+        right: goal.point,
+    });
+    let waypoints = string_pull(start.point, goal.point, &portals, funnel_observer);
+    path.status = if start.snapped || goal.snapped {
+        PathStatus::Snapped
+    } else {
+        PathStatus::Found
+    };
+    path.length = path_length(&waypoints);
+    path.corridor = corridor;
+    path.portals = portals;
+    path.waypoints = waypoints;
+    path.corridor_cost = corridor_cost;
+    Some(path)
+}
+
+/// The portals between consecutive triangles of a corridor, without the goal portal.
+pub fn corridor_portals(mesh: &NavMesh, corridor: &[TriId]) -> Vec<Portal> {
+    corridor
+        .windows(2)
+        .filter_map(|pair| {
+            let (from, to) = (pair[0], pair[1]);
+            let edge = mesh.shared_edge(from, to)?;
+            let tri = &mesh.triangles[from];
+            let k = tri.edges.iter().position(|&e| e == edge)?;
+            // The triangle is counter-clockwise, so walking out across edge (a → b) the
+            // traveller has b on the left and a on the right.
+            let a = mesh.vertices[tri.vertices[k]];
+            let b = mesh.vertices[tri.vertices[(k + 1) % 3]];
+            Some(Portal { left: b, right: a })
+        })
+        .collect()
+}
+
+fn centroid_search<S: Observer<SearchEvent>>(
+    mesh: &NavMesh,
+    start: &Location,
+    goal: &Location,
+    weight: f64,
+    observer: &mut S,
+) -> (Option<Vec<TriId>>, f64, usize) {
+    let goal_centre = mesh.triangles[goal.triangle].centroid;
+    let tris = &mesh.triangles;
+    let result = astar(
+        tris.len(),
+        start.triangle,
+        |t, out| {
+            let here = tris[t].centroid;
+            for &(n, _) in mesh.neighbours(t) {
+                out.push((n, here.distance(tris[n].centroid)));
+            }
+        },
+        |t| weight * tris[t].centroid.distance(goal_centre),
+        |t| t == goal.triangle,
+        observer,
+    );
+    let found = result.outcome == SearchOutcome::Found;
+    (found.then_some(result.path), result.cost, result.expanded)
+}
+
+fn midpoint_search<S: Observer<SearchEvent>>(
+    mesh: &NavMesh,
+    start: &Location,
+    goal: &Location,
+    weight: f64,
+    observer: &mut S,
+) -> (Option<Vec<TriId>>, f64, usize) {
+    let layout = MidpointLayout {
+        triangle_count: mesh.triangles.len(),
+        start_triangle: start.triangle,
+        goal_triangle: goal.triangle,
+    };
+    let tris = &mesh.triangles;
+    let edge_mid = |e: usize| {
+        let [a, b] = mesh.edges[e].vertices;
+        mesh.vertices[a].midpoint(mesh.vertices[b])
+    };
+    let position = |node: usize| -> Vec2 {
+        if node == layout.start_node() {
+            start.point
+        } else if node == layout.goal_node() {
+            goal.point
+        } else {
+            edge_mid(tris[node / 3].edges[node % 3])
+        }
+    };
+    let mut wrapped = StatesToTriangles {
+        inner: observer,
+        layout,
+        expanded: vec![false; tris.len()],
+        expanded_count: 0,
+    };
+    let result = astar(
+        layout.node_count(),
+        layout.start_node(),
+        |node, out| {
+            if node == layout.goal_node() {
+                return;
+            }
+            let here = position(node);
+            let t = layout.triangle_of(node);
+            let entry = (node != layout.start_node()).then_some(node % 3);
+            if t == goal.triangle {
+                out.push((layout.goal_node(), here.distance(goal.point)));
+            }
+            for (k, &e) in tris[t].edges.iter().enumerate() {
+                if Some(k) == entry {
+                    continue;
+                }
+                let mid = edge_mid(e);
+                for &n in &mesh.edges[e].triangles {
+                    if n == t {
+                        continue;
+                    }
+                    if let Some(k_in) = tris[n].edges.iter().position(|&x| x == e) {
+                        out.push((3 * n + k_in, here.distance(mid)));
+                    }
+                }
+            }
+        },
+        |node| weight * position(node).distance(goal.point),
+        |node| node == layout.goal_node(),
+        &mut wrapped,
+    );
+    let expanded = wrapped.expanded_count;
+    if result.outcome != SearchOutcome::Found {
+        return (None, result.cost, expanded);
+    }
+    let mut corridor: Vec<TriId> = result.path.iter().map(|&n| layout.triangle_of(n)).collect();
+    corridor.dedup();
+    (Some(corridor), result.cost, expanded)
+}

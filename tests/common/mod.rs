@@ -1,0 +1,257 @@
+//! Helpers shared by the integration tests: fixture builders, path invariants, oracles.
+#![allow(dead_code)]
+
+use navlab::geom::{Vec2, segment_crossing_param};
+use navlab::navmesh::{BuildOptions, NavMesh, Path, Plane, TriId};
+use navlab::search::funnel::Portal;
+use std::path::PathBuf;
+
+pub fn p(x: f64, y: f64) -> Vec2 {
+    Vec2::new(x, y)
+}
+
+/// A mesh in the XY plane from 2D points and polygons.
+pub fn mesh_2d(points: &[(f64, f64)], polygons: &[&[usize]]) -> NavMesh {
+    let positions: Vec<[f64; 3]> = points.iter().map(|&(x, y)| [x, y, 0.0]).collect();
+    let polygons: Vec<Vec<usize>> = polygons.iter().map(|p| p.to_vec()).collect();
+    NavMesh::from_polygons(
+        &positions,
+        &polygons,
+        BuildOptions {
+            plane: Plane::Xy,
+            ..BuildOptions::default()
+        },
+    )
+    .expect("fixture mesh builds")
+}
+
+/// A mesh of unit squares (two triangles each) at the given cells of an XY grid.
+pub fn cells_mesh(cells: &[(i32, i32)]) -> NavMesh {
+    let mut points = Vec::new();
+    let mut index = std::collections::HashMap::new();
+    let mut vid = |x: i32, y: i32| -> usize {
+        *index.entry((x, y)).or_insert_with(|| {
+            points.push((x as f64, y as f64));
+            points.len() - 1
+        })
+    };
+    let mut polys = Vec::new();
+    for &(x, y) in cells {
+        polys.push(vec![
+            vid(x, y),
+            vid(x + 1, y),
+            vid(x + 1, y + 1),
+            vid(x, y + 1),
+        ]);
+    }
+    let refs: Vec<&[usize]> = polys.iter().map(|v| v.as_slice()).collect();
+    mesh_2d(&points, &refs)
+}
+
+pub fn repo_path(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// `../shared/testdata/<rel>` if present; otherwise prints why the test is skipped.
+pub fn testdata(rel: &str) -> Option<PathBuf> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/testdata")
+        .join(rel);
+    if path.exists() {
+        Some(path)
+    } else {
+        eprintln!(
+            "SKIPPED: external test data {} is absent (see ../shared/testdata/SOURCES.md)",
+            path.display()
+        );
+        None
+    }
+}
+
+pub fn assert_close(got: f64, want: f64, tol: f64) {
+    assert!(
+        (got - want).abs() <= tol,
+        "got {got}, want {want} (tolerance {tol})"
+    );
+}
+
+/// Every invariant a found path must satisfy, with `scale` the size of the mesh (for tolerances).
+pub fn check_path_invariants(mesh: &NavMesh, path: &Path) {
+    let scale = {
+        let b = mesh.bounds();
+        (b.max.x - b.min.x).max(b.max.y - b.min.y).max(1.0)
+    };
+    let tol = 1e-9 * scale;
+    let w = &path.waypoints;
+    assert!(w.len() >= 2, "a path has at least start and goal");
+    assert_eq!(w.first(), Some(&path.start.point));
+    assert_eq!(w.last(), Some(&path.goal.point));
+
+    // Corridor: consecutive triangles share an edge; ends hold start and goal.
+    assert_eq!(path.corridor.first(), Some(&path.start.triangle));
+    assert_eq!(path.corridor.last(), Some(&path.goal.triangle));
+    for pair in path.corridor.windows(2) {
+        assert!(
+            mesh.shared_edge(pair[0], pair[1]).is_some(),
+            "corridor steps {} → {} share no edge",
+            pair[0],
+            pair[1]
+        );
+    }
+    // Portals: one per step plus the goal portal.
+    assert_eq!(path.portals.len(), path.corridor.len());
+
+    // The path crosses every portal between its ends, in order.
+    let mut segment = 0usize;
+    for (i, portal) in path.portals.iter().enumerate() {
+        let found = (segment..w.len() - 1).find(|&s| {
+            segment_crossing_param(w[s], w[s + 1], portal.right, portal.left, tol).is_some()
+        });
+        let Some(s) = found else {
+            panic!(
+                "the path {w:?} does not cross portal {i} ({} – {}) after segment {segment}",
+                portal.left, portal.right
+            );
+        };
+        segment = s;
+    }
+
+    // Corners are portal vertices.
+    for corner in &w[1..w.len() - 1] {
+        assert!(
+            path.portals
+                .iter()
+                .any(|q| q.left == *corner || q.right == *corner),
+            "corner {corner} is not a portal end"
+        );
+    }
+
+    // Length bounds: at least the straight line, at most the polyline through portal midpoints.
+    let straight = path.start.point.distance(path.goal.point);
+    assert!(
+        path.length >= straight - tol,
+        "shorter than a straight line"
+    );
+    let mut through_mids = vec![path.start.point];
+    through_mids.extend(
+        path.portals[..path.portals.len() - 1]
+            .iter()
+            .map(|q| q.left.midpoint(q.right)),
+    );
+    through_mids.push(path.goal.point);
+    let mids_len = navlab::search::funnel::path_length(&through_mids);
+    assert!(
+        path.length <= mids_len + tol,
+        "length {} exceeds the midpoint polyline {mids_len}",
+        path.length
+    );
+
+    // Inside the mesh: sample every segment.
+    assert_inside_mesh(mesh, w);
+}
+
+/// Every segment of `points` lies on the mesh (sampled).
+pub fn assert_inside_mesh(mesh: &NavMesh, points: &[Vec2]) {
+    let b = mesh.bounds();
+    let tol = 1e-7 * (b.max.x - b.min.x).max(b.max.y - b.min.y).max(1.0);
+    for seg in points.windows(2) {
+        for k in 0..=32 {
+            let q = seg[0].lerp(seg[1], k as f64 / 32.0);
+            let loc = mesh.locate(q).expect("finite");
+            assert!(
+                !loc.snapped || loc.point.distance(q) <= tol,
+                "segment {} → {} leaves the mesh at {q} (nearest mesh point {})",
+                seg[0],
+                seg[1],
+                loc.point
+            );
+        }
+    }
+}
+
+/// Brute-force Dijkstra (O(V²), no heap) over an explicit weighted graph.
+pub fn dijkstra_oracle(n: usize, edges: &[(usize, usize, f64)], source: usize) -> Vec<f64> {
+    let mut adj = vec![Vec::new(); n];
+    for &(a, b, w) in edges {
+        adj[a].push((b, w));
+    }
+    let mut dist = vec![f64::INFINITY; n];
+    let mut done = vec![false; n];
+    dist[source] = 0.0;
+    for _ in 0..n {
+        let Some(u) = (0..n)
+            .filter(|&v| !done[v] && dist[v].is_finite())
+            .min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
+        else {
+            break;
+        };
+        done[u] = true;
+        for &(v, w) in &adj[u] {
+            if dist[u] + w < dist[v] {
+                dist[v] = dist[u] + w;
+            }
+        }
+    }
+    dist
+}
+
+/// The centroid graph of a mesh as explicit edges.
+pub fn centroid_graph(mesh: &NavMesh) -> Vec<(usize, usize, f64)> {
+    let tris = mesh.triangles();
+    let mut edges = Vec::new();
+    for t in 0..tris.len() {
+        for &(n, _) in mesh.neighbours(t) {
+            edges.push((t, n, tris[t].centroid.distance(tris[n].centroid)));
+        }
+    }
+    edges
+}
+
+/// Shortest start → goal distance through edge midpoints: nodes are the start, the goal and the
+/// midpoint of every edge shared by two or more triangles; points on a common triangle connect.
+pub fn midpoint_oracle(mesh: &NavMesh, start: (TriId, Vec2), goal: (TriId, Vec2)) -> f64 {
+    let tris = mesh.triangles();
+    let edges = mesh.edges();
+    let shared: Vec<usize> = (0..edges.len())
+        .filter(|&e| edges[e].triangles.len() > 1)
+        .collect();
+    let node_of_edge: std::collections::HashMap<usize, usize> =
+        shared.iter().enumerate().map(|(i, &e)| (e, i)).collect();
+    let mid = |e: usize| {
+        let [a, b] = edges[e].vertices;
+        mesh.vertices()[a].midpoint(mesh.vertices()[b])
+    };
+    let (s, g) = (shared.len(), shared.len() + 1);
+    let mut graph = Vec::new();
+    let mut link = |a: usize, pa: Vec2, b: usize, pb: Vec2| {
+        graph.push((a, b, pa.distance(pb)));
+        graph.push((b, a, pa.distance(pb)));
+    };
+    for (t, tri) in tris.iter().enumerate() {
+        let ports: Vec<(usize, Vec2)> = tri
+            .edges
+            .iter()
+            .filter_map(|e| node_of_edge.get(e).map(|&n| (n, mid(*e))))
+            .collect();
+        for i in 0..ports.len() {
+            for j in i + 1..ports.len() {
+                link(ports[i].0, ports[i].1, ports[j].0, ports[j].1);
+            }
+            if t == start.0 {
+                link(s, start.1, ports[i].0, ports[i].1);
+            }
+            if t == goal.0 {
+                link(g, goal.1, ports[i].0, ports[i].1);
+            }
+        }
+        if t == start.0 && t == goal.0 {
+            link(s, start.1, g, goal.1);
+        }
+    }
+    dijkstra_oracle(shared.len() + 2, &graph, s)[g]
+}
+
+/// The portals of a path without the goal portal.
+pub fn inner_portals(path: &Path) -> &[Portal] {
+    &path.portals[..path.portals.len().saturating_sub(1)]
+}
