@@ -186,6 +186,10 @@ pub fn polygon_area2(points: &[Vec2]) -> f64 {
 
 /// Splits a simple polygon (either winding, convex or not) into triangles by ear clipping.
 ///
+/// Among the ears available at each step the best-shaped one is cut (largest area relative to
+/// its squared perimeter), so runs of collinear vertices, common in exported navmeshes, are
+/// joined to the far side instead of forming zero-area slivers.
+///
 /// Returns index triples into `points`, each counter-clockwise. Polygons with fewer than three
 /// points, or whose remaining part has no ear (self-intersecting input), give the triangles found
 /// so far: the caller reports what was dropped.
@@ -203,25 +207,33 @@ pub fn triangulate_polygon(points: &[Vec2]) -> Vec<[usize; 3]> {
         ring.reverse();
     }
     let mut triangles = Vec::with_capacity(n - 2);
-    let mut guard = 0usize;
-    let mut i = 0usize;
-    while ring.len() > 3 && guard < 2 * n * n {
-        guard += 1;
+    while ring.len() > 3 {
         let m = ring.len();
-        let (ip, ic, inext) = (ring[(i + m - 1) % m], ring[i % m], ring[(i + 1) % m]);
-        let (a, b, c) = (points[ip], points[ic], points[inext]);
-        let convex = orient(a, b, c) > 0.0;
-        let empty = convex
-            && ring.iter().all(|&k| {
+        let mut best: Option<(f64, usize)> = None;
+        for i in 0..m {
+            let (ip, ic, inext) = (ring[(i + m - 1) % m], ring[i], ring[(i + 1) % m]);
+            let (a, b, c) = (points[ip], points[ic], points[inext]);
+            if orient(a, b, c) <= 0.0 {
+                continue;
+            }
+            let empty = ring.iter().all(|&k| {
                 k == ip || k == ic || k == inext || !triangle_contains(a, b, c, points[k])
             });
-        if empty {
-            triangles.push([ip, ic, inext]);
-            ring.remove(i % m);
-            i = 0;
-        } else {
-            i = (i + 1) % m;
+            if !empty {
+                continue;
+            }
+            let perimeter2 = a.distance_squared(b) + b.distance_squared(c) + c.distance_squared(a);
+            let quality = signed_area2(a, b, c) / perimeter2.max(f64::MIN_POSITIVE);
+            if best.is_none_or(|(q, _)| quality > q) {
+                best = Some((quality, i));
+            }
         }
+        let Some((_, i)) = best else {
+            break; // no ear: the polygon is not simple
+        };
+        let m = ring.len();
+        triangles.push([ring[(i + m - 1) % m], ring[i], ring[(i + 1) % m]]);
+        ring.remove(i);
     }
     if ring.len() == 3 {
         triangles.push(ccw_triple(points, [ring[0], ring[1], ring[2]]));
@@ -284,6 +296,24 @@ mod tests {
             tris.iter()
                 .all(|t| orient(pts[t[0]], pts[t[1]], pts[t[2]]) > 0.0)
         );
+    }
+
+    #[test]
+    fn ear_clipping_joins_collinear_runs_to_the_far_side() {
+        // A triangle-shaped polygon whose bottom edge holds three extra collinear vertices.
+        let pts = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(1.0, 0.0),
+            Vec2::new(2.0, 0.0),
+            Vec2::new(3.0, 0.0),
+            Vec2::new(4.0, 0.0),
+            Vec2::new(2.0, 3.0),
+        ];
+        let tris = triangulate_polygon(&pts);
+        assert_eq!(tris.len(), 4);
+        for t in &tris {
+            assert!(t.contains(&5), "every triangle reaches the apex: {tris:?}");
+        }
     }
 
     #[test]

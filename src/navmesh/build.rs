@@ -38,7 +38,7 @@ pub struct BuildReport {
     pub weld_tolerance: f64,
     /// Polygons with more than three corners that were split into triangles.
     pub triangulated_polygons: usize,
-    /// Triangles with zero area in the plane (including vertical faces), dropped.
+    /// Triangles with zero area in the plane up to rounding (including vertical faces), dropped.
     pub degenerate_triangles: usize,
     /// Triangles repeating another one's three corners, dropped.
     pub duplicate_triangles: usize,
@@ -141,7 +141,7 @@ impl NavMesh {
                 if tri[0] == tri[1]
                     || tri[1] == tri[2]
                     || tri[0] == tri[2]
-                    || orient(pa, pb, pc) == 0.0
+                    || is_sliver(pa, pb, pc)
                 {
                     report.degenerate_triangles += 1;
                     continue;
@@ -306,6 +306,20 @@ fn weld(positions: &[[f64; 3]], relative: f64) -> (Vec<usize>, Vec<[f64; 3]>, f6
         map.push(id);
     }
     (map, kept, tolerance)
+}
+
+/// True for a triangle with no area in the plane, up to rounding: exactly collinear corners, or
+/// an area below 1e-12 of its longest edge squared (vertices that were collinear before the
+/// exporter rounded them).
+fn is_sliver(a: Vec2, b: Vec2, c: Vec2) -> bool {
+    if orient(a, b, c) == 0.0 {
+        return true;
+    }
+    let longest2 = a
+        .distance_squared(b)
+        .max(b.distance_squared(c))
+        .max(c.distance_squared(a));
+    signed_area2(a, b, c).abs() <= 1e-12 * longest2
 }
 
 fn islands(neighbours: &[Vec<(TriId, EdgeId)>]) -> (Vec<usize>, usize) {

@@ -5,6 +5,10 @@ use super::{BuildOptions, NavMesh};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
+/// The largest jitter that keeps every cell convex: a corner and the line through its two
+/// neighbours, each moving at most `j·√2` towards each other, start `1/√2` apart, so `j < 1/4`.
+pub const MAX_JITTER: f64 = 0.24;
+
 /// Parameters of [`jittered_grid`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GridMeshSpec {
@@ -12,7 +16,8 @@ pub struct GridMeshSpec {
     pub columns: usize,
     /// Cells down (z).
     pub rows: usize,
-    /// Largest vertex displacement, as a fraction of a cell (below 0.5 keeps every cell convex).
+    /// Largest vertex displacement along each axis, as a fraction of a cell. Clamped to
+    /// [`MAX_JITTER`], which keeps every cell a convex quad, so no triangle folds over another.
     pub jitter: f64,
     /// Chance that each candidate obstacle (a 2×2-cell block every 6 cells) is cut out.
     pub hole_chance: f64,
@@ -27,7 +32,7 @@ impl GridMeshSpec {
         Self {
             columns: side,
             rows: side,
-            jitter: 0.3,
+            jitter: 0.2,
             hole_chance: 0.5,
             seed,
         }
@@ -46,6 +51,11 @@ pub fn jittered_grid(spec: GridMeshSpec) -> NavMesh {
         seed,
     } = spec;
     let (columns, rows) = (columns.max(1), rows.max(1));
+    let jitter = if jitter.is_finite() {
+        jitter.clamp(0.0, MAX_JITTER)
+    } else {
+        0.0
+    };
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut positions = Vec::with_capacity((columns + 1) * (rows + 1));
     for j in 0..=rows {

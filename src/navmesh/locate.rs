@@ -115,17 +115,28 @@ impl NavMesh {
         }
         let nearest = self.index.tree.nearest_neighbor(&[p.x, p.y])?;
         let [a, b, c] = nearest.corners;
-        let point = closest_point_on_triangle(a, b, c, p);
-        // The closest point lies on the triangle's boundary; rounding can put it a hair outside,
-        // so pull it towards the centroid until the exact test agrees.
-        let centroid = self.triangles[nearest.id].centroid;
-        let point = [0.0, 1e-12, 1e-9, 1e-6, 1e-3]
-            .into_iter()
-            .map(|t| point.lerp(centroid, t))
-            .find(|&q| triangle_contains(a, b, c, q))
-            .unwrap_or(centroid);
+        let closest = closest_point_on_triangle(a, b, c, p);
+        // The closest point lies on the triangle's boundary, where rounding can put it a hair
+        // outside. Prefer it as is (in this triangle or the one across the edge); otherwise
+        // pull it towards the centroid by the smallest step the exact test accepts.
+        let (triangle, point) = if triangle_contains(a, b, c, closest) {
+            (nearest.id, closest)
+        } else if let Some(other) = self.triangle_at(closest) {
+            (other, closest)
+        } else {
+            let centroid = self.triangles[nearest.id].centroid;
+            let candidates = [1e-15, 1e-12, 1e-9, 1e-6, 1e-3]
+                .into_iter()
+                .map(|t| closest.lerp(centroid, t))
+                .chain([a, b, c, centroid]);
+            let pulled = candidates
+                .filter(|&q| triangle_contains(a, b, c, q))
+                .min_by(|u, v| u.distance_squared(p).total_cmp(&v.distance_squared(p)))
+                .unwrap_or(a);
+            (nearest.id, pulled)
+        };
         Some(Location {
-            triangle: nearest.id,
+            triangle,
             requested: p,
             point,
             snapped: true,

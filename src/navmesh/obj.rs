@@ -58,11 +58,7 @@ pub fn parse(bytes: &[u8], file: &str, plane: Plane) -> Result<NavMesh, LoadErro
     for model in &models {
         let mesh = &model.mesh;
         let base = positions.len();
-        positions.extend(
-            mesh.positions
-                .chunks_exact(3)
-                .map(|c| [c[0], c[1], c[2]]),
-        );
+        positions.extend(mesh.positions.chunks_exact(3).map(|c| [c[0], c[1], c[2]]));
         let mut offset = 0usize;
         let arities: Vec<usize> = if mesh.face_arities.is_empty() {
             vec![3; mesh.indices.len() / 3]

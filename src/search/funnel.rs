@@ -267,11 +267,20 @@ fn closed_funnel(apex: Vec2, apex_portal: Option<usize>) -> FunnelState {
 }
 
 /// Appends a corner unless it repeats the previous point (the funnel can pivot on one vertex
-/// over several portals).
+/// over several portals). When the previous corner lies exactly on the straight line from the
+/// one before it to the new corner (the string runs along a wall through collinear vertices),
+/// it was no turn at all and is replaced.
 fn push_corner(path: &mut Vec<Vec2>, corner: Vec2) {
-    if path.last() != Some(&corner) {
-        path.push(corner);
+    if path.last() == Some(&corner) {
+        return;
     }
+    if let [.., before, last] = path.as_slice()
+        && orient(*before, *last, corner) == 0.0
+        && (*last - *before).dot(corner - *last) > 0.0
+    {
+        path.pop();
+    }
+    path.push(corner);
 }
 
 /// The total length of a polyline.

@@ -1,0 +1,149 @@
+//! Property tests over generated meshes: A* against brute-force Dijkstra oracles, and the
+//! geometric invariants every funnel path must satisfy.
+
+mod common;
+use common::*;
+use navlab::navmesh::generate::{GridMeshSpec, jittered_grid};
+use navlab::navmesh::{CostModel, NavMesh, PathStatus, QueryOptions, find_path};
+use navlab::search::NoObserver;
+use proptest::prelude::*;
+
+fn small_mesh() -> impl Strategy<Value = (GridMeshSpec, f64, f64, f64, f64)> {
+    (
+        2usize..9,
+        2usize..9,
+        0.0f64..navlab::navmesh::generate::MAX_JITTER,
+        0.0f64..1.0,
+        any::<u64>(),
+        0.0f64..1.0,
+        0.0f64..1.0,
+        0.0f64..1.0,
+        0.0f64..1.0,
+    )
+        .prop_map(|(columns, rows, jitter, hole_chance, seed, a, b, c, d)| {
+            (
+                GridMeshSpec {
+                    columns,
+                    rows,
+                    jitter,
+                    hole_chance,
+                    seed,
+                },
+                a,
+                b,
+                c,
+                d,
+            )
+        })
+}
+
+/// A point in the mesh's bounds (possibly in a hole: it then snaps).
+fn point_in(mesh: &NavMesh, u: f64, v: f64) -> navlab::geom::Vec2 {
+    let b = mesh.bounds();
+    p(
+        b.min.x + u * (b.max.x - b.min.x),
+        b.min.y + v * (b.max.y - b.min.y),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn centroid_astar_cost_equals_dijkstra((spec, a, b, c, d) in small_mesh(), weight_zero in any::<bool>()) {
+        let mesh = jittered_grid(spec);
+        let (from, to) = (point_in(&mesh, a, b), point_in(&mesh, c, d));
+        let options = QueryOptions {
+            cost: CostModel::Centroid,
+            heuristic_weight: if weight_zero { 0.0 } else { 1.0 },
+        };
+        let path = find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver).expect("finite");
+        let oracle = dijkstra_oracle(mesh.triangles().len(), &centroid_graph(&mesh), path.start.triangle);
+        let want = oracle[path.goal.triangle];
+        if want.is_finite() {
+            prop_assert_ne!(path.status, PathStatus::Unreachable);
+            prop_assert!((path.corridor_cost - want).abs() <= 1e-9 * want.max(1.0),
+                "A* {} vs Dijkstra {}", path.corridor_cost, want);
+            check_path_invariants(&mesh, &path);
+        } else {
+            prop_assert_eq!(path.status, PathStatus::Unreachable);
+        }
+    }
+
+    #[test]
+    fn midpoint_astar_cost_equals_dijkstra((spec, a, b, c, d) in small_mesh()) {
+        let mesh = jittered_grid(spec);
+        let (from, to) = (point_in(&mesh, a, b), point_in(&mesh, c, d));
+        let options = QueryOptions { cost: CostModel::Midpoint, ..QueryOptions::default() };
+        let path = find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver).expect("finite");
+        let want = midpoint_oracle(
+            &mesh,
+            (path.start.triangle, path.start.point),
+            (path.goal.triangle, path.goal.point),
+        );
+        if want.is_finite() {
+            prop_assert!((path.corridor_cost - want).abs() <= 1e-9 * want.max(1.0),
+                "A* {} vs Dijkstra {}", path.corridor_cost, want);
+            check_path_invariants(&mesh, &path);
+            // The funnel never makes the path longer than the midpoint route it improves on.
+            prop_assert!(path.length <= path.corridor_cost + 1e-9 * want.max(1.0));
+        } else {
+            prop_assert_eq!(path.status, PathStatus::Unreachable);
+        }
+    }
+
+    #[test]
+    fn located_points_lie_in_their_triangle_and_snaps_are_nearest((spec, a, b, _c, _d) in small_mesh()) {
+        let mesh = jittered_grid(spec);
+        let q = point_in(&mesh, a * 1.2 - 0.1, b * 1.2 - 0.1);
+        let loc = mesh.locate(q).expect("finite");
+        let [x, y, z] = mesh.corners(loc.triangle);
+        prop_assert!(navlab::geom::triangle_contains(x, y, z, loc.point));
+        prop_assert_eq!(loc.snapped, mesh.triangle_at(q).is_none());
+        // The seed's area-sum scan accepts a superset (its 0.1 % slack takes in points just
+        // outside), so whatever the exact test finds, the scan finds too.
+        if mesh.triangle_at(q).is_some() {
+            prop_assert!(mesh.triangle_at_linear_scan(q).is_some());
+        }
+        if loc.snapped {
+            // No triangle comes closer than the snapped point (brute force).
+            let best = (0..mesh.triangles().len())
+                .map(|t| {
+                    let [a, b, c] = mesh.corners(t);
+                    navlab::geom::closest_point_on_triangle(a, b, c, q).distance(q)
+                })
+                .fold(f64::INFINITY, f64::min);
+            prop_assert!(loc.point.distance(q) <= best + 1e-9);
+        }
+    }
+
+    #[test]
+    fn paths_between_vertices_and_edge_points_keep_every_invariant(
+        (spec, _a, _b, _c, _d) in small_mesh(),
+        from_pick in any::<(usize, f64)>(),
+        to_pick in any::<(usize, f64)>(),
+        midpoint in any::<bool>(),
+    ) {
+        let mesh = jittered_grid(spec);
+        // Points exactly on an edge (t = 0 or 1 gives its vertices).
+        let on_edge = |(k, t): (usize, f64)| {
+            let e = &mesh.edges()[k % mesh.edges().len()];
+            let [a, b] = e.vertices.map(|v| mesh.vertices()[v]);
+            let t = [0.0, 1.0, 0.5, t.abs().fract()][k % 4];
+            a.lerp(b, t)
+        };
+        let (from, to) = (on_edge(from_pick), on_edge(to_pick));
+        let options = QueryOptions {
+            cost: if midpoint { CostModel::Midpoint } else { CostModel::Centroid },
+            ..QueryOptions::default()
+        };
+        let path = find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver).expect("finite");
+        if path.status != PathStatus::Unreachable {
+            // Vertices are exact; other edge points may round a hair off a border edge.
+            for loc in [path.start, path.goal] {
+                prop_assert!(loc.point.distance(loc.requested) <= 1e-9);
+            }
+            check_path_invariants(&mesh, &path);
+        }
+    }
+}
