@@ -133,39 +133,28 @@ pub fn closest_point_on_triangle(a: Vec2, b: Vec2, c: Vec2, p: Vec2) -> Vec2 {
 }
 
 /// Where segment `p → q` meets segment `a → b`, as the parameter along `a → b` (0 at `a`, 1 at
-/// `b`), or `None` when they do not meet. Touching within `tolerance` (in world units) counts.
+/// `b`), or `None` when they do not meet. A proper crossing is decided by exact orientation
+/// tests; otherwise an end point of one lying within `tolerance` (world units) of the other
+/// counts as touching, which handles collinear and nearly parallel segments stably.
 pub fn segment_crossing_param(p: Vec2, q: Vec2, a: Vec2, b: Vec2, tolerance: f64) -> Option<f64> {
-    let r = q - p;
-    let s = b - a;
-    let denom = r.cross(s);
-    let ap = a - p;
-    let r_len = r.length().max(f64::MIN_POSITIVE);
-    let s_len = s.length().max(f64::MIN_POSITIVE);
-    if denom.abs() > 1e-12 * r_len * s_len {
-        let t = ap.cross(s) / denom; // along p→q
-        let u = ap.cross(r) / denom; // along a→b
-        let tol_t = tolerance / r_len;
-        let tol_u = tolerance / s_len;
-        if t >= -tol_t && t <= 1.0 + tol_t && u >= -tol_u && u <= 1.0 + tol_u {
-            return Some(u.clamp(0.0, 1.0));
-        }
-        return None;
+    let (oa, ob) = (orient(p, q, a), orient(p, q, b));
+    let (op, oq) = (orient(a, b, p), orient(a, b, q));
+    let straddles = |x: f64, y: f64| (x > 0.0 && y < 0.0) || (x < 0.0 && y > 0.0);
+    if straddles(oa, ob) && straddles(op, oq) {
+        // `oa` and `ob` are proportional to the signed distances of a and b from line p→q.
+        return Some((oa / (oa - ob)).clamp(0.0, 1.0));
     }
-    // Parallel (or a zero-length segment): they meet if some end point of one lies on the other.
     let candidates = [
-        (a, 0.0),
-        (b, 1.0),
-        (p, param_on(a, b, p)),
-        (q, param_on(a, b, q)),
+        (a, 0.0, closest_point_on_segment(p, q, a)),
+        (b, 1.0, closest_point_on_segment(p, q, b)),
+        (p, param_on(a, b, p), closest_point_on_segment(a, b, p)),
+        (q, param_on(a, b, q), closest_point_on_segment(a, b, q)),
     ];
-    for (point, u) in candidates {
-        let on_pq = closest_point_on_segment(p, q, point).distance(point) <= tolerance;
-        let on_ab = closest_point_on_segment(a, b, point).distance(point) <= tolerance;
-        if on_pq && on_ab {
-            return Some(u.clamp(0.0, 1.0));
-        }
-    }
-    None
+    candidates
+        .into_iter()
+        .filter(|(point, _, nearest)| point.distance(*nearest) <= tolerance)
+        .map(|(_, u, _)| u.clamp(0.0, 1.0))
+        .next()
 }
 
 fn param_on(a: Vec2, b: Vec2, p: Vec2) -> f64 {

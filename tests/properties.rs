@@ -47,7 +47,7 @@ fn point_in(mesh: &NavMesh, u: f64, v: f64) -> navlab::geom::Vec2 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases_or(96), ..ProptestConfig::default() })]
 
     #[test]
     fn centroid_astar_cost_equals_dijkstra((spec, a, b, c, d) in small_mesh(), weight_zero in any::<bool>()) {

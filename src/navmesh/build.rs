@@ -138,10 +138,7 @@ impl NavMesh {
                     plane_points[tri[1]],
                     plane_points[tri[2]],
                 );
-                if tri[0] == tri[1]
-                    || tri[1] == tri[2]
-                    || tri[0] == tri[2]
-                    || is_sliver(pa, pb, pc)
+                if tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2] || is_sliver(pa, pb, pc)
                 {
                     report.degenerate_triangles += 1;
                     continue;

@@ -31,6 +31,9 @@ pub fn parse(bytes: &[u8], file: &str, plane: Plane) -> Result<NavMesh, LoadErro
         ignore_points: true,
         ignore_lines: true,
     };
+    // Navigation needs positions only: keep just the position index of each face corner, so a
+    // dangling normal or uv reference (common in hand-edited files) does not reject the mesh.
+    let bytes = &positions_only_faces(bytes);
     let mut reader = LineCountingReader::new(bytes);
     let loaded = tobj::load_obj_buf(&mut reader, &options, |_| {
         // Materials do not matter to navigation; never open .mtl files.
@@ -93,6 +96,32 @@ pub fn parse(bytes: &[u8], file: &str, plane: Plane) -> Result<NavMesh, LoadErro
         file: file.to_string(),
         source,
     })
+}
+
+/// Rewrites `f a/b/c ...` lines as `f a ...`, line for line (line numbers are unchanged).
+fn positions_only_faces(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        let trimmed = line.trim_ascii_start();
+        let is_face = trimmed.starts_with(b"f ") || trimmed.starts_with(b"f\t");
+        if !is_face || !line.contains(&b'/') {
+            out.extend_from_slice(line);
+            continue;
+        }
+        let mut in_suffix = false;
+        for &b in line {
+            match b {
+                b'/' => in_suffix = true,
+                b' ' | b'\t' | b'\r' | b'\n' => {
+                    in_suffix = false;
+                    out.push(b);
+                }
+                _ if in_suffix => {}
+                _ => out.push(b),
+            }
+        }
+    }
+    out
 }
 
 /// Finds the first `v` line with a NaN or infinite coordinate, which the parser would accept.

@@ -255,3 +255,11 @@ pub fn midpoint_oracle(mesh: &NavMesh, start: (TriId, Vec2), goal: (TriId, Vec2)
 pub fn inner_portals(path: &Path) -> &[Portal] {
     &path.portals[..path.portals.len().saturating_sub(1)]
 }
+
+/// Property-test case count: `PROPTEST_CASES` when set (for long local runs), else `default`.
+pub fn cases_or(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}

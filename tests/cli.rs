@@ -1,0 +1,153 @@
+//! The command line as scripts use it: JSON output, exit codes, the Blender export.
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::process::Command;
+
+fn navlab(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_navlab"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn polyline_length(points: &[Value]) -> f64 {
+    let pts: Vec<(f64, f64)> = points
+        .iter()
+        .map(|p| (p[0].as_f64().expect("x"), p[1].as_f64().expect("z")))
+        .collect();
+    pts.windows(2)
+        .map(|w| (w[1].0 - w[0].0).hypot(w[1].1 - w[0].1))
+        .sum()
+}
+
+#[test]
+fn path_json_has_the_documented_fields_and_a_consistent_length() {
+    let maze = repo_path("assets/maze.obj");
+    for cost in ["centroid", "midpoint"] {
+        let (code, stdout, stderr) = navlab(&[
+            "path",
+            maze.to_str().expect("utf-8"),
+            "--from",
+            "0.5,0.5",
+            "--to",
+            "8.5,8.5",
+            "--cost",
+            cost,
+            "--json",
+        ]);
+        assert_eq!(code, Some(0), "{stderr}");
+        let v: Value = serde_json::from_str(&stdout).expect("one JSON object");
+        assert_eq!(v["status"], "found");
+        let waypoints = v["waypoints"].as_array().expect("waypoints");
+        assert_eq!(waypoints.first(), Some(&serde_json::json!([0.5, 0.5])));
+        assert_eq!(waypoints.last(), Some(&serde_json::json!([8.5, 8.5])));
+        let length = v["length"].as_f64().expect("length");
+        assert!((length - polyline_length(waypoints)).abs() < 1e-9);
+        assert!(v["corridor"].as_array().expect("corridor").len() > 10);
+        assert!(v["expanded"].as_u64().expect("expanded") > 0);
+    }
+}
+
+#[test]
+fn unreachable_exits_1_and_snapped_exits_0() {
+    let dir = tempfile::tempdir().expect("temp");
+    let file = dir.path().join("two-islands.obj");
+    std::fs::write(
+        &file,
+        "v 0 0 0\nv 1 0 0\nv 0 0 1\nv 5 0 0\nv 6 0 0\nv 5 0 1\nf 1 2 3\nf 4 5 6\n",
+    )
+    .expect("write");
+    let f = file.to_str().expect("utf-8");
+    let (code, stdout, _) = navlab(&["path", f, "--from", "0.2,0.2", "--to", "5.2,0.2", "--json"]);
+    assert_eq!(code, Some(1));
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["status"], "unreachable");
+    assert_eq!(v["waypoints"], serde_json::json!([]));
+
+    let (code, stdout, _) = navlab(&["path", f, "--from", "-1,0.2", "--to", "0.2,0.2", "--json"]);
+    assert_eq!(code, Some(0));
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["status"], "snapped");
+    assert_eq!(v["waypoints"][0][0], 0.0);
+    assert_close(v["waypoints"][0][1].as_f64().expect("z"), 0.2, 1e-12);
+
+    // Text output says what happened in words.
+    let (code, stdout, _) = navlab(&["path", f, "--from", "0.2,0.2", "--to", "5.2,0.2"]);
+    assert_eq!(code, Some(1));
+    assert!(stdout.contains("no path"), "{stdout}");
+}
+
+#[test]
+fn xy_plane_option_reads_2d_obj_files() {
+    let dir = tempfile::tempdir().expect("temp");
+    let file = dir.path().join("flat.obj");
+    std::fs::write(&file, "v 0 0 0\nv 4 0 0\nv 4 4 0\nv 0 4 0\nf 1 2 3 4\n").expect("write");
+    let f = file.to_str().expect("utf-8");
+    let (code, _, stderr) = navlab(&["info", f]);
+    assert_eq!(code, Some(2), "in XZ the square has no area");
+    assert!(
+        stderr.contains("no triangles with area in the XZ plane"),
+        "{stderr}"
+    );
+    let (code, stdout, _) = navlab(&[
+        "path", f, "--plane", "xy", "--from", "1,1", "--to", "3,3", "--json",
+    ]);
+    assert_eq!(code, Some(0));
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert!((v["length"].as_f64().expect("length") - 8f64.sqrt()).abs() < 1e-12);
+}
+
+#[test]
+fn info_json_reports_counts_islands_and_non_manifold_edges() {
+    let stairs = repo_path("assets/stairs.obj");
+    let (code, stdout, _) = navlab(&["info", stairs.to_str().expect("utf-8"), "--json"]);
+    assert_eq!(code, Some(0));
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["triangles"], 12);
+    assert_eq!(v["non_manifold_edges"], 1);
+    assert_eq!(v["islands"], 1);
+}
+
+#[test]
+fn blender_export_gives_valid_paths_from_the_cli() {
+    let Some(file) = testdata("meshes/obj/level.nav.obj") else {
+        return;
+    };
+    let mesh = navlab::navmesh::NavMesh::load(&file, navlab::navmesh::Plane::Xz).expect("loads");
+    // Two centroids on the same island, far apart.
+    let tris = mesh.triangles();
+    let island0: Vec<usize> = (0..tris.len())
+        .filter(|&t| mesh.island_of(t) == mesh.island_of(0))
+        .collect();
+    let (a, b) = (
+        tris[island0[0]].centroid,
+        tris[*island0.last().expect("non-empty")].centroid,
+    );
+    let (from, to) = (format!("{},{}", a.x, a.y), format!("{},{}", b.x, b.y));
+    let (code, stdout, stderr) = navlab(&[
+        "path",
+        file.to_str().expect("utf-8"),
+        "--from",
+        &from,
+        "--to",
+        &to,
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["status"], "found");
+    let waypoints: Vec<navlab::geom::Vec2> = v["waypoints"]
+        .as_array()
+        .expect("waypoints")
+        .iter()
+        .map(|q| p(q[0].as_f64().expect("x"), q[1].as_f64().expect("z")))
+        .collect();
+    assert_inside_mesh(&mesh, &waypoints);
+}
