@@ -1,1 +1,140 @@
-fn main() {}
+//! Point location and path queries on a generated 100k-triangle mesh, with the seed article's
+//! linear scan as the baseline. Run: `cargo bench --bench navmesh`.
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use navlab::geom::Vec2;
+use navlab::navmesh::generate::{GridMeshSpec, jittered_grid};
+use navlab::navmesh::{CostModel, NavMesh, PathStatus, QueryOptions, find_path};
+use navlab::search::{NoObserver, Observer};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use std::hint::black_box;
+
+fn mesh_100k() -> NavMesh {
+    let mesh = jittered_grid(GridMeshSpec::with_about(100_000, 7));
+    assert!(
+        mesh.triangles().len() >= 100_000,
+        "{}",
+        mesh.triangles().len()
+    );
+    assert_eq!(mesh.island_count(), 1);
+    mesh
+}
+
+fn random_points(mesh: &NavMesh, n: usize, seed: u64) -> Vec<Vec2> {
+    let b = mesh.bounds();
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    (0..n)
+        .map(|_| {
+            Vec2::new(
+                rng.random_range(b.min.x..b.max.x),
+                rng.random_range(b.min.y..b.max.y),
+            )
+        })
+        .collect()
+}
+
+fn point_location(c: &mut Criterion) {
+    let mesh = mesh_100k();
+    let points = random_points(&mesh, 200, 1);
+    // Same answers where the exact test finds a triangle (the seed's slack accepts a superset).
+    for &p in &points {
+        if mesh.triangle_at(p).is_some() {
+            assert!(mesh.triangle_at_linear_scan(p).is_some());
+        }
+    }
+    let mut group = c.benchmark_group("point_location_100k");
+    group.sample_size(10);
+    group.bench_function("rtree_exact (per 200 points)", |b| {
+        b.iter(|| {
+            for &p in &points {
+                black_box(mesh.triangle_at(black_box(p)));
+            }
+        })
+    });
+    group.bench_function("linear_scan_seed (per 200 points)", |b| {
+        b.iter(|| {
+            for &p in &points {
+                black_box(mesh.triangle_at_linear_scan(black_box(p)));
+            }
+        })
+    });
+    group.bench_function("locate_with_snap (per 200 points)", |b| {
+        b.iter(|| {
+            for &p in &points {
+                black_box(mesh.locate(black_box(p)));
+            }
+        })
+    });
+    group.finish();
+}
+
+/// Counts events: the cheapest observer that still does something per step.
+struct CountingObserver(u64);
+impl<E> Observer<E> for CountingObserver {
+    fn event(&mut self, _event: E) {
+        self.0 = black_box(self.0 + 1);
+    }
+}
+
+fn path_queries(c: &mut Criterion) {
+    let mesh = mesh_100k();
+    let tris = mesh.triangles();
+    let mut rng = Pcg64Mcg::seed_from_u64(2);
+    let pairs: Vec<(Vec2, Vec2)> = (0..20)
+        .map(|_| {
+            let a = rng.random_range(0..tris.len());
+            let b = rng.random_range(0..tris.len());
+            (tris[a].centroid, tris[b].centroid)
+        })
+        .collect();
+    let mut group = c.benchmark_group("path_query_100k");
+    group.sample_size(10);
+    for cost in [CostModel::Centroid, CostModel::Midpoint] {
+        let options = QueryOptions {
+            cost,
+            ..QueryOptions::default()
+        };
+        for &(a, b) in &pairs {
+            let path =
+                find_path(&mesh, a, b, options, &mut NoObserver, &mut NoObserver).expect("finite");
+            assert_eq!(path.status, PathStatus::Found);
+        }
+        group.bench_with_input(
+            BenchmarkId::new("no_observer (per 20 queries)", format!("{cost:?}")),
+            &options,
+            |bench, &options| {
+                bench.iter(|| {
+                    for &(a, b) in &pairs {
+                        black_box(find_path(
+                            &mesh,
+                            a,
+                            b,
+                            options,
+                            &mut NoObserver,
+                            &mut NoObserver,
+                        ));
+                    }
+                })
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("counting_observer (per 20 queries)", format!("{cost:?}")),
+            &options,
+            |bench, &options| {
+                bench.iter(|| {
+                    let mut search = CountingObserver(0);
+                    let mut funnel = CountingObserver(0);
+                    for &(a, b) in &pairs {
+                        black_box(find_path(&mesh, a, b, options, &mut search, &mut funnel));
+                    }
+                    black_box(search.0 + funnel.0)
+                })
+            },
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, point_location, path_queries);
+criterion_main!(benches);

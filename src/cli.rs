@@ -9,6 +9,22 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// Prints a line to stdout; a closed pipe (`navlab demo | head`) is not an error worth a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// Prints a line to stderr, ignoring a closed pipe.
+macro_rules! complain {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
 /// A lab for navigation meshes and pathfinding.
 #[derive(Debug, Parser)]
 #[command(name = "navlab", version, about, long_about = None)]
@@ -41,6 +57,16 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Walk through A* and the funnel on an embedded mesh, one explained line per step (the
+    /// default when no command is given).
+    Demo {
+        /// Which embedded mesh.
+        #[arg(long, value_enum, default_value_t = SceneArg::Rooms)]
+        scene: SceneArg,
+        /// How A* measures a step between triangles.
+        #[arg(long, value_enum, default_value_t = CostArg::Centroid)]
+        cost: CostArg,
+    },
     /// Describe a navmesh: counts, islands, bounds, what loading repaired.
     Info {
         /// The mesh file.
@@ -61,6 +87,19 @@ pub enum CostArg {
     Centroid,
     /// Through edge midpoints (as Detour).
     Midpoint,
+}
+
+/// Embedded scene choice on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SceneArg {
+    /// Three rooms joined by doorways.
+    Rooms,
+    /// A maze-like corridor.
+    Maze,
+    /// A floor with an obstacle.
+    Hole,
+    /// Stairs over a floor (non-manifold edge).
+    Stairs,
 }
 
 /// Plane choice on the command line.
@@ -113,11 +152,10 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Some(command) => run(command),
-        None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
-            ExitCode::SUCCESS
-        }
+        None => run(Command::Demo {
+            scene: SceneArg::Rooms,
+            cost: CostArg::Centroid,
+        }),
     }
 }
 
@@ -133,12 +171,86 @@ pub fn run(command: Command) -> ExitCode {
             json,
         } => path_command(&mesh, from, to, cost, plane.into(), json),
         Command::Info { mesh, plane, json } => info_command(&mesh, plane.into(), json),
+        Command::Demo { scene, cost } => demo_command(scene, cost),
     }
+}
+
+fn cost_model(cost: CostArg) -> CostModel {
+    match cost {
+        CostArg::Centroid => CostModel::Centroid,
+        CostArg::Midpoint => CostModel::Midpoint,
+    }
+}
+
+fn demo_command(scene: SceneArg, cost: CostArg) -> ExitCode {
+    use crate::assets;
+    let scene = match scene {
+        SceneArg::Rooms => assets::ROOMS,
+        SceneArg::Maze => assets::MAZE,
+        SceneArg::Hole => assets::HOLE,
+        SceneArg::Stairs => assets::STAIRS,
+    };
+    let mesh = match crate::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz) {
+        Ok(mesh) => mesh,
+        Err(error) => {
+            complain!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let (from, to) = (
+        Vec2::new(scene.start.0, scene.start.1),
+        Vec2::new(scene.goal.0, scene.goal.1),
+    );
+    let options = QueryOptions {
+        cost: cost_model(cost),
+        ..QueryOptions::default()
+    };
+    let mut search_trace = Vec::new();
+    let mut funnel_trace = Vec::new();
+    let Some(path) = find_path(
+        &mesh,
+        from,
+        to,
+        options,
+        &mut search_trace,
+        &mut funnel_trace,
+    ) else {
+        return ExitCode::from(2);
+    };
+    say!(
+        "navlab demo: {} ({} triangles), start {from}, goal {to}, {:?} cost",
+        scene.name,
+        mesh.triangles().len(),
+        options.cost
+    );
+    say!("\nA* over triangles ({} steps):", search_trace.len());
+    for (i, event) in search_trace.iter().enumerate() {
+        say!(
+            "{:>4}. {}",
+            i + 1,
+            event.explain(|t| format!("triangle {t}"))
+        );
+    }
+    say!(
+        "\ncorridor ({} triangles): {:?}",
+        path.corridor.len(),
+        path.corridor
+    );
+    say!("\nfunnel ({} steps):", funnel_trace.len());
+    for (i, event) in funnel_trace.iter().enumerate() {
+        say!("{:>4}. {}", i + 1, event.explain());
+    }
+    say!("\npath ({:.3} long):", path.length);
+    for p in &path.waypoints {
+        say!("  {p}");
+    }
+    say!("\nMore: `navlab --help`; other scenes: `navlab demo --scene maze|hole|stairs`.");
+    ExitCode::SUCCESS
 }
 
 fn load(mesh: &std::path::Path, plane: Plane) -> Result<NavMesh, ExitCode> {
     NavMesh::load(mesh, plane).map_err(|error| {
-        eprintln!("error: {error}");
+        complain!("error: {error}");
         ExitCode::from(2)
     })
 }
@@ -156,14 +268,11 @@ fn path_command(
         Err(code) => return code,
     };
     let options = QueryOptions {
-        cost: match cost {
-            CostArg::Centroid => CostModel::Centroid,
-            CostArg::Midpoint => CostModel::Midpoint,
-        },
+        cost: cost_model(cost),
         ..QueryOptions::default()
     };
     let Some(path) = find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver) else {
-        eprintln!("error: start and goal must be finite numbers");
+        complain!("error: start and goal must be finite numbers");
         return ExitCode::from(2);
     };
     let status = match path.status {
@@ -186,11 +295,11 @@ fn path_command(
             "start": [path.start.point.x, path.start.point.y],
             "goal": [path.goal.point.x, path.goal.point.y],
         });
-        println!("{out}");
+        say!("{out}");
     } else {
         for (label, loc) in [("start", &path.start), ("goal", &path.goal)] {
             if loc.snapped {
-                println!(
+                say!(
                     "{label} {} is off the mesh; snapped to {} (distance {:.3})",
                     loc.requested,
                     loc.point,
@@ -200,24 +309,24 @@ fn path_command(
         }
         match path.status {
             PathStatus::Unreachable => {
-                println!(
+                say!(
                     "no path: start (triangle {}, island {}) and goal (triangle {}, island {}) are not connected",
                     path.start.triangle,
                     mesh.island_of(path.start.triangle),
                     path.goal.triangle,
                     mesh.island_of(path.goal.triangle)
                 );
-                println!("triangles expanded: {}", path.expanded);
+                say!("triangles expanded: {}", path.expanded);
             }
             _ => {
-                println!("status: {status}");
-                println!("length: {:.4}", path.length);
-                println!("waypoints ({}):", path.waypoints.len());
+                say!("status: {status}");
+                say!("length: {:.4}", path.length);
+                say!("waypoints ({}):", path.waypoints.len());
                 for p in &path.waypoints {
-                    println!("  {:.4} {:.4}", p.x, p.y);
+                    say!("  {:.4} {:.4}", p.x, p.y);
                 }
-                println!("corridor: {} triangles", path.corridor.len());
-                println!("triangles expanded: {}", path.expanded);
+                say!("corridor: {} triangles", path.corridor.len());
+                say!("triangles expanded: {}", path.expanded);
             }
         }
     }
@@ -236,29 +345,32 @@ fn info_command(mesh_path: &std::path::Path, plane: Plane, json: bool) -> ExitCo
     let s = mesh.summary();
     if json {
         match serde_json::to_string(&s) {
-            Ok(text) => println!("{text}"),
+            Ok(text) => say!("{text}"),
             Err(e) => {
-                eprintln!("error: {e}");
+                complain!("error: {e}");
                 return ExitCode::from(2);
             }
         }
     } else {
-        println!("{}", mesh_path.display());
-        println!("vertices:           {}", s.vertices);
-        println!("triangles:          {}", s.triangles);
-        println!(
+        say!("{}", mesh_path.display());
+        say!("vertices:           {}", s.vertices);
+        say!("triangles:          {}", s.triangles);
+        say!(
             "edges:              {} ({} border, {} non-manifold)",
-            s.edges, s.border_edges, s.non_manifold_edges
+            s.edges,
+            s.border_edges,
+            s.non_manifold_edges
         );
-        println!("islands:            {}", s.islands);
-        println!("bounds:             {} .. {}", s.bounds.min, s.bounds.max);
-        println!(
+        say!("islands:            {}", s.islands);
+        say!("bounds:             {} .. {}", s.bounds.min, s.bounds.max);
+        say!(
             "height:             {:.3} .. {:.3}",
-            s.height_range[0], s.height_range[1]
+            s.height_range[0],
+            s.height_range[1]
         );
-        println!("area:               {:.3}", s.area);
+        say!("area:               {:.3}", s.area);
         let b = &s.build;
-        println!(
+        say!(
             "loading:            {} polygons, {} vertices in; {} welded (tolerance {:.2e}), {} polygons triangulated, {} degenerate and {} duplicate triangles dropped, {} vertices unused",
             b.input_polygons,
             b.input_vertices,

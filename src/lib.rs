@@ -5,6 +5,7 @@
 //! [`search`] holds the generic, instrumented algorithms, [`geom`] the exact geometry under them.
 //! The `navlab` binary exposes them on the command line.
 
+pub mod assets;
 pub mod cli;
 pub mod geom;
 pub mod navmesh;

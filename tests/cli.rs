@@ -151,3 +151,18 @@ fn blender_export_gives_valid_paths_from_the_cli() {
         .collect();
     assert_inside_mesh(&mesh, &waypoints);
 }
+
+#[test]
+fn no_arguments_walks_through_the_default_scene_step_by_step() {
+    let (code, stdout, stderr) = navlab(&[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("rooms.obj"));
+    assert!(stdout.contains("expand triangle"));
+    assert!(stdout.contains("corner at"));
+    assert!(stdout.contains("goal reached"));
+    for scene in ["maze", "hole", "stairs"] {
+        let (code, stdout, _) = navlab(&["demo", "--scene", scene, "--cost", "midpoint"]);
+        assert_eq!(code, Some(0));
+        assert!(stdout.contains("goal reached"), "{scene}");
+    }
+}

@@ -26,14 +26,18 @@ pub struct GridMeshSpec {
 }
 
 impl GridMeshSpec {
-    /// A square grid with about `triangles` triangles, moderate jitter and holes.
+    /// A square grid with about `triangles` triangles (a little over), moderate jitter and
+    /// holes.
     pub fn with_about(triangles: usize, seed: u64) -> Self {
-        let side = ((triangles as f64 / 2.0).sqrt().ceil() as usize).max(1);
+        let hole_chance = 0.5;
+        // Each 6×6 block loses its 2×2 obstacle with probability `hole_chance`.
+        let kept = 1.0 - hole_chance * 4.0 / 36.0;
+        let side = ((triangles as f64 / 2.0 / kept).sqrt().ceil() as usize).max(1);
         Self {
             columns: side,
             rows: side,
             jitter: 0.2,
-            hole_chance: 0.5,
+            hole_chance,
             seed,
         }
     }

@@ -1,6 +1,6 @@
-//! Point location: which triangle holds a point, through an R-tree ([`rstar`]) of triangle
-//! bounding boxes and an exact orientation test; points off the mesh snap to the nearest point on
-//! it.
+//! Point location: which triangle holds a point, through a uniform grid of triangle ids (or,
+//! where triangles are too uneven for a grid, an R-tree from [`rstar`]) and an exact orientation
+//! test; points off the mesh snap to the nearest point on it through the R-tree.
 
 use super::{NavMesh, TriId, Triangle};
 use crate::geom::{Vec2, closest_point_on_triangle, signed_area2, triangle_contains};
@@ -54,11 +54,12 @@ impl PointDistance for IndexedTriangle {
 #[derive(Debug)]
 pub(crate) struct TriangleIndex {
     tree: RTree<IndexedTriangle>,
+    grid: Option<CellGrid>,
 }
 
 impl TriangleIndex {
     pub(crate) fn new(vertices: &[Vec2], triangles: &[Triangle]) -> Self {
-        let items = triangles
+        let items: Vec<IndexedTriangle> = triangles
             .iter()
             .enumerate()
             .map(|(id, t)| IndexedTriangle {
@@ -66,9 +67,137 @@ impl TriangleIndex {
                 corners: t.vertices.map(|v| vertices[v]),
             })
             .collect();
+        let grid = CellGrid::new(&items);
         Self {
             tree: RTree::bulk_load(items),
+            grid,
         }
+    }
+}
+
+/// A uniform grid over the mesh bounds, each cell listing the triangles whose bounding box
+/// overlaps it (compressed: one offsets array, one ids array). About one cell per triangle, so a
+/// query tests a handful of triangles.
+#[derive(Debug)]
+struct CellGrid {
+    origin: Vec2,
+    inverse_cell: f64,
+    columns: usize,
+    rows: usize,
+    offsets: Vec<u32>,
+    ids: Vec<u32>,
+    corners: Vec<[Vec2; 3]>,
+}
+
+impl CellGrid {
+    /// Builds the grid, or `None` when the triangles are so uneven in size that the grid would
+    /// hold more than 16 entries per triangle (the R-tree then answers alone).
+    fn new(items: &[IndexedTriangle]) -> Option<Self> {
+        let n = items.len();
+        if n == 0 || n >= u32::MAX as usize / 16 {
+            return None;
+        }
+        let mut min = Vec2::new(f64::INFINITY, f64::INFINITY);
+        let mut max = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for item in items {
+            let e = item.envelope();
+            min = Vec2::new(min.x.min(e.lower()[0]), min.y.min(e.lower()[1]));
+            max = Vec2::new(max.x.max(e.upper()[0]), max.y.max(e.upper()[1]));
+        }
+        let (width, height) = (max.x - min.x, max.y - min.y);
+        if !(width.is_finite() && height.is_finite()) || width <= 0.0 || height <= 0.0 {
+            return None;
+        }
+        let cell = (width * height / n as f64).sqrt();
+        let columns = ((width / cell).ceil() as usize).clamp(1, 1 << 15);
+        let rows = ((height / cell).ceil() as usize).clamp(1, 1 << 15);
+        let inverse_cell = 1.0 / cell;
+        let cell_range = |lo: f64, hi: f64, origin: f64, count: usize| {
+            let a = ((lo - origin) * inverse_cell).floor().max(0.0) as usize;
+            let b = ((hi - origin) * inverse_cell).floor().max(0.0) as usize;
+            (a.min(count - 1), b.min(count - 1))
+        };
+        let budget = 16 * n;
+        let mut counts = vec![0u32; columns * rows + 1];
+        let mut total = 0usize;
+        let spans: Vec<((usize, usize), (usize, usize))> = items
+            .iter()
+            .map(|item| {
+                let e = item.envelope();
+                (
+                    cell_range(e.lower()[0], e.upper()[0], min.x, columns),
+                    cell_range(e.lower()[1], e.upper()[1], min.y, rows),
+                )
+            })
+            .collect();
+        for &((x0, x1), (y0, y1)) in &spans {
+            total += (x1 - x0 + 1) * (y1 - y0 + 1);
+            if total > budget {
+                return None;
+            }
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    counts[y * columns + x + 1] += 1;
+                }
+            }
+        }
+        for i in 1..counts.len() {
+            counts[i] += counts[i - 1];
+        }
+        let offsets = counts;
+        let mut fill = offsets.clone();
+        let mut ids = vec![0u32; total];
+        // Items are in id order, so each cell's list is sorted by id.
+        for (item, &((x0, x1), (y0, y1))) in items.iter().zip(&spans) {
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    let slot = &mut fill[y * columns + x];
+                    ids[*slot as usize] = item.id as u32;
+                    *slot += 1;
+                }
+            }
+        }
+        Some(Self {
+            origin: min,
+            inverse_cell,
+            columns,
+            rows,
+            offsets,
+            ids,
+            corners: items.iter().map(|i| i.corners).collect(),
+        })
+    }
+
+    /// The lowest-id triangle holding `p`.
+    fn triangle_at(&self, p: Vec2) -> Option<TriId> {
+        let fx = (p.x - self.origin.x) * self.inverse_cell;
+        let fy = (p.y - self.origin.y) * self.inverse_cell;
+        // A point exactly on the far bounds belongs to the last cell.
+        let x = cell_index(fx, self.columns)?;
+        let y = cell_index(fy, self.rows)?;
+        let cell = y * self.columns + x;
+        let (start, end) = (self.offsets[cell] as usize, self.offsets[cell + 1] as usize);
+        self.ids[start..end]
+            .iter()
+            .map(|&id| id as usize)
+            .find(|&id| {
+                let [a, b, c] = self.corners[id];
+                triangle_contains(a, b, c, p)
+            })
+    }
+}
+
+fn cell_index(f: f64, count: usize) -> Option<usize> {
+    if f.is_nan() || f < 0.0 {
+        return None;
+    }
+    let i = f as usize;
+    if i < count {
+        Some(i)
+    } else if f <= count as f64 {
+        Some(count - 1)
+    } else {
+        None
     }
 }
 
@@ -79,6 +208,9 @@ impl NavMesh {
     pub fn triangle_at(&self, p: Vec2) -> Option<TriId> {
         if !p.is_finite() {
             return None;
+        }
+        if let Some(grid) = &self.index.grid {
+            return grid.triangle_at(p);
         }
         self.index
             .tree
@@ -154,5 +286,54 @@ impl NavMesh {
                 / 2.0;
             parts <= self.triangles[t].area * 1.001
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::geom::Vec2;
+    use crate::navmesh::{BuildOptions, NavMesh, Plane};
+
+    /// A fan of long thin triangles overwhelms a uniform grid; the R-tree must answer instead,
+    /// with the same results.
+    #[test]
+    fn uneven_fans_fall_back_to_the_rtree() {
+        let n = 400;
+        let mut positions = vec![[0.0, 0.0, 0.0]];
+        for i in 0..=n {
+            let angle = std::f64::consts::FRAC_PI_2 * i as f64 / n as f64;
+            positions.push([1000.0 * angle.cos(), 1000.0 * angle.sin(), 0.0]);
+        }
+        let polygons: Vec<Vec<usize>> = (1..=n).map(|i| vec![0, i, i + 1]).collect();
+        let options = BuildOptions {
+            plane: Plane::Xy,
+            ..BuildOptions::default()
+        };
+        let mesh = NavMesh::from_polygons(&positions, &polygons, options).expect("builds");
+        assert!(mesh.index.grid.is_none());
+        for &(x, y) in &[(10.0, 10.0), (500.0, 1.0), (1.0, 900.0), (800.0, 800.0)] {
+            let p = Vec2::new(x, y);
+            let brute = (0..mesh.triangles().len()).find(|&t| {
+                let [a, b, c] = mesh.corners(t);
+                crate::geom::triangle_contains(a, b, c, p)
+            });
+            assert_eq!(mesh.triangle_at(p), brute);
+        }
+    }
+
+    #[test]
+    fn points_on_the_far_bounds_are_found() {
+        let positions = [
+            [0.0, 0.0, 0.0],
+            [2.0, 0.0, 0.0],
+            [2.0, 0.0, 2.0],
+            [0.0, 0.0, 2.0],
+        ];
+        let mesh = NavMesh::from_polygons(&positions, &[vec![0, 1, 2, 3]], BuildOptions::default())
+            .expect("builds");
+        for (x, y) in [(2.0, 2.0), (2.0, 0.0), (0.0, 2.0), (0.0, 0.0), (2.0, 1.0)] {
+            assert!(mesh.triangle_at(Vec2::new(x, y)).is_some(), "({x}, {y})");
+        }
+        assert!(mesh.triangle_at(Vec2::new(2.0 + 1e-12, 1.0)).is_none());
     }
 }

@@ -79,6 +79,52 @@ pub enum SearchEvent {
     },
 }
 
+impl SearchEvent {
+    /// One plain sentence saying what this step did; `name` names a node (e.g. "triangle 7").
+    pub fn explain(&self, name: impl Fn(usize) -> String) -> String {
+        match *self {
+            SearchEvent::Opened {
+                node,
+                parent: None,
+                g,
+                h,
+            } => format!(
+                "open {} (the start): g = {g:.2}, h = {h:.2}, f = {:.2}",
+                name(node),
+                g + h
+            ),
+            SearchEvent::Opened {
+                node,
+                parent: Some(parent),
+                g,
+                h,
+            } => format!(
+                "open {} from {}: g = {g:.2}, h = {h:.2}, f = {:.2}",
+                name(node),
+                name(parent),
+                g + h
+            ),
+            SearchEvent::Improved { node, parent, g, h } => format!(
+                "shorter way to {} through {}: g = {g:.2}, f = {:.2}",
+                name(node),
+                name(parent),
+                g + h
+            ),
+            SearchEvent::Expanded { node, g, h } => format!(
+                "expand {} (lowest f = {:.2}, g = {g:.2})",
+                name(node),
+                g + h
+            ),
+            SearchEvent::Finished {
+                outcome: SearchOutcome::Found,
+            } => "goal reached".to_string(),
+            SearchEvent::Finished {
+                outcome: SearchOutcome::Unreachable,
+            } => "open list empty: the goal cannot be reached".to_string(),
+        }
+    }
+}
+
 /// How a search ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -102,6 +102,68 @@ pub enum FunnelEvent {
     },
 }
 
+impl FunnelEvent {
+    /// One plain sentence saying what this step did, for a teacher's screen or a log.
+    pub fn explain(&self) -> String {
+        let side = |s: Side| match s {
+            Side::Left => "left",
+            Side::Right => "right",
+        };
+        let other = |s: Side| match s {
+            Side::Left => "right",
+            Side::Right => "left",
+        };
+        match self {
+            FunnelEvent::Started { state } => {
+                format!("funnel opens at the start {}", state.apex)
+            }
+            FunnelEvent::PortalConsidered { portal, .. } => {
+                format!("portal {portal}: examine its ends")
+            }
+            FunnelEvent::Narrowed {
+                portal,
+                side: s,
+                state,
+            } => {
+                let end = match s {
+                    Side::Left => state.left,
+                    Side::Right => state.right,
+                };
+                format!(
+                    "portal {portal}: {} end {end} is inside the funnel, so the {} side narrows to it",
+                    side(*s),
+                    side(*s)
+                )
+            }
+            FunnelEvent::Kept { portal, side: s } => format!(
+                "portal {portal}: {} end lies outside the funnel, so the {} side stays",
+                side(*s),
+                side(*s)
+            ),
+            FunnelEvent::Corner {
+                portal,
+                crossing_side,
+                corner,
+                restart_after,
+                ..
+            } => {
+                let restart = match restart_after {
+                    Some(p) => format!("restart after portal {p}"),
+                    None => "restart from the first portal".to_string(),
+                };
+                format!(
+                    "portal {portal}: {} end crosses the {} side — corner at {corner}; {restart}",
+                    side(*crossing_side),
+                    other(*crossing_side)
+                )
+            }
+            FunnelEvent::Done { waypoints, length } => {
+                format!("goal reached: {waypoints} waypoints, length {length:.3}")
+            }
+        }
+    }
+}
+
 /// Pulls the string through `portals` from `start` to `goal` and returns the waypoints, start and
 /// goal included. `portals` should end with the degenerate goal portal `(goal, goal)`; if it does
 /// not, one is added so that the goal is always reached.

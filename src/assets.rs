@@ -1,0 +1,50 @@
+//! Small navmeshes compiled into the binary, so the program has something to show with no
+//! file at hand. The files live in `assets/`.
+
+/// One embedded scene: a mesh and a start and goal worth looking at.
+#[derive(Debug, Clone, Copy)]
+pub struct EmbeddedScene {
+    /// File name, for titles and messages.
+    pub name: &'static str,
+    /// The OBJ text (Y up, XZ plane).
+    pub obj: &'static [u8],
+    /// A start point on the mesh (x, z).
+    pub start: (f64, f64),
+    /// A goal point on the mesh (x, z).
+    pub goal: (f64, f64),
+}
+
+/// Three rooms joined by narrow doorways: the default scene.
+pub const ROOMS: EmbeddedScene = EmbeddedScene {
+    name: "rooms.obj",
+    obj: include_bytes!("../assets/rooms.obj"),
+    start: (1.0, 1.0),
+    goal: (5.0, -7.0),
+};
+
+/// A maze-like corridor.
+pub const MAZE: EmbeddedScene = EmbeddedScene {
+    name: "maze.obj",
+    obj: include_bytes!("../assets/maze.obj"),
+    start: (0.5, 0.5),
+    goal: (8.5, 8.5),
+};
+
+/// A floor with a square obstacle cut out.
+pub const HOLE: EmbeddedScene = EmbeddedScene {
+    name: "hole.obj",
+    obj: include_bytes!("../assets/hole.obj"),
+    start: (1.0, 1.0),
+    goal: (9.0, 9.0),
+};
+
+/// Stairs over a floor, with an edge shared by three triangles.
+pub const STAIRS: EmbeddedScene = EmbeddedScene {
+    name: "stairs.obj",
+    obj: include_bytes!("../assets/stairs.obj"),
+    start: (1.0, 1.0),
+    goal: (4.5, 7.0),
+};
+
+/// Every embedded scene, the default first.
+pub const ALL: [EmbeddedScene; 4] = [ROOMS, MAZE, HOLE, STAIRS];
