@@ -45,7 +45,7 @@ fn point_location(c: &mut Criterion) {
     }
     let mut group = c.benchmark_group("point_location_100k");
     group.sample_size(10);
-    group.bench_function("rtree_exact (per 200 points)", |b| {
+    group.bench_function("grid_index_exact (per 200 points)", |b| {
         b.iter(|| {
             for &p in &points {
                 black_box(mesh.triangle_at(black_box(p)));

@@ -96,7 +96,7 @@ proptest! {
     fn located_points_lie_in_their_triangle_and_snaps_are_nearest((spec, a, b, _c, _d) in small_mesh()) {
         let mesh = jittered_grid(spec);
         // Inside and around the mesh, and half the time exactly on a vertex.
-        let q = if (a * 1000.0) as u32 % 2 == 0 {
+        let q = if ((a * 1000.0) as u32).is_multiple_of(2) {
             point_in(&mesh, a * 1.2 - 0.1, b * 1.2 - 0.1)
         } else {
             mesh.vertices()[((b * 1e6) as usize) % mesh.vertices().len()]
