@@ -2,7 +2,7 @@
 //! file at hand. The files live in `assets/`.
 
 /// One embedded scene: a mesh and a start and goal worth looking at.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EmbeddedScene {
     /// File name, for titles and messages.
     pub name: &'static str,

@@ -57,8 +57,27 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Walk through A* and the funnel on an embedded mesh, one explained line per step (the
-    /// default when no command is given).
+    /// Open the window (the default when no command is given), optionally on a mesh file.
+    Open {
+        /// The mesh file (OBJ or Polyanya .mesh); the built-in scene when omitted.
+        file: Option<PathBuf>,
+        /// Place the start here (X,Z).
+        #[arg(long, value_parser = parse_point, allow_hyphen_values = true)]
+        from: Option<Vec2>,
+        /// Place the goal here (X,Z).
+        #[arg(long, value_parser = parse_point, allow_hyphen_values = true)]
+        to: Option<Vec2>,
+        /// Save a PNG of the window at --step and exit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+        /// The step for --screenshot: a number, search-end, funnel-middle or end.
+        #[arg(long, default_value = "end")]
+        step: crate::app::screenshot::StepSpec,
+        /// Window size in points, as WxH.
+        #[arg(long, value_parser = parse_size)]
+        size: Option<[f32; 2]>,
+    },
+    /// Walk through A* and the funnel on an embedded mesh, one explained line per step.
     Demo {
         /// Which embedded mesh.
         #[arg(long, value_enum, default_value_t = SceneArg::Rooms)]
@@ -152,9 +171,13 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Some(command) => run(command),
-        None => run(Command::Demo {
-            scene: SceneArg::Rooms,
-            cost: CostArg::Centroid,
+        None => run(Command::Open {
+            file: None,
+            from: None,
+            to: None,
+            screenshot: None,
+            step: crate::app::screenshot::StepSpec::End,
+            size: None,
         }),
     }
 }
@@ -172,7 +195,48 @@ pub fn run(command: Command) -> ExitCode {
         } => path_command(&mesh, from, to, cost, plane.into(), json),
         Command::Info { mesh, plane, json } => info_command(&mesh, plane.into(), json),
         Command::Demo { scene, cost } => demo_command(scene, cost),
+        Command::Open {
+            file,
+            from,
+            to,
+            screenshot,
+            step,
+            size,
+        } => {
+            let launch = crate::app::LaunchOptions {
+                file,
+                start: from,
+                goal: to,
+                screenshot: screenshot
+                    .map(|path| crate::app::screenshot::ScreenshotPlan::new(path, step)),
+                size,
+            };
+            match crate::app::run_native(launch) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error) => {
+                    complain!("error: cannot open the window: {error}");
+                    complain!("(the command-line tools work without a display: `navlab --help`)");
+                    ExitCode::from(2)
+                }
+            }
+        }
     }
+}
+
+/// Parses `WxH` into a window size.
+pub fn parse_size(text: &str) -> Result<[f32; 2], String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("`{text}` is not a size: write WxH, e.g. 1280x800"))?;
+    let number = |s: &str| -> Result<f32, String> {
+        match s.trim().parse::<f32>() {
+            Ok(v) if (200.0..=8000.0).contains(&v) => Ok(v),
+            _ => Err(format!(
+                "`{s}` in `{text}` is not a size between 200 and 8000"
+            )),
+        }
+    };
+    Ok([number(w)?, number(h)?])
 }
 
 fn cost_model(cost: CostArg) -> CostModel {

@@ -3,8 +3,10 @@
 //! The library holds the algorithms as plain code that reports each step as an event:
 //! [`navmesh`] loads meshes and answers path queries (A* over triangles, portals, funnel),
 //! [`search`] holds the generic, instrumented algorithms, [`geom`] the exact geometry under them.
-//! The `navlab` binary exposes them on the command line.
+//! The `navlab` binary exposes them on the command line and in a desktop window ([`app`], the
+//! only module that uses egui).
 
+pub mod app;
 pub mod assets;
 pub mod cli;
 pub mod geom;

@@ -153,8 +153,8 @@ fn blender_export_gives_valid_paths_from_the_cli() {
 }
 
 #[test]
-fn no_arguments_walks_through_the_default_scene_step_by_step() {
-    let (code, stdout, stderr) = navlab(&[]);
+fn demo_walks_through_the_default_scene_step_by_step() {
+    let (code, stdout, stderr) = navlab(&["demo"]);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("rooms.obj"));
     assert!(stdout.contains("expand triangle"));

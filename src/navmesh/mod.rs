@@ -13,7 +13,7 @@ pub use locate::Location;
 pub use query::{CostModel, Path, PathStatus, QueryOptions, find_path};
 
 use crate::geom::Vec2;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path as FsPath;
 
 /// Index of a triangle in [`NavMesh::triangles`].
@@ -24,7 +24,7 @@ pub type VertId = usize;
 pub type EdgeId = usize;
 
 /// Which world plane the mesh lies in; the other coordinate is its height.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Plane {
     /// Ground plane of Y-up 3D files (Blender, most engines): plane coordinates (x, z), height y.

@@ -6,10 +6,10 @@ use super::{Location, NavMesh, TriId};
 use crate::geom::Vec2;
 use crate::search::funnel::{FunnelEvent, Portal, path_length, string_pull};
 use crate::search::{Observer, SearchEvent, SearchOutcome, astar};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How the A* over triangles measures a step from one triangle to the next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CostModel {
     /// Centroid to centroid, as in the seed article. Simple; prefers corridors through big

@@ -1,0 +1,133 @@
+//! Pan and zoom: the mapping between world coordinates (the mesh's plane) and screen points.
+//! World x goes right and world z (or y) goes down, as seen from above a Y-up level.
+
+use crate::geom::Vec2;
+use crate::navmesh::Bounds;
+use egui::{Pos2, Rect, pos2};
+use serde::{Deserialize, Serialize};
+
+/// What part of the world the canvas shows.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Camera {
+    /// World point at the canvas centre.
+    pub center: [f64; 2],
+    /// Screen points per world unit.
+    pub scale: f64,
+}
+
+impl Default for Camera {
+    fn default() -> Self {
+        Self {
+            center: [0.0, 0.0],
+            scale: 20.0,
+        }
+    }
+}
+
+/// The camera applied to one canvas rectangle, for one frame.
+#[derive(Debug, Clone, Copy)]
+pub struct View {
+    /// The camera.
+    pub camera: Camera,
+    /// The canvas on screen.
+    pub rect: Rect,
+}
+
+impl View {
+    /// Screen position of a world point.
+    pub fn screen_from_world(&self, p: Vec2) -> Pos2 {
+        let c = self.rect.center();
+        pos2(
+            c.x + ((p.x - self.camera.center[0]) * self.camera.scale) as f32,
+            c.y + ((p.y - self.camera.center[1]) * self.camera.scale) as f32,
+        )
+    }
+
+    /// World point under a screen position.
+    pub fn world_from_screen(&self, p: Pos2) -> Vec2 {
+        let c = self.rect.center();
+        Vec2::new(
+            self.camera.center[0] + f64::from(p.x - c.x) / self.camera.scale,
+            self.camera.center[1] + f64::from(p.y - c.y) / self.camera.scale,
+        )
+    }
+
+    /// The world rectangle visible on the canvas.
+    pub fn visible_world(&self) -> Bounds {
+        let a = self.world_from_screen(self.rect.min);
+        let b = self.world_from_screen(self.rect.max);
+        Bounds {
+            min: Vec2::new(a.x.min(b.x), a.y.min(b.y)),
+            max: Vec2::new(a.x.max(b.x), a.y.max(b.y)),
+        }
+    }
+}
+
+impl Camera {
+    /// A camera showing `bounds` whole in `rect`, with a margin.
+    pub fn fit(bounds: Bounds, rect: Rect) -> Self {
+        let w = (bounds.max.x - bounds.min.x).max(1e-9);
+        let h = (bounds.max.y - bounds.min.y).max(1e-9);
+        let scale = (f64::from(rect.width()) / w)
+            .min(f64::from(rect.height()) / h)
+            .max(1e-9)
+            * 0.92;
+        Self {
+            center: [
+                (bounds.min.x + bounds.max.x) / 2.0,
+                (bounds.min.y + bounds.max.y) / 2.0,
+            ],
+            scale: if scale.is_finite() { scale } else { 1.0 },
+        }
+    }
+
+    /// Moves the view by a screen-space drag.
+    pub fn pan(&mut self, screen_delta: egui::Vec2) {
+        self.center[0] -= f64::from(screen_delta.x) / self.scale;
+        self.center[1] -= f64::from(screen_delta.y) / self.scale;
+    }
+
+    /// Zooms by `factor`, keeping the world point under `anchor` where it is on screen.
+    pub fn zoom_at(&mut self, factor: f64, anchor: Pos2, rect: Rect) {
+        if !(factor.is_finite() && factor > 0.0) {
+            return;
+        }
+        let before = View {
+            camera: *self,
+            rect,
+        }
+        .world_from_screen(anchor);
+        self.scale = (self.scale * factor).clamp(1e-6, 1e9);
+        let after = View {
+            camera: *self,
+            rect,
+        }
+        .world_from_screen(anchor);
+        self.center[0] += before.x - after.x;
+        self.center[1] += before.y - after.y;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn screen_and_world_round_trip_and_zoom_keeps_the_anchor() {
+        let rect = Rect::from_min_size(pos2(10.0, 20.0), egui::vec2(400.0, 300.0));
+        let bounds = Bounds {
+            min: Vec2::new(-5.0, 0.0),
+            max: Vec2::new(15.0, 10.0),
+        };
+        let mut camera = Camera::fit(bounds, rect);
+        let view = View { camera, rect };
+        let p = Vec2::new(3.0, 7.0);
+        let back = view.world_from_screen(view.screen_from_world(p));
+        assert!((back.x - p.x).abs() < 1e-4 && (back.y - p.y).abs() < 1e-4);
+        let anchor = pos2(100.0, 100.0);
+        let under = view.world_from_screen(anchor);
+        camera.zoom_at(2.5, anchor, rect);
+        let still = View { camera, rect }.world_from_screen(anchor);
+        assert!((still.x - under.x).abs() < 1e-6 && (still.y - under.y).abs() < 1e-6);
+    }
+}

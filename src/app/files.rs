@@ -1,0 +1,83 @@
+//! Choosing files: the open dialog behind a trait (so tests never open a real one) and the
+//! recent-files list.
+
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// Asks the user for files. The app calls it only through [`super::Command::OpenDialog`].
+pub trait FileDialogs {
+    /// A mesh file to open, or `None` when the user cancels.
+    fn pick_mesh(&mut self) -> Option<PathBuf>;
+}
+
+/// The system's dialogs, through [`rfd`].
+pub struct NativeDialogs;
+
+impl FileDialogs for NativeDialogs {
+    fn pick_mesh(&mut self) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .set_title("Open a navigation mesh")
+            .add_filter("Navigation meshes", &["obj", "mesh"])
+            .add_filter("Wavefront OBJ", &["obj"])
+            .add_filter("Polyanya mesh", &["mesh"])
+            .pick_file()
+    }
+}
+
+/// Dialogs that answer from a list (for tests and scripted runs).
+#[derive(Debug, Default)]
+pub struct ScriptedDialogs {
+    /// Answers, first one first; `None` means "cancelled".
+    pub answers: std::collections::VecDeque<Option<PathBuf>>,
+}
+
+impl FileDialogs for ScriptedDialogs {
+    fn pick_mesh(&mut self) -> Option<PathBuf> {
+        self.answers.pop_front().flatten()
+    }
+}
+
+/// Recently opened files, newest first, at most [`RecentFiles::MAX`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RecentFiles(Vec<PathBuf>);
+
+impl RecentFiles {
+    /// How many are kept.
+    pub const MAX: usize = 8;
+
+    /// Puts `path` first, removing an older mention.
+    pub fn add(&mut self, path: PathBuf) {
+        self.0.retain(|p| p != &path);
+        self.0.insert(0, path);
+        self.0.truncate(Self::MAX);
+    }
+
+    /// The paths, newest first.
+    pub fn paths(&self) -> &[PathBuf] {
+        &self.0
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recent_files_keep_the_newest_first_without_repeats() {
+        let mut recent = RecentFiles::default();
+        for i in 0..10 {
+            recent.add(PathBuf::from(format!("{i}.obj")));
+        }
+        recent.add(PathBuf::from("5.obj"));
+        assert_eq!(recent.paths().len(), RecentFiles::MAX);
+        assert_eq!(recent.paths()[0], PathBuf::from("5.obj"));
+        assert_eq!(recent.paths()[1], PathBuf::from("9.obj"));
+        let fives = recent.paths().iter().filter(|p| p.as_os_str() == "5.obj");
+        assert_eq!(fives.count(), 1);
+    }
+}

@@ -1,0 +1,816 @@
+//! The navmesh scene: a loaded mesh, a start and a goal, the recorded A* and funnel steps, and
+//! the canvas that replays them. Controls, canvas, stats and event log are separate `*_ui`
+//! functions; the app arranges them in panels.
+
+use super::camera::{Camera, View};
+use super::playback::Playback;
+use super::timeline::{Replay, Timeline, TriangleStatus};
+use crate::assets::{self, EmbeddedScene};
+use crate::geom::Vec2;
+use crate::navmesh::{CostModel, NavMesh, PathStatus, Plane, QueryOptions, TriId, find_path, obj};
+use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui, pos2, vec2};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// Where the current mesh came from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MeshSource {
+    /// Compiled into the program.
+    Embedded(EmbeddedScene),
+    /// A file on disk.
+    File(PathBuf),
+    /// Made by a generator (benchmarks, tests); cannot be reloaded.
+    Generated(String),
+}
+
+impl MeshSource {
+    /// A short name for titles.
+    pub fn name(&self) -> String {
+        match self {
+            MeshSource::Embedded(scene) => format!("{} (built in)", scene.name),
+            MeshSource::File(path) => path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            ),
+            MeshSource::Generated(name) => name.clone(),
+        }
+    }
+}
+
+/// What to draw; persisted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DisplayOptions {
+    /// Draw every edge (borders and non-manifold edges are always drawn).
+    pub edges: bool,
+    /// Number closed triangles in visit order.
+    pub visit_numbers: bool,
+    /// Arrows from each reached triangle to its parent.
+    pub parent_arrows: bool,
+    /// The corridor's portals during the funnel.
+    pub portals: bool,
+}
+
+impl Default for DisplayOptions {
+    fn default() -> Self {
+        Self {
+            edges: true,
+            visit_numbers: true,
+            parent_arrows: false,
+            portals: true,
+        }
+    }
+}
+
+/// The scene's persisted settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NavmeshSettings {
+    /// A* step cost model.
+    pub cost: CostModel,
+    /// Heuristic weight (1 = A*, 0 = Dijkstra, more = greedier).
+    pub heuristic_weight: f64,
+    /// Plane OBJ files are projected onto.
+    pub plane: Plane,
+    /// Display toggles.
+    pub display: DisplayOptions,
+}
+
+impl Default for NavmeshSettings {
+    fn default() -> Self {
+        Self {
+            cost: CostModel::Centroid,
+            heuristic_weight: 1.0,
+            plane: Plane::Xz,
+            display: DisplayOptions::default(),
+        }
+    }
+}
+
+/// Which marker a drag moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Drag {
+    Start,
+    Goal,
+    Pan,
+}
+
+/// The navmesh scene's state.
+pub struct NavmeshScene {
+    /// Persisted settings.
+    pub settings: NavmeshSettings,
+    /// The mesh shown.
+    pub mesh: NavMesh,
+    /// Where it came from.
+    pub source: MeshSource,
+    /// Start point as asked for (world).
+    pub start: Vec2,
+    /// Goal point as asked for (world).
+    pub goal: Vec2,
+    /// The recorded steps of the current query.
+    pub timeline: Timeline,
+    /// The state at the playback cursor.
+    pub replay: Replay,
+    /// Playback position and speed.
+    pub playback: Playback,
+    /// The view; `None` until the first frame fits the mesh.
+    pub camera: Option<Camera>,
+    drag: Option<Drag>,
+    /// World position under the pointer, for the status bar.
+    pub hover_world: Option<Vec2>,
+    /// Set when the event log should scroll to the cursor.
+    follow_log: bool,
+    /// Where the canvas was drawn last frame.
+    pub canvas_rect: Option<Rect>,
+}
+
+impl NavmeshScene {
+    /// The scene on an embedded mesh, with its start and goal placed and the animation ready.
+    pub fn embedded(scene: EmbeddedScene, settings: NavmeshSettings) -> Self {
+        // The embedded meshes are tested to load; an empty fallback keeps this infallible.
+        let mesh = obj::parse(scene.obj, scene.name, Plane::Xz)
+            .or_else(|_| obj::parse(assets::ROOMS.obj, assets::ROOMS.name, Plane::Xz))
+            .expect("the embedded meshes load");
+        let mut this = Self {
+            settings,
+            mesh,
+            source: MeshSource::Embedded(scene),
+            start: Vec2::new(scene.start.0, scene.start.1),
+            goal: Vec2::new(scene.goal.0, scene.goal.1),
+            timeline: Timeline::default(),
+            replay: Replay::default(),
+            playback: Playback::default(),
+            camera: None,
+            drag: None,
+            hover_world: None,
+            follow_log: true,
+            canvas_rect: None,
+        };
+        this.rerun();
+        this
+    }
+
+    /// Loads a mesh from `source` with the current plane, without touching the scene.
+    pub fn load(&self, source: &MeshSource) -> Result<NavMesh, String> {
+        match source {
+            MeshSource::Embedded(scene) => {
+                obj::parse(scene.obj, scene.name, Plane::Xz).map_err(|e| e.to_string())
+            }
+            MeshSource::File(path) => {
+                NavMesh::load(path, self.settings.plane).map_err(|e| e.to_string())
+            }
+            MeshSource::Generated(name) => {
+                Err(format!("{name} was generated; there is no file to reload"))
+            }
+        }
+    }
+
+    /// Replaces the mesh: start and goal move to the source's defaults (or two far-apart points
+    /// of the largest island), the view refits, and the animation is ready at step 0.
+    pub fn set_mesh(&mut self, mesh: NavMesh, source: MeshSource) {
+        let (start, goal) = match &source {
+            MeshSource::Embedded(scene) => (
+                Vec2::new(scene.start.0, scene.start.1),
+                Vec2::new(scene.goal.0, scene.goal.1),
+            ),
+            MeshSource::File(_) | MeshSource::Generated(_) => default_endpoints(&mesh),
+        };
+        self.mesh = mesh;
+        self.source = source;
+        self.start = start;
+        self.goal = goal;
+        self.camera = None;
+        self.playback.cursor = 0;
+        self.playback.playing = false;
+        self.rerun();
+    }
+
+    /// Reloads the same mesh after an option change that affects the search only.
+    pub fn rerun(&mut self) {
+        let options = QueryOptions {
+            cost: self.settings.cost,
+            heuristic_weight: self.settings.heuristic_weight,
+        };
+        let (mut search, mut funnel) = (Vec::new(), Vec::new());
+        let path = find_path(
+            &self.mesh,
+            self.start,
+            self.goal,
+            options,
+            &mut search,
+            &mut funnel,
+        );
+        self.timeline = Timeline::new(self.mesh.triangles().len(), search, funnel, path);
+        self.replay = Replay::new(self.mesh.triangles().len());
+        self.playback.cursor = self.playback.cursor.min(self.timeline.len());
+        self.replay.seek(&self.timeline, self.playback.cursor);
+        self.follow_log = true;
+    }
+
+    /// Moves the replay to the playback cursor.
+    pub fn sync_replay(&mut self) {
+        if self.replay.cursor() != self.playback.cursor {
+            self.replay.seek(&self.timeline, self.playback.cursor);
+            self.follow_log = true;
+        }
+    }
+
+    /// Sets the start and shows the new answer at once (the animation can be replayed).
+    pub fn set_start(&mut self, p: Vec2) {
+        self.start = p;
+        self.playback.cursor = usize::MAX;
+        self.playback.playing = false;
+        self.rerun();
+    }
+
+    /// Sets the goal and shows the new answer at once.
+    pub fn set_goal(&mut self, p: Vec2) {
+        self.goal = p;
+        self.playback.cursor = usize::MAX;
+        self.playback.playing = false;
+        self.rerun();
+    }
+
+    /// The canvas view of the last frame (for tests and tools that click on world points).
+    pub fn last_view(&self) -> Option<View> {
+        Some(View {
+            camera: self.camera?,
+            rect: self.canvas_rect?,
+        })
+    }
+
+    /// Refits the view on the next frame.
+    pub fn fit_view(&mut self) {
+        self.camera = None;
+    }
+
+    /// Cost model, heuristic weight and display toggles.
+    pub fn controls_ui(&mut self, ui: &mut Ui) -> bool {
+        let mut changed = false;
+        ui.label("Step cost");
+        changed |= ui
+            .radio_value(
+                &mut self.settings.cost,
+                CostModel::Centroid,
+                "Centroid to centroid",
+            )
+            .on_hover_text("As in the seed article: A* measures steps between triangle centres")
+            .changed();
+        changed |= ui
+            .radio_value(
+                &mut self.settings.cost,
+                CostModel::Midpoint,
+                "Edge midpoints",
+            )
+            .on_hover_text("As Detour: from the start through the midpoints of the edges crossed")
+            .changed();
+        changed |= ui
+            .add(
+                egui::Slider::new(&mut self.settings.heuristic_weight, 0.0..=3.0)
+                    .text("Heuristic weight"),
+            )
+            .on_hover_text("1 = A*, 0 = Dijkstra, above 1 = greedier (not optimal)")
+            .changed();
+        if changed {
+            self.rerun();
+        }
+        ui.separator();
+        let d = &mut self.settings.display;
+        ui.checkbox(&mut d.edges, "Edges")
+            .on_hover_text("Draw every edge; borders and non-manifold edges are always drawn");
+        ui.checkbox(&mut d.visit_numbers, "Visit numbers")
+            .on_hover_text("Number closed triangles in the order A* expanded them");
+        ui.checkbox(&mut d.parent_arrows, "Parent arrows")
+            .on_hover_text("Arrows from each reached triangle to the one it was reached from");
+        ui.checkbox(&mut d.portals, "Portals")
+            .on_hover_text("The corridor's portals, left end green, right end red");
+        changed
+    }
+
+    /// Numbers about the mesh and the current query, and the open-list chart.
+    pub fn stats_ui(&mut self, ui: &mut Ui) {
+        let s = self.mesh.summary();
+        egui::Grid::new("mesh_stats").num_columns(2).show(ui, |ui| {
+            ui.label("Triangles");
+            ui.label(s.triangles.to_string());
+            ui.end_row();
+            ui.label("Islands");
+            ui.label(s.islands.to_string());
+            ui.end_row();
+            ui.label("Non-manifold edges");
+            ui.label(s.non_manifold_edges.to_string());
+            ui.end_row();
+            if let Some(path) = &self.timeline.path {
+                ui.label("Status");
+                ui.label(match path.status {
+                    PathStatus::Found => "found",
+                    PathStatus::Snapped => "found (snapped)",
+                    PathStatus::Unreachable => "unreachable",
+                });
+                ui.end_row();
+                ui.label("Triangles expanded");
+                ui.label(path.expanded.to_string());
+                ui.end_row();
+                ui.label("Corridor");
+                ui.label(format!("{} triangles", path.corridor.len()));
+                ui.end_row();
+                ui.label("Path length");
+                ui.label(if path.length.is_finite() {
+                    format!("{:.3}", path.length)
+                } else {
+                    "—".to_string()
+                });
+                ui.end_row();
+                ui.label("Straight line");
+                ui.label(format!("{:.3}", path.start.point.distance(path.goal.point)));
+                ui.end_row();
+            }
+        });
+        ui.add_space(6.0);
+        ui.label("Open list size per A* step");
+        let points: Vec<[f64; 2]> = self
+            .timeline
+            .open_sizes()
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| [(i + 1) as f64, f64::from(n)])
+            .collect();
+        let cursor = self.playback.cursor.min(self.timeline.search_steps()) as f64;
+        egui_plot::Plot::new("open_list_plot")
+            .height(120.0)
+            .allow_scroll(false)
+            .allow_zoom(false)
+            .allow_drag(false)
+            .show_x(true)
+            .show(ui, |plot| {
+                plot.line(egui_plot::Line::new("open list", points));
+                plot.vline(egui_plot::VLine::new("step", cursor));
+            });
+    }
+
+    /// The list of recorded steps; clicking one jumps there.
+    pub fn event_log_ui(&mut self, ui: &mut Ui) {
+        let n = self.timeline.len();
+        ui.label(format!("Step {} of {n}", self.playback.cursor.min(n)));
+        let row_height = ui.text_style_height(&egui::TextStyle::Body);
+        let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
+        if self.follow_log {
+            let spacing = ui.spacing().item_spacing.y;
+            let target = self.playback.cursor.saturating_sub(3) as f32 * (row_height + spacing);
+            area = area.vertical_scroll_offset(target);
+            self.follow_log = false;
+        }
+        let mut jump = None;
+        area.show_rows(ui, row_height, n + 1, |ui, rows| {
+            // One line per row (the rows are virtualised and must keep their height); the full
+            // sentence is in the tooltip and in the canvas caption.
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+            for row in rows {
+                // Row 0 is "before the first step"; row k shows step k (1-based).
+                let text = if row == 0 {
+                    "0. ready: start and goal placed".to_string()
+                } else {
+                    format!("{row}. {}", self.timeline.steps()[row - 1].explain())
+                };
+                let selected = row == self.playback.cursor;
+                let response = ui.selectable_label(selected, &text);
+                if response.clicked() {
+                    jump = Some(row);
+                }
+                response.on_hover_text(text);
+            }
+        });
+        if let Some(row) = jump {
+            self.playback.playing = false;
+            self.playback.cursor = row;
+            self.sync_replay();
+        }
+    }
+
+    /// The sentence for the step just taken, for the canvas caption.
+    pub fn current_explanation(&self) -> String {
+        match self.playback.cursor.min(self.timeline.len()) {
+            0 => "Ready: press Play (Space) or step (Right arrow). Left click: start, right click: goal."
+                .to_string(),
+            k => self.timeline.steps()[k - 1].explain(),
+        }
+    }
+
+    /// The canvas: paints the mesh and the replayed state, and handles clicks, drags and zoom.
+    pub fn canvas_ui(&mut self, ui: &mut Ui) {
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Navmesh canvas"));
+        let rect = response.rect;
+        self.canvas_rect = Some(rect);
+        let camera = *self
+            .camera
+            .get_or_insert_with(|| Camera::fit(self.mesh.bounds(), rect));
+        let view = View { camera, rect };
+        painter.rect_filled(rect, 0.0, Color32::from_rgb(24, 26, 31));
+
+        self.handle_input(ui, &response, view);
+        let view = View {
+            camera: self.camera.unwrap_or(camera),
+            rect,
+        };
+        self.paint(&painter, view);
+        let caption = self.current_explanation();
+        let galley = painter.layout(
+            caption,
+            egui::FontId::proportional(15.0),
+            Color32::WHITE,
+            (rect.width() - 30.0).max(50.0),
+        );
+        let at = pos2(rect.left() + 10.0, rect.top() + 10.0);
+        painter.rect_filled(
+            Rect::from_min_size(at, galley.size()).expand(6.0),
+            4.0,
+            Color32::from_black_alpha(170),
+        );
+        painter.galley(at, galley, Color32::WHITE);
+
+        if let Some(pointer) = response.hover_pos() {
+            let world = view.world_from_screen(pointer);
+            self.hover_world = Some(world);
+            if let Some(t) = self.mesh.triangle_at(world) {
+                let _ = response.on_hover_ui_at_pointer(|ui| self.triangle_tooltip_ui(ui, t));
+            }
+        } else {
+            self.hover_world = None;
+        }
+    }
+
+    fn triangle_tooltip_ui(&self, ui: &mut Ui, t: TriId) {
+        let tri = &self.mesh.triangles()[t];
+        ui.label(format!("triangle {t}"));
+        ui.label(format!("centroid {}", tri.centroid));
+        ui.label(format!("area {:.3}", tri.area));
+        let r = &self.replay;
+        if let (Some(&g), Some(&h)) = (r.g.get(t), r.h.get(t))
+            && !g.is_nan()
+        {
+            ui.label(format!("g {g:.3}   h {h:.3}   f {:.3}", g + h));
+            match r.parent.get(t) {
+                Some(&p) if p != u32::MAX => ui.label(format!("parent: triangle {p}")),
+                _ => ui.label("parent: none (start)"),
+            };
+            let status = match r.status.get(t) {
+                Some(TriangleStatus::Open) => "open (frontier)".to_string(),
+                Some(TriangleStatus::Closed) => format!("closed, visit #{}", r.visit_order[t]),
+                _ => "unseen".to_string(),
+            };
+            ui.label(status);
+        }
+    }
+
+    fn handle_input(&mut self, ui: &Ui, response: &egui::Response, view: View) {
+        let rect = view.rect;
+        let start_screen = view.screen_from_world(self.start);
+        let goal_screen = view.screen_from_world(self.goal);
+        let grab = 12.0;
+        if response.drag_started() {
+            let press = response.interact_pointer_pos().unwrap_or(rect.center());
+            self.drag = Some(if press.distance(start_screen) < grab {
+                Drag::Start
+            } else if press.distance(goal_screen) < grab {
+                Drag::Goal
+            } else {
+                Drag::Pan
+            });
+        }
+        if response.dragged() {
+            match self.drag {
+                Some(Drag::Start) | Some(Drag::Goal) => {
+                    if let Some(pos) = response.interact_pointer_pos() {
+                        let world = view.world_from_screen(pos);
+                        if self.drag == Some(Drag::Start) {
+                            self.set_start(world);
+                        } else {
+                            self.set_goal(world);
+                        }
+                    }
+                }
+                _ => {
+                    if let Some(camera) = &mut self.camera {
+                        camera.pan(response.drag_delta());
+                    }
+                }
+            }
+        }
+        if response.drag_stopped() {
+            self.drag = None;
+        }
+        let shift = ui.input(|i| i.modifiers.shift);
+        if response.clicked()
+            && let Some(pos) = response.interact_pointer_pos()
+        {
+            let world = view.world_from_screen(pos);
+            if shift {
+                self.set_goal(world);
+            } else {
+                self.set_start(world);
+            }
+        }
+        if response.secondary_clicked()
+            && let Some(pos) = response.interact_pointer_pos()
+        {
+            self.set_goal(view.world_from_screen(pos));
+        }
+        if response.hovered() {
+            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta().y, i.zoom_delta()));
+            let factor = f64::from(zoom) * (f64::from(scroll) * 0.002).exp();
+            if (factor - 1.0).abs() > 1e-6
+                && let (Some(camera), Some(anchor)) = (&mut self.camera, response.hover_pos())
+            {
+                camera.zoom_at(factor, anchor, rect);
+            }
+        }
+    }
+
+    /// Paints everything in one pass of batched meshes.
+    pub fn paint(&self, painter: &egui::Painter, view: View) {
+        let mesh = &self.mesh;
+        let visible = view.visible_world();
+        let vertices = mesh.vertices();
+        let screen: Vec<Pos2> = vertices
+            .iter()
+            .map(|&v| view.screen_from_world(v))
+            .collect();
+        let in_view = |t: TriId| {
+            let [a, b, c] = mesh.triangles()[t].vertices.map(|v| vertices[v]);
+            let (min_x, max_x) = (a.x.min(b.x).min(c.x), a.x.max(b.x).max(c.x));
+            let (min_y, max_y) = (a.y.min(b.y).min(c.y), a.y.max(b.y).max(c.y));
+            max_x >= visible.min.x
+                && min_x <= visible.max.x
+                && max_y >= visible.min.y
+                && min_y <= visible.max.y
+        };
+        let visible_tris: Vec<TriId> = (0..mesh.triangles().len())
+            .filter(|&t| in_view(t))
+            .collect();
+
+        // Which triangles the corridor holds (shown once A* has finished).
+        let path = self.timeline.path.as_ref();
+        let mut in_corridor = vec![false; mesh.triangles().len()];
+        if self.replay.search_outcome.is_some()
+            && let Some(path) = path
+        {
+            for &t in &path.corridor {
+                if let Some(flag) = in_corridor.get_mut(t) {
+                    *flag = true;
+                }
+            }
+        }
+
+        // Fills.
+        let mut fill = egui::Mesh::default();
+        fill.reserve_triangles(visible_tris.len());
+        fill.reserve_vertices(visible_tris.len() * 3);
+        for &t in &visible_tris {
+            let color = if self.replay.current == Some(t) {
+                CURRENT
+            } else if in_corridor[t] {
+                CORRIDOR
+            } else {
+                match self.replay.status.get(t) {
+                    Some(TriangleStatus::Open) => OPEN,
+                    Some(TriangleStatus::Closed) => CLOSED,
+                    _ => UNSEEN,
+                }
+            };
+            let i = fill.vertices.len() as u32;
+            for v in mesh.triangles()[t].vertices {
+                fill.colored_vertex(screen[v], color);
+            }
+            fill.add_triangle(i, i + 1, i + 2);
+        }
+        painter.add(Shape::mesh(fill));
+
+        // Edges: every edge when zoomed in enough to see them, borders and non-manifold always.
+        let mean_edge_px = mean_edge_length(mesh) * view.camera.scale;
+        let draw_all = self.settings.display.edges && mean_edge_px > 4.0;
+        let mut lines = egui::Mesh::default();
+        let mut edge_seen = vec![false; mesh.edges().len()];
+        for &t in &visible_tris {
+            for e in mesh.triangles()[t].edges {
+                if std::mem::replace(&mut edge_seen[e], true) {
+                    continue;
+                }
+                let edge = &mesh.edges()[e];
+                let [a, b] = edge.vertices.map(|v| screen[v]);
+                if edge.is_non_manifold() {
+                    push_segment(&mut lines, a, b, 3.0, NON_MANIFOLD);
+                } else if edge.is_border() {
+                    push_segment(&mut lines, a, b, 2.0, BORDER);
+                } else if draw_all {
+                    push_segment(&mut lines, a, b, 1.0, EDGE);
+                }
+            }
+        }
+        painter.add(Shape::mesh(lines));
+
+        self.paint_search_details(painter, view, &visible_tris);
+        self.paint_funnel(painter, view);
+        self.paint_markers(painter, view);
+    }
+
+    fn paint_search_details(&self, painter: &egui::Painter, view: View, visible: &[TriId]) {
+        let display = &self.settings.display;
+        let tris = self.mesh.triangles();
+        let px = |t: TriId| (tris[t].area.sqrt() * view.camera.scale) as f32;
+        if display.parent_arrows {
+            let mut arrows = egui::Mesh::default();
+            for &t in visible {
+                let p = self.replay.parent[t];
+                if p == u32::MAX || px(t) < 14.0 {
+                    continue;
+                }
+                let from = view.screen_from_world(tris[t].centroid);
+                let to = view.screen_from_world(tris[p as usize].centroid);
+                let tip = from + (to - from) * 0.6;
+                push_segment(&mut arrows, from, tip, 1.5, ARROW);
+                let dir = (to - from).normalized();
+                let side = vec2(-dir.y, dir.x);
+                push_segment(&mut arrows, tip, tip - dir * 6.0 + side * 4.0, 1.5, ARROW);
+                push_segment(&mut arrows, tip, tip - dir * 6.0 - side * 4.0, 1.5, ARROW);
+            }
+            painter.add(Shape::mesh(arrows));
+        }
+        if display.visit_numbers {
+            let mut labels = 0;
+            for &t in visible {
+                let order = self.replay.visit_order[t];
+                if order == 0 || px(t) < 18.0 {
+                    continue;
+                }
+                labels += 1;
+                if labels > 1500 {
+                    break;
+                }
+                painter.text(
+                    view.screen_from_world(tris[t].centroid),
+                    egui::Align2::CENTER_CENTER,
+                    order.to_string(),
+                    egui::FontId::proportional(11.0),
+                    Color32::WHITE,
+                );
+            }
+        }
+    }
+
+    fn paint_funnel(&self, painter: &egui::Painter, view: View) {
+        let Some(path) = &self.timeline.path else {
+            return;
+        };
+        let r = &self.replay;
+        if r.funnel.is_none() {
+            return;
+        }
+        let s = |p: Vec2| view.screen_from_world(p);
+        if self.settings.display.portals && !r.funnel_done {
+            for (i, portal) in path.portals.iter().enumerate() {
+                let current = r.portal == Some(i);
+                let (width, color) = if current {
+                    (3.0, Color32::WHITE)
+                } else {
+                    (1.0, Color32::from_gray(150))
+                };
+                painter.line_segment([s(portal.left), s(portal.right)], Stroke::new(width, color));
+                painter.circle_filled(s(portal.left), if current { 5.0 } else { 3.0 }, LEFT);
+                painter.circle_filled(s(portal.right), if current { 5.0 } else { 3.0 }, RIGHT);
+                if current {
+                    let font = egui::FontId::proportional(13.0);
+                    painter.text(
+                        s(portal.left) + vec2(6.0, -6.0),
+                        egui::Align2::LEFT_BOTTOM,
+                        "L",
+                        font.clone(),
+                        LEFT,
+                    );
+                    painter.text(
+                        s(portal.right) + vec2(6.0, -6.0),
+                        egui::Align2::LEFT_BOTTOM,
+                        "R",
+                        font,
+                        RIGHT,
+                    );
+                }
+            }
+        }
+        if r.funnel_done {
+            let points: Vec<Pos2> = path.waypoints.iter().map(|&p| s(p)).collect();
+            painter.add(Shape::line(points.clone(), Stroke::new(4.0, PATH)));
+            for p in points {
+                painter.circle_filled(p, 4.0, PATH);
+            }
+            return;
+        }
+        if r.corners.len() > 1 {
+            let points: Vec<Pos2> = r.corners.iter().map(|&p| s(p)).collect();
+            painter.add(Shape::line(points, Stroke::new(3.0, PATH)));
+        }
+        if let Some(f) = r.funnel {
+            painter.line_segment([s(f.apex), s(f.left)], Stroke::new(2.5, LEFT));
+            painter.line_segment([s(f.apex), s(f.right)], Stroke::new(2.5, RIGHT));
+            painter.circle_filled(s(f.apex), 6.0, APEX);
+            painter.text(
+                s(f.apex) + vec2(8.0, 8.0),
+                egui::Align2::LEFT_TOP,
+                "apex",
+                egui::FontId::proportional(12.0),
+                APEX,
+            );
+        }
+    }
+
+    fn paint_markers(&self, painter: &egui::Painter, view: View) {
+        let Some(path) = &self.timeline.path else {
+            return;
+        };
+        for (loc, color, label) in [(&path.start, START, "S"), (&path.goal, GOAL, "G")] {
+            let at = view.screen_from_world(loc.point);
+            if loc.snapped {
+                let asked = view.screen_from_world(loc.requested);
+                painter.add(Shape::dashed_line(
+                    &[asked, at],
+                    Stroke::new(1.5, color),
+                    4.0,
+                    3.0,
+                ));
+                painter.circle_stroke(asked, 6.0, Stroke::new(1.5, color));
+            }
+            painter.circle_filled(at, 9.0, color);
+            painter.text(
+                at,
+                egui::Align2::CENTER_CENTER,
+                label,
+                egui::FontId::proportional(12.0),
+                Color32::BLACK,
+            );
+        }
+    }
+}
+
+const UNSEEN: Color32 = Color32::from_rgb(62, 70, 84);
+const OPEN: Color32 = Color32::from_rgb(222, 170, 52);
+const CLOSED: Color32 = Color32::from_rgb(64, 112, 186);
+const CURRENT: Color32 = Color32::from_rgb(226, 72, 72);
+const CORRIDOR: Color32 = Color32::from_rgb(72, 160, 104);
+const EDGE: Color32 = Color32::from_rgb(110, 120, 138);
+const BORDER: Color32 = Color32::from_rgb(220, 222, 230);
+const NON_MANIFOLD: Color32 = Color32::from_rgb(232, 64, 206);
+const ARROW: Color32 = Color32::from_rgb(240, 240, 240);
+const LEFT: Color32 = Color32::from_rgb(90, 220, 120);
+const RIGHT: Color32 = Color32::from_rgb(240, 90, 90);
+const APEX: Color32 = Color32::from_rgb(250, 230, 80);
+const PATH: Color32 = Color32::from_rgb(255, 150, 40);
+const START: Color32 = Color32::from_rgb(120, 230, 140);
+const GOAL: Color32 = Color32::from_rgb(250, 110, 110);
+
+/// Adds a segment as a thin quad to a batched mesh.
+fn push_segment(mesh: &mut egui::Mesh, a: Pos2, b: Pos2, width: f32, color: Color32) {
+    let d = b - a;
+    let len = d.length();
+    if len <= f32::EPSILON || !len.is_finite() {
+        return;
+    }
+    let n = vec2(-d.y, d.x) / len * (width / 2.0);
+    let i = mesh.vertices.len() as u32;
+    mesh.colored_vertex(a + n, color);
+    mesh.colored_vertex(b + n, color);
+    mesh.colored_vertex(b - n, color);
+    mesh.colored_vertex(a - n, color);
+    mesh.add_triangle(i, i + 1, i + 2);
+    mesh.add_triangle(i, i + 2, i + 3);
+}
+
+fn mean_edge_length(mesh: &NavMesh) -> f64 {
+    let b = mesh.bounds();
+    let area = ((b.max.x - b.min.x) * (b.max.y - b.min.y)).max(f64::MIN_POSITIVE);
+    (area / mesh.triangles().len().max(1) as f64).sqrt()
+}
+
+/// Two far-apart points on the largest island: the centroid of its first triangle and the
+/// centroid farthest from it.
+pub fn default_endpoints(mesh: &NavMesh) -> (Vec2, Vec2) {
+    let mut sizes = vec![0usize; mesh.island_count()];
+    for t in 0..mesh.triangles().len() {
+        sizes[mesh.island_of(t)] += 1;
+    }
+    let largest = (0..sizes.len()).max_by_key(|&i| sizes[i]).unwrap_or(0);
+    let tris = mesh.triangles();
+    let members: Vec<TriId> = (0..tris.len())
+        .filter(|&t| mesh.island_of(t) == largest)
+        .collect();
+    let Some(&first) = members.first() else {
+        return (Vec2::default(), Vec2::default());
+    };
+    let a = tris[first].centroid;
+    let b = members
+        .iter()
+        .map(|&t| tris[t].centroid)
+        .max_by(|u, v| u.distance(a).total_cmp(&v.distance(a)))
+        .unwrap_or(a);
+    (a, b)
+}

@@ -1,0 +1,197 @@
+//! The playback bar shared by the scenes: restart, step back, play/pause, step forward, end,
+//! speed and a timeline slider over the recorded steps.
+
+use egui::{Key, Ui};
+use serde::{Deserialize, Serialize};
+
+/// Where playback stands and how fast it goes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Playback {
+    /// Steps applied (0 = before the first step).
+    #[serde(skip)]
+    pub cursor: usize,
+    /// Playing or paused.
+    #[serde(skip)]
+    pub playing: bool,
+    /// Steps per second while playing.
+    pub speed: f64,
+    #[serde(skip)]
+    carry: f64,
+}
+
+impl Default for Playback {
+    fn default() -> Self {
+        Self {
+            cursor: 0,
+            playing: false,
+            speed: 20.0,
+            carry: 0.0,
+        }
+    }
+}
+
+/// The slowest and fastest playback speeds, in steps per second.
+pub const SPEED_RANGE: std::ops::RangeInclusive<f64> = 1.0..=1000.0;
+
+impl Playback {
+    /// Advances while playing by `dt` seconds over a timeline of `len` steps; stops at the end.
+    /// Returns true when the cursor moved.
+    pub fn tick(&mut self, dt: f64, len: usize) -> bool {
+        if !self.playing {
+            self.carry = 0.0;
+            return false;
+        }
+        if self.cursor >= len {
+            self.playing = false;
+            return false;
+        }
+        self.carry += dt.max(0.0) * self.speed.clamp(*SPEED_RANGE.start(), *SPEED_RANGE.end());
+        let steps = self.carry.floor();
+        self.carry -= steps;
+        let before = self.cursor;
+        self.cursor = (self.cursor + steps as usize).min(len);
+        if self.cursor >= len {
+            self.playing = false;
+        }
+        self.cursor != before
+    }
+
+    /// Starts or pauses; playing from the end starts over.
+    pub fn toggle(&mut self, len: usize) {
+        if self.playing {
+            self.playing = false;
+        } else {
+            if self.cursor >= len {
+                self.cursor = 0;
+            }
+            self.playing = true;
+        }
+    }
+
+    /// One step forward (pauses).
+    pub fn step_forward(&mut self, len: usize) {
+        self.playing = false;
+        self.cursor = (self.cursor + 1).min(len);
+    }
+
+    /// One step back (pauses).
+    pub fn step_back(&mut self) {
+        self.playing = false;
+        self.cursor = self.cursor.saturating_sub(1);
+    }
+
+    /// Applies the playback keys: Space, ←, →, Home, End. Returns true when something changed.
+    pub fn keyboard(&mut self, ui: &Ui, len: usize) -> bool {
+        if ui.ctx().egui_wants_keyboard_input() {
+            return false;
+        }
+        let pressed = |key| ui.input(|i| i.key_pressed(key));
+        let before = (self.cursor, self.playing);
+        if pressed(Key::Space) {
+            self.toggle(len);
+        }
+        if pressed(Key::ArrowRight) {
+            self.step_forward(len);
+        }
+        if pressed(Key::ArrowLeft) {
+            self.step_back();
+        }
+        if pressed(Key::Home) {
+            self.playing = false;
+            self.cursor = 0;
+        }
+        if pressed(Key::End) {
+            self.playing = false;
+            self.cursor = len;
+        }
+        before != (self.cursor, self.playing)
+    }
+
+    /// The bar: buttons, speed and timeline. `len` is the number of recorded steps.
+    pub fn bar_ui(&mut self, ui: &mut Ui, len: usize) {
+        ui.horizontal(|ui| {
+            if ui
+                .button("Restart")
+                .on_hover_text("Back to before the first step (Home)")
+                .clicked()
+            {
+                self.playing = false;
+                self.cursor = 0;
+            }
+            if ui
+                .add_enabled(self.cursor > 0, egui::Button::new("Step back"))
+                .on_hover_text("One step back (Left arrow)")
+                .clicked()
+            {
+                self.step_back();
+            }
+            let label = if self.playing { "Pause" } else { "Play" };
+            if ui
+                .add_enabled(len > 0, egui::Button::new(label))
+                .on_hover_text("Play or pause (Space)")
+                .clicked()
+            {
+                self.toggle(len);
+            }
+            if ui
+                .add_enabled(self.cursor < len, egui::Button::new("Step forward"))
+                .on_hover_text("One step forward (Right arrow)")
+                .clicked()
+            {
+                self.step_forward(len);
+            }
+            if ui
+                .button("End")
+                .on_hover_text("Jump to the final path (End)")
+                .clicked()
+            {
+                self.playing = false;
+                self.cursor = len;
+            }
+            ui.separator();
+            ui.add(
+                egui::Slider::new(&mut self.speed, SPEED_RANGE)
+                    .logarithmic(true)
+                    .integer()
+                    .suffix(" steps/s")
+                    .text("Speed"),
+            )
+            .on_hover_text("Playback speed");
+            ui.separator();
+            let mut cursor = self.cursor;
+            ui.spacing_mut().slider_width = (ui.available_width() - 90.0).max(80.0);
+            let changed = ui
+                .add(egui::Slider::new(&mut cursor, 0..=len).text("Step"))
+                .on_hover_text("Drag to scrub through the recorded steps")
+                .changed();
+            if changed {
+                self.playing = false;
+                self.cursor = cursor;
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticking_advances_by_speed_and_stops_at_the_end() {
+        let mut p = Playback {
+            speed: 10.0,
+            ..Playback::default()
+        };
+        p.toggle(25);
+        assert!(p.tick(0.25, 25)); // 2.5 steps: 2 now, the half carried
+        assert_eq!(p.cursor, 2);
+        p.tick(0.05, 25);
+        assert_eq!(p.cursor, 3);
+        p.tick(10.0, 25);
+        assert_eq!(p.cursor, 25);
+        assert!(!p.playing);
+        p.toggle(25);
+        assert_eq!(p.cursor, 0, "play at the end starts over");
+    }
+}

@@ -1,0 +1,119 @@
+//! Screenshot mode: open the window, move to a step, save the frame as a PNG and exit. Used to
+//! make the pictures in `screenshots/`.
+
+use super::navmesh_scene::NavmeshScene;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// Which step to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepSpec {
+    /// A step number (0 = before the first step).
+    Number(usize),
+    /// The last A* step (the search just finished).
+    SearchEnd,
+    /// Halfway through the funnel.
+    FunnelMiddle,
+    /// The end: the final path.
+    End,
+}
+
+impl std::str::FromStr for StepSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "end" => Ok(StepSpec::End),
+            "search-end" => Ok(StepSpec::SearchEnd),
+            "funnel-middle" => Ok(StepSpec::FunnelMiddle),
+            n => n.parse().map(StepSpec::Number).map_err(|_| {
+                format!("`{s}` is not a step: give a number, search-end, funnel-middle or end")
+            }),
+        }
+    }
+}
+
+/// A pending screenshot.
+#[derive(Debug)]
+pub struct ScreenshotPlan {
+    /// Where to write the PNG.
+    pub path: PathBuf,
+    /// The step to show.
+    pub step: StepSpec,
+    frames: u32,
+    requested: bool,
+    result: Arc<Mutex<Option<Result<(), String>>>>,
+}
+
+impl ScreenshotPlan {
+    /// A screenshot of `step` to be written to `path`.
+    pub fn new(path: PathBuf, step: StepSpec) -> Self {
+        Self {
+            path,
+            step,
+            frames: 0,
+            requested: false,
+            result: Arc::new(Mutex::new(None)),
+        }
+    }
+
+    /// Called once per frame: sets the step, waits a few frames for the layout to settle, asks
+    /// for the screenshot, and closes the window once it is written.
+    pub fn frame(&mut self, ctx: &egui::Context, scene: &mut NavmeshScene) {
+        self.frames += 1;
+        let timeline = &scene.timeline;
+        let search = timeline.search_steps();
+        scene.playback.playing = false;
+        scene.playback.cursor = match self.step {
+            StepSpec::Number(n) => n.min(timeline.len()),
+            StepSpec::SearchEnd => search,
+            StepSpec::FunnelMiddle => search + (timeline.len() - search) / 2,
+            StepSpec::End => timeline.len(),
+        };
+        scene.sync_replay();
+        if self.frames >= 5 && !self.requested {
+            self.requested = true;
+            let path = self.path.clone();
+            let result = Arc::clone(&self.result);
+            ctx.request_screenshot(move |image| {
+                let outcome = write_png(&path, &image);
+                if let Ok(mut slot) = result.lock() {
+                    *slot = Some(outcome);
+                }
+            });
+        }
+        let done = self.result.lock().ok().and_then(|mut slot| slot.take());
+        match done {
+            Some(Ok(())) => {
+                eprintln!("wrote {}", self.path.display());
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+            Some(Err(message)) => {
+                eprintln!("error: {message}");
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+            None => ctx.request_repaint(),
+        }
+    }
+}
+
+/// Writes an RGBA image as PNG, atomically (temporary file, then rename).
+pub fn write_png(path: &std::path::Path, image: &egui::ColorImage) -> Result<(), String> {
+    let [w, h] = image.size;
+    let mut bytes = Vec::with_capacity(w * h * 4);
+    for pixel in &image.pixels {
+        bytes.extend_from_slice(&pixel.to_srgba_unmultiplied());
+    }
+    let tmp = path.with_extension("png.tmp");
+    let write = || -> Result<(), Box<dyn std::error::Error>> {
+        let file = std::fs::File::create(&tmp)?;
+        let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), w as u32, h as u32);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header()?;
+        writer.write_image_data(&bytes)?;
+        writer.finish()?;
+        std::fs::rename(&tmp, path)?;
+        Ok(())
+    };
+    write().map_err(|e| format!("{}: {e}", path.display()))
+}

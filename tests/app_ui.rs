@@ -1,0 +1,236 @@
+//! The real app driven headlessly with egui_kittest: buttons by label, clicks on the canvas,
+//! keyboard, the event log, files that fail to load.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use navlab::app::files::ScriptedDialogs;
+use navlab::app::{AppSettings, Command, NavlabApp};
+use navlab::geom::Vec2;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+
+fn app_with_dialog_answers(answers: Vec<Option<PathBuf>>) -> NavlabApp {
+    NavlabApp::new(
+        AppSettings::default(),
+        Box::new(ScriptedDialogs {
+            answers: VecDeque::from(answers),
+        }),
+    )
+}
+
+fn harness(app: NavlabApp) -> Harness<'static, NavlabApp> {
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
+    harness.run_steps(2);
+    harness
+}
+
+fn cursor(h: &Harness<'_, NavlabApp>) -> usize {
+    h.state().scene.playback.cursor
+}
+
+fn click_world(h: &mut Harness<'_, NavlabApp>, p: Vec2, button: egui::PointerButton) {
+    let view = h.state().scene.last_view().expect("the canvas was drawn");
+    let pos = view.screen_from_world(p);
+    h.hover_at(pos);
+    h.run_steps(1);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+}
+
+#[test]
+fn opens_on_the_default_scene_ready_at_step_zero() {
+    let h = harness(app_with_dialog_answers(vec![]));
+    let scene = &h.state().scene;
+    assert!(scene.source.name().contains("rooms.obj"));
+    assert_eq!(cursor(&h), 0);
+    assert!(scene.timeline.len() > 20);
+    assert!(scene.timeline.path.is_some());
+    h.get_by_label("Navmesh canvas");
+    h.get_by_label("0. ready: start and goal placed");
+}
+
+#[test]
+fn step_forward_step_back_end_and_restart_move_the_shown_step() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    h.get_by_label("Step forward").click();
+    h.run_steps(2);
+    h.get_by_label("Step forward").click();
+    h.run_steps(2);
+    assert_eq!(cursor(&h), 2);
+    assert_eq!(h.state().scene.replay.cursor(), 2);
+    h.get_by_label("Step back").click();
+    h.run_steps(2);
+    assert_eq!(cursor(&h), 1);
+    h.get_by_label("End").click();
+    h.run_steps(2);
+    let len = h.state().scene.timeline.len();
+    assert_eq!(cursor(&h), len);
+    assert!(
+        h.state().scene.replay.funnel_done,
+        "the final path is shown"
+    );
+    h.get_by_label("Restart").click();
+    h.run_steps(2);
+    assert_eq!(cursor(&h), 0);
+}
+
+#[test]
+fn play_advances_and_pause_stops() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    h.get_by_label("Play").click();
+    h.run_steps(30);
+    let after_play = cursor(&h);
+    assert!(after_play > 0, "playing moved the cursor");
+    assert!(h.state().scene.playback.playing);
+    h.get_by_label("Pause").click();
+    h.run_steps(2);
+    let paused_at = cursor(&h);
+    h.run_steps(30);
+    assert_eq!(cursor(&h), paused_at);
+    assert!(!h.state().scene.playback.playing);
+}
+
+#[test]
+fn keyboard_steps_plays_and_jumps() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    h.key_press(egui::Key::ArrowRight);
+    h.run_steps(1);
+    h.key_press(egui::Key::ArrowRight);
+    h.run_steps(1);
+    assert_eq!(cursor(&h), 2);
+    h.key_press(egui::Key::ArrowLeft);
+    h.run_steps(1);
+    assert_eq!(cursor(&h), 1);
+    h.key_press(egui::Key::End);
+    h.run_steps(1);
+    assert_eq!(cursor(&h), h.state().scene.timeline.len());
+    h.key_press(egui::Key::Home);
+    h.run_steps(1);
+    assert_eq!(cursor(&h), 0);
+    h.key_press(egui::Key::Space);
+    h.run_steps(1);
+    assert!(h.state().scene.playback.playing);
+}
+
+#[test]
+fn clicking_the_canvas_sets_start_and_right_click_sets_goal() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    // Room B of the rooms mesh: x 8..14, z 0..6.
+    let new_start = Vec2::new(10.0, 2.0);
+    click_world(&mut h, new_start, egui::PointerButton::Primary);
+    let start = h.state().scene.start;
+    assert!(start.distance(new_start) < 0.1, "start {start}");
+    let path = h.state().scene.timeline.path.clone().expect("path");
+    assert!(path.start.point.distance(new_start) < 0.1);
+    // The goal, in room A.
+    let new_goal = Vec2::new(2.0, 5.0);
+    click_world(&mut h, new_goal, egui::PointerButton::Secondary);
+    let goal = h.state().scene.goal;
+    assert!(goal.distance(new_goal) < 0.1, "goal {goal}");
+    // The new answer is shown at once.
+    assert_eq!(cursor(&h), h.state().scene.timeline.len());
+}
+
+#[test]
+fn clicking_an_event_log_row_jumps_there() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    let label = format!("5. {}", h.state().scene.timeline.steps()[4].explain());
+    h.get_by_label(&label).click();
+    h.run_steps(2);
+    assert_eq!(cursor(&h), 5);
+    assert_eq!(h.state().scene.replay.cursor(), 5);
+}
+
+#[test]
+fn a_bad_file_shows_an_error_and_keeps_the_old_mesh() {
+    let dir = tempfile::tempdir().expect("temp");
+    let bad = dir.path().join("broken.obj");
+    std::fs::write(&bad, "v 0 0 0\nf 1 2 3\n").expect("write");
+    let mut h = harness(app_with_dialog_answers(vec![Some(bad), None]));
+    let triangles = h.state().scene.mesh.triangles().len();
+    h.get_by_label("Open…").click();
+    h.run_steps(3);
+    assert!(
+        h.state()
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("broken.obj"))
+    );
+    h.get_by_label_contains("Could not open");
+    assert_eq!(h.state().scene.mesh.triangles().len(), triangles);
+    assert!(h.state().scene.source.name().contains("rooms.obj"));
+    h.get_by_label("Dismiss").click();
+    h.run_steps(2);
+    assert!(h.state().error.is_none());
+    // A cancelled dialog changes nothing.
+    h.get_by_label("Open…").click();
+    h.run_steps(2);
+    assert!(h.state().error.is_none());
+    assert_eq!(h.state().scene.mesh.triangles().len(), triangles);
+}
+
+#[test]
+fn a_good_file_opens_and_goes_into_recent_files() {
+    let maze = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/maze.obj");
+    let mut h = harness(app_with_dialog_answers(vec![Some(maze.clone())]));
+    h.get_by_label("Open…").click();
+    h.run_steps(3);
+    let app = h.state();
+    assert!(app.error.is_none());
+    assert_eq!(app.scene.mesh.triangles().len(), 96);
+    assert_eq!(app.settings.recent.paths().first(), Some(&maze));
+    assert_eq!(app.settings.last_file.as_ref(), Some(&maze));
+    assert_eq!(
+        app.scene.playback.cursor, 0,
+        "animation ready on the new mesh"
+    );
+}
+
+#[test]
+fn changing_the_cost_model_reruns_the_search() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    let before = h.state().scene.timeline.len();
+    h.get_by_label("Edge midpoints").click();
+    h.run_steps(2);
+    assert_eq!(
+        h.state().scene.settings.cost,
+        navlab::navmesh::CostModel::Midpoint
+    );
+    assert_ne!(h.state().scene.timeline.len(), before);
+}
+
+#[test]
+fn smoke_every_panel_and_scene_runs_headless() {
+    let mut app = app_with_dialog_answers(vec![]);
+    app.scene.settings.display.parent_arrows = true;
+    let mut h = harness(app);
+    h.get_by_label("Help").click();
+    h.run_steps(2);
+    h.get_by_label("Keyboard and mouse");
+    for i in 0..navlab::assets::ALL.len() {
+        h.state_mut().command(Command::LoadEmbedded(i));
+        h.run_steps(2);
+        let len = h.state().scene.timeline.len();
+        for k in [0, len / 3, len / 2, len.saturating_sub(1), len] {
+            h.state_mut().scene.playback.cursor = k;
+            h.run_steps(1);
+            assert_eq!(h.state().scene.replay.cursor(), k);
+        }
+        h.get_by_label("Fit").click();
+        h.run_steps(1);
+    }
+    // Hovering the canvas shows coordinates in the status bar.
+    let view = h.state().scene.last_view().expect("drawn");
+    h.hover_at(view.rect.center());
+    h.run_steps(2);
+    assert!(h.state().scene.hover_world.is_some());
+}
