@@ -173,6 +173,67 @@ pub fn polygon_area2(points: &[Vec2]) -> f64 {
     (0..n).map(|i| points[i].cross(points[(i + 1) % n])).sum()
 }
 
+/// Splits a simple polygon (either winding, convex or not) into well-shaped triangles: a
+/// constrained Delaunay triangulation ([`spade`]) of its outline, keeping the triangles inside.
+/// Falls back to [`ear_clip`] when the outline repeats a point or crosses itself.
+///
+/// Returns index triples into `points`, each counter-clockwise.
+pub fn triangulate_polygon(points: &[Vec2]) -> Vec<[usize; 3]> {
+    let n = points.len();
+    if n < 3 {
+        return Vec::new();
+    }
+    if n == 3 {
+        return vec![ccw_triple(points, [0, 1, 2])];
+    }
+    constrained_delaunay(points).unwrap_or_else(|| ear_clip(points))
+}
+
+fn constrained_delaunay(points: &[Vec2]) -> Option<Vec<[usize; 3]>> {
+    use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
+    let n = points.len();
+    let vertices: Vec<Point2<f64>> = points.iter().map(|p| Point2::new(p.x, p.y)).collect();
+    let edges: Vec<[usize; 2]> = (0..n).map(|i| [i, (i + 1) % n]).collect();
+    let mut conflict = false;
+    let cdt =
+        ConstrainedDelaunayTriangulation::<Point2<f64>>::try_bulk_load_cdt(vertices, edges, |_| {
+            conflict = true
+        })
+        .ok()?;
+    if conflict || cdt.num_vertices() != n {
+        return None;
+    }
+    let triangles: Vec<[usize; 3]> = cdt
+        .inner_faces()
+        .map(|face| face.vertices().map(|v| v.fix().index()))
+        .filter(|&[a, b, c]| {
+            let centroid = Vec2::new(
+                (points[a].x + points[b].x + points[c].x) / 3.0,
+                (points[a].y + points[b].y + points[c].y) / 3.0,
+            );
+            polygon_contains(points, centroid)
+        })
+        .map(|t| ccw_triple(points, t))
+        .collect();
+    (triangles.len() == n - 2).then_some(triangles)
+}
+
+/// Even-odd test: is `p` inside the polygon?
+fn polygon_contains(points: &[Vec2], p: Vec2) -> bool {
+    let n = points.len();
+    let mut inside = false;
+    for i in 0..n {
+        let (a, b) = (points[i], points[(i + 1) % n]);
+        if (a.y > p.y) != (b.y > p.y) {
+            let x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
+            if p.x < x {
+                inside = !inside;
+            }
+        }
+    }
+    inside
+}
+
 /// Splits a simple polygon (either winding, convex or not) into triangles by ear clipping.
 ///
 /// Among the ears available at each step the best-shaped one is cut (largest area relative to
@@ -182,7 +243,7 @@ pub fn polygon_area2(points: &[Vec2]) -> f64 {
 /// Returns index triples into `points`, each counter-clockwise. Polygons with fewer than three
 /// points, or whose remaining part has no ear (self-intersecting input), give the triangles found
 /// so far: the caller reports what was dropped.
-pub fn triangulate_polygon(points: &[Vec2]) -> Vec<[usize; 3]> {
+pub fn ear_clip(points: &[Vec2]) -> Vec<[usize; 3]> {
     let n = points.len();
     if n < 3 {
         return Vec::new();
@@ -274,17 +335,18 @@ mod tests {
             Vec2::new(2.0, 1.0),
             Vec2::new(2.0, 0.0),
         ];
-        let tris = triangulate_polygon(&pts);
-        assert_eq!(tris.len(), 4);
-        let area: f64 = tris
-            .iter()
-            .map(|t| signed_area2(pts[t[0]], pts[t[1]], pts[t[2]]) / 2.0)
-            .sum();
-        assert!((area - 3.0).abs() < 1e-12);
-        assert!(
-            tris.iter()
-                .all(|t| orient(pts[t[0]], pts[t[1]], pts[t[2]]) > 0.0)
-        );
+        for tris in [triangulate_polygon(&pts), ear_clip(&pts)] {
+            assert_eq!(tris.len(), 4);
+            let area: f64 = tris
+                .iter()
+                .map(|t| signed_area2(pts[t[0]], pts[t[1]], pts[t[2]]) / 2.0)
+                .sum();
+            assert!((area - 3.0).abs() < 1e-12);
+            assert!(
+                tris.iter()
+                    .all(|t| orient(pts[t[0]], pts[t[1]], pts[t[2]]) > 0.0)
+            );
+        }
     }
 
     #[test]
@@ -298,10 +360,11 @@ mod tests {
             Vec2::new(4.0, 0.0),
             Vec2::new(2.0, 3.0),
         ];
-        let tris = triangulate_polygon(&pts);
-        assert_eq!(tris.len(), 4);
-        for t in &tris {
-            assert!(t.contains(&5), "every triangle reaches the apex: {tris:?}");
+        for tris in [triangulate_polygon(&pts), ear_clip(&pts)] {
+            assert_eq!(tris.len(), 4);
+            for t in &tris {
+                assert!(t.contains(&5), "every triangle reaches the apex: {tris:?}");
+            }
         }
     }
 

@@ -10,5 +10,6 @@ pub mod app;
 pub mod assets;
 pub mod cli;
 pub mod geom;
+pub mod grid;
 pub mod navmesh;
 pub mod search;

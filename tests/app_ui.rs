@@ -234,3 +234,51 @@ fn smoke_every_panel_and_scene_runs_headless() {
     h.run_steps(2);
     assert!(h.state().scene.hover_world.is_some());
 }
+
+#[test]
+fn dragging_the_start_marker_moves_it_and_reruns_live() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    let view = h.state().scene.last_view().expect("drawn");
+    let from = view.screen_from_world(h.state().scene.start);
+    let target = Vec2::new(3.0, 3.0); // still in room A
+    let to = view.screen_from_world(target);
+    h.hover_at(from);
+    h.run_steps(1);
+    h.event(egui::Event::PointerButton {
+        pos: from,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(1);
+    let mut timelines = Vec::new();
+    for k in 1..=10 {
+        h.hover_at(from + (to - from) * (k as f32 / 10.0));
+        h.run_steps(1);
+        timelines.push(
+            h.state()
+                .scene
+                .timeline
+                .path
+                .clone()
+                .expect("path")
+                .start
+                .point,
+        );
+    }
+    h.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(2);
+    let start = h.state().scene.start;
+    assert!(start.distance(target) < 0.1, "start {start}");
+    // The query was re-run while dragging, not only at the end.
+    timelines.dedup();
+    assert!(timelines.len() >= 5, "{timelines:?}");
+    // Dragging a marker does not pan the view.
+    let after = h.state().scene.last_view().expect("drawn");
+    assert_eq!(after.camera, view.camera);
+}

@@ -110,7 +110,8 @@ impl<O: Observer<SearchEvent>> Observer<SearchEvent> for StatesToTriangles<'_, O
                 }
                 SearchEvent::Expanded { node: tri, g, h }
             }
-            finished @ SearchEvent::Finished { .. } => finished,
+            SearchEvent::Deferred { node, f } => SearchEvent::Deferred { node: t(node), f },
+            other @ (SearchEvent::Finished { .. } | SearchEvent::IterationStarted { .. }) => other,
         };
         self.inner.event(mapped);
     }

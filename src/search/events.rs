@@ -72,6 +72,20 @@ pub enum SearchEvent {
         /// Heuristic estimate to the goal.
         h: f64,
     },
+    /// IDA* and Fringe Search: a new pass starts with a higher threshold on `f`.
+    IterationStarted {
+        /// 1-based pass number.
+        iteration: usize,
+        /// Nodes with `f` above this wait for the next pass.
+        threshold: f64,
+    },
+    /// Fringe Search: a node's `f` exceeds the threshold, so it moves to the *later* list.
+    Deferred {
+        /// The node.
+        node: usize,
+        /// Its estimated total cost.
+        f: f64,
+    },
     /// The search ended.
     Finished {
         /// How it ended.
@@ -120,7 +134,20 @@ impl SearchEvent {
             } => "goal reached".to_string(),
             SearchEvent::Finished {
                 outcome: SearchOutcome::Unreachable,
-            } => "open list empty: the goal cannot be reached".to_string(),
+            } => "nothing left to expand: the goal cannot be reached".to_string(),
+            SearchEvent::Finished {
+                outcome: SearchOutcome::BudgetExceeded,
+            } => "node budget used up: the search gives up (no answer)".to_string(),
+            SearchEvent::IterationStarted {
+                iteration,
+                threshold,
+            } => format!(
+                "pass {iteration}: threshold raised to f = {threshold:.2}, start again from the start"
+            ),
+            SearchEvent::Deferred { node, f } => format!(
+                "{} has f = {f:.2} above the threshold: move it to the later list",
+                name(node)
+            ),
         }
     }
 }
@@ -133,6 +160,8 @@ pub enum SearchOutcome {
     Found,
     /// Every reachable node was expanded without reaching the goal.
     Unreachable,
+    /// The search gave up after its node budget (IDA*): no answer either way.
+    BudgetExceeded,
 }
 
 /// What a search returns.

@@ -2,8 +2,16 @@
 //! event so that a user interface can record and replay them.
 
 pub mod astar;
+pub mod bfs;
+pub mod dijkstra;
 pub mod events;
+pub mod fringe;
 pub mod funnel;
+pub mod idastar;
 
 pub use astar::{AStarScratch, astar, astar_with_scratch};
+pub use bfs::bfs;
+pub use dijkstra::dijkstra;
 pub use events::{NoObserver, Observer, SearchEvent, SearchOutcome, SearchResult};
+pub use fringe::{FringeScratch, fringe, fringe_with_scratch};
+pub use idastar::idastar;

@@ -1,0 +1,11 @@
+//! Tile maps: terrain with costs, MovingAI `.map`/`.scen` files and the app's own format, and
+//! search on the grid with the same instrumented algorithms as the navmesh.
+
+pub mod map;
+pub mod movingai;
+pub mod search;
+pub mod tiles;
+
+pub use map::{Cell, Connectivity, MapError, TileMap};
+pub use search::{GridAlgorithm, GridPath, Heuristic, grid_search};
+pub use tiles::{Tile, TileCosts};

@@ -1,0 +1,361 @@
+//! Files: MovingAI benchmark `.map` (read and write) and `.scen` (read), and navlab's own map
+//! format (JSON, keeps custom costs). Saving is atomic: a temporary file, then a rename.
+//!
+//! `.map` characters: `.` and `G` grass, `S` sand, `W` water, `T` and `@` wall, `O` hole.
+//! MovingAI itself treats `W` (water) and `O` (out of bounds) as blocked; here water is
+//! swimmable and `O` is a hole, as in the pursuit article. The benchmark maps use only `.`, `T`
+//! and `@`, so their answers are unchanged.
+
+use super::map::{Cell, MapError, TileMap};
+use super::tiles::{Tile, TileCosts};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// Reads a `.map` file.
+pub fn load_map(path: &Path) -> Result<TileMap, MapError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| MapError::Invalid {
+        file: file.clone(),
+        message: format!("cannot read the file: {e}"),
+    })?;
+    parse_map(&bytes, &file)
+}
+
+/// Parses `.map` text; `file` names it in errors.
+pub fn parse_map(bytes: &[u8], file: &str) -> Result<TileMap, MapError> {
+    let syntax = |line: usize, message: String| MapError::Syntax {
+        file: file.to_string(),
+        line,
+        message,
+    };
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count()
+            + 1;
+        syntax(line, "not a text file".to_string())
+    })?;
+    let mut lines = text.lines().map(|l| l.trim_end_matches('\r')).enumerate();
+    let mut header = |word: &str| -> Result<(usize, String), MapError> {
+        let (i, line) = lines
+            .next()
+            .ok_or_else(|| syntax(1, format!("the file ends before the `{word}` line")))?;
+        let mut parts = line.split_whitespace();
+        if parts.next() != Some(word) {
+            return Err(syntax(
+                i + 1,
+                format!("expected `{word} …`, found `{line}`: not a MovingAI map"),
+            ));
+        }
+        Ok((i + 1, parts.collect::<Vec<_>>().join(" ")))
+    };
+    let (_, kind) = header("type")?;
+    if kind != "octile" {
+        return Err(syntax(
+            1,
+            format!("map type `{kind}` is not supported (octile is)"),
+        ));
+    }
+    let mut dimension = |word: &str| -> Result<usize, MapError> {
+        let (line, value) = header(word)?;
+        match value.parse::<usize>() {
+            Ok(n) if (1..=super::map::MAX_SIDE).contains(&n) => Ok(n),
+            _ => Err(syntax(
+                line,
+                format!(
+                    "{word} `{value}` is not a size from 1 to {}",
+                    super::map::MAX_SIDE
+                ),
+            )),
+        }
+    };
+    let height = dimension("height")?;
+    let width = dimension("width")?;
+    header("map")?;
+    let mut rows = Vec::with_capacity(height);
+    for (i, line) in lines.by_ref() {
+        if rows.len() == height {
+            if line.trim().is_empty() {
+                continue;
+            }
+            return Err(syntax(
+                i + 1,
+                format!("more than the {height} rows the header announces"),
+            ));
+        }
+        let row: Vec<Tile> = line
+            .chars()
+            .enumerate()
+            .map(|(x, c)| {
+                Tile::from_char(c)
+                    .ok_or_else(|| syntax(i + 1, format!("unknown tile `{c}` in column {x}")))
+            })
+            .collect::<Result<_, _>>()?;
+        if row.len() != width {
+            return Err(syntax(
+                i + 1,
+                format!("row has {} tiles, the header says {width}", row.len()),
+            ));
+        }
+        rows.push(row);
+    }
+    if rows.len() != height {
+        return Err(MapError::Invalid {
+            file: file.to_string(),
+            message: format!("{} rows, the header says {height}", rows.len()),
+        });
+    }
+    TileMap::from_rows(rows).ok_or_else(|| MapError::Invalid {
+        file: file.to_string(),
+        message: "the map is empty".to_string(),
+    })
+}
+
+/// The `.map` text of a map (custom costs are not kept: use [`to_navlab_json`] for that).
+pub fn to_map_text(map: &TileMap) -> String {
+    let mut out = format!(
+        "type octile\nheight {}\nwidth {}\nmap\n",
+        map.height(),
+        map.width()
+    );
+    for row in map.tiles().chunks(map.width()) {
+        out.extend(row.iter().map(|t| t.to_char()));
+        out.push('\n');
+    }
+    out
+}
+
+/// One scenario of a `.scen` file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Scenario {
+    /// Difficulty bucket.
+    pub bucket: u32,
+    /// The map named in the file (a relative path; match on the file name).
+    pub map: String,
+    /// Start cell.
+    pub start: Cell,
+    /// Goal cell.
+    pub goal: Cell,
+    /// The optimal length listed (6 significant digits).
+    pub optimal: f64,
+    /// 1-based line in the file.
+    pub line: usize,
+}
+
+/// Reads a `.scen` file.
+pub fn load_scenarios(path: &Path) -> Result<Vec<Scenario>, MapError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| MapError::Invalid {
+        file: file.clone(),
+        message: format!("cannot read the file: {e}"),
+    })?;
+    parse_scenarios(&text, &file)
+}
+
+/// Parses `.scen` text (`version 1`, then bucket, map, width, height, start x, start y, goal x,
+/// goal y, optimal length; blank lines skipped).
+pub fn parse_scenarios(text: &str, file: &str) -> Result<Vec<Scenario>, MapError> {
+    let syntax = |line: usize, message: String| MapError::Syntax {
+        file: file.to_string(),
+        line,
+        message,
+    };
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || (i == 0 && line.starts_with("version")) {
+            continue;
+        }
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() != 9 {
+            return Err(syntax(
+                i + 1,
+                format!("expected 9 fields, found {}", f.len()),
+            ));
+        }
+        let int = |k: usize| -> Result<usize, MapError> {
+            f[k].parse()
+                .map_err(|_| syntax(i + 1, format!("`{}` is not a whole number", f[k])))
+        };
+        let optimal: f64 = f[8]
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite())
+            .ok_or_else(|| syntax(i + 1, format!("`{}` is not a length", f[8])))?;
+        out.push(Scenario {
+            bucket: int(0)? as u32,
+            map: f[1].to_string(),
+            start: (int(4)?, int(5)?),
+            goal: (int(6)?, int(7)?),
+            optimal,
+            line: i + 1,
+        });
+    }
+    Ok(out)
+}
+
+/// True when `got` matches a length printed with 6 significant digits: within one unit in the
+/// 6th significant digit (see `../shared/testdata/SOURCES.md` for why half a unit is not enough).
+pub fn matches_six_digits(got: f64, want: f64) -> bool {
+    if want == 0.0 {
+        return got.abs() < 1e-9;
+    }
+    let unit = 10f64.powf((want.abs().log10()).floor() - 5.0);
+    (got - want).abs() <= unit * (1.0 + 1e-9)
+}
+
+/// navlab's own map file.
+#[derive(Debug, Serialize, Deserialize)]
+struct NavlabMapFile {
+    navlab_map: u32,
+    width: usize,
+    height: usize,
+    costs: TileCosts,
+    rows: Vec<String>,
+}
+
+/// The map as navlab JSON (keeps custom costs).
+pub fn to_navlab_json(map: &TileMap) -> String {
+    let file = NavlabMapFile {
+        navlab_map: 1,
+        width: map.width(),
+        height: map.height(),
+        costs: map.costs,
+        rows: map
+            .tiles()
+            .chunks(map.width())
+            .map(|r| r.iter().map(|t| t.to_char()).collect())
+            .collect(),
+    };
+    serde_json::to_string_pretty(&file).unwrap_or_default()
+}
+
+/// Reads navlab JSON.
+pub fn parse_navlab_json(bytes: &[u8], file: &str) -> Result<TileMap, MapError> {
+    let invalid = |message: String| MapError::Invalid {
+        file: file.to_string(),
+        message,
+    };
+    let parsed: NavlabMapFile = serde_json::from_slice(bytes).map_err(|e| MapError::Syntax {
+        file: file.to_string(),
+        line: e.line(),
+        message: e.to_string(),
+    })?;
+    if parsed.navlab_map != 1 {
+        return Err(invalid(format!(
+            "format version {} is not supported",
+            parsed.navlab_map
+        )));
+    }
+    if !parsed.costs.are_valid() {
+        return Err(invalid("tile costs must be positive numbers".to_string()));
+    }
+    let text = format!(
+        "type octile\nheight {}\nwidth {}\nmap\n{}\n",
+        parsed.height,
+        parsed.width,
+        parsed.rows.join("\n")
+    );
+    let mut map = parse_map(text.as_bytes(), file)?;
+    map.costs = parsed.costs;
+    Ok(map)
+}
+
+/// Loads a map by extension: `.json` is navlab's format, anything else MovingAI `.map`.
+pub fn load_any(path: &Path) -> Result<TileMap, MapError> {
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    {
+        let file = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| MapError::Invalid {
+            file: file.clone(),
+            message: format!("cannot read the file: {e}"),
+        })?;
+        parse_navlab_json(&bytes, &file)
+    } else {
+        load_map(path)
+    }
+}
+
+/// Saves by extension (`.json`: navlab format with costs; otherwise `.map`), atomically: the
+/// text goes to a temporary file beside the target, which is then renamed over it.
+pub fn save_any(map: &TileMap, path: &Path) -> Result<(), String> {
+    let text = if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    {
+        to_navlab_json(map)
+    } else {
+        to_map_text(map)
+    };
+    write_atomically(path, text.as_bytes())
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename, so a crash never leaves a
+/// half-written file.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    use std::io::Write;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "map".to_string());
+    let tmp = path.with_file_name(format!(".{name}.navlab-tmp"));
+    let result = (|| -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    result.map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        format!("{}: cannot save: {e}", path.display())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn map_text_round_trips() {
+        let text = "type octile\nheight 2\nwidth 3\nmap\n.SW\n@O.\n";
+        let map = parse_map(text.as_bytes(), "t.map").expect("parses");
+        assert_eq!(map.get((1, 0)), Some(Tile::Sand));
+        assert_eq!(map.get((1, 1)), Some(Tile::Hole));
+        assert_eq!(to_map_text(&map), text);
+        let mut custom = map.clone();
+        custom.costs.sand = 5.5;
+        let json = to_navlab_json(&custom);
+        assert_eq!(
+            parse_navlab_json(json.as_bytes(), "t.json").expect("json"),
+            custom
+        );
+    }
+
+    #[test]
+    fn bad_maps_name_the_line() {
+        for (text, line) in [
+            ("type octile\nheight 2\nwidth 3\nmap\n...\n.x.\n", 6),
+            ("type octile\nheight 2\nwidth 3\nmap\n...\n..\n", 6),
+            ("type octile\nheight nine\nwidth 3\nmap\n", 2),
+            ("hello\n", 1),
+        ] {
+            let err = parse_map(text.as_bytes(), "bad.map").expect_err("rejected");
+            assert!(
+                err.to_string().starts_with(&format!("bad.map:{line}:")),
+                "{err}"
+            );
+        }
+        assert!(parse_map(b"type octile\nheight 3\nwidth 3\nmap\n...\n", "short.map").is_err());
+    }
+
+    #[test]
+    fn six_digit_tolerance_is_one_unit_in_the_last_digit() {
+        assert!(matches_six_digits(230.764502, 230.764));
+        assert!(matches_six_digits(3.414213, 3.41421));
+        assert!(!matches_six_digits(3.41423, 3.41421));
+        assert!(matches_six_digits(4786.0, 4786.0));
+    }
+}

@@ -1,0 +1,248 @@
+//! Search on a tile map with any of the algorithms: BFS, Dijkstra, A* (with a choice of
+//! heuristic and a weight), IDA* (with a node budget) and Fringe Search, all through the same
+//! generic, instrumented functions the navmesh uses.
+
+use super::map::{Cell, Connectivity, TileMap};
+use crate::search::{
+    AStarScratch, FringeScratch, Observer, SearchEvent, SearchOutcome, astar_with_scratch, bfs,
+    dijkstra, fringe_with_scratch, idastar,
+};
+use serde::{Deserialize, Serialize};
+
+/// A distance estimate between cells, scaled by the cheapest tile cost so it stays admissible.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Heuristic {
+    /// `max + (√2 − 1)·min` of the axis distances: exact on an open 8-connected grid.
+    #[default]
+    Octile,
+    /// `dx + dy`: exact on an open 4-connected grid; overestimates with diagonals.
+    Manhattan,
+    /// Straight-line distance.
+    Euclidean,
+    /// `max(dx, dy)`.
+    Chebyshev,
+    /// Always 0 (A* becomes Dijkstra).
+    Zero,
+}
+
+impl Heuristic {
+    /// Every heuristic, for menus.
+    pub const ALL: [Heuristic; 5] = [
+        Heuristic::Octile,
+        Heuristic::Manhattan,
+        Heuristic::Euclidean,
+        Heuristic::Chebyshev,
+        Heuristic::Zero,
+    ];
+
+    /// A name for menus.
+    pub fn name(self) -> &'static str {
+        match self {
+            Heuristic::Octile => "Octile",
+            Heuristic::Manhattan => "Manhattan",
+            Heuristic::Euclidean => "Euclidean",
+            Heuristic::Chebyshev => "Chebyshev",
+            Heuristic::Zero => "Zero",
+        }
+    }
+
+    /// The estimate between two cells, in cells.
+    #[inline]
+    pub fn distance(self, (ax, ay): Cell, (bx, by): Cell) -> f64 {
+        let dx = ax.abs_diff(bx) as f64;
+        let dy = ay.abs_diff(by) as f64;
+        match self {
+            Heuristic::Octile => dx.max(dy) + (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy),
+            Heuristic::Manhattan => dx + dy,
+            Heuristic::Euclidean => dx.hypot(dy),
+            Heuristic::Chebyshev => dx.max(dy),
+            Heuristic::Zero => 0.0,
+        }
+    }
+}
+
+/// Which algorithm, with its settings.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum GridAlgorithm {
+    /// Breadth-first: fewest steps, costs ignored.
+    Bfs,
+    /// Cheapest path, no heuristic.
+    Dijkstra,
+    /// A* with a heuristic and a weight (1 = optimal).
+    AStar {
+        /// The estimate.
+        heuristic: Heuristic,
+        /// Multiplies the estimate.
+        weight: f64,
+    },
+    /// IDA*, giving up after `budget` expansions.
+    IdaStar {
+        /// The estimate.
+        heuristic: Heuristic,
+        /// Most node expansions over all passes.
+        budget: usize,
+    },
+    /// Fringe Search.
+    Fringe {
+        /// The estimate.
+        heuristic: Heuristic,
+    },
+}
+
+impl GridAlgorithm {
+    /// The default settings of each algorithm, in menu order.
+    pub const ALL: [GridAlgorithm; 5] = [
+        GridAlgorithm::Bfs,
+        GridAlgorithm::Dijkstra,
+        GridAlgorithm::AStar {
+            heuristic: Heuristic::Octile,
+            weight: 1.0,
+        },
+        GridAlgorithm::IdaStar {
+            heuristic: Heuristic::Octile,
+            budget: DEFAULT_IDA_BUDGET,
+        },
+        GridAlgorithm::Fringe {
+            heuristic: Heuristic::Octile,
+        },
+    ];
+
+    /// A short name.
+    pub fn name(self) -> &'static str {
+        match self {
+            GridAlgorithm::Bfs => "BFS",
+            GridAlgorithm::Dijkstra => "Dijkstra",
+            GridAlgorithm::AStar { .. } => "A*",
+            GridAlgorithm::IdaStar { .. } => "IDA*",
+            GridAlgorithm::Fringe { .. } => "Fringe",
+        }
+    }
+
+    /// True when the algorithm returns a cheapest path (with an admissible heuristic).
+    pub fn is_optimal(self) -> bool {
+        match self {
+            GridAlgorithm::Bfs => false,
+            GridAlgorithm::AStar { weight, .. } => weight <= 1.0,
+            _ => true,
+        }
+    }
+}
+
+/// IDA*'s default node budget.
+pub const DEFAULT_IDA_BUDGET: usize = 2_000_000;
+
+/// The answer of a grid search.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GridPath {
+    /// How it ended.
+    pub outcome: SearchOutcome,
+    /// Cells from start to goal (empty unless found).
+    pub path: Vec<Cell>,
+    /// Cost of the path.
+    pub cost: f64,
+    /// Node expansions (IDA* counts re-expansions).
+    pub expanded: usize,
+    /// Largest number of nodes held at once (open + closed, now + later, or the IDA* stack).
+    pub peak_memory: usize,
+}
+
+/// Reusable memory for repeated searches on one map (benchmarks, scenario runs).
+#[derive(Default)]
+pub struct GridScratch {
+    astar: AStarScratch,
+    fringe: FringeScratch,
+}
+
+/// Runs `algorithm` from `start` to `goal`. Node ids in the events are `y * width + x`.
+/// A start or goal off the map or on a blocked tile is unreachable.
+pub fn grid_search<O: Observer<SearchEvent>>(
+    map: &TileMap,
+    start: Cell,
+    goal: Cell,
+    algorithm: GridAlgorithm,
+    connectivity: Connectivity,
+    observer: &mut O,
+) -> GridPath {
+    grid_search_with_scratch(
+        &mut GridScratch::default(),
+        map,
+        start,
+        goal,
+        algorithm,
+        connectivity,
+        observer,
+    )
+}
+
+/// [`grid_search`] reusing `scratch`.
+pub fn grid_search_with_scratch<O: Observer<SearchEvent>>(
+    scratch: &mut GridScratch,
+    map: &TileMap,
+    start: Cell,
+    goal: Cell,
+    algorithm: GridAlgorithm,
+    connectivity: Connectivity,
+    observer: &mut O,
+) -> GridPath {
+    if !map.is_passable(start) || !map.is_passable(goal) {
+        observer.event(SearchEvent::Finished {
+            outcome: SearchOutcome::Unreachable,
+        });
+        return GridPath {
+            outcome: SearchOutcome::Unreachable,
+            path: Vec::new(),
+            cost: f64::INFINITY,
+            expanded: 0,
+            peak_memory: 0,
+        };
+    }
+    let n = map.cell_count();
+    let (s, t) = (map.index(start), map.index(goal));
+    let successors = |i: usize, out: &mut Vec<(usize, f64)>| map.successors(i, connectivity, out);
+    let is_goal = |i: usize| i == t;
+    let width = map.width();
+    let scale = map.costs.cheapest();
+    let estimate = move |h: Heuristic, weight: f64| {
+        move |i: usize| weight * scale * h.distance((i % width, i / width), goal)
+    };
+    let result = match algorithm {
+        GridAlgorithm::Bfs => bfs(n, s, successors, is_goal, observer),
+        GridAlgorithm::Dijkstra => dijkstra(n, s, successors, is_goal, observer),
+        GridAlgorithm::AStar { heuristic, weight } => astar_with_scratch(
+            &mut scratch.astar,
+            n,
+            s,
+            successors,
+            estimate(heuristic, weight.max(0.0)),
+            is_goal,
+            observer,
+        ),
+        GridAlgorithm::IdaStar { heuristic, budget } => idastar(
+            n,
+            s,
+            successors,
+            estimate(heuristic, 1.0),
+            is_goal,
+            budget,
+            observer,
+        ),
+        GridAlgorithm::Fringe { heuristic } => fringe_with_scratch(
+            &mut scratch.fringe,
+            n,
+            s,
+            successors,
+            estimate(heuristic, 1.0),
+            is_goal,
+            observer,
+        ),
+    };
+    GridPath {
+        outcome: result.outcome,
+        path: result.path.iter().map(|&i| map.cell(i)).collect(),
+        cost: result.cost,
+        expanded: result.expanded,
+        peak_memory: result.peak_memory,
+    }
+}

@@ -1,0 +1,275 @@
+//! Grid search: MovingAI benchmark scenarios (optimal lengths published by others), agreement of
+//! every optimal algorithm with Dijkstra on random maps, and path validity.
+
+mod common;
+use common::{cases_or, testdata};
+use navlab::grid::movingai::{load_map, load_scenarios, matches_six_digits};
+use navlab::grid::search::{DEFAULT_IDA_BUDGET, GridScratch, grid_search_with_scratch};
+use navlab::grid::{
+    Cell, Connectivity, GridAlgorithm, GridPath, Heuristic, Tile, TileMap, grid_search,
+};
+use navlab::search::{NoObserver, SearchOutcome};
+use proptest::prelude::*;
+
+const ASTAR: GridAlgorithm = GridAlgorithm::AStar {
+    heuristic: Heuristic::Octile,
+    weight: 1.0,
+};
+const FRINGE: GridAlgorithm = GridAlgorithm::Fringe {
+    heuristic: Heuristic::Octile,
+};
+
+/// Checks that a path is a legal walk on the map and that its cost adds up.
+fn assert_valid(
+    map: &TileMap,
+    start: Cell,
+    goal: Cell,
+    result: &GridPath,
+    connectivity: Connectivity,
+) {
+    assert_eq!(result.path.first(), Some(&start));
+    assert_eq!(result.path.last(), Some(&goal));
+    let mut cost = 0.0;
+    for pair in result.path.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        assert!(map.is_passable(b), "{b:?} is blocked");
+        let (dx, dy) = (a.0.abs_diff(b.0), a.1.abs_diff(b.1));
+        assert!(
+            dx <= 1 && dy <= 1 && dx + dy > 0,
+            "{a:?} → {b:?} is not one step"
+        );
+        let enter = map.costs.of(map.get(b).expect("on map")).expect("passable");
+        if dx + dy == 2 {
+            assert_eq!(connectivity, Connectivity::Eight);
+            assert!(
+                map.is_passable((a.0, b.1)) && map.is_passable((b.0, a.1)),
+                "corner cut at {a:?} → {b:?}"
+            );
+            cost += std::f64::consts::SQRT_2 * enter;
+        } else {
+            cost += enter;
+        }
+    }
+    assert!(
+        (cost - result.cost).abs() <= 1e-9 * cost.max(1.0),
+        "cost {} vs walked {cost}",
+        result.cost
+    );
+}
+
+fn run_scenarios(map_name: &str, every: usize, algorithms: &[GridAlgorithm]) {
+    let (Some(map_path), Some(scen_path)) = (
+        testdata(&format!("movingai/{map_name}")),
+        testdata(&format!("movingai/{map_name}.scen")),
+    ) else {
+        return;
+    };
+    let map = load_map(&map_path).expect("map loads");
+    let scenarios = load_scenarios(&scen_path).expect("scen loads");
+    let mut scratch = GridScratch::default();
+    let mut checked = 0;
+    for s in scenarios.iter().step_by(every) {
+        for &algorithm in algorithms {
+            let r = grid_search_with_scratch(
+                &mut scratch,
+                &map,
+                s.start,
+                s.goal,
+                algorithm,
+                Connectivity::Eight,
+                &mut NoObserver,
+            );
+            assert_eq!(
+                r.outcome,
+                SearchOutcome::Found,
+                "{map_name} line {}",
+                s.line
+            );
+            assert!(
+                matches_six_digits(r.cost, s.optimal),
+                "{} on {map_name} line {}: {} vs listed {}",
+                algorithm.name(),
+                s.line,
+                r.cost,
+                s.optimal
+            );
+            assert_valid(&map, s.start, s.goal, &r, Connectivity::Eight);
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+}
+
+#[test]
+fn arena_every_scenario_matches_for_astar_fringe_and_dijkstra() {
+    run_scenarios("arena.map", 1, &[ASTAR, FRINGE, GridAlgorithm::Dijkstra]);
+}
+
+#[test]
+fn random512_a_spread_of_scenarios_matches() {
+    run_scenarios(
+        "random512-10-0.map",
+        41,
+        &[ASTAR, FRINGE, GridAlgorithm::Dijkstra],
+    );
+}
+
+#[test]
+fn maze512_a_spread_of_scenarios_matches() {
+    run_scenarios("maze512-4-0.map", 487, &[ASTAR, FRINGE]);
+}
+
+#[test]
+fn idastar_is_optimal_on_arena_short_scenarios_and_honest_beyond_its_budget() {
+    let (Some(map_path), Some(scen_path)) = (
+        testdata("movingai/arena.map"),
+        testdata("movingai/arena.map.scen"),
+    ) else {
+        return;
+    };
+    let map = load_map(&map_path).expect("map");
+    let scenarios = load_scenarios(&scen_path).expect("scen");
+    let short: Vec<_> = scenarios.iter().filter(|s| s.bucket <= 2).collect();
+    assert!(short.len() >= 20);
+    for s in short {
+        let algorithm = GridAlgorithm::IdaStar {
+            heuristic: Heuristic::Octile,
+            budget: DEFAULT_IDA_BUDGET,
+        };
+        let r = grid_search(
+            &map,
+            s.start,
+            s.goal,
+            algorithm,
+            Connectivity::Eight,
+            &mut NoObserver,
+        );
+        assert_eq!(r.outcome, SearchOutcome::Found, "line {}", s.line);
+        assert!(
+            matches_six_digits(r.cost, s.optimal),
+            "line {}: {} vs {}",
+            s.line,
+            r.cost,
+            s.optimal
+        );
+        assert_valid(&map, s.start, s.goal, &r, Connectivity::Eight);
+    }
+    // With a tiny budget the longer scenarios give up, and say so; no wrong length.
+    for s in scenarios.iter().filter(|s| s.bucket >= 10).take(10) {
+        let algorithm = GridAlgorithm::IdaStar {
+            heuristic: Heuristic::Octile,
+            budget: 500,
+        };
+        let r = grid_search(
+            &map,
+            s.start,
+            s.goal,
+            algorithm,
+            Connectivity::Eight,
+            &mut NoObserver,
+        );
+        match r.outcome {
+            SearchOutcome::BudgetExceeded => assert!(r.path.is_empty() && r.expanded <= 500),
+            SearchOutcome::Found => assert!(matches_six_digits(r.cost, s.optimal)),
+            SearchOutcome::Unreachable => {
+                panic!("line {}: a reachable goal called unreachable", s.line)
+            }
+        }
+    }
+}
+
+fn random_map() -> impl Strategy<Value = (TileMap, Cell, Cell, bool)> {
+    (3usize..14, 3usize..14, any::<u64>(), any::<bool>()).prop_flat_map(|(w, h, seed, eight)| {
+        let tiles = prop::collection::vec(
+            prop::sample::select(vec![
+                Tile::Grass,
+                Tile::Grass,
+                Tile::Grass,
+                Tile::Sand,
+                Tile::Water,
+                Tile::Wall,
+                Tile::Hole,
+            ]),
+            w * h,
+        );
+        (tiles, 0..w, 0..h, 0..w, 0..h).prop_map(move |(tiles, sx, sy, gx, gy)| {
+            let rows = tiles.chunks(w).map(|r| r.to_vec()).collect();
+            let mut map = TileMap::from_rows(rows).expect("map");
+            map.set((sx, sy), Tile::Grass);
+            map.set((gx, gy), Tile::Grass);
+            let _ = seed;
+            (map, (sx, sy), (gx, gy), eight)
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases_or(200), ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_optimal_algorithm_agrees_with_dijkstra((map, start, goal, eight) in random_map()) {
+        let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
+        let oracle = grid_search(&map, start, goal, GridAlgorithm::Dijkstra, connectivity, &mut NoObserver);
+        let admissible: &[Heuristic] = if eight {
+            &[Heuristic::Octile, Heuristic::Chebyshev, Heuristic::Euclidean, Heuristic::Zero]
+        } else {
+            &[Heuristic::Octile, Heuristic::Manhattan, Heuristic::Chebyshev, Heuristic::Euclidean, Heuristic::Zero]
+        };
+        for &heuristic in admissible {
+            for algorithm in [
+                GridAlgorithm::AStar { heuristic, weight: 1.0 },
+                GridAlgorithm::Fringe { heuristic },
+                GridAlgorithm::IdaStar { heuristic, budget: 200_000 },
+            ] {
+                let r = grid_search(&map, start, goal, algorithm, connectivity, &mut NoObserver);
+                if r.outcome == SearchOutcome::BudgetExceeded {
+                    continue;
+                }
+                prop_assert_eq!(r.outcome, oracle.outcome, "{}", algorithm.name());
+                if oracle.outcome == SearchOutcome::Found {
+                    prop_assert!((r.cost - oracle.cost).abs() <= 1e-9 * oracle.cost.max(1.0),
+                        "{} {:?}: {} vs Dijkstra {}", algorithm.name(), heuristic, r.cost, oracle.cost);
+                    assert_valid(&map, start, goal, &r, connectivity);
+                }
+            }
+        }
+        // BFS finds a path whenever one exists, never cheaper than the optimum.
+        let b = grid_search(&map, start, goal, GridAlgorithm::Bfs, connectivity, &mut NoObserver);
+        prop_assert_eq!(b.outcome, oracle.outcome);
+        if b.outcome == SearchOutcome::Found {
+            prop_assert!(b.cost >= oracle.cost - 1e-9);
+            prop_assert!(b.path.len() <= oracle.path.len(), "BFS takes the fewest steps");
+            assert_valid(&map, start, goal, &b, connectivity);
+        }
+    }
+}
+
+#[test]
+fn searches_report_steps_and_the_same_counts() {
+    let map = TileMap::from_ascii(
+        "........\n\
+         .@@@@@@.\n\
+         .......@\n\
+         @@@@@@.@\n\
+         ........",
+    )
+    .expect("map");
+    for algorithm in GridAlgorithm::ALL {
+        let mut trace = Vec::new();
+        let r = grid_search(
+            &map,
+            (0, 0),
+            (0, 4),
+            algorithm,
+            Connectivity::Eight,
+            &mut trace,
+        );
+        assert_eq!(r.outcome, SearchOutcome::Found, "{}", algorithm.name());
+        let expanded = trace
+            .iter()
+            .filter(|e| matches!(e, navlab::search::SearchEvent::Expanded { .. }))
+            .count();
+        assert_eq!(expanded, r.expanded, "{}", algorithm.name());
+        assert!(r.peak_memory > 0);
+    }
+}
