@@ -86,6 +86,35 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = CostArg::Centroid)]
         cost: CostArg,
     },
+    /// Find a path on a tile map (MovingAI .map, or navlab .json).
+    Grid {
+        /// The map file.
+        map: PathBuf,
+        /// Start cell, as x,y (column, row; 0-based from the top-left).
+        #[arg(long, value_parser = parse_cell)]
+        from: (usize, usize),
+        /// Goal cell, as x,y.
+        #[arg(long, value_parser = parse_cell)]
+        to: (usize, usize),
+        #[command(flatten)]
+        search: GridSearchArgs,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run every scenario of a MovingAI .scen file and compare with the listed optimal lengths.
+    Scen {
+        /// The scenario file.
+        scen: PathBuf,
+        /// The map (default: the file named in the scenarios, looked up beside the .scen file).
+        #[arg(long)]
+        map: Option<PathBuf>,
+        #[command(flatten)]
+        search: GridSearchArgs,
+        /// Print one JSON object with per-scenario details.
+        #[arg(long)]
+        json: bool,
+    },
     /// Describe a navmesh: counts, islands, bounds, what loading repaired.
     Info {
         /// The mesh file.
@@ -106,6 +135,103 @@ pub enum CostArg {
     Centroid,
     /// Through edge midpoints (as Detour).
     Midpoint,
+}
+
+/// Grid search options shared by `grid` and `scen`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GridSearchArgs {
+    /// The algorithm.
+    #[arg(long, value_enum, default_value_t = AlgoArg::Astar)]
+    pub algo: AlgoArg,
+    /// The heuristic (A*, IDA*, Fringe).
+    #[arg(long, value_enum, default_value_t = HeuristicArg::Octile)]
+    pub heuristic: HeuristicArg,
+    /// Heuristic weight for A* (1 = optimal).
+    #[arg(long, default_value_t = 1.0)]
+    pub weight: f64,
+    /// IDA*'s node budget.
+    #[arg(long, default_value_t = crate::grid::search::DEFAULT_IDA_BUDGET)]
+    pub budget: usize,
+    /// 8 (default: diagonals allowed, no corner cutting) or 4 (below 8 counts as 4).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(4..=8))]
+    pub connectivity: u8,
+}
+
+impl GridSearchArgs {
+    fn algorithm(&self) -> crate::grid::GridAlgorithm {
+        use crate::grid::{GridAlgorithm, Heuristic};
+        let heuristic = match self.heuristic {
+            HeuristicArg::Octile => Heuristic::Octile,
+            HeuristicArg::Manhattan => Heuristic::Manhattan,
+            HeuristicArg::Euclidean => Heuristic::Euclidean,
+            HeuristicArg::Chebyshev => Heuristic::Chebyshev,
+            HeuristicArg::Zero => Heuristic::Zero,
+        };
+        match self.algo {
+            AlgoArg::Bfs => GridAlgorithm::Bfs,
+            AlgoArg::Dijkstra => GridAlgorithm::Dijkstra,
+            AlgoArg::Astar => GridAlgorithm::AStar {
+                heuristic,
+                weight: self.weight,
+            },
+            AlgoArg::Idastar => GridAlgorithm::IdaStar {
+                heuristic,
+                budget: self.budget,
+            },
+            AlgoArg::Fringe => GridAlgorithm::Fringe { heuristic },
+        }
+    }
+
+    fn connectivity(&self) -> crate::grid::Connectivity {
+        if self.connectivity < 8 {
+            crate::grid::Connectivity::Four
+        } else {
+            crate::grid::Connectivity::Eight
+        }
+    }
+}
+
+/// Grid algorithm choice.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum AlgoArg {
+    /// Breadth-first search (fewest steps).
+    Bfs,
+    /// Dijkstra.
+    Dijkstra,
+    /// A*.
+    Astar,
+    /// IDA* (node budget).
+    Idastar,
+    /// Fringe Search.
+    Fringe,
+}
+
+/// Heuristic choice.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum HeuristicArg {
+    /// Octile distance.
+    Octile,
+    /// Manhattan distance.
+    Manhattan,
+    /// Straight-line distance.
+    Euclidean,
+    /// Chebyshev distance.
+    Chebyshev,
+    /// Zero.
+    Zero,
+}
+
+/// Parses `x,y` into a cell (non-negative whole numbers).
+pub fn parse_cell(text: &str) -> Result<(usize, usize), String> {
+    let (x, y) = text
+        .split_once(',')
+        .ok_or_else(|| format!("`{text}` is not a cell: write x,y (column,row)"))?;
+    let number = |s: &str| {
+        s.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("`{}` in `{text}` is not a whole number ≥ 0", s.trim()))
+    };
+    Ok((number(x)?, number(y)?))
 }
 
 /// Embedded scene choice on the command line.
@@ -195,6 +321,19 @@ pub fn run(command: Command) -> ExitCode {
         } => path_command(&mesh, from, to, cost, plane.into(), json),
         Command::Info { mesh, plane, json } => info_command(&mesh, plane.into(), json),
         Command::Demo { scene, cost } => demo_command(scene, cost),
+        Command::Grid {
+            map,
+            from,
+            to,
+            search,
+            json,
+        } => grid_command(&map, from, to, &search, json),
+        Command::Scen {
+            scen,
+            map,
+            search,
+            json,
+        } => scen_command(&scen, map.as_deref(), &search, json),
         Command::Open {
             file,
             from,
@@ -237,6 +376,233 @@ pub fn parse_size(text: &str) -> Result<[f32; 2], String> {
         }
     };
     Ok([number(w)?, number(h)?])
+}
+
+fn outcome_name(outcome: crate::search::SearchOutcome) -> &'static str {
+    match outcome {
+        crate::search::SearchOutcome::Found => "found",
+        crate::search::SearchOutcome::Unreachable => "unreachable",
+        crate::search::SearchOutcome::BudgetExceeded => "budget_exceeded",
+    }
+}
+
+fn grid_command(
+    map_path: &std::path::Path,
+    from: (usize, usize),
+    to: (usize, usize),
+    search: &GridSearchArgs,
+    json: bool,
+) -> ExitCode {
+    use crate::grid::{grid_search, movingai};
+    let map = match movingai::load_any(map_path) {
+        Ok(map) => map,
+        Err(error) => {
+            complain!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    for (label, cell) in [("start", from), ("goal", to)] {
+        match map.get(cell) {
+            None => {
+                complain!(
+                    "error: {label} {},{} is off the map ({} columns × {} rows)",
+                    cell.0,
+                    cell.1,
+                    map.width(),
+                    map.height()
+                );
+                return ExitCode::from(2);
+            }
+            Some(tile) if !tile.is_passable() => {
+                complain!(
+                    "error: {label} {},{} is a {} tile: agents cannot stand there",
+                    cell.0,
+                    cell.1,
+                    tile.name().to_lowercase()
+                );
+                return ExitCode::from(2);
+            }
+            _ => {}
+        }
+    }
+    let algorithm = search.algorithm();
+    let result = grid_search(
+        &map,
+        from,
+        to,
+        algorithm,
+        search.connectivity(),
+        &mut NoObserver,
+    );
+    let status = outcome_name(result.outcome);
+    if json {
+        let length = if result.cost.is_finite() {
+            json!(result.cost)
+        } else {
+            json!(null)
+        };
+        say!(
+            "{}",
+            json!({
+                "status": status,
+                "length": length,
+                "path": result.path.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
+                "expanded": result.expanded,
+                "peak_memory": result.peak_memory,
+            })
+        );
+    } else {
+        say!("algorithm: {}", algorithm.name());
+        say!("status: {status}");
+        if result.cost.is_finite() {
+            say!("length: {:.6}", result.cost);
+            say!("path ({} cells):", result.path.len());
+            let cells: Vec<String> = result
+                .path
+                .iter()
+                .map(|(x, y)| format!("{x},{y}"))
+                .collect();
+            say!("  {}", cells.join(" "));
+        }
+        say!("expanded: {}", result.expanded);
+        say!("peak memory: {} nodes", result.peak_memory);
+    }
+    if result.outcome == crate::search::SearchOutcome::Found {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn scen_command(
+    scen_path: &std::path::Path,
+    map_path: Option<&std::path::Path>,
+    search: &GridSearchArgs,
+    json: bool,
+) -> ExitCode {
+    use crate::grid::movingai::{self, matches_six_digits};
+    use crate::grid::search::{GridScratch, grid_search_with_scratch};
+    let scenarios = match movingai::load_scenarios(scen_path) {
+        Ok(s) => s,
+        Err(error) => {
+            complain!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let map_path = match map_path {
+        Some(p) => p.to_path_buf(),
+        None => {
+            let dir = scen_path.parent().unwrap_or(std::path::Path::new("."));
+            let named = scenarios.first().and_then(|s| {
+                std::path::Path::new(&s.map)
+                    .file_name()
+                    .map(|n| dir.join(n))
+            });
+            let beside = scen_path.with_extension("");
+            match named.filter(|p| p.exists()) {
+                Some(p) => p,
+                None if beside.exists() => beside,
+                None => {
+                    complain!(
+                        "error: {}: cannot find the map it names; give it with --map",
+                        scen_path.display()
+                    );
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    };
+    let map = match movingai::load_any(&map_path) {
+        Ok(map) => map,
+        Err(error) => {
+            complain!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let algorithm = search.algorithm();
+    let mut scratch = GridScratch::default();
+    let mut details = Vec::with_capacity(scenarios.len());
+    let (mut matched, mut budget_exceeded) = (0usize, 0usize);
+    for s in &scenarios {
+        let valid = map.is_passable(s.start) && map.is_passable(s.goal);
+        let result = if valid {
+            grid_search_with_scratch(
+                &mut scratch,
+                &map,
+                s.start,
+                s.goal,
+                algorithm,
+                search.connectivity(),
+                &mut NoObserver,
+            )
+        } else {
+            crate::grid::GridPath {
+                outcome: crate::search::SearchOutcome::Unreachable,
+                path: Vec::new(),
+                cost: f64::INFINITY,
+                expanded: 0,
+                peak_memory: 0,
+            }
+        };
+        let ok = result.cost.is_finite() && matches_six_digits(result.cost, s.optimal);
+        matched += usize::from(ok);
+        budget_exceeded +=
+            usize::from(result.outcome == crate::search::SearchOutcome::BudgetExceeded);
+        details.push(json!({
+            "line": s.line,
+            "bucket": s.bucket,
+            "start": [s.start.0, s.start.1],
+            "goal": [s.goal.0, s.goal.1],
+            "optimal": s.optimal,
+            "length": if result.cost.is_finite() { json!(result.cost) } else { json!(null) },
+            "status": outcome_name(result.outcome),
+            "expanded": result.expanded,
+            "peak_memory": result.peak_memory,
+            "matches": ok,
+        }));
+    }
+    let total = scenarios.len();
+    if json {
+        say!(
+            "{}",
+            json!({
+                "scen": scen_path.display().to_string(),
+                "map": map_path.display().to_string(),
+                "algorithm": algorithm.name(),
+                "scenarios": total,
+                "matched": matched,
+                "mismatched": total - matched,
+                "budget_exceeded": budget_exceeded,
+                "details": details,
+            })
+        );
+    } else {
+        say!(
+            "{}: {matched} of {total} scenarios match the listed optimal length ({}, map {})",
+            scen_path.display(),
+            algorithm.name(),
+            map_path.display()
+        );
+        if budget_exceeded > 0 {
+            say!("{budget_exceeded} gave up at the node budget (--budget)");
+        }
+        for d in details.iter().filter(|d| d["matches"] == false).take(20) {
+            say!(
+                "  line {}: {} → {}: listed {}, got {} ({})",
+                d["line"],
+                d["start"],
+                d["goal"],
+                d["optimal"],
+                d["length"],
+                d["status"]
+            );
+        }
+    }
+    if matched == total {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 fn cost_model(cost: CostArg) -> CostModel {

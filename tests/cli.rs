@@ -166,3 +166,107 @@ fn demo_walks_through_the_default_scene_step_by_step() {
         assert!(stdout.contains("goal reached"), "{scene}");
     }
 }
+
+fn write_map(dir: &std::path::Path, name: &str, rows: &str) -> String {
+    let rows: Vec<&str> = rows
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let text = format!(
+        "type octile\nheight {}\nwidth {}\nmap\n{}\n",
+        rows.len(),
+        rows[0].len(),
+        rows.join("\n")
+    );
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    path.to_str().expect("utf-8").to_string()
+}
+
+#[test]
+fn grid_json_reports_path_length_expanded_and_memory() {
+    let dir = tempfile::tempdir().expect("temp");
+    let map = write_map(dir.path(), "u.map", "....\n.@@.\n.@@.\n....\n@@@@\n.S.W");
+    for algo in ["bfs", "dijkstra", "astar", "idastar", "fringe"] {
+        let (code, stdout, stderr) = navlab(&[
+            "grid", &map, "--from", "0,1", "--to", "3,2", "--algo", algo, "--json",
+        ]);
+        assert_eq!(code, Some(0), "{algo}: {stderr}");
+        let v: Value = serde_json::from_str(&stdout).expect("json");
+        assert_eq!(v["status"], "found");
+        assert_eq!(v["path"][0], serde_json::json!([0, 1]));
+        assert_eq!(
+            v["path"].as_array().expect("path").last(),
+            Some(&serde_json::json!([3, 2]))
+        );
+        assert!(v["expanded"].as_u64().expect("n") > 0);
+        assert!(v["peak_memory"].as_u64().expect("n") > 0);
+        // Around the block: no diagonal may cut its corners, so 6 straight steps.
+        assert_close(v["length"].as_f64().expect("f"), 6.0, 1e-12);
+    }
+    // The bottom row is cut off by the wall row.
+    let (code, stdout, _) = navlab(&["grid", &map, "--from", "0,0", "--to", "0,5", "--json"]);
+    assert_eq!(code, Some(1));
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["status"], "unreachable");
+    assert_eq!(v["length"], Value::Null);
+    // Sand costs 2: from (0,5) to (2,5) through the sand at (1,5).
+    let (_, stdout, _) = navlab(&["grid", &map, "--from", "0,5", "--to", "2,5", "--json"]);
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_close(v["length"].as_f64().expect("f"), 3.0, 1e-12);
+    // Bad cells are bad input.
+    for (from, why) in [
+        ("1,1", "wall"),
+        ("9,9", "off the map"),
+        ("a,1", "not a whole number"),
+    ] {
+        let (code, _, stderr) = navlab(&["grid", &map, "--from", from, "--to", "0,0"]);
+        assert_eq!(code, Some(2), "{from}");
+        assert!(stderr.contains(why), "{from}: {stderr}");
+    }
+}
+
+#[test]
+fn idastar_over_budget_says_so_and_exits_1() {
+    let dir = tempfile::tempdir().expect("temp");
+    let map = write_map(dir.path(), "open.map", &"..........\n".repeat(10));
+    let (code, stdout, _) = navlab(&[
+        "grid",
+        &map,
+        "--from",
+        "0,0",
+        "--to",
+        "9,9",
+        "--algo",
+        "idastar",
+        "--heuristic",
+        "zero",
+        "--budget",
+        "50",
+        "--json",
+    ]);
+    assert_eq!(code, Some(1));
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["status"], "budget_exceeded");
+    assert_eq!(v["path"], serde_json::json!([]));
+}
+
+#[test]
+fn scen_matches_every_arena_scenario_and_reports_mismatches() {
+    let Some(scen) = testdata("movingai/arena.map.scen") else {
+        return;
+    };
+    let scen = scen.to_str().expect("utf-8");
+    let (code, stdout, stderr) = navlab(&["scen", scen, "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["scenarios"], 160);
+    assert_eq!(v["matched"], 160);
+    assert_eq!(v["details"].as_array().expect("details").len(), 160);
+    // BFS ignores diagonal costs' difference, so some lengths differ: exit 1 and say which.
+    let (code, stdout, _) = navlab(&["scen", scen, "--algo", "bfs"]);
+    assert_eq!(code, Some(1));
+    assert!(stdout.contains("of 160 scenarios match"), "{stdout}");
+    assert!(stdout.contains("line "), "{stdout}");
+}
