@@ -76,6 +76,12 @@ pub enum Command {
         /// Window size in points, as WxH.
         #[arg(long, value_parser = parse_size)]
         size: Option<[f32; 2]>,
+        /// Open the tile-map lab on this map (MovingAI .map or navlab .json).
+        #[arg(long)]
+        map: Option<PathBuf>,
+        /// Run the comparison of all grid algorithms at start (tile-map lab).
+        #[arg(long)]
+        compare: bool,
     },
     /// Walk through A* and the funnel on an embedded mesh, one explained line per step.
     Demo {
@@ -304,6 +310,8 @@ pub fn main() -> ExitCode {
             screenshot: None,
             step: crate::app::screenshot::StepSpec::End,
             size: None,
+            map: None,
+            compare: false,
         }),
     }
 }
@@ -341,6 +349,8 @@ pub fn run(command: Command) -> ExitCode {
             screenshot,
             step,
             size,
+            map,
+            compare,
         } => {
             let launch = crate::app::LaunchOptions {
                 file,
@@ -349,6 +359,8 @@ pub fn run(command: Command) -> ExitCode {
                 screenshot: screenshot
                     .map(|path| crate::app::screenshot::ScreenshotPlan::new(path, step)),
                 size,
+                map,
+                compare,
             };
             match crate::app::run_native(launch) {
                 Ok(()) => ExitCode::SUCCESS,

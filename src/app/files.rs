@@ -8,6 +8,10 @@ use std::path::PathBuf;
 pub trait FileDialogs {
     /// A mesh file to open, or `None` when the user cancels.
     fn pick_mesh(&mut self) -> Option<PathBuf>;
+    /// A tile map to open.
+    fn pick_map(&mut self) -> Option<PathBuf>;
+    /// Where to save a tile map.
+    fn save_map(&mut self, suggested: &str) -> Option<PathBuf>;
 }
 
 /// The system's dialogs, through [`rfd`].
@@ -22,6 +26,22 @@ impl FileDialogs for NativeDialogs {
             .add_filter("Polyanya mesh", &["mesh"])
             .pick_file()
     }
+
+    fn pick_map(&mut self) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .set_title("Open a tile map")
+            .add_filter("Tile maps", &["map", "json"])
+            .pick_file()
+    }
+
+    fn save_map(&mut self, suggested: &str) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .set_title("Save the tile map")
+            .set_file_name(suggested)
+            .add_filter("navlab map (keeps tile costs)", &["json"])
+            .add_filter("MovingAI map", &["map"])
+            .save_file()
+    }
 }
 
 /// Dialogs that answer from a list (for tests and scripted runs).
@@ -33,6 +53,14 @@ pub struct ScriptedDialogs {
 
 impl FileDialogs for ScriptedDialogs {
     fn pick_mesh(&mut self) -> Option<PathBuf> {
+        self.answers.pop_front().flatten()
+    }
+
+    fn pick_map(&mut self) -> Option<PathBuf> {
+        self.answers.pop_front().flatten()
+    }
+
+    fn save_map(&mut self, _suggested: &str) -> Option<PathBuf> {
         self.answers.pop_front().flatten()
     }
 }

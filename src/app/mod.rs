@@ -4,6 +4,7 @@
 
 pub mod camera;
 pub mod files;
+pub mod grid_scene;
 pub mod navmesh_scene;
 pub mod playback;
 pub mod screenshot;
@@ -12,6 +13,7 @@ pub mod timeline;
 use crate::assets;
 use crate::navmesh::Plane;
 use files::{FileDialogs, RecentFiles};
+use grid_scene::GridScene;
 use navmesh_scene::{MeshSource, NavmeshScene, NavmeshSettings};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -28,6 +30,18 @@ pub struct AppSettings {
     pub navmesh: NavmeshSettings,
     /// Playback speed (steps per second).
     pub speed: Option<f64>,
+    /// The scene shown.
+    pub scene: SceneKind,
+}
+
+/// The scenes of the lab.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum SceneKind {
+    /// Navigation meshes: A* over triangles and the funnel.
+    #[default]
+    Navmesh,
+    /// Tile maps: the editor and the grid search lab.
+    TileMap,
 }
 
 /// Something to do after the frame.
@@ -41,6 +55,28 @@ pub enum Command {
     LoadEmbedded(usize),
     /// Load the current file again from disk.
     Reload,
+    /// Ask for a tile map with the open dialog.
+    OpenMapDialog,
+    /// Load a tile map.
+    LoadMap(PathBuf),
+    /// Start a new grass map of this size.
+    NewMap(usize, usize),
+    /// Save the tile map to its file (asks where if it has none).
+    SaveMap,
+    /// Save the tile map under a new name.
+    SaveMapAs,
+    /// Close the window.
+    Quit,
+}
+
+impl Command {
+    /// True for commands that would throw away the tile map's unsaved edits.
+    fn replaces_map(&self) -> bool {
+        matches!(
+            self,
+            Command::OpenMapDialog | Command::LoadMap(_) | Command::NewMap(..) | Command::Quit
+        )
+    }
 }
 
 /// The application.
@@ -49,6 +85,12 @@ pub struct NavlabApp {
     pub settings: AppSettings,
     /// The navmesh scene.
     pub scene: NavmeshScene,
+    /// The tile-map scene.
+    pub grid: GridScene,
+    /// A command waiting for the user to say what to do with unsaved edits.
+    pub pending: Option<Command>,
+    new_map_size: Option<(usize, usize)>,
+    allow_close: bool,
     /// The last error, shown until dismissed.
     pub error: Option<String>,
     /// A short confirmation shown in the status bar.
@@ -58,6 +100,7 @@ pub struct NavlabApp {
     /// Set in screenshot mode.
     pub screenshot: Option<screenshot::ScreenshotPlan>,
     show_help: bool,
+    quit_requested: bool,
 }
 
 impl NavlabApp {
@@ -71,12 +114,17 @@ impl NavlabApp {
         let mut app = Self {
             settings,
             scene,
+            grid: GridScene::default(),
+            pending: None,
+            new_map_size: None,
+            allow_close: false,
             error: None,
             notice: None,
             commands: Vec::new(),
             dialogs,
             screenshot: None,
             show_help: false,
+            quit_requested: false,
         };
         if let Some(last) = app.settings.last_file.clone() {
             app.load_file(last);
@@ -86,9 +134,54 @@ impl NavlabApp {
         app
     }
 
-    /// Queues a command for after the frame.
+    /// Queues a command for after the frame. Commands that would drop unsaved map edits wait
+    /// for the user's answer first.
     pub fn command(&mut self, command: Command) {
-        self.commands.push(command);
+        if command.replaces_map() && self.grid.dirty {
+            self.pending = Some(command);
+        } else {
+            self.commands.push(command);
+        }
+    }
+
+    /// Loads a tile map; on failure the current map stays and the error shows.
+    pub fn load_map(&mut self, path: PathBuf) {
+        match crate::grid::movingai::load_any(&path) {
+            Ok(map) => {
+                self.grid.set_map(map, Some(path.clone()));
+                self.settings.recent.add(path);
+                self.error = None;
+                self.notice = Some("Map opened".to_string());
+            }
+            Err(e) => self.error = Some(e.to_string()),
+        }
+    }
+
+    /// Saves the tile map to `path` (atomically); returns true on success.
+    pub fn save_map_to(&mut self, path: PathBuf) -> bool {
+        match crate::grid::movingai::save_any(&self.grid.map, &path) {
+            Ok(()) => {
+                self.grid.file = Some(path.clone());
+                self.grid.dirty = false;
+                self.notice = Some(format!("Saved {}", path.display()));
+                true
+            }
+            Err(e) => {
+                self.error = Some(e);
+                false
+            }
+        }
+    }
+
+    fn save_map(&mut self, ask: bool) -> bool {
+        let target = match (&self.grid.file, ask) {
+            (Some(path), false) => Some(path.clone()),
+            _ => self.dialogs.save_map("map.json"),
+        };
+        match target {
+            Some(path) => self.save_map_to(path),
+            None => false,
+        }
     }
 
     /// Loads a mesh file into the scene; on failure the current mesh stays and the error shows.
@@ -130,6 +223,27 @@ impl NavlabApp {
                         }
                     }
                 }
+                Command::OpenMapDialog => {
+                    if let Some(path) = self.dialogs.pick_map() {
+                        self.load_map(path);
+                    }
+                }
+                Command::LoadMap(path) => self.load_map(path),
+                Command::NewMap(w, h) => {
+                    if let Some(map) = crate::grid::TileMap::new(w, h) {
+                        self.grid.set_map(map, None);
+                    }
+                }
+                Command::SaveMap => {
+                    self.save_map(false);
+                }
+                Command::SaveMapAs => {
+                    self.save_map(true);
+                }
+                Command::Quit => {
+                    self.allow_close = true;
+                    self.quit_requested = true;
+                }
                 Command::Reload => {
                     let source = self.scene.source.clone();
                     match self.scene.load(&source) {
@@ -153,22 +267,46 @@ impl NavlabApp {
         use egui::{Key, KeyboardShortcut, Modifiers};
         let open = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
         let reload = KeyboardShortcut::new(Modifiers::NONE, Key::F5);
-        let (open, reload) =
-            ui.input_mut(|i| (i.consume_shortcut(&open), i.consume_shortcut(&reload)));
+        let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
+        let (open, reload, save) = ui.input_mut(|i| {
+            (
+                i.consume_shortcut(&open),
+                i.consume_shortcut(&reload),
+                i.consume_shortcut(&save),
+            )
+        });
+        let grid = self.settings.scene == SceneKind::TileMap;
         if open {
-            self.command(Command::OpenDialog);
+            self.command(if grid {
+                Command::OpenMapDialog
+            } else {
+                Command::OpenDialog
+            });
         }
-        if reload {
+        if save && grid {
+            self.command(Command::SaveMap);
+        }
+        if reload && !grid {
             self.command(Command::Reload);
+        }
+        if grid {
+            self.grid.keyboard(ui);
         }
         if !ui.ctx().egui_wants_keyboard_input() && ui.input(|i| i.key_pressed(Key::F)) {
             self.scene.fit_view();
+            self.grid.camera = None;
         }
     }
 
     /// One frame of the whole window, inside `ui` (the root of the window or of a test).
     pub fn frame_ui(&mut self, ui: &mut egui::Ui) {
-        // Dropped files: open the first.
+        // Closing with unsaved map edits asks first.
+        if ui.input(|i| i.viewport().close_requested()) && self.grid.dirty && !self.allow_close {
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.pending = Some(Command::Quit);
+        }
+        // Dropped files: open the first, as a map or a mesh by extension.
         let dropped: Vec<PathBuf> = ui.input(|i| {
             i.raw
                 .dropped_files
@@ -178,17 +316,68 @@ impl NavlabApp {
                 .collect()
         });
         if let Some(path) = dropped.into_iter().next() {
-            self.command(Command::Load(path));
+            let is_map = path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("map") || e.eq_ignore_ascii_case("json"));
+            if is_map {
+                self.settings.scene = SceneKind::TileMap;
+                self.command(Command::LoadMap(path));
+            } else {
+                self.settings.scene = SceneKind::Navmesh;
+                self.command(Command::Load(path));
+            }
         }
         self.shortcuts(ui);
-        let len = self.scene.timeline.len();
-        self.scene.playback.keyboard(ui, len);
         let dt = f64::from(ui.input(|i| i.stable_dt)).min(0.1);
-        self.scene.playback.tick(dt, len);
-        self.scene.sync_replay();
+        let playing = match self.settings.scene {
+            SceneKind::Navmesh => {
+                let len = self.scene.timeline.len();
+                self.scene.playback.keyboard(ui, len);
+                self.scene.playback.tick(dt, len);
+                self.scene.sync_replay();
+                self.scene.playback.playing
+            }
+            SceneKind::TileMap => {
+                let len = self.grid.events.len();
+                self.grid.playback.keyboard(ui, len);
+                self.grid.playback.tick(dt, len);
+                self.grid.sync_replay();
+                self.grid.playback.playing
+            }
+        };
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
+        match self.settings.scene {
+            SceneKind::Navmesh => self.navmesh_panels(ui),
+            SceneKind::TileMap => self.grid_panels(ui),
+        }
+        self.settings.navmesh = self.scene.settings.clone();
+        self.settings.speed = Some(self.scene.playback.speed);
+        if self.show_help {
+            egui::Window::new("Keyboard and mouse")
+                .open(&mut self.show_help)
+                .show(ui.ctx(), help_ui);
+        }
+        self.unsaved_dialog_ui(ui.ctx());
+        self.new_map_dialog_ui(ui.ctx());
+        self.apply_commands();
+        if self.quit_requested {
+            self.quit_requested = false;
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+        if playing {
+            ui.ctx().request_repaint();
+        }
+        if let Some(plan) = &mut self.screenshot {
+            match self.settings.scene {
+                SceneKind::Navmesh => plan.frame(ui.ctx(), &mut self.scene),
+                SceneKind::TileMap => plan.frame(ui.ctx(), &mut self.grid),
+            }
+        }
+    }
+
+    fn navmesh_panels(&mut self, ui: &mut egui::Ui) {
         egui::Panel::bottom("playback").show(ui, |ui| {
             let len = self.scene.timeline.len();
             self.scene.playback.bar_ui(ui, len);
@@ -207,34 +396,167 @@ impl NavlabApp {
                 self.scene.event_log_ui(ui);
             });
         egui::CentralPanel::no_frame().show(ui, |ui| {
-            if let Some(error) = self.error.clone() {
-                let dismissed = error_banner_ui(ui, &error);
-                if dismissed {
-                    self.error = None;
-                }
-            }
+            self.error_ui(ui);
             self.scene.canvas_ui(ui);
         });
         self.scene.sync_replay();
-        self.settings.navmesh = self.scene.settings.clone();
-        self.settings.speed = Some(self.scene.playback.speed);
-        if self.show_help {
-            egui::Window::new("Keyboard and mouse")
-                .open(&mut self.show_help)
-                .show(ui.ctx(), help_ui);
+    }
+
+    fn grid_panels(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::bottom("grid_playback").show(ui, |ui| {
+            let len = self.grid.events.len();
+            self.grid.playback.bar_ui(ui, len);
+        });
+        egui::Panel::bottom("comparison")
+            .resizable(true)
+            .default_size(230.0)
+            .show(ui, |ui| {
+                self.grid.comparison_ui(ui);
+            });
+        egui::Panel::left("grid_controls")
+            .resizable(true)
+            .default_size(260.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        if ui
+                            .button("New…")
+                            .on_hover_text("A new grass map of any size")
+                            .clicked()
+                        {
+                            self.new_map_size =
+                                Some((self.grid.map.width(), self.grid.map.height()));
+                        }
+                        if ui
+                            .button("Open…")
+                            .on_hover_text("Open a MovingAI .map or navlab .json (Ctrl+O)")
+                            .clicked()
+                        {
+                            self.command(Command::OpenMapDialog);
+                        }
+                        if ui
+                            .button("Save")
+                            .on_hover_text("Save (Ctrl+S); .json keeps tile costs")
+                            .clicked()
+                        {
+                            self.command(Command::SaveMap);
+                        }
+                        if ui.button("Save as…").clicked() {
+                            self.command(Command::SaveMapAs);
+                        }
+                    });
+                    ui.separator();
+                    self.grid.controls_ui(ui);
+                });
+            });
+        egui::CentralPanel::no_frame().show(ui, |ui| {
+            self.error_ui(ui);
+            self.grid.canvas_ui(ui);
+        });
+    }
+
+    fn error_ui(&mut self, ui: &mut egui::Ui) {
+        if let Some(error) = self.error.clone()
+            && error_banner_ui(ui, &error)
+        {
+            self.error = None;
         }
-        self.apply_commands();
-        if self.scene.playback.playing {
-            ui.ctx().request_repaint();
+    }
+
+    fn unsaved_dialog_ui(&mut self, ctx: &egui::Context) {
+        let Some(pending) = self.pending.clone() else {
+            return;
+        };
+        let mut answer = None;
+        egui::Window::new("Unsaved changes")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+            .show(ctx, |ui| {
+                ui.label("The tile map has edits that are not saved.");
+                ui.horizontal(|ui| {
+                    if ui.button("Save and continue").clicked() {
+                        answer = Some(1);
+                    }
+                    if ui.button("Discard changes").clicked() {
+                        answer = Some(2);
+                    }
+                    if ui.button("Cancel").clicked() {
+                        answer = Some(3);
+                    }
+                });
+            });
+        match answer {
+            Some(1) if self.save_map(false) => {
+                self.pending = None;
+                self.commands.push(pending);
+            }
+            Some(2) => {
+                self.pending = None;
+                self.grid.dirty = false;
+                self.commands.push(pending);
+            }
+            Some(3) => self.pending = None,
+            _ => {}
         }
-        if let Some(plan) = &mut self.screenshot {
-            plan.frame(ui.ctx(), &mut self.scene);
+    }
+
+    fn new_map_dialog_ui(&mut self, ctx: &egui::Context) {
+        let Some((mut w, mut h)) = self.new_map_size else {
+            return;
+        };
+        let mut create = false;
+        let mut cancel = false;
+        egui::Window::new("New map")
+            .collapsible(false)
+            .resizable(false)
+            .show(ctx, |ui| {
+                ui.horizontal(|ui| {
+                    let label = ui.label("Width");
+                    ui.add(egui::DragValue::new(&mut w).range(1..=crate::grid::map::MAX_SIDE))
+                        .labelled_by(label.id);
+                    let label = ui.label("Height");
+                    ui.add(egui::DragValue::new(&mut h).range(1..=crate::grid::map::MAX_SIDE))
+                        .labelled_by(label.id);
+                });
+                ui.horizontal(|ui| {
+                    create = ui.button("Create").clicked();
+                    cancel = ui.button("Cancel").clicked();
+                });
+            });
+        self.new_map_size = Some((w, h));
+        if create {
+            self.new_map_size = None;
+            self.command(Command::NewMap(w, h));
+        }
+        if cancel {
+            self.new_map_size = None;
         }
     }
 
     fn menu_ui(&mut self, ui: &mut egui::Ui) {
         egui::MenuBar::new().ui(ui, |ui| {
+            ui.selectable_value(&mut self.settings.scene, SceneKind::Navmesh, "Navmesh")
+                .on_hover_text("A* over triangles and the funnel");
+            ui.selectable_value(&mut self.settings.scene, SceneKind::TileMap, "Tile map")
+                .on_hover_text("Edit terrain; BFS, Dijkstra, A*, IDA*, Fringe compared");
+            ui.separator();
             ui.menu_button("File", |ui| {
+                if self.settings.scene == SceneKind::TileMap {
+                    if ui.button("New map…").clicked() {
+                        self.new_map_size = Some((self.grid.map.width(), self.grid.map.height()));
+                    }
+                    if ui.button("Open map…").on_hover_text("Ctrl+O").clicked() {
+                        self.command(Command::OpenMapDialog);
+                    }
+                    if ui.button("Save map").on_hover_text("Ctrl+S").clicked() {
+                        self.command(Command::SaveMap);
+                    }
+                    if ui.button("Save map as…").clicked() {
+                        self.command(Command::SaveMapAs);
+                    }
+                    ui.separator();
+                }
                 if ui
                     .button("Open…")
                     .on_hover_text("Ctrl+O · OBJ or Polyanya .mesh")
@@ -272,7 +594,27 @@ impl NavlabApp {
                 self.show_help = true;
             }
             ui.separator();
-            ui.label(self.scene.source.name());
+            match self.settings.scene {
+                SceneKind::Navmesh => {
+                    ui.label(self.scene.source.name());
+                }
+                SceneKind::TileMap => {
+                    let name = self
+                        .grid
+                        .file
+                        .as_ref()
+                        .map_or("untitled map".to_string(), |p| {
+                            p.file_name().map_or(p.display().to_string(), |n| {
+                                n.to_string_lossy().into_owned()
+                            })
+                        });
+                    ui.label(if self.grid.dirty {
+                        format!("{name} (unsaved)")
+                    } else {
+                        name
+                    });
+                }
+            }
         });
     }
 
@@ -308,6 +650,33 @@ impl NavlabApp {
     }
 
     fn status_ui(&mut self, ui: &mut egui::Ui) {
+        if self.settings.scene == SceneKind::TileMap {
+            ui.horizontal(|ui| {
+                match self.grid.hover {
+                    Some((x, y)) => ui.monospace(format!("cell {x:>4},{y:>4}")),
+                    None => ui.monospace("cell    —,   —"),
+                };
+                ui.separator();
+                let g = &self.grid;
+                ui.label(format!(
+                    "{} × {} tiles, {} passable",
+                    g.map.width(),
+                    g.map.height(),
+                    g.map.passable_count()
+                ));
+                ui.separator();
+                ui.label(format!(
+                    "step {} / {}",
+                    g.playback.cursor.min(g.events.len()),
+                    g.events.len()
+                ));
+                if let Some(notice) = &self.notice {
+                    ui.separator();
+                    ui.label(notice);
+                }
+            });
+            return;
+        }
         ui.horizontal(|ui| {
             match self.scene.hover_world {
                 Some(p) => ui.monospace(format!("x {:>9.3}  z {:>9.3}", p.x, p.y)),
@@ -372,6 +741,13 @@ fn help_ui(ui: &mut egui::Ui) {
             ("Home / End", "first / last step"),
             ("Ctrl+O", "open a mesh (or drop a file on the window)"),
             ("F5", "reload the file"),
+            (
+                "Tile map: left click / drag",
+                "paint with the selected tile",
+            ),
+            ("Tile map: right click / Shift+click", "set the goal"),
+            ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo"),
+            ("Ctrl+S", "save the map"),
         ] {
             ui.strong(keys);
             ui.label(what);
@@ -405,6 +781,10 @@ pub struct LaunchOptions {
     pub screenshot: Option<screenshot::ScreenshotPlan>,
     /// Window size in points.
     pub size: Option<[f32; 2]>,
+    /// Open the tile-map scene on this map.
+    pub map: Option<PathBuf>,
+    /// Run the comparison at start (tile-map scene).
+    pub compare: bool,
 }
 
 /// Opens the window; returns when it closes.
@@ -444,6 +824,15 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
                 }
                 app.scene.playback.cursor = 0;
                 app.scene.rerun();
+            }
+            if let Some(map) = launch.map {
+                app.settings.scene = SceneKind::TileMap;
+                app.load_map(map);
+            } else if launch.compare {
+                app.settings.scene = SceneKind::TileMap;
+            }
+            if launch.compare {
+                app.grid.compare();
             }
             app.screenshot = launch.screenshot;
             Ok(Box::new(app))

@@ -1,8 +1,39 @@
 //! Screenshot mode: open the window, move to a step, save the frame as a PNG and exit. Used to
 //! make the pictures in `screenshots/`.
 
+use super::grid_scene::GridScene;
 use super::navmesh_scene::NavmeshScene;
 use std::path::PathBuf;
+
+/// A scene whose recorded steps a screenshot can move through.
+pub trait Steps {
+    /// (steps of the search, all steps).
+    fn step_counts(&self) -> (usize, usize);
+    /// Shows step `k`, paused.
+    fn show_step(&mut self, k: usize);
+}
+
+impl Steps for NavmeshScene {
+    fn step_counts(&self) -> (usize, usize) {
+        (self.timeline.search_steps(), self.timeline.len())
+    }
+    fn show_step(&mut self, k: usize) {
+        self.playback.playing = false;
+        self.playback.cursor = k;
+        self.sync_replay();
+    }
+}
+
+impl Steps for GridScene {
+    fn step_counts(&self) -> (usize, usize) {
+        (self.events.len(), self.events.len())
+    }
+    fn show_step(&mut self, k: usize) {
+        self.playback.playing = false;
+        self.playback.cursor = k;
+        self.sync_replay();
+    }
+}
 use std::sync::{Arc, Mutex};
 
 /// Which step to show.
@@ -58,18 +89,15 @@ impl ScreenshotPlan {
 
     /// Called once per frame: sets the step, waits a few frames for the layout to settle, asks
     /// for the screenshot, and closes the window once it is written.
-    pub fn frame(&mut self, ctx: &egui::Context, scene: &mut NavmeshScene) {
+    pub fn frame(&mut self, ctx: &egui::Context, scene: &mut dyn Steps) {
         self.frames += 1;
-        let timeline = &scene.timeline;
-        let search = timeline.search_steps();
-        scene.playback.playing = false;
-        scene.playback.cursor = match self.step {
-            StepSpec::Number(n) => n.min(timeline.len()),
+        let (search, len) = scene.step_counts();
+        scene.show_step(match self.step {
+            StepSpec::Number(n) => n.min(len),
             StepSpec::SearchEnd => search,
-            StepSpec::FunnelMiddle => search + (timeline.len() - search) / 2,
-            StepSpec::End => timeline.len(),
-        };
-        scene.sync_replay();
+            StepSpec::FunnelMiddle => search + (len - search) / 2,
+            StepSpec::End => len,
+        });
         if self.frames >= 5 && !self.requested {
             self.requested = true;
             let path = self.path.clone();

@@ -1,8 +1,15 @@
 //! Compute a shortest path using the [A* search algorithm](https://en.wikipedia.org/wiki/A*_search_algorithm),
 //! generic over the graph: the navmesh search and the grid search both call this one function.
 //!
-//! Ties are broken deterministically: lowest `f` first, then lowest `h` (the node nearer the goal),
-//! then the node that entered the open list first.
+//! Ties are broken deterministically: lowest `f` first; a successor whose `f` equals the `f`
+//! being expanded is expanded next without going through the heap (last generated first — on
+//! grids that saves most heap operations); otherwise lowest `h` (the node nearer the goal), then
+//! the node that entered the open list first.
+//!
+//! The open list is a binary heap of small entries (24 bytes) ordered by integer keys: `f` and `h`
+//! are non-negative, so their IEEE bit patterns sort like the numbers. An improved node is pushed
+//! again and its older entry skipped when popped ("lazy deletion"); each node's heuristic is
+//! computed once.
 
 use super::events::{Observer, SearchEvent, SearchOutcome, SearchResult};
 use std::cmp::Ordering;
@@ -10,22 +17,34 @@ use std::collections::BinaryHeap;
 
 const NO_PARENT: u32 = u32::MAX;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum NodeState {
-    New,
-    Open,
-    Closed,
+/// What the search knows about one node, in 16 bytes so that four share a cache line: the cost
+/// so far (infinite: never reached), the parent, and the insertion number of its newest open
+/// entry (`CLOSED` once expanded). Older entries of the node in the heap are stale.
+#[derive(Clone, Copy)]
+struct NodeRecord {
+    g: f64,
+    parent: u32,
+    latest: u32,
 }
+
+const CLOSED: u32 = u32::MAX;
+
+const UNSEEN: NodeRecord = NodeRecord {
+    g: f64::INFINITY,
+    parent: NO_PARENT,
+    latest: 0,
+};
 
 /// Per-node working memory of a search, reusable between searches on graphs of the same size so
 /// that repeated queries do not allocate.
 #[derive(Default)]
 pub struct AStarScratch {
-    g: Vec<f64>,
-    parent: Vec<u32>,
-    state: Vec<NodeState>,
+    nodes: Vec<NodeRecord>,
     touched: Vec<u32>,
     heap: BinaryHeap<OpenEntry>,
+    /// Open nodes whose `f` equals the `f` being expanded: they are minimal too, so they skip
+    /// the heap (last in, first out).
+    level: Vec<OpenEntry>,
     successors: Vec<(usize, f64)>,
 }
 
@@ -38,51 +57,57 @@ impl AStarScratch {
     }
 
     fn prepare(&mut self, node_count: usize) {
-        if self.g.len() != node_count {
-            self.g = vec![f64::INFINITY; node_count];
-            self.parent = vec![NO_PARENT; node_count];
-            self.state = vec![NodeState::New; node_count];
-            self.touched.clear();
+        if self.nodes.len() != node_count {
+            self.nodes = vec![UNSEEN; node_count];
         } else {
             for &n in &self.touched {
-                let n = n as usize;
-                self.g[n] = f64::INFINITY;
-                self.parent[n] = NO_PARENT;
-                self.state[n] = NodeState::New;
+                self.nodes[n as usize] = UNSEEN;
             }
-            self.touched.clear();
         }
+        self.touched.clear();
         self.heap.clear();
+        self.level.clear();
     }
 }
 
 /// An entry of the open list; ordered so that the max-heap pops the best entry.
+#[derive(PartialEq, Eq)]
 struct OpenEntry {
-    f: f64,
-    h: f64,
-    order: u64,
+    /// Bits of `f` (non-negative, so they order like the number).
+    f: u64,
+    /// Bits of `h` as `f32` in the high half (ties go to the node nearer the goal), insertion
+    /// number in the low half (then first in, first out).
+    tie: u64,
     node: u32,
-    g: f64,
 }
 
-impl PartialEq for OpenEntry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
+impl OpenEntry {
+    fn new(f: f64, h: f64, order: u32, node: u32) -> Self {
+        // `max` keeps the bit trick valid for -0.0 and maps NaN to 0.
+        let f = f.max(0.0);
+        let h = (h.max(0.0) as f32).to_bits() as u64;
+        Self {
+            f: f.to_bits(),
+            tie: (h << 32) | u64::from(order),
+            node,
+        }
+    }
+
+    fn order(&self) -> u32 {
+        self.tie as u32
     }
 }
-impl Eq for OpenEntry {}
+
 impl PartialOrd for OpenEntry {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
+
 impl Ord for OpenEntry {
+    #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .f
-            .total_cmp(&self.f)
-            .then_with(|| other.h.total_cmp(&self.h))
-            .then_with(|| other.order.cmp(&self.order))
+        (other.f, other.tie).cmp(&(self.f, self.tie))
     }
 }
 
@@ -169,26 +194,24 @@ where
         return result;
     }
     let AStarScratch {
-        g,
-        parent,
-        state,
+        nodes,
         touched,
         heap,
+        level,
         successors: out,
     } = scratch;
 
-    let mut order = 0u64;
+    // Insertion numbers start at 1 (0 means "never pushed"); CLOSED is never reached because
+    // a graph with u32::MAX - 1 pushes would not fit in memory here.
+    let mut order = 1u32;
     let h0 = heuristic(start);
-    g[start] = 0.0;
-    state[start] = NodeState::Open;
-    touched.push(start as u32);
-    heap.push(OpenEntry {
-        f: h0,
-        h: h0,
-        order,
-        node: start as u32,
+    nodes[start] = NodeRecord {
         g: 0.0,
-    });
+        parent: NO_PARENT,
+        latest: order,
+    };
+    touched.push(start as u32);
+    heap.push(OpenEntry::new(h0, h0, order, start as u32));
     observer.event(SearchEvent::Opened {
         node: start,
         parent: None,
@@ -199,27 +222,29 @@ where
     let mut closed_count = 0usize;
     result.peak_memory = 1;
 
-    while let Some(entry) = heap.pop() {
+    while let Some(entry) = level.pop().or_else(|| heap.pop()) {
         let node = entry.node as usize;
-        if state[node] == NodeState::Closed || entry.g > g[node] {
-            continue; // a stale entry left behind by an improvement
+        let record = &mut nodes[node];
+        if record.latest != entry.order() {
+            continue; // closed, or a stale entry left behind by an improvement
         }
-        state[node] = NodeState::Closed;
+        record.latest = CLOSED;
+        let g_node = record.g;
         open_count -= 1;
         closed_count += 1;
         result.expanded += 1;
         observer.event(SearchEvent::Expanded {
             node,
-            g: entry.g,
-            h: entry.h,
+            g: g_node,
+            h: f64::from_bits(entry.f) - g_node,
         });
         if is_goal(node) {
             result.outcome = SearchOutcome::Found;
-            result.cost = entry.g;
+            result.cost = g_node;
             let mut n = node as u32;
             while n != NO_PARENT {
                 result.path.push(n as usize);
-                n = parent[n as usize];
+                n = nodes[n as usize].parent;
             }
             result.path.reverse();
             break;
@@ -227,41 +252,45 @@ where
         out.clear();
         successors(node, out);
         for &(next, step) in out.iter() {
-            if next >= node_count || state[next] == NodeState::Closed {
+            let Some(record) = nodes.get_mut(next) else {
+                continue;
+            };
+            if record.latest == CLOSED {
                 continue;
             }
-            let new_g = entry.g + step;
-            if new_g >= g[next] {
+            let new_g = g_node + step;
+            if new_g >= record.g {
                 continue;
             }
-            let first_visit = state[next] == NodeState::New;
-            let h = heuristic(next);
-            g[next] = new_g;
-            parent[next] = node as u32;
-            order += 1;
-            heap.push(OpenEntry {
-                f: new_g + h,
-                h,
-                order,
-                node: next as u32,
-                g: new_g,
-            });
+            let first_visit = record.g.is_infinite();
+            let h_next = heuristic(next);
+            order = order.wrapping_add(1);
+            record.g = new_g;
+            record.parent = node as u32;
+            record.latest = order;
+            let entry_next = OpenEntry::new(new_g + h_next, h_next, order, next as u32);
+            // Equal f: as good as anything open, so expand it next without the heap (common on
+            // grids when walking straight at the goal).
+            if entry_next.f == entry.f {
+                level.push(entry_next);
+            } else {
+                heap.push(entry_next);
+            }
             if first_visit {
-                state[next] = NodeState::Open;
                 touched.push(next as u32);
                 open_count += 1;
                 observer.event(SearchEvent::Opened {
                     node: next,
                     parent: Some(node),
                     g: new_g,
-                    h,
+                    h: h_next,
                 });
             } else {
                 observer.event(SearchEvent::Improved {
                     node: next,
                     parent: node,
                     g: new_g,
-                    h,
+                    h: h_next,
                 });
             }
         }

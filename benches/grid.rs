@@ -1,0 +1,141 @@
+//! Grid search on the MovingAI maps: our A* and Fringe Search against the `pathfinding` crate's
+//! `astar` and `fringe` on the same scenarios, same moves and same heuristic. Run:
+//! `cargo bench --bench grid` (reads `../shared/testdata/movingai`).
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use navlab::grid::movingai::{Scenario, load_map, load_scenarios, matches_six_digits};
+use navlab::grid::search::{GridScratch, grid_search_with_scratch};
+use navlab::grid::{Connectivity, GridAlgorithm, Heuristic, TileMap};
+use navlab::search::NoObserver;
+use ordered_float::OrderedFloat;
+use std::hint::black_box;
+use std::path::PathBuf;
+
+const ASTAR: GridAlgorithm = GridAlgorithm::AStar {
+    heuristic: Heuristic::Octile,
+    weight: 1.0,
+};
+const FRINGE: GridAlgorithm = GridAlgorithm::Fringe {
+    heuristic: Heuristic::Octile,
+};
+
+fn data(name: &str) -> Option<(TileMap, Vec<Scenario>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata/movingai");
+    let map = load_map(&dir.join(name)).ok()?;
+    let scen = load_scenarios(&dir.join(format!("{name}.scen"))).ok()?;
+    Some((map, scen))
+}
+
+fn octile(map: &TileMap, i: usize, goal: usize) -> f64 {
+    Heuristic::Octile.distance(map.cell(i), map.cell(goal))
+}
+
+fn crate_astar(map: &TileMap, s: &Scenario) -> Option<f64> {
+    let (start, goal) = (map.index(s.start), map.index(s.goal));
+    let mut out = Vec::with_capacity(8);
+    pathfinding::prelude::astar(
+        &start,
+        |&n| {
+            out.clear();
+            map.successors(n, Connectivity::Eight, &mut out);
+            out.iter()
+                .map(|&(m, c)| (m, OrderedFloat(c)))
+                .collect::<Vec<_>>()
+        },
+        |&n| OrderedFloat(octile(map, n, goal)),
+        |&n| n == goal,
+    )
+    .map(|(_, c)| c.0)
+}
+
+fn crate_fringe(map: &TileMap, s: &Scenario) -> Option<f64> {
+    let (start, goal) = (map.index(s.start), map.index(s.goal));
+    let mut out = Vec::with_capacity(8);
+    pathfinding::prelude::fringe(
+        &start,
+        |&n| {
+            out.clear();
+            map.successors(n, Connectivity::Eight, &mut out);
+            out.iter()
+                .map(|&(m, c)| (m, OrderedFloat(c)))
+                .collect::<Vec<_>>()
+        },
+        |&n| OrderedFloat(octile(map, n, goal)),
+        |&n| n == goal,
+    )
+    .map(|(_, c)| c.0)
+}
+
+fn grid(c: &mut Criterion) {
+    for (name, every) in [
+        ("arena.map", 1),
+        ("random512-10-0.map", 10),
+        ("maze512-4-0.map", 200),
+    ] {
+        let Some((map, all)) = data(name) else {
+            eprintln!("SKIPPED: ../shared/testdata/movingai/{name} is absent");
+            continue;
+        };
+        let scenarios: Vec<Scenario> = all.into_iter().step_by(every).collect();
+        let mut scratch = GridScratch::default();
+        // Everyone must get every listed length right before anyone is timed.
+        for s in &scenarios {
+            for algorithm in [ASTAR, FRINGE] {
+                let r = grid_search_with_scratch(
+                    &mut scratch,
+                    &map,
+                    s.start,
+                    s.goal,
+                    algorithm,
+                    Connectivity::Eight,
+                    &mut NoObserver,
+                );
+                assert!(
+                    matches_six_digits(r.cost, s.optimal),
+                    "{name} line {}",
+                    s.line
+                );
+            }
+            let a = crate_astar(&map, s).expect("path");
+            let f = crate_fringe(&map, s).expect("path");
+            assert!(matches_six_digits(a, s.optimal) && matches_six_digits(f, s.optimal));
+        }
+        let mut group = c.benchmark_group(format!("grid_{name}_{}_scenarios", scenarios.len()));
+        group.sample_size(10);
+        for (label, algorithm) in [("navlab_astar", ASTAR), ("navlab_fringe", FRINGE)] {
+            group.bench_function(BenchmarkId::from_parameter(label), |b| {
+                b.iter(|| {
+                    for s in &scenarios {
+                        black_box(grid_search_with_scratch(
+                            &mut scratch,
+                            &map,
+                            s.start,
+                            s.goal,
+                            algorithm,
+                            Connectivity::Eight,
+                            &mut NoObserver,
+                        ));
+                    }
+                })
+            });
+        }
+        group.bench_function(BenchmarkId::from_parameter("pathfinding_astar"), |b| {
+            b.iter(|| {
+                for s in &scenarios {
+                    black_box(crate_astar(&map, s));
+                }
+            })
+        });
+        group.bench_function(BenchmarkId::from_parameter("pathfinding_fringe"), |b| {
+            b.iter(|| {
+                for s in &scenarios {
+                    black_box(crate_fringe(&map, s));
+                }
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, grid);
+criterion_main!(benches);

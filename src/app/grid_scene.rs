@@ -1,0 +1,1047 @@
+//! The tile-map scene: paint terrain, place start and goal, run BFS, Dijkstra, A*, IDA* or
+//! Fringe Search step by step, and compare all of them on the same map.
+
+use super::camera::{Camera, View};
+use super::playback::Playback;
+use crate::geom::Vec2;
+use crate::grid::search::{DEFAULT_IDA_BUDGET, GridScratch, grid_search_with_scratch};
+use crate::grid::{
+    Cell, Connectivity, GridAlgorithm, GridPath, Heuristic, Tile, TileMap, grid_search,
+};
+use crate::navmesh::Bounds;
+use crate::search::{NoObserver, SearchEvent, SearchOutcome};
+use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui, pos2};
+use std::path::PathBuf;
+
+/// What a click on the map does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// Paint one tile kind (click or drag a stroke).
+    Paint(Tile),
+    /// Fill a rectangle (drag from corner to corner).
+    Rectangle(Tile),
+    /// Place the start.
+    Start,
+    /// Place the goal.
+    Goal,
+}
+
+/// Which algorithm the animation shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlgorithmKind {
+    /// Breadth-first search.
+    Bfs,
+    /// Dijkstra.
+    Dijkstra,
+    /// A*.
+    AStar,
+    /// IDA*.
+    IdaStar,
+    /// Fringe Search.
+    Fringe,
+}
+
+impl AlgorithmKind {
+    /// All, in menu order.
+    pub const ALL: [AlgorithmKind; 5] = [
+        AlgorithmKind::Bfs,
+        AlgorithmKind::Dijkstra,
+        AlgorithmKind::AStar,
+        AlgorithmKind::IdaStar,
+        AlgorithmKind::Fringe,
+    ];
+
+    /// Menu name.
+    pub fn name(self) -> &'static str {
+        match self {
+            AlgorithmKind::Bfs => "BFS",
+            AlgorithmKind::Dijkstra => "Dijkstra",
+            AlgorithmKind::AStar => "A*",
+            AlgorithmKind::IdaStar => "IDA*",
+            AlgorithmKind::Fringe => "Fringe",
+        }
+    }
+}
+
+/// One tile change (for undo).
+#[derive(Debug, Clone, PartialEq)]
+struct TileChange {
+    cell: Cell,
+    before: Tile,
+    after: Tile,
+}
+
+/// Where a cell stands in the replayed search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum CellStatus {
+    #[default]
+    Unseen,
+    Open,
+    Later,
+    Closed,
+}
+
+/// One row of the comparison table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComparisonRow {
+    /// Algorithm name.
+    pub name: &'static str,
+    /// How it ended.
+    pub outcome: SearchOutcome,
+    /// Path cost.
+    pub cost: f64,
+    /// Nodes expanded.
+    pub expanded: usize,
+    /// Peak memory in nodes.
+    pub peak_memory: usize,
+    /// Microseconds per run, measured without an observer.
+    pub micros: f64,
+}
+
+/// The tile-map scene's state.
+pub struct GridScene {
+    /// The map being edited.
+    pub map: TileMap,
+    /// Where it was loaded from or saved to.
+    pub file: Option<PathBuf>,
+    /// Unsaved edits.
+    pub dirty: bool,
+    /// Start cell.
+    pub start: Cell,
+    /// Goal cell.
+    pub goal: Cell,
+    /// The click tool.
+    pub tool: Tool,
+    /// The algorithm animated.
+    pub algorithm: AlgorithmKind,
+    /// Heuristic for A*, IDA*, Fringe.
+    pub heuristic: Heuristic,
+    /// A* weight.
+    pub weight: f64,
+    /// IDA* budget.
+    pub budget: usize,
+    /// Moves.
+    pub connectivity: Connectivity,
+    /// Recorded events of the current search.
+    pub events: Vec<SearchEvent>,
+    /// Its answer.
+    pub result: Option<GridPath>,
+    /// Playback.
+    pub playback: Playback,
+    /// The comparison of every algorithm, once run.
+    pub comparison: Option<Vec<ComparisonRow>>,
+    /// View.
+    pub camera: Option<Camera>,
+    /// Where the canvas was drawn last frame.
+    pub canvas_rect: Option<Rect>,
+    /// Cell under the pointer.
+    pub hover: Option<Cell>,
+    undo: Vec<Vec<TileChange>>,
+    redo: Vec<Vec<TileChange>>,
+    stroke: Vec<TileChange>,
+    rect_anchor: Option<Cell>,
+    replay: GridReplay,
+}
+
+#[derive(Debug, Clone, Default)]
+struct GridReplay {
+    cursor: usize,
+    status: Vec<CellStatus>,
+    expansions: Vec<u32>,
+    g: Vec<f32>,
+    h: Vec<f32>,
+    current: Option<usize>,
+    iteration: usize,
+    threshold: f64,
+    finished: Option<SearchOutcome>,
+}
+
+impl GridReplay {
+    fn new(cells: usize) -> Self {
+        Self {
+            status: vec![CellStatus::Unseen; cells],
+            expansions: vec![0; cells],
+            g: vec![f32::NAN; cells],
+            h: vec![f32::NAN; cells],
+            ..Self::default()
+        }
+    }
+
+    fn seek(&mut self, events: &[SearchEvent], cursor: usize, cells: usize) {
+        let cursor = cursor.min(events.len());
+        if cursor < self.cursor || self.status.len() != cells {
+            *self = GridReplay::new(cells);
+        }
+        while self.cursor < cursor {
+            self.apply(&events[self.cursor]);
+            self.cursor += 1;
+        }
+    }
+
+    fn apply(&mut self, event: &SearchEvent) {
+        let n = self.status.len();
+        match *event {
+            SearchEvent::Opened { node, g, h, .. } | SearchEvent::Improved { node, g, h, .. }
+                if node < n =>
+            {
+                self.status[node] = CellStatus::Open;
+                self.g[node] = g as f32;
+                self.h[node] = h as f32;
+            }
+            SearchEvent::Expanded { node, g, h } if node < n => {
+                self.status[node] = CellStatus::Closed;
+                self.expansions[node] += 1;
+                self.g[node] = g as f32;
+                self.h[node] = h as f32;
+                self.current = Some(node);
+            }
+            SearchEvent::Deferred { node, .. } if node < n => {
+                self.status[node] = CellStatus::Later;
+            }
+            SearchEvent::IterationStarted {
+                iteration,
+                threshold,
+            } => {
+                self.iteration = iteration;
+                self.threshold = threshold;
+            }
+            SearchEvent::Finished { outcome } => {
+                self.finished = Some(outcome);
+                self.current = None;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The built-in map: two rooms, a pond, a sand beach and a hole, 32 × 22.
+pub fn default_map() -> TileMap {
+    let art = "\
+................................
+................................
+..@@@@@@@@@@@@......SSSS........
+..@..........@.....SSWWWSS......
+..@..........@....SSWWWWWSS.....
+..@..........@....SSWWWWWSS.....
+..@..........@.....SSWWWSS......
+..@..........@......SSSSS.......
+..@@@@@@..@@@@..................
+................................
+.............................O..
+..........@@@@@@@@@@@@@@........
+..........@............@........
+..........@............@........
+..........@...OO.......@........
+..........@...OO.......@........
+..........@............@........
+..........@@@@@@..@@@@@@........
+................................
+....SSSSSSSSSS..................
+................................
+................................";
+    TileMap::from_ascii(art).expect("the built-in map is a valid picture")
+}
+
+impl Default for GridScene {
+    fn default() -> Self {
+        Self::new(default_map())
+    }
+}
+
+impl GridScene {
+    /// A scene on `map`, start top-left and goal bottom-right (first passable cells).
+    pub fn new(map: TileMap) -> Self {
+        let (start, goal) = default_cells(&map);
+        let mut scene = Self {
+            map,
+            file: None,
+            dirty: false,
+            start,
+            goal,
+            tool: Tool::Paint(Tile::Wall),
+            algorithm: AlgorithmKind::AStar,
+            heuristic: Heuristic::Octile,
+            weight: 1.0,
+            budget: DEFAULT_IDA_BUDGET,
+            connectivity: Connectivity::Eight,
+            events: Vec::new(),
+            result: None,
+            playback: Playback::default(),
+            comparison: None,
+            camera: None,
+            canvas_rect: None,
+            hover: None,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            stroke: Vec::new(),
+            rect_anchor: None,
+            replay: GridReplay::default(),
+        };
+        scene.rerun();
+        scene
+    }
+
+    /// Replaces the map (after a load or "new"), forgetting history.
+    pub fn set_map(&mut self, map: TileMap, file: Option<PathBuf>) {
+        let (start, goal) = default_cells(&map);
+        self.map = map;
+        self.file = file;
+        self.dirty = false;
+        self.start = start;
+        self.goal = goal;
+        self.undo.clear();
+        self.redo.clear();
+        self.camera = None;
+        self.comparison = None;
+        self.playback.cursor = 0;
+        self.rerun();
+    }
+
+    /// The algorithm with the scene's settings.
+    pub fn grid_algorithm(&self, kind: AlgorithmKind) -> GridAlgorithm {
+        match kind {
+            AlgorithmKind::Bfs => GridAlgorithm::Bfs,
+            AlgorithmKind::Dijkstra => GridAlgorithm::Dijkstra,
+            AlgorithmKind::AStar => GridAlgorithm::AStar {
+                heuristic: self.heuristic,
+                weight: self.weight,
+            },
+            AlgorithmKind::IdaStar => GridAlgorithm::IdaStar {
+                heuristic: self.heuristic,
+                budget: self.budget,
+            },
+            AlgorithmKind::Fringe => GridAlgorithm::Fringe {
+                heuristic: self.heuristic,
+            },
+        }
+    }
+
+    /// Runs the selected algorithm again, recording its steps.
+    pub fn rerun(&mut self) {
+        let mut events = Vec::new();
+        let algorithm = self.grid_algorithm(self.algorithm);
+        // IDA* can expand millions of nodes; record at most this many steps for the animation.
+        let result = grid_search(
+            &self.map,
+            self.start,
+            self.goal,
+            algorithm,
+            self.connectivity,
+            &mut CappedRecorder {
+                events: &mut events,
+                cap: 2_000_000,
+            },
+        );
+        self.events = events;
+        self.result = Some(result);
+        self.replay = GridReplay::new(self.map.cell_count());
+        self.playback.cursor = self.playback.cursor.min(self.events.len());
+        self.replay
+            .seek(&self.events, self.playback.cursor, self.map.cell_count());
+        self.comparison = None;
+    }
+
+    /// Moves the replay to the playback cursor.
+    pub fn sync_replay(&mut self) {
+        self.replay
+            .seek(&self.events, self.playback.cursor, self.map.cell_count());
+    }
+
+    /// Runs every algorithm on the current map, start and goal: counts from an instrumented
+    /// run, time from repeated runs without an observer.
+    pub fn compare(&mut self) {
+        let mut rows = Vec::new();
+        let mut scratch = GridScratch::default();
+        for kind in AlgorithmKind::ALL {
+            let algorithm = self.grid_algorithm(kind);
+            let result = grid_search_with_scratch(
+                &mut scratch,
+                &self.map,
+                self.start,
+                self.goal,
+                algorithm,
+                self.connectivity,
+                &mut NoObserver,
+            );
+            let started = std::time::Instant::now();
+            let mut runs = 0u32;
+            while runs < 3 || (started.elapsed().as_millis() < 20 && runs < 10_000) {
+                std::hint::black_box(grid_search_with_scratch(
+                    &mut scratch,
+                    &self.map,
+                    self.start,
+                    self.goal,
+                    algorithm,
+                    self.connectivity,
+                    &mut NoObserver,
+                ));
+                runs += 1;
+            }
+            let micros = started.elapsed().as_secs_f64() * 1e6 / f64::from(runs);
+            rows.push(ComparisonRow {
+                name: kind.name(),
+                outcome: result.outcome,
+                cost: result.cost,
+                expanded: result.expanded,
+                peak_memory: result.peak_memory,
+                micros,
+            });
+        }
+        self.comparison = Some(rows);
+    }
+
+    fn paint_tile(&mut self, cell: Cell, tile: Tile) {
+        if let Some(before) = self.map.get(cell)
+            && before != tile
+        {
+            self.map.set(cell, tile);
+            self.stroke.push(TileChange {
+                cell,
+                before,
+                after: tile,
+            });
+        }
+    }
+
+    /// Paints one tile as a complete edit (one undo step); returns true when it changed.
+    pub fn paint(&mut self, cell: Cell, tile: Tile) -> bool {
+        self.paint_tile(cell, tile);
+        self.end_stroke()
+    }
+
+    fn end_stroke(&mut self) -> bool {
+        if self.stroke.is_empty() {
+            return false;
+        }
+        self.undo.push(std::mem::take(&mut self.stroke));
+        self.redo.clear();
+        self.dirty = true;
+        self.rerun();
+        true
+    }
+
+    /// Undoes the last edit.
+    pub fn undo(&mut self) -> bool {
+        let Some(edit) = self.undo.pop() else {
+            return false;
+        };
+        for change in edit.iter().rev() {
+            self.map.set(change.cell, change.before);
+        }
+        self.redo.push(edit);
+        self.dirty = true;
+        self.rerun();
+        true
+    }
+
+    /// Redoes the last undone edit.
+    pub fn redo(&mut self) -> bool {
+        let Some(edit) = self.redo.pop() else {
+            return false;
+        };
+        for change in &edit {
+            self.map.set(change.cell, change.after);
+        }
+        self.undo.push(edit);
+        self.dirty = true;
+        self.rerun();
+        true
+    }
+
+    /// True when there is something to undo.
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// True when there is something to redo.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// The canvas view of the last frame.
+    pub fn last_view(&self) -> Option<View> {
+        Some(View {
+            camera: self.camera?,
+            rect: self.canvas_rect?,
+        })
+    }
+
+    /// Undo/redo keys. Returns nothing; edits rerun the search.
+    pub fn keyboard(&mut self, ui: &Ui) {
+        use egui::{Key, KeyboardShortcut, Modifiers};
+        let redo_shift = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+        let redo_y = KeyboardShortcut::new(Modifiers::COMMAND, Key::Y);
+        let undo = KeyboardShortcut::new(Modifiers::COMMAND, Key::Z);
+        // The longer shortcut first, so Ctrl+Shift+Z is not taken for Ctrl+Z.
+        let (r1, r2, u) = ui.input_mut(|i| {
+            (
+                i.consume_shortcut(&redo_shift),
+                i.consume_shortcut(&redo_y),
+                i.consume_shortcut(&undo),
+            )
+        });
+        if r1 || r2 {
+            self.redo();
+        }
+        if u {
+            self.undo();
+        }
+    }
+
+    /// Palette, algorithm and its settings.
+    pub fn controls_ui(&mut self, ui: &mut Ui) {
+        ui.label("Paint");
+        ui.horizontal_wrapped(|ui| {
+            for tile in Tile::ALL {
+                let selected = self.tool == Tool::Paint(tile);
+                let ink = if matches!(tile, Tile::Wall | Tile::Hole) {
+                    Color32::WHITE
+                } else {
+                    Color32::BLACK
+                };
+                let text = egui::RichText::new(tile.name()).color(ink);
+                if ui
+                    .add(
+                        egui::Button::new(text)
+                            .fill(tile_color(tile))
+                            .selected(selected),
+                    )
+                    .on_hover_text(tile_help(tile))
+                    .clicked()
+                {
+                    self.tool = Tool::Paint(tile);
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            let current = match self.tool {
+                Tool::Paint(t) | Tool::Rectangle(t) => t,
+                _ => Tile::Wall,
+            };
+            if ui
+                .selectable_label(matches!(self.tool, Tool::Rectangle(_)), "Rectangle")
+                .on_hover_text("Drag from corner to corner to fill with the selected tile")
+                .clicked()
+            {
+                self.tool = Tool::Rectangle(current);
+            }
+            if ui
+                .selectable_label(self.tool == Tool::Start, "Place start")
+                .on_hover_text("Click a cell to put the start there")
+                .clicked()
+            {
+                self.tool = Tool::Start;
+            }
+            if ui
+                .selectable_label(self.tool == Tool::Goal, "Place goal")
+                .clicked()
+            {
+                self.tool = Tool::Goal;
+            }
+        });
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(self.can_undo(), egui::Button::new("Undo"))
+                .on_hover_text("Ctrl+Z")
+                .clicked()
+            {
+                self.undo();
+            }
+            if ui
+                .add_enabled(self.can_redo(), egui::Button::new("Redo"))
+                .on_hover_text("Ctrl+Shift+Z or Ctrl+Y")
+                .clicked()
+            {
+                self.redo();
+            }
+        });
+        ui.separator();
+        let mut changed = false;
+        ui.label("Algorithm");
+        ui.horizontal_wrapped(|ui| {
+            for kind in AlgorithmKind::ALL {
+                changed |= ui
+                    .radio_value(&mut self.algorithm, kind, kind.name())
+                    .changed();
+            }
+        });
+        let uses_heuristic =
+            !matches!(self.algorithm, AlgorithmKind::Bfs | AlgorithmKind::Dijkstra);
+        ui.add_enabled_ui(uses_heuristic, |ui| {
+            egui::ComboBox::from_label("Heuristic")
+                .selected_text(self.heuristic.name())
+                .show_ui(ui, |ui| {
+                    for h in Heuristic::ALL {
+                        changed |= ui
+                            .selectable_value(&mut self.heuristic, h, h.name())
+                            .changed();
+                    }
+                });
+        });
+        if self.algorithm == AlgorithmKind::AStar {
+            changed |= ui
+                .add(egui::Slider::new(&mut self.weight, 0.0..=5.0).text("Weight"))
+                .on_hover_text("1 = optimal; above 1 greedier, faster, not optimal")
+                .changed();
+        }
+        if self.algorithm == AlgorithmKind::IdaStar {
+            changed |= ui
+                .add(
+                    egui::Slider::new(&mut self.budget, 1_000..=10_000_000)
+                        .logarithmic(true)
+                        .text("Node budget"),
+                )
+                .on_hover_text("IDA* gives up after this many expansions, and says so")
+                .changed();
+        }
+        ui.horizontal(|ui| {
+            ui.label("Moves");
+            changed |= ui
+                .radio_value(&mut self.connectivity, Connectivity::Eight, "8 directions")
+                .changed();
+            changed |= ui
+                .radio_value(&mut self.connectivity, Connectivity::Four, "4 directions")
+                .changed();
+        });
+        ui.label("Tile costs");
+        let mut costs = self.map.costs;
+        for (label, value) in [
+            ("Grass", &mut costs.grass),
+            ("Sand", &mut costs.sand),
+            ("Water", &mut costs.water),
+        ] {
+            changed |= ui
+                .add(egui::Slider::new(value, 0.1..=10.0).text(format!("{label} cost")))
+                .changed();
+        }
+        if costs != self.map.costs && costs.are_valid() {
+            self.map.costs = costs;
+            self.dirty = true;
+        }
+        if changed {
+            self.rerun();
+        }
+        ui.separator();
+        self.stats_ui(ui);
+    }
+
+    fn stats_ui(&mut self, ui: &mut Ui) {
+        if let Some(r) = &self.result {
+            egui::Grid::new("grid_stats").num_columns(2).show(ui, |ui| {
+                ui.label("Status");
+                ui.label(match r.outcome {
+                    SearchOutcome::Found => "found",
+                    SearchOutcome::Unreachable => "unreachable",
+                    SearchOutcome::BudgetExceeded => "budget exceeded",
+                });
+                ui.end_row();
+                ui.label("Path cost");
+                ui.label(if r.cost.is_finite() {
+                    format!("{:.3}", r.cost)
+                } else {
+                    "—".to_string()
+                });
+                ui.end_row();
+                ui.label("Expanded");
+                ui.label(r.expanded.to_string());
+                ui.end_row();
+                ui.label("Peak memory");
+                ui.label(format!("{} nodes", r.peak_memory));
+                ui.end_row();
+                if self.replay.iteration > 0 {
+                    ui.label("Pass / threshold");
+                    ui.label(format!(
+                        "{} / {:.2}",
+                        self.replay.iteration, self.replay.threshold
+                    ));
+                    ui.end_row();
+                }
+            });
+        }
+    }
+
+    /// The comparison table and charts.
+    pub fn comparison_ui(&mut self, ui: &mut Ui) {
+        ui.horizontal(|ui| {
+            ui.heading("Comparison");
+            if ui
+                .button("Compare all")
+                .on_hover_text(
+                    "Run every algorithm on this map, start and goal; time is measured on runs that record nothing",
+                )
+                .clicked()
+            {
+                self.compare();
+            }
+        });
+        let Some(rows) = &self.comparison else {
+            ui.label("Press Compare all to run every algorithm on this map, start and goal.");
+            return;
+        };
+        egui::Grid::new("comparison")
+            .striped(true)
+            .num_columns(6)
+            .show(ui, |ui| {
+                for h in [
+                    "Algorithm",
+                    "Cost",
+                    "Expanded",
+                    "Peak memory",
+                    "Time (µs)",
+                    "Status",
+                ] {
+                    ui.strong(h);
+                }
+                ui.end_row();
+                for r in rows {
+                    ui.label(r.name);
+                    ui.label(if r.cost.is_finite() {
+                        format!("{:.3}", r.cost)
+                    } else {
+                        "—".into()
+                    });
+                    ui.label(r.expanded.to_string());
+                    ui.label(r.peak_memory.to_string());
+                    ui.label(format!("{:.1}", r.micros));
+                    ui.label(match r.outcome {
+                        SearchOutcome::Found => "found",
+                        SearchOutcome::Unreachable => "unreachable",
+                        SearchOutcome::BudgetExceeded => "over budget",
+                    });
+                    ui.end_row();
+                }
+            });
+        type Measure = fn(&ComparisonRow) -> f64;
+        // IDA* can expand a hundred thousand times more than the others: counts and times are
+        // drawn on a log scale so every bar stays visible.
+        let charts: [(&str, Measure, bool); 4] = [
+            ("Cells expanded (log)", |r| r.expanded as f64, true),
+            ("Peak memory, nodes (log)", |r| r.peak_memory as f64, true),
+            ("Time, µs (log)", |r| r.micros, true),
+            (
+                "Path cost",
+                |r| if r.cost.is_finite() { r.cost } else { 0.0 },
+                false,
+            ),
+        ];
+        const COLORS: [Color32; 5] = [
+            Color32::from_rgb(150, 150, 160),
+            Color32::from_rgb(90, 150, 220),
+            Color32::from_rgb(240, 150, 60),
+            Color32::from_rgb(200, 90, 200),
+            Color32::from_rgb(90, 200, 120),
+        ];
+        ui.columns(4, |columns| {
+            for (column, (title, value, log)) in columns.iter_mut().zip(charts) {
+                column.label(title);
+                let mut plot = egui_plot::Plot::new(format!("compare_{title}"))
+                    .height(130.0)
+                    .allow_scroll(false)
+                    .allow_zoom(false)
+                    .allow_drag(false)
+                    .show_x(false)
+                    .show_axes([false, true])
+                    .legend(egui_plot::Legend::default().position(egui_plot::Corner::LeftTop));
+                if log {
+                    plot =
+                        plot.y_axis_formatter(|mark, _| format!("{:.0}", 10f64.powf(mark.value)));
+                }
+                plot.show(column, |plot| {
+                    for (i, r) in rows.iter().enumerate() {
+                        let v = value(r);
+                        let height = if log { (v.max(0.0) + 1.0).log10() } else { v };
+                        let bar = egui_plot::Bar::new(i as f64, height).width(0.7);
+                        plot.bar_chart(
+                            egui_plot::BarChart::new(r.name, vec![bar])
+                                .color(COLORS[i % COLORS.len()]),
+                        );
+                    }
+                });
+            }
+        });
+    }
+
+    /// The sentence for the step just taken.
+    pub fn current_explanation(&self) -> String {
+        let width = self.map.width();
+        match self.playback.cursor.min(self.events.len()) {
+            0 => format!(
+                "Ready: {} from {:?} to {:?}. Press Play (Space). Left click paints, right click sets the goal.",
+                self.algorithm.name(),
+                self.start,
+                self.goal
+            ),
+            k => self.events[k - 1].explain(|i| format!("cell {},{}", i % width, i / width)),
+        }
+    }
+
+    /// The map canvas.
+    pub fn canvas_ui(&mut self, ui: &mut Ui) {
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Tile map canvas"));
+        let rect = response.rect;
+        self.canvas_rect = Some(rect);
+        let bounds = Bounds {
+            min: Vec2::new(0.0, 0.0),
+            max: Vec2::new(self.map.width() as f64, self.map.height() as f64),
+        };
+        let camera = *self.camera.get_or_insert_with(|| Camera::fit(bounds, rect));
+        let view = View { camera, rect };
+        painter.rect_filled(rect, 0.0, Color32::from_rgb(24, 26, 31));
+        let (map_w, map_h) = (self.map.width(), self.map.height());
+        let cell_at = move |pos: Pos2| -> Option<Cell> {
+            let w = view.world_from_screen(pos);
+            (w.x >= 0.0 && w.y >= 0.0)
+                .then_some((w.x as usize, w.y as usize))
+                .filter(|&(x, y)| x < map_w && y < map_h)
+        };
+        self.hover = response.hover_pos().and_then(cell_at);
+
+        // Editing and placing.
+        let pointer = response.interact_pointer_pos();
+        let shift = ui.input(|i| i.modifiers.shift);
+        if response.secondary_clicked()
+            && let Some(cell) = pointer.and_then(cell_at)
+            && self.map.is_passable(cell)
+        {
+            self.goal = cell;
+            self.playback.cursor = usize::MAX;
+            self.rerun();
+        }
+        let primary_down = ui.input(|i| i.pointer.primary_down());
+        let primary = response.is_pointer_button_down_on() && primary_down;
+        match self.tool {
+            Tool::Paint(tile) => {
+                if (primary || response.clicked())
+                    && let Some(cell) = pointer.and_then(cell_at)
+                {
+                    if shift && self.map.is_passable(cell) {
+                        self.goal = cell;
+                        self.playback.cursor = usize::MAX;
+                        self.rerun();
+                    } else if !shift {
+                        self.paint_tile(cell, tile);
+                    }
+                }
+                if !primary_down {
+                    self.end_stroke();
+                }
+            }
+            Tool::Rectangle(tile) => {
+                if response.drag_started() {
+                    self.rect_anchor = pointer.and_then(cell_at);
+                }
+                if response.drag_stopped()
+                    && let (Some(a), Some(b)) = (self.rect_anchor.take(), pointer.and_then(cell_at))
+                {
+                    for y in a.1.min(b.1)..=a.1.max(b.1) {
+                        for x in a.0.min(b.0)..=a.0.max(b.0) {
+                            self.paint_tile((x, y), tile);
+                        }
+                    }
+                    self.end_stroke();
+                }
+                if response.clicked()
+                    && let Some(cell) = pointer.and_then(cell_at)
+                {
+                    self.paint(cell, tile);
+                }
+            }
+            Tool::Start | Tool::Goal => {
+                if response.clicked()
+                    && let Some(cell) = pointer.and_then(cell_at)
+                    && self.map.is_passable(cell)
+                {
+                    if self.tool == Tool::Start {
+                        self.start = cell;
+                    } else {
+                        self.goal = cell;
+                    }
+                    self.playback.cursor = usize::MAX;
+                    self.rerun();
+                }
+            }
+        }
+        // Zoom.
+        if response.hovered() {
+            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta().y, i.zoom_delta()));
+            let factor = f64::from(zoom) * (f64::from(scroll) * 0.002).exp();
+            if (factor - 1.0).abs() > 1e-6
+                && let (Some(camera), Some(anchor)) = (&mut self.camera, response.hover_pos())
+            {
+                camera.zoom_at(factor, anchor, rect);
+            }
+        }
+        self.sync_replay();
+        self.paint_map(&painter, view);
+        if let Some(cell) = self.hover {
+            let _ = response.on_hover_ui_at_pointer(|ui| self.cell_tooltip_ui(ui, cell));
+        }
+        let caption = self.current_explanation();
+        let galley = painter.layout(
+            caption,
+            egui::FontId::proportional(15.0),
+            Color32::WHITE,
+            (rect.width() - 30.0).max(50.0),
+        );
+        let at = pos2(rect.left() + 10.0, rect.top() + 10.0);
+        painter.rect_filled(
+            Rect::from_min_size(at, galley.size()).expand(6.0),
+            4.0,
+            Color32::from_black_alpha(170),
+        );
+        painter.galley(at, galley, Color32::WHITE);
+    }
+
+    fn cell_tooltip_ui(&self, ui: &mut Ui, cell: Cell) {
+        let tile = self.map.get(cell).unwrap_or_default();
+        ui.label(format!("cell {},{}: {}", cell.0, cell.1, tile.name()));
+        let i = self.map.index(cell);
+        if let (Some(&g), Some(&h)) = (self.replay.g.get(i), self.replay.h.get(i))
+            && !g.is_nan()
+        {
+            ui.label(format!("g {g:.3}   h {h:.3}   f {:.3}", g + h));
+            let times = self.replay.expansions[i];
+            if times > 1 {
+                ui.label(format!("expanded {times} times"));
+            }
+        }
+    }
+
+    fn paint_map(&self, painter: &egui::Painter, view: View) {
+        let map = &self.map;
+        let visible = view.visible_world();
+        let x0 = visible.min.x.floor().max(0.0) as usize;
+        let y0 = visible.min.y.floor().max(0.0) as usize;
+        let x1 = (visible.max.x.ceil().max(0.0) as usize).min(map.width());
+        let y1 = (visible.max.y.ceil().max(0.0) as usize).min(map.height());
+        let mut mesh = egui::Mesh::default();
+        let path_cells: std::collections::HashSet<Cell> = if self.replay.finished.is_some() {
+            self.result
+                .iter()
+                .flat_map(|r| r.path.iter().copied())
+                .collect()
+        } else {
+            Default::default()
+        };
+        for y in y0..y1 {
+            for x in x0..x1 {
+                let tile = map.get((x, y)).unwrap_or_default();
+                let i = map.index((x, y));
+                let base = tile_color(tile);
+                let overlay = if self.replay.current == Some(i) {
+                    Some(Color32::from_rgb(226, 72, 72))
+                } else if path_cells.contains(&(x, y)) {
+                    Some(Color32::from_rgb(255, 150, 40))
+                } else {
+                    match self.replay.status.get(i) {
+                        Some(CellStatus::Open) => Some(Color32::from_rgb(222, 170, 52)),
+                        Some(CellStatus::Later) => Some(Color32::from_rgb(190, 120, 220)),
+                        Some(CellStatus::Closed) => {
+                            let times = self.replay.expansions[i].min(6) as u8;
+                            Some(Color32::from_rgb(64, 112, 186u8.saturating_add(times * 10)))
+                        }
+                        _ => None,
+                    }
+                };
+                let color = overlay.map_or(base, |o| blend(base, o, 0.65));
+                let a = view.screen_from_world(Vec2::new(x as f64, y as f64));
+                let b = view.screen_from_world(Vec2::new(x as f64 + 1.0, y as f64 + 1.0));
+                mesh.add_colored_rect(Rect::from_min_max(a, b), color);
+            }
+        }
+        painter.add(Shape::mesh(mesh));
+        // Grid lines when cells are large enough.
+        if view.camera.scale > 10.0 {
+            let stroke = Stroke::new(1.0, Color32::from_black_alpha(60));
+            for x in x0..=x1 {
+                let a = view.screen_from_world(Vec2::new(x as f64, y0 as f64));
+                let b = view.screen_from_world(Vec2::new(x as f64, y1 as f64));
+                painter.line_segment([a, b], stroke);
+            }
+            for y in y0..=y1 {
+                let a = view.screen_from_world(Vec2::new(x0 as f64, y as f64));
+                let b = view.screen_from_world(Vec2::new(x1 as f64, y as f64));
+                painter.line_segment([a, b], stroke);
+            }
+        }
+        if self.replay.finished.is_some()
+            && let Some(r) = &self.result
+        {
+            let points: Vec<Pos2> = r
+                .path
+                .iter()
+                .map(|&(x, y)| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5)))
+                .collect();
+            painter.add(Shape::line(
+                points,
+                Stroke::new(3.0, Color32::from_rgb(255, 230, 120)),
+            ));
+        }
+        let radius = (view.camera.scale as f32 * 0.4).clamp(4.0, 14.0);
+        for (cell, color, label) in [
+            (self.start, Color32::from_rgb(120, 230, 140), "S"),
+            (self.goal, Color32::from_rgb(250, 110, 110), "G"),
+        ] {
+            let at = view.screen_from_world(Vec2::new(cell.0 as f64 + 0.5, cell.1 as f64 + 0.5));
+            painter.circle_filled(at, radius, color);
+            painter.text(
+                at,
+                egui::Align2::CENTER_CENTER,
+                label,
+                egui::FontId::proportional(radius * 1.2),
+                Color32::BLACK,
+            );
+        }
+    }
+}
+
+/// Records events up to a cap (IDA* may produce millions).
+struct CappedRecorder<'a> {
+    events: &'a mut Vec<SearchEvent>,
+    cap: usize,
+}
+
+impl crate::search::Observer<SearchEvent> for CappedRecorder<'_> {
+    fn event(&mut self, event: SearchEvent) {
+        if self.events.len() < self.cap || matches!(event, SearchEvent::Finished { .. }) {
+            self.events.push(event);
+        }
+    }
+}
+
+fn default_cells(map: &TileMap) -> (Cell, Cell) {
+    let passable: Vec<usize> = (0..map.cell_count())
+        .filter(|&i| map.tiles()[i].is_passable())
+        .collect();
+    let first = passable.first().map_or((0, 0), |&i| map.cell(i));
+    let last = passable.last().map_or((0, 0), |&i| map.cell(i));
+    (first, last)
+}
+
+/// The colour of a tile kind.
+pub fn tile_color(tile: Tile) -> Color32 {
+    match tile {
+        Tile::Grass => Color32::from_rgb(110, 170, 90),
+        Tile::Sand => Color32::from_rgb(222, 200, 130),
+        Tile::Water => Color32::from_rgb(70, 130, 200),
+        Tile::Wall => Color32::from_rgb(60, 60, 66),
+        Tile::Hole => Color32::from_rgb(20, 20, 22),
+    }
+}
+
+fn tile_help(tile: Tile) -> &'static str {
+    match tile {
+        Tile::Grass => "Grass: walkable (cost 1 by default)",
+        Tile::Sand => "Sand: walkable, slow (cost 2 by default)",
+        Tile::Water => "Water: swimmable (cost 3 by default)",
+        Tile::Wall => "Wall: blocks movement and sight",
+        Tile::Hole => "Hole: blocks movement, not sight",
+    }
+}
+
+fn blend(a: Color32, b: Color32, t: f32) -> Color32 {
+    let mix = |x: u8, y: u8| (f32::from(x) * (1.0 - t) + f32::from(y) * t).round() as u8;
+    Color32::from_rgb(mix(a.r(), b.r()), mix(a.g(), b.g()), mix(a.b(), b.b()))
+}

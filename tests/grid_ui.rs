@@ -1,0 +1,165 @@
+//! The tile-map lab driven headlessly with egui_kittest: paint by clicking, undo and redo,
+//! switch algorithm, step the animation, compare, save and the unsaved-changes question.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use navlab::app::files::ScriptedDialogs;
+use navlab::app::grid_scene::AlgorithmKind;
+use navlab::app::{AppSettings, NavlabApp, SceneKind};
+use navlab::geom::Vec2;
+use navlab::grid::Tile;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+
+fn harness(answers: Vec<Option<PathBuf>>) -> Harness<'static, NavlabApp> {
+    let app = NavlabApp::new(
+        AppSettings::default(),
+        Box::new(ScriptedDialogs {
+            answers: VecDeque::from(answers),
+        }),
+    );
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
+    h.run_steps(2);
+    h.get_by_label("Tile map").click();
+    h.run_steps(3);
+    assert_eq!(h.state().settings.scene, SceneKind::TileMap);
+    h
+}
+
+fn click_cell(h: &mut Harness<'_, NavlabApp>, (x, y): (usize, usize)) {
+    let view = h.state().grid.last_view().expect("canvas drawn");
+    let pos = view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
+    h.hover_at(pos);
+    h.run_steps(1);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+    h.run_steps(1);
+}
+
+#[test]
+fn painting_by_click_then_undo_and_redo() {
+    let mut h = harness(vec![]);
+    let cell = (5, 10);
+    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Grass));
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    click_cell(&mut h, cell);
+    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Wall));
+    assert!(h.state().grid.dirty);
+    h.get_by_label("Water").click();
+    h.run_steps(1);
+    click_cell(&mut h, (6, 10));
+    assert_eq!(h.state().grid.map.get((6, 10)), Some(Tile::Water));
+    h.get_by_label("Undo").click();
+    h.run_steps(2);
+    assert_eq!(h.state().grid.map.get((6, 10)), Some(Tile::Grass));
+    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Wall));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Grass));
+    h.get_by_label("Redo").click();
+    h.run_steps(2);
+    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Wall));
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::Z,
+    );
+    h.run_steps(2);
+    assert_eq!(h.state().grid.map.get((6, 10)), Some(Tile::Water));
+}
+
+#[test]
+fn switching_algorithm_reruns_and_stepping_moves_the_animation() {
+    let mut h = harness(vec![]);
+    h.get_by_label("Fringe").click();
+    h.run_steps(2);
+    let grid = &h.state().grid;
+    assert_eq!(grid.algorithm, AlgorithmKind::Fringe);
+    assert!(
+        grid.events
+            .iter()
+            .any(|e| matches!(e, navlab::search::SearchEvent::IterationStarted { .. }))
+    );
+    h.get_by_label("Step forward").click();
+    h.run_steps(1);
+    h.get_by_label("Step forward").click();
+    h.run_steps(1);
+    assert_eq!(h.state().grid.playback.cursor, 2);
+    h.get_by_label("Step back").click();
+    h.run_steps(1);
+    assert_eq!(h.state().grid.playback.cursor, 1);
+    h.get_by_label("BFS").click();
+    h.run_steps(2);
+    assert_eq!(h.state().grid.algorithm, AlgorithmKind::Bfs);
+}
+
+#[test]
+fn compare_all_fills_the_table_for_every_algorithm() {
+    let mut h = harness(vec![]);
+    h.get_by_label("IDA*").click();
+    h.run_steps(1);
+    // Keep IDA* quick for the test.
+    h.state_mut().grid.budget = 50_000;
+    h.get_by_label("Compare all").click();
+    h.run_steps(2);
+    let rows = h.state().grid.comparison.clone().expect("compared");
+    assert_eq!(rows.len(), 5);
+    let dijkstra = rows
+        .iter()
+        .find(|r| r.name == "Dijkstra")
+        .expect("row")
+        .cost;
+    for r in &rows {
+        if r.name == "A*" || r.name == "Fringe" {
+            assert!((r.cost - dijkstra).abs() < 1e-9, "{} {}", r.name, r.cost);
+        }
+        assert!(r.micros > 0.0);
+    }
+    h.get_by_label("Time (µs)");
+    h.get_by_label("Time, µs (log)");
+}
+
+#[test]
+fn saving_writes_the_file_and_unsaved_edits_are_asked_about() {
+    let dir = tempfile::tempdir().expect("temp");
+    let saved = dir.path().join("edited.json");
+    let other = dir.path().join("other.map");
+    std::fs::write(&other, "type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n").expect("write");
+    let mut h = harness(vec![Some(saved.clone()), Some(other.clone())]);
+    h.get_by_label("Sand").click();
+    h.run_steps(1);
+    click_cell(&mut h, (1, 1));
+    h.state_mut().grid.map.costs.sand = 4.5; // a custom cost the .json keeps
+    h.get_by_label("Save").click();
+    h.run_steps(2);
+    assert!(!h.state().grid.dirty);
+    let loaded = navlab::grid::movingai::load_any(&saved).expect("saved file loads");
+    assert_eq!(loaded.get((1, 1)), Some(Tile::Sand));
+    assert_eq!(loaded.costs.sand, 4.5);
+    // Another edit, then Open: the question comes first; Cancel keeps everything.
+    click_cell(&mut h, (2, 1));
+    assert!(h.state().grid.dirty);
+    h.get_by_label("Open…").click();
+    h.run_steps(2);
+    h.get_by_label("Unsaved changes");
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    assert!(h.state().pending.is_none());
+    assert_eq!(h.state().grid.map.get((2, 1)), Some(Tile::Sand));
+    // Open again and discard: the other map opens.
+    h.get_by_label("Open…").click();
+    h.run_steps(2);
+    h.get_by_label("Discard changes").click();
+    h.run_steps(3);
+    assert_eq!(h.state().grid.map.width(), 3);
+    assert!(!h.state().grid.dirty);
+}
