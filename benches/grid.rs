@@ -30,18 +30,21 @@ fn octile(map: &TileMap, i: usize, goal: usize) -> f64 {
     Heuristic::Octile.distance(map.cell(i), map.cell(goal))
 }
 
+/// Successors in the form the `pathfinding` crate takes: a fresh list per node.
+fn crate_successors(map: &TileMap) -> impl FnMut(&usize) -> Vec<(usize, OrderedFloat<f64>)> + '_ {
+    let mut out = Vec::with_capacity(8);
+    move |&n| {
+        out.clear();
+        map.successors(n, Connectivity::Eight, &mut out);
+        out.iter().map(|&(m, c)| (m, OrderedFloat(c))).collect()
+    }
+}
+
 fn crate_astar(map: &TileMap, s: &Scenario) -> Option<f64> {
     let (start, goal) = (map.index(s.start), map.index(s.goal));
-    let mut out = Vec::with_capacity(8);
     pathfinding::prelude::astar(
         &start,
-        |&n| {
-            out.clear();
-            map.successors(n, Connectivity::Eight, &mut out);
-            out.iter()
-                .map(|&(m, c)| (m, OrderedFloat(c)))
-                .collect::<Vec<_>>()
-        },
+        crate_successors(map),
         |&n| OrderedFloat(octile(map, n, goal)),
         |&n| n == goal,
     )
@@ -50,16 +53,9 @@ fn crate_astar(map: &TileMap, s: &Scenario) -> Option<f64> {
 
 fn crate_fringe(map: &TileMap, s: &Scenario) -> Option<f64> {
     let (start, goal) = (map.index(s.start), map.index(s.goal));
-    let mut out = Vec::with_capacity(8);
     pathfinding::prelude::fringe(
         &start,
-        |&n| {
-            out.clear();
-            map.successors(n, Connectivity::Eight, &mut out);
-            out.iter()
-                .map(|&(m, c)| (m, OrderedFloat(c)))
-                .collect::<Vec<_>>()
-        },
+        crate_successors(map),
         |&n| OrderedFloat(octile(map, n, goal)),
         |&n| n == goal,
     )

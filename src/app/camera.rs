@@ -108,6 +108,37 @@ impl Camera {
     }
 }
 
+/// Zooms `camera` at the pointer by the wheel or pinch of this frame, when `response` is hovered.
+pub fn zoom_with_wheel(ui: &egui::Ui, response: &egui::Response, camera: Option<&mut Camera>) {
+    if !response.hovered() {
+        return;
+    }
+    let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta().y, i.zoom_delta()));
+    let factor = f64::from(zoom) * (f64::from(scroll) * 0.002).exp();
+    if (factor - 1.0).abs() > 1e-6
+        && let (Some(camera), Some(anchor)) = (camera, response.hover_pos())
+    {
+        camera.zoom_at(factor, anchor, response.rect);
+    }
+}
+
+/// Paints a one-line explanation in a dark box at the canvas's top-left corner.
+pub fn paint_caption(painter: &egui::Painter, rect: Rect, text: String) {
+    let galley = painter.layout(
+        text,
+        egui::FontId::proportional(15.0),
+        egui::Color32::WHITE,
+        (rect.width() - 30.0).max(50.0),
+    );
+    let at = pos2(rect.left() + 10.0, rect.top() + 10.0);
+    painter.rect_filled(
+        Rect::from_min_size(at, galley.size()).expand(6.0),
+        4.0,
+        egui::Color32::from_black_alpha(170),
+    );
+    painter.galley(at, galley, egui::Color32::WHITE);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

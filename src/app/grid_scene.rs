@@ -10,7 +10,7 @@ use crate::grid::{
 };
 use crate::navmesh::Bounds;
 use crate::search::{NoObserver, SearchEvent, SearchOutcome};
-use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui, pos2};
+use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui};
 use std::path::PathBuf;
 
 /// What a click on the map does.
@@ -863,35 +863,13 @@ impl GridScene {
                 }
             }
         }
-        // Zoom.
-        if response.hovered() {
-            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta().y, i.zoom_delta()));
-            let factor = f64::from(zoom) * (f64::from(scroll) * 0.002).exp();
-            if (factor - 1.0).abs() > 1e-6
-                && let (Some(camera), Some(anchor)) = (&mut self.camera, response.hover_pos())
-            {
-                camera.zoom_at(factor, anchor, rect);
-            }
-        }
+        super::camera::zoom_with_wheel(ui, &response, self.camera.as_mut());
         self.sync_replay();
         self.paint_map(&painter, view);
         if let Some(cell) = self.hover {
             let _ = response.on_hover_ui_at_pointer(|ui| self.cell_tooltip_ui(ui, cell));
         }
-        let caption = self.current_explanation();
-        let galley = painter.layout(
-            caption,
-            egui::FontId::proportional(15.0),
-            Color32::WHITE,
-            (rect.width() - 30.0).max(50.0),
-        );
-        let at = pos2(rect.left() + 10.0, rect.top() + 10.0);
-        painter.rect_filled(
-            Rect::from_min_size(at, galley.size()).expand(6.0),
-            4.0,
-            Color32::from_black_alpha(170),
-        );
-        painter.galley(at, galley, Color32::WHITE);
+        super::camera::paint_caption(&painter, rect, self.current_explanation());
     }
 
     fn cell_tooltip_ui(&self, ui: &mut Ui, cell: Cell) {

@@ -8,7 +8,7 @@ use super::timeline::{Replay, Timeline, TriangleStatus};
 use crate::assets::{self, EmbeddedScene};
 use crate::geom::Vec2;
 use crate::navmesh::{CostModel, NavMesh, PathStatus, Plane, QueryOptions, TriId, find_path, obj};
-use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui, pos2, vec2};
+use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui, vec2};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -415,20 +415,7 @@ impl NavmeshScene {
             rect,
         };
         self.paint(&painter, view);
-        let caption = self.current_explanation();
-        let galley = painter.layout(
-            caption,
-            egui::FontId::proportional(15.0),
-            Color32::WHITE,
-            (rect.width() - 30.0).max(50.0),
-        );
-        let at = pos2(rect.left() + 10.0, rect.top() + 10.0);
-        painter.rect_filled(
-            Rect::from_min_size(at, galley.size()).expand(6.0),
-            4.0,
-            Color32::from_black_alpha(170),
-        );
-        painter.galley(at, galley, Color32::WHITE);
+        super::camera::paint_caption(&painter, rect, self.current_explanation());
 
         if let Some(pointer) = response.hover_pos() {
             let world = view.world_from_screen(pointer);
@@ -517,15 +504,7 @@ impl NavmeshScene {
         {
             self.set_goal(view.world_from_screen(pos));
         }
-        if response.hovered() {
-            let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta().y, i.zoom_delta()));
-            let factor = f64::from(zoom) * (f64::from(scroll) * 0.002).exp();
-            if (factor - 1.0).abs() > 1e-6
-                && let (Some(camera), Some(anchor)) = (&mut self.camera, response.hover_pos())
-            {
-                camera.zoom_at(factor, anchor, rect);
-            }
-        }
+        super::camera::zoom_with_wheel(ui, response, self.camera.as_mut());
     }
 
     /// Paints everything in one pass of batched meshes.

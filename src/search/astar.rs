@@ -180,13 +180,7 @@ where
     O: Observer<SearchEvent>,
 {
     scratch.prepare(node_count);
-    let mut result = SearchResult {
-        outcome: SearchOutcome::Unreachable,
-        path: Vec::new(),
-        cost: f64::INFINITY,
-        expanded: 0,
-        peak_memory: 0,
-    };
+    let mut result = SearchResult::not_found();
     if start >= node_count || node_count > NO_PARENT as usize {
         observer.event(SearchEvent::Finished {
             outcome: SearchOutcome::Unreachable,
@@ -239,14 +233,7 @@ where
             h: f64::from_bits(entry.f) - g_node,
         });
         if is_goal(node) {
-            result.outcome = SearchOutcome::Found;
-            result.cost = g_node;
-            let mut n = node as u32;
-            while n != NO_PARENT {
-                result.path.push(n as usize);
-                n = nodes[n as usize].parent;
-            }
-            result.path.reverse();
+            result.found(node, g_node, |n| nodes[n].parent);
             break;
         }
         out.clear();

@@ -3,7 +3,7 @@
 //! ignored for the choice (the path is not the cheapest on weighted terrain) but added up for the
 //! reported cost.
 
-use super::events::{Observer, SearchEvent, SearchOutcome, SearchResult};
+use super::events::{Observer, SearchEvent, SearchResult};
 use std::collections::VecDeque;
 
 /// Fewest-steps path from `start` to a node satisfying `is_goal`; `successors` as for
@@ -30,13 +30,7 @@ where
     G: FnMut(usize) -> bool,
     O: Observer<SearchEvent>,
 {
-    let mut result = SearchResult {
-        outcome: SearchOutcome::Unreachable,
-        path: Vec::new(),
-        cost: f64::INFINITY,
-        expanded: 0,
-        peak_memory: 0,
-    };
+    let mut result = SearchResult::not_found();
     if start >= node_count {
         observer.event(SearchEvent::Finished {
             outcome: result.outcome,
@@ -65,14 +59,7 @@ where
             h: 0.0,
         });
         if is_goal(node) {
-            result.outcome = SearchOutcome::Found;
-            result.cost = g[node];
-            let mut n = node as u32;
-            while n != u32::MAX {
-                result.path.push(n as usize);
-                n = parent[n as usize];
-            }
-            result.path.reverse();
+            result.found(node, g[node], |n| parent[n]);
             break;
         }
         out.clear();

@@ -178,3 +178,30 @@ pub struct SearchResult {
     /// The largest number of nodes held at once in the open and closed lists.
     pub peak_memory: usize,
 }
+
+impl SearchResult {
+    /// A result before anything was found: no path, infinite cost, nothing counted.
+    pub fn not_found() -> Self {
+        Self {
+            outcome: SearchOutcome::Unreachable,
+            path: Vec::new(),
+            cost: f64::INFINITY,
+            expanded: 0,
+            peak_memory: 0,
+        }
+    }
+
+    /// Records that `goal` was reached at `cost`, following `parent` links back to the start
+    /// (`u32::MAX` ends the chain).
+    pub fn found(&mut self, goal: usize, cost: f64, parent: impl Fn(usize) -> u32) {
+        self.outcome = SearchOutcome::Found;
+        self.cost = cost;
+        self.path.clear();
+        let mut n = goal as u32;
+        while n != u32::MAX {
+            self.path.push(n as usize);
+            n = parent(n as usize);
+        }
+        self.path.reverse();
+    }
+}

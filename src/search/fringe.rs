@@ -6,21 +6,35 @@
 //! exceeded it. Costs found so far are cached between passes, so nothing is re-searched from
 //! the start.
 
-use super::events::{Observer, SearchEvent, SearchOutcome, SearchResult};
+use super::events::{Observer, SearchEvent, SearchResult};
 use std::collections::VecDeque;
 
 fn above(f: f64, threshold: f64) -> bool {
     f > threshold + 1e-9 * threshold.abs().max(1.0)
 }
 
+/// What Fringe Search keeps per node, together so that one cache line serves a visit: cost so
+/// far (infinite: never reached), heuristic, parent, and the version that list entries must
+/// carry to be current (older entries were superseded by a cheaper route).
+#[derive(Clone, Copy)]
+struct FringeRecord {
+    g: f64,
+    h: f64,
+    parent: u32,
+    version: u32,
+}
+
+const UNSEEN: FringeRecord = FringeRecord {
+    g: f64::INFINITY,
+    h: 0.0,
+    parent: u32::MAX,
+    version: 0,
+};
+
 /// Per-node memory of Fringe Search, reusable between searches on graphs of the same size.
 #[derive(Default)]
 pub struct FringeScratch {
-    g: Vec<f64>,
-    h: Vec<f64>,
-    parent: Vec<u32>,
-    /// Entries of a node in the lists are valid only if they carry its current version.
-    version: Vec<u32>,
+    nodes: Vec<FringeRecord>,
     touched: Vec<u32>,
     now: VecDeque<(u32, u32)>,
     later: VecDeque<(u32, u32)>,
@@ -29,18 +43,11 @@ pub struct FringeScratch {
 
 impl FringeScratch {
     fn prepare(&mut self, node_count: usize) {
-        if self.g.len() != node_count {
-            self.g = vec![f64::INFINITY; node_count];
-            self.h = vec![f64::NAN; node_count];
-            self.parent = vec![u32::MAX; node_count];
-            self.version = vec![0; node_count];
+        if self.nodes.len() != node_count {
+            self.nodes = vec![UNSEEN; node_count];
         } else {
             for &n in &self.touched {
-                let n = n as usize;
-                self.g[n] = f64::INFINITY;
-                self.h[n] = f64::NAN;
-                self.parent[n] = u32::MAX;
-                self.version[n] = 0;
+                self.nodes[n as usize] = UNSEEN;
             }
         }
         self.touched.clear();
@@ -107,13 +114,7 @@ where
     G: FnMut(usize) -> bool,
     O: Observer<SearchEvent>,
 {
-    let mut result = SearchResult {
-        outcome: SearchOutcome::Unreachable,
-        path: Vec::new(),
-        cost: f64::INFINITY,
-        expanded: 0,
-        peak_memory: 0,
-    };
+    let mut result = SearchResult::not_found();
     if start >= node_count || node_count >= u32::MAX as usize {
         observer.event(SearchEvent::Finished {
             outcome: result.outcome,
@@ -122,10 +123,7 @@ where
     }
     scratch.prepare(node_count);
     let FringeScratch {
-        g,
-        h,
-        parent,
-        version,
+        nodes,
         touched,
         now,
         later,
@@ -133,9 +131,12 @@ where
     } = scratch;
 
     let h_start = heuristic(start);
-    g[start] = 0.0;
-    h[start] = h_start;
-    version[start] = 1;
+    nodes[start] = FringeRecord {
+        g: 0.0,
+        h: h_start,
+        parent: u32::MAX,
+        version: 1,
+    };
     touched.push(start as u32);
     now.push_back((start as u32, 1));
     observer.event(SearchEvent::Opened {
@@ -154,10 +155,11 @@ where
         let mut smallest_above = f64::INFINITY;
         while let Some((node, entry_version)) = now.pop_front() {
             let node = node as usize;
-            if version[node] != entry_version {
+            let record = nodes[node];
+            if record.version != entry_version {
                 continue; // superseded by a cheaper route
             }
-            let f = g[node] + h[node];
+            let f = record.g + record.h;
             if above(f, threshold) {
                 smallest_above = smallest_above.min(f);
                 later.push_back((node as u32, entry_version));
@@ -167,55 +169,49 @@ where
             result.expanded += 1;
             observer.event(SearchEvent::Expanded {
                 node,
-                g: g[node],
-                h: h[node],
+                g: record.g,
+                h: record.h,
             });
             if is_goal(node) {
-                result.outcome = SearchOutcome::Found;
-                result.cost = g[node];
-                let mut n = node as u32;
-                while n != u32::MAX {
-                    result.path.push(n as usize);
-                    n = parent[n as usize];
-                }
-                result.path.reverse();
+                result.found(node, record.g, |n| nodes[n].parent);
                 break 'passes;
             }
             // Leaves the lists (its entry is consumed); a cheaper route later re-inserts it.
-            version[node] = version[node].wrapping_add(1);
+            nodes[node].version = record.version.wrapping_add(1);
             children.clear();
             successors(node, children);
             // Children go right after this node, in their natural order.
             for &(child, step) in children.iter().rev() {
-                if child >= node_count {
+                let Some(next) = nodes.get_mut(child) else {
+                    continue;
+                };
+                let new_g = record.g + step;
+                if new_g >= next.g {
                     continue;
                 }
-                let new_g = g[node] + step;
-                if new_g >= g[child] {
-                    continue;
-                }
-                let first = g[child].is_infinite();
+                let first = next.g.is_infinite();
                 if first {
-                    h[child] = heuristic(child);
+                    next.h = heuristic(child);
                     touched.push(child as u32);
                 }
-                g[child] = new_g;
-                parent[child] = node as u32;
-                version[child] = version[child].wrapping_add(1);
-                now.push_front((child as u32, version[child]));
+                next.g = new_g;
+                next.parent = node as u32;
+                next.version = next.version.wrapping_add(1);
+                now.push_front((child as u32, next.version));
+                let h_child = next.h;
                 if first {
                     observer.event(SearchEvent::Opened {
                         node: child,
                         parent: Some(node),
                         g: new_g,
-                        h: h[child],
+                        h: h_child,
                     });
                 } else {
                     observer.event(SearchEvent::Improved {
                         node: child,
                         parent: node,
                         g: new_g,
-                        h: h[child],
+                        h: h_child,
                     });
                 }
             }

@@ -41,13 +41,7 @@ where
     G: FnMut(usize) -> bool,
     O: Observer<SearchEvent>,
 {
-    let mut result = SearchResult {
-        outcome: SearchOutcome::Unreachable,
-        path: Vec::new(),
-        cost: f64::INFINITY,
-        expanded: 0,
-        peak_memory: 0,
-    };
+    let mut result = SearchResult::not_found();
     if start >= node_count {
         observer.event(SearchEvent::Finished {
             outcome: result.outcome,
