@@ -1,15 +1,13 @@
 //! Compute a shortest path using the [A* search algorithm](https://en.wikipedia.org/wiki/A*_search_algorithm),
 //! generic over the graph: the navmesh search and the grid search both call this one function.
 //!
-//! Ties are broken deterministically: lowest `f` first; a successor whose `f` equals the `f`
-//! being expanded is expanded next without going through the heap (last generated first — on
-//! grids that saves most heap operations); otherwise lowest `h` (the node nearer the goal), then
-//! the node that entered the open list first.
+//! Ties are broken deterministically: lowest `f` first, then the node inserted last (the deeper
+//! one, nearer the goal); a successor whose `f` equals the `f` being expanded is expanded next
+//! without going through the heap at all, which on grids saves most heap operations.
 //!
-//! The open list is a binary heap of small entries (24 bytes) ordered by integer keys: `f` and `h`
-//! are non-negative, so their IEEE bit patterns sort like the numbers. An improved node is pushed
-//! again and its older entry skipped when popped ("lazy deletion"); each node's heuristic is
-//! computed once.
+//! The open list is a binary heap of 16-byte entries ordered by integer keys: `f` is non-negative,
+//! so its IEEE bit pattern sorts like the number. An improved node is pushed again and its older
+//! entry skipped when popped ("lazy deletion").
 
 use super::events::{Observer, SearchEvent, SearchOutcome, SearchResult};
 use std::cmp::Ordering;
@@ -70,30 +68,30 @@ impl AStarScratch {
     }
 }
 
-/// An entry of the open list; ordered so that the max-heap pops the best entry.
+/// An entry of the open list (16 bytes); ordered so that the max-heap pops the best entry.
 #[derive(PartialEq, Eq)]
 struct OpenEntry {
     /// Bits of `f` (non-negative, so they order like the number).
     f: u64,
-    /// Bits of `h` as `f32` in the high half (ties go to the node nearer the goal), insertion
-    /// number in the low half (then first in, first out).
+    /// `!order` in the high half (among equal `f`, the entry inserted last comes first: it is
+    /// the deeper one, nearer the goal), the node in the low half.
     tie: u64,
-    node: u32,
 }
 
 impl OpenEntry {
-    fn new(f: f64, h: f64, order: u32, node: u32) -> Self {
+    fn new(f: f64, order: u32, node: u32) -> Self {
         // `max` keeps the bit trick valid for -0.0 and maps NaN to 0.
-        let f = f.max(0.0);
-        let h = (h.max(0.0) as f32).to_bits() as u64;
         Self {
-            f: f.to_bits(),
-            tie: (h << 32) | u64::from(order),
-            node,
+            f: f.max(0.0).to_bits(),
+            tie: (u64::from(!order) << 32) | u64::from(node),
         }
     }
 
     fn order(&self) -> u32 {
+        !((self.tie >> 32) as u32)
+    }
+
+    fn node(&self) -> u32 {
         self.tie as u32
     }
 }
@@ -107,6 +105,7 @@ impl PartialOrd for OpenEntry {
 impl Ord for OpenEntry {
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
+        // Smallest f first, then the largest order (smallest !order).
         (other.f, other.tie).cmp(&(self.f, self.tie))
     }
 }
@@ -205,7 +204,7 @@ where
         latest: order,
     };
     touched.push(start as u32);
-    heap.push(OpenEntry::new(h0, h0, order, start as u32));
+    heap.push(OpenEntry::new(h0, order, start as u32));
     observer.event(SearchEvent::Opened {
         node: start,
         parent: None,
@@ -217,7 +216,7 @@ where
     result.peak_memory = 1;
 
     while let Some(entry) = level.pop().or_else(|| heap.pop()) {
-        let node = entry.node as usize;
+        let node = entry.node() as usize;
         let record = &mut nodes[node];
         if record.latest != entry.order() {
             continue; // closed, or a stale entry left behind by an improvement
@@ -255,7 +254,7 @@ where
             record.g = new_g;
             record.parent = node as u32;
             record.latest = order;
-            let entry_next = OpenEntry::new(new_g + h_next, h_next, order, next as u32);
+            let entry_next = OpenEntry::new(new_g + h_next, order, next as u32);
             // Equal f: as good as anything open, so expand it next without the heap (common on
             // grids when walking straight at the goal).
             if entry_next.f == entry.f {
