@@ -163,3 +163,37 @@ fn saving_writes_the_file_and_unsaved_edits_are_asked_about() {
     assert_eq!(h.state().grid.map.width(), 3);
     assert!(!h.state().grid.dirty);
 }
+
+#[test]
+fn right_drag_pans_the_map_without_painting_or_moving_the_goal() {
+    let mut h = harness(vec![]);
+    let view = h.state().grid.last_view().expect("drawn");
+    let goal = h.state().grid.goal;
+    let tiles_before = h.state().grid.map.clone();
+    let from = view.rect.center();
+    let to = from + egui::vec2(120.0, 40.0);
+    h.hover_at(from);
+    h.run_steps(1);
+    h.event(egui::Event::PointerButton {
+        pos: from,
+        button: egui::PointerButton::Secondary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(1);
+    for k in 1..=6 {
+        h.hover_at(from + (to - from) * (k as f32 / 6.0));
+        h.run_steps(1);
+    }
+    h.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Secondary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(2);
+    let after = h.state().grid.last_view().expect("drawn");
+    assert_ne!(after.camera.center, view.camera.center, "the view moved");
+    assert_eq!(h.state().grid.goal, goal);
+    assert_eq!(h.state().grid.map, tiles_before);
+}

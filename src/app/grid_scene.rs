@@ -320,7 +320,8 @@ impl GridScene {
     pub fn rerun(&mut self) {
         let mut events = Vec::new();
         let algorithm = self.grid_algorithm(self.algorithm);
-        // IDA* can expand millions of nodes; record at most this many steps for the animation.
+        // IDA* can expand millions of nodes; record at most a million steps for the animation
+        // (the answer and the counts are complete either way).
         let result = grid_search(
             &self.map,
             self.start,
@@ -329,7 +330,7 @@ impl GridScene {
             self.connectivity,
             &mut CappedRecorder {
                 events: &mut events,
-                cap: 2_000_000,
+                cap: 1_000_000,
             },
         );
         self.events = events;
@@ -862,6 +863,13 @@ impl GridScene {
                     self.rerun();
                 }
             }
+        }
+        // Pan with the middle or right button held (a right click without moving sets the goal).
+        if (response.dragged_by(egui::PointerButton::Middle)
+            || response.dragged_by(egui::PointerButton::Secondary))
+            && let Some(camera) = &mut self.camera
+        {
+            camera.pan(response.drag_delta());
         }
         super::camera::zoom_with_wheel(ui, &response, self.camera.as_mut());
         self.sync_replay();

@@ -746,6 +746,7 @@ fn help_ui(ui: &mut egui::Ui) {
                 "paint with the selected tile",
             ),
             ("Tile map: right click / Shift+click", "set the goal"),
+            ("Tile map: right or middle drag", "pan"),
             ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo"),
             ("Ctrl+S", "save the map"),
         ] {
