@@ -1,6 +1,7 @@
 //! Tile maps: terrain with costs, MovingAI `.map`/`.scen` files and the app's own format, and
 //! search on the grid with the same instrumented algorithms as the navmesh.
 
+pub mod bresenham;
 pub mod map;
 pub mod movingai;
 pub mod search;
