@@ -9,8 +9,10 @@
 use super::events::{Observer, SearchEvent, SearchResult};
 use std::collections::VecDeque;
 
-fn above(f: f64, threshold: f64) -> bool {
-    f > threshold + 1e-9 * threshold.abs().max(1.0)
+/// The largest `f` a pass accepts: the threshold plus a tolerance, so float noise in sums of
+/// the same costs taken in another order cannot start an extra pass.
+fn pass_limit(threshold: f64) -> f64 {
+    threshold + 1e-9 * threshold.abs().max(1.0)
 }
 
 /// What Fringe Search keeps per node, together so that one cache line serves a visit: cost so
@@ -152,6 +154,7 @@ where
         threshold,
     });
     'passes: loop {
+        let limit = pass_limit(threshold);
         let mut smallest_above = f64::INFINITY;
         while let Some((node, entry_version)) = now.pop_front() {
             let node = node as usize;
@@ -160,7 +163,7 @@ where
                 continue; // superseded by a cheaper route
             }
             let f = record.g + record.h;
-            if above(f, threshold) {
+            if f > limit {
                 smallest_above = smallest_above.min(f);
                 later.push_back((node as u32, entry_version));
                 observer.event(SearchEvent::Deferred { node, f });
