@@ -248,11 +248,7 @@ impl NavlabApp {
                     let source = self.scene.source.clone();
                     match self.scene.load(&source) {
                         Ok(mesh) => {
-                            let (start, goal) = (self.scene.start, self.scene.goal);
-                            self.scene.mesh = mesh;
-                            self.scene.start = start;
-                            self.scene.goal = goal;
-                            self.scene.rerun();
+                            self.scene.reload_mesh(mesh);
                             self.error = None;
                             self.notice = Some("Reloaded".to_string());
                         }

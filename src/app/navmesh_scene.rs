@@ -101,6 +101,8 @@ pub struct NavmeshScene {
     pub settings: NavmeshSettings,
     /// The mesh shown.
     pub mesh: NavMesh,
+    /// Its counts, computed once per mesh (not every frame).
+    summary: crate::navmesh::MeshSummary,
     /// Where it came from.
     pub source: MeshSource,
     /// Start point as asked for (world).
@@ -133,6 +135,7 @@ impl NavmeshScene {
             .expect("the embedded meshes load");
         let mut this = Self {
             settings,
+            summary: mesh.summary(),
             mesh,
             source: MeshSource::Embedded(scene),
             start: Vec2::new(scene.start.0, scene.start.1),
@@ -175,6 +178,7 @@ impl NavmeshScene {
             ),
             MeshSource::File(_) | MeshSource::Generated(_) => default_endpoints(&mesh),
         };
+        self.summary = mesh.summary();
         self.mesh = mesh;
         self.source = source;
         self.start = start;
@@ -182,6 +186,13 @@ impl NavmeshScene {
         self.camera = None;
         self.playback.cursor = 0;
         self.playback.playing = false;
+        self.rerun();
+    }
+
+    /// Replaces the mesh with a new version of the same file, keeping start, goal and view.
+    pub fn reload_mesh(&mut self, mesh: NavMesh) {
+        self.summary = mesh.summary();
+        self.mesh = mesh;
         self.rerun();
     }
 
@@ -289,7 +300,7 @@ impl NavmeshScene {
 
     /// Numbers about the mesh and the current query, and the open-list chart.
     pub fn stats_ui(&mut self, ui: &mut Ui) {
-        let s = self.mesh.summary();
+        let s = &self.summary;
         egui::Grid::new("mesh_stats").num_columns(2).show(ui, |ui| {
             ui.label("Triangles");
             ui.label(s.triangles.to_string());
