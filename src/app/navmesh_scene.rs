@@ -103,6 +103,8 @@ pub struct NavmeshScene {
     pub mesh: NavMesh,
     /// Its counts, computed once per mesh (not every frame).
     summary: crate::navmesh::MeshSummary,
+    /// Border and non-manifold edges, drawn even when the others are too dense to draw.
+    outline_edges: Vec<usize>,
     /// Where it came from.
     pub source: MeshSource,
     /// Start point as asked for (world).
@@ -136,6 +138,7 @@ impl NavmeshScene {
         let mut this = Self {
             settings,
             summary: mesh.summary(),
+            outline_edges: outline_edges(&mesh),
             mesh,
             source: MeshSource::Embedded(scene),
             start: Vec2::new(scene.start.0, scene.start.1),
@@ -179,6 +182,7 @@ impl NavmeshScene {
             MeshSource::File(_) | MeshSource::Generated(_) => default_endpoints(&mesh),
         };
         self.summary = mesh.summary();
+        self.outline_edges = outline_edges(&mesh);
         self.mesh = mesh;
         self.source = source;
         self.start = start;
@@ -192,6 +196,7 @@ impl NavmeshScene {
     /// Replaces the mesh with a new version of the same file, keeping start, goal and view.
     pub fn reload_mesh(&mut self, mesh: NavMesh) {
         self.summary = mesh.summary();
+        self.outline_edges = outline_edges(&mesh);
         self.mesh = mesh;
         self.rerun();
     }
@@ -581,20 +586,32 @@ impl NavmeshScene {
         let mean_edge_px = mean_edge_length(mesh) * view.camera.scale;
         let draw_all = self.settings.display.edges && mean_edge_px > 4.0;
         let mut lines = egui::Mesh::default();
-        let mut edge_seen = vec![false; mesh.edges().len()];
-        for &t in &visible_tris {
-            for e in mesh.triangles()[t].edges {
-                if std::mem::replace(&mut edge_seen[e], true) {
-                    continue;
+        let mut push_edge = |e: usize| {
+            let edge = &mesh.edges()[e];
+            let [a, b] = edge.vertices.map(|v| screen[v]);
+            if edge.is_non_manifold() {
+                push_segment(&mut lines, a, b, 3.0, NON_MANIFOLD);
+            } else if edge.is_border() {
+                push_segment(&mut lines, a, b, 2.0, BORDER);
+            } else {
+                push_segment(&mut lines, a, b, 1.0, EDGE);
+            }
+        };
+        if draw_all {
+            let mut edge_seen = vec![false; mesh.edges().len()];
+            for &t in &visible_tris {
+                for e in mesh.triangles()[t].edges {
+                    if !std::mem::replace(&mut edge_seen[e], true) {
+                        push_edge(e);
+                    }
                 }
-                let edge = &mesh.edges()[e];
-                let [a, b] = edge.vertices.map(|v| screen[v]);
-                if edge.is_non_manifold() {
-                    push_segment(&mut lines, a, b, 3.0, NON_MANIFOLD);
-                } else if edge.is_border() {
-                    push_segment(&mut lines, a, b, 2.0, BORDER);
-                } else if draw_all {
-                    push_segment(&mut lines, a, b, 1.0, EDGE);
+            }
+        } else {
+            let clip = view.rect.expand(4.0);
+            for &e in &self.outline_edges {
+                let [a, b] = mesh.edges()[e].vertices.map(|v| screen[v]);
+                if clip.intersects(Rect::from_two_pos(a, b)) {
+                    push_edge(e);
                 }
             }
         }
@@ -773,6 +790,16 @@ fn push_segment(mesh: &mut egui::Mesh, a: Pos2, b: Pos2, width: f32, color: Colo
     mesh.colored_vertex(a - n, color);
     mesh.add_triangle(i, i + 1, i + 2);
     mesh.add_triangle(i, i + 2, i + 3);
+}
+
+/// Border and non-manifold edges (the outline that is always drawn).
+fn outline_edges(mesh: &NavMesh) -> Vec<usize> {
+    (0..mesh.edges().len())
+        .filter(|&e| {
+            let edge = &mesh.edges()[e];
+            edge.is_border() || edge.is_non_manifold()
+        })
+        .collect()
 }
 
 fn mean_edge_length(mesh: &NavMesh) -> f64 {
