@@ -197,3 +197,29 @@ fn right_drag_pans_the_map_without_painting_or_moving_the_goal() {
     assert_eq!(h.state().grid.goal, goal);
     assert_eq!(h.state().grid.map, tiles_before);
 }
+
+#[test]
+fn the_step_list_explains_grid_steps_and_jumps_on_click() {
+    let mut h = harness(vec![]);
+    let width = h.state().grid.map.width();
+    let text = h.state().grid.events[2].explain(|i| format!("cell {},{}", i % width, i / width));
+    h.get_by_label(&format!("3. {text}")).click();
+    h.run_steps(2);
+    assert_eq!(h.state().grid.playback.cursor, 3);
+}
+
+#[test]
+fn lab_options_survive_a_restart() {
+    let mut h = harness(vec![]);
+    h.get_by_label("Fringe").click();
+    h.run_steps(1);
+    h.get_by_label("4 directions").click();
+    h.run_steps(2);
+    // What eframe would store, through serde, then a new app from it.
+    let saved = serde_json::to_string(&h.state().settings).expect("serialises");
+    let restored: AppSettings = serde_json::from_str(&saved).expect("deserialises");
+    let app = NavlabApp::new(restored, Box::new(ScriptedDialogs::default()));
+    assert_eq!(app.grid.algorithm, AlgorithmKind::Fringe);
+    assert_eq!(app.grid.connectivity, navlab::grid::Connectivity::Four);
+    assert_eq!(app.settings.scene, SceneKind::TileMap);
+}

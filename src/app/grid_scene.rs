@@ -27,7 +27,7 @@ pub enum Tool {
 }
 
 /// Which algorithm the animation shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum AlgorithmKind {
     /// Breadth-first search.
     Bfs,
@@ -59,6 +59,37 @@ impl AlgorithmKind {
             AlgorithmKind::AStar => "A*",
             AlgorithmKind::IdaStar => "IDA*",
             AlgorithmKind::Fringe => "Fringe",
+        }
+    }
+}
+
+/// The lab's options kept between runs.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct GridSettings {
+    /// Algorithm animated.
+    pub algorithm: AlgorithmKind,
+    /// Heuristic.
+    pub heuristic: Heuristic,
+    /// A* weight.
+    pub weight: f64,
+    /// IDA* budget.
+    pub budget: usize,
+    /// Moves.
+    pub connectivity: Connectivity,
+    /// Playback speed.
+    pub speed: f64,
+}
+
+impl Default for GridSettings {
+    fn default() -> Self {
+        Self {
+            algorithm: AlgorithmKind::AStar,
+            heuristic: Heuristic::Octile,
+            weight: 1.0,
+            budget: DEFAULT_IDA_BUDGET,
+            connectivity: Connectivity::Eight,
+            speed: Playback::default().speed,
         }
     }
 }
@@ -136,6 +167,8 @@ pub struct GridScene {
     pub canvas_rect: Option<Rect>,
     /// Cell under the pointer.
     pub hover: Option<Cell>,
+    /// Set when the step list should scroll to the cursor.
+    follow_log: bool,
     undo: Vec<Vec<TileChange>>,
     redo: Vec<Vec<TileChange>>,
     stroke: Vec<TileChange>,
@@ -271,6 +304,7 @@ impl GridScene {
             camera: None,
             canvas_rect: None,
             hover: None,
+            follow_log: true,
             undo: Vec::new(),
             redo: Vec::new(),
             stroke: Vec::new(),
@@ -279,6 +313,33 @@ impl GridScene {
         };
         scene.rerun();
         scene
+    }
+
+    /// The options to keep between runs.
+    pub fn settings(&self) -> GridSettings {
+        GridSettings {
+            algorithm: self.algorithm,
+            heuristic: self.heuristic,
+            weight: self.weight,
+            budget: self.budget,
+            connectivity: self.connectivity,
+            speed: self.playback.speed,
+        }
+    }
+
+    /// Applies saved options and re-runs the search.
+    pub fn apply_settings(&mut self, settings: &GridSettings) {
+        self.algorithm = settings.algorithm;
+        self.heuristic = settings.heuristic;
+        self.weight = if settings.weight.is_finite() {
+            settings.weight.clamp(0.0, 5.0)
+        } else {
+            1.0
+        };
+        self.budget = settings.budget.clamp(1_000, 10_000_000);
+        self.connectivity = settings.connectivity;
+        self.playback.speed = settings.speed;
+        self.rerun();
     }
 
     /// Replaces the map (after a load or "new"), forgetting history.
@@ -344,8 +405,27 @@ impl GridScene {
 
     /// Moves the replay to the playback cursor.
     pub fn sync_replay(&mut self) {
+        if self.replay.cursor != self.playback.cursor.min(self.events.len()) {
+            self.follow_log = true;
+        }
         self.replay
             .seek(&self.events, self.playback.cursor, self.map.cell_count());
+    }
+
+    /// The recorded steps, one line each; clicking one jumps there.
+    pub fn event_log_ui(&mut self, ui: &mut Ui) {
+        let width = self.map.width();
+        let events = &self.events;
+        let jumped = super::playback::event_log_ui(
+            ui,
+            &mut self.playback,
+            events.len(),
+            &mut self.follow_log,
+            |k| events[k - 1].explain(|i| format!("cell {},{}", i % width, i / width)),
+        );
+        if jumped {
+            self.sync_replay();
+        }
     }
 
     /// Runs every algorithm on the current map, start and goal: counts from an instrumented

@@ -32,6 +32,8 @@ pub struct AppSettings {
     pub speed: Option<f64>,
     /// The scene shown.
     pub scene: SceneKind,
+    /// The tile-map lab's options.
+    pub grid: grid_scene::GridSettings,
 }
 
 /// The scenes of the lab.
@@ -126,6 +128,8 @@ impl NavlabApp {
             show_help: false,
             quit_requested: false,
         };
+        let grid_settings = app.settings.grid.clone();
+        app.grid.apply_settings(&grid_settings);
         if let Some(last) = app.settings.last_file.clone() {
             app.load_file(last);
             // A last file that no longer loads is not worth an error at start.
@@ -350,6 +354,7 @@ impl NavlabApp {
         }
         self.settings.navmesh = self.scene.settings.clone();
         self.settings.speed = Some(self.scene.playback.speed);
+        self.settings.grid = self.grid.settings();
         if self.show_help {
             egui::Window::new("Keyboard and mouse")
                 .open(&mut self.show_help)
@@ -408,6 +413,13 @@ impl NavlabApp {
             .default_size(230.0)
             .show(ui, |ui| {
                 self.grid.comparison_ui(ui);
+            });
+        egui::Panel::right("grid_event_log")
+            .resizable(true)
+            .default_size(300.0)
+            .show(ui, |ui| {
+                ui.heading("Steps");
+                self.grid.event_log_ui(ui);
             });
         egui::Panel::left("grid_controls")
             .resizable(true)

@@ -366,39 +366,15 @@ impl NavmeshScene {
 
     /// The list of recorded steps; clicking one jumps there.
     pub fn event_log_ui(&mut self, ui: &mut Ui) {
-        let n = self.timeline.len();
-        ui.label(format!("Step {} of {n}", self.playback.cursor.min(n)));
-        let row_height = ui.text_style_height(&egui::TextStyle::Body);
-        let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
-        if self.follow_log {
-            let spacing = ui.spacing().item_spacing.y;
-            let target = self.playback.cursor.saturating_sub(3) as f32 * (row_height + spacing);
-            area = area.vertical_scroll_offset(target);
-            self.follow_log = false;
-        }
-        let mut jump = None;
-        area.show_rows(ui, row_height, n + 1, |ui, rows| {
-            // One line per row (the rows are virtualised and must keep their height); the full
-            // sentence is in the tooltip and in the canvas caption.
-            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
-            for row in rows {
-                // Row 0 is "before the first step"; row k shows step k (1-based).
-                let text = if row == 0 {
-                    "0. ready: start and goal placed".to_string()
-                } else {
-                    format!("{row}. {}", self.timeline.steps()[row - 1].explain())
-                };
-                let selected = row == self.playback.cursor;
-                let response = ui.selectable_label(selected, &text);
-                if response.clicked() {
-                    jump = Some(row);
-                }
-                response.on_hover_text(text);
-            }
-        });
-        if let Some(row) = jump {
-            self.playback.playing = false;
-            self.playback.cursor = row;
+        let steps = self.timeline.steps();
+        let jumped = super::playback::event_log_ui(
+            ui,
+            &mut self.playback,
+            steps.len(),
+            &mut self.follow_log,
+            |k| steps[k - 1].explain(),
+        );
+        if jumped {
             self.sync_replay();
         }
     }

@@ -173,6 +173,50 @@ impl Playback {
     }
 }
 
+/// The list of recorded steps, one line each (virtualised, so a million steps scroll freely);
+/// clicking a line jumps there. Row 0 is "before the first step"; `step_text(k)` gives the
+/// sentence of step `k` (1-based). When `follow` is set the list scrolls to the cursor (once).
+/// Returns true when the user jumped.
+pub fn event_log_ui(
+    ui: &mut Ui,
+    playback: &mut Playback,
+    len: usize,
+    follow: &mut bool,
+    step_text: impl Fn(usize) -> String,
+) -> bool {
+    ui.label(format!("Step {} of {len}", playback.cursor.min(len)));
+    let row_height = ui.text_style_height(&egui::TextStyle::Body);
+    let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
+    if std::mem::take(follow) {
+        let spacing = ui.spacing().item_spacing.y;
+        let target = playback.cursor.saturating_sub(3) as f32 * (row_height + spacing);
+        area = area.vertical_scroll_offset(target);
+    }
+    let mut jump = None;
+    area.show_rows(ui, row_height, len + 1, |ui, rows| {
+        // One line per row (the rows must keep their height); the full sentence is in the
+        // tooltip and in the canvas caption.
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+        for row in rows {
+            let text = if row == 0 {
+                "0. ready: start and goal placed".to_string()
+            } else {
+                format!("{row}. {}", step_text(row))
+            };
+            let response = ui.selectable_label(row == playback.cursor, &text);
+            if response.clicked() {
+                jump = Some(row);
+            }
+            response.on_hover_text(text);
+        }
+    });
+    if let Some(row) = jump {
+        playback.playing = false;
+        playback.cursor = row;
+    }
+    jump.is_some()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
