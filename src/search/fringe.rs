@@ -7,13 +7,8 @@
 //! the start.
 
 use super::events::{Observer, SearchEvent, SearchResult};
+use super::pass_limit;
 use std::collections::VecDeque;
-
-/// The largest `f` a pass accepts: the threshold plus a tolerance, so float noise in sums of
-/// the same costs taken in another order cannot start an extra pass.
-fn pass_limit(threshold: f64) -> f64 {
-    threshold + 1e-9 * threshold.abs().max(1.0)
-}
 
 /// What Fringe Search keeps per node, together so that one cache line serves a visit: cost so
 /// far (infinite: never reached), heuristic, parent, and the version that list entries must

@@ -5,12 +5,7 @@
 //! an outcome, never a wrong answer.
 
 use super::events::{Observer, SearchEvent, SearchOutcome, SearchResult};
-
-/// Tolerance when comparing `f` with the threshold, so float noise in sums of the same costs
-/// taken in another order cannot start an extra pass.
-fn above(f: f64, threshold: f64) -> bool {
-    f > threshold + 1e-9 * threshold.abs().max(1.0)
-}
+use super::pass_limit;
 
 /// Shortest path from `start` to a node satisfying `is_goal`, expanding at most `budget` nodes
 /// in all passes together. Arguments as for [`astar`](super::astar()).
@@ -63,6 +58,7 @@ where
             iteration,
             threshold,
         });
+        let limit = pass_limit(threshold);
         let mut smallest_above = f64::INFINITY;
         let mut stack: Vec<Frame> = Vec::new();
         // Expand the start.
@@ -101,7 +97,7 @@ where
             }
             let g = frame.g + step;
             let h = heuristic(child);
-            if above(g + h, threshold) {
+            if g + h > limit {
                 smallest_above = smallest_above.min(g + h);
                 continue;
             }

@@ -15,3 +15,10 @@ pub use dijkstra::dijkstra;
 pub use events::{NoObserver, Observer, SearchEvent, SearchOutcome, SearchResult};
 pub use fringe::{FringeScratch, fringe, fringe_with_scratch};
 pub use idastar::idastar;
+
+/// The largest `f` a threshold pass (IDA*, Fringe Search) accepts: the threshold plus a small
+/// tolerance, so float noise in sums of the same costs taken in another order cannot start an
+/// extra pass. One rule for both algorithms, so they agree on what a pass contains.
+pub(crate) fn pass_limit(threshold: f64) -> f64 {
+    threshold + 1e-9 * threshold.abs().max(1.0)
+}
