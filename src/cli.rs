@@ -121,6 +121,39 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run the pursuit scene headless: mobs hunt the kitten by sight and by its smell trail.
+    Pursue {
+        /// The map file (MovingAI .map or navlab .json).
+        map: PathBuf,
+        /// Where the kitten starts, as x,y in tiles (3.5,4.5 is the centre of tile 3,4).
+        #[arg(long, value_parser = parse_point)]
+        kitten: Vec2,
+        /// Where a mob starts (repeat for more mobs).
+        #[arg(long = "mob", value_parser = parse_point, required = true)]
+        mobs: Vec<Vec2>,
+        /// Points the kitten walks to in turn (grid A* between them), then it stands still.
+        /// Without a route it wanders (seeded).
+        #[arg(long, value_parser = parse_point, num_args = 1..)]
+        route: Vec<Vec2>,
+        /// Seed of the kitten's wandering.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Seconds to simulate (60 steps per second).
+        #[arg(long, default_value_t = 60.0)]
+        seconds: f64,
+        /// Seconds a trail point lasts.
+        #[arg(long, default_value_t = 20.0)]
+        decay: f64,
+        /// Which visible trail point a mob follows.
+        #[arg(long, value_enum, default_value_t = TrailArg::Freshest)]
+        trail: TrailArg,
+        /// Turn wall avoidance off: mobs move like the article's and can walk into walls.
+        #[arg(long)]
+        no_avoid: bool,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Describe a navmesh: counts, islands, bounds, what loading repaired.
     Info {
         /// The mesh file.
@@ -240,6 +273,24 @@ pub fn parse_cell(text: &str) -> Result<(usize, usize), String> {
     Ok((number(x)?, number(y)?))
 }
 
+/// Trail point choice on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum TrailArg {
+    /// The freshest trail point the mob can see.
+    Freshest,
+    /// The oldest trail point the mob can see (the article's loop order).
+    Oldest,
+}
+
+impl From<TrailArg> for crate::pursuit::TrailChoice {
+    fn from(t: TrailArg) -> Self {
+        match t {
+            TrailArg::Freshest => crate::pursuit::TrailChoice::Freshest,
+            TrailArg::Oldest => crate::pursuit::TrailChoice::Oldest,
+        }
+    }
+}
+
 /// Embedded scene choice on the command line.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum SceneArg {
@@ -328,6 +379,27 @@ pub fn run(command: Command) -> ExitCode {
             json,
         } => path_command(&mesh, from, to, cost, plane.into(), json),
         Command::Info { mesh, plane, json } => info_command(&mesh, plane.into(), json),
+        Command::Pursue {
+            map,
+            kitten,
+            mobs,
+            route,
+            seed,
+            seconds,
+            decay,
+            trail,
+            no_avoid,
+            json,
+        } => {
+            let config = crate::pursuit::PursuitConfig {
+                seed,
+                decay,
+                trail_choice: trail.into(),
+                avoid_walls: !no_avoid,
+                ..Default::default()
+            };
+            pursue_command(&map, kitten, &mobs, &route, config, seconds, json)
+        }
         Command::Demo { scene, cost } => demo_command(scene, cost),
         Command::Grid {
             map,
@@ -823,6 +895,117 @@ fn info_command(mesh_path: &std::path::Path, plane: Plane, json: bool) -> ExitCo
             b.duplicate_triangles,
             b.unused_vertices
         );
+    }
+    ExitCode::SUCCESS
+}
+
+fn pursue_command(
+    map_path: &std::path::Path,
+    kitten: Vec2,
+    mobs: &[Vec2],
+    route: &[Vec2],
+    config: crate::pursuit::PursuitConfig,
+    seconds: f64,
+    json: bool,
+) -> ExitCode {
+    use crate::pursuit::{KittenControl, World};
+    if !(seconds.is_finite() && (0.0..=86_400.0).contains(&seconds)) {
+        complain!("error: --seconds must be between 0 and 86400, not {seconds}");
+        return ExitCode::from(2);
+    }
+    if !(config.decay.is_finite() && config.decay > 0.0) {
+        complain!(
+            "error: --decay must be a positive number of seconds, not {}",
+            config.decay
+        );
+        return ExitCode::from(2);
+    }
+    let map = match crate::grid::movingai::load_any(map_path) {
+        Ok(map) => map,
+        Err(error) => {
+            complain!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let name = map_path.display();
+    let mut world = match World::new(map, config, kitten) {
+        Ok(world) => world,
+        Err(error) => {
+            complain!("error: {name}: the kitten cannot start there: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    for (i, &at) in mobs.iter().enumerate() {
+        if let Err(error) = world.add_mob(at) {
+            complain!("error: {name}: mob {} cannot start there: {error}", i + 1);
+            return ExitCode::from(2);
+        }
+    }
+    for (i, &point) in route.iter().enumerate() {
+        if let Err(error) = crate::pursuit::placement(world.map(), point) {
+            complain!("error: {name}: route point {} is unusable: {error}", i + 1);
+            return ExitCode::from(2);
+        }
+    }
+    if route.is_empty() {
+        world.kitten.control = KittenControl::Wander;
+    } else {
+        let map = world.map().clone();
+        world.kitten.set_route(&map, route);
+    }
+    world.run_until(seconds, &mut NoObserver);
+    let round = |t: f64| (t * 1000.0).round() / 1000.0;
+    if json {
+        let mobs: Vec<serde_json::Value> = world
+            .mobs
+            .iter()
+            .map(|m| {
+                json!({
+                    "caught_at": m.caught_at.map(round),
+                    "lost_at": m.lost_at.map(round),
+                    "states": m.timeline.iter().map(|&(t, s)| json!([round(t), s.name()])).collect::<Vec<_>>(),
+                    "entered_blocked_tile": m.entered_blocked_tile,
+                    "catches": m.catches,
+                    "position": [round(m.body.position.x), round(m.body.position.y)],
+                })
+            })
+            .collect();
+        let kitten = world.kitten.body.position;
+        say!(
+            "{}",
+            json!({
+                "seconds": round(world.time()),
+                "mobs": mobs,
+                "kitten": [round(kitten.x), round(kitten.y)],
+            })
+        );
+    } else {
+        say!(
+            "{name}: {:.2} s simulated, kitten ends at {}",
+            world.time(),
+            world.kitten.body.position
+        );
+        for (i, m) in world.mobs.iter().enumerate() {
+            let at = |t: Option<f64>| t.map_or("never".to_string(), |t| format!("{t:.2} s"));
+            say!(
+                "mob {}: caught the kitten {} time(s), first at {}; lost the trail first at {}{}",
+                i + 1,
+                m.catches,
+                at(m.caught_at),
+                at(m.lost_at),
+                if m.entered_blocked_tile {
+                    "; walked into a blocked tile"
+                } else {
+                    ""
+                }
+            );
+            let states: Vec<String> = m
+                .timeline
+                .iter()
+                .map(|(t, s)| format!("{t:.2} {}", s.name()))
+                .collect();
+            say!("  states: {}", states.join(", "));
+        }
     }
     ExitCode::SUCCESS
 }

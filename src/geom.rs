@@ -59,6 +59,32 @@ impl Vec2 {
     pub fn is_finite(self) -> bool {
         self.x.is_finite() && self.y.is_finite()
     }
+
+    /// The vector scaled to length 1, or zero when it is (nearly) zero.
+    pub fn normalized_or_zero(self) -> Vec2 {
+        let len = self.length();
+        if len > 1e-12 {
+            self * (1.0 / len)
+        } else {
+            Vec2::default()
+        }
+    }
+
+    /// The vector shortened to at most `max` (direction kept).
+    pub fn clamp_length(self, max: f64) -> Vec2 {
+        let len = self.length();
+        if len > max && len > 0.0 {
+            self * (max / len)
+        } else {
+            self
+        }
+    }
+
+    /// The vector turned by `angle` radians counter-clockwise (in a y-down view: clockwise).
+    pub fn rotated(self, angle: f64) -> Vec2 {
+        let (s, c) = angle.sin_cos();
+        Vec2::new(self.x * c - self.y * s, self.x * s + self.y * c)
+    }
 }
 
 impl Add for Vec2 {

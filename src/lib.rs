@@ -12,4 +12,5 @@ pub mod cli;
 pub mod geom;
 pub mod grid;
 pub mod navmesh;
+pub mod pursuit;
 pub mod search;

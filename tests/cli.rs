@@ -270,3 +270,107 @@ fn scen_matches_every_arena_scenario_and_reports_mismatches() {
     assert!(stdout.contains("of 160 scenarios match"), "{stdout}");
     assert!(stdout.contains("line "), "{stdout}");
 }
+
+const CORNER_ROWS: &str = "\
+..............................
+..............................
+..............................
+..............@...............
+..............@...............
+..............@...............
+..............@...............
+..............@...............
+..............@...............
+..............@...............
+..............@...............
+..............@...............";
+
+#[test]
+fn pursue_json_reports_catches_states_and_the_avoidance_bug() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map = write_map(dir.path(), "corner.map", CORNER_ROWS);
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "pursue",
+            &map,
+            "--kitten",
+            "12.5,1.5",
+            "--mob",
+            "2.5,10.5",
+            "--mob",
+            "27.5,10.5",
+            "--route",
+            "20.5,1.5",
+            "20.5,8.5",
+            "--seconds",
+            "30",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let (code, stdout, stderr) = navlab(&args);
+        assert_eq!(code, Some(0), "{stderr}");
+        serde_json::from_str::<Value>(&stdout).expect("json")
+    };
+    let fixed = run(&[]);
+    let mobs = fixed["mobs"].as_array().expect("mobs");
+    assert_eq!(mobs.len(), 2);
+    for mob in mobs {
+        assert!(mob["caught_at"].as_f64().is_some(), "{mob}");
+        assert_eq!(mob["entered_blocked_tile"], Value::Bool(false));
+        let states = mob["states"].as_array().expect("states");
+        let mut last = -1.0;
+        for entry in states {
+            let t = entry[0].as_f64().expect("time");
+            assert!(t > last, "times increase: {states:?}");
+            last = t;
+            let name = entry[1].as_str().expect("state");
+            assert!(["chasing", "tracking", "lost"].contains(&name), "{name}");
+        }
+        // lost_at is the first "lost" in the timeline.
+        let first_lost = states
+            .iter()
+            .find(|e| e[1] == "lost")
+            .and_then(|e| e[0].as_f64());
+        assert_eq!(mob["lost_at"].as_f64(), first_lost);
+    }
+    let buggy = run(&["--no-avoid"]);
+    assert_eq!(buggy["mobs"][0]["entered_blocked_tile"], Value::Bool(true));
+    assert_eq!(buggy["mobs"][0]["caught_at"], Value::Null);
+}
+
+#[test]
+fn pursue_rejects_bad_placements_and_files_with_exit_2() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map = write_map(dir.path(), "corner.map", CORNER_ROWS);
+    for (args, needle) in [
+        (vec!["--kitten", "14.5,5.5", "--mob", "1.5,1.5"], "wall"),
+        (vec!["--kitten", "1.5,1.5", "--mob", "99,1"], "outside"),
+        (
+            vec!["--kitten", "1.5,1.5", "--mob", "2.5,2.5", "--decay", "0"],
+            "decay",
+        ),
+        (
+            vec![
+                "--kitten", "1.5,1.5", "--mob", "2.5,2.5", "--route", "14.2,9",
+            ],
+            "route point 1",
+        ),
+    ] {
+        let mut all = vec!["pursue", map.as_str()];
+        all.extend(args);
+        let (code, _, stderr) = navlab(&all);
+        assert_eq!(code, Some(2), "{all:?}: {stderr}");
+        assert!(stderr.contains(needle), "{all:?}: {stderr}");
+    }
+    let missing = dir.path().join("missing.map");
+    let (code, _, stderr) = navlab(&[
+        "pursue",
+        missing.to_str().expect("utf-8"),
+        "--kitten",
+        "1,1",
+        "--mob",
+        "2,2",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("missing.map"), "{stderr}");
+}

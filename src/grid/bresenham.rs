@@ -8,36 +8,71 @@ use super::map::TileMap;
 /// a zero-length line is the one cell. Coordinates may lie off the map (the caller decides what
 /// that means).
 pub fn line(from: (i64, i64), to: (i64, i64)) -> Vec<(i64, i64)> {
-    let (mut x, mut y) = from;
-    let dx = (to.0 - from.0).abs();
-    let dy = -(to.1 - from.1).abs();
-    let sx = if from.0 < to.0 { 1 } else { -1 };
-    let sy = if from.1 < to.1 { 1 } else { -1 };
-    let mut err = dx + dy;
-    let mut cells = Vec::with_capacity((dx.max(-dy) + 1) as usize);
-    loop {
-        cells.push((x, y));
-        if (x, y) == to {
-            return cells;
+    Line::new(from, to).collect()
+}
+
+/// The cells of a Bresenham line as an iterator (no allocation), from `from` to `to` inclusive.
+#[derive(Debug, Clone)]
+pub struct Line {
+    x: i64,
+    y: i64,
+    to: (i64, i64),
+    dx: i64,
+    dy: i64,
+    sx: i64,
+    sy: i64,
+    err: i64,
+    done: bool,
+}
+
+impl Line {
+    /// The line from `from` to `to`.
+    pub fn new(from: (i64, i64), to: (i64, i64)) -> Self {
+        let dx = (to.0 - from.0).abs();
+        let dy = -(to.1 - from.1).abs();
+        Self {
+            x: from.0,
+            y: from.1,
+            to,
+            dx,
+            dy,
+            sx: if from.0 < to.0 { 1 } else { -1 },
+            sy: if from.1 < to.1 { 1 } else { -1 },
+            err: dx + dy,
+            done: false,
         }
-        let e2 = 2 * err;
-        if e2 >= dy {
-            err += dy;
-            x += sx;
+    }
+}
+
+impl Iterator for Line {
+    type Item = (i64, i64);
+
+    fn next(&mut self) -> Option<(i64, i64)> {
+        if self.done {
+            return None;
         }
-        if e2 <= dx {
-            err += dx;
-            y += sy;
+        let cell = (self.x, self.y);
+        if cell == self.to {
+            self.done = true;
+            return Some(cell);
         }
+        let e2 = 2 * self.err;
+        if e2 >= self.dy {
+            self.err += self.dy;
+            self.x += self.sx;
+        }
+        if e2 <= self.dx {
+            self.err += self.dx;
+            self.y += self.sy;
+        }
+        Some(cell)
     }
 }
 
 /// The first cell on the line from `from` to `to` whose tile blocks sight (a wall), or `None`
 /// when the ray is clear. Cells off the map block. Holes and water do not.
 pub fn first_blocking(map: &TileMap, from: (i64, i64), to: (i64, i64)) -> Option<(i64, i64)> {
-    line(from, to)
-        .into_iter()
-        .find(|&(x, y)| map.get_signed(x, y).is_none_or(|t| t.blocks_sight()))
+    Line::new(from, to).find(|&(x, y)| map.get_signed(x, y).is_none_or(|t| t.blocks_sight()))
 }
 
 /// True when nothing blocks the line from `from` to `to`.
