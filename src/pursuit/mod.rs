@@ -209,6 +209,14 @@ impl World {
         (i < self.mobs.len()).then(|| self.mobs.remove(i))
     }
 
+    /// Drops every mob's visibility cache (the next step tests every ray afresh; benchmarks
+    /// use it to measure the cold cost).
+    pub fn forget_sight(&mut self) {
+        for mob in &mut self.mobs {
+            mob.forget_sight();
+        }
+    }
+
     /// The map.
     pub fn map(&self) -> &TileMap {
         &self.map
