@@ -82,6 +82,10 @@ pub enum Command {
         /// Run the comparison of all grid algorithms at start (tile-map lab).
         #[arg(long)]
         compare: bool,
+        /// Open the pursuit scene (on --map or the built-in map); with --screenshot, --step
+        /// counts simulation steps (60 per second).
+        #[arg(long)]
+        pursuit: bool,
     },
     /// Walk through A* and the funnel on an embedded mesh, one explained line per step.
     Demo {
@@ -363,6 +367,7 @@ pub fn main() -> ExitCode {
             size: None,
             map: None,
             compare: false,
+            pursuit: false,
         }),
     }
 }
@@ -423,6 +428,7 @@ pub fn run(command: Command) -> ExitCode {
             size,
             map,
             compare,
+            pursuit,
         } => {
             let launch = crate::app::LaunchOptions {
                 file,
@@ -433,6 +439,7 @@ pub fn run(command: Command) -> ExitCode {
                 size,
                 map,
                 compare,
+                pursuit,
             };
             match crate::app::run_native(launch) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -165,6 +165,8 @@ pub struct GridScene {
     pub camera: Option<Camera>,
     /// Where the canvas was drawn last frame.
     pub canvas_rect: Option<Rect>,
+    /// Counts map changes (edits, undo, redo, loads), so other scenes can follow the map.
+    pub revision: u64,
     /// Cell under the pointer.
     pub hover: Option<Cell>,
     /// Set when the step list should scroll to the cursor.
@@ -303,6 +305,7 @@ impl GridScene {
             comparison: None,
             camera: None,
             canvas_rect: None,
+            revision: 0,
             hover: None,
             follow_log: true,
             undo: Vec::new(),
@@ -346,6 +349,7 @@ impl GridScene {
     pub fn set_map(&mut self, map: TileMap, file: Option<PathBuf>) {
         let (start, goal) = default_cells(&map);
         self.map = map;
+        self.revision += 1;
         self.file = file;
         self.dirty = false;
         self.start = start;
@@ -471,11 +475,14 @@ impl GridScene {
         self.comparison = Some(rows);
     }
 
-    fn paint_tile(&mut self, cell: Cell, tile: Tile) {
+    /// Paints one tile as part of the current stroke (one undo step, ended by
+    /// [`GridScene::end_stroke`]).
+    pub fn paint_tile(&mut self, cell: Cell, tile: Tile) {
         if let Some(before) = self.map.get(cell)
             && before != tile
         {
             self.map.set(cell, tile);
+            self.revision += 1;
             self.stroke.push(TileChange {
                 cell,
                 before,
@@ -490,7 +497,8 @@ impl GridScene {
         self.end_stroke()
     }
 
-    fn end_stroke(&mut self) -> bool {
+    /// Ends the current stroke: it becomes one undo step; returns true when it changed anything.
+    pub fn end_stroke(&mut self) -> bool {
         if self.stroke.is_empty() {
             return false;
         }
@@ -509,6 +517,7 @@ impl GridScene {
         for change in edit.iter().rev() {
             self.map.set(change.cell, change.before);
         }
+        self.revision += 1;
         self.redo.push(edit);
         self.dirty = true;
         self.rerun();
@@ -523,6 +532,7 @@ impl GridScene {
         for change in &edit {
             self.map.set(change.cell, change.after);
         }
+        self.revision += 1;
         self.undo.push(edit);
         self.dirty = true;
         self.rerun();
@@ -977,12 +987,6 @@ impl GridScene {
 
     fn paint_map(&self, painter: &egui::Painter, view: View) {
         let map = &self.map;
-        let visible = view.visible_world();
-        let x0 = visible.min.x.floor().max(0.0) as usize;
-        let y0 = visible.min.y.floor().max(0.0) as usize;
-        let x1 = (visible.max.x.ceil().max(0.0) as usize).min(map.width());
-        let y1 = (visible.max.y.ceil().max(0.0) as usize).min(map.height());
-        let mut mesh = egui::Mesh::default();
         let path_cells: std::collections::HashSet<Cell> = if self.replay.finished.is_some() {
             self.result
                 .iter()
@@ -991,47 +995,24 @@ impl GridScene {
         } else {
             Default::default()
         };
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let tile = map.get((x, y)).unwrap_or_default();
-                let i = map.index((x, y));
-                let base = tile_color(tile);
-                let overlay = if self.replay.current == Some(i) {
-                    Some(Color32::from_rgb(226, 72, 72))
-                } else if path_cells.contains(&(x, y)) {
-                    Some(Color32::from_rgb(255, 150, 40))
-                } else {
-                    match self.replay.status.get(i) {
-                        Some(CellStatus::Open) => Some(Color32::from_rgb(222, 170, 52)),
-                        Some(CellStatus::Later) => Some(Color32::from_rgb(190, 120, 220)),
-                        Some(CellStatus::Closed) => {
-                            let times = self.replay.expansions[i].min(6) as u8;
-                            Some(Color32::from_rgb(64, 112, 186u8.saturating_add(times * 10)))
-                        }
-                        _ => None,
+        paint_tiles(painter, view, map, |(x, y)| {
+            let i = map.index((x, y));
+            if self.replay.current == Some(i) {
+                Some(Color32::from_rgb(226, 72, 72))
+            } else if path_cells.contains(&(x, y)) {
+                Some(Color32::from_rgb(255, 150, 40))
+            } else {
+                match self.replay.status.get(i) {
+                    Some(CellStatus::Open) => Some(Color32::from_rgb(222, 170, 52)),
+                    Some(CellStatus::Later) => Some(Color32::from_rgb(190, 120, 220)),
+                    Some(CellStatus::Closed) => {
+                        let times = self.replay.expansions[i].min(6) as u8;
+                        Some(Color32::from_rgb(64, 112, 186u8.saturating_add(times * 10)))
                     }
-                };
-                let color = overlay.map_or(base, |o| blend(base, o, 0.65));
-                let a = view.screen_from_world(Vec2::new(x as f64, y as f64));
-                let b = view.screen_from_world(Vec2::new(x as f64 + 1.0, y as f64 + 1.0));
-                mesh.add_colored_rect(Rect::from_min_max(a, b), color);
+                    _ => None,
+                }
             }
-        }
-        painter.add(Shape::mesh(mesh));
-        // Grid lines when cells are large enough.
-        if view.camera.scale > 10.0 {
-            let stroke = Stroke::new(1.0, Color32::from_black_alpha(60));
-            for x in x0..=x1 {
-                let a = view.screen_from_world(Vec2::new(x as f64, y0 as f64));
-                let b = view.screen_from_world(Vec2::new(x as f64, y1 as f64));
-                painter.line_segment([a, b], stroke);
-            }
-            for y in y0..=y1 {
-                let a = view.screen_from_world(Vec2::new(x0 as f64, y as f64));
-                let b = view.screen_from_world(Vec2::new(x1 as f64, y as f64));
-                painter.line_segment([a, b], stroke);
-            }
-        }
+        });
         if self.replay.finished.is_some()
             && let Some(r) = &self.result
         {
@@ -1059,6 +1040,45 @@ impl GridScene {
                 egui::FontId::proportional(radius * 1.2),
                 Color32::BLACK,
             );
+        }
+    }
+}
+
+/// Paints the visible tiles of `map` in one mesh, each blended with `overlay`'s colour when it
+/// gives one, and grid lines when tiles are large enough to tell apart.
+pub fn paint_tiles(
+    painter: &egui::Painter,
+    view: View,
+    map: &TileMap,
+    overlay: impl Fn(Cell) -> Option<Color32>,
+) {
+    let visible = view.visible_world();
+    let x0 = visible.min.x.floor().max(0.0) as usize;
+    let y0 = visible.min.y.floor().max(0.0) as usize;
+    let x1 = (visible.max.x.ceil().max(0.0) as usize).min(map.width());
+    let y1 = (visible.max.y.ceil().max(0.0) as usize).min(map.height());
+    let mut mesh = egui::Mesh::default();
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let base = tile_color(map.get((x, y)).unwrap_or_default());
+            let color = overlay((x, y)).map_or(base, |o| blend(base, o, 0.65));
+            let a = view.screen_from_world(Vec2::new(x as f64, y as f64));
+            let b = view.screen_from_world(Vec2::new(x as f64 + 1.0, y as f64 + 1.0));
+            mesh.add_colored_rect(Rect::from_min_max(a, b), color);
+        }
+    }
+    painter.add(Shape::mesh(mesh));
+    if view.camera.scale > 10.0 {
+        let stroke = Stroke::new(1.0, Color32::from_black_alpha(60));
+        for x in x0..=x1 {
+            let a = view.screen_from_world(Vec2::new(x as f64, y0 as f64));
+            let b = view.screen_from_world(Vec2::new(x as f64, y1 as f64));
+            painter.line_segment([a, b], stroke);
+        }
+        for y in y0..=y1 {
+            let a = view.screen_from_world(Vec2::new(x0 as f64, y as f64));
+            let b = view.screen_from_world(Vec2::new(x1 as f64, y as f64));
+            painter.line_segment([a, b], stroke);
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod files;
 pub mod grid_scene;
 pub mod navmesh_scene;
 pub mod playback;
+pub mod pursuit_scene;
 pub mod screenshot;
 pub mod timeline;
 
@@ -15,6 +16,7 @@ use crate::navmesh::Plane;
 use files::{FileDialogs, RecentFiles};
 use grid_scene::GridScene;
 use navmesh_scene::{MeshSource, NavmeshScene, NavmeshSettings};
+use pursuit_scene::PursuitScene;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -34,6 +36,8 @@ pub struct AppSettings {
     pub scene: SceneKind,
     /// The tile-map lab's options.
     pub grid: grid_scene::GridSettings,
+    /// The pursuit scene's options.
+    pub pursuit: pursuit_scene::PursuitSettings,
 }
 
 /// The scenes of the lab.
@@ -44,6 +48,15 @@ pub enum SceneKind {
     Navmesh,
     /// Tile maps: the editor and the grid search lab.
     TileMap,
+    /// A mob hunts the kitten on the tile map by sight and smell.
+    Pursuit,
+}
+
+impl SceneKind {
+    /// True for the scenes that show (and edit) the tile map.
+    pub fn uses_map(self) -> bool {
+        matches!(self, SceneKind::TileMap | SceneKind::Pursuit)
+    }
 }
 
 /// Something to do after the frame.
@@ -89,6 +102,8 @@ pub struct NavlabApp {
     pub scene: NavmeshScene,
     /// The tile-map scene.
     pub grid: GridScene,
+    /// The pursuit scene (on the tile-map scene's map).
+    pub pursuit: PursuitScene,
     /// A command waiting for the user to say what to do with unsaved edits.
     pub pending: Option<Command>,
     new_map_size: Option<(usize, usize)>,
@@ -113,10 +128,13 @@ impl NavlabApp {
         if let Some(speed) = settings.speed {
             scene.playback.speed = speed;
         }
+        let grid = GridScene::default();
+        let pursuit = PursuitScene::new(grid.map.clone(), settings.pursuit.clone());
         let mut app = Self {
             settings,
             scene,
-            grid: GridScene::default(),
+            grid,
+            pursuit,
             pending: None,
             new_map_size: None,
             allow_close: false,
@@ -275,7 +293,7 @@ impl NavlabApp {
                 i.consume_shortcut(&save),
             )
         });
-        let grid = self.settings.scene == SceneKind::TileMap;
+        let grid = self.settings.scene.uses_map();
         if open {
             self.command(if grid {
                 Command::OpenMapDialog
@@ -295,6 +313,7 @@ impl NavlabApp {
         if !ui.ctx().egui_wants_keyboard_input() && ui.input(|i| i.key_pressed(Key::F)) {
             self.scene.fit_view();
             self.grid.camera = None;
+            self.pursuit.camera = None;
         }
     }
 
@@ -320,7 +339,9 @@ impl NavlabApp {
                 .extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("map") || e.eq_ignore_ascii_case("json"));
             if is_map {
-                self.settings.scene = SceneKind::TileMap;
+                if !self.settings.scene.uses_map() {
+                    self.settings.scene = SceneKind::TileMap;
+                }
                 self.command(Command::LoadMap(path));
             } else {
                 self.settings.scene = SceneKind::Navmesh;
@@ -344,6 +365,12 @@ impl NavlabApp {
                 self.grid.sync_replay();
                 self.grid.playback.playing
             }
+            SceneKind::Pursuit => {
+                self.pursuit.sync_map(&self.grid);
+                self.pursuit.keyboard(ui);
+                self.pursuit.tick(dt);
+                self.pursuit.playing
+            }
         };
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
@@ -351,7 +378,9 @@ impl NavlabApp {
         match self.settings.scene {
             SceneKind::Navmesh => self.navmesh_panels(ui),
             SceneKind::TileMap => self.grid_panels(ui),
+            SceneKind::Pursuit => self.pursuit_panels(ui),
         }
+        self.settings.pursuit = self.pursuit.settings.clone();
         self.settings.navmesh = self.scene.settings.clone();
         self.settings.speed = Some(self.scene.playback.speed);
         self.settings.grid = self.grid.settings();
@@ -374,6 +403,7 @@ impl NavlabApp {
             match self.settings.scene {
                 SceneKind::Navmesh => plan.frame(ui.ctx(), &mut self.scene),
                 SceneKind::TileMap => plan.frame(ui.ctx(), &mut self.grid),
+                SceneKind::Pursuit => plan.frame(ui.ctx(), &mut self.pursuit),
             }
         }
     }
@@ -463,6 +493,26 @@ impl NavlabApp {
         });
     }
 
+    fn pursuit_panels(&mut self, ui: &mut egui::Ui) {
+        egui::Panel::right("pursuit_log")
+            .resizable(true)
+            .default_size(320.0)
+            .show(ui, |ui| {
+                ui.heading("What happened");
+                self.pursuit.log_ui(ui);
+            });
+        egui::Panel::left("pursuit_controls")
+            .resizable(true)
+            .default_size(270.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| self.pursuit.controls_ui(ui));
+            });
+        egui::CentralPanel::no_frame().show(ui, |ui| {
+            self.error_ui(ui);
+            self.pursuit.canvas_ui(ui, &mut self.grid);
+        });
+    }
+
     fn error_ui(&mut self, ui: &mut egui::Ui) {
         if let Some(error) = self.error.clone()
             && error_banner_ui(ui, &error)
@@ -548,9 +598,11 @@ impl NavlabApp {
                 .on_hover_text("A* over triangles and the funnel");
             ui.selectable_value(&mut self.settings.scene, SceneKind::TileMap, "Tile map")
                 .on_hover_text("Edit terrain; BFS, Dijkstra, A*, IDA*, Fringe compared");
+            ui.selectable_value(&mut self.settings.scene, SceneKind::Pursuit, "Pursuit")
+                .on_hover_text("A mob hunts the kitten on the tile map by sight and smell trail");
             ui.separator();
             ui.menu_button("File", |ui| {
-                if self.settings.scene == SceneKind::TileMap {
+                if self.settings.scene.uses_map() {
                     if ui.button("New map…").clicked() {
                         self.new_map_size = Some((self.grid.map.width(), self.grid.map.height()));
                     }
@@ -606,7 +658,7 @@ impl NavlabApp {
                 SceneKind::Navmesh => {
                     ui.label(self.scene.source.name());
                 }
-                SceneKind::TileMap => {
+                SceneKind::TileMap | SceneKind::Pursuit => {
                     let name = self
                         .grid
                         .file
@@ -658,6 +710,30 @@ impl NavlabApp {
     }
 
     fn status_ui(&mut self, ui: &mut egui::Ui) {
+        if self.settings.scene == SceneKind::Pursuit {
+            ui.horizontal(|ui| {
+                let w = &self.pursuit.world;
+                ui.monospace(format!("t {:8.2} s", w.time()));
+                ui.separator();
+                ui.label(format!(
+                    "{} × {} tiles · trail {} points · {} mobs · {}",
+                    w.map().width(),
+                    w.map().height(),
+                    w.trail.len(),
+                    w.mobs.len(),
+                    if self.pursuit.playing {
+                        "running"
+                    } else {
+                        "paused"
+                    }
+                ));
+                if let Some(notice) = &self.notice {
+                    ui.separator();
+                    ui.label(notice);
+                }
+            });
+            return;
+        }
         if self.settings.scene == SceneKind::TileMap {
             ui.horizontal(|ui| {
                 match self.grid.hover {
@@ -757,6 +833,13 @@ fn help_ui(ui: &mut egui::Ui) {
             ("Tile map: right or middle drag", "pan"),
             ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo"),
             ("Ctrl+S", "save the map"),
+            (
+                "Pursuit: Space / N / R",
+                "play or pause / one step / reset to the seed",
+            ),
+            ("Pursuit: WASD or arrows", "drive the kitten"),
+            ("Pursuit: right click", "send the kitten there"),
+            ("Pursuit: Delete", "remove the selected mob"),
         ] {
             ui.strong(keys);
             ui.label(what);
@@ -794,6 +877,8 @@ pub struct LaunchOptions {
     pub map: Option<PathBuf>,
     /// Run the comparison at start (tile-map scene).
     pub compare: bool,
+    /// Open the pursuit scene (on `map` or the built-in map).
+    pub pursuit: bool,
 }
 
 /// Opens the window; returns when it closes.
@@ -842,6 +927,10 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
             }
             if launch.compare {
                 app.grid.compare();
+            }
+            if launch.pursuit {
+                app.settings.scene = SceneKind::Pursuit;
+                app.pursuit.sync_map(&app.grid);
             }
             app.screenshot = launch.screenshot;
             Ok(Box::new(app))

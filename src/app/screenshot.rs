@@ -3,6 +3,7 @@
 
 use super::grid_scene::GridScene;
 use super::navmesh_scene::NavmeshScene;
+use super::pursuit_scene::PursuitScene;
 use std::path::PathBuf;
 
 /// A scene whose recorded steps a screenshot can move through.
@@ -34,6 +35,22 @@ impl Steps for GridScene {
         self.sync_replay();
     }
 }
+/// The pursuit scene's steps are simulation steps (60 per second), run up to the one asked for
+/// (at most ten minutes).
+impl Steps for PursuitScene {
+    fn step_counts(&self) -> (usize, usize) {
+        let ticks = self.world.ticks() as usize;
+        (ticks, 600 * crate::pursuit::TICKS_PER_SECOND as usize)
+    }
+
+    fn show_step(&mut self, k: usize) {
+        self.playing = false;
+        while (self.world.ticks() as usize) < k {
+            self.step();
+        }
+    }
+}
+
 use std::sync::{Arc, Mutex};
 
 /// Which step to show.

@@ -1,0 +1,796 @@
+//! The pursuit scene: the tile editor's map with the kitten, its smell trail and the mobs that
+//! hunt it, the rays they cast, and play / pause / step / speed / reset-to-seed controls.
+
+use super::camera::{Camera, View};
+use super::grid_scene::{GridScene, paint_tiles, tile_color};
+use crate::geom::Vec2;
+use crate::grid::bresenham::{Line, first_blocking};
+use crate::grid::{Cell, Tile, TileMap};
+use crate::navmesh::Bounds;
+use crate::pursuit::mob::cell_of;
+use crate::pursuit::{
+    BODY_HALF, DT, KittenControl, MobState, PursuitConfig, PursuitEvent, Sight, TrailChoice, World,
+};
+use crate::search::Observer;
+use egui::{Color32, Pos2, Rect, Sense, Stroke, Ui};
+use serde::{Deserialize, Serialize};
+
+/// What a left click on the map does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PursuitTool {
+    /// Send the kitten there (also the right button, whatever the tool).
+    KittenGoTo,
+    /// Put a mob there.
+    AddMob,
+    /// Remove the mob nearest to the click.
+    RemoveMob,
+    /// Paint tiles, even while the simulation runs.
+    Paint(Tile),
+}
+
+/// The scene's options kept between runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PursuitSettings {
+    /// Seed, decay, trail choice, avoidance.
+    pub config: PursuitConfig,
+    /// Who moves the kitten.
+    pub control: KittenControl,
+    /// Simulated seconds per real second.
+    pub speed: f64,
+    /// Draw the rays, Bresenham tiles and whiskers.
+    pub show_rays: bool,
+}
+
+impl Default for PursuitSettings {
+    fn default() -> Self {
+        Self {
+            config: PursuitConfig::default(),
+            control: KittenControl::Wander,
+            speed: 1.0,
+            show_rays: true,
+        }
+    }
+}
+
+/// Where everyone starts (what "reset to seed" goes back to).
+#[derive(Debug, Clone, PartialEq)]
+struct Setup {
+    kitten: Vec2,
+    mobs: Vec<Vec2>,
+}
+
+/// Most events kept in the log.
+const LOG_CAP: usize = 2000;
+/// Most simulation steps run in one frame (a slow frame must not snowball).
+const MAX_STEPS_PER_FRAME: u32 = 240;
+
+/// Collects the events of a frame's steps.
+struct EventLog<'a>(&'a mut Vec<PursuitEvent>);
+
+impl Observer<PursuitEvent> for EventLog<'_> {
+    fn event(&mut self, event: PursuitEvent) {
+        if self.0.len() >= LOG_CAP {
+            self.0.drain(..LOG_CAP / 4);
+        }
+        self.0.push(event);
+    }
+}
+
+/// The scene.
+pub struct PursuitScene {
+    /// The simulation.
+    pub world: World,
+    setup: Setup,
+    /// Options.
+    pub settings: PursuitSettings,
+    /// True while the simulation runs.
+    pub playing: bool,
+    accumulator: f64,
+    /// What a left click does.
+    pub tool: PursuitTool,
+    /// What happened, oldest first.
+    pub log: Vec<PursuitEvent>,
+    /// The mob whose rays are emphasised and whose details are shown.
+    pub selected: Option<usize>,
+    /// The view; `None` fits the map at the next frame.
+    pub camera: Option<Camera>,
+    /// Where the canvas was drawn last.
+    pub canvas_rect: Option<Rect>,
+    /// A short message about the last refused action.
+    pub notice: Option<String>,
+    /// The editor's map revision this scene last copied.
+    map_revision: Option<u64>,
+    stroke_open: bool,
+}
+
+impl PursuitScene {
+    /// The scene on `map` with default placements (see `default_setup`).
+    pub fn new(map: TileMap, settings: PursuitSettings) -> Self {
+        let setup = default_setup(&map);
+        let world = build_world(map, &settings, &setup);
+        Self {
+            world,
+            setup,
+            settings,
+            playing: false,
+            accumulator: 0.0,
+            tool: PursuitTool::AddMob,
+            log: Vec::new(),
+            selected: Some(0),
+            camera: None,
+            canvas_rect: None,
+            notice: None,
+            map_revision: None,
+            stroke_open: false,
+        }
+    }
+
+    /// Follows the editor's map: a new map (other size) starts over with default placements,
+    /// an edit or undo is taken over keeping everyone where they are.
+    pub fn sync_map(&mut self, grid: &GridScene) {
+        if self.map_revision == Some(grid.revision) {
+            return;
+        }
+        self.map_revision = Some(grid.revision);
+        let same_size = grid.map.width() == self.world.map().width()
+            && grid.map.height() == self.world.map().height();
+        if !same_size {
+            self.setup = default_setup(&grid.map);
+            self.camera = None;
+            self.reset_with(grid.map.clone());
+            return;
+        }
+        if grid.map != *self.world.map() {
+            self.world.replace_map(grid.map.clone());
+            let world = &self.world;
+            // Homes inside new walls follow the mob, so a reset stays valid.
+            for (home, mob) in self.setup.mobs.iter_mut().zip(&world.mobs) {
+                if crate::pursuit::placement(world.map(), *home).is_err() {
+                    *home = mob.home;
+                }
+            }
+            if crate::pursuit::placement(world.map(), self.setup.kitten).is_err() {
+                self.setup.kitten = world.kitten.body.position;
+            }
+        }
+    }
+
+    fn reset_with(&mut self, map: TileMap) {
+        self.world = build_world(map, &self.settings, &self.setup);
+        self.log.clear();
+        self.accumulator = 0.0;
+        self.selected = (!self.world.mobs.is_empty()).then_some(0);
+    }
+
+    /// Back to the start, paused: everyone at their starting place, the trail gone, the clock
+    /// at zero, the kitten's autopilot re-seeded. The map stays as it is now.
+    pub fn reset(&mut self) {
+        let map = self.world.map().clone();
+        self.reset_with(map);
+        self.playing = false;
+    }
+
+    /// The canvas view of the last frame.
+    pub fn last_view(&self) -> Option<View> {
+        Some(View {
+            camera: self.camera?,
+            rect: self.canvas_rect?,
+        })
+    }
+
+    /// Runs one simulation step.
+    pub fn step(&mut self) {
+        self.world.config = self.settings.config.clone();
+        self.world.step(&mut EventLog(&mut self.log));
+    }
+
+    /// Advances by `dt` real seconds when playing (fixed steps, any frame rate).
+    pub fn tick(&mut self, dt: f64) {
+        if !self.playing {
+            self.accumulator = 0.0;
+            return;
+        }
+        self.accumulator += dt * self.settings.speed;
+        let mut steps = 0;
+        while self.accumulator >= DT && steps < MAX_STEPS_PER_FRAME {
+            self.accumulator -= DT;
+            self.step();
+            steps += 1;
+        }
+        if steps == MAX_STEPS_PER_FRAME {
+            self.accumulator = 0.0;
+        }
+    }
+
+    /// Adds a mob at `at` (kept by reset); false when it cannot stand there.
+    pub fn add_mob(&mut self, at: Vec2) -> bool {
+        match self.world.add_mob(at) {
+            Ok(i) => {
+                self.setup.mobs.push(self.world.mobs[i].home);
+                self.selected = Some(i);
+                self.notice = None;
+                true
+            }
+            Err(error) => {
+                self.notice = Some(format!("No mob added: {error}"));
+                false
+            }
+        }
+    }
+
+    /// Removes mob `i`.
+    pub fn remove_mob(&mut self, i: usize) {
+        if self.world.remove_mob(i).is_some() {
+            if i < self.setup.mobs.len() {
+                self.setup.mobs.remove(i);
+            }
+            self.selected = match self.selected {
+                Some(s) if s == i => None,
+                Some(s) if s > i => Some(s - 1),
+                other => other,
+            };
+        }
+    }
+
+    /// Sends the kitten to `goal` (click to move).
+    pub fn kitten_go_to(&mut self, goal: Vec2) {
+        let map = self.world.map().clone();
+        if self.world.kitten.go_to(&map, goal) {
+            self.settings.control = KittenControl::Route;
+            self.notice = None;
+        } else {
+            self.notice = Some("The kitten cannot get there.".to_string());
+        }
+    }
+
+    /// Keys of the scene: Space play/pause, N one step, R reset, Delete removes the selected
+    /// mob, WASD or the arrows drive the kitten (switching it to the keys).
+    pub fn keyboard(&mut self, ui: &Ui) {
+        use egui::Key;
+        if ui.ctx().egui_wants_keyboard_input() {
+            self.world.kitten.keys = Vec2::default();
+            return;
+        }
+        let (space, n, r, delete, dir) = ui.input(|i| {
+            let held = |a: Key, b: Key| i.key_down(a) || i.key_down(b);
+            let mut dir = Vec2::default();
+            if held(Key::A, Key::ArrowLeft) {
+                dir.x -= 1.0;
+            }
+            if held(Key::D, Key::ArrowRight) {
+                dir.x += 1.0;
+            }
+            if held(Key::W, Key::ArrowUp) {
+                dir.y -= 1.0;
+            }
+            if held(Key::S, Key::ArrowDown) {
+                dir.y += 1.0;
+            }
+            (
+                i.key_pressed(Key::Space),
+                i.key_pressed(Key::N),
+                i.key_pressed(Key::R) && i.modifiers.is_none(),
+                i.key_pressed(Key::Delete),
+                dir,
+            )
+        });
+        if space {
+            self.playing = !self.playing;
+        }
+        if n {
+            self.playing = false;
+            self.step();
+        }
+        if r {
+            self.reset();
+        }
+        if delete && let Some(i) = self.selected {
+            self.remove_mob(i);
+        }
+        if dir.length() > 0.0 {
+            self.settings.control = KittenControl::Keys;
+        }
+        self.world.kitten.keys = dir;
+        self.world.kitten.control = self.settings.control;
+    }
+
+    /// Play, options, kitten, tools and the list of mobs.
+    pub fn controls_ui(&mut self, ui: &mut Ui) {
+        ui.horizontal(|ui| {
+            let label = if self.playing { "Pause" } else { "Play" };
+            if ui
+                .button(label)
+                .on_hover_text("Run or pause the simulation (Space)")
+                .clicked()
+            {
+                self.playing = !self.playing;
+            }
+            if ui
+                .button("Step")
+                .on_hover_text("One fixed step of 1/60 s (N)")
+                .clicked()
+            {
+                self.playing = false;
+                self.step();
+            }
+            if ui
+                .button("Reset")
+                .on_hover_text(
+                    "Everyone back to the start, the trail gone, the autopilot re-seeded (R)",
+                )
+                .clicked()
+            {
+                self.reset();
+            }
+        });
+        ui.add(
+            egui::Slider::new(&mut self.settings.speed, 0.1..=8.0)
+                .logarithmic(true)
+                .text("speed ×"),
+        )
+        .on_hover_text("Simulated seconds per second; steps stay 1/60 s");
+        ui.horizontal(|ui| {
+            let label = ui.label("Seed");
+            ui.add(egui::DragValue::new(&mut self.settings.config.seed))
+                .labelled_by(label.id)
+                .on_hover_text("Seeds the kitten's autopilot; Reset replays it exactly");
+        });
+        ui.separator();
+        ui.strong("Mobs");
+        let avoid = ui
+            .checkbox(&mut self.settings.config.avoid_walls, "Avoid walls")
+            .on_hover_text(
+                "The fix. Off, mobs move like the article's: seeking at full acceleration they \
+                 overshoot corners into walls, and from inside a wall every ray collides, so \
+                 they stop for good.",
+            );
+        if avoid.changed() {
+            self.notice = None;
+        }
+        ui.horizontal(|ui| {
+            ui.label("Follow the")
+                .on_hover_text("Which trail point a mob takes when it cannot see the kitten");
+            egui::ComboBox::from_id_salt("trail_choice")
+                .selected_text(match self.settings.config.trail_choice {
+                    TrailChoice::Freshest => "freshest visible point",
+                    TrailChoice::Oldest => "oldest visible point",
+                })
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(
+                        &mut self.settings.config.trail_choice,
+                        TrailChoice::Freshest,
+                        "freshest visible point",
+                    )
+                    .on_hover_text("Cuts corners and closes in fastest (default)");
+                    ui.selectable_value(
+                        &mut self.settings.config.trail_choice,
+                        TrailChoice::Oldest,
+                        "oldest visible point",
+                    )
+                    .on_hover_text("What the article's loop over its trail does");
+                });
+        });
+        ui.add(
+            egui::Slider::new(&mut self.settings.config.decay, 1.0..=60.0).text("trail decay, s"),
+        )
+        .on_hover_text("Seconds a trail point lasts (the article: 20 s)");
+        ui.checkbox(&mut self.settings.show_rays, "Show rays")
+            .on_hover_text("Each mob's ray to the kitten (green clear, red blocked) with its Bresenham tiles, the ray to the chosen trail point, and the avoidance whiskers");
+        ui.separator();
+        ui.strong("Kitten");
+        ui.horizontal_wrapped(|ui| {
+            for (control, label, help) in [
+                (
+                    KittenControl::Wander,
+                    "Wander",
+                    "Autopilot: walks to random reachable tiles nearby (seeded)",
+                ),
+                (KittenControl::Keys, "Keys", "WASD or the arrow keys"),
+                (
+                    KittenControl::Route,
+                    "Click to move",
+                    "Right-click (or use the Kitten tool) to send it there",
+                ),
+                (KittenControl::Still, "Still", "It stays where it is"),
+            ] {
+                if ui
+                    .selectable_label(self.settings.control == control, label)
+                    .on_hover_text(help)
+                    .clicked()
+                {
+                    self.settings.control = control;
+                    self.world.kitten.control = control;
+                    self.world.kitten.path.clear();
+                }
+            }
+        });
+        ui.separator();
+        ui.strong("Left click");
+        ui.horizontal_wrapped(|ui| {
+            for (tool, label, help) in [
+                (PursuitTool::AddMob, "Add mob", "Click to put a mob there"),
+                (
+                    PursuitTool::RemoveMob,
+                    "Remove mob",
+                    "Click a mob to remove it (or select it and press Delete)",
+                ),
+                (
+                    PursuitTool::KittenGoTo,
+                    "Send kitten",
+                    "Click to send the kitten there (right click does it with any tool)",
+                ),
+            ] {
+                ui.selectable_value(&mut self.tool, tool, label)
+                    .on_hover_text(help);
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            for tile in Tile::ALL {
+                let selected = self.tool == PursuitTool::Paint(tile);
+                let text = egui::RichText::new(tile.name()).color(if selected {
+                    Color32::BLACK
+                } else {
+                    Color32::WHITE
+                });
+                let button = egui::Button::new(text)
+                    .fill(tile_color(tile))
+                    .stroke(if selected {
+                        Stroke::new(2.0, Color32::YELLOW)
+                    } else {
+                        Stroke::NONE
+                    });
+                if ui
+                    .add(button)
+                    .on_hover_text("Paint while it runs; walls block sight, holes do not")
+                    .clicked()
+                {
+                    self.tool = PursuitTool::Paint(tile);
+                }
+            }
+        });
+        ui.separator();
+        self.mobs_ui(ui);
+        if let Some(notice) = &self.notice {
+            ui.separator();
+            ui.colored_label(Color32::from_rgb(240, 190, 90), notice);
+        }
+    }
+
+    fn mobs_ui(&mut self, ui: &mut Ui) {
+        ui.label(format!(
+            "{:.2} s · trail {} points · {} mobs",
+            self.world.time(),
+            self.world.trail.len(),
+            self.world.mobs.len()
+        ));
+        let mut remove = None;
+        egui::Grid::new("mob_list").num_columns(4).show(ui, |ui| {
+            for (i, mob) in self.world.mobs.iter().enumerate() {
+                let selected = self.selected == Some(i);
+                if ui
+                    .selectable_label(selected, format!("mob {}", i + 1))
+                    .on_hover_text("Select: its rays are drawn strongest")
+                    .clicked()
+                {
+                    self.selected = Some(i);
+                }
+                ui.colored_label(state_color(mob.state), mob.state.name());
+                ui.label(format!("{} caught", mob.catches))
+                    .on_hover_text("Times it reached the kitten (it then goes back to its start)");
+                if ui.small_button("Remove").clicked() {
+                    remove = Some(i);
+                }
+                ui.end_row();
+            }
+        });
+        if let Some(i) = remove {
+            self.remove_mob(i);
+        }
+        if self.world.mobs.is_empty() {
+            ui.label("No mobs: choose Add mob and click the map.");
+        }
+    }
+
+    /// The event log, newest at the bottom.
+    pub fn log_ui(&mut self, ui: &mut Ui) {
+        ui.label(format!("{} events", self.log.len()));
+        let row_height = ui.text_style_height(&egui::TextStyle::Body);
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .stick_to_bottom(true)
+            .show_rows(ui, row_height, self.log.len(), |ui, rows| {
+                ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+                for row in rows {
+                    if let Some(event) = self.log.get(row) {
+                        let text = event.explain();
+                        ui.label(&text).on_hover_text(text);
+                    }
+                }
+            });
+    }
+
+    /// What the caption says: the latest event, or how to start.
+    pub fn caption(&self) -> String {
+        match self.log.last() {
+            Some(event) => event.explain(),
+            None if self.world.mobs.is_empty() => {
+                "Click to add a mob, then press Space to play".to_string()
+            }
+            None => "Press Space to play; right-click to send the kitten somewhere".to_string(),
+        }
+    }
+
+    /// The map canvas with the agents, the trail and the rays. Paints through `grid` so edits
+    /// join the editor's undo history.
+    pub fn canvas_ui(&mut self, ui: &mut Ui, grid: &mut GridScene) {
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Pursuit canvas"));
+        let rect = response.rect;
+        self.canvas_rect = Some(rect);
+        let map_size = (self.world.map().width(), self.world.map().height());
+        let bounds = Bounds {
+            min: Vec2::new(0.0, 0.0),
+            max: Vec2::new(map_size.0 as f64, map_size.1 as f64),
+        };
+        let camera = *self.camera.get_or_insert_with(|| Camera::fit(bounds, rect));
+        let view = View { camera, rect };
+        painter.rect_filled(rect, 0.0, Color32::from_rgb(24, 26, 31));
+        let world_at = |pos: Pos2| view.world_from_screen(pos);
+        let cell_at = move |pos: Pos2| -> Option<Cell> {
+            let w = view.world_from_screen(pos);
+            (w.x >= 0.0 && w.y >= 0.0)
+                .then_some((w.x as usize, w.y as usize))
+                .filter(|&(x, y)| x < map_size.0 && y < map_size.1)
+        };
+        let pointer = response.interact_pointer_pos();
+        if response.secondary_clicked()
+            && let Some(p) = pointer
+        {
+            self.kitten_go_to(world_at(p));
+        }
+        let primary_down = ui.input(|i| i.pointer.primary_down());
+        match self.tool {
+            PursuitTool::Paint(tile) => {
+                if response.is_pointer_button_down_on()
+                    && primary_down
+                    && let Some(cell) = pointer.and_then(cell_at)
+                {
+                    if self.world.set_tile(cell, tile) {
+                        grid.paint_tile(cell, tile);
+                        self.stroke_open = true;
+                        self.map_revision = Some(grid.revision);
+                    } else {
+                        self.notice = Some(format!(
+                            "Not painted at {},{}: someone stands there.",
+                            cell.0, cell.1
+                        ));
+                    }
+                }
+                if !primary_down && std::mem::take(&mut self.stroke_open) {
+                    grid.end_stroke();
+                    self.map_revision = Some(grid.revision);
+                }
+            }
+            PursuitTool::AddMob => {
+                if response.clicked()
+                    && let Some(p) = pointer
+                {
+                    self.add_mob(world_at(p));
+                }
+            }
+            PursuitTool::RemoveMob => {
+                if response.clicked()
+                    && let Some(p) = pointer
+                {
+                    let at = world_at(p);
+                    let nearest = self
+                        .world
+                        .mobs
+                        .iter()
+                        .enumerate()
+                        .map(|(i, m)| (i, m.body.position.distance(at)))
+                        .filter(|&(_, d)| d < 1.0)
+                        .min_by(|a, b| a.1.total_cmp(&b.1));
+                    if let Some((i, _)) = nearest {
+                        self.remove_mob(i);
+                    }
+                }
+            }
+            PursuitTool::KittenGoTo => {
+                if response.clicked()
+                    && let Some(p) = pointer
+                {
+                    self.kitten_go_to(world_at(p));
+                }
+            }
+        }
+        if (response.dragged_by(egui::PointerButton::Middle)
+            || response.dragged_by(egui::PointerButton::Secondary))
+            && let Some(camera) = &mut self.camera
+        {
+            camera.pan(response.drag_delta());
+        }
+        super::camera::zoom_with_wheel(ui, &response, self.camera.as_mut());
+        self.paint(&painter, view);
+        super::camera::paint_caption(&painter, rect, self.caption());
+    }
+
+    fn paint(&self, painter: &egui::Painter, view: View) {
+        let world = &self.world;
+        let map = world.map();
+        // Bresenham tiles of the rays of the selected mob (or of all when there are few).
+        let mut ray_tiles: std::collections::HashMap<Cell, Color32> = Default::default();
+        let kitten = world.kitten.body.position;
+        let few = world.mobs.len() <= 4;
+        if self.settings.show_rays {
+            for (i, mob) in world.mobs.iter().enumerate() {
+                if !(few || self.selected == Some(i)) {
+                    continue;
+                }
+                let from = cell_of(mob.body.position);
+                let to = cell_of(kitten);
+                let blocked = first_blocking(map, from, to);
+                for (x, y) in Line::new(from, to) {
+                    if x < 0 || y < 0 {
+                        break;
+                    }
+                    let cell = (x as usize, y as usize);
+                    if Some((x, y)) == blocked {
+                        ray_tiles.insert(cell, Color32::from_rgb(240, 40, 40));
+                        break;
+                    }
+                    ray_tiles.entry(cell).or_insert(if blocked.is_some() {
+                        Color32::from_rgb(230, 120, 120)
+                    } else {
+                        Color32::from_rgb(140, 230, 140)
+                    });
+                }
+            }
+        }
+        paint_tiles(painter, view, map, |cell| ray_tiles.get(&cell).copied());
+        let scale = view.camera.scale as f32;
+        let screen = |p: Vec2| view.screen_from_world(p);
+
+        // The trail, fading with age.
+        let now = world.time();
+        let decay = world.trail.decay.max(1e-6);
+        let dot = (scale * 0.12).clamp(1.5, 5.0);
+        for point in world.trail.points() {
+            let fresh = (1.0 - (now - point.born) / decay).clamp(0.0, 1.0) as f32;
+            let alpha = (40.0 + 215.0 * fresh) as u8;
+            painter.circle_filled(
+                screen(point.position),
+                dot,
+                Color32::from_rgba_unmultiplied(255, 120, 200, alpha),
+            );
+        }
+        // The kitten's path.
+        let k = &world.kitten;
+        if k.path_index < k.path.len() {
+            let mut points = vec![screen(kitten)];
+            points.extend(k.path[k.path_index..].iter().map(|&p| screen(p)));
+            painter.add(egui::Shape::dashed_line(
+                &points,
+                Stroke::new(1.5, Color32::from_rgb(255, 200, 120)),
+                6.0,
+                4.0,
+            ));
+        }
+        // Rays and whiskers.
+        if self.settings.show_rays {
+            for (i, mob) in world.mobs.iter().enumerate() {
+                let strong = self.selected == Some(i) || few;
+                let width = if strong { 2.0 } else { 1.0 };
+                let from = mob.body.position;
+                let clear = mob.sight == Sight::Kitten;
+                let color = if clear {
+                    Color32::from_rgb(90, 230, 90)
+                } else {
+                    Color32::from_rgba_unmultiplied(240, 70, 70, if strong { 220 } else { 90 })
+                };
+                painter.line_segment([screen(from), screen(kitten)], Stroke::new(width, color));
+                if let (Sight::Trail(_), Some(target)) = (mob.sight, mob.target) {
+                    painter.line_segment(
+                        [screen(from), screen(target)],
+                        Stroke::new(width, Color32::from_rgb(250, 200, 60)),
+                    );
+                    painter.circle_stroke(
+                        screen(target),
+                        (scale * 0.3).clamp(4.0, 12.0),
+                        Stroke::new(2.0, Color32::from_rgb(250, 200, 60)),
+                    );
+                }
+                for whisker in &mob.whiskers {
+                    let end = whisker.hit.map_or(whisker.to, |h| {
+                        whisker.from.lerp(
+                            whisker.to,
+                            h.distance / whisker.from.distance(whisker.to).max(1e-9),
+                        )
+                    });
+                    let c = if whisker.hit.is_some() {
+                        Color32::from_rgb(255, 150, 60)
+                    } else {
+                        Color32::from_gray(170)
+                    };
+                    painter.line_segment([screen(whisker.from), screen(end)], Stroke::new(1.0, c));
+                }
+            }
+        }
+        // Agents.
+        let radius = (scale * BODY_HALF as f32).max(4.0);
+        for (i, mob) in world.mobs.iter().enumerate() {
+            let at = screen(mob.body.position);
+            painter.circle_filled(at, radius, Color32::from_rgb(150, 60, 190));
+            painter.circle_stroke(at, radius + 1.5, Stroke::new(2.5, state_color(mob.state)));
+            if self.selected == Some(i) {
+                painter.circle_stroke(at, radius + 5.0, Stroke::new(1.0, Color32::WHITE));
+            }
+            painter.text(
+                at,
+                egui::Align2::CENTER_CENTER,
+                format!("{}", i + 1),
+                egui::FontId::proportional(radius * 1.1),
+                Color32::WHITE,
+            );
+        }
+        let at = screen(kitten);
+        painter.circle_filled(at, radius, Color32::from_rgb(255, 170, 60));
+        painter.text(
+            at,
+            egui::Align2::CENTER_CENTER,
+            "K",
+            egui::FontId::proportional(radius * 1.1),
+            Color32::BLACK,
+        );
+    }
+}
+
+/// The colour of a state: red chasing, amber tracking, grey lost.
+pub fn state_color(state: MobState) -> Color32 {
+    match state {
+        MobState::Chasing => Color32::from_rgb(235, 60, 60),
+        MobState::Tracking => Color32::from_rgb(245, 190, 50),
+        MobState::Lost => Color32::from_gray(140),
+    }
+}
+
+/// Kitten near the middle, one mob near the bottom-left corner and one near the top-right
+/// (the free tiles nearest to those spots).
+fn default_setup(map: &TileMap) -> Setup {
+    let free_near = |x: f64, y: f64| -> Vec2 {
+        let target = Vec2::new(x, y);
+        (0..map.cell_count())
+            .map(|i| map.cell(i))
+            .filter(|&c| map.is_passable(c))
+            .map(|(cx, cy)| Vec2::new(cx as f64 + 0.5, cy as f64 + 0.5))
+            .min_by(|a, b| a.distance(target).total_cmp(&b.distance(target)))
+            .unwrap_or(target)
+    };
+    let (w, h) = (map.width() as f64, map.height() as f64);
+    Setup {
+        kitten: free_near(w * 0.55, h * 0.62),
+        mobs: vec![free_near(2.5, h - 2.5), free_near(w - 2.5, 1.5)],
+    }
+}
+
+/// A world from the settings and starting places (places that no longer fit are skipped). On a
+/// map without a single free tile the kitten needs somewhere to stand: the world then starts on
+/// grass of the same size and takes the real map over at the next sync, keeping no one buried.
+fn build_world(map: TileMap, settings: &PursuitSettings, setup: &Setup) -> World {
+    let config = settings.config.clone();
+    let world = World::new(map.clone(), config.clone(), setup.kitten)
+        .or_else(|_| World::new(map.clone(), config.clone(), default_setup(&map).kitten))
+        .or_else(|_| {
+            let grass = TileMap::new(map.width(), map.height())
+                .ok_or(crate::pursuit::PlaceError::OffMap(Vec2::new(0.5, 0.5)))?;
+            World::new(grass, config, Vec2::new(0.5, 0.5))
+        });
+    let mut world = world.expect("the centre of a grass tile is always free");
+    for &at in &setup.mobs {
+        let _ = world.add_mob(at);
+    }
+    world.kitten.control = settings.control;
+    world
+}

@@ -1,0 +1,178 @@
+//! The pursuit scene driven headlessly with egui_kittest: add a mob by clicking, play, pause,
+//! single-step, reset, toggle wall avoidance, paint a wall while it runs, drive the kitten.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use navlab::app::files::ScriptedDialogs;
+use navlab::app::{AppSettings, NavlabApp, SceneKind};
+use navlab::geom::Vec2;
+use navlab::grid::Tile;
+use navlab::pursuit::KittenControl;
+use std::collections::VecDeque;
+
+fn harness() -> Harness<'static, NavlabApp> {
+    let app = NavlabApp::new(
+        AppSettings::default(),
+        Box::new(ScriptedDialogs {
+            answers: VecDeque::new(),
+        }),
+    );
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_step_dt(1.0 / 60.0)
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
+    h.run_steps(2);
+    h.get_by_label("Pursuit").click();
+    h.run_steps(3);
+    assert_eq!(h.state().settings.scene, SceneKind::Pursuit);
+    h
+}
+
+fn click_at(h: &mut Harness<'_, NavlabApp>, world: Vec2, button: egui::PointerButton) {
+    let view = h.state().pursuit.last_view().expect("canvas drawn");
+    let pos = view.screen_from_world(world);
+    h.hover_at(pos);
+    h.run_steps(1);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+    h.run_steps(1);
+}
+
+#[test]
+fn add_a_mob_by_clicking_then_play_pause_and_step() {
+    let mut h = harness();
+    let before = h.state().pursuit.world.mobs.len();
+    h.get_by_label("Add mob").click();
+    h.run_steps(1);
+    click_at(&mut h, Vec2::new(5.5, 0.5), egui::PointerButton::Primary);
+    assert_eq!(h.state().pursuit.world.mobs.len(), before + 1);
+    let added = h.state().pursuit.world.mobs[before].body.position;
+    assert!(added.distance(Vec2::new(5.5, 0.5)) < 0.5, "{added}");
+    // A click on a wall adds nothing and says why.
+    click_at(&mut h, Vec2::new(2.5, 5.5), egui::PointerButton::Primary);
+    assert_eq!(h.state().pursuit.world.mobs.len(), before + 1);
+    assert!(
+        h.state()
+            .pursuit
+            .notice
+            .as_deref()
+            .is_some_and(|n| n.contains("wall"))
+    );
+
+    assert_eq!(h.state().pursuit.world.ticks(), 0);
+    h.get_by_label("Play").click();
+    h.run_steps(20);
+    let running = h.state().pursuit.world.ticks();
+    assert!(running > 5, "{running} steps after 20 frames");
+    assert!(h.state().pursuit.world.kitten.body.velocity.length() > 0.0);
+    h.get_by_label("Pause").click();
+    h.run_steps(2);
+    let paused = h.state().pursuit.world.ticks();
+    h.run_steps(10);
+    assert_eq!(
+        h.state().pursuit.world.ticks(),
+        paused,
+        "paused means paused"
+    );
+    h.get_by_label("Step").click();
+    h.run_steps(2);
+    assert_eq!(h.state().pursuit.world.ticks(), paused + 1);
+    // Keyboard: N steps, Space plays.
+    h.key_press(egui::Key::N);
+    h.run_steps(1);
+    assert_eq!(h.state().pursuit.world.ticks(), paused + 2);
+    h.key_press(egui::Key::Space);
+    h.run_steps(10);
+    assert!(h.state().pursuit.playing);
+    assert!(h.state().pursuit.world.ticks() > paused + 2);
+    // Reset goes back to the start, paused, keeping the added mob.
+    h.get_by_label("Reset").click();
+    h.run_steps(3);
+    let p = &h.state().pursuit;
+    assert!(!p.playing);
+    assert_eq!(p.world.mobs.len(), before + 1);
+    assert_eq!(p.world.ticks(), 0);
+    assert!(p.world.trail.is_empty());
+    assert_eq!(p.world.mobs[before].body.position, added);
+}
+
+#[test]
+fn toggling_avoidance_reaches_the_simulation() {
+    let mut h = harness();
+    assert!(h.state().pursuit.settings.config.avoid_walls);
+    h.get_by_label("Avoid walls").click();
+    h.run_steps(1);
+    assert!(!h.state().pursuit.settings.config.avoid_walls);
+    h.get_by_label("Step").click();
+    h.run_steps(1);
+    assert!(!h.state().pursuit.world.config.avoid_walls);
+    h.get_by_label("Avoid walls").click();
+    h.run_steps(1);
+    h.get_by_label("Step").click();
+    h.run_steps(1);
+    assert!(h.state().pursuit.world.config.avoid_walls);
+}
+
+#[test]
+fn walls_painted_while_running_join_the_map_and_its_undo() {
+    let mut h = harness();
+    h.get_by_label("Play").click();
+    h.run_steps(2);
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    let cell = (28, 20);
+    click_at(&mut h, Vec2::new(28.5, 20.5), egui::PointerButton::Primary);
+    assert_eq!(h.state().pursuit.world.map().get(cell), Some(Tile::Wall));
+    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Wall));
+    assert!(h.state().grid.dirty, "the edit is unsaved work");
+    assert!(h.state().pursuit.playing);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Grass));
+    assert_eq!(h.state().pursuit.world.map().get(cell), Some(Tile::Grass));
+}
+
+#[test]
+fn right_click_sends_the_kitten_and_the_keys_drive_it() {
+    let mut h = harness();
+    let goal = Vec2::new(29.5, 20.5);
+    click_at(&mut h, goal, egui::PointerButton::Secondary);
+    assert_eq!(h.state().pursuit.settings.control, KittenControl::Route);
+    assert!(
+        h.state()
+            .pursuit
+            .world
+            .kitten
+            .path
+            .last()
+            .is_some_and(|p| p.distance(goal) < 0.5)
+    );
+    h.get_by_label("Play").click();
+    let x0 = h.state().pursuit.world.kitten.body.position.x;
+    h.event(egui::Event::Key {
+        key: egui::Key::A,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(30);
+    h.event(egui::Event::Key {
+        key: egui::Key::A,
+        physical_key: None,
+        pressed: false,
+        repeat: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(1);
+    assert_eq!(h.state().pursuit.settings.control, KittenControl::Keys);
+    let x1 = h.state().pursuit.world.kitten.body.position.x;
+    assert!(x1 < x0 - 0.5, "moved left: {x0} -> {x1}");
+}
