@@ -158,6 +158,22 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Check a navmesh for faults (islands, non-manifold edges, degenerate and needle triangles,
+    /// near-duplicate vertices, T-junctions, winding, overlaps, steep parts). Exit 0 clean, 1
+    /// errors found (with --strict, warnings too), 2 unreadable.
+    Check {
+        /// The mesh file.
+        mesh: PathBuf,
+        /// The plane an OBJ mesh lies in.
+        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
+        plane: PlaneArg,
+        /// Warnings count as findings for the exit code.
+        #[arg(long)]
+        strict: bool,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Describe a navmesh: counts, islands, bounds, what loading repaired.
     Info {
         /// The mesh file.
@@ -384,6 +400,12 @@ pub fn run(command: Command) -> ExitCode {
             json,
         } => path_command(&mesh, from, to, cost, plane.into(), json),
         Command::Info { mesh, plane, json } => info_command(&mesh, plane.into(), json),
+        Command::Check {
+            mesh,
+            plane,
+            strict,
+            json,
+        } => check_command(&mesh, plane.into(), strict, json),
         Command::Pursue {
             map,
             kitten,
@@ -852,6 +874,60 @@ fn path_command(
         }
     }
     if path.status == PathStatus::Unreachable {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn check_command(mesh_path: &std::path::Path, plane: Plane, strict: bool, json: bool) -> ExitCode {
+    use crate::navmesh::diagnose::{CheckOptions, Severity, check};
+    let mesh = match load(mesh_path, plane) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let report = check(&mesh, &CheckOptions::default());
+    if json {
+        match serde_json::to_string(&report) {
+            Ok(text) => say!("{text}"),
+            Err(e) => {
+                complain!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        say!(
+            "{}: {} triangles, {} island{}",
+            mesh_path.display(),
+            mesh.triangles().len(),
+            report.islands,
+            if report.islands == 1 { "" } else { "s" }
+        );
+        if report.is_clean() {
+            say!("clean: nothing found");
+        }
+        const SHOWN: usize = 5;
+        for finding in &report.findings {
+            let severity = match finding.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            say!(
+                "{severity}: {} × {}: {}",
+                finding.count,
+                finding.kind.name(),
+                finding.kind.explain()
+            );
+            for item in finding.items.iter().take(SHOWN) {
+                say!("  at {:.3}, {:.3}: {}", item.at[0], item.at[1], item.note);
+            }
+            if finding.count > SHOWN {
+                say!("  … and {} more (--json lists all)", finding.count - SHOWN);
+            }
+        }
+    }
+    let failed = report.has_errors() || (strict && !report.is_clean());
+    if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

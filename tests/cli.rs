@@ -374,3 +374,72 @@ fn pursue_rejects_bad_placements_and_files_with_exit_2() {
     assert_eq!(code, Some(2));
     assert!(stderr.contains("missing.map"), "{stderr}");
 }
+
+fn write_obj(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    path.to_str().expect("utf-8").to_string()
+}
+
+const CLEAN_OBJ: &str =
+    "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nv 2 0 0\nv 2 0 1\nf 1 4 3 2\nf 2 3 6 5\n";
+const DUPLICATE_OBJ: &str =
+    "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nv 2 0 0\nv 2 0 1\nv 1 0 0\nf 1 4 3 2\nf 7 3 6 5\n";
+// The tall face's edge from (1,0,0) to (1,0,2) passes through (1,0,1), a corner of the two
+// faces on its right: they share no edge with it, so the mesh falls into two islands.
+const T_JUNCTION_OBJ: &str = "v 0 0 0\nv 1 0 0\nv 1 0 2\nv 0 0 2\nv 2 0 0\nv 2 0 1\nv 1 0 1\nv 2 0 2\nf 1 4 3 2\nf 2 7 6 5\nf 7 3 8 6\n";
+
+#[test]
+fn check_exit_codes_follow_severity_and_strict() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let clean = write_obj(dir.path(), "clean.obj", CLEAN_OBJ);
+    let dup = write_obj(dir.path(), "dup.obj", DUPLICATE_OBJ);
+    let tj = write_obj(dir.path(), "tj.obj", T_JUNCTION_OBJ);
+    let garbage = write_obj(dir.path(), "garbage.obj", "this is not a mesh\n");
+    for (file, strict, want) in [
+        (&clean, false, 0),
+        (&clean, true, 0),
+        (&dup, false, 0),
+        (&dup, true, 1),
+        (&tj, false, 1),
+        (&garbage, false, 2),
+    ] {
+        let mut args = vec!["check", file.as_str()];
+        if strict {
+            args.push("--strict");
+        }
+        let (code, stdout, stderr) = navlab(&args);
+        assert_eq!(code, Some(want), "{args:?}: {stdout}{stderr}");
+    }
+    let (_, stdout, _) = navlab(&["check", &clean]);
+    assert!(stdout.contains("clean"), "{stdout}");
+    let (_, _, stderr) = navlab(&["check", &garbage]);
+    assert!(stderr.contains("garbage.obj"), "{stderr}");
+}
+
+#[test]
+fn check_json_locates_each_finding() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tj = write_obj(dir.path(), "tj.obj", T_JUNCTION_OBJ);
+    let (code, stdout, stderr) = navlab(&["check", &tj, "--json"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(report["islands"], 2, "the T-junction disconnects");
+    let findings = report["findings"].as_array().expect("findings");
+    let tjunction = findings
+        .iter()
+        .find(|f| f["kind"] == "t_junction")
+        .expect("t_junction");
+    assert_eq!(tjunction["severity"], "error");
+    assert_eq!(tjunction["count"], 1);
+    let item = &tjunction["items"][0];
+    assert_eq!(item["faces"], serde_json::json!([0]));
+    assert_eq!(item["vertices"][0], 6, "vertex 7 in the file, 0-based");
+    assert_eq!(item["at"], serde_json::json!([1.0, 1.0]));
+    for f in findings {
+        assert_eq!(
+            f["count"].as_u64(),
+            f["items"].as_array().map(|a| a.len() as u64)
+        );
+    }
+}

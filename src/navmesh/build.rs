@@ -236,13 +236,18 @@ impl NavMesh {
             bounds,
             index,
             report,
+            raw: std::sync::Arc::new(super::RawMesh::new(
+                positions.to_vec(),
+                polygons.to_vec(),
+                options.plane,
+            )),
         })
     }
 }
 
 /// Merges positions closer than the tolerance (relative to the bounding box), keeping the first.
 /// Returns the old→new index map, the kept positions and the absolute tolerance used.
-fn weld(positions: &[[f64; 3]], relative: f64) -> (Vec<usize>, Vec<[f64; 3]>, f64) {
+pub(crate) fn weld(positions: &[[f64; 3]], relative: f64) -> (Vec<usize>, Vec<[f64; 3]>, f64) {
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
     for p in positions {
@@ -308,7 +313,7 @@ fn weld(positions: &[[f64; 3]], relative: f64) -> (Vec<usize>, Vec<[f64; 3]>, f6
 /// True for a triangle with no area in the plane, up to rounding: exactly collinear corners, or
 /// an area below 1e-12 of its longest edge squared (vertices that were collinear before the
 /// exporter rounded them).
-fn is_sliver(a: Vec2, b: Vec2, c: Vec2) -> bool {
+pub(crate) fn is_sliver(a: Vec2, b: Vec2, c: Vec2) -> bool {
     if orient(a, b, c) == 0.0 {
         return true;
     }

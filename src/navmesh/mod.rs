@@ -2,6 +2,7 @@
 //! triangles, so stairs passing over a floor work), adjacency, islands and a spatial index.
 
 mod build;
+pub mod diagnose;
 pub mod generate;
 pub mod locate;
 pub mod obj;
@@ -101,6 +102,51 @@ pub struct NavMesh {
     pub(crate) bounds: Bounds,
     pub(crate) index: locate::TriangleIndex,
     pub(crate) report: BuildReport,
+    pub(crate) raw: std::sync::Arc<RawMesh>,
+}
+
+/// The polygons of a mesh as given (read from a file or generated), before welding,
+/// triangulation and repair: what the diagnostics inspect and what a repair rewrites.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawMesh {
+    /// 3D positions.
+    pub positions: Vec<[f64; 3]>,
+    /// Polygons as lists of indices into `positions`, in file order.
+    pub polygons: Vec<Vec<usize>>,
+    /// The plane the mesh is projected onto.
+    pub plane: Plane,
+    /// The file's own (0-based) number of each position, when the reader renumbered them (an
+    /// OBJ reader numbers vertices by first use); empty when they are the same.
+    pub vertex_ids: Vec<usize>,
+}
+
+impl RawMesh {
+    /// Polygons over positions numbered as in their file.
+    pub fn new(positions: Vec<[f64; 3]>, polygons: Vec<Vec<usize>>, plane: Plane) -> Self {
+        Self {
+            positions,
+            polygons,
+            plane,
+            vertex_ids: Vec::new(),
+        }
+    }
+
+    /// The file's number for position `v`.
+    pub fn vertex_id(&self, v: usize) -> usize {
+        self.vertex_ids.get(v).copied().unwrap_or(v)
+    }
+
+    /// Builds the navigation mesh with the default welding.
+    pub fn build(&self) -> Result<NavMesh, BuildError> {
+        NavMesh::from_polygons(
+            &self.positions,
+            &self.polygons,
+            BuildOptions {
+                plane: self.plane,
+                ..BuildOptions::default()
+            },
+        )
+    }
 }
 
 impl NavMesh {
@@ -115,6 +161,11 @@ impl NavMesh {
         } else {
             obj::load(path, plane)
         }
+    }
+
+    /// The polygons this mesh was built from.
+    pub fn raw(&self) -> &RawMesh {
+        &self.raw
     }
 
     /// Vertex positions in the plane.

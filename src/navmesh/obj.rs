@@ -84,7 +84,7 @@ pub fn parse(bytes: &[u8], file: &str, plane: Plane) -> Result<NavMesh, LoadErro
         };
         return Err(syntax(reader.current_line(), message.to_string()));
     }
-    NavMesh::from_polygons(
+    let mut mesh = NavMesh::from_polygons(
         &positions,
         &polygons,
         BuildOptions {
@@ -95,7 +95,58 @@ pub fn parse(bytes: &[u8], file: &str, plane: Plane) -> Result<NavMesh, LoadErro
     .map_err(|source| LoadError::Build {
         file: file.to_string(),
         source,
-    })
+    })?;
+    // The reader numbers vertices by first use in each object; reports should use the file's
+    // numbers, so map them back through the faces (both lists are in file order).
+    let file_faces = file_face_indices(bytes);
+    let same_shape = file_faces.len() == polygons.len()
+        && file_faces
+            .iter()
+            .zip(&polygons)
+            .all(|(f, p)| f.len() == p.len());
+    if same_shape {
+        let mut ids = vec![usize::MAX; positions.len()];
+        for (file_face, poly) in file_faces.iter().zip(&polygons) {
+            for (&file_id, &v) in file_face.iter().zip(poly) {
+                if let Some(slot) = ids.get_mut(v) {
+                    *slot = file_id;
+                }
+            }
+        }
+        if ids.iter().all(|&id| id != usize::MAX) {
+            std::sync::Arc::make_mut(&mut mesh.raw).vertex_ids = ids;
+        }
+    }
+    Ok(mesh)
+}
+
+/// The 0-based file vertex numbers of each face with three or more corners, in file order
+/// (relative indices resolved). A face with an unreadable index gets an empty list.
+fn file_face_indices(bytes: &[u8]) -> Vec<Vec<usize>> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut vertex_count: i64 = 0;
+    let mut faces = Vec::new();
+    for line in text.lines() {
+        let mut tokens = line.split_whitespace();
+        match tokens.next() {
+            Some("v") => vertex_count += 1,
+            Some("f") => {
+                let corners: Option<Vec<usize>> = tokens
+                    .map(|token| {
+                        let k: i64 = token.split('/').next()?.parse().ok()?;
+                        let zero_based = if k > 0 { k - 1 } else { vertex_count + k };
+                        usize::try_from(zero_based).ok()
+                    })
+                    .collect();
+                let corners = corners.unwrap_or_default();
+                if corners.len() >= 3 {
+                    faces.push(corners);
+                }
+            }
+            _ => {}
+        }
+    }
+    faces
 }
 
 /// Rewrites `f a/b/c ...` lines as `f a ...`, line for line (line numbers are unchanged).
