@@ -46,5 +46,14 @@ pub const STAIRS: EmbeddedScene = EmbeddedScene {
     goal: (4.5, 7.0),
 };
 
+/// An export with the usual faults (a seam, a T-junction, a flipped face, a sliver, an island,
+/// a wall face): start and goal have no path between them; the Diagnostics panel shows why.
+pub const FAULTY: EmbeddedScene = EmbeddedScene {
+    name: "faulty.obj",
+    obj: include_bytes!("../assets/faulty.obj"),
+    start: (1.0, 1.0),
+    goal: (5.0, 1.0),
+};
+
 /// Every embedded scene, the default first.
-pub const ALL: [EmbeddedScene; 4] = [ROOMS, MAZE, HOLE, STAIRS];
+pub const ALL: [EmbeddedScene; 5] = [ROOMS, MAZE, HOLE, STAIRS, FAULTY];

@@ -86,6 +86,9 @@ pub enum Command {
         /// counts simulation steps (60 per second).
         #[arg(long)]
         pursuit: bool,
+        /// Show the mesh diagnostics with islands coloured.
+        #[arg(long)]
+        diagnostics: bool,
     },
     /// Walk through A* and the funnel on an embedded mesh, one explained line per step.
     Demo {
@@ -384,6 +387,7 @@ pub fn main() -> ExitCode {
             map: None,
             compare: false,
             pursuit: false,
+            diagnostics: false,
         }),
     }
 }
@@ -451,6 +455,7 @@ pub fn run(command: Command) -> ExitCode {
             map,
             compare,
             pursuit,
+            diagnostics,
         } => {
             let launch = crate::app::LaunchOptions {
                 file,
@@ -462,6 +467,7 @@ pub fn run(command: Command) -> ExitCode {
                 map,
                 compare,
                 pursuit,
+                diagnostics,
             };
             match crate::app::run_native(launch) {
                 Ok(()) => ExitCode::SUCCESS,

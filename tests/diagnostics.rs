@@ -400,7 +400,7 @@ fn the_blender_export_has_its_24_islands_and_names_the_rest() {
 }
 
 #[test]
-fn the_built_in_meshes_have_no_errors_but_the_stairs_deliberate_fold() {
+fn the_built_in_meshes_have_no_errors_but_the_deliberate_ones() {
     for scene in navlab::assets::ALL {
         let mesh = navlab::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz).expect("loads");
         let report = navlab::navmesh::diagnose::check(&mesh, &CheckOptions::default());
@@ -421,8 +421,62 @@ fn the_built_in_meshes_have_no_errors_but_the_stairs_deliberate_fold() {
                     .iter()
                     .all(|i| i.note.contains("layers"))
             );
+        } else if scene.name == "faulty.obj" {
+            // Built with one of each common export fault (see the comments in the file).
+            assert_eq!(
+                kinds(&report),
+                [
+                    FindingKind::Islands,
+                    FindingKind::NearDuplicateVertex,
+                    FindingKind::TJunction,
+                    FindingKind::DegenerateTriangle,
+                    FindingKind::InconsistentWinding,
+                    FindingKind::NeedleTriangle,
+                ]
+            );
+            assert_eq!(report.islands, 3);
+            let (fixed, summary) = repair(mesh.raw(), &CheckOptions::default());
+            assert_eq!((summary.welded, summary.split), (1, 1));
+            let after = check_raw(&fixed, &CheckOptions::default());
+            assert_eq!(after.islands, 2, "only the separate platform is left apart");
+            assert!(after.get(FindingKind::TJunction).is_none());
+            assert!(after.get(FindingKind::NearDuplicateVertex).is_none());
         } else {
             assert!(!report.has_errors(), "{}: {report:#?}", scene.name);
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(common::cases_or(64)))]
+
+    /// Any polygons at all (repeated, out-of-range or non-finite corners, folds, slivers):
+    /// checking and repairing never panic, counts match the items, and a repaired mesh that
+    /// builds can be checked again.
+    #[test]
+    fn checking_and_repairing_never_panic(
+        points in proptest::collection::vec((-3i32..4, -2i32..3, -3i32..4), 3..14),
+        faces in proptest::collection::vec(proptest::collection::vec(0usize..16, 0..6), 0..10),
+        poison in proptest::option::of(0usize..14),
+    ) {
+        let mut positions: Vec<[f64; 3]> = points
+            .iter()
+            .map(|&(x, y, z)| [f64::from(x) * 0.5, f64::from(y) * 0.25, f64::from(z) * 0.5])
+            .collect();
+        if let Some(i) = poison
+            && let Some(p) = positions.get_mut(i)
+        {
+            p[0] = f64::NAN;
+        }
+        let mesh = RawMesh::new(positions, faces, Plane::Xz);
+        let report = check_raw(&mesh, &CheckOptions::default());
+        for finding in &report.findings {
+            proptest::prop_assert_eq!(finding.count, finding.items.len());
+        }
+        let (fixed, _) = repair(&mesh, &CheckOptions::default());
+        if let Ok(built) = fixed.build() {
+            let again = navlab::navmesh::diagnose::check(&built, &CheckOptions::default());
+            proptest::prop_assert!(again.islands >= 1);
         }
     }
 }

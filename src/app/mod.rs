@@ -3,6 +3,7 @@
 //! after it.
 
 pub mod camera;
+pub mod diagnostics_panel;
 pub mod files;
 pub mod grid_scene;
 pub mod navmesh_scene;
@@ -419,18 +420,56 @@ impl NavlabApp {
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.controls_ui(ui));
             });
+        let mut repair = false;
         egui::Panel::right("event_log")
             .resizable(true)
             .default_size(330.0)
             .show(ui, |ui| {
-                ui.heading("Steps");
-                self.scene.event_log_ui(ui);
+                use navmesh_scene::SideTab;
+                ui.horizontal(|ui| {
+                    ui.selectable_value(&mut self.scene.side_tab, SideTab::Steps, "Steps")
+                        .on_hover_text("The recorded steps of A* and the funnel");
+                    ui.selectable_value(
+                        &mut self.scene.side_tab,
+                        SideTab::Diagnostics,
+                        "Diagnostics",
+                    )
+                    .on_hover_text("What is wrong with this mesh: islands, seams, T-junctions…");
+                });
+                ui.separator();
+                match self.scene.side_tab {
+                    SideTab::Steps => self.scene.event_log_ui(ui),
+                    SideTab::Diagnostics => repair = self.scene.diagnostics_ui(ui),
+                }
             });
+        if repair {
+            self.repair_mesh();
+        }
         egui::CentralPanel::no_frame().show(ui, |ui| {
             self.error_ui(ui);
             self.scene.canvas_ui(ui);
         });
         self.scene.sync_replay();
+    }
+
+    /// Welds near-duplicates and fixes T-junctions in the mesh shown (in memory), keeping start,
+    /// goal and view, and checks it again.
+    pub fn repair_mesh(&mut self) {
+        use crate::navmesh::diagnose::{CheckOptions, repair};
+        let colour_islands = self.scene.diagnostics.colour_islands;
+        let (fixed, summary) = repair(self.scene.mesh.raw(), &CheckOptions::default());
+        match fixed.build() {
+            Ok(mesh) => {
+                self.scene.reload_mesh(mesh);
+                self.scene.diagnostics.repaired = Some(summary);
+                self.scene.diagnostics.colour_islands = colour_islands;
+                self.notice = Some(format!(
+                    "Repaired in memory: {} weld(s), {} split(s); F5 reloads the file",
+                    summary.welded, summary.split
+                ));
+            }
+            Err(error) => self.error = Some(format!("The repair made an unusable mesh: {error}")),
+        }
     }
 
     fn grid_panels(&mut self, ui: &mut egui::Ui) {
@@ -648,6 +687,10 @@ impl NavlabApp {
             ui.menu_button("View", |ui| {
                 if ui.button("Fit to view").on_hover_text("F").clicked() {
                     self.scene.fit_view();
+                }
+                if ui.button("Mesh diagnostics").clicked() {
+                    self.settings.scene = SceneKind::Navmesh;
+                    self.scene.side_tab = navmesh_scene::SideTab::Diagnostics;
                 }
             });
             if ui.button("Help").clicked() {
@@ -879,6 +922,8 @@ pub struct LaunchOptions {
     pub compare: bool,
     /// Open the pursuit scene (on `map` or the built-in map).
     pub pursuit: bool,
+    /// Show the Diagnostics tab with islands coloured (navmesh scene).
+    pub diagnostics: bool,
 }
 
 /// Opens the window; returns when it closes.
@@ -927,6 +972,20 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
             }
             if launch.compare {
                 app.grid.compare();
+            }
+            if launch.diagnostics {
+                let scene = &mut app.scene;
+                scene.side_tab = navmesh_scene::SideTab::Diagnostics;
+                scene.diagnostics.colour_islands = true;
+                // Highlight the first error, so a screenshot shows one.
+                let first_error = scene
+                    .diagnostics
+                    .report(&scene.mesh)
+                    .findings
+                    .iter()
+                    .find(|f| f.severity == crate::navmesh::diagnose::Severity::Error)
+                    .map(|f| f.kind);
+                scene.diagnostics.selected = first_error.map(|kind| (kind, 0));
             }
             if launch.pursuit {
                 app.settings.scene = SceneKind::Pursuit;

@@ -126,6 +126,20 @@ pub struct NavmeshScene {
     follow_log: bool,
     /// Where the canvas was drawn last frame.
     pub canvas_rect: Option<Rect>,
+    /// The Diagnostics tab's state.
+    pub diagnostics: super::diagnostics_panel::Diagnostics,
+    /// Which tab the right panel shows.
+    pub side_tab: SideTab,
+}
+
+/// The tabs of the navmesh view's right panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SideTab {
+    /// The recorded steps.
+    #[default]
+    Steps,
+    /// What is wrong with the mesh.
+    Diagnostics,
 }
 
 impl NavmeshScene {
@@ -151,6 +165,8 @@ impl NavmeshScene {
             hover_world: None,
             follow_log: true,
             canvas_rect: None,
+            diagnostics: Default::default(),
+            side_tab: SideTab::default(),
         };
         this.rerun();
         this
@@ -184,6 +200,7 @@ impl NavmeshScene {
         self.summary = mesh.summary();
         self.outline_edges = outline_edges(&mesh);
         self.mesh = mesh;
+        self.diagnostics.invalidate();
         self.source = source;
         self.start = start;
         self.goal = goal;
@@ -198,6 +215,7 @@ impl NavmeshScene {
         self.summary = mesh.summary();
         self.outline_edges = outline_edges(&mesh);
         self.mesh = mesh;
+        self.diagnostics.invalidate();
         self.rerun();
     }
 
@@ -258,6 +276,31 @@ impl NavmeshScene {
     /// Refits the view on the next frame.
     pub fn fit_view(&mut self) {
         self.camera = None;
+    }
+
+    /// Centres the view on `at`, zoomed so that `extent` world units fill about 60 % of it.
+    pub fn focus(&mut self, at: Vec2, extent: f64) {
+        let rect = self
+            .canvas_rect
+            .unwrap_or(Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0)));
+        let side = f64::from(rect.width().min(rect.height()));
+        let scale = side * 0.6 / extent.max(1e-9);
+        self.camera = Some(Camera {
+            center: [at.x, at.y],
+            scale: if scale.is_finite() { scale } else { 20.0 },
+        });
+    }
+
+    /// The Diagnostics tab; returns true when the user asked for a repair.
+    pub fn diagnostics_ui(&mut self, ui: &mut Ui) -> bool {
+        match self.diagnostics.ui(ui, &self.mesh) {
+            Some(super::diagnostics_panel::DiagnosticsAction::Focus { at, extent }) => {
+                self.focus(at, extent);
+                false
+            }
+            Some(super::diagnostics_panel::DiagnosticsAction::Repair) => true,
+            None => false,
+        }
     }
 
     /// Cost model, heuristic weight and display toggles.
@@ -539,7 +582,9 @@ impl NavmeshScene {
         fill.reserve_triangles(visible_tris.len());
         fill.reserve_vertices(visible_tris.len() * 3);
         for &t in &visible_tris {
-            let color = if self.replay.current == Some(t) {
+            let color = if self.diagnostics.colour_islands {
+                super::diagnostics_panel::island_colour(mesh.island_of(t))
+            } else if self.replay.current == Some(t) {
                 CURRENT
             } else if in_corridor[t] {
                 CORRIDOR
@@ -596,6 +641,7 @@ impl NavmeshScene {
         self.paint_search_details(painter, view, &visible_tris);
         self.paint_funnel(painter, view);
         self.paint_markers(painter, view);
+        self.diagnostics.paint_selection(painter, view, mesh);
     }
 
     fn paint_search_details(&self, painter: &egui::Painter, view: View, visible: &[TriId]) {

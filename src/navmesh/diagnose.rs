@@ -45,7 +45,7 @@ pub enum Severity {
 }
 
 /// The kinds of finding, in report order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FindingKind {
     /// More than one face-connected component.
@@ -71,17 +71,17 @@ pub enum FindingKind {
 }
 
 impl FindingKind {
-    /// Every kind, in report order.
+    /// Every kind, in report order: what breaks connectivity first, cosmetic last.
     pub const ALL: [FindingKind; 10] = [
         FindingKind::Islands,
         FindingKind::NonManifoldEdge,
-        FindingKind::DegenerateTriangle,
-        FindingKind::NeedleTriangle,
-        FindingKind::DuplicateVertex,
         FindingKind::NearDuplicateVertex,
         FindingKind::TJunction,
-        FindingKind::InconsistentWinding,
+        FindingKind::DegenerateTriangle,
         FindingKind::Overlap,
+        FindingKind::InconsistentWinding,
+        FindingKind::NeedleTriangle,
+        FindingKind::DuplicateVertex,
         FindingKind::OffPlane,
     ];
 
@@ -260,7 +260,11 @@ fn prepare(raw: &RawMesh, options: &CheckOptions) -> Prepared {
     let near = (options.near_relative * extent).max(weld_tolerance);
     let mut triangles = Vec::new();
     let mut degenerate = Vec::new();
-    let valid = |v: usize| v < raw.positions.len();
+    let valid = |v: usize| {
+        raw.positions
+            .get(v)
+            .is_some_and(|p| p.iter().all(|c| c.is_finite()))
+    };
     for (face, poly) in raw.polygons.iter().enumerate() {
         if poly.len() < 3 || !poly.iter().all(|&v| valid(v)) {
             degenerate.push(FindingItem {

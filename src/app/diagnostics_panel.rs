@@ -1,0 +1,241 @@
+//! The Diagnostics tab of the navmesh view: what is wrong with the mesh, by kind with counts;
+//! a click zooms to a finding and highlights it; islands in distinct colours; and a repair that
+//! welds near-duplicates and fixes T-junctions, then checks again.
+
+use crate::geom::Vec2;
+use crate::navmesh::NavMesh;
+use crate::navmesh::diagnose::{
+    CheckOptions, CheckReport, FindingItem, FindingKind, RepairSummary, Severity, check,
+};
+use egui::{Color32, Pos2, Stroke, Ui};
+
+use super::camera::View;
+
+/// The tab's state for the current mesh.
+#[derive(Debug, Clone, Default)]
+pub struct Diagnostics {
+    /// The report for the current mesh (computed when the tab is first shown).
+    pub report: Option<CheckReport>,
+    /// Fill triangles by island.
+    pub colour_islands: bool,
+    /// The finding shown on the canvas: kind and item index.
+    pub selected: Option<(FindingKind, usize)>,
+    /// Set after a repair of the current mesh (in memory; Reload restores the file).
+    pub repaired: Option<RepairSummary>,
+}
+
+/// What the tab asks of the scene.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum DiagnosticsAction {
+    /// Move the view to a finding: centre and size in world units.
+    Focus {
+        /// Where.
+        at: Vec2,
+        /// How much around it to show.
+        extent: f64,
+    },
+    /// Weld near-duplicates, fix T-junctions and check again.
+    Repair,
+}
+
+impl Diagnostics {
+    /// Forgets the report (the mesh changed).
+    pub fn invalidate(&mut self) {
+        self.report = None;
+        self.selected = None;
+        self.repaired = None;
+    }
+
+    /// The report, computed on first use.
+    pub fn report(&mut self, mesh: &NavMesh) -> &CheckReport {
+        self.report
+            .get_or_insert_with(|| check(mesh, &CheckOptions::default()))
+    }
+
+    /// The selected item.
+    pub fn selected_item(&self) -> Option<&FindingItem> {
+        let (kind, i) = self.selected?;
+        self.report.as_ref()?.get(kind)?.items.get(i)
+    }
+
+    /// The tab: summary, options, findings. Returns what the scene should do.
+    pub fn ui(&mut self, ui: &mut Ui, mesh: &NavMesh) -> Option<DiagnosticsAction> {
+        let mut action = None;
+        let report = self.report(mesh).clone();
+        let errors = report
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Error)
+            .map(|f| f.count)
+            .sum::<usize>();
+        let warnings = report
+            .findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+            .map(|f| f.count)
+            .sum::<usize>();
+        ui.label(format!(
+            "{} island{} · {errors} error{} · {warnings} warning{}",
+            report.islands,
+            plural(report.islands),
+            plural(errors),
+            plural(warnings)
+        ));
+        if report.is_clean() {
+            ui.colored_label(
+                Color32::from_rgb(120, 220, 140),
+                "Clean: nothing found. Border edges (white) are the walls, not faults.",
+            );
+        }
+        ui.checkbox(&mut self.colour_islands, "Colour islands")
+            .on_hover_text("Fill each face-connected piece in its own colour");
+        let fixable = report.get(FindingKind::NearDuplicateVertex).is_some()
+            || report.get(FindingKind::TJunction).is_some();
+        if ui
+            .add_enabled(
+                fixable,
+                egui::Button::new("Weld near-duplicates and fix T-junctions"),
+            )
+            .on_hover_text(
+                "Merge vertices a hair apart and split edges at T-junctions, then check again. \
+                 In memory only: Reload (F5) brings back the file as it is.",
+            )
+            .on_disabled_hover_text("Nothing to weld or split")
+            .clicked()
+        {
+            action = Some(DiagnosticsAction::Repair);
+        }
+        if let Some(summary) = self.repaired {
+            ui.label(format!(
+                "Repaired: {} vertex weld{}, {} edge split{} (Reload restores the file).",
+                summary.welded,
+                plural(summary.welded),
+                summary.split,
+                plural(summary.split)
+            ));
+        }
+        ui.separator();
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for finding in &report.findings {
+                    let (badge, colour) = match finding.severity {
+                        Severity::Error => ("error", Color32::from_rgb(240, 90, 90)),
+                        Severity::Warning => ("warning", Color32::from_rgb(240, 190, 80)),
+                    };
+                    let title = egui::RichText::new(format!(
+                        "{badge}: {} ({})",
+                        finding.kind.name(),
+                        finding.count
+                    ))
+                    .color(colour);
+                    egui::CollapsingHeader::new(title)
+                        .id_salt(finding.kind.name())
+                        .default_open(finding.severity == Severity::Error)
+                        .show(ui, |ui| {
+                            ui.label(egui::RichText::new(finding.kind.explain()).weak());
+                            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+                            for (i, item) in finding.items.iter().enumerate() {
+                                let selected = self.selected == Some((finding.kind, i));
+                                let text =
+                                    format!("{:.2}, {:.2}: {}", item.at[0], item.at[1], item.note);
+                                let response = ui.selectable_label(selected, &text);
+                                if response.clicked() {
+                                    self.selected = Some((finding.kind, i));
+                                    action = Some(DiagnosticsAction::Focus {
+                                        at: Vec2::new(item.at[0], item.at[1]),
+                                        extent: item_extent(mesh, item),
+                                    });
+                                }
+                                response.on_hover_text(text);
+                            }
+                        });
+                }
+            });
+        action
+    }
+
+    /// Outlines the selected finding's faces and marks its vertices and location.
+    pub fn paint_selection(&self, painter: &egui::Painter, view: View, mesh: &NavMesh) {
+        let Some(item) = self.selected_item() else {
+            return;
+        };
+        let raw = mesh.raw();
+        let point = |v: usize| -> Option<Pos2> {
+            let p = raw.positions.get(v)?;
+            Some(view.screen_from_world(raw.plane.project(*p).0))
+        };
+        let highlight = Color32::from_rgb(80, 230, 255);
+        for &face in &item.faces {
+            if let Some(poly) = raw.polygons.get(face) {
+                let ring: Vec<Pos2> = poly.iter().filter_map(|&v| point(v)).collect();
+                if ring.len() >= 2 {
+                    painter.add(egui::Shape::closed_line(ring, Stroke::new(3.0, highlight)));
+                }
+            }
+        }
+        for &id in &item.vertices {
+            if let Some(p) = position_of_file_vertex(mesh, id).and_then(point) {
+                painter.circle_stroke(p, 6.0, Stroke::new(2.0, highlight));
+            }
+        }
+        let at = view.screen_from_world(Vec2::new(item.at[0], item.at[1]));
+        painter.circle_stroke(at, 14.0, Stroke::new(2.0, Color32::WHITE));
+        painter.line_segment(
+            [at - egui::vec2(20.0, 0.0), at + egui::vec2(20.0, 0.0)],
+            Stroke::new(1.0, Color32::WHITE),
+        );
+        painter.line_segment(
+            [at - egui::vec2(0.0, 20.0), at + egui::vec2(0.0, 20.0)],
+            Stroke::new(1.0, Color32::WHITE),
+        );
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// The input position index of the file's vertex `id`.
+fn position_of_file_vertex(mesh: &NavMesh, id: usize) -> Option<usize> {
+    let raw = mesh.raw();
+    if raw.vertex_ids.is_empty() {
+        (id < raw.positions.len()).then_some(id)
+    } else {
+        raw.vertex_ids.iter().position(|&v| v == id)
+    }
+}
+
+/// How much to show around an item: a small part of the mesh around a vertex finding (seams,
+/// T-junctions are about points), else its faces' extent.
+fn item_extent(mesh: &NavMesh, item: &FindingItem) -> f64 {
+    let raw = mesh.raw();
+    let bounds = mesh.bounds();
+    let small = 0.08 * bounds.min.distance(bounds.max);
+    if !item.vertices.is_empty() {
+        return small;
+    }
+    let mut lo = Vec2::new(f64::INFINITY, f64::INFINITY);
+    let mut hi = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for &face in &item.faces {
+        for &v in raw.polygons.get(face).into_iter().flatten() {
+            if let Some(p) = raw.positions.get(v) {
+                let q = raw.plane.project(*p).0;
+                lo = Vec2::new(lo.x.min(q.x), lo.y.min(q.y));
+                hi = Vec2::new(hi.x.max(q.x), hi.y.max(q.y));
+            }
+        }
+    }
+    let faces = (hi.x - lo.x).max(hi.y - lo.y);
+    if faces.is_finite() && faces > 0.0 {
+        faces.max(small * 0.25)
+    } else {
+        small
+    }
+}
+
+/// A distinct colour per island (golden-angle hues), darkened to sit under the search colours.
+pub fn island_colour(island: usize) -> Color32 {
+    let hue = (island as f32 * 0.618_034).fract();
+    egui::epaint::Hsva::new(hue, 0.45, 0.55, 1.0).into()
+}

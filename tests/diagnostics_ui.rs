@@ -1,0 +1,106 @@
+//! The Diagnostics tab driven headlessly with egui_kittest: open a faulty mesh through Open…,
+//! click a finding and see the view move to it, colour islands, repair and re-check.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use navlab::app::files::ScriptedDialogs;
+use navlab::app::navmesh_scene::SideTab;
+use navlab::app::{AppSettings, NavlabApp};
+use navlab::navmesh::diagnose::FindingKind;
+use std::collections::VecDeque;
+
+/// Two rows of faces where the upper-right face's lower edge passes a corner of the faces below
+/// (a T-junction), one face of the lower row is cut off by a float-noise seam, and a platform
+/// stands apart. Vertices counted from 0 in the file.
+const FAULTY: &str = "\
+v 0 0 0
+v 2 0 0
+v 4 0 0
+v 6 0 0
+v 0 0 2
+v 2 0 2
+v 4 0 2
+v 6 0 2
+v 0 0 4
+v 2 0 4
+v 6 0 4
+v 4.00005 0 0
+v 8 0 0
+v 9 0 0
+v 9 0 1
+v 8 0 1
+f 1 5 6 2
+f 2 6 7 3
+f 12 7 8 4
+f 5 9 10 6
+f 6 10 11 8
+f 13 16 15 14
+";
+
+#[test]
+fn open_a_faulty_mesh_click_a_finding_and_the_view_moves_to_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("export.obj");
+    std::fs::write(&path, FAULTY).expect("write");
+    let app = NavlabApp::new(
+        AppSettings::default(),
+        Box::new(ScriptedDialogs {
+            answers: VecDeque::from([Some(path)]),
+        }),
+    );
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
+    h.run_steps(2);
+    h.get_by_label("Open…").click();
+    h.run_steps(3);
+    assert!(h.state().scene.source.name().contains("export.obj"));
+
+    h.get_by_label("Diagnostics").click();
+    h.run_steps(3);
+    assert_eq!(h.state().scene.side_tab, SideTab::Diagnostics);
+    let report = h.state().scene.diagnostics.report.clone().expect("checked");
+    assert_eq!(report.islands, 3);
+    let tj = report.get(FindingKind::TJunction).expect("T-junction");
+    let at = tj.items[0].at;
+    assert_eq!(at, [4.0, 2.0]);
+    h.get_by_label("error: t_junction (1)");
+    h.get_by_label("3 islands · 2 errors · 3 warnings");
+
+    let before = h.state().scene.camera.expect("drawn");
+    h.get_by_label_contains("lies on edge").click();
+    h.run_steps(3);
+    let after = h.state().scene.camera.expect("drawn");
+    assert_eq!(after.center, at, "the view is centred on the finding");
+    assert!(after.scale > before.scale, "and zoomed in on it");
+    assert_eq!(
+        h.state().scene.diagnostics.selected,
+        Some((FindingKind::TJunction, 0))
+    );
+    // The finding is on screen, in the middle of the canvas.
+    let view = h.state().scene.last_view().expect("view");
+    let on_screen = view.screen_from_world(navlab::geom::Vec2::new(at[0], at[1]));
+    assert!((on_screen - view.rect.center()).length() < 1.0);
+
+    h.get_by_label("Colour islands").click();
+    h.run_steps(2);
+    assert!(h.state().scene.diagnostics.colour_islands);
+
+    h.get_by_label("Weld near-duplicates and fix T-junctions")
+        .click();
+    h.run_steps(3);
+    let fixed = h
+        .state()
+        .scene
+        .diagnostics
+        .report
+        .clone()
+        .expect("checked again");
+    assert_eq!(fixed.islands, 2, "only the separate platform stays apart");
+    assert!(!fixed.has_errors(), "{fixed:#?}");
+    assert!(
+        h.state().scene.diagnostics.colour_islands,
+        "the option survives the repair"
+    );
+    h.get_by_label_contains("Repaired: 1 vertex weld");
+}
