@@ -136,5 +136,19 @@ fn path_queries(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, point_location, path_queries);
+/// The whole diagnostics pass on the 100k-triangle mesh (what opening the Diagnostics tab costs).
+fn diagnostics(c: &mut Criterion) {
+    use navlab::navmesh::diagnose::{CheckOptions, check};
+    let mesh = mesh_100k();
+    let report = check(&mesh, &CheckOptions::default());
+    assert_eq!(report.islands, mesh.island_count());
+    let mut group = c.benchmark_group("diagnostics_100k");
+    group.sample_size(10);
+    group.bench_function("check", |b| {
+        b.iter(|| check(&mesh, &CheckOptions::default()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, point_location, path_queries, diagnostics);
 criterion_main!(benches);

@@ -60,8 +60,22 @@ impl Diagnostics {
 
     /// The tab: summary, options, findings. Returns what the scene should do.
     pub fn ui(&mut self, ui: &mut Ui, mesh: &NavMesh) -> Option<DiagnosticsAction> {
+        self.report(mesh);
+        let report = self.report.take()?;
+        let action = self.report_ui(ui, mesh, &report);
+        self.report = Some(report);
+        action
+    }
+
+    fn report_ui(
+        &mut self,
+        ui: &mut Ui,
+        mesh: &NavMesh,
+        report: &CheckReport,
+    ) -> Option<DiagnosticsAction> {
+        /// Items listed per kind; the rest are counted (`navlab check --json` lists all).
+        const LISTED: usize = 300;
         let mut action = None;
-        let report = self.report(mesh).clone();
         let errors = report
             .findings
             .iter()
@@ -135,7 +149,7 @@ impl Diagnostics {
                         .show(ui, |ui| {
                             ui.label(egui::RichText::new(finding.kind.explain()).weak());
                             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
-                            for (i, item) in finding.items.iter().enumerate() {
+                            for (i, item) in finding.items.iter().enumerate().take(LISTED) {
                                 let selected = self.selected == Some((finding.kind, i));
                                 let text =
                                     format!("{:.2}, {:.2}: {}", item.at[0], item.at[1], item.note);
@@ -148,6 +162,12 @@ impl Diagnostics {
                                     });
                                 }
                                 response.on_hover_text(text);
+                            }
+                            if finding.count > LISTED {
+                                ui.label(format!(
+                                    "… and {} more (navlab check --json lists all)",
+                                    finding.count - LISTED
+                                ));
                             }
                         });
                 }
