@@ -173,6 +173,10 @@ pub enum Command {
         /// Warnings count as findings for the exit code.
         #[arg(long)]
         strict: bool,
+        /// Weld near-duplicates and fix T-junctions, write the result to this OBJ file, and
+        /// report (and exit) on the repaired mesh.
+        #[arg(long, value_name = "OUT.obj")]
+        repair: Option<PathBuf>,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -408,8 +412,9 @@ pub fn run(command: Command) -> ExitCode {
             mesh,
             plane,
             strict,
+            repair,
             json,
-        } => check_command(&mesh, plane.into(), strict, json),
+        } => check_command(&mesh, plane.into(), strict, repair.as_deref(), json),
         Command::Pursue {
             map,
             kitten,
@@ -886,15 +891,59 @@ fn path_command(
     }
 }
 
-fn check_command(mesh_path: &std::path::Path, plane: Plane, strict: bool, json: bool) -> ExitCode {
-    use crate::navmesh::diagnose::{CheckOptions, Severity, check};
+fn check_command(
+    mesh_path: &std::path::Path,
+    plane: Plane,
+    strict: bool,
+    repair_to: Option<&std::path::Path>,
+    json: bool,
+) -> ExitCode {
+    use crate::navmesh::diagnose::{CheckOptions, Severity, check, check_raw, repair};
     let mesh = match load(mesh_path, plane) {
         Ok(m) => m,
         Err(code) => return code,
     };
-    let report = check(&mesh, &CheckOptions::default());
+    let mut report = check(&mesh, &CheckOptions::default());
+    let mut triangles = mesh.triangles().len();
+    let mut repaired = None;
+    if let Some(out) = repair_to {
+        let (fixed, summary) = repair(mesh.raw(), &CheckOptions::default());
+        let comment = format!(
+            "{} repaired by navlab check: {} vertex weld(s), {} edge split(s)",
+            mesh_path.display(),
+            summary.welded,
+            summary.split
+        );
+        if let Err(error) = crate::atomic::write_atomically(out, fixed.to_obj(&comment).as_bytes())
+        {
+            complain!("error: {error}");
+            return ExitCode::from(2);
+        }
+        report = check_raw(&fixed, &CheckOptions::default());
+        triangles = fixed.build().map_or(0, |m| m.triangles().len());
+        repaired = Some(summary);
+        if !json {
+            say!(
+                "repaired: {} vertex weld(s), {} edge split(s); written to {}; the report below is of the repaired mesh",
+                summary.welded,
+                summary.split,
+                out.display()
+            );
+        }
+    }
     if json {
-        match serde_json::to_string(&report) {
+        let value = match (serde_json::to_value(&report), repaired) {
+            (Ok(serde_json::Value::Object(mut fields)), Some(summary)) => {
+                fields.insert(
+                    "repaired".to_string(),
+                    json!({"welded": summary.welded, "split": summary.split,
+                           "written": repair_to.map(|p| p.display().to_string())}),
+                );
+                Ok(serde_json::Value::Object(fields))
+            }
+            (value, _) => value,
+        };
+        match value.and_then(|v| serde_json::to_string(&v)) {
             Ok(text) => say!("{text}"),
             Err(e) => {
                 complain!("error: {e}");
@@ -905,7 +954,7 @@ fn check_command(mesh_path: &std::path::Path, plane: Plane, strict: bool, json: 
         say!(
             "{}: {} triangles, {} island{}",
             mesh_path.display(),
-            mesh.triangles().len(),
+            triangles,
             report.islands,
             if report.islands == 1 { "" } else { "s" }
         );

@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod assets;
+pub mod atomic;
 pub mod cli;
 pub mod geom;
 pub mod grid;

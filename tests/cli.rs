@@ -443,3 +443,29 @@ fn check_json_locates_each_finding() {
         );
     }
 }
+
+#[test]
+fn check_repair_writes_a_mesh_that_checks_clean() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tj = write_obj(dir.path(), "tj.obj", T_JUNCTION_OBJ);
+    let out = dir.path().join("fixed.obj");
+    let out_str = out.to_str().expect("utf-8");
+    let (code, stdout, stderr) = navlab(&["check", &tj, "--repair", out_str, "--json"]);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    let report: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(
+        report["islands"], 1,
+        "the T-junction no longer splits the mesh"
+    );
+    assert_eq!(report["repaired"]["split"], 1);
+    assert_eq!(report["findings"], serde_json::json!([]));
+    // The written file is a mesh navlab (and anyone) can read, and it checks clean.
+    let (code, stdout, _) = navlab(&["check", out_str, "--strict"]);
+    assert_eq!(code, Some(0), "{stdout}");
+    let (code, _, _) = navlab(&["path", out_str, "--from", "0.5,1.5", "--to", "1.5,1.5"]);
+    assert_eq!(code, Some(0), "a path now crosses where the T-junction was");
+    // Unwritable destination: exit 2, nothing else touched.
+    let (code, _, stderr) = navlab(&["check", &tj, "--repair", "/nonexistent-dir/x.obj"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("cannot save"), "{stderr}");
+}

@@ -1,5 +1,5 @@
 //! The Diagnostics tab driven headlessly with egui_kittest: open a faulty mesh through Open…,
-//! click a finding and see the view move to it, colour islands, repair and re-check.
+//! click a finding and see the view move to it, colour islands, repair, re-check and save.
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -42,10 +42,11 @@ fn open_a_faulty_mesh_click_a_finding_and_the_view_moves_to_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("export.obj");
     std::fs::write(&path, FAULTY).expect("write");
+    let repaired_path = dir.path().join("export-repaired.obj");
     let app = NavlabApp::new(
         AppSettings::default(),
         Box::new(ScriptedDialogs {
-            answers: VecDeque::from([Some(path)]),
+            answers: VecDeque::from([Some(path), Some(repaired_path.clone())]),
         }),
     );
     let mut h = Harness::builder()
@@ -103,4 +104,15 @@ fn open_a_faulty_mesh_click_a_finding_and_the_view_moves_to_it() {
         "the option survives the repair"
     );
     h.get_by_label_contains("Repaired: 1 vertex weld");
+
+    // Save the repaired mesh: the file written loads and has no errors.
+    h.get_by_label("Save repaired mesh as…").click();
+    h.run_steps(3);
+    let saved = h.state().notice.clone().unwrap_or_default();
+    assert!(saved.contains("export-repaired.obj"), "{saved}");
+    let mesh = navlab::navmesh::NavMesh::load(&repaired_path, navlab::navmesh::Plane::Xz)
+        .expect("the saved mesh loads");
+    let report = navlab::navmesh::diagnose::check(&mesh, &Default::default());
+    assert!(!report.has_errors(), "{report:#?}");
+    assert_eq!(report.islands, 2);
 }

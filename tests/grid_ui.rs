@@ -223,3 +223,18 @@ fn lab_options_survive_a_restart() {
     assert_eq!(app.grid.connectivity, navlab::grid::Connectivity::Four);
     assert_eq!(app.settings.scene, SceneKind::TileMap);
 }
+
+#[test]
+fn a_failed_save_says_so_and_keeps_the_edits() {
+    let mut h = harness(vec![Some(PathBuf::from("/nonexistent-dir/edited.map"))]);
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    click_cell(&mut h, (5, 10));
+    assert!(h.state().grid.dirty);
+    h.get_by_label("Save as…").click();
+    h.run_steps(3);
+    h.get_by_label_contains("Could not save");
+    h.get_by_label_contains("nothing is lost");
+    assert!(h.state().grid.dirty, "the edits are still unsaved");
+    assert_eq!(h.state().grid.map.get((5, 10)), Some(Tile::Wall));
+}

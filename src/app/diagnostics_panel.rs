@@ -36,6 +36,8 @@ pub enum DiagnosticsAction {
     },
     /// Weld near-duplicates, fix T-junctions and check again.
     Repair,
+    /// Save the repaired mesh as OBJ.
+    SaveRepaired,
 }
 
 impl Diagnostics {
@@ -127,6 +129,13 @@ impl Diagnostics {
                 summary.split,
                 plural(summary.split)
             ));
+            if ui
+                .button("Save repaired mesh as…")
+                .on_hover_text("Write the repaired mesh as a new OBJ file")
+                .clicked()
+            {
+                action = Some(DiagnosticsAction::SaveRepaired);
+            }
         }
         ui.separator();
         egui::ScrollArea::vertical()

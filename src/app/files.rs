@@ -12,6 +12,8 @@ pub trait FileDialogs {
     fn pick_map(&mut self) -> Option<PathBuf>;
     /// Where to save a tile map.
     fn save_map(&mut self, suggested: &str) -> Option<PathBuf>;
+    /// Asks where to save a mesh (OBJ); `None` when cancelled.
+    fn save_mesh(&mut self, suggested: &str) -> Option<PathBuf>;
 }
 
 /// The system's dialogs, through [`rfd`].
@@ -42,6 +44,14 @@ impl FileDialogs for NativeDialogs {
             .add_filter("MovingAI map", &["map"])
             .save_file()
     }
+
+    fn save_mesh(&mut self, suggested: &str) -> Option<PathBuf> {
+        rfd::FileDialog::new()
+            .set_title("Save the repaired mesh")
+            .set_file_name(suggested)
+            .add_filter("Wavefront OBJ", &["obj"])
+            .save_file()
+    }
 }
 
 /// Dialogs that answer from a list (for tests and scripted runs).
@@ -61,6 +71,10 @@ impl FileDialogs for ScriptedDialogs {
     }
 
     fn save_map(&mut self, _suggested: &str) -> Option<PathBuf> {
+        self.answers.pop_front().flatten()
+    }
+
+    fn save_mesh(&mut self, _suggested: &str) -> Option<PathBuf> {
         self.answers.pop_front().flatten()
     }
 }

@@ -60,6 +60,16 @@ impl SceneKind {
     }
 }
 
+/// Banner wording for a file that did not open.
+const OPEN_FAILED: (&str, &str) = ("Could not open", "What was shown before is still open.");
+/// Banner wording for a save that failed (saves are atomic: the target is untouched).
+const SAVE_FAILED: (&str, &str) = (
+    "Could not save",
+    "Nothing was overwritten and nothing is lost: the work is still here.",
+);
+/// Banner wording for a repair that went wrong.
+const REPAIR_FAILED: (&str, &str) = ("Could not repair", "The mesh shown is unchanged.");
+
 /// Something to do after the frame.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
@@ -111,6 +121,8 @@ pub struct NavlabApp {
     allow_close: bool,
     /// The last error, shown until dismissed.
     pub error: Option<String>,
+    /// What failed (the banner's first words) and what is still there (its second line).
+    error_context: (&'static str, &'static str),
     /// A short confirmation shown in the status bar.
     pub notice: Option<String>,
     commands: Vec<Command>,
@@ -140,6 +152,7 @@ impl NavlabApp {
             new_map_size: None,
             allow_close: false,
             error: None,
+            error_context: OPEN_FAILED,
             notice: None,
             commands: Vec::new(),
             dialogs,
@@ -176,8 +189,14 @@ impl NavlabApp {
                 self.error = None;
                 self.notice = Some("Map opened".to_string());
             }
-            Err(e) => self.error = Some(e.to_string()),
+            Err(e) => self.fail(OPEN_FAILED, e.to_string()),
         }
+    }
+
+    /// Shows an error banner; `context` says what failed and what is still there.
+    fn fail(&mut self, context: (&'static str, &'static str), message: String) {
+        self.error_context = context;
+        self.error = Some(message);
     }
 
     /// Saves the tile map to `path` (atomically); returns true on success.
@@ -190,7 +209,7 @@ impl NavlabApp {
                 true
             }
             Err(e) => {
-                self.error = Some(e);
+                self.fail(SAVE_FAILED, e);
                 false
             }
         }
@@ -219,7 +238,7 @@ impl NavlabApp {
                 self.notice = Some(format!("Opened {}", self.scene.source.name()));
             }
             Err(message) => {
-                self.error = Some(message);
+                self.fail(OPEN_FAILED, message);
             }
         }
     }
@@ -242,7 +261,7 @@ impl NavlabApp {
                                 self.settings.last_file = None;
                                 self.error = None;
                             }
-                            Err(message) => self.error = Some(message),
+                            Err(message) => self.fail(OPEN_FAILED, message),
                         }
                     }
                 }
@@ -275,7 +294,7 @@ impl NavlabApp {
                             self.error = None;
                             self.notice = Some("Reloaded".to_string());
                         }
-                        Err(message) => self.error = Some(message),
+                        Err(message) => self.fail(OPEN_FAILED, message),
                     }
                 }
             }
@@ -420,7 +439,7 @@ impl NavlabApp {
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.controls_ui(ui));
             });
-        let mut repair = false;
+        let mut diagnostics_action = None;
         egui::Panel::right("event_log")
             .resizable(true)
             .default_size(330.0)
@@ -439,11 +458,13 @@ impl NavlabApp {
                 ui.separator();
                 match self.scene.side_tab {
                     SideTab::Steps => self.scene.event_log_ui(ui),
-                    SideTab::Diagnostics => repair = self.scene.diagnostics_ui(ui),
+                    SideTab::Diagnostics => diagnostics_action = self.scene.diagnostics_ui(ui),
                 }
             });
-        if repair {
-            self.repair_mesh();
+        match diagnostics_action {
+            Some(diagnostics_panel::DiagnosticsAction::Repair) => self.repair_mesh(),
+            Some(diagnostics_panel::DiagnosticsAction::SaveRepaired) => self.save_repaired_mesh(),
+            _ => {}
         }
         egui::CentralPanel::no_frame().show(ui, |ui| {
             self.error_ui(ui);
@@ -468,7 +489,33 @@ impl NavlabApp {
                     summary.welded, summary.split
                 ));
             }
-            Err(error) => self.error = Some(format!("The repair made an unusable mesh: {error}")),
+            Err(error) => self.fail(
+                REPAIR_FAILED,
+                format!("the repair made an unusable mesh: {error}"),
+            ),
+        }
+    }
+
+    /// Asks where, then writes the mesh shown (after a repair) as OBJ, atomically.
+    pub fn save_repaired_mesh(&mut self) {
+        let name = self.scene.source.name();
+        let stem = name
+            .split_whitespace()
+            .next()
+            .unwrap_or("mesh")
+            .trim_end_matches(".obj")
+            .trim_end_matches(".mesh");
+        let Some(path) = self.dialogs.save_mesh(&format!("{stem}-repaired.obj")) else {
+            return;
+        };
+        let comment =
+            format!("{name}, repaired by navlab (near-duplicates welded, T-junctions split)");
+        match crate::atomic::write_atomically(
+            &path,
+            self.scene.mesh.raw().to_obj(&comment).as_bytes(),
+        ) {
+            Ok(()) => self.notice = Some(format!("Saved {}", path.display())),
+            Err(error) => self.fail(SAVE_FAILED, error),
         }
     }
 
@@ -554,7 +601,7 @@ impl NavlabApp {
 
     fn error_ui(&mut self, ui: &mut egui::Ui) {
         if let Some(error) = self.error.clone()
-            && error_banner_ui(ui, &error)
+            && error_banner_ui(ui, self.error_context, &error)
         {
             self.error = None;
         }
@@ -832,24 +879,21 @@ impl NavlabApp {
 }
 
 /// A red banner with the error and a close button; returns true when dismissed.
-fn error_banner_ui(ui: &mut egui::Ui, error: &str) -> bool {
+fn error_banner_ui(ui: &mut egui::Ui, (headline, reassurance): (&str, &str), error: &str) -> bool {
     let mut dismissed = false;
     egui::Frame::new()
         .fill(egui::Color32::from_rgb(120, 30, 30))
         .inner_margin(8.0)
         .show(ui, |ui| {
             ui.horizontal(|ui| {
-                ui.colored_label(egui::Color32::WHITE, format!("Could not open: {error}"));
+                ui.colored_label(egui::Color32::WHITE, format!("{headline}: {error}"));
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                     if ui.button("Dismiss").clicked() {
                         dismissed = true;
                     }
                 });
             });
-            ui.colored_label(
-                egui::Color32::from_gray(220),
-                "The mesh shown before is still open.",
-            );
+            ui.colored_label(egui::Color32::from_gray(220), reassurance);
         });
     dismissed
 }

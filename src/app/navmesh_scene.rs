@@ -291,15 +291,19 @@ impl NavmeshScene {
         });
     }
 
-    /// The Diagnostics tab; returns true when the user asked for a repair.
-    pub fn diagnostics_ui(&mut self, ui: &mut Ui) -> bool {
+    /// The Diagnostics tab; returns what the app should do (repair or save), having moved the
+    /// view itself when a finding was clicked.
+    pub fn diagnostics_ui(
+        &mut self,
+        ui: &mut Ui,
+    ) -> Option<super::diagnostics_panel::DiagnosticsAction> {
+        use super::diagnostics_panel::DiagnosticsAction;
         match self.diagnostics.ui(ui, &self.mesh) {
-            Some(super::diagnostics_panel::DiagnosticsAction::Focus { at, extent }) => {
+            Some(DiagnosticsAction::Focus { at, extent }) => {
                 self.focus(at, extent);
-                false
+                None
             }
-            Some(super::diagnostics_panel::DiagnosticsAction::Repair) => true,
-            None => false,
+            other => other,
         }
     }
 

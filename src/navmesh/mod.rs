@@ -131,6 +131,27 @@ impl RawMesh {
         }
     }
 
+    /// The mesh as Wavefront OBJ text (positions as stored, faces 1-based), e.g. to save a
+    /// repaired mesh. Meshes in the XY plane keep their coordinates (open them with XY).
+    pub fn to_obj(&self, comment: &str) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        for line in comment.lines() {
+            let _ = writeln!(out, "# {line}");
+        }
+        for p in &self.positions {
+            let _ = writeln!(out, "v {} {} {}", p[0], p[1], p[2]);
+        }
+        for poly in self.polygons.iter().filter(|p| p.len() >= 3) {
+            out.push('f');
+            for v in poly {
+                let _ = write!(out, " {}", v + 1);
+            }
+            out.push('\n');
+        }
+        out
+    }
+
     /// The file's number for position `v`.
     pub fn vertex_id(&self, v: usize) -> usize {
         self.vertex_ids.get(v).copied().unwrap_or(v)
