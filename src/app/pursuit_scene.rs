@@ -615,6 +615,43 @@ impl PursuitScene {
         super::camera::zoom_with_wheel(ui, &response, self.camera.as_mut());
         self.paint(&painter, view);
         super::camera::paint_caption(&painter, rect, self.caption());
+        if let Some(pos) = response.hover_pos() {
+            let at = world_at(pos);
+            let _ = response.on_hover_ui_at_pointer(|ui| self.hover_ui(ui, at));
+        }
+    }
+
+    /// What is under the pointer: the tile, and the kitten or a mob if one is there.
+    fn hover_ui(&self, ui: &mut Ui, at: Vec2) {
+        let (x, y) = (at.x.floor() as i64, at.y.floor() as i64);
+        if let Some(tile) = self.world.map().get_signed(x, y) {
+            let what = match tile {
+                Tile::Wall => "blocks movement and sight",
+                Tile::Hole => "blocks movement, not sight",
+                Tile::Sand | Tile::Water => "slows agents",
+                Tile::Grass => "open ground",
+            };
+            ui.label(format!("tile {x},{y}: {} ({what})", tile.name()));
+        }
+        if self.world.kitten.body.position.distance(at) < 0.6 {
+            let k = &self.world.kitten;
+            ui.label(format!(
+                "kitten: {:.2} tiles/s, trail {} points",
+                k.body.velocity.length(),
+                self.world.trail.len()
+            ));
+        }
+        for (i, mob) in self.world.mobs.iter().enumerate() {
+            if mob.body.position.distance(at) < 0.6 {
+                ui.label(format!(
+                    "mob {}: {}, {:.2} tiles/s, caught {} time(s)",
+                    i + 1,
+                    mob.state.name(),
+                    mob.body.velocity.length(),
+                    mob.catches
+                ));
+            }
+        }
     }
 
     fn paint(&self, painter: &egui::Painter, view: View) {
