@@ -393,3 +393,15 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_kitten_standing_at_a_mobs_home_is_caught_once_per_rest_not_every_step() {
+    let map = TileMap::new(8, 4).expect("map");
+    let mut world = World::new(map, PursuitConfig::default(), p(4.5, 1.5)).expect("kitten");
+    world.kitten.control = KittenControl::Still;
+    world.add_mob(p(4.6, 1.5)).expect("mob");
+    world.run_until(2.0, &mut NoObserver);
+    let catches = world.mobs[0].catches;
+    // At most one catch per rest (0.5 s) plus the first.
+    assert!((1..=5).contains(&catches), "{catches} catches in 2 s");
+}

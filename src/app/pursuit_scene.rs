@@ -806,10 +806,13 @@ fn default_setup(map: &TileMap) -> Setup {
             .unwrap_or(target)
     };
     let (w, h) = (map.width() as f64, map.height() as f64);
-    Setup {
-        kitten: free_near(w * 0.55, h * 0.62),
-        mobs: vec![free_near(2.5, h - 2.5), free_near(w - 2.5, 1.5)],
-    }
+    let kitten = free_near(w * 0.55, h * 0.62);
+    // On a tiny map a mob would start on the kitten: leave those out.
+    let mobs = [free_near(2.5, h - 2.5), free_near(w - 2.5, 1.5)]
+        .into_iter()
+        .filter(|m| m.distance(kitten) > 3.0)
+        .collect();
+    Setup { kitten, mobs }
 }
 
 /// A world from the settings and starting places (places that no longer fit are skipped). On a

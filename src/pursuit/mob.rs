@@ -178,6 +178,8 @@ pub struct Mob {
     pub entered_blocked_tile: bool,
     /// The avoidance whiskers of the last update (empty without avoidance).
     pub whiskers: Vec<Whisker>,
+    /// Simulation time until which it rests at home after a catch.
+    pub resting_until: f64,
     cache: SightCache,
 }
 
@@ -196,6 +198,7 @@ impl Mob {
             timeline: Vec::new(),
             entered_blocked_tile: false,
             whiskers: Vec::new(),
+            resting_until: 0.0,
             cache: SightCache::default(),
         }
     }

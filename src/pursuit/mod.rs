@@ -22,6 +22,8 @@ use serde::{Deserialize, Serialize};
 pub const TICKS_PER_SECOND: u32 = 60;
 /// Seconds per step.
 pub const DT: f64 = 1.0 / TICKS_PER_SECOND as f64;
+/// Seconds a mob stays put at home after a catch.
+pub const REST_AFTER_CATCH: f64 = 0.5;
 
 /// The scene's options.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -326,6 +328,11 @@ impl World {
                     state,
                 });
             }
+            if now < mob.resting_until {
+                // Just scored and sent home: it catches its breath (so a kitten standing at a
+                // mob's home is not caught sixty times a second).
+                continue;
+            }
             let was_inside = mob.entered_blocked_tile;
             mob.act(&self.map, self.config.avoid_walls, DT);
             if mob.entered_blocked_tile && !was_inside {
@@ -339,6 +346,7 @@ impl World {
                 mob.catches += 1;
                 mob.caught_at.get_or_insert(now);
                 mob.go_home();
+                mob.resting_until = now + REST_AFTER_CATCH;
                 observer.event(PursuitEvent::Caught { mob: i, time: now });
             }
         }
