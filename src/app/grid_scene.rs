@@ -161,6 +161,10 @@ pub struct GridScene {
     pub playback: Playback,
     /// The comparison of every algorithm, once run.
     pub comparison: Option<Vec<ComparisonRow>>,
+    /// A comparison running in the background.
+    pending: Option<PendingComparison>,
+    /// Bumped whenever the map, start, goal or options change (outdates a running comparison).
+    generation: u64,
     /// View.
     pub camera: Option<Camera>,
     /// Where the canvas was drawn last frame.
@@ -303,6 +307,8 @@ impl GridScene {
             result: None,
             playback: Playback::default(),
             comparison: None,
+            pending: None,
+            generation: 0,
             camera: None,
             canvas_rect: None,
             revision: 0,
@@ -405,6 +411,8 @@ impl GridScene {
         self.replay
             .seek(&self.events, self.playback.cursor, self.map.cell_count());
         self.comparison = None;
+        self.generation += 1;
+        self.pending = None;
     }
 
     /// Moves the replay to the playback cursor.
@@ -432,47 +440,66 @@ impl GridScene {
         }
     }
 
-    /// Runs every algorithm on the current map, start and goal: counts from an instrumented
-    /// run, time from repeated runs without an observer.
+    /// Runs every algorithm now and shows the table (blocks until done; the button uses
+    /// [`GridScene::compare_in_background`]).
     pub fn compare(&mut self) {
-        let mut rows = Vec::new();
-        let mut scratch = GridScratch::default();
-        for kind in AlgorithmKind::ALL {
-            let algorithm = self.grid_algorithm(kind);
-            let result = grid_search_with_scratch(
-                &mut scratch,
-                &self.map,
-                self.start,
-                self.goal,
-                algorithm,
-                self.connectivity,
-                &mut NoObserver,
-            );
-            let started = std::time::Instant::now();
-            let mut runs = 0u32;
-            while runs < 3 || (started.elapsed().as_millis() < 20 && runs < 10_000) {
-                std::hint::black_box(grid_search_with_scratch(
-                    &mut scratch,
-                    &self.map,
-                    self.start,
-                    self.goal,
-                    algorithm,
-                    self.connectivity,
-                    &mut NoObserver,
-                ));
-                runs += 1;
+        self.pending = None;
+        self.comparison = Some(comparison_rows(&self.comparison_job()));
+    }
+
+    /// Starts the comparison on a worker thread; the table appears when it is done (see
+    /// [`GridScene::poll_comparison`]), so IDA* with a large budget never freezes the window.
+    pub fn compare_in_background(&mut self) {
+        let job = self.comparison_job();
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            // The receiver is gone when the map or options changed meanwhile: nothing to do.
+            let _ = sender.send(comparison_rows(&job));
+        });
+        self.pending = Some(PendingComparison {
+            receiver,
+            generation: self.generation,
+        });
+    }
+
+    /// Takes a finished background comparison; returns true while one is still running.
+    pub fn poll_comparison(&mut self) -> bool {
+        use std::sync::mpsc::TryRecvError;
+        let Some(pending) = &self.pending else {
+            return false;
+        };
+        match pending.receiver.try_recv() {
+            Ok(rows) => {
+                if pending.generation == self.generation {
+                    self.comparison = Some(rows);
+                }
+                self.pending = None;
+                false
             }
-            let micros = started.elapsed().as_secs_f64() * 1e6 / f64::from(runs);
-            rows.push(ComparisonRow {
-                name: kind.name(),
-                outcome: result.outcome,
-                cost: result.cost,
-                expanded: result.expanded,
-                peak_memory: result.peak_memory,
-                micros,
-            });
+            Err(TryRecvError::Empty) => true,
+            Err(TryRecvError::Disconnected) => {
+                self.pending = None;
+                false
+            }
         }
-        self.comparison = Some(rows);
+    }
+
+    /// True while a comparison runs in the background.
+    pub fn is_comparing(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    fn comparison_job(&self) -> ComparisonJob {
+        ComparisonJob {
+            map: self.map.clone(),
+            start: self.start,
+            goal: self.goal,
+            connectivity: self.connectivity,
+            algorithms: AlgorithmKind::ALL
+                .iter()
+                .map(|&kind| (kind, self.grid_algorithm(kind)))
+                .collect(),
+        }
     }
 
     /// Paints one tile as part of the current stroke (one undo step, ended by
@@ -755,14 +782,19 @@ impl GridScene {
     pub fn comparison_ui(&mut self, ui: &mut Ui) {
         ui.horizontal(|ui| {
             ui.heading("Comparison");
+            let running = self.is_comparing();
             if ui
-                .button("Compare all")
+                .add_enabled(!running, egui::Button::new("Compare all"))
                 .on_hover_text(
                     "Run every algorithm on this map, start and goal; time is measured on runs that record nothing",
                 )
                 .clicked()
             {
-                self.compare();
+                self.compare_in_background();
+            }
+            if running {
+                ui.spinner();
+                ui.label("comparing…");
             }
         });
         let Some(rows) = &self.comparison else {
@@ -1081,6 +1113,59 @@ pub fn paint_tiles(
             painter.line_segment([a, b], stroke);
         }
     }
+}
+
+/// Everything a comparison needs, owned, so it can run on another thread.
+struct ComparisonJob {
+    map: TileMap,
+    start: Cell,
+    goal: Cell,
+    connectivity: Connectivity,
+    algorithms: Vec<(AlgorithmKind, GridAlgorithm)>,
+}
+
+/// A comparison running on a worker thread.
+struct PendingComparison {
+    receiver: std::sync::mpsc::Receiver<Vec<ComparisonRow>>,
+    /// The scene's generation when it started; results for an older one are dropped.
+    generation: u64,
+}
+
+/// Runs each algorithm once for its answer, then times runs that record nothing (at least 3,
+/// and for at least 20 ms).
+fn comparison_rows(job: &ComparisonJob) -> Vec<ComparisonRow> {
+    let mut rows = Vec::new();
+    let mut scratch = GridScratch::default();
+    for &(kind, algorithm) in &job.algorithms {
+        let run = |scratch: &mut GridScratch| {
+            grid_search_with_scratch(
+                scratch,
+                &job.map,
+                job.start,
+                job.goal,
+                algorithm,
+                job.connectivity,
+                &mut NoObserver,
+            )
+        };
+        let result = run(&mut scratch);
+        let started = std::time::Instant::now();
+        let mut runs = 0u32;
+        while runs < 3 || (started.elapsed().as_millis() < 20 && runs < 10_000) {
+            std::hint::black_box(run(&mut scratch));
+            runs += 1;
+        }
+        let micros = started.elapsed().as_secs_f64() * 1e6 / f64::from(runs);
+        rows.push(ComparisonRow {
+            name: kind.name(),
+            outcome: result.outcome,
+            cost: result.cost,
+            expanded: result.expanded,
+            peak_memory: result.peak_memory,
+            micros,
+        });
+    }
+    rows
 }
 
 /// Records events up to a cap (IDA* may produce millions).

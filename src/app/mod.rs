@@ -383,7 +383,8 @@ impl NavlabApp {
                 self.grid.playback.keyboard(ui, len);
                 self.grid.playback.tick(dt, len);
                 self.grid.sync_replay();
-                self.grid.playback.playing
+                let comparing = self.grid.poll_comparison();
+                self.grid.playback.playing || comparing
             }
             SceneKind::Pursuit => {
                 self.pursuit.sync_map(&self.grid);
