@@ -245,9 +245,9 @@ impl NavMesh {
     }
 }
 
-/// Merges positions closer than the tolerance (relative to the bounding box), keeping the first.
-/// Returns the old→new index map, the kept positions and the absolute tolerance used.
-pub(crate) fn weld(positions: &[[f64; 3]], relative: f64) -> (Vec<usize>, Vec<[f64; 3]>, f64) {
+/// The largest side of the positions' bounding box (0 when empty or not finite): what welding
+/// and the diagnostics' tolerances are relative to.
+pub(crate) fn largest_side(positions: &[[f64; 3]]) -> f64 {
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
     for p in positions {
@@ -256,12 +256,15 @@ pub(crate) fn weld(positions: &[[f64; 3]], relative: f64) -> (Vec<usize>, Vec<[f
             hi[k] = hi[k].max(p[k]);
         }
     }
-    let extent = (0..3).map(|k| hi[k] - lo[k]).fold(0.0, f64::max);
-    let tolerance = if extent.is_finite() && extent > 0.0 {
-        relative * extent
-    } else {
-        0.0
-    };
+    let side = (0..3).map(|k| hi[k] - lo[k]).fold(0.0, f64::max);
+    if side.is_finite() { side } else { 0.0 }
+}
+
+/// Merges positions closer than the tolerance (relative to the bounding box), keeping the first.
+/// Returns the old→new index map, the kept positions and the absolute tolerance used.
+pub(crate) fn weld(positions: &[[f64; 3]], relative: f64) -> (Vec<usize>, Vec<[f64; 3]>, f64) {
+    let extent = largest_side(positions);
+    let tolerance = if extent > 0.0 { relative * extent } else { 0.0 };
     let mut map = Vec::with_capacity(positions.len());
     let mut kept: Vec<[f64; 3]> = Vec::new();
     if tolerance == 0.0 {

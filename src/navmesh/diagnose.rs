@@ -3,7 +3,7 @@
 //! T-junctions, inconsistent winding, overlaps, vertices off the plane), and a repair that welds
 //! near-duplicates and splits edges at T-junctions.
 
-use super::build::{is_sliver, weld};
+use super::build::{is_sliver, largest_side, weld};
 use super::{NavMesh, RawMesh};
 use crate::geom::{Vec2, orient, polygon_area2, triangulate_polygon};
 use rstar::{AABB, RTree, RTreeObject, primitives::GeomWithData};
@@ -229,6 +229,10 @@ struct Prepared {
     degenerate: Vec<FindingItem>,
     /// The file's vertex numbers (see [`RawMesh::vertex_ids`]).
     vertex_ids: Vec<usize>,
+    /// Edges between welded vertices with the triangles using them, sorted by edge.
+    edges: Vec<([usize; 2], Vec<usize>)>,
+    /// Welded vertices used by a kept triangle.
+    used: Vec<bool>,
 }
 
 impl Prepared {
@@ -329,6 +333,17 @@ fn prepare(raw: &RawMesh, options: &CheckOptions) -> Prepared {
             });
         }
     }
+    let mut edge_map: HashMap<[usize; 2], Vec<usize>> = HashMap::new();
+    let mut used = vec![false; welded.len()];
+    for (t, tri) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            let (a, b) = (tri.welded[k], tri.welded[(k + 1) % 3]);
+            edge_map.entry([a.min(b), a.max(b)]).or_default().push(t);
+            used[a] = true;
+        }
+    }
+    let mut edges: Vec<([usize; 2], Vec<usize>)> = edge_map.into_iter().collect();
+    edges.sort_unstable_by_key(|(k, _)| *k);
     Prepared {
         points,
         heights,
@@ -340,20 +355,35 @@ fn prepare(raw: &RawMesh, options: &CheckOptions) -> Prepared {
         triangles,
         degenerate,
         vertex_ids: raw.vertex_ids.clone(),
+        edges,
+        used,
     }
 }
 
-fn largest_side(positions: &[[f64; 3]]) -> f64 {
-    let mut lo = [f64::INFINITY; 3];
-    let mut hi = [f64::NEG_INFINITY; 3];
-    for p in positions {
-        for k in 0..3 {
-            lo[k] = lo[k].min(p[k]);
-            hi[k] = hi[k].max(p[k]);
-        }
+/// Disjoint sets over `0..n` (union-find with path halving); the smaller id is the root.
+struct DisjointSets(Vec<usize>);
+
+impl DisjointSets {
+    fn new(n: usize) -> Self {
+        Self((0..n).collect())
     }
-    let side = (0..3).map(|k| hi[k] - lo[k]).fold(0.0, f64::max);
-    if side.is_finite() { side } else { 0.0 }
+
+    fn find(&mut self, mut x: usize) -> usize {
+        while self.0[x] != x {
+            self.0[x] = self.0[self.0[x]];
+            x = self.0[x];
+        }
+        x
+    }
+
+    /// Joins the sets of `a` and `b`; returns false when they were already one.
+    fn union(&mut self, a: usize, b: usize) -> bool {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            self.0[ra.max(rb)] = ra.min(rb);
+        }
+        ra != rb
+    }
 }
 
 fn mean_point(points: impl Iterator<Item = Vec2>) -> [f64; 2] {
@@ -393,32 +423,18 @@ pub fn check_raw(raw: &RawMesh, options: &CheckOptions) -> CheckReport {
     };
     add(FindingKind::DegenerateTriangle, prep.degenerate.clone());
 
-    // Edges between welded vertices, with the triangles using them.
-    let mut edges: HashMap<[usize; 2], Vec<usize>> = HashMap::new();
-    for (t, tri) in prep.triangles.iter().enumerate() {
-        for k in 0..3 {
-            let (a, b) = (tri.welded[k], tri.welded[(k + 1) % 3]);
-            edges.entry([a.min(b), a.max(b)]).or_default().push(t);
-        }
-    }
-    let mut edge_list: Vec<(&[usize; 2], &Vec<usize>)> = edges.iter().collect();
-    edge_list.sort_unstable_by_key(|(k, _)| **k);
-
-    let (islands, island_items) = islands(&prep, &edge_list);
+    let (islands, island_items) = islands(&prep);
     if islands > 1 {
         add(FindingKind::Islands, island_items);
     }
-    add(
-        FindingKind::NonManifoldEdge,
-        non_manifold(&prep, &edge_list),
-    );
+    add(FindingKind::NonManifoldEdge, non_manifold(&prep));
     add(
         FindingKind::NeedleTriangle,
         needles(&prep, options.needle_degrees),
     );
     add(FindingKind::DuplicateVertex, duplicates(raw, &prep));
     add(FindingKind::NearDuplicateVertex, near_duplicates(&prep));
-    add(FindingKind::TJunction, t_junctions(&prep, &edge_list));
+    add(FindingKind::TJunction, t_junctions(&prep));
     add(FindingKind::InconsistentWinding, winding(raw, &prep));
     add(FindingKind::Overlap, overlaps(&prep));
     add(
@@ -446,27 +462,17 @@ fn centroid(prep: &Prepared, tri: &InputTriangle) -> Vec2 {
     Vec2::new((a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0)
 }
 
-fn islands(prep: &Prepared, edges: &[(&[usize; 2], &Vec<usize>)]) -> (usize, Vec<FindingItem>) {
+fn islands(prep: &Prepared) -> (usize, Vec<FindingItem>) {
     let n = prep.triangles.len();
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn find(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
-    for (_, tris) in edges {
+    let mut sets = DisjointSets::new(n);
+    for (_, tris) in &prep.edges {
         for pair in tris.windows(2) {
-            let (a, b) = (find(&mut parent, pair[0]), find(&mut parent, pair[1]));
-            if a != b {
-                parent[a.max(b)] = a.min(b);
-            }
+            sets.union(pair[0], pair[1]);
         }
     }
     let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
     for t in 0..n {
-        let root = find(&mut parent, t);
+        let root = sets.find(t);
         members.entry(root).or_default().push(t);
     }
     let mut groups: Vec<Vec<usize>> = members.into_values().collect();
@@ -501,8 +507,8 @@ fn islands(prep: &Prepared, edges: &[(&[usize; 2], &Vec<usize>)]) -> (usize, Vec
     (groups.len(), items)
 }
 
-fn non_manifold(prep: &Prepared, edges: &[(&[usize; 2], &Vec<usize>)]) -> Vec<FindingItem> {
-    edges
+fn non_manifold(prep: &Prepared) -> Vec<FindingItem> {
+    prep.edges
         .iter()
         .filter(|(_, tris)| tris.len() >= 3)
         .map(|(key, tris)| {
@@ -602,20 +608,9 @@ fn join(ids: &[usize]) -> String {
         .join(", ")
 }
 
-/// Welded vertices used by a triangle.
-fn used_welded(prep: &Prepared) -> Vec<bool> {
-    let mut used = vec![false; prep.welded.len()];
-    for tri in &prep.triangles {
-        for w in tri.welded {
-            used[w] = true;
-        }
-    }
-    used
-}
-
 /// Pairs of welded vertices closer than the near distance (but not welded).
 fn near_pairs(prep: &Prepared) -> Vec<(usize, usize, f64)> {
-    let used = used_welded(prep);
+    let used = &prep.used;
     let cell = prep.near.max(f64::MIN_POSITIVE);
     let key = |p: &[f64; 3]| p.map(|c| (c / cell).floor() as i64);
     let mut grid: HashMap<[i64; 3], Vec<usize>> = HashMap::new();
@@ -683,8 +678,8 @@ struct Junction {
 
 /// For each border edge (one triangle), the welded vertices lying on its interior, with their
 /// parameter along the edge.
-fn junctions(prep: &Prepared, edges: &[(&[usize; 2], &Vec<usize>)]) -> Vec<Junction> {
-    let used = used_welded(prep);
+fn junctions(prep: &Prepared) -> Vec<Junction> {
+    let used = &prep.used;
     type Point = GeomWithData<[f64; 2], usize>;
     let tree: RTree<Point> = RTree::bulk_load(
         (0..prep.welded.len())
@@ -696,11 +691,11 @@ fn junctions(prep: &Prepared, edges: &[(&[usize; 2], &Vec<usize>)]) -> Vec<Junct
             .collect(),
     );
     let mut out = Vec::new();
-    for (key, tris) in edges {
+    for (key, tris) in &prep.edges {
         if tris.len() != 1 {
             continue;
         }
-        let [a, b] = **key;
+        let [a, b] = *key;
         let (pa, pb) = (prep.welded[a], prep.welded[b]);
         let (qa, qb) = (
             prep.points[prep.first_raw[a]],
@@ -745,8 +740,8 @@ fn junctions(prep: &Prepared, edges: &[(&[usize; 2], &Vec<usize>)]) -> Vec<Junct
     out
 }
 
-fn t_junctions(prep: &Prepared, edges: &[(&[usize; 2], &Vec<usize>)]) -> Vec<FindingItem> {
-    junctions(prep, edges)
+fn t_junctions(prep: &Prepared) -> Vec<FindingItem> {
+    junctions(prep)
         .into_iter()
         .flat_map(|Junction { triangle: t, edge: [a, b], on }| {
             let face = prep.triangles[t].face;
@@ -897,7 +892,7 @@ fn overlaps(prep: &Prepared) -> Vec<FindingItem> {
 }
 
 fn off_plane(prep: &Prepared, relative: f64) -> Vec<FindingItem> {
-    let used = used_welded(prep);
+    let used = &prep.used;
     let vs: Vec<usize> = (0..prep.welded.len())
         .filter(|&w| used[w])
         .map(|w| prep.first_raw[w])
@@ -987,26 +982,14 @@ pub fn repair(raw: &RawMesh, options: &CheckOptions) -> (RawMesh, RepairSummary)
     let mut summary = RepairSummary::default();
     // 1. Near-duplicates: every input vertex points at the first of its near group.
     let prep = prepare(raw, options);
-    let mut parent: Vec<usize> = (0..prep.welded.len()).collect();
-    fn find(parent: &mut [usize], mut x: usize) -> usize {
-        while parent[x] != x {
-            parent[x] = parent[parent[x]];
-            x = parent[x];
-        }
-        x
-    }
+    let mut sets = DisjointSets::new(prep.welded.len());
     for (a, b, _) in near_pairs(&prep) {
-        let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
-        if ra != rb {
-            parent[ra.max(rb)] = ra.min(rb);
+        if sets.union(a, b) {
             summary.welded += 1;
         }
     }
     let target: Vec<usize> = (0..raw.positions.len())
-        .map(|v| {
-            let root = find(&mut parent, prep.weld_map[v]);
-            prep.first_raw[root]
-        })
+        .map(|v| prep.first_raw[sets.find(prep.weld_map[v])])
         .collect();
     let mut polygons: Vec<Vec<usize>> = raw
         .polygons
@@ -1029,20 +1012,11 @@ pub fn repair(raw: &RawMesh, options: &CheckOptions) -> (RawMesh, RepairSummary)
     };
     // 2. T-junctions, found on the welded mesh: insert into the face's outline.
     let prep = prepare(&welded, options);
-    let mut edges: HashMap<[usize; 2], Vec<usize>> = HashMap::new();
-    for (t, tri) in prep.triangles.iter().enumerate() {
-        for k in 0..3 {
-            let (a, b) = (tri.welded[k], tri.welded[(k + 1) % 3]);
-            edges.entry([a.min(b), a.max(b)]).or_default().push(t);
-        }
-    }
-    let mut edge_list: Vec<(&[usize; 2], &Vec<usize>)> = edges.iter().collect();
-    edge_list.sort_unstable_by_key(|(k, _)| **k);
     for Junction {
         triangle: t,
         edge: [a, b],
         on,
-    } in junctions(&prep, &edge_list)
+    } in junctions(&prep)
     {
         let face = prep.triangles[t].face;
         let Some(ring) = polygons.get_mut(face) else {
