@@ -1,6 +1,7 @@
 //! The real app driven headlessly with egui_kittest: buttons by label, clicks on the canvas,
 //! keyboard, the event log, files that fail to load.
 
+mod common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;
@@ -32,18 +33,7 @@ fn cursor(h: &Harness<'_, NavlabApp>) -> usize {
 
 fn click_world(h: &mut Harness<'_, NavlabApp>, p: Vec2, button: egui::PointerButton) {
     let view = h.state().scene.last_view().expect("the canvas was drawn");
-    let pos = view.screen_from_world(p);
-    h.hover_at(pos);
-    h.run_steps(1);
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-        h.run_steps(1);
-    }
+    common::click_screen(h, view.screen_from_world(p), button);
 }
 
 #[test]

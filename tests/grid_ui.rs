@@ -1,6 +1,7 @@
 //! The tile-map lab driven headlessly with egui_kittest: paint by clicking, undo and redo,
 //! switch algorithm, step the animation, compare, save and the unsaved-changes question.
 
+mod common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;
@@ -31,17 +32,7 @@ fn harness(answers: Vec<Option<PathBuf>>) -> Harness<'static, NavlabApp> {
 fn click_cell(h: &mut Harness<'_, NavlabApp>, (x, y): (usize, usize)) {
     let view = h.state().grid.last_view().expect("canvas drawn");
     let pos = view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
-    h.hover_at(pos);
-    h.run_steps(1);
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-        h.run_steps(1);
-    }
+    common::click_screen(h, pos, egui::PointerButton::Primary);
     h.run_steps(1);
 }
 

@@ -1,6 +1,7 @@
 //! The pursuit scene driven headlessly with egui_kittest: add a mob by clicking, play, pause,
 //! single-step, reset, toggle wall avoidance, paint a wall while it runs, drive the kitten.
 
+mod common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;
@@ -30,18 +31,7 @@ fn harness() -> Harness<'static, NavlabApp> {
 
 fn click_at(h: &mut Harness<'_, NavlabApp>, world: Vec2, button: egui::PointerButton) {
     let view = h.state().pursuit.last_view().expect("canvas drawn");
-    let pos = view.screen_from_world(world);
-    h.hover_at(pos);
-    h.run_steps(1);
-    for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
-        h.run_steps(1);
-    }
+    common::click_screen(h, view.screen_from_world(world), button);
     h.run_steps(1);
 }
 

@@ -263,3 +263,39 @@ pub fn cases_or(default: u32) -> u32 {
         .and_then(|v| v.parse().ok())
         .unwrap_or(default)
 }
+
+/// A wall from the bottom edge up to row 3 at column 14 of a 30 × 12 map: the way round is over
+/// the top (the pursuit tests' corner, in MovingAI characters).
+pub const CORNER_MAP: &str = "\
+..............................
+..............................
+..............................
+..............@...............
+..............@...............
+..............@...............
+..............@...............
+..............@...............
+..............@...............
+..............@...............
+..............@...............
+..............@...............";
+
+/// A click of `button` at the screen point `pos` as the window gets it: hover, press, release,
+/// with a frame after each.
+pub fn click_screen<S>(
+    h: &mut egui_kittest::Harness<'_, S>,
+    pos: egui::Pos2,
+    button: egui::PointerButton,
+) {
+    h.hover_at(pos);
+    h.run_steps(1);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+        h.run_steps(1);
+    }
+}
