@@ -120,33 +120,50 @@ pub fn parse(bytes: &[u8], file: &str, plane: Plane) -> Result<NavMesh, LoadErro
     Ok(mesh)
 }
 
-/// The 0-based file vertex numbers of each face with three or more corners, in file order
-/// (relative indices resolved). A face with an unreadable index gets an empty list.
-fn file_face_indices(bytes: &[u8]) -> Vec<Vec<usize>> {
+/// Every face line: its 1-based line number, the number of vertices read before it, and each
+/// corner as a 0-based vertex number (relative indices resolved; out of range when the file is
+/// wrong), or `None` for a token that is not a non-zero integer.
+fn face_lines(bytes: &[u8]) -> Vec<(usize, i64, Vec<Option<i64>>)> {
     let text = String::from_utf8_lossy(bytes);
     let mut vertex_count: i64 = 0;
     let mut faces = Vec::new();
-    for line in text.lines() {
+    for (i, line) in text.lines().enumerate() {
         let mut tokens = line.split_whitespace();
         match tokens.next() {
             Some("v") => vertex_count += 1,
             Some("f") => {
-                let corners: Option<Vec<usize>> = tokens
+                let corners = tokens
                     .map(|token| {
                         let k: i64 = token.split('/').next()?.parse().ok()?;
-                        let zero_based = if k > 0 { k - 1 } else { vertex_count + k };
-                        usize::try_from(zero_based).ok()
+                        match k {
+                            0 => None,
+                            k if k > 0 => Some(k - 1),
+                            k => Some(vertex_count + k),
+                        }
                     })
                     .collect();
-                let corners = corners.unwrap_or_default();
-                if corners.len() >= 3 {
-                    faces.push(corners);
-                }
+                faces.push((i + 1, vertex_count, corners));
             }
             _ => {}
         }
     }
     faces
+}
+
+/// The 0-based file vertex numbers of each face with three or more corners, in file order.
+/// A face with an unreadable index gets an empty list.
+fn file_face_indices(bytes: &[u8]) -> Vec<Vec<usize>> {
+    face_lines(bytes)
+        .into_iter()
+        .map(|(_, _, corners)| {
+            corners
+                .into_iter()
+                .map(|c| usize::try_from(c?).ok())
+                .collect::<Option<Vec<usize>>>()
+                .unwrap_or_default()
+        })
+        .filter(|corners| corners.len() >= 3)
+        .collect()
 }
 
 /// Rewrites `f a/b/c ...` lines as `f a ...`, line for line (line numbers are unchanged).
@@ -197,31 +214,13 @@ fn find_non_finite_vertex(bytes: &[u8]) -> Option<(usize, String)> {
     None
 }
 
-/// Finds the line of the first face naming a vertex that does not exist (yet).
+/// Finds the line of the first face naming a vertex that does not exist (yet). Tokens that are
+/// not numbers are left to the parser, which reports them itself.
 fn find_out_of_range_face(bytes: &[u8]) -> Option<usize> {
-    let text = String::from_utf8_lossy(bytes);
-    let mut vertex_count: i64 = 0;
-    for (i, line) in text.lines().enumerate() {
-        let mut tokens = line.split_whitespace();
-        match tokens.next() {
-            Some("v") => vertex_count += 1,
-            Some("f") => {
-                for token in tokens {
-                    let index = token.split('/').next().and_then(|s| s.parse::<i64>().ok());
-                    let valid = match index {
-                        Some(k) if k > 0 => k <= vertex_count,
-                        Some(k) if k < 0 => -k <= vertex_count,
-                        _ => true, // syntax errors are reported by the parser itself
-                    };
-                    if !valid {
-                        return Some(i + 1);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    face_lines(bytes)
+        .into_iter()
+        .find(|(_, count, corners)| corners.iter().flatten().any(|&c| c < 0 || c >= *count))
+        .map(|(line, _, _)| line)
 }
 
 /// A reader that knows which line it is on, so parser errors can name it.
