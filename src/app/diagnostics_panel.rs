@@ -18,8 +18,11 @@ pub struct Diagnostics {
     pub report: Option<CheckReport>,
     /// Fill triangles by island.
     pub colour_islands: bool,
-    /// The finding shown on the canvas: kind and item index.
+    /// The finding shown on the canvas: kind and item index (set it with [`Diagnostics::select`]).
     pub selected: Option<(FindingKind, usize)>,
+    /// Input position indices of the selected item's vertices, found once when it is selected
+    /// rather than searched for every frame.
+    selected_vertices: Vec<usize>,
     /// Set after a repair of the current mesh (in memory; Reload restores the file).
     pub repaired: Option<RepairSummary>,
 }
@@ -45,6 +48,7 @@ impl Diagnostics {
     pub fn invalidate(&mut self) {
         self.report = None;
         self.selected = None;
+        self.selected_vertices.clear();
         self.repaired = None;
     }
 
@@ -52,6 +56,16 @@ impl Diagnostics {
     pub fn report(&mut self, mesh: &NavMesh) -> &CheckReport {
         self.report
             .get_or_insert_with(|| check(mesh, &CheckOptions::default()))
+    }
+
+    /// Selects item `i` of `kind` for the canvas; false when the report has no such item.
+    pub fn select(&mut self, mesh: &NavMesh, kind: FindingKind, i: usize) -> bool {
+        let Some(item) = self.report(mesh).get(kind).and_then(|f| f.items.get(i)) else {
+            return false;
+        };
+        self.selected_vertices = vertex_positions(mesh, item);
+        self.selected = Some((kind, i));
+        true
     }
 
     /// The selected item.
@@ -165,6 +179,7 @@ impl Diagnostics {
                                 let response = ui.selectable_label(selected, &text);
                                 if response.clicked() {
                                     self.selected = Some((finding.kind, i));
+                                    self.selected_vertices = vertex_positions(mesh, item);
                                     action = Some(DiagnosticsAction::Focus {
                                         at: Vec2::new(item.at[0], item.at[1]),
                                         extent: item_extent(mesh, item),
@@ -203,10 +218,8 @@ impl Diagnostics {
                 }
             }
         }
-        for &id in &item.vertices {
-            if let Some(p) = position_of_file_vertex(mesh, id).and_then(point) {
-                painter.circle_stroke(p, 6.0, Stroke::new(2.0, highlight));
-            }
+        for p in self.selected_vertices.iter().filter_map(|&v| point(v)) {
+            painter.circle_stroke(p, 6.0, Stroke::new(2.0, highlight));
         }
         let at = view.screen_from_world(Vec2::new(item.at[0], item.at[1]));
         painter.circle_stroke(at, 14.0, Stroke::new(2.0, Color32::WHITE));
@@ -225,14 +238,19 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// The input position index of the file's vertex `id`.
-fn position_of_file_vertex(mesh: &NavMesh, id: usize) -> Option<usize> {
+/// The input position indices of an item's vertices (the item names them by the file's numbers).
+fn vertex_positions(mesh: &NavMesh, item: &FindingItem) -> Vec<usize> {
     let raw = mesh.raw();
-    if raw.vertex_ids.is_empty() {
-        (id < raw.positions.len()).then_some(id)
-    } else {
-        raw.vertex_ids.iter().position(|&v| v == id)
-    }
+    item.vertices
+        .iter()
+        .filter_map(|&id| {
+            if raw.vertex_ids.is_empty() {
+                (id < raw.positions.len()).then_some(id)
+            } else {
+                raw.vertex_ids.iter().position(|&v| v == id)
+            }
+        })
+        .collect()
 }
 
 /// How much to show around an item: a small part of the mesh around a vertex finding (seams,

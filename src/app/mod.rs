@@ -1030,7 +1030,9 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
                     .iter()
                     .find(|f| f.severity == crate::navmesh::diagnose::Severity::Error)
                     .map(|f| f.kind);
-                scene.diagnostics.selected = first_error.map(|kind| (kind, 0));
+                if let Some(kind) = first_error {
+                    scene.diagnostics.select(&scene.mesh, kind, 0);
+                }
             }
             if launch.pursuit {
                 app.settings.scene = SceneKind::Pursuit;
