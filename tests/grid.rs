@@ -8,7 +8,7 @@ use navlab::grid::search::{DEFAULT_IDA_BUDGET, GridScratch, grid_search_with_scr
 use navlab::grid::{
     Cell, Connectivity, GridAlgorithm, GridPath, Heuristic, Tile, TileMap, grid_search,
 };
-use navlab::search::{NoObserver, SearchOutcome};
+use navlab::search::{NoObserver, SearchEvent, SearchOutcome, fringe};
 use proptest::prelude::*;
 
 const ASTAR: GridAlgorithm = GridAlgorithm::AStar {
@@ -272,4 +272,161 @@ fn searches_report_steps_and_the_same_counts() {
         assert_eq!(expanded, r.expanded, "{}", algorithm.name());
         assert!(r.peak_memory > 0);
     }
+}
+
+/// Fringe Search transcribed from the paper's pseudo-code (Björnsson, Enzenberger, Holte and
+/// Schaeffer 2005) with one plain list: a node above the threshold stays where it is, a child
+/// reached more cheaply is removed from the list and inserted right after the node being
+/// expanded, the expanded node leaves the list, and a pass over the whole list raises the
+/// threshold to the smallest `f` it skipped. Slow (linear removals) and obviously faithful: the
+/// oracle for the trace of our two-list implementation.
+fn paper_fringe(
+    map: &TileMap,
+    start: usize,
+    goal: usize,
+    connectivity: Connectivity,
+    h: impl Fn(usize) -> f64,
+) -> Vec<SearchEvent> {
+    let mut events = Vec::new();
+    let mut g = vec![f64::INFINITY; map.cell_count()];
+    g[start] = 0.0;
+    let mut list = vec![start];
+    events.push(SearchEvent::Opened {
+        node: start,
+        parent: None,
+        g: 0.0,
+        h: h(start),
+    });
+    let mut threshold = h(start);
+    let mut iteration = 1;
+    events.push(SearchEvent::IterationStarted {
+        iteration,
+        threshold,
+    });
+    let mut found = false;
+    let mut children = Vec::new();
+    while !found && !list.is_empty() {
+        // The documented tolerance on the threshold (float noise must not start a pass).
+        let limit = threshold + 1e-9 * threshold.abs().max(1.0);
+        let mut smallest_above = f64::INFINITY;
+        let mut i = 0;
+        while i < list.len() {
+            let node = list[i];
+            let f = g[node] + h(node);
+            if f > limit {
+                smallest_above = smallest_above.min(f);
+                events.push(SearchEvent::Deferred { node, f });
+                i += 1;
+                continue;
+            }
+            events.push(SearchEvent::Expanded {
+                node,
+                g: g[node],
+                h: h(node),
+            });
+            if node == goal {
+                found = true;
+                break;
+            }
+            children.clear();
+            map.successors(node, connectivity, &mut children);
+            for &(child, step) in children.iter().rev() {
+                let new_g = g[node] + step;
+                if new_g >= g[child] {
+                    continue;
+                }
+                if let Some(j) = list.iter().position(|&n| n == child) {
+                    list.remove(j);
+                    if j < i {
+                        i -= 1;
+                    }
+                }
+                list.insert(i + 1, child);
+                events.push(if g[child].is_infinite() {
+                    SearchEvent::Opened {
+                        node: child,
+                        parent: Some(node),
+                        g: new_g,
+                        h: h(child),
+                    }
+                } else {
+                    SearchEvent::Improved {
+                        node: child,
+                        parent: node,
+                        g: new_g,
+                        h: h(child),
+                    }
+                });
+                g[child] = new_g;
+            }
+            list.remove(i);
+        }
+        if !found && !list.is_empty() {
+            threshold = smallest_above;
+            iteration += 1;
+            events.push(SearchEvent::IterationStarted {
+                iteration,
+                threshold,
+            });
+        }
+    }
+    events.push(SearchEvent::Finished {
+        outcome: if found {
+            SearchOutcome::Found
+        } else {
+            SearchOutcome::Unreachable
+        },
+    });
+    events
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases_or(200), ..ProptestConfig::default() })]
+
+    /// Every step of our Fringe Search — each expansion, deferral, improvement and threshold,
+    /// in order — is the paper's, on random maps with costs, walls, holes and either
+    /// connectivity.
+    #[test]
+    fn fringe_takes_exactly_the_papers_steps((map, start, goal, eight) in random_map()) {
+        let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
+        let (s, t) = (map.index(start), map.index(goal));
+        let heuristic = if eight { Heuristic::Octile } else { Heuristic::Manhattan };
+        let h = |i: usize| heuristic.distance(map.cell(i), goal);
+        let mut ours = Vec::new();
+        fringe(
+            map.cell_count(),
+            s,
+            |i, out: &mut Vec<(usize, f64)>| map.successors(i, connectivity, out),
+            h,
+            |i| i == t,
+            &mut ours,
+        );
+        let paper = paper_fringe(&map, s, t, connectivity, h);
+        prop_assert_eq!(ours, paper);
+    }
+}
+
+/// The case the property above found: the goal is walled in; the last pass defers the bottom
+/// middle tile (reached through the sand), then reaches it more cheaply from the bottom left
+/// and expands it in the same pass. With only the superseded entry left the search is over: it
+/// must not start an empty pass.
+#[test]
+fn fringe_stops_when_only_superseded_entries_are_left() {
+    let map = TileMap::from_ascii(".@.\n.S@\n...").expect("map");
+    let (s, t) = (map.index((0, 0)), map.index((2, 0)));
+    let h = |i: usize| Heuristic::Manhattan.distance(map.cell(i), (2, 0));
+    let successors =
+        |i: usize, out: &mut Vec<(usize, f64)>| map.successors(i, Connectivity::Four, out);
+    let mut ours = Vec::new();
+    let result = fringe(map.cell_count(), s, successors, h, |i| i == t, &mut ours);
+    assert_eq!(result.outcome, SearchOutcome::Unreachable);
+    let passes = |events: &[SearchEvent]| {
+        events
+            .iter()
+            .filter(|e| matches!(e, SearchEvent::IterationStarted { .. }))
+            .count()
+    };
+    let paper = paper_fringe(&map, s, t, Connectivity::Four, h);
+    assert_eq!(passes(&ours), passes(&paper));
+    assert_eq!(ours, paper);
 }

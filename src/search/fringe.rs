@@ -8,7 +8,6 @@
 
 use super::events::{Observer, SearchEvent, SearchResult};
 use super::pass_limit;
-use std::collections::VecDeque;
 
 /// What Fringe Search keeps per node, together so that one cache line serves a visit: cost so
 /// far (infinite: never reached), heuristic, parent, and the version that list entries must
@@ -28,13 +27,23 @@ const UNSEEN: FringeRecord = FringeRecord {
     version: 0,
 };
 
+/// A list entry: a node and the version of its record it was inserted with.
+type Entry = (u32, u32);
+
 /// Per-node memory of Fringe Search, reusable between searches on graphs of the same size.
+///
+/// The *now* list is kept in two plain vectors rather than one deque: the entries the pass
+/// started with (`now`, read in order from a cursor) and the children inserted during the pass
+/// (`inserted`, a stack: the newest children come first, "right after the node being
+/// expanded"). Together they are exactly the paper's list, and the scan over `now` — most of
+/// the work on maps where the threshold rises in small steps — is a sequential read.
 #[derive(Default)]
 pub struct FringeScratch {
     nodes: Vec<FringeRecord>,
     touched: Vec<u32>,
-    now: VecDeque<(u32, u32)>,
-    later: VecDeque<(u32, u32)>,
+    now: Vec<Entry>,
+    inserted: Vec<Entry>,
+    later: Vec<Entry>,
     children: Vec<(usize, f64)>,
 }
 
@@ -49,6 +58,7 @@ impl FringeScratch {
         }
         self.touched.clear();
         self.now.clear();
+        self.inserted.clear();
         self.later.clear();
     }
 }
@@ -123,6 +133,7 @@ where
         nodes,
         touched,
         now,
+        inserted,
         later,
         children,
     } = scratch;
@@ -135,7 +146,7 @@ where
         version: 1,
     };
     touched.push(start as u32);
-    now.push_back((start as u32, 1));
+    now.push((start as u32, 1));
     observer.event(SearchEvent::Opened {
         node: start,
         parent: None,
@@ -149,21 +160,24 @@ where
         threshold,
     });
     'passes: loop {
-        let limit = pass_limit(threshold);
-        let mut smallest_above = f64::INFINITY;
-        while let Some((node, entry_version)) = now.pop_front() {
-            let node = node as usize;
-            let record = nodes[node];
-            if record.version != entry_version {
-                continue; // superseded by a cheaper route
-            }
-            let f = record.g + record.h;
-            if f > limit {
-                smallest_above = smallest_above.min(f);
-                later.push_back((node as u32, entry_version));
-                observer.event(SearchEvent::Deferred { node, f });
-                continue;
-            }
+        let mut pass = Pass::new(threshold);
+        loop {
+            // The head of the now list: the newest inserted child, else the next entry in order.
+            let (node, record) = if let Some(entry) = inserted.pop() {
+                match pass.visit(entry, nodes, later, observer) {
+                    Some(found) => found,
+                    None => continue,
+                }
+            } else {
+                match pass.scan(now, nodes, later, observer) {
+                    Scan::Expand(node, record) => (node, record),
+                    Scan::LaterFull => {
+                        grow(later);
+                        continue;
+                    }
+                    Scan::EndOfList => break,
+                }
+            };
             result.expanded += 1;
             observer.event(SearchEvent::Expanded {
                 node,
@@ -195,7 +209,7 @@ where
                 next.g = new_g;
                 next.parent = node as u32;
                 next.version = next.version.wrapping_add(1);
-                now.push_front((child as u32, next.version));
+                inserted.push((child as u32, next.version));
                 let h_child = next.h;
                 if first {
                     observer.event(SearchEvent::Opened {
@@ -213,21 +227,173 @@ where
                     });
                 }
             }
-            result.peak_memory = result.peak_memory.max(now.len() + later.len());
+            let listed = inserted.len() + (now.len() - pass.cursor) + pass.deferred;
+            result.peak_memory = result.peak_memory.max(listed);
         }
-        if later.is_empty() {
+        later.truncate(pass.deferred);
+        // Entries deferred and then superseded in the same pass do not count: with none
+        // current the list is empty (the paper removes superseded entries at once).
+        if !later.iter().any(|&entry| is_current(entry, nodes)) {
             break;
         }
-        threshold = smallest_above;
+        threshold = pass.smallest_above;
         iteration += 1;
         observer.event(SearchEvent::IterationStarted {
             iteration,
             threshold,
         });
+        // The old now list's memory becomes the next later buffer (its contents are overwritten).
         std::mem::swap(now, later);
     }
     observer.event(SearchEvent::Finished {
         outcome: result.outcome,
     });
     result
+}
+
+/// One pass over the now list.
+struct Pass {
+    /// Entries with a larger `f` wait for the next pass.
+    limit: f64,
+    /// The smallest `f` deferred so far: the next threshold.
+    smallest_above: f64,
+    /// The next unread entry of the pass's own list.
+    cursor: usize,
+    /// How many entries of the later buffer are written (the rest of it is old contents).
+    deferred: usize,
+}
+
+/// Where [`Pass::scan`] stopped.
+enum Scan {
+    /// At a node to expand, with its record.
+    Expand(usize, FringeRecord),
+    /// The later buffer has no room left.
+    LaterFull,
+    /// The pass's list is done.
+    EndOfList,
+}
+
+/// What an entry of the now list means this pass.
+enum Visit {
+    /// A cheaper route to its node was found since it was inserted.
+    Superseded,
+    /// Its `f` exceeds the limit.
+    Defer(f64),
+    /// Its node is expanded now.
+    Expand(FringeRecord),
+}
+
+impl Pass {
+    fn new(threshold: f64) -> Self {
+        Self {
+            limit: pass_limit(threshold),
+            smallest_above: f64::INFINITY,
+            cursor: 0,
+            deferred: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn classify(limit: f64, (node, version): Entry, nodes: &[FringeRecord]) -> Visit {
+        match nodes.get(node as usize) {
+            Some(&record) if record.version == version => {
+                let f = record.g + record.h;
+                if f > limit {
+                    Visit::Defer(f)
+                } else {
+                    Visit::Expand(record)
+                }
+            }
+            _ => Visit::Superseded,
+        }
+    }
+
+    /// Handles one inserted child: `Some` when it is to be expanded now.
+    fn visit<O: Observer<SearchEvent>>(
+        &mut self,
+        entry: Entry,
+        nodes: &[FringeRecord],
+        later: &mut Vec<Entry>,
+        observer: &mut O,
+    ) -> Option<(usize, FringeRecord)> {
+        match Self::classify(self.limit, entry, nodes) {
+            Visit::Superseded => None,
+            Visit::Defer(f) => {
+                if self.deferred == later.len() {
+                    grow(later);
+                }
+                later[self.deferred] = entry;
+                self.deferred += 1;
+                if f < self.smallest_above {
+                    self.smallest_above = f;
+                }
+                observer.event(SearchEvent::Deferred {
+                    node: entry.0 as usize,
+                    f,
+                });
+                None
+            }
+            Visit::Expand(record) => Some((entry.0 as usize, record)),
+        }
+    }
+
+    /// Reads the pass's list from the cursor, dropping superseded entries and deferring those
+    /// above the limit, up to the first node to expand. On maps where the threshold rises in
+    /// small steps nearly every entry is deferred, pass after pass: this is the algorithm's
+    /// inner loop, so it works on locals and writes into a buffer with room instead of pushing.
+    #[inline(never)]
+    fn scan<O: Observer<SearchEvent>>(
+        &mut self,
+        now: &[Entry],
+        nodes: &[FringeRecord],
+        later: &mut [Entry],
+        observer: &mut O,
+    ) -> Scan {
+        let limit = self.limit;
+        let mut cursor = self.cursor;
+        let mut deferred = self.deferred;
+        let mut smallest = self.smallest_above;
+        let stop = loop {
+            let Some(&entry) = now.get(cursor) else {
+                break Scan::EndOfList;
+            };
+            let Some(slot) = later.get_mut(deferred) else {
+                break Scan::LaterFull;
+            };
+            cursor += 1;
+            match Self::classify(limit, entry, nodes) {
+                Visit::Superseded => {}
+                Visit::Defer(f) => {
+                    *slot = entry;
+                    deferred += 1;
+                    // A branch, not `f64::min`: `min` would chain every deferral to the last.
+                    if f < smallest {
+                        smallest = f;
+                    }
+                    observer.event(SearchEvent::Deferred {
+                        node: entry.0 as usize,
+                        f,
+                    });
+                }
+                Visit::Expand(record) => break Scan::Expand(entry.0 as usize, record),
+            }
+        };
+        self.cursor = cursor;
+        self.deferred = deferred;
+        self.smallest_above = smallest;
+        stop
+    }
+}
+
+/// True when `entry` is its node's newest entry (not superseded by a cheaper route).
+fn is_current((node, version): Entry, nodes: &[FringeRecord]) -> bool {
+    nodes
+        .get(node as usize)
+        .is_some_and(|record| record.version == version)
+}
+
+/// Makes room in the later buffer (its length is its capacity for [`Pass::scan`]).
+#[cold]
+fn grow(later: &mut Vec<Entry>) {
+    later.resize(later.len() * 2 + 64, (0, 0));
 }
