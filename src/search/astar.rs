@@ -69,30 +69,33 @@ impl AStarScratch {
 }
 
 /// An entry of the open list (16 bytes); ordered so that the max-heap pops the best entry.
+/// One 128-bit key compares in two instructions: the bits of `f` (non-negative, so they order
+/// like the number) in the high half, then `!order` (among equal `f`, the entry inserted last
+/// comes first: it is the deeper one, nearer the goal), then the node.
 #[derive(PartialEq, Eq)]
 struct OpenEntry {
-    /// Bits of `f` (non-negative, so they order like the number).
-    f: u64,
-    /// `!order` in the high half (among equal `f`, the entry inserted last comes first: it is
-    /// the deeper one, nearer the goal), the node in the low half.
-    tie: u64,
+    key: u128,
 }
 
 impl OpenEntry {
     fn new(f: f64, order: u32, node: u32) -> Self {
         // `max` keeps the bit trick valid for -0.0 and maps NaN to 0.
+        let f = u128::from(f.max(0.0).to_bits());
         Self {
-            f: f.max(0.0).to_bits(),
-            tie: (u64::from(!order) << 32) | u64::from(node),
+            key: (f << 64) | (u128::from(!order) << 32) | u128::from(node),
         }
     }
 
+    fn f_bits(&self) -> u64 {
+        (self.key >> 64) as u64
+    }
+
     fn order(&self) -> u32 {
-        !((self.tie >> 32) as u32)
+        !((self.key >> 32) as u32)
     }
 
     fn node(&self) -> u32 {
-        self.tie as u32
+        self.key as u32
     }
 }
 
@@ -105,8 +108,8 @@ impl PartialOrd for OpenEntry {
 impl Ord for OpenEntry {
     #[inline]
     fn cmp(&self, other: &Self) -> Ordering {
-        // Smallest f first, then the largest order (smallest !order).
-        (other.f, other.tie).cmp(&(self.f, self.tie))
+        // Smallest key first.
+        other.key.cmp(&self.key)
     }
 }
 
@@ -229,7 +232,7 @@ where
         observer.event(SearchEvent::Expanded {
             node,
             g: g_node,
-            h: f64::from_bits(entry.f) - g_node,
+            h: f64::from_bits(entry.f_bits()) - g_node,
         });
         if is_goal(node) {
             result.found(node, g_node, |n| nodes[n].parent);
@@ -257,7 +260,7 @@ where
             let entry_next = OpenEntry::new(new_g + h_next, order, next as u32);
             // Equal f: as good as anything open, so expand it next without the heap (common on
             // grids when walking straight at the goal).
-            if entry_next.f == entry.f {
+            if entry_next.f_bits() == entry.f_bits() {
                 level.push(entry_next);
             } else {
                 heap.push(entry_next);
