@@ -8,7 +8,8 @@ use navlab::app::files::ScriptedDialogs;
 use navlab::app::grid_scene::AlgorithmKind;
 use navlab::app::{AppSettings, NavlabApp, SceneKind};
 use navlab::geom::Vec2;
-use navlab::grid::Tile;
+use navlab::grid::{Tile, grid_search};
+use navlab::search::SearchEvent;
 use std::collections::VecDeque;
 use std::path::PathBuf;
 
@@ -125,6 +126,40 @@ fn compare_all_fills_the_table_for_every_algorithm() {
         }
         assert!(r.micros > 0.0);
     }
+    // Passes and deferrals, for the algorithms that have them, as a recorded run shows them.
+    let grid = &h.state().grid;
+    for r in &rows {
+        let kind = AlgorithmKind::ALL
+            .into_iter()
+            .find(|k| k.name() == r.name)
+            .expect("kind");
+        let mut trace = Vec::new();
+        grid_search(
+            &grid.map,
+            grid.start,
+            grid.goal,
+            grid.grid_algorithm(kind),
+            grid.connectivity,
+            &mut trace,
+        );
+        let count = |wanted: fn(&SearchEvent) -> bool| trace.iter().filter(|e| wanted(e)).count();
+        let passes = count(|e| matches!(e, SearchEvent::IterationStarted { .. }));
+        let deferred = count(|e| matches!(e, SearchEvent::Deferred { .. }));
+        match kind {
+            AlgorithmKind::IdaStar => {
+                assert_eq!(r.passes, Some(passes));
+                assert!(passes >= 1);
+                assert_eq!(r.deferred, None);
+            }
+            AlgorithmKind::Fringe => {
+                assert_eq!((r.passes, r.deferred), (Some(passes), Some(deferred)));
+                assert!(passes >= 1);
+            }
+            _ => assert_eq!((r.passes, r.deferred), (None, None), "{}", r.name),
+        }
+    }
+    h.get_by_label("Passes");
+    h.get_by_label("Deferred");
     h.get_by_label("Time (µs)");
     h.get_by_label("Time, µs (log)");
 }

@@ -9,6 +9,7 @@ use crate::grid::{
     Cell, Connectivity, GridAlgorithm, GridPath, Heuristic, Tile, TileMap, grid_search,
 };
 use crate::navmesh::Bounds;
+use crate::search::events::FnObserver;
 use crate::search::{NoObserver, SearchEvent, SearchOutcome};
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui};
 use std::path::PathBuf;
@@ -125,6 +126,11 @@ pub struct ComparisonRow {
     pub expanded: usize,
     /// Peak memory in nodes.
     pub peak_memory: usize,
+    /// IDA*'s and Fringe's passes (threshold raises plus the first); `None` for the others.
+    pub passes: Option<usize>,
+    /// Fringe's deferrals: list entries whose `f` was above the threshold, moved to the next
+    /// pass (each costs a visit, like an expansion without the children); `None` for the others.
+    pub deferred: Option<usize>,
     /// Microseconds per run, measured without an observer.
     pub micros: f64,
 }
@@ -803,19 +809,34 @@ impl GridScene {
         };
         egui::Grid::new("comparison")
             .striped(true)
-            .num_columns(6)
+            .num_columns(8)
             .show(ui, |ui| {
-                for h in [
-                    "Algorithm",
-                    "Cost",
-                    "Expanded",
-                    "Peak memory",
-                    "Time (µs)",
-                    "Status",
+                for (heading, tip) in [
+                    ("Algorithm", "Each algorithm with the options chosen above"),
+                    ("Cost", "Cost of the path found"),
+                    (
+                        "Expanded",
+                        "Cells whose neighbours were examined (IDA* counts every re-expansion)",
+                    ),
+                    (
+                        "Passes",
+                        "IDA* and Fringe: how many times the threshold was set (the first pass included)",
+                    ),
+                    (
+                        "Deferred",
+                        "Fringe: list entries whose f was above the threshold, moved to the next pass; each is a visit that expands nothing",
+                    ),
+                    (
+                        "Peak memory",
+                        "Most cells held at once: open + closed, now + later, or IDA*'s stack",
+                    ),
+                    ("Time (µs)", "Per run, measured on runs that record nothing"),
+                    ("Status", "How the search ended"),
                 ] {
-                    ui.strong(h);
+                    ui.strong(heading).on_hover_text(tip);
                 }
                 ui.end_row();
+                let count = |n: Option<usize>| n.map_or_else(|| "—".to_string(), |n| n.to_string());
                 for r in rows {
                     ui.label(r.name);
                     ui.label(if r.cost.is_finite() {
@@ -824,6 +845,8 @@ impl GridScene {
                         "—".into()
                     });
                     ui.label(r.expanded.to_string());
+                    ui.label(count(r.passes));
+                    ui.label(count(r.deferred));
                     ui.label(r.peak_memory.to_string());
                     ui.label(format!("{:.1}", r.micros));
                     ui.label(match r.outcome {
@@ -1148,7 +1171,21 @@ fn comparison_rows(job: &ComparisonJob) -> Vec<ComparisonRow> {
                 &mut NoObserver,
             )
         };
-        let result = run(&mut scratch);
+        // The counted run; the timed runs below record nothing.
+        let (mut passes, mut deferred) = (0usize, 0usize);
+        let result = grid_search_with_scratch(
+            &mut scratch,
+            &job.map,
+            job.start,
+            job.goal,
+            algorithm,
+            job.connectivity,
+            &mut FnObserver(|event| match event {
+                SearchEvent::IterationStarted { .. } => passes += 1,
+                SearchEvent::Deferred { .. } => deferred += 1,
+                _ => {}
+            }),
+        );
         let started = std::time::Instant::now();
         let mut runs = 0u32;
         while runs < 3 || (started.elapsed().as_millis() < 20 && runs < 10_000) {
@@ -1162,6 +1199,9 @@ fn comparison_rows(job: &ComparisonJob) -> Vec<ComparisonRow> {
             cost: result.cost,
             expanded: result.expanded,
             peak_memory: result.peak_memory,
+            passes: matches!(kind, AlgorithmKind::IdaStar | AlgorithmKind::Fringe)
+                .then_some(passes),
+            deferred: (kind == AlgorithmKind::Fringe).then_some(deferred),
             micros,
         });
     }
