@@ -116,3 +116,78 @@ fn open_a_faulty_mesh_click_a_finding_and_the_view_moves_to_it() {
     assert!(!report.has_errors(), "{report:#?}");
     assert_eq!(report.islands, 2);
 }
+
+/// A repair is an unsaved change: reloading asks first; Cancel keeps it, a cancelled save keeps
+/// asking, Save and continue writes it and then reloads, Discard drops it.
+#[test]
+fn an_unsaved_repair_is_not_dropped_without_asking() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("export.obj");
+    std::fs::write(&path, FAULTY).expect("write");
+    let saved_path = dir.path().join("kept.obj");
+    let app = NavlabApp::new(
+        AppSettings::default(),
+        Box::new(ScriptedDialogs {
+            // Open…, then the save dialog: cancelled once, then a file.
+            answers: VecDeque::from([Some(path), None, Some(saved_path.clone())]),
+        }),
+    );
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
+    h.run_steps(2);
+    h.get_by_label("Open…").click();
+    h.run_steps(3);
+    h.get_by_label("Diagnostics").click();
+    h.run_steps(3);
+    let repair = |h: &mut Harness<'_, NavlabApp>| {
+        h.get_by_label("Weld near-duplicates and fix T-junctions")
+            .click();
+        h.run_steps(3);
+        assert!(h.state().scene.unsaved_repair);
+        assert!(!h.state().scene.mesh.raw().positions.is_empty());
+    };
+    let has_errors = |h: &mut Harness<'_, NavlabApp>| {
+        let report = navlab::navmesh::diagnose::check(&h.state().scene.mesh, &Default::default());
+        report.has_errors()
+    };
+    repair(&mut h);
+    assert!(!has_errors(&mut h));
+
+    // F5 asks; Cancel keeps the repaired mesh.
+    h.key_press(egui::Key::F5);
+    h.run_steps(3);
+    h.get_by_label_contains("repair is not saved");
+    h.get_by_label("Cancel").click();
+    h.run_steps(3);
+    assert!(h.state().pending.is_none());
+    assert!(h.state().scene.unsaved_repair);
+    assert!(!has_errors(&mut h), "still the repaired mesh");
+
+    // Save and continue with the save dialog cancelled: nothing happens, the question stays.
+    h.key_press(egui::Key::F5);
+    h.run_steps(3);
+    h.get_by_label("Save and continue").click();
+    h.run_steps(3);
+    assert!(h.state().pending.is_some());
+    assert!(!has_errors(&mut h), "still the repaired mesh");
+    // Then with a file: the repair is written, and the reload goes ahead.
+    h.get_by_label("Save and continue").click();
+    h.run_steps(3);
+    assert!(h.state().pending.is_none());
+    assert!(!h.state().scene.unsaved_repair);
+    assert!(has_errors(&mut h), "the file as it is, reloaded");
+    let kept = navlab::navmesh::NavMesh::load(&saved_path, navlab::navmesh::Plane::Xz)
+        .expect("the saved repair loads");
+    assert!(!navlab::navmesh::diagnose::check(&kept, &Default::default()).has_errors());
+
+    // Discard drops a repair and reloads.
+    repair(&mut h);
+    h.key_press(egui::Key::F5);
+    h.run_steps(3);
+    h.get_by_label("Discard changes").click();
+    h.run_steps(3);
+    assert!(h.state().pending.is_none());
+    assert!(!h.state().scene.unsaved_repair);
+    assert!(has_errors(&mut h));
+}

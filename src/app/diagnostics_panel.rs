@@ -128,7 +128,7 @@ impl Diagnostics {
             )
             .on_hover_text(
                 "Merge vertices a hair apart and split edges at T-junctions, then check again. \
-                 In memory only: Reload (F5) brings back the file as it is.",
+                 In memory until saved: Reload (F5) brings back the file as it is (after asking).",
             )
             .on_disabled_hover_text("Nothing to weld or split")
             .clicked()

@@ -103,6 +103,27 @@ impl Command {
             Command::OpenMapDialog | Command::LoadMap(_) | Command::NewMap(..) | Command::Quit
         )
     }
+
+    /// True for commands that would throw away the mesh shown (and an unsaved repair of it).
+    fn replaces_mesh(&self) -> bool {
+        matches!(
+            self,
+            Command::OpenDialog
+                | Command::Load(_)
+                | Command::LoadEmbedded(_)
+                | Command::Reload
+                | Command::Quit
+        )
+    }
+}
+
+/// A document with changes that are not saved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Unsaved {
+    /// The tile map has edits.
+    Map,
+    /// The mesh shown was repaired in memory.
+    RepairedMesh,
 }
 
 /// The application.
@@ -170,13 +191,24 @@ impl NavlabApp {
         app
     }
 
-    /// Queues a command for after the frame. Commands that would drop unsaved map edits wait
-    /// for the user's answer first.
+    /// Queues a command for after the frame. Commands that would drop unsaved map edits or an
+    /// unsaved repair wait for the user's answer first.
     pub fn command(&mut self, command: Command) {
-        if command.replaces_map() && self.grid.dirty {
+        if self.unsaved_for(&command).is_some() {
             self.pending = Some(command);
         } else {
             self.commands.push(command);
+        }
+    }
+
+    /// What `command` would throw away unsaved, if anything (the map first).
+    fn unsaved_for(&self, command: &Command) -> Option<Unsaved> {
+        if command.replaces_map() && self.grid.dirty {
+            Some(Unsaved::Map)
+        } else if command.replaces_mesh() && self.scene.unsaved_repair {
+            Some(Unsaved::RepairedMesh)
+        } else {
+            None
         }
     }
 
@@ -339,8 +371,11 @@ impl NavlabApp {
 
     /// One frame of the whole window, inside `ui` (the root of the window or of a test).
     pub fn frame_ui(&mut self, ui: &mut egui::Ui) {
-        // Closing with unsaved map edits asks first.
-        if ui.input(|i| i.viewport().close_requested()) && self.grid.dirty && !self.allow_close {
+        // Closing with unsaved map edits or an unsaved repair asks first.
+        if ui.input(|i| i.viewport().close_requested())
+            && self.unsaved_for(&Command::Quit).is_some()
+            && !self.allow_close
+        {
             ui.ctx()
                 .send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.pending = Some(Command::Quit);
@@ -464,7 +499,9 @@ impl NavlabApp {
             });
         match diagnostics_action {
             Some(diagnostics_panel::DiagnosticsAction::Repair) => self.repair_mesh(),
-            Some(diagnostics_panel::DiagnosticsAction::SaveRepaired) => self.save_repaired_mesh(),
+            Some(diagnostics_panel::DiagnosticsAction::SaveRepaired) => {
+                self.save_repaired_mesh();
+            }
             _ => {}
         }
         egui::CentralPanel::no_frame().show(ui, |ui| {
@@ -483,6 +520,7 @@ impl NavlabApp {
         match fixed.build() {
             Ok(mesh) => {
                 self.scene.reload_mesh(mesh);
+                self.scene.unsaved_repair = true;
                 self.scene.diagnostics.repaired = Some(summary);
                 self.scene.diagnostics.colour_islands = colour_islands;
                 self.notice = Some(format!(
@@ -497,8 +535,9 @@ impl NavlabApp {
         }
     }
 
-    /// Asks where, then writes the mesh shown (after a repair) as OBJ, atomically.
-    pub fn save_repaired_mesh(&mut self) {
+    /// Asks where, then writes the mesh shown (after a repair) as OBJ, atomically; returns true
+    /// when it was written.
+    pub fn save_repaired_mesh(&mut self) -> bool {
         let name = self.scene.source.name();
         let stem = name
             .split_whitespace()
@@ -507,7 +546,7 @@ impl NavlabApp {
             .trim_end_matches(".obj")
             .trim_end_matches(".mesh");
         let Some(path) = self.dialogs.save_mesh(&format!("{stem}-repaired.obj")) else {
-            return;
+            return false;
         };
         let comment =
             format!("{name}, repaired by navlab (near-duplicates welded, T-junctions split)");
@@ -515,8 +554,15 @@ impl NavlabApp {
             &path,
             self.scene.mesh.raw().to_obj(&comment).as_bytes(),
         ) {
-            Ok(()) => self.notice = Some(format!("Saved {}", path.display())),
-            Err(error) => self.fail(SAVE_FAILED, error),
+            Ok(()) => {
+                self.scene.unsaved_repair = false;
+                self.notice = Some(format!("Saved {}", path.display()));
+                true
+            }
+            Err(error) => {
+                self.fail(SAVE_FAILED, error);
+                false
+            }
         }
     }
 
@@ -612,13 +658,24 @@ impl NavlabApp {
         let Some(pending) = self.pending.clone() else {
             return;
         };
+        let Some(unsaved) = self.unsaved_for(&pending) else {
+            // Saved or discarded meanwhile: nothing to ask.
+            self.pending = None;
+            self.commands.push(pending);
+            return;
+        };
         let mut answer = None;
         egui::Window::new("Unsaved changes")
             .collapsible(false)
             .resizable(false)
             .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
             .show(ctx, |ui| {
-                ui.label("The tile map has edits that are not saved.");
+                ui.label(match unsaved {
+                    Unsaved::Map => "The tile map has edits that are not saved.",
+                    Unsaved::RepairedMesh => {
+                        "The mesh was repaired in memory and the repair is not saved."
+                    }
+                });
                 ui.horizontal(|ui| {
                     if ui.button("Save and continue").clicked() {
                         answer = Some(1);
@@ -631,15 +688,23 @@ impl NavlabApp {
                     }
                 });
             });
+        let saved = |app: &mut Self| match unsaved {
+            Unsaved::Map => app.save_map(false),
+            Unsaved::RepairedMesh => app.save_repaired_mesh(),
+        };
         match answer {
-            Some(1) if self.save_map(false) => {
+            Some(1) if saved(self) => {
+                // Through `command` again: the other document may have unsaved changes too.
                 self.pending = None;
-                self.commands.push(pending);
+                self.command(pending);
             }
             Some(2) => {
+                match unsaved {
+                    Unsaved::Map => self.grid.dirty = false,
+                    Unsaved::RepairedMesh => self.scene.unsaved_repair = false,
+                }
                 self.pending = None;
-                self.grid.dirty = false;
-                self.commands.push(pending);
+                self.command(pending);
             }
             Some(3) => self.pending = None,
             _ => {}

@@ -130,6 +130,8 @@ pub struct NavmeshScene {
     pub diagnostics: super::diagnostics_panel::Diagnostics,
     /// Which tab the right panel shows.
     pub side_tab: SideTab,
+    /// The mesh shown was repaired in memory and not saved since: replacing it asks first.
+    pub unsaved_repair: bool,
 }
 
 /// The tabs of the navmesh view's right panel.
@@ -167,6 +169,7 @@ impl NavmeshScene {
             canvas_rect: None,
             diagnostics: Default::default(),
             side_tab: SideTab::default(),
+            unsaved_repair: false,
         };
         this.rerun();
         this
@@ -201,6 +204,7 @@ impl NavmeshScene {
         self.outline_edges = outline_edges(&mesh);
         self.mesh = mesh;
         self.diagnostics.invalidate();
+        self.unsaved_repair = false;
         self.source = source;
         self.start = start;
         self.goal = goal;
@@ -216,6 +220,7 @@ impl NavmeshScene {
         self.outline_edges = outline_edges(&mesh);
         self.mesh = mesh;
         self.diagnostics.invalidate();
+        self.unsaved_repair = false;
         self.rerun();
     }
 
