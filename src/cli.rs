@@ -181,6 +181,19 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Build a navmesh from a tile map — a constrained Delaunay triangulation of the passable
+    /// tiles' outline, one unit per tile, in the XZ plane — write it as OBJ and describe it.
+    /// Exit 0, or 2 for an unreadable map, a map with nothing passable, or a failed write.
+    Mesh {
+        /// The tile map (MovingAI `.map` or navlab `.json`).
+        map: PathBuf,
+        /// Where to write the mesh (written atomically).
+        #[arg(short, long, value_name = "OUT.obj")]
+        out: PathBuf,
+        /// Print one JSON object (the mesh's summary) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Describe a navmesh: counts, islands, bounds, what loading repaired.
     Info {
         /// The mesh file.
@@ -408,6 +421,7 @@ pub fn run(command: Command) -> ExitCode {
             json,
         } => path_command(&mesh, from, to, cost, plane.into(), json),
         Command::Info { mesh, plane, json } => info_command(&mesh, plane.into(), json),
+        Command::Mesh { map, out, json } => mesh_command(&map, &out, json),
         Command::Check {
             mesh,
             plane,
@@ -994,9 +1008,45 @@ fn info_command(mesh_path: &std::path::Path, plane: Plane, json: bool) -> ExitCo
         Ok(m) => m,
         Err(code) => return code,
     };
-    let s = mesh.summary();
+    print_summary(&mesh_path.display().to_string(), &mesh.summary(), json)
+}
+
+fn mesh_command(map_path: &std::path::Path, out: &std::path::Path, json: bool) -> ExitCode {
+    use crate::navmesh::from_map::raw_mesh_from_map;
+    let map = match crate::grid::movingai::load_any(map_path) {
+        Ok(map) => map,
+        Err(error) => {
+            complain!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let built = raw_mesh_from_map(&map, true).and_then(|raw| {
+        raw.build()
+            .map(|mesh| (raw, mesh))
+            .map_err(|e| crate::navmesh::from_map::FromMapError::Triangulation(e.to_string()))
+    });
+    let (raw, mesh) = match built {
+        Ok(built) => built,
+        Err(error) => {
+            complain!("error: {}: {error}", map_path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let comment = format!(
+        "{} as a navmesh by navlab: the passable tiles, one unit per tile (x = column, z = row)",
+        map_path.display()
+    );
+    if let Err(error) = crate::atomic::write_atomically(out, raw.to_obj(&comment).as_bytes()) {
+        complain!("error: {error}");
+        return ExitCode::from(2);
+    }
+    print_summary(&out.display().to_string(), &mesh.summary(), json)
+}
+
+/// Prints a mesh's counts, as text under `name` or as one JSON object.
+fn print_summary(name: &str, s: &crate::navmesh::MeshSummary, json: bool) -> ExitCode {
     if json {
-        match serde_json::to_string(&s) {
+        match serde_json::to_string(s) {
             Ok(text) => say!("{text}"),
             Err(e) => {
                 complain!("error: {e}");
@@ -1004,7 +1054,7 @@ fn info_command(mesh_path: &std::path::Path, plane: Plane, json: bool) -> ExitCo
             }
         }
     } else {
-        say!("{}", mesh_path.display());
+        say!("{name}");
         say!("vertices:           {}", s.vertices);
         say!("triangles:          {}", s.triangles);
         say!(

@@ -455,3 +455,61 @@ fn check_repair_writes_a_mesh_that_checks_clean() {
     assert_eq!(code, Some(2));
     assert!(stderr.contains("cannot save"), "{stderr}");
 }
+
+#[test]
+fn mesh_builds_a_navmesh_from_a_map_that_checks_clean_and_paths_through() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A room with a pillar, a door in the wall and a closed-off cell (an island of its own).
+    let map = write_map(
+        dir.path(),
+        "room.map",
+        "......@...\n\
+         .@@...@.@.\n\
+         .@@......@\n\
+         ......@.@.",
+    );
+    let out = dir.path().join("room.obj");
+    let out_str = out.to_str().expect("utf-8");
+    let (code, stdout, stderr) = navlab(&["mesh", &map, "-o", out_str, "--json"]);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    let summary: Value = serde_json::from_str(&stdout).expect("json");
+    let passable = 40.0 - 10.0;
+    assert!((summary["area"].as_f64().expect("area") - passable).abs() < 1e-9);
+    assert_eq!(summary["islands"], 2, "the cell walled in on four sides");
+    // The file is an ordinary OBJ: it checks clean but for the islands, and a path goes
+    // round the pillar from the far corner to the door's other side.
+    let (code, stdout, _) = navlab(&["check", out_str, "--json"]);
+    assert_eq!(code, Some(0), "{stdout}");
+    let report: Value = serde_json::from_str(&stdout).expect("json");
+    let kinds: Vec<&str> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["kind"].as_str())
+        .collect();
+    assert_eq!(kinds, ["islands"], "{report}");
+    let (code, stdout, _) = navlab(&[
+        "path", out_str, "--from", "0.5,3.5", "--to", "8.5,0.5", "--json",
+    ]);
+    assert_eq!(code, Some(0), "{stdout}");
+    let path: Value = serde_json::from_str(&stdout).expect("json");
+    let length = path["length"].as_f64().expect("length");
+    assert!(
+        length > (8.0f64.powi(2) + 3.0f64.powi(2)).sqrt(),
+        "{length}"
+    );
+
+    // Nothing passable, or no map: exit 2 naming the file; nothing written.
+    let walls = write_map(dir.path(), "walls.map", "@@\n@@");
+    let none = dir.path().join("none.obj");
+    let (code, _, stderr) = navlab(&["mesh", &walls, "-o", none.to_str().expect("utf-8")]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("walls.map") && stderr.contains("no passable tile"),
+        "{stderr}"
+    );
+    assert!(!none.exists());
+    let (code, _, stderr) = navlab(&["mesh", "/nonexistent.map", "-o", out_str]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("nonexistent.map"), "{stderr}");
+}

@@ -253,3 +253,46 @@ fn blender_level_navmesh_gives_valid_paths_across_its_largest_island() {
     }
     assert!(checked >= 20);
 }
+
+#[test]
+fn a_mesh_built_from_arena_map_covers_it_and_never_beats_the_any_angle_optimum() {
+    let (Some(map_file), Some(dir)) = (testdata("movingai/arena.map"), testdata("meshes/polyanya"))
+    else {
+        return;
+    };
+    let map = navlab::grid::movingai::load_map(&map_file).expect("arena.map loads");
+    let mesh = navlab::navmesh::from_map::navmesh_from_map(&map).expect("a mesh");
+    // The same 2054 passable cells as Polyanya's arena meshes, in one piece, with nothing for
+    // the diagnostics to report (refined: no needles).
+    assert_close(mesh.summary().area, 2054.0, 1e-9);
+    let report = navlab::navmesh::diagnose::check(&mesh, &Default::default());
+    assert!(report.is_clean(), "{report:#?}");
+    let csv = std::fs::read_to_string(dir.join("arena.anyangle.csv")).expect("csv");
+    let rows: Vec<Vec<f64>> = csv
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| l.split(',').map(|t| t.trim().parse().ok()).collect())
+        .collect();
+    assert_eq!(rows.len(), 160, "one row per arena scenario");
+    let mut total_ratio = 0.0;
+    for r in &rows {
+        let s = Scenario {
+            from: p(r[1], r[2]),
+            to: p(r[3], r[4]),
+            optimal: r[6],
+            precision: 1e-4,
+        };
+        let path = run(&mesh, &s, CostModel::Midpoint);
+        assert_ne!(path.status, PathStatus::Unreachable, "{r:?}");
+        check_path_invariants(&mesh, &path);
+        assert!(
+            path.length >= s.optimal - s.precision,
+            "{} < any-angle optimum {} for {r:?}",
+            path.length,
+            s.optimal
+        );
+        total_ratio += path.length / s.optimal.max(1e-9);
+    }
+    let mean = total_ratio / rows.len() as f64;
+    assert!(mean < 1.05, "mean length ratio {mean}");
+}

@@ -159,3 +159,115 @@ proptest! {
         }
     }
 }
+
+/// A random tile map: mostly grass, some sand and water, walls and holes.
+fn random_tile_map() -> impl Strategy<Value = navlab::grid::TileMap> {
+    use navlab::grid::{Tile, TileMap};
+    (1usize..13, 1usize..13).prop_flat_map(|(w, h)| {
+        prop::collection::vec(
+            prop::sample::select(vec![
+                Tile::Grass,
+                Tile::Grass,
+                Tile::Grass,
+                Tile::Sand,
+                Tile::Water,
+                Tile::Wall,
+                Tile::Wall,
+                Tile::Hole,
+            ]),
+            w * h,
+        )
+        .prop_map(move |tiles| {
+            TileMap::from_rows(tiles.chunks(w).map(|r| r.to_vec()).collect()).expect("map")
+        })
+    })
+}
+
+/// The 4-connected regions of passable tiles, by flood fill: region number per tile.
+fn passable_regions(map: &navlab::grid::TileMap) -> (Vec<Option<usize>>, usize) {
+    let (w, h) = (map.width(), map.height());
+    let mut region = vec![None; w * h];
+    let mut count = 0;
+    for first in 0..w * h {
+        if region[first].is_some() || !map.is_passable(map.cell(first)) {
+            continue;
+        }
+        let mut stack = vec![first];
+        region[first] = Some(count);
+        while let Some(i) = stack.pop() {
+            let (x, y) = map.cell(i);
+            let near = [
+                (x.wrapping_sub(1), y),
+                (x + 1, y),
+                (x, y.wrapping_sub(1)),
+                (x, y + 1),
+            ];
+            for (nx, ny) in near {
+                if nx < w && ny < h && map.is_passable((nx, ny)) {
+                    let j = map.index((nx, ny));
+                    if region[j].is_none() {
+                        region[j] = Some(count);
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        count += 1;
+    }
+    (region, count)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases_or(128), ..ProptestConfig::default() })]
+
+    /// A mesh built from a map covers exactly its passable tiles, has one island per
+    /// 4-connected region, passes the diagnostics, and finds a valid path exactly between tiles
+    /// of the same region.
+    #[test]
+    fn a_mesh_built_from_a_map_covers_its_passable_tiles(
+        map in random_tile_map(),
+        picks in any::<(usize, usize)>(),
+    ) {
+        use navlab::navmesh::from_map::{FromMapError, navmesh_from_map};
+        let passable = map.passable_count();
+        let built = navmesh_from_map(&map);
+        if passable == 0 {
+            prop_assert_eq!(built.err(), Some(FromMapError::NothingPassable));
+            return Ok(());
+        }
+        let mesh = built.expect("a mesh");
+        let summary = mesh.summary();
+        prop_assert!((summary.area - passable as f64).abs() < 1e-9 * passable as f64, "area {} vs {passable} tiles", summary.area);
+        let (region, regions) = passable_regions(&map);
+        prop_assert_eq!(summary.islands, regions);
+        for t in 0..mesh.triangles().len() {
+            let [a, b, c] = mesh.corners(t);
+            let centroid = (a + b + c) * (1.0 / 3.0);
+            let tile = (centroid.x.floor() as usize, centroid.y.floor() as usize);
+            prop_assert!(map.is_passable(tile), "triangle {t} over {tile:?}");
+        }
+        // Refined: nothing to report but the islands (no slivers, no needles, nothing broken).
+        let report = navlab::navmesh::diagnose::check(&mesh, &Default::default());
+        prop_assert!(
+            report.findings.iter().all(|f| f.kind == navlab::navmesh::diagnose::FindingKind::Islands),
+            "{report:#?}"
+        );
+
+        // Between the centres of two passable tiles.
+        let cells: Vec<usize> = (0..map.cell_count()).filter(|&i| map.is_passable(map.cell(i))).collect();
+        let (a, b) = (cells[picks.0 % cells.len()], cells[picks.1 % cells.len()]);
+        let centre = |i: usize| {
+            let (x, y) = map.cell(i);
+            p(x as f64 + 0.5, y as f64 + 0.5)
+        };
+        let path = find_path(&mesh, centre(a), centre(b), QueryOptions::default(), &mut NoObserver, &mut NoObserver)
+            .expect("finite");
+        if region[a] == region[b] {
+            prop_assert_ne!(path.status, PathStatus::Unreachable);
+            check_path_invariants(&mesh, &path);
+            prop_assert!(path.length >= centre(a).distance(centre(b)) - 1e-9);
+        } else {
+            prop_assert_eq!(path.status, PathStatus::Unreachable);
+        }
+    }
+}

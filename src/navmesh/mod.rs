@@ -3,6 +3,7 @@
 
 mod build;
 pub mod diagnose;
+pub mod from_map;
 pub mod generate;
 pub mod locate;
 pub mod obj;
