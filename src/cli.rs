@@ -89,6 +89,10 @@ pub enum Command {
         /// Show the mesh diagnostics with islands coloured.
         #[arg(long)]
         diagnostics: bool,
+        /// Build a navmesh from the map (--map or the built-in one) and show it, from the
+        /// map's start to its goal.
+        #[arg(long)]
+        build_mesh: bool,
     },
     /// Walk through A* and the funnel on an embedded mesh, one explained line per step.
     Demo {
@@ -405,6 +409,7 @@ pub fn main() -> ExitCode {
             compare: false,
             pursuit: false,
             diagnostics: false,
+            build_mesh: false,
         }),
     }
 }
@@ -475,6 +480,7 @@ pub fn run(command: Command) -> ExitCode {
             compare,
             pursuit,
             diagnostics,
+            build_mesh,
         } => {
             let launch = crate::app::LaunchOptions {
                 file,
@@ -487,6 +493,7 @@ pub fn run(command: Command) -> ExitCode {
                 compare,
                 pursuit,
                 diagnostics,
+                build_mesh,
             };
             match crate::app::run_native(launch) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -294,3 +294,53 @@ fn a_failed_save_says_so_and_keeps_the_edits() {
     assert!(h.state().grid.dirty, "the edits are still unsaved");
     assert_eq!(h.state().grid.map.get((5, 10)), Some(Tile::Wall));
 }
+
+#[test]
+fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let saved = dir.path().join("built.obj");
+    let mut h = harness(vec![Some(saved.clone())]);
+    // A wall across the middle of the map, with the way round at its ends.
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    for x in 4..12 {
+        click_cell(&mut h, (x, 10));
+    }
+    let map = h.state().grid.map.clone();
+    let (start, goal) = (h.state().grid.start, h.state().grid.goal);
+
+    h.get_by_label("Build navmesh").click();
+    h.run_steps(3);
+    let app = h.state();
+    assert_eq!(app.settings.scene, SceneKind::Navmesh);
+    assert!(app.scene.source.name().contains("as a navmesh"));
+    let summary = app.scene.mesh.summary();
+    assert!((summary.area - map.passable_count() as f64).abs() < 1e-9 * summary.area);
+    // No triangle covers a blocked tile.
+    for t in 0..app.scene.mesh.triangles().len() {
+        let [a, b, c] = app.scene.mesh.corners(t);
+        let centroid = (a + b + c) * (1.0 / 3.0);
+        let tile = (centroid.x.floor() as usize, centroid.y.floor() as usize);
+        assert!(map.is_passable(tile), "triangle {t} on {tile:?}");
+    }
+    let centre = |(x, y): (usize, usize)| Vec2::new(x as f64 + 0.5, y as f64 + 0.5);
+    assert_eq!(
+        (app.scene.start, app.scene.goal),
+        (centre(start), centre(goal))
+    );
+    let path = app.scene.timeline.path.clone().expect("a path");
+    assert_ne!(path.status, navlab::navmesh::PathStatus::Unreachable);
+    assert!(path.length >= centre(start).distance(centre(goal)) - 1e-9);
+
+    // File > Save mesh as… writes it as OBJ.
+    h.get_by_label("File").click();
+    h.run_steps(3);
+    h.get_by_label("Save mesh as…").click();
+    h.run_steps(2);
+    let written = navlab::navmesh::NavMesh::load(&saved, navlab::navmesh::Plane::Xz)
+        .expect("the saved mesh loads");
+    assert_eq!(
+        written.triangles().len(),
+        h.state().scene.mesh.triangles().len()
+    );
+}

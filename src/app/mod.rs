@@ -69,6 +69,13 @@ const SAVE_FAILED: (&str, &str) = (
 );
 /// Banner wording for a repair that went wrong.
 const REPAIR_FAILED: (&str, &str) = ("Could not repair", "The mesh shown is unchanged.");
+/// What "Build navmesh" does, for its tooltips.
+const BUILD_MESH_TIP: &str = "Triangulate the passable tiles (a constrained Delaunay triangulation of their outline, one unit per tile) and open the mesh in the Navmesh view, from this map's start to its goal. Tile costs are not kept.";
+/// Banner wording for a map that gave no mesh.
+const BUILD_FAILED: (&str, &str) = (
+    "Could not build a navmesh",
+    "The map and the mesh shown before are unchanged.",
+);
 
 /// Something to do after the frame.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,6 +98,8 @@ pub enum Command {
     SaveMap,
     /// Save the tile map under a new name.
     SaveMapAs,
+    /// Triangulate the tile map's passable tiles and show the mesh in the navmesh view.
+    BuildMeshFromMap,
     /// Close the window.
     Quit,
 }
@@ -112,6 +121,7 @@ impl Command {
                 | Command::Load(_)
                 | Command::LoadEmbedded(_)
                 | Command::Reload
+                | Command::BuildMeshFromMap
                 | Command::Quit
         )
     }
@@ -314,6 +324,7 @@ impl NavlabApp {
                 Command::SaveMapAs => {
                     self.save_map(true);
                 }
+                Command::BuildMeshFromMap => self.build_mesh_from_map(),
                 Command::Quit => {
                     self.allow_close = true;
                     self.quit_requested = true;
@@ -535,21 +546,81 @@ impl NavlabApp {
         }
     }
 
+    /// The tile map's file name, or "untitled map".
+    fn map_name(&self) -> String {
+        self.grid
+            .file
+            .as_ref()
+            .map_or("untitled map".to_string(), |p| {
+                p.file_name().map_or(p.display().to_string(), |n| {
+                    n.to_string_lossy().into_owned()
+                })
+            })
+    }
+
+    /// Triangulates the tile map's passable tiles and shows the mesh in the navmesh view, from
+    /// the map's start to its goal; on failure everything stays as it was.
+    pub fn build_mesh_from_map(&mut self) {
+        use crate::navmesh::from_map::navmesh_from_map;
+        let mesh = match navmesh_from_map(&self.grid.map) {
+            Ok(mesh) => mesh,
+            Err(error) => return self.fail(BUILD_FAILED, error.to_string()),
+        };
+        let name = format!("{} as a navmesh", self.map_name());
+        let summary = mesh.summary();
+        self.scene.set_mesh(mesh, MeshSource::Generated(name));
+        // Tile (x, y) is the square [x, x+1] × [y, y+1] of the mesh: start at tile centres.
+        let centre =
+            |(x, y): crate::grid::Cell| crate::geom::Vec2::new(x as f64 + 0.5, y as f64 + 0.5);
+        let (start, goal) = (centre(self.grid.start), centre(self.grid.goal));
+        if self.scene.mesh.triangle_at(start).is_some()
+            && self.scene.mesh.triangle_at(goal).is_some()
+        {
+            self.scene.start = start;
+            self.scene.goal = goal;
+            self.scene.rerun();
+        }
+        self.settings.scene = SceneKind::Navmesh;
+        self.settings.last_file = None;
+        self.error = None;
+        self.notice = Some(format!(
+            "Built from the map: {} triangles, {} island(s); File > Save mesh as… keeps it",
+            summary.triangles, summary.islands
+        ));
+    }
+
     /// Asks where, then writes the mesh shown (after a repair) as OBJ, atomically; returns true
     /// when it was written.
     pub fn save_repaired_mesh(&mut self) -> bool {
+        self.save_mesh_as()
+    }
+
+    /// Asks where, then writes the mesh shown as OBJ, atomically (a repaired one is suggested
+    /// as `NAME-repaired.obj`); returns true when it was written.
+    pub fn save_mesh_as(&mut self) -> bool {
         let name = self.scene.source.name();
         let stem = name
             .split_whitespace()
             .next()
             .unwrap_or("mesh")
             .trim_end_matches(".obj")
-            .trim_end_matches(".mesh");
-        let Some(path) = self.dialogs.save_mesh(&format!("{stem}-repaired.obj")) else {
+            .trim_end_matches(".mesh")
+            .trim_end_matches(".map")
+            .trim_end_matches(".json");
+        let repaired = self.scene.diagnostics.repaired.is_some();
+        let suggested = if repaired {
+            format!("{stem}-repaired.obj")
+        } else {
+            format!("{stem}.obj")
+        };
+        let Some(path) = self.dialogs.save_mesh(&suggested) else {
             return false;
         };
-        let comment =
-            format!("{name}, repaired by navlab (near-duplicates welded, T-junctions split)");
+        let comment = if repaired {
+            format!("{name}, repaired by navlab (near-duplicates welded, T-junctions split)")
+        } else {
+            format!("{name}, saved by navlab")
+        };
         match crate::atomic::write_atomically(
             &path,
             self.scene.mesh.raw().to_obj(&comment).as_bytes(),
@@ -616,6 +687,13 @@ impl NavlabApp {
                             self.command(Command::SaveMapAs);
                         }
                     });
+                    if ui
+                        .button("Build navmesh")
+                        .on_hover_text(BUILD_MESH_TIP)
+                        .clicked()
+                    {
+                        self.command(Command::BuildMeshFromMap);
+                    }
                     ui.separator();
                     self.grid.controls_ui(ui);
                 });
@@ -767,6 +845,13 @@ impl NavlabApp {
                     if ui.button("Save map as…").clicked() {
                         self.command(Command::SaveMapAs);
                     }
+                    if ui
+                        .button("Build navmesh from map")
+                        .on_hover_text(BUILD_MESH_TIP)
+                        .clicked()
+                    {
+                        self.command(Command::BuildMeshFromMap);
+                    }
                     ui.separator();
                 }
                 if ui
@@ -778,6 +863,13 @@ impl NavlabApp {
                 }
                 if ui.button("Reload").on_hover_text("F5").clicked() {
                     self.command(Command::Reload);
+                }
+                if ui
+                    .button("Save mesh as…")
+                    .on_hover_text("Write the mesh shown as Wavefront OBJ")
+                    .clicked()
+                {
+                    self.save_mesh_as();
                 }
                 ui.menu_button("Recent", |ui| {
                     if self.settings.recent.is_empty() {
@@ -815,15 +907,7 @@ impl NavlabApp {
                     ui.label(self.scene.source.name());
                 }
                 SceneKind::TileMap | SceneKind::Pursuit => {
-                    let name = self
-                        .grid
-                        .file
-                        .as_ref()
-                        .map_or("untitled map".to_string(), |p| {
-                            p.file_name().map_or(p.display().to_string(), |n| {
-                                n.to_string_lossy().into_owned()
-                            })
-                        });
+                    let name = self.map_name();
                     ui.label(if self.grid.dirty {
                         format!("{name} (unsaved)")
                     } else {
@@ -1034,6 +1118,8 @@ pub struct LaunchOptions {
     pub pursuit: bool,
     /// Show the Diagnostics tab with islands coloured (navmesh scene).
     pub diagnostics: bool,
+    /// Build a navmesh from the map and show it (navmesh scene).
+    pub build_mesh: bool,
 }
 
 /// Opens the window; returns when it closes.
@@ -1082,6 +1168,9 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
             }
             if launch.compare {
                 app.grid.compare();
+            }
+            if launch.build_mesh {
+                app.build_mesh_from_map();
             }
             if launch.diagnostics {
                 let scene = &mut app.scene;
