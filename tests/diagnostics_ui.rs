@@ -37,17 +37,19 @@ f 6 10 11 8
 f 13 16 15 14
 ";
 
-#[test]
-fn open_a_faulty_mesh_click_a_finding_and_the_view_moves_to_it() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let path = dir.path().join("export.obj");
+/// The window with FAULTY written to `dir`/export.obj and opened through Open… (the dialog's
+/// first answer), on the Diagnostics tab; the file dialogs answer `then` afterwards.
+fn faulty_on_diagnostics(
+    dir: &std::path::Path,
+    then: Vec<Option<std::path::PathBuf>>,
+) -> Harness<'static, NavlabApp> {
+    let path = dir.join("export.obj");
     std::fs::write(&path, FAULTY).expect("write");
-    let repaired_path = dir.path().join("export-repaired.obj");
+    let mut answers = VecDeque::from([Some(path)]);
+    answers.extend(then);
     let app = NavlabApp::new(
         AppSettings::default(),
-        Box::new(ScriptedDialogs {
-            answers: VecDeque::from([Some(path), Some(repaired_path.clone())]),
-        }),
+        Box::new(ScriptedDialogs { answers }),
     );
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
@@ -56,9 +58,16 @@ fn open_a_faulty_mesh_click_a_finding_and_the_view_moves_to_it() {
     h.get_by_label("Open…").click();
     h.run_steps(3);
     assert!(h.state().scene.source.name().contains("export.obj"));
-
     h.get_by_label("Diagnostics").click();
     h.run_steps(3);
+    h
+}
+
+#[test]
+fn open_a_faulty_mesh_click_a_finding_and_the_view_moves_to_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let repaired_path = dir.path().join("export-repaired.obj");
+    let mut h = faulty_on_diagnostics(dir.path(), vec![Some(repaired_path.clone())]);
     assert_eq!(h.state().scene.side_tab, SideTab::Diagnostics);
     let report = h.state().scene.diagnostics.report.clone().expect("checked");
     assert_eq!(report.islands, 3);
@@ -122,24 +131,9 @@ fn open_a_faulty_mesh_click_a_finding_and_the_view_moves_to_it() {
 #[test]
 fn an_unsaved_repair_is_not_dropped_without_asking() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let path = dir.path().join("export.obj");
-    std::fs::write(&path, FAULTY).expect("write");
     let saved_path = dir.path().join("kept.obj");
-    let app = NavlabApp::new(
-        AppSettings::default(),
-        Box::new(ScriptedDialogs {
-            // Open…, then the save dialog: cancelled once, then a file.
-            answers: VecDeque::from([Some(path), None, Some(saved_path.clone())]),
-        }),
-    );
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
-    h.run_steps(2);
-    h.get_by_label("Open…").click();
-    h.run_steps(3);
-    h.get_by_label("Diagnostics").click();
-    h.run_steps(3);
+    // The save dialog: cancelled once, then a file.
+    let mut h = faulty_on_diagnostics(dir.path(), vec![None, Some(saved_path.clone())]);
     let repair = |h: &mut Harness<'_, NavlabApp>| {
         h.get_by_label("Weld near-duplicates and fix T-junctions")
             .click();

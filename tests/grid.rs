@@ -179,25 +179,11 @@ fn idastar_is_optimal_on_arena_short_scenarios_and_honest_beyond_its_budget() {
 }
 
 fn random_map() -> impl Strategy<Value = (TileMap, Cell, Cell, bool)> {
-    (3usize..14, 3usize..14, any::<u64>(), any::<bool>()).prop_flat_map(|(w, h, seed, eight)| {
-        let tiles = prop::collection::vec(
-            prop::sample::select(vec![
-                Tile::Grass,
-                Tile::Grass,
-                Tile::Grass,
-                Tile::Sand,
-                Tile::Water,
-                Tile::Wall,
-                Tile::Hole,
-            ]),
-            w * h,
-        );
-        (tiles, 0..w, 0..h, 0..w, 0..h).prop_map(move |(tiles, sx, sy, gx, gy)| {
-            let rows = tiles.chunks(w).map(|r| r.to_vec()).collect();
-            let mut map = TileMap::from_rows(rows).expect("map");
+    (common::tile_maps(3..14), any::<bool>()).prop_flat_map(|(map, eight)| {
+        let (w, h) = (map.width(), map.height());
+        (Just(map), 0..w, 0..h, 0..w, 0..h).prop_map(move |(mut map, sx, sy, gx, gy)| {
             map.set((sx, sy), Tile::Grass);
             map.set((gx, gy), Tile::Grass);
-            let _ = seed;
             (map, (sx, sy), (gx, gy), eight)
         })
     })

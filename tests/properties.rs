@@ -160,29 +160,6 @@ proptest! {
     }
 }
 
-/// A random tile map: mostly grass, some sand and water, walls and holes.
-fn random_tile_map() -> impl Strategy<Value = navlab::grid::TileMap> {
-    use navlab::grid::{Tile, TileMap};
-    (1usize..13, 1usize..13).prop_flat_map(|(w, h)| {
-        prop::collection::vec(
-            prop::sample::select(vec![
-                Tile::Grass,
-                Tile::Grass,
-                Tile::Grass,
-                Tile::Sand,
-                Tile::Water,
-                Tile::Wall,
-                Tile::Wall,
-                Tile::Hole,
-            ]),
-            w * h,
-        )
-        .prop_map(move |tiles| {
-            TileMap::from_rows(tiles.chunks(w).map(|r| r.to_vec()).collect()).expect("map")
-        })
-    })
-}
-
 /// The 4-connected regions of passable tiles, by flood fill: region number per tile.
 fn passable_regions(map: &navlab::grid::TileMap) -> (Vec<Option<usize>>, usize) {
     let (w, h) = (map.width(), map.height());
@@ -225,7 +202,7 @@ proptest! {
     /// of the same region.
     #[test]
     fn a_mesh_built_from_a_map_covers_its_passable_tiles(
-        map in random_tile_map(),
+        map in tile_maps(1..13),
         picks in any::<(usize, usize)>(),
     ) {
         use navlab::navmesh::from_map::{FromMapError, navmesh_from_map};

@@ -299,3 +299,28 @@ pub fn click_screen<S>(
         h.run_steps(1);
     }
 }
+
+/// Random tile maps with sides in `sides`: mostly grass, some sand and water, walls and holes.
+pub fn tile_maps(
+    sides: std::ops::Range<usize>,
+) -> impl proptest::strategy::Strategy<Value = navlab::grid::TileMap> {
+    use navlab::grid::{Tile, TileMap};
+    use proptest::prelude::*;
+    (sides.clone(), sides).prop_flat_map(|(w, h)| {
+        prop::collection::vec(
+            prop::sample::select(vec![
+                Tile::Grass,
+                Tile::Grass,
+                Tile::Grass,
+                Tile::Sand,
+                Tile::Water,
+                Tile::Wall,
+                Tile::Hole,
+            ]),
+            w * h,
+        )
+        .prop_map(move |tiles| {
+            TileMap::from_rows(tiles.chunks(w).map(|r| r.to_vec()).collect()).expect("map")
+        })
+    })
+}
