@@ -309,7 +309,9 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
     let map = h.state().grid.map.clone();
     let (start, goal) = (h.state().grid.start, h.state().grid.goal);
 
-    h.get_by_label("Build navmesh").click();
+    // Ctrl+B, or the button.
+    h.get_by_label("Build navmesh");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::B);
     h.run_steps(3);
     let app = h.state();
     assert_eq!(app.settings.scene, SceneKind::Navmesh);

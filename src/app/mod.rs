@@ -70,7 +70,7 @@ const SAVE_FAILED: (&str, &str) = (
 /// Banner wording for a repair that went wrong.
 const REPAIR_FAILED: (&str, &str) = ("Could not repair", "The mesh shown is unchanged.");
 /// What "Build navmesh" does, for its tooltips.
-const BUILD_MESH_TIP: &str = "Triangulate the passable tiles (a constrained Delaunay triangulation of their outline, one unit per tile) and open the mesh in the Navmesh view, from this map's start to its goal. Tile costs are not kept.";
+const BUILD_MESH_TIP: &str = "Triangulate the passable tiles (a constrained Delaunay triangulation of their outline, one unit per tile) and open the mesh in the Navmesh view, from this map's start to its goal. Tile costs are not kept. (Ctrl+B)";
 /// Banner wording for a map that gave no mesh.
 const BUILD_FAILED: (&str, &str) = (
     "Could not build a navmesh",
@@ -349,11 +349,13 @@ impl NavlabApp {
         let open = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
         let reload = KeyboardShortcut::new(Modifiers::NONE, Key::F5);
         let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
-        let (open, reload, save) = ui.input_mut(|i| {
+        let build = KeyboardShortcut::new(Modifiers::COMMAND, Key::B);
+        let (open, reload, save, build) = ui.input_mut(|i| {
             (
                 i.consume_shortcut(&open),
                 i.consume_shortcut(&reload),
                 i.consume_shortcut(&save),
+                i.consume_shortcut(&build),
             )
         });
         let grid = self.settings.scene.uses_map();
@@ -369,6 +371,9 @@ impl NavlabApp {
         }
         if reload && !grid {
             self.command(Command::Reload);
+        }
+        if build && self.settings.scene == SceneKind::TileMap {
+            self.command(Command::BuildMeshFromMap);
         }
         if grid {
             self.grid.keyboard(ui);
@@ -1070,6 +1075,7 @@ fn help_ui(ui: &mut egui::Ui) {
             ("Tile map: right or middle drag", "pan"),
             ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo"),
             ("Ctrl+S", "save the map"),
+            ("Ctrl+B", "build a navmesh from the map and show it"),
             (
                 "Pursuit: Space / N / R",
                 "play or pause / one step / reset to the seed",
