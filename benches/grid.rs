@@ -1,6 +1,6 @@
 //! Grid search on the MovingAI maps: our A* and Fringe Search against the `pathfinding` crate's
-//! `astar` and `fringe` on the same scenarios, same moves and same heuristic. Run:
-//! `cargo bench --bench grid` (reads `../shared/testdata/movingai`).
+//! `astar` and `fringe` on the same scenarios, same moves and same heuristic; and building a
+//! navmesh from each map. Run: `cargo bench --bench grid` (reads `../shared/testdata/movingai`).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use navlab::grid::movingai::{Scenario, load_map, load_scenarios, matches_six_digits};
@@ -133,5 +133,25 @@ fn grid(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, grid);
+/// Building a navmesh from each map (outline, constrained Delaunay triangulation, refinement,
+/// the mesh builder), after checking it covers the map's passable tiles.
+fn mesh_from_map(c: &mut Criterion) {
+    use navlab::navmesh::from_map::navmesh_from_map;
+    let mut group = c.benchmark_group("navmesh_from_map");
+    group.sample_size(10);
+    for name in ["arena.map", "maze512-4-0.map", "random512-10-0.map"] {
+        let Some((map, _)) = data(name) else {
+            eprintln!("SKIPPED: ../shared/testdata/movingai/{name} is absent");
+            continue;
+        };
+        let mesh = navmesh_from_map(&map).expect("a mesh");
+        assert!((mesh.summary().area - map.passable_count() as f64).abs() < 1e-6);
+        group.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter(|| black_box(navmesh_from_map(&map)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, grid, mesh_from_map);
 criterion_main!(benches);
