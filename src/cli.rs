@@ -1027,7 +1027,7 @@ fn mesh_command(map_path: &std::path::Path, out: &std::path::Path, json: bool) -
             return ExitCode::from(2);
         }
     };
-    let built = raw_mesh_from_map(&map, true).and_then(|raw| {
+    let built = raw_mesh_from_map(&map).and_then(|raw| {
         raw.build()
             .map(|mesh| (raw, mesh))
             .map_err(|e| crate::navmesh::from_map::FromMapError::Triangulation(e.to_string()))

@@ -30,11 +30,10 @@ type Corner = (u32, u32);
 /// The smallest angle the refinement aims for; the diagnostics call triangles under 5° needles.
 pub const MIN_ANGLE_DEGREES: f64 = 20.0;
 
-/// The triangulated passable area of `map`, as polygons ready to build or save. With `refine`,
-/// points are added (on the outline too) until no triangle has an angle under
-/// [`MIN_ANGLE_DEGREES`]: more triangles, no slivers; without, only tile corners on the outline
-/// are used.
-pub fn raw_mesh_from_map(map: &TileMap, refine: bool) -> Result<RawMesh, FromMapError> {
+/// The triangulated passable area of `map`, as polygons ready to build or save. Beyond the tile
+/// corners of the outline, points are added (on the outline too) until no triangle has an angle
+/// under [`MIN_ANGLE_DEGREES`]: a few more triangles, no slivers.
+pub fn raw_mesh_from_map(map: &TileMap) -> Result<RawMesh, FromMapError> {
     let passable = |x: i64, y: i64| {
         usize::try_from(x)
             .ok()
@@ -76,14 +75,14 @@ pub fn raw_mesh_from_map(map: &TileMap, refine: bool) -> Result<RawMesh, FromMap
             "outline segments cross or repeat a corner".to_string(),
         ));
     }
-    if refine {
-        cdt.refine(
-            RefinementParameters::new()
-                .exclude_outer_faces(true)
-                .with_angle_limit(AngleLimit::from_deg(MIN_ANGLE_DEGREES))
-                .with_max_additional_vertices(4 * corners.len() + 64),
-        );
-    }
+    // Only faces inside the outline count (odd winding: passable areas, not walls or holes);
+    // the vertex budget guarantees the end even where the angle cannot be reached.
+    cdt.refine(
+        RefinementParameters::new()
+            .exclude_outer_faces(true)
+            .with_angle_limit(AngleLimit::from_deg(MIN_ANGLE_DEGREES))
+            .with_max_additional_vertices(4 * corners.len() + 64),
+    );
 
     // Constraints follow tile sides (refinement only splits them), so a triangle lies wholly on
     // passable tiles or wholly on blocked ones (or outside the map): its centroid's tile decides.
@@ -113,9 +112,9 @@ pub fn raw_mesh_from_map(map: &TileMap, refine: bool) -> Result<RawMesh, FromMap
     Ok(RawMesh::new(positions, polygons, Plane::Xz))
 }
 
-/// [`raw_mesh_from_map`], refined and built.
+/// [`raw_mesh_from_map`], built.
 pub fn navmesh_from_map(map: &TileMap) -> Result<NavMesh, FromMapError> {
-    raw_mesh_from_map(map, true)?
+    raw_mesh_from_map(map)?
         .build()
         .map_err(|e| FromMapError::Triangulation(e.to_string()))
 }
