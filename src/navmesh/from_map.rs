@@ -21,13 +21,11 @@ pub enum FromMapError {
     NothingPassable,
     /// The outline has more corners than a triangulation may take here (memory).
     #[error(
-        "the map's outline has {corners} corners, more than the {limit} a mesh is built from here \
-         (a mesh that size would take gigabytes): split the map or simplify its walls"
+        "the map's outline has more than {limit} corners, the most a mesh is built from here (a \
+         mesh that size would take gigabytes): split the map or simplify its walls"
     )]
     TooDetailed {
-        /// Corners on the outline.
-        corners: usize,
-        /// The most allowed.
+        /// The most corners allowed.
         limit: usize,
     },
     /// The triangulation or the mesh builder refused the outline (a bug if it happens).
@@ -65,7 +63,12 @@ fn raw_mesh_with_limit(map: &TileMap, max_corners: usize) -> Result<RawMesh, Fro
     if map.passable_count() == 0 {
         return Err(FromMapError::NothingPassable);
     }
-    let segments = outline(map, passable);
+    // Every corner ends at least two segments and at most four, so more than twice the allowed
+    // corners in segments is too many corners whatever they turn out to be.
+    let too_detailed = FromMapError::TooDetailed { limit: max_corners };
+    let Some(segments) = outline(map, passable, max_corners.saturating_mul(2)) else {
+        return Err(too_detailed);
+    };
 
     // Number the segments' ends; only corners on the outline are needed.
     let mut ids: HashMap<Corner, usize> = HashMap::new();
@@ -78,10 +81,7 @@ fn raw_mesh_with_limit(map: &TileMap, max_corners: usize) -> Result<RawMesh, Fro
     };
     let edges: Vec<[usize; 2]> = segments.iter().map(|&(a, b)| [id(a), id(b)]).collect();
     if corners.len() > max_corners {
-        return Err(FromMapError::TooDetailed {
-            corners: corners.len(),
-            limit: max_corners,
-        });
+        return Err(too_detailed);
     }
 
     use spade::{
@@ -148,51 +148,60 @@ pub fn navmesh_from_map(map: &TileMap) -> Result<NavMesh, FromMapError> {
 
 /// The sides between passable tiles and the rest (blocked tiles or off the map), as segments
 /// between tile corners: unit sides joined into the longest straight runs whose inner corners
-/// touch no other side, so segments meet only at their ends.
-fn outline(map: &TileMap, passable: impl Fn(i64, i64) -> bool) -> Vec<(Corner, Corner)> {
+/// touch no other side, so segments meet only at their ends. Built run by run along each grid
+/// line, in memory proportional to the result; `None` as soon as there are more than
+/// `max_segments`.
+fn outline(
+    map: &TileMap,
+    passable: impl Fn(i64, i64) -> bool,
+    max_segments: usize,
+) -> Option<Vec<(Corner, Corner)>> {
     let (w, h) = (map.width() as i64, map.height() as i64);
-    let mut sides: Vec<(Corner, Corner)> = Vec::new();
+    // The side from corner (x, y) to (x+1, y), between rows y-1 and y.
+    let horizontal = |x: i64, y: i64| passable(x, y - 1) != passable(x, y);
+    // The side from corner (x, y) to (x, y+1), between columns x-1 and x.
+    let vertical = |x: i64, y: i64| passable(x - 1, y) != passable(x, y);
     let corner = |x: i64, y: i64| (x as u32, y as u32);
-    // Horizontal sides on line y, between rows y-1 and y.
-    for y in 0..=h {
-        for x in 0..w {
-            if passable(x, y - 1) != passable(x, y) {
-                sides.push((corner(x, y), corner(x + 1, y)));
-            }
-        }
-    }
-    // Vertical sides on line x, between columns x-1 and x.
-    for x in 0..=w {
-        for y in 0..h {
-            if passable(x - 1, y) != passable(x, y) {
-                sides.push((corner(x, y), corner(x, y + 1)));
-            }
-        }
-    }
-    let mut degree: HashMap<Corner, u8> = HashMap::new();
-    for &(a, b) in &sides {
-        *degree.entry(a).or_default() += 1;
-        *degree.entry(b).or_default() += 1;
-    }
-    // A corner where exactly two collinear sides meet is not needed: join through it. The
-    // sides were pushed in order along each line, so a run is a stretch of consecutive sides.
-    let through = |c: Corner| degree.get(&c) == Some(&2);
     let mut segments: Vec<(Corner, Corner)> = Vec::new();
-    for side in sides {
-        match segments.last_mut() {
-            Some(last) if last.1 == side.0 && through(side.0) && collinear(*last, side) => {
-                last.1 = side.1;
+    // Runs along line y: through corner (x, y) while the next side continues and no vertical
+    // side meets it there.
+    for y in 0..=h {
+        let mut x = 0;
+        while x < w {
+            if !horizontal(x, y) {
+                x += 1;
+                continue;
             }
-            _ => segments.push(side),
+            let start = x;
+            x += 1;
+            while x < w && horizontal(x, y) && !vertical(x, y - 1) && !vertical(x, y) {
+                x += 1;
+            }
+            segments.push((corner(start, y), corner(x, y)));
+        }
+        if segments.len() > max_segments {
+            return None;
         }
     }
-    segments
-}
-
-/// True when two sides, the second starting where the first ends, run in the same direction.
-fn collinear((a, b): (Corner, Corner), (c, d): (Corner, Corner)) -> bool {
-    debug_assert_eq!(b, c);
-    (a.0 == b.0 && c.0 == d.0) || (a.1 == b.1 && c.1 == d.1)
+    for x in 0..=w {
+        let mut y = 0;
+        while y < h {
+            if !vertical(x, y) {
+                y += 1;
+                continue;
+            }
+            let start = y;
+            y += 1;
+            while y < h && vertical(x, y) && !horizontal(x - 1, y) && !horizontal(x, y) {
+                y += 1;
+            }
+            segments.push((corner(x, start), corner(x, y)));
+        }
+        if segments.len() > max_segments {
+            return None;
+        }
+    }
+    Some(segments)
 }
 
 #[cfg(test)]
@@ -205,12 +214,11 @@ mod tests {
         let map = TileMap::from_ascii(".@.@.\n@@@@@\n.@.@.").expect("map");
         let corners = 6 * 4;
         assert!(raw_mesh_with_limit(&map, corners).is_ok());
-        assert_eq!(
-            raw_mesh_with_limit(&map, corners - 1).err(),
-            Some(FromMapError::TooDetailed {
-                corners,
-                limit: corners - 1
-            })
-        );
+        for limit in [corners - 1, corners / 2, 1] {
+            assert_eq!(
+                raw_mesh_with_limit(&map, limit).err(),
+                Some(FromMapError::TooDetailed { limit })
+            );
+        }
     }
 }
