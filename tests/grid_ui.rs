@@ -309,10 +309,18 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
     let map = h.state().grid.map.clone();
     let (start, goal) = (h.state().grid.start, h.state().grid.goal);
 
-    // Ctrl+B, or the button.
+    // Ctrl+B, or the button. It builds on a worker thread: the window keeps drawing meanwhile.
     h.get_by_label("Build navmesh");
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::B);
-    h.run_steps(3);
+    h.run_steps(1);
+    for _ in 0..600 {
+        if !h.state().is_building_mesh() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.run_steps(1);
+    }
+    h.run_steps(2);
     let app = h.state();
     assert_eq!(app.settings.scene, SceneKind::Navmesh);
     assert!(app.scene.source.name().contains("as a navmesh"));
@@ -333,6 +341,29 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
     let path = app.scene.timeline.path.clone().expect("a path");
     assert_ne!(path.status, navlab::navmesh::PathStatus::Unreachable);
     assert!(path.length >= centre(start).distance(centre(goal)) - 1e-9);
+
+    // Opening a mesh while a build runs drops the build: the opened mesh stays.
+    h.get_by_label("Tile map").click();
+    h.run_steps(2);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::B);
+    // The build starts at the end of this frame; its result is looked at from the next one.
+    h.run_steps(1);
+    assert!(h.state().is_building_mesh());
+    h.state_mut().command(navlab::app::Command::LoadEmbedded(0));
+    assert!(!h.state().is_building_mesh());
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    h.run_steps(3);
+    assert!(h.state().scene.source.name().contains("built in"));
+    h.state_mut()
+        .command(navlab::app::Command::BuildMeshFromMap);
+    for _ in 0..600 {
+        h.run_steps(1);
+        if !h.state().is_building_mesh() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(h.state().scene.source.name().contains("as a navmesh"));
 
     // File > Save mesh as… writes it as OBJ.
     h.get_by_label("File").click();

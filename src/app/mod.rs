@@ -162,6 +162,17 @@ pub struct NavlabApp {
     pub screenshot: Option<screenshot::ScreenshotPlan>,
     show_help: bool,
     quit_requested: bool,
+    /// A navmesh being built from the map on a worker thread.
+    mesh_build: Option<MeshBuild>,
+}
+
+/// A navmesh build running on a worker thread, and what to do with its result.
+struct MeshBuild {
+    receiver: std::sync::mpsc::Receiver<Result<crate::navmesh::NavMesh, String>>,
+    /// The mesh's name ("MAP as a navmesh").
+    name: String,
+    /// The map's start and goal when the build started.
+    endpoints: (crate::grid::Cell, crate::grid::Cell),
 }
 
 impl NavlabApp {
@@ -190,6 +201,7 @@ impl NavlabApp {
             screenshot: None,
             show_help: false,
             quit_requested: false,
+            mesh_build: None,
         };
         let grid_settings = app.settings.grid.clone();
         app.grid.apply_settings(&grid_settings);
@@ -207,6 +219,11 @@ impl NavlabApp {
         if self.unsaved_for(&command).is_some() {
             self.pending = Some(command);
         } else {
+            // A mesh asked for after a build started wins: the build's result would otherwise
+            // arrive later and replace it.
+            if command.replaces_mesh() && command != Command::BuildMeshFromMap {
+                self.mesh_build = None;
+            }
             self.commands.push(command);
         }
     }
@@ -324,7 +341,7 @@ impl NavlabApp {
                 Command::SaveMapAs => {
                     self.save_map(true);
                 }
-                Command::BuildMeshFromMap => self.build_mesh_from_map(),
+                Command::BuildMeshFromMap => self.start_mesh_build(),
                 Command::Quit => {
                     self.allow_close = true;
                     self.quit_requested = true;
@@ -372,7 +389,7 @@ impl NavlabApp {
         if reload && !grid {
             self.command(Command::Reload);
         }
-        if build && self.settings.scene == SceneKind::TileMap {
+        if build && self.settings.scene == SceneKind::TileMap && !self.is_building_mesh() {
             self.command(Command::BuildMeshFromMap);
         }
         if grid {
@@ -421,29 +438,31 @@ impl NavlabApp {
         }
         self.shortcuts(ui);
         let dt = f64::from(ui.input(|i| i.stable_dt)).min(0.1);
-        let playing = match self.settings.scene {
-            SceneKind::Navmesh => {
-                let len = self.scene.timeline.len();
-                self.scene.playback.keyboard(ui, len);
-                self.scene.playback.tick(dt, len);
-                self.scene.sync_replay();
-                self.scene.playback.playing
-            }
-            SceneKind::TileMap => {
-                let len = self.grid.events.len();
-                self.grid.playback.keyboard(ui, len);
-                self.grid.playback.tick(dt, len);
-                self.grid.sync_replay();
-                let comparing = self.grid.poll_comparison();
-                self.grid.playback.playing || comparing
-            }
-            SceneKind::Pursuit => {
-                self.pursuit.sync_map(&self.grid);
-                self.pursuit.keyboard(ui);
-                self.pursuit.tick(dt);
-                self.pursuit.playing
-            }
-        };
+        let building = self.poll_mesh_build();
+        let playing = building
+            || match self.settings.scene {
+                SceneKind::Navmesh => {
+                    let len = self.scene.timeline.len();
+                    self.scene.playback.keyboard(ui, len);
+                    self.scene.playback.tick(dt, len);
+                    self.scene.sync_replay();
+                    self.scene.playback.playing
+                }
+                SceneKind::TileMap => {
+                    let len = self.grid.events.len();
+                    self.grid.playback.keyboard(ui, len);
+                    self.grid.playback.tick(dt, len);
+                    self.grid.sync_replay();
+                    let comparing = self.grid.poll_comparison();
+                    self.grid.playback.playing || comparing
+                }
+                SceneKind::Pursuit => {
+                    self.pursuit.sync_map(&self.grid);
+                    self.pursuit.keyboard(ui);
+                    self.pursuit.tick(dt);
+                    self.pursuit.playing
+                }
+            };
 
         egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
@@ -564,20 +583,75 @@ impl NavlabApp {
     }
 
     /// Triangulates the tile map's passable tiles and shows the mesh in the navmesh view, from
-    /// the map's start to its goal; on failure everything stays as it was.
+    /// the map's start to its goal; on failure everything stays as it was. Synchronous (at
+    /// launch); the window builds on a worker thread ([`NavlabApp::start_mesh_build`]).
     pub fn build_mesh_from_map(&mut self) {
-        use crate::navmesh::from_map::navmesh_from_map;
-        let mesh = match navmesh_from_map(&self.grid.map) {
-            Ok(mesh) => mesh,
-            Err(error) => return self.fail(BUILD_FAILED, error.to_string()),
-        };
+        let built = crate::navmesh::from_map::navmesh_from_map(&self.grid.map);
         let name = format!("{} as a navmesh", self.map_name());
+        let endpoints = (self.grid.start, self.grid.goal);
+        self.show_built_mesh(built.map_err(|e| e.to_string()), name, endpoints);
+    }
+
+    /// Starts building the navmesh of the tile map on a worker thread; the window keeps
+    /// drawing (a spinner says so) and shows the mesh when it is done. Opening another mesh
+    /// meanwhile drops the build.
+    pub fn start_mesh_build(&mut self) {
+        let map = self.grid.map.clone();
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let built = crate::navmesh::from_map::navmesh_from_map(&map).map_err(|e| e.to_string());
+            // The receiver is gone when the build was dropped: nothing to do.
+            let _ = sender.send(built);
+        });
+        self.mesh_build = Some(MeshBuild {
+            receiver,
+            name: format!("{} as a navmesh", self.map_name()),
+            endpoints: (self.grid.start, self.grid.goal),
+        });
+    }
+
+    /// True while a navmesh is being built.
+    pub fn is_building_mesh(&self) -> bool {
+        self.mesh_build.is_some()
+    }
+
+    /// Shows a finished build; returns true while one is still running.
+    fn poll_mesh_build(&mut self) -> bool {
+        use std::sync::mpsc::TryRecvError;
+        let Some(build) = &self.mesh_build else {
+            return false;
+        };
+        match build.receiver.try_recv() {
+            Ok(built) => {
+                if let Some(build) = self.mesh_build.take() {
+                    self.show_built_mesh(built, build.name, build.endpoints);
+                }
+                false
+            }
+            Err(TryRecvError::Empty) => true,
+            Err(TryRecvError::Disconnected) => {
+                self.mesh_build = None;
+                false
+            }
+        }
+    }
+
+    fn show_built_mesh(
+        &mut self,
+        built: Result<crate::navmesh::NavMesh, String>,
+        name: String,
+        (start_cell, goal_cell): (crate::grid::Cell, crate::grid::Cell),
+    ) {
+        let mesh = match built {
+            Ok(mesh) => mesh,
+            Err(error) => return self.fail(BUILD_FAILED, error),
+        };
         let summary = mesh.summary();
         self.scene.set_mesh(mesh, MeshSource::Generated(name));
         // Tile (x, y) is the square [x, x+1] × [y, y+1] of the mesh: start at tile centres.
         let centre =
             |(x, y): crate::grid::Cell| crate::geom::Vec2::new(x as f64 + 0.5, y as f64 + 0.5);
-        let (start, goal) = (centre(self.grid.start), centre(self.grid.goal));
+        let (start, goal) = (centre(start_cell), centre(goal_cell));
         if self.scene.mesh.triangle_at(start).is_some()
             && self.scene.mesh.triangle_at(goal).is_some()
         {
@@ -692,13 +766,20 @@ impl NavlabApp {
                             self.command(Command::SaveMapAs);
                         }
                     });
-                    if ui
-                        .button("Build navmesh")
-                        .on_hover_text(BUILD_MESH_TIP)
-                        .clicked()
-                    {
-                        self.command(Command::BuildMeshFromMap);
-                    }
+                    ui.horizontal(|ui| {
+                        let building = self.is_building_mesh();
+                        if ui
+                            .add_enabled(!building, egui::Button::new("Build navmesh"))
+                            .on_hover_text(BUILD_MESH_TIP)
+                            .clicked()
+                        {
+                            self.command(Command::BuildMeshFromMap);
+                        }
+                        if building {
+                            ui.spinner();
+                            ui.label("building…");
+                        }
+                    });
                     ui.separator();
                     self.grid.controls_ui(ui);
                 });
@@ -851,7 +932,10 @@ impl NavlabApp {
                         self.command(Command::SaveMapAs);
                     }
                     if ui
-                        .button("Build navmesh from map")
+                        .add_enabled(
+                            !self.is_building_mesh(),
+                            egui::Button::new("Build navmesh from map"),
+                        )
                         .on_hover_text(BUILD_MESH_TIP)
                         .clicked()
                     {
