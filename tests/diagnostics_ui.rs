@@ -6,7 +6,7 @@ use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;
 use navlab::app::navmesh_scene::SideTab;
 use navlab::app::{AppSettings, NavlabApp};
-use navlab::navmesh::diagnose::FindingKind;
+use navlab::navmesh::diagnose::{FindingKind, check};
 use std::collections::VecDeque;
 
 /// Two rows of faces where the upper-right face's lower edge passes a corner of the faces below
@@ -184,4 +184,52 @@ fn an_unsaved_repair_is_not_dropped_without_asking() {
     assert!(h.state().pending.is_none());
     assert!(!h.state().scene.unsaved_repair);
     assert!(has_errors(&mut h));
+}
+
+/// Large meshes are checked on a worker thread while the window keeps drawing; a mesh opened
+/// meanwhile gets its own report, never the old one's. (The threshold is lowered so the small
+/// fixture takes that path.)
+#[test]
+fn a_large_mesh_is_checked_in_the_background_and_a_late_report_never_lands_on_another_mesh() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut h = faulty_on_diagnostics(dir.path(), vec![]);
+    let wait_for_report = |h: &mut Harness<'_, NavlabApp>| {
+        for _ in 0..500 {
+            if h.state().scene.diagnostics.report.is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            h.run_steps(1);
+        }
+        h.state().scene.diagnostics.report.clone().expect("checked")
+    };
+    {
+        let scene = &mut h.state_mut().scene;
+        scene.diagnostics.background_from = 0;
+        scene.diagnostics.invalidate();
+        assert!(
+            scene.diagnostics.ensure_report(&scene.mesh),
+            "handed to a worker"
+        );
+        assert!(scene.diagnostics.is_checking() && scene.diagnostics.report.is_none());
+    }
+    let report = wait_for_report(&mut h);
+    let scene = &h.state().scene;
+    assert_eq!(report, check(&scene.mesh, &Default::default()));
+    assert!(!scene.diagnostics.is_checking());
+    h.run_steps(2);
+    h.get_by_label("3 islands · 2 errors · 3 warnings");
+
+    // Start again, then open a built-in mesh before the worker is done.
+    {
+        let scene = &mut h.state_mut().scene;
+        scene.diagnostics.invalidate();
+        assert!(scene.diagnostics.ensure_report(&scene.mesh));
+    }
+    h.state_mut().command(navlab::app::Command::LoadEmbedded(0));
+    h.run_steps(1);
+    let report = wait_for_report(&mut h);
+    let scene = &h.state().scene;
+    assert!(scene.source.name().contains("built in"));
+    assert_eq!(report, check(&scene.mesh, &Default::default()));
 }

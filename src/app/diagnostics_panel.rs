@@ -5,14 +5,18 @@
 use crate::geom::Vec2;
 use crate::navmesh::NavMesh;
 use crate::navmesh::diagnose::{
-    CheckOptions, CheckReport, FindingItem, FindingKind, RepairSummary, Severity, check,
+    CheckOptions, CheckReport, FindingItem, FindingKind, RepairSummary, Severity, check, check_raw,
 };
 use egui::{Color32, Pos2, Stroke, Ui};
 
 use super::camera::View;
 
+/// Meshes with at least this many triangles are checked on a worker thread (100k take about
+/// 0.3 s); smaller ones at once, which takes no longer than a frame or two.
+pub const CHECK_IN_BACKGROUND_FROM: usize = 20_000;
+
 /// The tab's state for the current mesh.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug)]
 pub struct Diagnostics {
     /// The report for the current mesh (computed when the tab is first shown).
     pub report: Option<CheckReport>,
@@ -25,6 +29,24 @@ pub struct Diagnostics {
     selected_vertices: Vec<usize>,
     /// Set after a repair of the current mesh (in memory; Reload restores the file).
     pub repaired: Option<RepairSummary>,
+    /// The check running on a worker thread, for a large mesh.
+    checking: Option<std::sync::mpsc::Receiver<CheckReport>>,
+    /// Meshes with this many triangles or more are checked on a worker thread.
+    pub background_from: usize,
+}
+
+impl Default for Diagnostics {
+    fn default() -> Self {
+        Self {
+            report: None,
+            colour_islands: false,
+            selected: None,
+            selected_vertices: Vec::new(),
+            repaired: None,
+            checking: None,
+            background_from: CHECK_IN_BACKGROUND_FROM,
+        }
+    }
 }
 
 /// What the tab asks of the scene.
@@ -47,15 +69,58 @@ impl Diagnostics {
     /// Forgets the report (the mesh changed).
     pub fn invalidate(&mut self) {
         self.report = None;
+        self.checking = None;
         self.selected = None;
         self.selected_vertices.clear();
         self.repaired = None;
     }
 
-    /// The report, computed on first use.
+    /// The report, computed on first use (here and now, even when a worker is on it).
     pub fn report(&mut self, mesh: &NavMesh) -> &CheckReport {
+        self.checking = None;
         self.report
             .get_or_insert_with(|| check(mesh, &CheckOptions::default()))
+    }
+
+    /// True while a worker thread checks the mesh.
+    pub fn is_checking(&self) -> bool {
+        self.checking.is_some()
+    }
+
+    /// Makes sure a report is there or on its way: small meshes are checked at once, large ones
+    /// on a worker thread (the window keeps drawing). Returns true while the worker runs.
+    pub fn ensure_report(&mut self, mesh: &NavMesh) -> bool {
+        use std::sync::mpsc::TryRecvError;
+        if self.report.is_some() {
+            return false;
+        }
+        if let Some(receiver) = &self.checking {
+            return match receiver.try_recv() {
+                Ok(report) => {
+                    self.report = Some(report);
+                    self.checking = None;
+                    false
+                }
+                Err(TryRecvError::Empty) => true,
+                Err(TryRecvError::Disconnected) => {
+                    // The worker died (it cannot, short of a bug): check here instead.
+                    self.report(mesh);
+                    false
+                }
+            };
+        }
+        if mesh.triangles().len() < self.background_from {
+            self.report(mesh);
+            return false;
+        }
+        let raw = std::sync::Arc::clone(&mesh.raw);
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            // The receiver is gone when the mesh changed meanwhile: nothing to do.
+            let _ = sender.send(check_raw(&raw, &CheckOptions::default()));
+        });
+        self.checking = Some(receiver);
+        true
     }
 
     /// Selects item `i` of `kind` for the canvas; false when the report has no such item.
@@ -76,7 +141,18 @@ impl Diagnostics {
 
     /// The tab: summary, options, findings. Returns what the scene should do.
     pub fn ui(&mut self, ui: &mut Ui, mesh: &NavMesh) -> Option<DiagnosticsAction> {
-        self.report(mesh);
+        if self.ensure_report(mesh) {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label(format!(
+                    "Checking {} triangles… (the mesh can be used meanwhile)",
+                    mesh.triangles().len()
+                ));
+            });
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(50));
+            return None;
+        }
         let report = self.report.take()?;
         let action = self.report_ui(ui, mesh, &report);
         self.report = Some(report);
