@@ -144,10 +144,8 @@ impl Diagnostics {
         if self.ensure_report(mesh) {
             ui.horizontal(|ui| {
                 ui.spinner();
-                ui.label(format!(
-                    "Checking {} triangles… (the mesh can be used meanwhile)",
-                    mesh.triangles().len()
-                ));
+                ui.label(format!("Checking {} triangles…", mesh.triangles().len()))
+                    .on_hover_text("On a worker thread: the mesh can be used meanwhile");
             });
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_millis(50));
