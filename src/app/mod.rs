@@ -647,18 +647,16 @@ impl NavlabApp {
             Err(error) => return self.fail(BUILD_FAILED, error),
         };
         let summary = mesh.summary();
-        self.scene.set_mesh(mesh, MeshSource::Generated(name));
         // Tile (x, y) is the square [x, x+1] × [y, y+1] of the mesh: start at tile centres.
         let centre =
             |(x, y): crate::grid::Cell| crate::geom::Vec2::new(x as f64 + 0.5, y as f64 + 0.5);
         let (start, goal) = (centre(start_cell), centre(goal_cell));
-        if self.scene.mesh.triangle_at(start).is_some()
-            && self.scene.mesh.triangle_at(goal).is_some()
-        {
-            self.scene.start = start;
-            self.scene.goal = goal;
-            self.scene.rerun();
-        }
+        let on_mesh = mesh.triangle_at(start).is_some() && mesh.triangle_at(goal).is_some();
+        self.scene.set_mesh_at(
+            mesh,
+            MeshSource::Generated(name),
+            on_mesh.then_some((start, goal)),
+        );
         self.settings.scene = SceneKind::Navmesh;
         self.settings.last_file = None;
         self.error = None;

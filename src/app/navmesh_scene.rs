@@ -193,13 +193,24 @@ impl NavmeshScene {
     /// Replaces the mesh: start and goal move to the source's defaults (or two far-apart points
     /// of the largest island), the view refits, and the animation is ready at step 0.
     pub fn set_mesh(&mut self, mesh: NavMesh, source: MeshSource) {
-        let (start, goal) = match &source {
+        self.set_mesh_at(mesh, source, None);
+    }
+
+    /// [`NavmeshScene::set_mesh`] with start and goal given (`None`: the source's defaults), so
+    /// the search runs once, between them.
+    pub fn set_mesh_at(
+        &mut self,
+        mesh: NavMesh,
+        source: MeshSource,
+        endpoints: Option<(Vec2, Vec2)>,
+    ) {
+        let (start, goal) = endpoints.unwrap_or_else(|| match &source {
             MeshSource::Embedded(scene) => (
                 Vec2::new(scene.start.0, scene.start.1),
                 Vec2::new(scene.goal.0, scene.goal.1),
             ),
             MeshSource::File(_) | MeshSource::Generated(_) => default_endpoints(&mesh),
-        };
+        });
         self.summary = mesh.summary();
         self.outline_edges = outline_edges(&mesh);
         self.mesh = mesh;
