@@ -1019,7 +1019,6 @@ fn info_command(mesh_path: &std::path::Path, plane: Plane, json: bool) -> ExitCo
 }
 
 fn mesh_command(map_path: &std::path::Path, out: &std::path::Path, json: bool) -> ExitCode {
-    use crate::navmesh::from_map::raw_mesh_from_map;
     let map = match crate::grid::movingai::load_any(map_path) {
         Ok(map) => map,
         Err(error) => {
@@ -1027,13 +1026,8 @@ fn mesh_command(map_path: &std::path::Path, out: &std::path::Path, json: bool) -
             return ExitCode::from(2);
         }
     };
-    let built = raw_mesh_from_map(&map).and_then(|raw| {
-        raw.build()
-            .map(|mesh| (raw, mesh))
-            .map_err(|e| crate::navmesh::from_map::FromMapError::Triangulation(e.to_string()))
-    });
-    let (raw, mesh) = match built {
-        Ok(built) => built,
+    let mesh = match crate::navmesh::from_map::navmesh_from_map(&map) {
+        Ok(mesh) => mesh,
         Err(error) => {
             complain!("error: {}: {error}", map_path.display());
             return ExitCode::from(2);
@@ -1043,7 +1037,8 @@ fn mesh_command(map_path: &std::path::Path, out: &std::path::Path, json: bool) -
         "{} as a navmesh by navlab: the passable tiles, one unit per tile (x = column, z = row)",
         map_path.display()
     );
-    if let Err(error) = crate::atomic::write_atomically(out, raw.to_obj(&comment).as_bytes()) {
+    if let Err(error) = crate::atomic::write_atomically(out, mesh.raw().to_obj(&comment).as_bytes())
+    {
         complain!("error: {error}");
         return ExitCode::from(2);
     }

@@ -535,7 +535,7 @@ impl NavlabApp {
         match diagnostics_action {
             Some(diagnostics_panel::DiagnosticsAction::Repair) => self.repair_mesh(),
             Some(diagnostics_panel::DiagnosticsAction::SaveRepaired) => {
-                self.save_repaired_mesh();
+                self.save_mesh_as();
             }
             _ => {}
         }
@@ -664,12 +664,6 @@ impl NavlabApp {
             "Built from the map: {} triangles, {} island(s); File > Save mesh as… keeps it",
             summary.triangles, summary.islands
         ));
-    }
-
-    /// Asks where, then writes the mesh shown (after a repair) as OBJ, atomically; returns true
-    /// when it was written.
-    pub fn save_repaired_mesh(&mut self) -> bool {
-        self.save_mesh_as()
     }
 
     /// Asks where, then writes the mesh shown as OBJ, atomically (a repaired one is suggested
@@ -852,7 +846,7 @@ impl NavlabApp {
             });
         let saved = |app: &mut Self| match unsaved {
             Unsaved::Map => app.save_map(false),
-            Unsaved::RepairedMesh => app.save_repaired_mesh(),
+            Unsaved::RepairedMesh => app.save_mesh_as(),
         };
         match answer {
             Some(1) if saved(self) => {
