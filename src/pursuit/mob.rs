@@ -245,7 +245,9 @@ impl Mob {
         };
         let acceleration = if avoidance && self.target.is_some() {
             let (push, whiskers) = avoid_walls(map, &self.body, pursuit);
-            self.whiskers = whiskers.to_vec();
+            // Reuses the vector: this runs for every mob at every step.
+            self.whiskers.clear();
+            self.whiskers.extend(whiskers);
             // Avoidance counts double, so near a wall it wins over the pursuit.
             pursuit + push * 2.0
         } else {
