@@ -166,18 +166,10 @@ impl Diagnostics {
         /// Items listed per kind; the rest are counted (`navlab check --json` lists all).
         const LISTED: usize = 300;
         let mut action = None;
-        let errors = report
-            .findings
-            .iter()
-            .filter(|f| f.severity == Severity::Error)
-            .map(|f| f.count)
-            .sum::<usize>();
-        let warnings = report
-            .findings
-            .iter()
-            .filter(|f| f.severity == Severity::Warning)
-            .map(|f| f.count)
-            .sum::<usize>();
+        let (errors, warnings) = (
+            report.count(Severity::Error),
+            report.count(Severity::Warning),
+        );
         ui.label(format!(
             "{} island{} · {errors} error{} · {warnings} warning{}",
             report.islands,

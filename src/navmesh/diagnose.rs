@@ -197,6 +197,15 @@ impl CheckReport {
         self.findings.iter().any(|f| f.severity == Severity::Error)
     }
 
+    /// How many items were found of the kinds with this severity.
+    pub fn count(&self, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .map(|f| f.count)
+            .sum()
+    }
+
     /// The finding of `kind`, if any.
     pub fn get(&self, kind: FindingKind) -> Option<&Finding> {
         self.findings.iter().find(|f| f.kind == kind)
