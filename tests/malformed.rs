@@ -1,8 +1,10 @@
 //! Broken files never panic: a corpus of malformed OBJ and Polyanya files goes through the
-//! loader and the CLI, and random byte and token soups go through both parsers.
+//! loader and the CLI, and random byte and token soups go through every parser (meshes, tile
+//! maps, scenarios).
 
 mod common;
 use common::cases_or;
+use navlab::grid::movingai::{parse_map, parse_navlab_json, parse_scenarios};
 use navlab::navmesh::{NavMesh, Plane, obj, polyanya};
 use proptest::prelude::*;
 use std::process::Command;
@@ -304,4 +306,56 @@ proptest! {
         let _ = obj::parse(&bytes, "fuzz.obj", Plane::Xy);
         let _ = polyanya::parse(&bytes, "fuzz.mesh");
     }
+
+    #[test]
+    fn random_bytes_never_panic_the_map_parsers(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        let _ = parse_map(&bytes, "fuzz.map");
+        let _ = parse_navlab_json(&bytes, "fuzz.json");
+        let _ = parse_scenarios(&String::from_utf8_lossy(&bytes), "fuzz.scen");
+    }
+
+    #[test]
+    fn map_soup_never_panics(text in map_soup()) {
+        let _ = parse_map(text.as_bytes(), "fuzz.map");
+        let _ = parse_navlab_json(text.as_bytes(), "fuzz.json");
+        let _ = parse_scenarios(&text, "fuzz.scen");
+    }
+}
+
+/// Text made of the words and characters of `.map`, `.scen` and navlab JSON files.
+fn map_soup() -> impl Strategy<Value = String> {
+    let token = prop::sample::select(vec![
+        "type octile\n",
+        "height 3\n",
+        "width 3\n",
+        "height 0\n",
+        "width 99999999999\n",
+        "map\n",
+        "...\n",
+        ".T@\n",
+        "SWO\n",
+        "GG\n",
+        "version 1\n",
+        "0 m.map 3 3 0 0 2 2 2.82843\n",
+        "1 m.map 3 3 9 9 -1 0 nan\n",
+        "{",
+        "}",
+        "[",
+        "]",
+        ":",
+        ",",
+        "\"navlab_map\": 1",
+        "\"width\": 3",
+        "\"height\": 2",
+        "\"rows\"",
+        "\"costs\": {\"grass\": 1, \"sand\": 2, \"water\": 3}",
+        "\"...\"",
+        "\"\\\"\"",
+        "\"\\n\"",
+        "\n",
+        " ",
+        "\r\n",
+        "é",
+    ]);
+    prop::collection::vec(token, 0..60).prop_map(|t| t.concat())
 }

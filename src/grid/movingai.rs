@@ -84,21 +84,7 @@ pub fn parse_map(bytes: &[u8], file: &str) -> Result<TileMap, MapError> {
                 format!("more than the {height} rows the header announces"),
             ));
         }
-        let row: Vec<Tile> = line
-            .chars()
-            .enumerate()
-            .map(|(x, c)| {
-                Tile::from_char(c)
-                    .ok_or_else(|| syntax(i + 1, format!("unknown tile `{c}` in column {x}")))
-            })
-            .collect::<Result<_, _>>()?;
-        if row.len() != width {
-            return Err(syntax(
-                i + 1,
-                format!("row has {} tiles, the header says {width}", row.len()),
-            ));
-        }
-        rows.push(row);
+        rows.push(parse_row(line, width, "the header says").map_err(|m| syntax(i + 1, m))?);
     }
     if rows.len() != height {
         return Err(MapError::Invalid {
@@ -110,6 +96,20 @@ pub fn parse_map(bytes: &[u8], file: &str) -> Result<TileMap, MapError> {
         file: file.to_string(),
         message: "the map is empty".to_string(),
     })
+}
+
+/// One row of tiles, exactly `width` long; the error says what is wrong (`says` names where
+/// the width comes from).
+fn parse_row(text: &str, width: usize, says: &str) -> Result<Vec<Tile>, String> {
+    let row: Vec<Tile> = text
+        .chars()
+        .enumerate()
+        .map(|(x, c)| Tile::from_char(c).ok_or_else(|| format!("unknown tile `{c}` in column {x}")))
+        .collect::<Result<_, _>>()?;
+    if row.len() != width {
+        return Err(format!("row has {} tiles, {says} {width}", row.len()));
+    }
+    Ok(row)
 }
 
 /// The `.map` text of a map (custom costs are not kept: use [`to_navlab_json`] for that).
@@ -251,15 +251,136 @@ pub fn parse_navlab_json(bytes: &[u8], file: &str) -> Result<TileMap, MapError> 
     if !parsed.costs.are_valid() {
         return Err(invalid("tile costs must be positive numbers".to_string()));
     }
-    let text = format!(
-        "type octile\nheight {}\nwidth {}\nmap\n{}\n",
-        parsed.height,
-        parsed.width,
-        parsed.rows.join("\n")
-    );
-    let mut map = parse_map(text.as_bytes(), file)?;
+    // serde has no positions for values: find the lines of the fields again, for messages.
+    let text = String::from_utf8_lossy(bytes);
+    let at = |line: Option<usize>, message: String| match line {
+        Some(line) => MapError::Syntax {
+            file: file.to_string(),
+            line,
+            message,
+        },
+        None => invalid(message),
+    };
+    for (word, value) in [("width", parsed.width), ("height", parsed.height)] {
+        if !(1..=super::map::MAX_SIDE).contains(&value) {
+            return Err(at(
+                json_key_line(&text, word),
+                format!(
+                    "{word} {value} is not a size from 1 to {}",
+                    super::map::MAX_SIDE
+                ),
+            ));
+        }
+    }
+    if parsed.rows.len() != parsed.height {
+        return Err(at(
+            json_key_line(&text, "rows"),
+            format!(
+                "{} rows, `height` says {}",
+                parsed.rows.len(),
+                parsed.height
+            ),
+        ));
+    }
+    let row_lines = json_array_string_lines(&text, "rows");
+    let rows = parsed
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(y, row)| {
+            parse_row(row, parsed.width, "`width` says")
+                .map_err(|m| at(row_lines.get(y).copied(), format!("row {y}: {m}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut map =
+        TileMap::from_rows(rows).ok_or_else(|| invalid("the map is empty".to_string()))?;
     map.costs = parsed.costs;
     Ok(map)
+}
+
+/// A JSON token that matters for finding fields: a string (raw, escapes kept) or punctuation.
+#[derive(PartialEq)]
+enum JsonToken<'a> {
+    Str(&'a str),
+    Punct(u8),
+}
+
+/// The strings and punctuation of JSON text, each with its 1-based line.
+fn json_tokens(text: &str) -> Vec<(JsonToken<'_>, usize)> {
+    let bytes = text.as_bytes();
+    let mut tokens = Vec::new();
+    let (mut i, mut line) = (0, 1);
+    while let Some(&b) = bytes.get(i) {
+        match b {
+            b'\n' => line += 1,
+            b'"' => {
+                let (start, first_line) = (i + 1, line);
+                i += 1;
+                while let Some(&c) = bytes.get(i) {
+                    match c {
+                        b'\\' => i += 1,
+                        b'"' => break,
+                        b'\n' => line += 1,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                let raw = text.get(start..i.min(text.len())).unwrap_or_default();
+                tokens.push((JsonToken::Str(raw), first_line));
+            }
+            b'[' | b']' | b'{' | b'}' | b':' | b',' => tokens.push((JsonToken::Punct(b), line)),
+            _ => {}
+        }
+        i += 1;
+    }
+    tokens
+}
+
+/// Where the top-level field `key` of a JSON object starts: the token after its colon.
+fn json_field(tokens: &[(JsonToken<'_>, usize)], key: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, (token, _)) in tokens.iter().enumerate() {
+        match token {
+            JsonToken::Punct(b'{' | b'[') => depth += 1,
+            JsonToken::Punct(b'}' | b']') => depth = depth.saturating_sub(1),
+            JsonToken::Str(s)
+                if depth == 1
+                    && *s == key
+                    && tokens.get(i + 1).map(|t| &t.0) == Some(&JsonToken::Punct(b':')) =>
+            {
+                return Some(i + 2);
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The line of the top-level field `key` in JSON text.
+fn json_key_line(text: &str, key: &str) -> Option<usize> {
+    let tokens = json_tokens(text);
+    json_field(&tokens, key)
+        .and_then(|i| tokens.get(i - 2))
+        .map(|t| t.1)
+}
+
+/// The lines of the strings in the top-level array field `key` of JSON text, in order (empty
+/// when there is no such array).
+fn json_array_string_lines(text: &str, key: &str) -> Vec<usize> {
+    let tokens = json_tokens(text);
+    let Some(start) = json_field(&tokens, key) else {
+        return Vec::new();
+    };
+    if tokens.get(start).map(|t| &t.0) != Some(&JsonToken::Punct(b'[')) {
+        return Vec::new();
+    }
+    tokens
+        .iter()
+        .skip(start + 1)
+        .take_while(|(token, _)| *token != JsonToken::Punct(b']'))
+        .filter(|(token, _)| matches!(token, JsonToken::Str(_)))
+        .map(|&(_, line)| line)
+        .collect()
 }
 
 /// Loads a map by extension: `.json` is navlab's format, anything else MovingAI `.map`.
@@ -328,6 +449,49 @@ mod tests {
             );
         }
         assert!(parse_map(b"type octile\nheight 3\nwidth 3\nmap\n...\n", "short.map").is_err());
+    }
+
+    #[test]
+    fn bad_navlab_json_names_the_line_of_the_field_or_row() {
+        let costs = r#""costs": {"grass": 1, "sand": 2, "water": 3}"#;
+        for (text, line, says) in [
+            (
+                format!(
+                    "{{\n\"navlab_map\": 1,\n\"width\": 3,\n\"height\": 2,\n{costs},\n\"rows\": [\n\"...\",\n\".x.\"\n]}}"
+                ),
+                8,
+                "row 1: unknown tile `x` in column 1",
+            ),
+            (
+                format!(
+                    "{{\"navlab_map\": 1, \"width\": 3, \"height\": 2, {costs},\n\"rows\": [\"...\",\n\n\"..\"]}}"
+                ),
+                4,
+                "row 1: row has 2 tiles, `width` says 3",
+            ),
+            // A row holding a line break is one row, not two.
+            (
+                format!(
+                    "{{\"navlab_map\": 1, \"width\": 3, \"height\": 2, {costs},\n\"rows\": [\"...\\n...\"]}}"
+                ),
+                2,
+                "1 rows, `height` says 2",
+            ),
+            (
+                format!(
+                    "{{\"navlab_map\": 1,\n\"width\": 0, \"height\": 1, {costs}, \"rows\": [\"\"]}}"
+                ),
+                2,
+                "width 0 is not a size",
+            ),
+        ] {
+            let err = parse_navlab_json(text.as_bytes(), "bad.json").expect_err(&text);
+            let message = err.to_string();
+            assert!(
+                message.starts_with(&format!("bad.json:{line}: {says}")),
+                "{message}\nfor\n{text}"
+            );
+        }
     }
 
     #[test]
