@@ -531,6 +531,30 @@ fn outcome_name(outcome: crate::search::SearchOutcome) -> &'static str {
     }
 }
 
+/// Why an agent cannot start or end at `cell` (`label`: "start" or "goal"), if it cannot.
+fn endpoint_problem(
+    map: &crate::grid::TileMap,
+    label: &str,
+    cell: (usize, usize),
+) -> Option<String> {
+    match map.get(cell) {
+        None => Some(format!(
+            "{label} {},{} is off the map ({} columns × {} rows)",
+            cell.0,
+            cell.1,
+            map.width(),
+            map.height()
+        )),
+        Some(tile) if !tile.is_passable() => Some(format!(
+            "{label} {},{} is a {} tile: agents cannot stand there",
+            cell.0,
+            cell.1,
+            tile.name().to_lowercase()
+        )),
+        _ => None,
+    }
+}
+
 fn grid_command(
     map_path: &std::path::Path,
     from: (usize, usize),
@@ -547,27 +571,9 @@ fn grid_command(
         }
     };
     for (label, cell) in [("start", from), ("goal", to)] {
-        match map.get(cell) {
-            None => {
-                complain!(
-                    "error: {label} {},{} is off the map ({} columns × {} rows)",
-                    cell.0,
-                    cell.1,
-                    map.width(),
-                    map.height()
-                );
-                return ExitCode::from(2);
-            }
-            Some(tile) if !tile.is_passable() => {
-                complain!(
-                    "error: {label} {},{} is a {} tile: agents cannot stand there",
-                    cell.0,
-                    cell.1,
-                    tile.name().to_lowercase()
-                );
-                return ExitCode::from(2);
-            }
-            _ => {}
+        if let Some(problem) = endpoint_problem(&map, label, cell) {
+            complain!("error: {problem}");
+            return ExitCode::from(2);
         }
     }
     let algorithm = search.algorithm();
@@ -668,10 +674,26 @@ fn scen_command(
     let mut scratch = GridScratch::default();
     let mut details = Vec::with_capacity(scenarios.len());
     let (mut matched, mut budget_exceeded) = (0usize, 0usize);
+    // Scenarios made for another map cannot match: say so once rather than only mismatching.
+    let size = (map.width(), map.height());
+    if let Some(other) = scenarios.iter().find(|s| s.map_size != size) {
+        complain!(
+            "warning: {} line {} is for a {}×{} map ({}); {} is {}×{}",
+            scen_path.display(),
+            other.line,
+            other.map_size.0,
+            other.map_size.1,
+            other.map,
+            map_path.display(),
+            size.0,
+            size.1
+        );
+    }
     for s in &scenarios {
-        let valid = map.is_passable(s.start) && map.is_passable(s.goal);
-        let result = if valid {
-            grid_search_with_scratch(
+        let problem = endpoint_problem(&map, "start", s.start)
+            .or_else(|| endpoint_problem(&map, "goal", s.goal));
+        let result = match problem {
+            None => grid_search_with_scratch(
                 &mut scratch,
                 &map,
                 s.start,
@@ -679,32 +701,39 @@ fn scen_command(
                 algorithm,
                 search.connectivity(),
                 &mut NoObserver,
-            )
-        } else {
-            crate::grid::GridPath {
+            ),
+            Some(_) => crate::grid::GridPath {
                 outcome: crate::search::SearchOutcome::Unreachable,
                 path: Vec::new(),
                 cost: f64::INFINITY,
                 expanded: 0,
                 peak_memory: 0,
-            }
+            },
         };
         let ok = result.cost.is_finite() && matches_six_digits(result.cost, s.optimal);
         matched += usize::from(ok);
         budget_exceeded +=
             usize::from(result.outcome == crate::search::SearchOutcome::BudgetExceeded);
-        details.push(json!({
+        let status = match &problem {
+            Some(_) => "invalid",
+            None => outcome_name(result.outcome),
+        };
+        let mut detail = json!({
             "line": s.line,
             "bucket": s.bucket,
             "start": [s.start.0, s.start.1],
             "goal": [s.goal.0, s.goal.1],
             "optimal": s.optimal,
             "length": if result.cost.is_finite() { json!(result.cost) } else { json!(null) },
-            "status": outcome_name(result.outcome),
+            "status": status,
             "expanded": result.expanded,
             "peak_memory": result.peak_memory,
             "matches": ok,
-        }));
+        });
+        if let Some(problem) = problem {
+            detail["problem"] = json!(problem);
+        }
+        details.push(detail);
     }
     let total = scenarios.len();
     if json {
@@ -732,14 +761,16 @@ fn scen_command(
             say!("{budget_exceeded} gave up at the node budget (--budget)");
         }
         for d in details.iter().filter(|d| d["matches"] == false).take(20) {
+            let why = match d["problem"].as_str() {
+                Some(problem) => problem.to_string(),
+                None => format!("got {} ({})", d["length"], d["status"]),
+            };
             say!(
-                "  line {}: {} → {}: listed {}, got {} ({})",
+                "  line {}: {} → {}: listed {}, {why}",
                 d["line"],
                 d["start"],
                 d["goal"],
-                d["optimal"],
-                d["length"],
-                d["status"]
+                d["optimal"]
             );
         }
     }

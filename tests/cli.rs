@@ -272,6 +272,58 @@ fn scen_matches_every_arena_scenario_and_reports_mismatches() {
 }
 
 #[test]
+fn scen_names_scenarios_that_start_or_end_off_the_map_or_in_a_wall_and_a_wrong_map() {
+    let dir = tempfile::tempdir().expect("temp");
+    let map = write_map(dir.path(), "small.map", "...\n.@.\n...");
+    let scen = dir.path().join("small.map.scen");
+    std::fs::write(
+        &scen,
+        "version 1\n\
+         0\tsmall.map\t3\t3\t0\t0\t2\t2\t4\n\
+         0\tsmall.map\t3\t3\t0\t0\t1\t1\t1.41421\n\
+         0\tsmall.map\t3\t3\t0\t0\t7\t2\t7\n",
+    )
+    .expect("write");
+    let scen = scen.to_str().expect("utf-8");
+    let (code, stdout, stderr) = navlab(&["scen", scen, "--map", &map, "--json"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.is_empty(), "the sizes agree: {stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    let details = v["details"].as_array().expect("details");
+    // Around the pillar in four straight steps (diagonals may not cut its corners).
+    assert_eq!(details[0]["status"], "found");
+    assert_eq!(details[0]["matches"], true);
+    assert_eq!(details[1]["status"], "invalid");
+    assert_eq!(
+        details[1]["problem"],
+        "goal 1,1 is a wall tile: agents cannot stand there"
+    );
+    assert_eq!(details[2]["status"], "invalid");
+    assert!(
+        details[2]["problem"]
+            .as_str()
+            .expect("problem")
+            .contains("goal 7,2 is off the map (3 columns × 3 rows)"),
+        "{}",
+        details[2]
+    );
+    let (_, stdout, _) = navlab(&["scen", scen, "--map", &map]);
+    assert!(
+        stdout.contains("line 3: [0,0] → [1,1]: listed 1.41421, goal 1,1 is a wall tile"),
+        "{stdout}"
+    );
+    // The same scenarios against a map of another size: one warning names both sizes.
+    let other = write_map(dir.path(), "wide.map", "....\n....\n....");
+    let (_, _, stderr) = navlab(&["scen", scen, "--map", &other]);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("line 2 is for a 3×3 map (small.map)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("is 4×3"), "{stderr}");
+}
+
+#[test]
 fn pursue_json_reports_catches_states_and_the_avoidance_bug() {
     let dir = tempfile::tempdir().expect("temp dir");
     let map = write_map(dir.path(), "corner.map", CORNER_MAP);

@@ -133,6 +133,8 @@ pub struct Scenario {
     pub bucket: u32,
     /// The map named in the file (a relative path; match on the file name).
     pub map: String,
+    /// The size of that map as listed: columns, rows.
+    pub map_size: (usize, usize),
     /// Start cell.
     pub start: Cell,
     /// Goal cell.
@@ -186,6 +188,7 @@ pub fn parse_scenarios(text: &str, file: &str) -> Result<Vec<Scenario>, MapError
         out.push(Scenario {
             bucket: int(0)? as u32,
             map: f[1].to_string(),
+            map_size: (int(2)?, int(3)?),
             start: (int(4)?, int(5)?),
             goal: (int(6)?, int(7)?),
             optimal,
