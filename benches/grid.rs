@@ -144,10 +144,10 @@ fn mesh_from_map(c: &mut Criterion) {
             eprintln!("SKIPPED: ../shared/testdata/movingai/{name} is absent");
             continue;
         };
-        let mesh = navmesh_from_map(&map).expect("a mesh");
+        let mesh = navmesh_from_map(&map, 0.0).expect("a mesh");
         assert!((mesh.summary().area - map.passable_count() as f64).abs() < 1e-6);
         group.bench_function(BenchmarkId::from_parameter(name), |b| {
-            b.iter(|| black_box(navmesh_from_map(&map)))
+            b.iter(|| black_box(navmesh_from_map(&map, 0.0)))
         });
     }
     group.finish();

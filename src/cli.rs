@@ -93,6 +93,9 @@ pub enum Command {
         /// map's start to its goal.
         #[arg(long)]
         build_mesh: bool,
+        /// The agent radius for the built navmesh, in tiles (see `navlab mesh`).
+        #[arg(long, value_name = "TILES")]
+        agent_radius: Option<f64>,
     },
     /// Walk through A* and the funnel on an embedded mesh, one explained line per step.
     Demo {
@@ -194,6 +197,11 @@ pub enum Command {
         /// Where to write the mesh (written atomically).
         #[arg(short, long, value_name = "OUT.obj")]
         out: PathBuf,
+        /// Keep the mesh this far from walls, holes and the map's edge (along each axis), so
+        /// an agent's centre can go anywhere on it; 0 covers the passable tiles exactly.
+        /// Rounded to eighths of a tile.
+        #[arg(long, value_name = "TILES", default_value_t = 0.0)]
+        agent_radius: f64,
         /// Print one JSON object (the mesh's summary) instead of text.
         #[arg(long)]
         json: bool,
@@ -410,6 +418,7 @@ pub fn main() -> ExitCode {
             pursuit: false,
             diagnostics: false,
             build_mesh: false,
+            agent_radius: None,
         }),
     }
 }
@@ -426,7 +435,12 @@ pub fn run(command: Command) -> ExitCode {
             json,
         } => path_command(&mesh, from, to, cost, plane.into(), json),
         Command::Info { mesh, plane, json } => info_command(&mesh, plane.into(), json),
-        Command::Mesh { map, out, json } => mesh_command(&map, &out, json),
+        Command::Mesh {
+            map,
+            out,
+            agent_radius,
+            json,
+        } => mesh_command(&map, &out, agent_radius, json),
         Command::Check {
             mesh,
             plane,
@@ -481,6 +495,7 @@ pub fn run(command: Command) -> ExitCode {
             pursuit,
             diagnostics,
             build_mesh,
+            agent_radius,
         } => {
             let launch = crate::app::LaunchOptions {
                 file,
@@ -494,6 +509,7 @@ pub fn run(command: Command) -> ExitCode {
                 pursuit,
                 diagnostics,
                 build_mesh,
+                agent_radius,
             };
             match crate::app::run_native(launch) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -1049,7 +1065,12 @@ fn info_command(mesh_path: &std::path::Path, plane: Plane, json: bool) -> ExitCo
     print_summary(&mesh_path.display().to_string(), &mesh.summary(), json)
 }
 
-fn mesh_command(map_path: &std::path::Path, out: &std::path::Path, json: bool) -> ExitCode {
+fn mesh_command(
+    map_path: &std::path::Path,
+    out: &std::path::Path,
+    agent_radius: f64,
+    json: bool,
+) -> ExitCode {
     let map = match crate::grid::movingai::load_any(map_path) {
         Ok(map) => map,
         Err(error) => {
@@ -1057,7 +1078,14 @@ fn mesh_command(map_path: &std::path::Path, out: &std::path::Path, json: bool) -
             return ExitCode::from(2);
         }
     };
-    let mesh = match crate::navmesh::from_map::navmesh_from_map(&map) {
+    let used = crate::navmesh::from_map::agent_radius_used(agent_radius);
+    if agent_radius.is_finite() && used != agent_radius {
+        complain!(
+            "note: agent radius {agent_radius} rounded to {used} (steps of {} tile)",
+            crate::navmesh::from_map::AGENT_RADIUS_STEP
+        );
+    }
+    let mesh = match crate::navmesh::from_map::navmesh_from_map(&map, agent_radius) {
         Ok(mesh) => mesh,
         Err(error) => {
             complain!("error: {}: {error}", map_path.display());
@@ -1065,8 +1093,13 @@ fn mesh_command(map_path: &std::path::Path, out: &std::path::Path, json: bool) -
         }
     };
     let comment = format!(
-        "{} as a navmesh by navlab: the passable tiles, one unit per tile (x = column, z = row)",
-        map_path.display()
+        "{} as a navmesh by navlab: the passable tiles{}, one unit per tile (x = column, z = row)",
+        map_path.display(),
+        if used > 0.0 {
+            format!(" kept {used} clear of walls and the edge (agent radius)")
+        } else {
+            String::new()
+        }
     );
     if let Err(error) = crate::atomic::write_atomically(out, mesh.raw().to_obj(&comment).as_bytes())
     {

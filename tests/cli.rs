@@ -272,6 +272,57 @@ fn scen_matches_every_arena_scenario_and_reports_mismatches() {
 }
 
 #[test]
+fn mesh_with_an_agent_radius_keeps_clear_of_walls_and_the_edge() {
+    let dir = tempfile::tempdir().expect("temp");
+    // A 6 × 4 room with one pillar.
+    let map = write_map(dir.path(), "room.map", "......\n.@....\n......\n......");
+    let out = dir.path().join("room.obj");
+    let out = out.to_str().expect("utf-8");
+    let (code, stdout, stderr) =
+        navlab(&["mesh", &map, "-o", out, "--agent-radius", "0.5", "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    let summary: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(
+        summary["bounds"]["min"],
+        serde_json::json!({"x": 0.5, "y": 0.5})
+    );
+    assert_eq!(
+        summary["bounds"]["max"],
+        serde_json::json!({"x": 5.5, "y": 3.5})
+    );
+    // The 5 × 3 room left minus the pillar grown to a 2 × 2 square ([0.5, 2.5] on both axes).
+    let area = summary["area"].as_f64().expect("area");
+    assert!((area - (15.0 - 4.0)).abs() < 1e-9, "{area}");
+    // Rounded to eighths of a tile, and said so.
+    let (code, stdout, stderr) =
+        navlab(&["mesh", &map, "-o", out, "--agent-radius", "0.49", "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("agent radius 0.49 rounded to 0.5"),
+        "{stderr}"
+    );
+    let rounded: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(rounded["area"], summary["area"]);
+    // Too big for the room, or not a radius: exit 2, and the file from before stays.
+    let before = std::fs::read(out).expect("written");
+    for (radius, why) in [
+        ("2", "fits nowhere"),
+        ("-1", "not a number from 0 to 16"),
+        ("NaN", "not a number"),
+    ] {
+        let (code, _, stderr) =
+            navlab(&["mesh", &map, "-o", out, &format!("--agent-radius={radius}")]);
+        assert_eq!(code, Some(2), "{radius}");
+        assert!(
+            stderr.contains("room.map") && stderr.contains(why),
+            "{radius}: {stderr}"
+        );
+    }
+    assert_eq!(std::fs::read(out).expect("still there"), before);
+}
+
+#[test]
 fn scen_names_scenarios_that_start_or_end_off_the_map_or_in_a_wall_and_a_wrong_map() {
     let dir = tempfile::tempdir().expect("temp");
     let map = write_map(dir.path(), "small.map", "...\n.@.\n...");

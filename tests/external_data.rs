@@ -276,7 +276,7 @@ fn a_mesh_built_from_arena_map_covers_it_and_never_beats_the_any_angle_optimum()
         return;
     };
     let map = navlab::grid::movingai::load_map(&map_file).expect("arena.map loads");
-    let mesh = navlab::navmesh::from_map::navmesh_from_map(&map).expect("a mesh");
+    let mesh = navlab::navmesh::from_map::navmesh_from_map(&map, 0.0).expect("a mesh");
     // The same 2054 passable cells as Polyanya's arena meshes, in one piece, with nothing for
     // the diagnostics to report (refined: no needles).
     assert_close(mesh.summary().area, 2054.0, 1e-9);

@@ -377,3 +377,73 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
         h.state().scene.mesh.triangles().len()
     );
 }
+
+#[test]
+fn the_agent_radius_slider_shrinks_the_built_navmesh_away_from_the_walls() {
+    let mut h = harness(vec![]);
+    // The slider moves in eighths of a tile with the arrow keys.
+    // (A slider holds the arrows from its second frame with focus, as egui's focus lock says.)
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "Agent radius")
+        .focus();
+    h.run_steps(2);
+    let step = h.state().grid.playback.cursor;
+    assert!(!h.state().grid.playback.playing);
+    for _ in 0..4 {
+        h.key_press(egui::Key::ArrowRight);
+        h.run_steps(1);
+    }
+    assert_eq!(h.state().grid.agent_radius, 0.5);
+    // The arrows went to the slider only, not to the playback too.
+    assert_eq!(h.state().grid.playback.cursor, step);
+    h.key_press(egui::Key::Escape);
+    h.run_steps(1);
+    h.key_press(egui::Key::ArrowRight);
+    h.run_steps(1);
+    assert_eq!(
+        h.state().grid.playback.cursor,
+        step + 1,
+        "Esc gives the keys back"
+    );
+    assert_eq!(h.state().grid.agent_radius, 0.5);
+    let map = h.state().grid.map.clone();
+    h.get_by_label("Build navmesh").click();
+    h.run_steps(1);
+    for _ in 0..600 {
+        if !h.state().is_building_mesh() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.run_steps(1);
+    }
+    h.run_steps(2);
+    let app = h.state();
+    assert_eq!(app.settings.scene, SceneKind::Navmesh);
+    assert!(
+        app.scene.source.name().contains("(agent radius 0.5)"),
+        "{}",
+        app.scene.source.name()
+    );
+    let mesh = &app.scene.mesh;
+    assert!(mesh.summary().area < map.passable_count() as f64 - 1.0);
+    // No corner of the mesh is closer than half a tile to a blocked tile or the edge.
+    let (w, h_) = (map.width() as f64, map.height() as f64);
+    for v in mesh.vertices() {
+        assert!(
+            v.x >= 0.5 && v.y >= 0.5 && v.x <= w - 0.5 && v.y <= h_ - 0.5,
+            "{v:?}"
+        );
+        for i in 0..map.cell_count() {
+            let (x, y) = map.cell(i);
+            if !map.is_passable((x, y)) {
+                let (x, y) = (x as f64, y as f64);
+                let inside = x - 0.5 < v.x && v.x < x + 1.5 && y - 0.5 < v.y && v.y < y + 1.5;
+                assert!(!inside, "{v:?} within half a tile of wall ({x}, {y})");
+            }
+        }
+    }
+    // Start and goal were moved onto the mesh, and the path joins them.
+    assert!(mesh.triangle_at(app.scene.start).is_some());
+    assert!(mesh.triangle_at(app.scene.goal).is_some());
+    let path = app.scene.timeline.path.clone().expect("a path");
+    assert_ne!(path.status, navlab::navmesh::PathStatus::Unreachable);
+}

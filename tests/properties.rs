@@ -207,7 +207,7 @@ proptest! {
     ) {
         use navlab::navmesh::from_map::{FromMapError, navmesh_from_map};
         let passable = map.passable_count();
-        let built = navmesh_from_map(&map);
+        let built = navmesh_from_map(&map, 0.0);
         if passable == 0 {
             prop_assert_eq!(built.err(), Some(FromMapError::NothingPassable));
             return Ok(());
@@ -247,4 +247,107 @@ proptest! {
             prop_assert_eq!(path.status, PathStatus::Unreachable);
         }
     }
+
+    /// With an agent radius, the mesh is exactly where the agent's centre may go: its area is
+    /// that of the map shrunk by the radius minus the blocked tiles grown by it (computed
+    /// here by a sweep over rectangles, independently of the builder's cells), no vertex is
+    /// closer than the radius to a blocked tile or the edge, a larger radius never gives more
+    /// room, and the result still checks clean apart from islands.
+    #[test]
+    fn a_mesh_built_for_an_agent_radius_keeps_exactly_that_clearance(
+        map in tile_maps(1..11),
+        radius in prop::sample::select(vec![0.125, 0.25, 0.5, 0.75, 1.0, 1.5, 2.5]),
+    ) {
+        use navlab::navmesh::from_map::{FromMapError, navmesh_from_map};
+        let (w, h) = (map.width() as f64, map.height() as f64);
+        let blocked: Vec<(f64, f64)> = (0..map.cell_count())
+            .map(|i| map.cell(i))
+            .filter(|&c| !map.is_passable(c))
+            .map(|(x, y)| (x as f64, y as f64))
+            .collect();
+        let room = [radius, radius, w - radius, h - radius];
+        let grown: Vec<[f64; 4]> = blocked
+            .iter()
+            .map(|&(x, y)| [x - radius, y - radius, x + 1.0 + radius, y + 1.0 + radius])
+            .collect();
+        let expected = if room[2] <= room[0] || room[3] <= room[1] {
+            0.0
+        } else {
+            rect_area(room) - union_area_within(&grown, room)
+        };
+        let built = navmesh_from_map(&map, radius);
+        if map.passable_count() == 0 {
+            prop_assert_eq!(built.err(), Some(FromMapError::NothingPassable));
+            return Ok(());
+        }
+        if expected < 1e-9 {
+            prop_assert_eq!(built.err(), Some(FromMapError::NoRoom { radius }));
+            return Ok(());
+        }
+        let mesh = built.expect("a mesh");
+        let area = mesh.summary().area;
+        prop_assert!((area - expected).abs() < 1e-9 * w * h, "area {area}, expected {expected}");
+        let eps = 1e-9;
+        for v in mesh.vertices() {
+            prop_assert!(v.x >= radius - eps && v.x <= w - radius + eps && v.y >= radius - eps && v.y <= h - radius + eps, "{v:?} too near the edge");
+            for &(x, y) in &blocked {
+                let inside = x - radius + eps < v.x && v.x < x + 1.0 + radius - eps
+                    && y - radius + eps < v.y && v.y < y + 1.0 + radius - eps;
+                prop_assert!(!inside, "{v:?} closer than {radius} to the blocked tile at ({x}, {y})");
+            }
+        }
+        let less = radius - navlab::navmesh::from_map::AGENT_RADIUS_STEP;
+        let smaller = navmesh_from_map(&map, less).expect("more room with less radius");
+        prop_assert!(smaller.summary().area >= area - 1e-9 * w * h);
+        let report = navlab::navmesh::diagnose::check(&mesh, &Default::default());
+        prop_assert!(
+            report.findings.iter().all(|f| f.kind == navlab::navmesh::diagnose::FindingKind::Islands),
+            "{report:#?}"
+        );
+    }
+}
+
+/// The area of a rectangle `[x0, y0, x1, y1]`.
+fn rect_area([x0, y0, x1, y1]: [f64; 4]) -> f64 {
+    (x1 - x0).max(0.0) * (y1 - y0).max(0.0)
+}
+
+/// The area of the union of `rects` clipped to `within`: a sweep over the strips between
+/// consecutive x edges, merging the y intervals of the rectangles spanning each strip.
+fn union_area_within(rects: &[[f64; 4]], within: [f64; 4]) -> f64 {
+    let clipped: Vec<[f64; 4]> = rects
+        .iter()
+        .map(|r| {
+            [
+                r[0].max(within[0]),
+                r[1].max(within[1]),
+                r[2].min(within[2]),
+                r[3].min(within[3]),
+            ]
+        })
+        .filter(|r| r[0] < r[2] && r[1] < r[3])
+        .collect();
+    let mut xs: Vec<f64> = clipped.iter().flat_map(|r| [r[0], r[2]]).collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
+    let mut area = 0.0;
+    for strip in xs.windows(2) {
+        let mut spans: Vec<(f64, f64)> = clipped
+            .iter()
+            .filter(|r| r[0] <= strip[0] && strip[1] <= r[2])
+            .map(|r| (r[1], r[3]))
+            .collect();
+        spans.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut covered = 0.0;
+        let mut reach = f64::NEG_INFINITY;
+        for (lo, hi) in spans {
+            let lo = lo.max(reach);
+            if hi > lo {
+                covered += hi - lo;
+            }
+            reach = reach.max(hi);
+        }
+        area += covered * (strip[1] - strip[0]);
+    }
+    area
 }

@@ -9,6 +9,7 @@ use crate::grid::{
     Cell, Connectivity, GridAlgorithm, GridPath, Heuristic, Tile, TileMap, grid_search,
 };
 use crate::navmesh::Bounds;
+use crate::navmesh::from_map::MAX_AGENT_RADIUS;
 use crate::search::events::FnObserver;
 use crate::search::{NoObserver, SearchEvent, SearchOutcome};
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui};
@@ -80,6 +81,8 @@ pub struct GridSettings {
     pub connectivity: Connectivity,
     /// Playback speed.
     pub speed: f64,
+    /// The agent radius a navmesh is built for, in tiles.
+    pub agent_radius: f64,
 }
 
 impl Default for GridSettings {
@@ -91,6 +94,7 @@ impl Default for GridSettings {
             budget: DEFAULT_IDA_BUDGET,
             connectivity: Connectivity::Eight,
             speed: Playback::default().speed,
+            agent_radius: 0.0,
         }
     }
 }
@@ -159,6 +163,9 @@ pub struct GridScene {
     pub budget: usize,
     /// Moves.
     pub connectivity: Connectivity,
+    /// The agent radius "Build navmesh" keeps clear of walls, in tiles (0: the tiles as they
+    /// are).
+    pub agent_radius: f64,
     /// Recorded events of the current search.
     pub events: Vec<SearchEvent>,
     /// Its answer.
@@ -309,6 +316,7 @@ impl GridScene {
             weight: 1.0,
             budget: DEFAULT_IDA_BUDGET,
             connectivity: Connectivity::Eight,
+            agent_radius: 0.0,
             events: Vec::new(),
             result: None,
             playback: Playback::default(),
@@ -339,6 +347,7 @@ impl GridScene {
             budget: self.budget,
             connectivity: self.connectivity,
             speed: self.playback.speed,
+            agent_radius: self.agent_radius,
         }
     }
 
@@ -354,6 +363,11 @@ impl GridScene {
         self.budget = settings.budget.clamp(1_000, 10_000_000);
         self.connectivity = settings.connectivity;
         self.playback.speed = settings.speed;
+        self.agent_radius = if settings.agent_radius.is_finite() {
+            settings.agent_radius.clamp(0.0, MAX_AGENT_RADIUS)
+        } else {
+            0.0
+        };
         self.rerun();
     }
 

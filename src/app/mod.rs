@@ -71,6 +71,8 @@ const SAVE_FAILED: (&str, &str) = (
 const REPAIR_FAILED: (&str, &str) = ("Could not repair", "The mesh shown is unchanged.");
 /// What "Build navmesh" does, for its tooltips.
 const BUILD_MESH_TIP: &str = "Triangulate the passable tiles (a constrained Delaunay triangulation of their outline, one unit per tile) and open the mesh in the Navmesh view, from this map's start to its goal. Tile costs are not kept. (Ctrl+B)";
+/// What the agent radius does, for its tooltips.
+const AGENT_RADIUS_TIP: &str = "The navmesh keeps this far from every wall, hole and the map's edge (along each axis), so an agent's centre can go anywhere on it; in eighths of a tile. 0 covers the passable tiles exactly. Used by Build navmesh.";
 /// Banner wording for a map that gave no mesh.
 const BUILD_FAILED: (&str, &str) = (
     "Could not build a navmesh",
@@ -582,12 +584,21 @@ impl NavlabApp {
             })
     }
 
+    /// What a mesh built from the map is called (with the agent radius, when there is one).
+    fn built_mesh_name(&self) -> String {
+        match self.grid.agent_radius {
+            r if r > 0.0 => format!("{} as a navmesh (agent radius {r})", self.map_name()),
+            _ => format!("{} as a navmesh", self.map_name()),
+        }
+    }
+
     /// Triangulates the tile map's passable tiles and shows the mesh in the navmesh view, from
     /// the map's start to its goal; on failure everything stays as it was. Synchronous (at
     /// launch); the window builds on a worker thread ([`NavlabApp::start_mesh_build`]).
     pub fn build_mesh_from_map(&mut self) {
-        let built = crate::navmesh::from_map::navmesh_from_map(&self.grid.map);
-        let name = format!("{} as a navmesh", self.map_name());
+        let built =
+            crate::navmesh::from_map::navmesh_from_map(&self.grid.map, self.grid.agent_radius);
+        let name = self.built_mesh_name();
         let endpoints = (self.grid.start, self.grid.goal);
         self.show_built_mesh(built.map_err(|e| e.to_string()), name, endpoints);
     }
@@ -597,15 +608,17 @@ impl NavlabApp {
     /// meanwhile drops the build.
     pub fn start_mesh_build(&mut self) {
         let map = self.grid.map.clone();
+        let radius = self.grid.agent_radius;
         let (sender, receiver) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let built = crate::navmesh::from_map::navmesh_from_map(&map).map_err(|e| e.to_string());
+            let built =
+                crate::navmesh::from_map::navmesh_from_map(&map, radius).map_err(|e| e.to_string());
             // The receiver is gone when the build was dropped: nothing to do.
             let _ = sender.send(built);
         });
         self.mesh_build = Some(MeshBuild {
             receiver,
-            name: format!("{} as a navmesh", self.map_name()),
+            name: self.built_mesh_name(),
             endpoints: (self.grid.start, self.grid.goal),
         });
     }
@@ -647,16 +660,15 @@ impl NavlabApp {
             Err(error) => return self.fail(BUILD_FAILED, error),
         };
         let summary = mesh.summary();
-        // Tile (x, y) is the square [x, x+1] × [y, y+1] of the mesh: start at tile centres.
-        let centre =
-            |(x, y): crate::grid::Cell| crate::geom::Vec2::new(x as f64 + 0.5, y as f64 + 0.5);
-        let (start, goal) = (centre(start_cell), centre(goal_cell));
-        let on_mesh = mesh.triangle_at(start).is_some() && mesh.triangle_at(goal).is_some();
-        self.scene.set_mesh_at(
-            mesh,
-            MeshSource::Generated(name),
-            on_mesh.then_some((start, goal)),
-        );
+        // Tile (x, y) is the square [x, x+1] × [y, y+1] of the mesh: start at tile centres,
+        // moved onto the mesh when an agent radius keeps it off them (near a wall).
+        let on_mesh = |(x, y): crate::grid::Cell| {
+            mesh.locate(crate::geom::Vec2::new(x as f64 + 0.5, y as f64 + 0.5))
+                .map(|location| location.point)
+        };
+        let endpoints = on_mesh(start_cell).zip(on_mesh(goal_cell));
+        self.scene
+            .set_mesh_at(mesh, MeshSource::Generated(name), endpoints);
         self.settings.scene = SceneKind::Navmesh;
         self.settings.last_file = None;
         self.error = None;
@@ -771,6 +783,15 @@ impl NavlabApp {
                             ui.spinner();
                             ui.label("building…");
                         }
+                    });
+                    ui.horizontal(|ui| {
+                        use crate::navmesh::from_map::AGENT_RADIUS_STEP;
+                        ui.add(
+                            egui::Slider::new(&mut self.grid.agent_radius, 0.0..=8.0)
+                                .step_by(AGENT_RADIUS_STEP)
+                                .text("Agent radius"),
+                        )
+                        .on_hover_text(AGENT_RADIUS_TIP);
                     });
                     ui.separator();
                     self.grid.controls_ui(ui);
@@ -1202,6 +1223,8 @@ pub struct LaunchOptions {
     pub diagnostics: bool,
     /// Build a navmesh from the map and show it (navmesh scene).
     pub build_mesh: bool,
+    /// The agent radius for `build_mesh` (tiles).
+    pub agent_radius: Option<f64>,
 }
 
 /// Opens the window; returns when it closes.
@@ -1250,6 +1273,9 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
             }
             if launch.compare {
                 app.grid.compare();
+            }
+            if let Some(radius) = launch.agent_radius {
+                app.grid.agent_radius = radius;
             }
             if launch.build_mesh {
                 app.build_mesh_from_map();
