@@ -30,6 +30,18 @@ fn harness(answers: Vec<Option<PathBuf>>) -> Harness<'static, NavlabApp> {
     h
 }
 
+/// Runs frames until the navmesh build on the worker thread is done and shown (6 s at most).
+fn wait_for_mesh_build(h: &mut Harness<'_, NavlabApp>) {
+    for _ in 0..600 {
+        if !h.state().is_building_mesh() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.run_steps(1);
+    }
+    h.run_steps(2);
+}
+
 fn click_cell(h: &mut Harness<'_, NavlabApp>, (x, y): (usize, usize)) {
     let view = h.state().grid.last_view().expect("canvas drawn");
     let pos = view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
@@ -316,14 +328,7 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
     h.get_by_label("Build navmesh");
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::B);
     h.run_steps(1);
-    for _ in 0..600 {
-        if !h.state().is_building_mesh() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        h.run_steps(1);
-    }
-    h.run_steps(2);
+    wait_for_mesh_build(&mut h);
     let app = h.state();
     assert_eq!(app.settings.scene, SceneKind::Navmesh);
     assert!(app.scene.source.name().contains("as a navmesh"));
@@ -408,14 +413,7 @@ fn the_agent_radius_slider_shrinks_the_built_navmesh_away_from_the_walls() {
     let map = h.state().grid.map.clone();
     h.get_by_label("Build navmesh").click();
     h.run_steps(1);
-    for _ in 0..600 {
-        if !h.state().is_building_mesh() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        h.run_steps(1);
-    }
-    h.run_steps(2);
+    wait_for_mesh_build(&mut h);
     let app = h.state();
     assert_eq!(app.settings.scene, SceneKind::Navmesh);
     assert!(
