@@ -76,7 +76,7 @@ pub enum Command {
         /// Window size in points, as WxH.
         #[arg(long, value_parser = parse_size)]
         size: Option<[f32; 2]>,
-        /// Open the tile-map lab on this map (MovingAI .map or navlab .json).
+        /// Open the tile-map lab on this map (MovingAI .map, navlab .json, or Tiled .tmx/.tmj).
         #[arg(long)]
         map: Option<PathBuf>,
         /// Run the comparison of all grid algorithms at start (tile-map lab).
@@ -106,7 +106,7 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = CostArg::Centroid)]
         cost: CostArg,
     },
-    /// Find a path on a tile map (MovingAI .map, or navlab .json).
+    /// Find a path on a tile map (MovingAI .map, navlab .json, or Tiled .tmx/.tmj).
     Grid {
         /// The map file.
         map: PathBuf,
@@ -137,7 +137,7 @@ pub enum Command {
     },
     /// Run the pursuit scene headless: mobs hunt the kitten by sight and by its smell trail.
     Pursue {
-        /// The map file (MovingAI .map or navlab .json).
+        /// The map file (MovingAI .map, navlab .json, or Tiled .tmx/.tmj).
         map: PathBuf,
         /// Where the kitten starts, as x,y in tiles (3.5,4.5 is the centre of tile 3,4).
         #[arg(long, value_parser = parse_point)]
@@ -192,7 +192,7 @@ pub enum Command {
     /// tiles' outline, one unit per tile, in the XZ plane — write it as OBJ and describe it.
     /// Exit 0, or 2 for an unreadable map, a map with nothing passable, or a failed write.
     Mesh {
-        /// The tile map (MovingAI `.map` or navlab `.json`).
+        /// The tile map (MovingAI `.map`, navlab `.json`, or Tiled `.tmx`/`.tmj`).
         map: PathBuf,
         /// Where to write the mesh (written atomically).
         #[arg(short, long, value_name = "OUT.obj")]

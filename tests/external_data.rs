@@ -284,3 +284,44 @@ fn a_mesh_built_from_arena_map_covers_it_and_never_beats_the_any_angle_optimum()
     assert!(report.is_clean(), "{report:#?}");
     assert_close_to_any_angle("arena.map's mesh", &mesh, &arena_any_angle(&dir));
 }
+
+/// The Tiled files hold one 10 × 10 map in XML and in JSON; SOURCES.md says its `PlayerLayer`
+/// (the one with `solid` = true) fills 33 cells. Both import to the same map with exactly those
+/// walls, and a search crosses it around them.
+#[test]
+fn tiled_maps_import_their_solid_layer_as_walls_from_xml_and_json_alike() {
+    use navlab::grid::tiled;
+    let (Some(tmx), Some(tmj)) = (
+        testdata("tiled/orthogonal-simple.tmx"),
+        testdata("tiled/orthogonal-simple.tmj"),
+    ) else {
+        return;
+    };
+    let from_xml = tiled::load(&tmx).expect("tmx imports");
+    let from_json = tiled::load(&tmj).expect("tmj imports");
+    assert_eq!(from_xml, from_json);
+    assert_eq!(from_xml.wall_layers, ["PlayerLayer"]);
+    let map = &from_xml.map;
+    assert_eq!((map.width(), map.height()), (10, 10));
+    assert_eq!(map.cell_count() - map.passable_count(), 33);
+    // Row 1 of PlayerLayer is `0,45,46,46,46,46,46,47,0,0`.
+    let row: Vec<bool> = (0..10).map(|x| map.is_passable((x, 1))).collect();
+    assert_eq!(
+        row,
+        [
+            true, false, false, false, false, false, false, false, true, true
+        ]
+    );
+    // load_any reads them too (the CLI and the app go through it).
+    assert_eq!(&navlab::grid::movingai::load_any(&tmj).expect("loads"), map);
+    let path = navlab::grid::grid_search(
+        map,
+        (0, 0),
+        (9, 9),
+        navlab::grid::GridAlgorithm::Dijkstra,
+        navlab::grid::Connectivity::Eight,
+        &mut navlab::search::NoObserver,
+    );
+    assert_eq!(path.outcome, navlab::search::SearchOutcome::Found);
+    assert!(path.path.iter().all(|&c| map.is_passable(c)));
+}

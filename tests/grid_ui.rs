@@ -445,3 +445,31 @@ fn the_agent_radius_slider_shrinks_the_built_navmesh_away_from_the_walls() {
     let path = app.scene.timeline.path.clone().expect("a path");
     assert_ne!(path.status, navlab::navmesh::PathStatus::Unreachable);
 }
+
+#[test]
+fn a_tiled_map_opens_with_its_collision_layer_as_walls_and_saves_under_a_new_name() {
+    let Some(tmx) = common::testdata("tiled/orthogonal-simple.tmx") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp");
+    let saved = dir.path().join("imported.json");
+    let before = std::fs::read(&tmx).expect("tmx");
+    let mut h = harness(vec![Some(tmx.clone()), Some(saved.clone())]);
+    h.get_by_label("Open…").click();
+    h.run_steps(3);
+    let app = h.state();
+    assert_eq!(app.error, None);
+    assert_eq!(
+        app.notice.as_deref(),
+        Some("Imported from Tiled: walls from layer PlayerLayer; Save writes .map or .json")
+    );
+    assert_eq!(app.grid.map.width(), 10);
+    assert_eq!(app.grid.map.passable_count(), 100 - 33);
+    // Ctrl+S does not write Tiled XML over the Tiled file: it asks for a new name.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(2);
+    assert_eq!(std::fs::read(&tmx).expect("tmx"), before);
+    let written = navlab::grid::movingai::load_any(&saved).expect("saved as navlab JSON");
+    assert_eq!(written, h.state().grid.map);
+    assert_eq!(h.state().grid.file.as_deref(), Some(saved.as_path()));
+}

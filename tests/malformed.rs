@@ -5,6 +5,7 @@
 mod common;
 use common::cases_or;
 use navlab::grid::movingai::{parse_map, parse_navlab_json, parse_scenarios};
+use navlab::grid::tiled::{parse_tmj, parse_tmx};
 use navlab::navmesh::{NavMesh, Plane, obj, polyanya};
 use proptest::prelude::*;
 use std::process::Command;
@@ -312,6 +313,8 @@ proptest! {
         let _ = parse_map(&bytes, "fuzz.map");
         let _ = parse_navlab_json(&bytes, "fuzz.json");
         let _ = parse_scenarios(&String::from_utf8_lossy(&bytes), "fuzz.scen");
+        let _ = parse_tmx(&bytes, "fuzz.tmx");
+        let _ = parse_tmj(&bytes, "fuzz.tmj");
     }
 
     #[test]
@@ -319,10 +322,12 @@ proptest! {
         let _ = parse_map(text.as_bytes(), "fuzz.map");
         let _ = parse_navlab_json(text.as_bytes(), "fuzz.json");
         let _ = parse_scenarios(&text, "fuzz.scen");
+        let _ = parse_tmx(text.as_bytes(), "fuzz.tmx");
+        let _ = parse_tmj(text.as_bytes(), "fuzz.tmj");
     }
 }
 
-/// Text made of the words and characters of `.map`, `.scen` and navlab JSON files.
+/// Text made of the words and characters of `.map`, `.scen`, navlab JSON and Tiled files.
 fn map_soup() -> impl Strategy<Value = String> {
     let token = prop::sample::select(vec![
         "type octile\n",
@@ -356,6 +361,21 @@ fn map_soup() -> impl Strategy<Value = String> {
         " ",
         "\r\n",
         "é",
+        "<map orientation=\"orthogonal\" width=\"3\" height=\"2\">",
+        "<map width=\"99999999999\" height=\"-1\">",
+        "</map>",
+        "<layer name=\"Collision\">",
+        "</layer>",
+        "<data encoding=\"csv\">",
+        "<data>",
+        "</data>",
+        "<tile gid=\"3\"/>",
+        "1,0,2147483653,",
+        "<group>",
+        "</group>",
+        "\"layers\": [",
+        "{\"type\": \"tilelayer\", \"name\": \"Walls\", \"data\": [1, 0, 4294967295]}",
+        "\"infinite\": true",
     ]);
     prop::collection::vec(token, 0..60).prop_map(|t| t.concat())
 }

@@ -32,7 +32,11 @@ impl FileDialogs for NativeDialogs {
     fn pick_map(&mut self) -> Option<PathBuf> {
         rfd::FileDialog::new()
             .set_title("Open a tile map")
-            .add_filter("Tile maps", &["map", "json"])
+            .add_filter("Tile maps", &["map", "json", "tmx", "tmj"])
+            .add_filter(
+                "Tiled maps (imported: collision layers become walls)",
+                &["tmx", "tmj"],
+            )
             .pick_file()
     }
 

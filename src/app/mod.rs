@@ -243,12 +243,25 @@ impl NavlabApp {
 
     /// Loads a tile map; on failure the current map stays and the error shows.
     pub fn load_map(&mut self, path: PathBuf) {
-        match crate::grid::movingai::load_any(&path) {
-            Ok(map) => {
+        use crate::grid::{movingai, tiled};
+        // A Tiled map is imported: say which layers became walls.
+        let loaded = if tiled::is_tiled_path(&path) {
+            tiled::load(&path).map(|import| {
+                let notice = format!(
+                    "Imported from Tiled: walls from layer {}; Save writes .map or .json",
+                    import.wall_layers.join(", ")
+                );
+                (import.map, notice)
+            })
+        } else {
+            movingai::load_any(&path).map(|map| (map, "Map opened".to_string()))
+        };
+        match loaded {
+            Ok((map, notice)) => {
                 self.grid.set_map(map, Some(path.clone()));
                 self.settings.recent.add(path);
                 self.error = None;
-                self.notice = Some("Map opened".to_string());
+                self.notice = Some(notice);
             }
             Err(e) => self.fail(OPEN_FAILED, e.to_string()),
         }
@@ -277,9 +290,16 @@ impl NavlabApp {
     }
 
     fn save_map(&mut self, ask: bool) -> bool {
+        // navlab does not write Tiled files: an imported map is saved under a new name.
         let target = match (&self.grid.file, ask) {
-            (Some(path), false) => Some(path.clone()),
-            _ => self.dialogs.save_map("map.json"),
+            (Some(path), false) if !crate::grid::tiled::is_tiled_path(path) => Some(path.clone()),
+            (Some(path), _) => {
+                let stem = path
+                    .file_stem()
+                    .map_or("map".into(), |s| s.to_string_lossy());
+                self.dialogs.save_map(&format!("{stem}.json"))
+            }
+            (None, _) => self.dialogs.save_map("map.json"),
         };
         match target {
             Some(path) => self.save_map_to(path),
@@ -425,9 +445,11 @@ impl NavlabApp {
                 .collect()
         });
         if let Some(path) = dropped.into_iter().next() {
-            let is_map = path
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("map") || e.eq_ignore_ascii_case("json"));
+            let is_map = path.extension().is_some_and(|e| {
+                ["map", "json", "tmx", "tmj"]
+                    .iter()
+                    .any(|m| e.eq_ignore_ascii_case(m))
+            });
             if is_map {
                 if !self.settings.scene.uses_map() {
                     self.settings.scene = SceneKind::TileMap;

@@ -1,10 +1,11 @@
-//! Tile maps: terrain with costs, MovingAI `.map`/`.scen` files and the app's own format, and
-//! search on the grid with the same instrumented algorithms as the navmesh.
+//! Tile maps: terrain with costs, MovingAI `.map`/`.scen` files, the app's own format and Tiled
+//! imports, and search on the grid with the same instrumented algorithms as the navmesh.
 
 pub mod bresenham;
 pub mod map;
 pub mod movingai;
 pub mod search;
+pub mod tiled;
 pub mod tiles;
 
 pub use map::{Cell, Connectivity, MapError, TileMap};

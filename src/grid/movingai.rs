@@ -386,8 +386,12 @@ fn json_array_string_lines(text: &str, key: &str) -> Vec<usize> {
         .collect()
 }
 
-/// Loads a map by extension: `.json` is navlab's format, anything else MovingAI `.map`.
+/// Loads a map by extension: `.json` is navlab's format, `.tmx`/`.tmj` a Tiled import (see
+/// [`super::tiled`]), anything else MovingAI `.map`.
 pub fn load_any(path: &Path) -> Result<TileMap, MapError> {
+    if super::tiled::is_tiled_path(path) {
+        return super::tiled::load(path).map(|import| import.map);
+    }
     if path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"))
@@ -403,9 +407,16 @@ pub fn load_any(path: &Path) -> Result<TileMap, MapError> {
     }
 }
 
-/// Saves by extension (`.json`: navlab format with costs; otherwise `.map`), atomically: the
-/// text goes to a temporary file beside the target, which is then renamed over it.
+/// Saves by extension (`.json`: navlab format with costs; `.tmx`/`.tmj` refused; otherwise
+/// `.map`), atomically: the text goes to a temporary file beside the target, which is then
+/// renamed over it.
 pub fn save_any(map: &TileMap, path: &Path) -> Result<(), String> {
+    if super::tiled::is_tiled_path(path) {
+        return Err(format!(
+            "{}: navlab does not write Tiled files (it would lose the layers); save as .map or .json",
+            path.display()
+        ));
+    }
     let text = if path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"))
