@@ -376,6 +376,14 @@ fn map_soup() -> impl Strategy<Value = String> {
         "\"layers\": [",
         "{\"type\": \"tilelayer\", \"name\": \"Walls\", \"data\": [1, 0, 4294967295]}",
         "\"infinite\": true",
+        "<tileset firstgid=\"1\" source=\"missing.tsx\"/>",
+        "<tileset firstgid=\"4294967295\"><tile id=\"7\"><properties><property name=\"solid\" value=\"true\"/></properties></tile></tileset>",
+        "<data encoding=\"base64\" compression=\"zlib\">",
+        "<data encoding=\"base64\" compression=\"gzip\">",
+        "eJxjYGBgAAAABAAB",
+        "AQAAAAIAAAA=",
+        "\"tilesets\": [{\"firstgid\": 1, \"tiles\": [{\"id\": 0, \"properties\": [{\"name\": \"solid\", \"value\": true}]}]}]",
+        "\"encoding\": \"base64\", \"compression\": \"zlib\", \"data\": \"eJxjYGBgAAAABAAB\"",
     ]);
     prop::collection::vec(token, 0..60).prop_map(|t| t.concat())
 }

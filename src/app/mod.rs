@@ -248,8 +248,8 @@ impl NavlabApp {
         let loaded = if tiled::is_tiled_path(&path) {
             tiled::load(&path).map(|import| {
                 let notice = format!(
-                    "Imported from Tiled: walls from layer {}; Save writes .map or .json",
-                    import.wall_layers.join(", ")
+                    "Imported from Tiled: walls from {}; Save writes .map or .json",
+                    import.wall_sources()
                 );
                 (import.map, notice)
             })

@@ -3,14 +3,17 @@
 //!
 //! A collision layer is a tile layer with a true bool property named `solid`, `collision`,
 //! `collides`, `blocked` or `wall` (any case); when no layer has one, layers whose name holds
-//! `collision`, `solid`, `wall` or `obstacle` are used. Hidden layers count (collision layers
+//! `collision`, `solid`, `wall` or `obstacle` are used. Tiles given such a property in their
+//! tileset (embedded, or an external `.tsx`/`.tsj` beside the map) are walls in every layer. Hidden layers count (collision layers
 //! are often hidden), layers in groups too. Orthogonal, finite maps only, with layer data as CSV,
-//! XML `<tile>` elements (TMX) or an array (TMJ); base64 data is refused with how to re-save.
-//! navlab does not write Tiled files: save an imported map as `.map` or `.json`.
+//! XML `<tile>` elements (TMX), an array (TMJ) or base64 (plain, zlib or gzip; zstd is refused
+//! with how to re-save). navlab does not write Tiled files: save an imported map as `.map` or
+//! `.json`.
 
 use super::map::{MAX_SIDE, MapError, TileMap};
 use super::tiles::Tile;
 use serde::Deserialize;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Tiled keeps flip and rotation flags in a gid's top bits; the rest is the tile.
@@ -28,6 +31,27 @@ pub struct TiledImport {
     pub map: TileMap,
     /// The names of the layers that became walls.
     pub wall_layers: Vec<String>,
+    /// How many kinds of tile marked solid in a tileset are placed on the map (walls wherever
+    /// they are).
+    pub solid_tiles: usize,
+}
+
+impl TiledImport {
+    /// Where the walls came from, for messages: "layer Walls", "3 solid tiles", or both.
+    pub fn wall_sources(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.wall_layers.is_empty() {
+            parts.push(format!("layer {}", self.wall_layers.join(", ")));
+        }
+        if self.solid_tiles > 0 {
+            parts.push(format!(
+                "{} tile{} marked solid in the tileset",
+                self.solid_tiles,
+                if self.solid_tiles == 1 { "" } else { "s" }
+            ));
+        }
+        parts.join(" and ")
+    }
 }
 
 /// True for the extensions this module reads (`tmx`, `tmj`, any case).
@@ -43,13 +67,14 @@ pub fn load(path: &Path) -> Result<TiledImport, MapError> {
         file: file.clone(),
         message: format!("cannot read the file: {e}"),
     })?;
+    let dir = path.parent();
     if path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("tmj"))
     {
-        parse_tmj(&bytes, &file)
+        parse_tmj_in(&bytes, &file, dir)
     } else {
-        parse_tmx(&bytes, &file)
+        parse_tmx_in(&bytes, &file, dir)
     }
 }
 
@@ -62,8 +87,14 @@ struct Layer {
     line: Option<usize>,
 }
 
-/// Parses Tiled XML; `file` names it in errors.
+/// Parses Tiled XML; `file` names it in errors. External tilesets cannot be read from bytes
+/// alone: use [`load`].
 pub fn parse_tmx(bytes: &[u8], file: &str) -> Result<TiledImport, MapError> {
+    parse_tmx_in(bytes, file, None)
+}
+
+/// [`parse_tmx`], reading external tilesets from `dir`.
+fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImport, MapError> {
     let syntax = |line: usize, message: String| MapError::Syntax {
         file: file.to_string(),
         line,
@@ -109,6 +140,19 @@ pub fn parse_tmx(bytes: &[u8], file: &str) -> Result<TiledImport, MapError> {
     };
     let (width, height) = (size("width")?, size("height")?);
 
+    let mut solid_gids = BTreeSet::new();
+    for tileset in root.children().filter(|n| n.has_tag_name("tileset")) {
+        let at = line_of(tileset);
+        let first: u32 = tileset
+            .attribute("firstgid")
+            .and_then(|g| g.parse().ok())
+            .ok_or_else(|| syntax(at, "a tileset has no firstgid".to_string()))?;
+        let ids = match tileset.attribute("source") {
+            Some(source) => external_tileset(source, dir).map_err(|m| syntax(at, m))?,
+            None => solid_ids_in_tsx(tileset),
+        };
+        solid_gids.extend(ids.into_iter().filter_map(|id| first.checked_add(id)));
+    }
     let mut layers = Vec::new();
     let mut pending: Vec<roxmltree::Node> = root.children().filter(|n| n.is_element()).collect();
     pending.reverse();
@@ -140,6 +184,12 @@ pub fn parse_tmx(bytes: &[u8], file: &str) -> Result<TiledImport, MapError> {
                 let gids = match data.attribute("encoding") {
                     Some("csv") => parse_csv(data.text().unwrap_or(""))
                         .map_err(|m| syntax(at, format!("layer `{name}`: {m}")))?,
+                    Some("base64") => decode_base64(
+                        data.text().unwrap_or(""),
+                        data.attribute("compression").unwrap_or(""),
+                        width * height,
+                    )
+                    .map_err(|m| syntax(at, format!("layer `{name}`: {m}")))?,
                     None => data
                         .children()
                         .filter(|n| n.has_tag_name("tile"))
@@ -160,7 +210,50 @@ pub fn parse_tmx(bytes: &[u8], file: &str) -> Result<TiledImport, MapError> {
             _ => {}
         }
     }
-    map_from_layers(width, height, layers, file)
+    map_from_layers(width, height, layers, &solid_gids, file)
+}
+
+/// True when an XML element's `<properties>` hold a true solid-like property.
+fn has_solid_property(node: roxmltree::Node) -> bool {
+    node.children()
+        .filter(|n| n.has_tag_name("properties"))
+        .flat_map(|p| p.children().filter(|n| n.has_tag_name("property")))
+        .any(|p| {
+            p.attribute("name").is_some_and(is_solid_property)
+                && p.attribute("value")
+                    .is_some_and(|v| v.eq_ignore_ascii_case("true"))
+        })
+}
+
+/// The ids of the tiles a `<tileset>` element marks solid.
+fn solid_ids_in_tsx(tileset: roxmltree::Node) -> Vec<u32> {
+    tileset
+        .children()
+        .filter(|n| n.has_tag_name("tile") && has_solid_property(*n))
+        .filter_map(|t| t.attribute("id").and_then(|id| id.parse().ok()))
+        .collect()
+}
+
+/// The solid tile ids of an external tileset file (`.tsx` XML, else JSON), read from `dir`.
+fn external_tileset(source: &str, dir: Option<&Path>) -> Result<Vec<u32>, String> {
+    let Some(dir) = dir else {
+        return Err(format!(
+            "the external tileset `{source}` can only be read when the map is opened from a file"
+        ));
+    };
+    let path = dir.join(source);
+    let bytes = std::fs::read(&path)
+        .map_err(|e| format!("cannot read the tileset {}: {e}", path.display()))?;
+    let broken = |e: String| format!("the tileset {} is not readable: {e}", path.display());
+    if source.to_ascii_lowercase().ends_with(".tsx") {
+        let text = std::str::from_utf8(&bytes).map_err(|e| broken(e.to_string()))?;
+        let doc = roxmltree::Document::parse(text).map_err(|e| broken(e.to_string()))?;
+        Ok(solid_ids_in_tsx(doc.root_element()))
+    } else {
+        let tileset: TmjTileset =
+            serde_json::from_slice(&bytes).map_err(|e| broken(e.to_string()))?;
+        Ok(tileset.solid_ids())
+    }
 }
 
 /// Tiled JSON, as far as navlab reads it.
@@ -174,6 +267,42 @@ struct TmjMap {
     orientation: String,
     #[serde(default)]
     layers: Vec<TmjLayer>,
+    #[serde(default)]
+    tilesets: Vec<TmjTileset>,
+}
+
+/// A tileset in Tiled JSON: embedded (its tiles) or external (`source`).
+#[derive(Deserialize)]
+struct TmjTileset {
+    #[serde(default)]
+    firstgid: u32,
+    #[serde(default)]
+    source: Option<String>,
+    #[serde(default)]
+    tiles: Vec<TmjTile>,
+}
+
+#[derive(Deserialize)]
+struct TmjTile {
+    id: u32,
+    #[serde(default)]
+    properties: Vec<TmjProperty>,
+}
+
+impl TmjTileset {
+    fn solid_ids(&self) -> Vec<u32> {
+        self.tiles
+            .iter()
+            .filter(|t| any_solid(&t.properties))
+            .map(|t| t.id)
+            .collect()
+    }
+}
+
+fn any_solid(properties: &[TmjProperty]) -> bool {
+    properties
+        .iter()
+        .any(|p| is_solid_property(&p.name) && p.value == serde_json::Value::Bool(true))
 }
 
 fn orthogonal() -> String {
@@ -191,6 +320,8 @@ struct TmjLayer {
     #[serde(default)]
     encoding: Option<String>,
     #[serde(default)]
+    compression: Option<String>,
+    #[serde(default)]
     properties: Vec<TmjProperty>,
     #[serde(default)]
     layers: Vec<TmjLayer>,
@@ -203,8 +334,14 @@ struct TmjProperty {
     value: serde_json::Value,
 }
 
-/// Parses Tiled JSON; `file` names it in errors.
+/// Parses Tiled JSON; `file` names it in errors. External tilesets cannot be read from bytes
+/// alone: use [`load`].
 pub fn parse_tmj(bytes: &[u8], file: &str) -> Result<TiledImport, MapError> {
+    parse_tmj_in(bytes, file, None)
+}
+
+/// [`parse_tmj`], reading external tilesets from `dir`.
+fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImport, MapError> {
     let invalid = |message: String| MapError::Invalid {
         file: file.to_string(),
         message,
@@ -222,6 +359,17 @@ pub fn parse_tmj(bytes: &[u8], file: &str) -> Result<TiledImport, MapError> {
             )));
         }
     }
+    let mut solid_gids = BTreeSet::new();
+    for tileset in &parsed.tilesets {
+        let ids = match &tileset.source {
+            Some(source) => external_tileset(source, dir).map_err(invalid)?,
+            None => tileset.solid_ids(),
+        };
+        solid_gids.extend(
+            ids.into_iter()
+                .filter_map(|id| tileset.firstgid.checked_add(id)),
+        );
+    }
     let mut layers = Vec::new();
     let mut pending: Vec<&TmjLayer> = parsed.layers.iter().rev().collect();
     while let Some(layer) = pending.pop() {
@@ -229,12 +377,17 @@ pub fn parse_tmj(bytes: &[u8], file: &str) -> Result<TiledImport, MapError> {
             "group" => pending.extend(layer.layers.iter().rev()),
             "tilelayer" => {
                 let name = &layer.name;
-                if let Some(encoding) = &layer.encoding
-                    && encoding != "csv"
-                {
-                    return Err(invalid(unsupported_encoding(name, encoding)));
-                }
                 let gids = match &layer.data {
+                    Some(serde_json::Value::String(text))
+                        if layer.encoding.as_deref() == Some("base64") =>
+                    {
+                        decode_base64(
+                            text,
+                            layer.compression.as_deref().unwrap_or(""),
+                            parsed.width * parsed.height,
+                        )
+                        .map_err(|m| invalid(format!("layer `{name}`: {m}")))?
+                    }
                     Some(serde_json::Value::Array(cells)) => cells
                         .iter()
                         .map(|c| c.as_u64().and_then(|g| u32::try_from(g).ok()))
@@ -244,9 +397,7 @@ pub fn parse_tmj(bytes: &[u8], file: &str) -> Result<TiledImport, MapError> {
                         })?,
                     _ => return Err(invalid(format!("layer `{name}` has no data array"))),
                 };
-                let solid = layer.properties.iter().any(|p| {
-                    is_solid_property(&p.name) && p.value == serde_json::Value::Bool(true)
-                });
+                let solid = any_solid(&layer.properties);
                 layers.push(Layer {
                     name: name.clone(),
                     solid,
@@ -257,7 +408,7 @@ pub fn parse_tmj(bytes: &[u8], file: &str) -> Result<TiledImport, MapError> {
             _ => {}
         }
     }
-    map_from_layers(parsed.width, parsed.height, layers, file)
+    map_from_layers(parsed.width, parsed.height, layers, &solid_gids, file)
 }
 
 /// Orthogonal and finite, or why not.
@@ -283,6 +434,48 @@ fn unsupported_encoding(layer: &str, encoding: &str) -> String {
     )
 }
 
+/// Gids stored as base64 of little-endian 32-bit numbers, maybe zlib- or gzip-compressed;
+/// `cells` is how many the map needs (more is an error, and bounds the decompression).
+fn decode_base64(text: &str, compression: &str, cells: usize) -> Result<Vec<u32>, String> {
+    use base64::Engine;
+    use std::io::Read;
+    let packed: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(packed)
+        .map_err(|e| format!("the base64 data is broken: {e}"))?;
+    let limit = (cells as u64 + 1) * 4;
+    let mut raw = Vec::new();
+    let inflated = match compression {
+        "" => {
+            raw = bytes;
+            Ok(0)
+        }
+        "zlib" => flate2::read::ZlibDecoder::new(bytes.as_slice())
+            .take(limit)
+            .read_to_end(&mut raw),
+        "gzip" => flate2::read::GzDecoder::new(bytes.as_slice())
+            .take(limit)
+            .read_to_end(&mut raw),
+        other => {
+            return Err(format!(
+                "{other} compression is not supported; in Tiled set Map > Map Properties > Tile \
+                 Layer Format to CSV or Base64 (zlib) and save again"
+            ));
+        }
+    };
+    inflated.map_err(|e| format!("the {compression} data is broken: {e}"))?;
+    if raw.len() % 4 != 0 {
+        return Err(format!(
+            "{} bytes of tile data is not a whole number of 4-byte gids",
+            raw.len()
+        ));
+    }
+    Ok(raw
+        .chunks_exact(4)
+        .filter_map(|b| b.try_into().ok().map(u32::from_le_bytes))
+        .collect())
+}
+
 fn is_solid_property(name: &str) -> bool {
     SOLID_PROPERTIES
         .iter()
@@ -301,32 +494,42 @@ fn parse_csv(text: &str) -> Result<Vec<u32>, String> {
         .collect()
 }
 
-/// Walls where the collision layers have a tile.
+/// Walls where the collision layers have a tile, and wherever a tile marked solid is placed.
 fn map_from_layers(
     width: usize,
     height: usize,
     layers: Vec<Layer>,
+    solid_gids: &BTreeSet<u32>,
     file: &str,
 ) -> Result<TiledImport, MapError> {
     let by_property = layers.iter().any(|l| l.solid);
-    let chosen: Vec<&Layer> = layers
-        .iter()
-        .filter(|l| {
-            if by_property {
-                l.solid
-            } else {
-                let name = l.name.to_lowercase();
-                SOLID_NAMES.iter().any(|w| name.contains(w))
-            }
-        })
-        .collect();
-    if chosen.is_empty() {
+    let is_collision = |l: &Layer| {
+        if by_property {
+            l.solid
+        } else {
+            let name = l.name.to_lowercase();
+            SOLID_NAMES.iter().any(|w| name.contains(w))
+        }
+    };
+    let mut used_solid_tiles = BTreeSet::new();
+    for layer in &layers {
+        used_solid_tiles.extend(
+            layer
+                .gids
+                .iter()
+                .map(|g| g & GID_MASK)
+                .filter(|g| solid_gids.contains(g)),
+        );
+    }
+    let chosen: Vec<&Layer> = layers.iter().filter(|l| is_collision(l)).collect();
+    if chosen.is_empty() && used_solid_tiles.is_empty() {
         let names: Vec<&str> = layers.iter().map(|l| l.name.as_str()).collect();
         return Err(MapError::Invalid {
             file: file.to_string(),
             message: format!(
-                "no collision layer among the tile layers ({}): in Tiled, give the layer whose \
-                 tiles block movement the bool property `solid` set to true",
+                "no collision layer among the tile layers ({}) and no placed tile marked solid: \
+                 in Tiled, give the layer whose tiles block movement (or those tiles, in the \
+                 tileset) the bool property `solid` set to true",
                 if names.is_empty() {
                     "there are none".to_string()
                 } else {
@@ -339,7 +542,11 @@ fn map_from_layers(
         file: file.to_string(),
         message: format!("a {width} × {height} map is not allowed"),
     })?;
-    for layer in &chosen {
+    for layer in &layers {
+        let whole = is_collision(layer);
+        if !whole && used_solid_tiles.is_empty() {
+            continue;
+        }
         if layer.gids.len() != width * height {
             let message = format!(
                 "layer `{}` has {} cells, the map {} × {} = {}",
@@ -362,7 +569,8 @@ fn map_from_layers(
             });
         }
         for (i, &gid) in layer.gids.iter().enumerate() {
-            if gid & GID_MASK != 0 {
+            let tile = gid & GID_MASK;
+            if (whole && tile != 0) || used_solid_tiles.contains(&tile) {
                 map.set((i % width, i / width), Tile::Wall);
             }
         }
@@ -370,6 +578,7 @@ fn map_from_layers(
     Ok(TiledImport {
         map,
         wall_layers: chosen.iter().map(|l| l.name.clone()).collect(),
+        solid_tiles: used_solid_tiles.len(),
     })
 }
 
@@ -414,12 +623,125 @@ mod tests {
     }
 
     #[test]
+    fn tiles_marked_solid_in_a_tileset_are_walls_in_any_layer() {
+        // Tile id 4 of a tileset starting at gid 10 is solid: gid 14, also flipped.
+        let tileset = "<tileset firstgid=\"10\" name=\"t\"><tile id=\"4\"><properties>\
+                       <property name=\"collides\" type=\"bool\" value=\"true\"/>\
+                       </properties></tile><tile id=\"5\"/></tileset>";
+        let text = tmx(&format!(
+            "{tileset}<layer name=\"Ground\"><data encoding=\"csv\">\
+             14,15,10,0,0,2147483662</data></layer>"
+        ));
+        let import = parse_tmx(text.as_bytes(), "t.tmx").expect("imports");
+        assert_eq!(import.wall_layers, Vec::<String>::new());
+        assert_eq!(import.solid_tiles, 1);
+        assert_eq!(import.wall_sources(), "1 tile marked solid in the tileset");
+        let walls: Vec<_> = (0..6)
+            .filter(|&i| import.map.tiles()[i] == Tile::Wall)
+            .collect();
+        assert_eq!(walls, [0, 5]);
+
+        // The same from JSON, with an external tileset read beside the map.
+        let dir = std::env::temp_dir().join(format!("navlab-tiled-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        std::fs::write(
+            dir.join("walls.tsx"),
+            tileset.replace(" firstgid=\"10\"", ""),
+        )
+        .expect("write tsx");
+        let json = "{\"width\": 3, \"height\": 2, \"tilesets\": [{\"firstgid\": 10, \
+                    \"source\": \"walls.tsx\"}], \"layers\": [{\"type\": \"tilelayer\", \
+                    \"name\": \"Ground\", \"data\": [14, 15, 10, 0, 0, 2147483662]}]}";
+        let map_path = dir.join("m.tmj");
+        std::fs::write(&map_path, json).expect("write tmj");
+        let loaded = load(&map_path).expect("loads with its tileset");
+        assert_eq!(loaded.map, import.map);
+        // From bytes alone the external tileset cannot be found: said, not guessed.
+        let error = parse_tmj(json.as_bytes(), "m.tmj")
+            .expect_err("external")
+            .to_string();
+        assert!(error.contains("external tileset `walls.tsx`"), "{error}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Gids as Tiled writes them in base64, compressed as asked.
+    fn base64_of(gids: &[u32], compression: &str) -> String {
+        use base64::Engine;
+        use std::io::Write;
+        let raw: Vec<u8> = gids.iter().flat_map(|g| g.to_le_bytes()).collect();
+        let packed = match compression {
+            "zlib" => {
+                let mut z = flate2::write::ZlibEncoder::new(Vec::new(), Default::default());
+                z.write_all(&raw).expect("in memory");
+                z.finish().expect("in memory")
+            }
+            "gzip" => {
+                let mut z = flate2::write::GzEncoder::new(Vec::new(), Default::default());
+                z.write_all(&raw).expect("in memory");
+                z.finish().expect("in memory")
+            }
+            _ => raw,
+        };
+        base64::engine::general_purpose::STANDARD.encode(packed)
+    }
+
+    #[test]
+    fn base64_layers_read_plain_zlib_and_gzip_in_both_formats() {
+        let gids = [0, 9, 0, 0, 0x4000_0001, 0];
+        for compression in ["", "zlib", "gzip"] {
+            let data = base64_of(&gids, compression);
+            let xml = tmx(&format!(
+                "<layer name=\"Collision\"><data encoding=\"base64\" \
+                 compression=\"{compression}\">\n   {data}\n</data></layer>"
+            ));
+            let json = format!(
+                "{{\"width\": 3, \"height\": 2, \"orientation\": \"orthogonal\", \"layers\": \
+                 [{{\"type\": \"tilelayer\", \"name\": \"Collision\", \"encoding\": \
+                 \"base64\", \"compression\": \"{compression}\", \"data\": \"{data}\"}}]}}"
+            );
+            for import in [
+                parse_tmx(xml.as_bytes(), "b.tmx").expect(compression),
+                parse_tmj(json.as_bytes(), "b.tmj").expect(compression),
+            ] {
+                let walls: Vec<usize> = (0..6)
+                    .filter(|&i| import.map.tiles()[i] == Tile::Wall)
+                    .collect();
+                assert_eq!(walls, [1, 4], "{compression}");
+            }
+        }
+        // Broken data and unknown compression say so; too much data is refused, not inflated.
+        let too_many = base64_of(&[1; 600], "zlib");
+        for (data, compression, says) in [
+            ("!!!", "", "the base64 data is broken"),
+            (
+                base64_of(&gids, "zlib").as_str(),
+                "zstd",
+                "zstd compression is not supported",
+            ),
+            ("AAAA", "zlib", "the zlib data is broken"),
+            (too_many.as_str(), "zlib", "has 7 cells, the map 3 × 2 = 6"),
+        ] {
+            let xml = tmx(&format!(
+                "<layer name=\"Collision\">\n<data encoding=\"base64\" \
+                 compression=\"{compression}\">{data}</data></layer>"
+            ));
+            let error = parse_tmx(xml.as_bytes(), "b.tmx")
+                .expect_err(says)
+                .to_string();
+            assert!(
+                error.starts_with("b.tmx:4: ") && error.contains(says),
+                "{error}"
+            );
+        }
+    }
+
+    #[test]
     fn what_cannot_be_read_is_said_with_the_line() {
         for (text, line, says) in [
             (
-                tmx("<layer name=\"Collision\">\n<data encoding=\"base64\">AAAA</data></layer>"),
+                tmx("<layer name=\"Collision\">\n<data encoding=\"binary\">AAAA</data></layer>"),
                 4,
-                "base64 data is not supported",
+                "binary data is not supported",
             ),
             (
                 tmx("<layer name=\"Collision\">\n<data encoding=\"csv\">1,2</data></layer>"),
