@@ -276,6 +276,14 @@ proptest! {
             rect_area(room) - union_area_within(&grown, room)
         };
         let built = navmesh_from_map(&map, radius);
+        // What the radius leaves out (shaded in the editor) and the mesh tile the passable
+        // ground exactly, without overlap.
+        let left_out: f64 = navlab::navmesh::from_map::too_close_for_agent(&map, radius)
+            .into_iter()
+            .map(rect_area)
+            .sum();
+        let passable = map.passable_count() as f64;
+        prop_assert!((expected + left_out - passable).abs() < 1e-9 * w * h, "{expected} + {left_out} vs {passable}");
         if map.passable_count() == 0 {
             prop_assert_eq!(built.err(), Some(FromMapError::NothingPassable));
             return Ok(());

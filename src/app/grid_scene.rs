@@ -166,6 +166,9 @@ pub struct GridScene {
     /// The agent radius "Build navmesh" keeps clear of walls, in tiles (0: the tiles as they
     /// are).
     pub agent_radius: f64,
+    /// What that radius leaves out of the passable tiles, shaded on the canvas: for which map
+    /// revision and radius it was computed, and the rectangles.
+    clearance: (u64, f64, Vec<[f64; 4]>),
     /// Recorded events of the current search.
     pub events: Vec<SearchEvent>,
     /// Its answer.
@@ -317,6 +320,7 @@ impl GridScene {
             budget: DEFAULT_IDA_BUDGET,
             connectivity: Connectivity::Eight,
             agent_radius: 0.0,
+            clearance: (0, 0.0, Vec::new()),
             events: Vec::new(),
             result: None,
             playback: Playback::default(),
@@ -1032,6 +1036,7 @@ impl GridScene {
         }
         super::camera::zoom_with_wheel(ui, &response, self.camera.as_mut());
         self.sync_replay();
+        self.refresh_clearance();
         self.paint_map(&painter, view);
         if let Some(cell) = self.hover {
             let _ = response.on_hover_ui_at_pointer(|ui| self.cell_tooltip_ui(ui, cell));
@@ -1052,6 +1057,32 @@ impl GridScene {
                 ui.label(format!("expanded {times} times"));
             }
         }
+    }
+
+    /// Recomputes the shaded clearance when the map or the agent radius changed.
+    fn refresh_clearance(&mut self) {
+        let (revision, radius, _) = self.clearance;
+        if revision != self.revision || radius != self.agent_radius {
+            let rects = crate::navmesh::from_map::too_close_for_agent(&self.map, self.agent_radius);
+            self.clearance = (self.revision, self.agent_radius, rects);
+        }
+    }
+
+    /// The passable ground an agent of the chosen radius cannot reach, shaded.
+    fn paint_clearance(&self, painter: &egui::Painter, view: View) {
+        let visible = view.visible_world();
+        let fill = Color32::from_rgba_unmultiplied(255, 40, 120, 120);
+        let mut mesh = egui::Mesh::default();
+        for &[x0, y0, x1, y1] in &self.clearance.2 {
+            if x1 < visible.min.x || x0 > visible.max.x || y1 < visible.min.y || y0 > visible.max.y
+            {
+                continue;
+            }
+            let a = view.screen_from_world(Vec2::new(x0, y0));
+            let b = view.screen_from_world(Vec2::new(x1, y1));
+            mesh.add_colored_rect(Rect::from_min_max(a, b), fill);
+        }
+        painter.add(Shape::mesh(mesh));
     }
 
     fn paint_map(&self, painter: &egui::Painter, view: View) {
@@ -1082,6 +1113,7 @@ impl GridScene {
                 }
             }
         });
+        self.paint_clearance(painter, view);
         if self.replay.finished.is_some()
             && let Some(r) = &self.result
         {

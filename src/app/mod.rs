@@ -72,7 +72,7 @@ const REPAIR_FAILED: (&str, &str) = ("Could not repair", "The mesh shown is unch
 /// What "Build navmesh" does, for its tooltips.
 const BUILD_MESH_TIP: &str = "Triangulate the passable tiles (a constrained Delaunay triangulation of their outline, one unit per tile) and open the mesh in the Navmesh view, from this map's start to its goal. Tile costs are not kept. (Ctrl+B)";
 /// What the agent radius does, for its tooltips.
-const AGENT_RADIUS_TIP: &str = "The navmesh keeps this far from every wall, hole and the map's edge (along each axis), so an agent's centre can go anywhere on it; in eighths of a tile. 0 covers the passable tiles exactly. Used by Build navmesh.";
+const AGENT_RADIUS_TIP: &str = "The navmesh keeps this far from every wall, hole and the map's edge (along each axis), so an agent's centre can go anywhere on it; in eighths of a tile. 0 covers the passable tiles exactly. Used by Build navmesh; the map shades in red the ground it leaves out.";
 /// Banner wording for a map that gave no mesh.
 const BUILD_FAILED: (&str, &str) = (
     "Could not build a navmesh",

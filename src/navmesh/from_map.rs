@@ -101,7 +101,7 @@ fn raw_mesh_with_limit(
         return Err(FromMapError::NothingPassable);
     }
     let radius = agent_radius_used(agent_radius);
-    let cells = Cells::eroded(map, radius);
+    let cells = Cells::eroded(map, radius, false);
     if !cells.walkable.iter().any(|&w| w) {
         return Err(FromMapError::NoRoom {
             radius: agent_radius,
@@ -189,6 +189,77 @@ fn raw_mesh_with_limit(
     Ok(RawMesh::new(positions, polygons, Plane::Xz))
 }
 
+/// Where an agent of `agent_radius` cannot stand although the tiles there are passable: within
+/// the radius of a blocked tile or of the map's edge — what a mesh built for that radius leaves
+/// out. Non-overlapping rectangles `[x0, y0, x1, y1]` in tile coordinates; none for radius 0.
+pub fn too_close_for_agent(map: &TileMap, agent_radius: f64) -> Vec<[f64; 4]> {
+    if !(0.0..=MAX_AGENT_RADIUS).contains(&agent_radius) {
+        return Vec::new();
+    }
+    let radius = agent_radius_used(agent_radius);
+    if radius <= 0.0 {
+        return Vec::new();
+    }
+    let (w, h) = (map.width() as f64, map.height() as f64);
+    let passable = |x: f64, y: f64| {
+        map.get((x.floor() as usize, y.floor() as usize))
+            .is_some_and(|t| t.is_passable())
+    };
+    let mut rects = Vec::new();
+    // The bands along the edges, a piece per passable tile: top and bottom over the whole
+    // width, left and right between them, so that no two pieces overlap.
+    let band_rows = [(0.0, radius.min(h)), ((h - radius).max(radius), h)];
+    for (y0, y1) in band_rows {
+        for ty in (y0.floor() as usize)..(y1.ceil() as usize) {
+            for tx in 0..map.width() {
+                let cell = [tx as f64, ty as f64, tx as f64 + 1.0, ty as f64 + 1.0];
+                let piece = [cell[0], cell[1].max(y0), cell[2], cell[3].min(y1)];
+                if piece[1] < piece[3] && passable(cell[0], cell[1]) {
+                    rects.push(piece);
+                }
+            }
+        }
+    }
+    let (y0, y1) = (radius, (h - radius).max(radius));
+    for (x0, x1) in [(0.0, radius.min(w)), ((w - radius).max(radius), w)] {
+        for tx in (x0.floor() as usize)..(x1.ceil() as usize) {
+            for ty in (y0.floor() as usize)..(y1.ceil() as usize) {
+                let cell = [tx as f64, ty as f64, tx as f64 + 1.0, ty as f64 + 1.0];
+                let piece = [
+                    cell[0].max(x0),
+                    cell[1].max(y0),
+                    cell[2].min(x1),
+                    cell[3].min(y1),
+                ];
+                if piece[0] < piece[2] && piece[1] < piece[3] && passable(cell[0], cell[1]) {
+                    rects.push(piece);
+                }
+            }
+        }
+    }
+    // Inside, the cells that are not walkable though their tile is passable, merged along rows.
+    let cells = Cells::eroded(map, radius, true);
+    for j in 0..cells.height() {
+        let (cy0, cy1) = (cells.ys[j], cells.ys[j + 1]);
+        let mut run: Option<f64> = None;
+        for i in 0..=cells.width() {
+            let lost = i < cells.width() && !cells.is_walkable(i as i64, j as i64) && {
+                let (cx0, cx1) = (cells.xs[i], cells.xs[i + 1]);
+                passable((cx0 + cx1) / 2.0, (cy0 + cy1) / 2.0)
+            };
+            match (lost, run) {
+                (true, None) => run = Some(cells.xs[i]),
+                (false, Some(start)) => {
+                    rects.push([start, cy0, cells.xs[i], cy1]);
+                    run = None;
+                }
+                _ => {}
+            }
+        }
+    }
+    rects
+}
+
 /// [`raw_mesh_from_map`], built.
 pub fn navmesh_from_map(map: &TileMap, agent_radius: f64) -> Result<NavMesh, FromMapError> {
     raw_mesh_from_map(map, agent_radius)?
@@ -210,7 +281,9 @@ struct Cells {
 }
 
 impl Cells {
-    fn eroded(map: &TileMap, radius: f64) -> Self {
+    /// The cells for an agent of `radius`; with `tile_lines` the tiles' own sides are cell
+    /// sides too, so that every cell also lies on one tile (the walkable area is the same).
+    fn eroded(map: &TileMap, radius: f64, tile_lines: bool) -> Self {
         let (w, h) = (map.width(), map.height());
         if radius <= 0.0 {
             return Self {
@@ -221,8 +294,9 @@ impl Cells {
         }
         let lines = |n: usize| -> Vec<f64> {
             let (low, high) = (radius, n as f64 - radius);
+            let on_tiles = if tile_lines { 0.0 } else { radius };
             let mut xs: Vec<f64> = (0..=n)
-                .flat_map(|i| [i as f64 - radius, i as f64 + radius])
+                .flat_map(|i| [i as f64 - radius, i as f64 - on_tiles, i as f64 + radius])
                 .filter(|&x| low < x && x < high)
                 .chain([low, high])
                 .collect();
