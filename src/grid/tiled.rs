@@ -4,11 +4,11 @@
 //! A collision layer is a tile layer with a true bool property named `solid`, `collision`,
 //! `collides`, `blocked` or `wall` (any case); when no layer has one, layers whose name holds
 //! `collision`, `solid`, `wall` or `obstacle` are used. Tiles given such a property in their
-//! tileset (embedded, or an external `.tsx`/`.tsj` beside the map) are walls in every layer. Hidden layers count (collision layers
-//! are often hidden), layers in groups too. Orthogonal, finite maps only, with layer data as CSV,
-//! XML `<tile>` elements (TMX), an array (TMJ) or base64 (plain, zlib or gzip; zstd is refused
-//! with how to re-save). navlab does not write Tiled files: save an imported map as `.map` or
-//! `.json`.
+//! tileset (embedded, or an external `.tsx`/`.tsj` beside the map) are walls in every layer.
+//! Hidden layers count (collision layers are often hidden), layers in groups too. Orthogonal,
+//! finite maps only, with layer data as CSV, XML `<tile>` elements (TMX), an array (TMJ) or
+//! base64 (plain, zlib or gzip; zstd is refused with how to re-save). navlab does not write
+//! Tiled files: save an imported map as `.map` or `.json`.
 
 use super::map::{MAX_SIDE, MapError, TileMap};
 use super::tiles::Tile;
@@ -27,7 +27,7 @@ const SOLID_NAMES: [&str; 4] = ["collision", "solid", "wall", "obstacle"];
 /// A Tiled map as navlab reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TiledImport {
-    /// The map: walls where collision layers have tiles, grass elsewhere.
+    /// The map: walls where collision layers or solid tiles are, grass elsewhere.
     pub map: TileMap,
     /// The names of the layers that became walls.
     pub wall_layers: Vec<String>,
@@ -37,7 +37,8 @@ pub struct TiledImport {
 }
 
 impl TiledImport {
-    /// Where the walls came from, for messages: "layer Walls", "3 solid tiles", or both.
+    /// Where the walls came from, for messages: "layer Walls", "3 tiles marked solid in the
+    /// tileset", or both joined by "and".
     pub fn wall_sources(&self) -> String {
         let mut parts = Vec::new();
         if !self.wall_layers.is_empty() {
@@ -165,15 +166,7 @@ fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
             }
             "layer" => {
                 let name = node.attribute("name").unwrap_or("").to_string();
-                let solid = node
-                    .children()
-                    .filter(|n| n.has_tag_name("properties"))
-                    .flat_map(|p| p.children().filter(|n| n.has_tag_name("property")))
-                    .any(|p| {
-                        p.attribute("name").is_some_and(is_solid_property)
-                            && p.attribute("value")
-                                .is_some_and(|v| v.eq_ignore_ascii_case("true"))
-                    });
+                let solid = has_solid_property(node);
                 let data = node
                     .children()
                     .find(|n| n.has_tag_name("data"))
