@@ -200,44 +200,12 @@ pub fn too_close_for_agent(map: &TileMap, agent_radius: f64) -> Vec<[f64; 4]> {
     if radius <= 0.0 {
         return Vec::new();
     }
-    let (w, h) = (map.width() as f64, map.height() as f64);
     let passable = |x: f64, y: f64| {
         map.get((x.floor() as usize, y.floor() as usize))
             .is_some_and(|t| t.is_passable())
     };
     let mut rects = Vec::new();
-    // The bands along the edges, a piece per passable tile: top and bottom over the whole
-    // width, left and right between them, so that no two pieces overlap.
-    let band_rows = [(0.0, radius.min(h)), ((h - radius).max(radius), h)];
-    for (y0, y1) in band_rows {
-        for ty in (y0.floor() as usize)..(y1.ceil() as usize) {
-            for tx in 0..map.width() {
-                let cell = [tx as f64, ty as f64, tx as f64 + 1.0, ty as f64 + 1.0];
-                let piece = [cell[0], cell[1].max(y0), cell[2], cell[3].min(y1)];
-                if piece[1] < piece[3] && passable(cell[0], cell[1]) {
-                    rects.push(piece);
-                }
-            }
-        }
-    }
-    let (y0, y1) = (radius, (h - radius).max(radius));
-    for (x0, x1) in [(0.0, radius.min(w)), ((w - radius).max(radius), w)] {
-        for tx in (x0.floor() as usize)..(x1.ceil() as usize) {
-            for ty in (y0.floor() as usize)..(y1.ceil() as usize) {
-                let cell = [tx as f64, ty as f64, tx as f64 + 1.0, ty as f64 + 1.0];
-                let piece = [
-                    cell[0].max(x0),
-                    cell[1].max(y0),
-                    cell[2].min(x1),
-                    cell[3].min(y1),
-                ];
-                if piece[0] < piece[2] && piece[1] < piece[3] && passable(cell[0], cell[1]) {
-                    rects.push(piece);
-                }
-            }
-        }
-    }
-    // Inside, the cells that are not walkable though their tile is passable, merged along rows.
+    // The cells that are not walkable though their tile is passable, merged along rows.
     let cells = Cells::eroded(map, radius, true);
     for j in 0..cells.height() {
         let (cy0, cy1) = (cells.ys[j], cells.ys[j + 1]);
@@ -269,8 +237,8 @@ pub fn navmesh_from_map(map: &TileMap, agent_radius: f64) -> Result<NavMesh, Fro
 
 /// The cells of a map the outline is drawn on, between grid lines at any coordinates: for
 /// radius 0 the tiles; otherwise the strips between the lines where the grown squares of
-/// blocked tiles (and the band along the map's edge) begin and end, so that each cell is
-/// wholly walkable or wholly not.
+/// blocked tiles and the band along the map's edge begin and end, so that each cell is wholly
+/// walkable or wholly not.
 struct Cells {
     /// The x of each vertical grid line, increasing.
     xs: Vec<f64>,
@@ -281,8 +249,9 @@ struct Cells {
 }
 
 impl Cells {
-    /// The cells for an agent of `radius`; with `tile_lines` the tiles' own sides are cell
-    /// sides too, so that every cell also lies on one tile (the walkable area is the same).
+    /// The cells of the whole map for an agent of `radius`; with `tile_lines` the tiles' own
+    /// sides are cell sides too, so that every cell also lies on one tile (the walkable area is
+    /// the same).
     fn eroded(map: &TileMap, radius: f64, tile_lines: bool) -> Self {
         let (w, h) = (map.width(), map.height());
         if radius <= 0.0 {
@@ -293,21 +262,20 @@ impl Cells {
             };
         }
         let lines = |n: usize| -> Vec<f64> {
-            let (low, high) = (radius, n as f64 - radius);
-            let on_tiles = if tile_lines { 0.0 } else { radius };
+            let end = n as f64;
+            let tile = if tile_lines { 0.0 } else { radius };
             let mut xs: Vec<f64> = (0..=n)
-                .flat_map(|i| [i as f64 - radius, i as f64 - on_tiles, i as f64 + radius])
-                .filter(|&x| low < x && x < high)
-                .chain([low, high])
+                .flat_map(|i| [i as f64 - radius, i as f64 - tile, i as f64 + radius])
+                .chain([0.0, end])
+                .filter(|&x| (0.0..=end).contains(&x))
                 .collect();
             xs.sort_by(f64::total_cmp);
             xs.dedup();
-            if high <= low {
-                xs.clear();
-            }
             xs
         };
         let (xs, ys) = (lines(w), lines(h));
+        // The agent's centre stays `radius` inside the map's edge.
+        let inside = |c: f64, n: usize| radius < c && c < n as f64 - radius;
         // Blocked tiles counted over every rectangle at once (prefix sums).
         let mut blocked = vec![0u32; (w + 1) * (h + 1)];
         for y in 0..h {
@@ -338,6 +306,10 @@ impl Cells {
             let (y0, y1) = tiles_around(cy, h);
             for i in 0..cw {
                 let cx = (xs[i] + xs[i + 1]) / 2.0;
+                if !(inside(cx, w) && inside(cy, h)) {
+                    walkable.push(false);
+                    continue;
+                }
                 let (x0, x1) = tiles_around(cx, w);
                 let count = match (x1, y1) {
                     (Some(x1), Some(y1)) if x0 <= x1 && y0 <= y1 => {
