@@ -190,7 +190,8 @@ pub enum Command {
     },
     /// Build a navmesh from a tile map — a constrained Delaunay triangulation of the passable
     /// tiles' outline, one unit per tile, in the XZ plane — write it as OBJ and describe it.
-    /// Exit 0, or 2 for an unreadable map, a map with nothing passable, or a failed write.
+    /// Exit 0, or 2 for an unreadable map, a map with nothing passable, a radius outside 0–16
+    /// or one that leaves no room, or a failed write.
     Mesh {
         /// The tile map (MovingAI `.map`, navlab `.json`, or Tiled `.tmx`/`.tmj`).
         map: PathBuf,

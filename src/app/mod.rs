@@ -72,7 +72,7 @@ const REPAIR_FAILED: (&str, &str) = ("Could not repair", "The mesh shown is unch
 /// What "Build navmesh" does, for its tooltips.
 const BUILD_MESH_TIP: &str = "Triangulate the passable tiles (a constrained Delaunay triangulation of their outline, one unit per tile) and open the mesh in the Navmesh view, from this map's start to its goal. Tile costs are not kept. (Ctrl+B)";
 /// What the agent radius does, for its tooltips.
-const AGENT_RADIUS_TIP: &str = "The navmesh keeps this far from every wall, hole and the map's edge (along each axis), so an agent's centre can go anywhere on it; in eighths of a tile. 0 covers the passable tiles exactly. Used by Build navmesh; the map shades in red the ground it leaves out.";
+const AGENT_RADIUS_TIP: &str = "The navmesh keeps this far from every wall, hole and the map's edge (along each axis), so an agent's centre can go anywhere on it; in eighths of a tile. 0 covers the passable tiles exactly. Used by Build navmesh; the map shades in pink the ground it leaves out.";
 /// Banner wording for a map that gave no mesh.
 const BUILD_FAILED: (&str, &str) = (
     "Could not build a navmesh",
@@ -608,7 +608,7 @@ impl NavlabApp {
 
     /// What a mesh built from the map is called (with the agent radius, when there is one).
     fn built_mesh_name(&self) -> String {
-        match self.grid.agent_radius {
+        match crate::navmesh::from_map::agent_radius_used(self.grid.agent_radius) {
             r if r > 0.0 => format!("{} as a navmesh (agent radius {r})", self.map_name()),
             _ => format!("{} as a navmesh", self.map_name()),
         }
@@ -704,14 +704,12 @@ impl NavlabApp {
     /// as `NAME-repaired.obj`); returns true when it was written.
     pub fn save_mesh_as(&mut self) -> bool {
         let name = self.scene.source.name();
+        // "rooms.obj (built in)", "arena.map as a navmesh": the first word's file stem.
         let stem = name
             .split_whitespace()
             .next()
-            .unwrap_or("mesh")
-            .trim_end_matches(".obj")
-            .trim_end_matches(".mesh")
-            .trim_end_matches(".map")
-            .trim_end_matches(".json");
+            .and_then(|first| std::path::Path::new(first).file_stem())
+            .map_or("mesh".into(), |s| s.to_string_lossy());
         let repaired = self.scene.diagnostics.repaired.is_some();
         let suggested = if repaired {
             format!("{stem}-repaired.obj")
