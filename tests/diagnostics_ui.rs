@@ -77,10 +77,10 @@ fn open_a_faulty_mesh_click_a_finding_and_the_view_moves_to_it() {
     h.get_by_label("error: t_junction (1)");
     h.get_by_label("3 islands · 2 errors · 3 warnings");
 
-    let before = h.state().scene.camera.expect("drawn");
+    let before = h.state().scene.camera.get().expect("drawn");
     h.get_by_label_contains("lies on edge").click();
     h.run_steps(3);
-    let after = h.state().scene.camera.expect("drawn");
+    let after = h.state().scene.camera.get().expect("drawn");
     assert_eq!(after.center, at, "the view is centred on the finding");
     assert!(after.scale > before.scale, "and zoomed in on it");
     assert_eq!(

@@ -113,6 +113,7 @@ fn compare_all_fills_the_table_for_every_algorithm() {
     h.run_steps(1);
     // Keep IDA* quick for the test.
     h.state_mut().grid.budget = 50_000;
+    let canvas_before = h.state().grid.last_view().expect("drawn").rect;
     h.get_by_label("Compare all").click();
     h.run_steps(1);
     // It runs on a worker thread: the window keeps drawing (and says so) until it is done.
@@ -174,6 +175,13 @@ fn compare_all_fills_the_table_for_every_algorithm() {
     h.get_by_label("Deferred");
     h.get_by_label("Time (µs)");
     h.get_by_label("Time, µs (log)");
+    // The table and charts took room from the map, which was fitted again to show all of it.
+    let view = h.state().grid.last_view().expect("drawn");
+    assert!(view.rect.height() < canvas_before.height() - 100.0);
+    let seen = view.visible_world();
+    let map = &h.state().grid.map;
+    assert!(seen.min.x <= 0.0 && seen.min.y <= 0.0);
+    assert!(seen.max.x >= map.width() as f64 && seen.max.y >= map.height() as f64);
 }
 
 #[test]

@@ -108,18 +108,81 @@ impl Camera {
     }
 }
 
-/// Zooms `camera` at the pointer by the wheel or pinch of this frame, when `response` is hovered.
-pub fn zoom_with_wheel(ui: &egui::Ui, response: &egui::Response, camera: Option<&mut Camera>) {
+/// The camera of one canvas. It shows the whole content, refitted whenever the canvas changes
+/// size (a panel opens, the window is resized), until the user pans or zooms; from then on it
+/// stays where the user put it until the next fit (F, or new content).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CanvasCamera {
+    camera: Option<Camera>,
+    /// The canvas the camera was fitted to, while it is still that fit.
+    fitted_to: Option<Rect>,
+}
+
+impl CanvasCamera {
+    /// The camera of the last frame, if one was drawn.
+    pub fn get(&self) -> Option<Camera> {
+        self.camera
+    }
+
+    /// Shows the whole content again on the next frame.
+    pub fn fit_next_frame(&mut self) {
+        *self = Self::default();
+    }
+
+    /// The camera for this frame's canvas `rect`: the fit of `bounds` unless the user moved it.
+    pub fn for_canvas(&mut self, bounds: Bounds, rect: Rect) -> Camera {
+        match self.camera {
+            Some(camera) if self.fitted_to.is_none_or(|fitted| fitted == rect) => camera,
+            _ => {
+                let camera = Camera::fit(bounds, rect);
+                self.camera = Some(camera);
+                self.fitted_to = Some(rect);
+                camera
+            }
+        }
+    }
+
+    /// Puts the camera where the caller says; it stays there.
+    pub fn set(&mut self, camera: Camera) {
+        self.camera = Some(camera);
+        self.fitted_to = None;
+    }
+
+    /// Moves the view by a screen-space drag.
+    pub fn pan(&mut self, screen_delta: egui::Vec2) {
+        if let Some(camera) = &mut self.camera
+            && screen_delta != egui::Vec2::ZERO
+        {
+            camera.pan(screen_delta);
+            self.fitted_to = None;
+        }
+    }
+
+    /// Zooms at the pointer by the wheel or pinch of this frame, when `response` is hovered.
+    pub fn zoom_with_wheel(&mut self, ui: &egui::Ui, response: &egui::Response) {
+        if let Some(camera) = &mut self.camera
+            && zoom_with_wheel(ui, response, camera)
+        {
+            self.fitted_to = None;
+        }
+    }
+}
+
+/// Zooms `camera` at the pointer by the wheel or pinch of this frame, when `response` is
+/// hovered; true when it zoomed.
+fn zoom_with_wheel(ui: &egui::Ui, response: &egui::Response, camera: &mut Camera) -> bool {
     if !response.hovered() {
-        return;
+        return false;
     }
     let (scroll, zoom) = ui.input(|i| (i.smooth_scroll_delta().y, i.zoom_delta()));
     let factor = f64::from(zoom) * (f64::from(scroll) * 0.002).exp();
     if (factor - 1.0).abs() > 1e-6
-        && let (Some(camera), Some(anchor)) = (camera, response.hover_pos())
+        && let Some(anchor) = response.hover_pos()
     {
         camera.zoom_at(factor, anchor, response.rect);
+        return true;
     }
+    false
 }
 
 /// Paints a one-line explanation in a dark box at the canvas's top-left corner.
@@ -160,5 +223,51 @@ mod tests {
         camera.zoom_at(2.5, anchor, rect);
         let still = View { camera, rect }.world_from_screen(anchor);
         assert!((still.x - under.x).abs() < 1e-6 && (still.y - under.y).abs() < 1e-6);
+    }
+
+    #[test]
+    fn canvas_camera_refits_to_a_new_canvas_until_the_user_moves_it() {
+        let bounds = Bounds {
+            min: Vec2::new(0.0, 0.0),
+            max: Vec2::new(100.0, 100.0),
+        };
+        let tall = Rect::from_min_size(pos2(0.0, 0.0), egui::vec2(600.0, 700.0));
+        let short = Rect::from_min_size(pos2(0.0, 0.0), egui::vec2(600.0, 300.0));
+        let shows_all = |camera: Camera, rect: Rect| {
+            let seen = View { camera, rect }.visible_world();
+            seen.min.x <= 0.0 && seen.min.y <= 0.0 && seen.max.x >= 100.0 && seen.max.y >= 100.0
+        };
+        let mut canvas = CanvasCamera::default();
+        assert!(canvas.get().is_none());
+        let first = canvas.for_canvas(bounds, tall);
+        assert!(shows_all(first, tall));
+        assert!(
+            !shows_all(first, short),
+            "the tall fit does not fit the short canvas"
+        );
+        let refit = canvas.for_canvas(bounds, short);
+        assert!(shows_all(refit, short), "a new canvas size refits");
+
+        canvas.pan(egui::vec2(0.0, 0.0));
+        assert_eq!(
+            canvas.for_canvas(bounds, tall).scale,
+            first.scale,
+            "no move, still a fit"
+        );
+        canvas.pan(egui::vec2(15.0, 0.0));
+        let moved = canvas.get().expect("drawn");
+        assert_eq!(
+            canvas.for_canvas(bounds, short),
+            moved,
+            "the user's view stays"
+        );
+        canvas.set(first);
+        assert_eq!(
+            canvas.for_canvas(bounds, short),
+            first,
+            "a placed view stays"
+        );
+        canvas.fit_next_frame();
+        assert!(shows_all(canvas.for_canvas(bounds, short), short));
     }
 }

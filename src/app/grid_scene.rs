@@ -1,7 +1,7 @@
 //! The tile-map scene: paint terrain, place start and goal, run BFS, Dijkstra, A*, IDA* or
 //! Fringe Search step by step, and compare all of them on the same map.
 
-use super::camera::{Camera, View};
+use super::camera::{CanvasCamera, View};
 use super::playback::Playback;
 use crate::geom::Vec2;
 use crate::grid::search::{DEFAULT_IDA_BUDGET, GridScratch, grid_search_with_scratch};
@@ -181,8 +181,8 @@ pub struct GridScene {
     pending: Option<PendingComparison>,
     /// Bumped whenever the map, start, goal or options change (outdates a running comparison).
     generation: u64,
-    /// View.
-    pub camera: Option<Camera>,
+    /// The view: fitted to the map until the user pans or zooms.
+    pub camera: CanvasCamera,
     /// Where the canvas was drawn last frame.
     pub canvas_rect: Option<Rect>,
     /// Counts map changes (edits, undo, redo, loads), so other scenes can follow the map.
@@ -327,7 +327,7 @@ impl GridScene {
             comparison: None,
             pending: None,
             generation: 0,
-            camera: None,
+            camera: CanvasCamera::default(),
             canvas_rect: None,
             revision: 0,
             hover: None,
@@ -386,7 +386,7 @@ impl GridScene {
         self.goal = goal;
         self.undo.clear();
         self.redo.clear();
-        self.camera = None;
+        self.camera.fit_next_frame();
         self.comparison = None;
         self.playback.cursor = 0;
         self.rerun();
@@ -603,7 +603,7 @@ impl GridScene {
     /// The canvas view of the last frame.
     pub fn last_view(&self) -> Option<View> {
         Some(View {
-            camera: self.camera?,
+            camera: self.camera.get()?,
             rect: self.canvas_rect?,
         })
     }
@@ -950,7 +950,7 @@ impl GridScene {
             min: Vec2::new(0.0, 0.0),
             max: Vec2::new(self.map.width() as f64, self.map.height() as f64),
         };
-        let camera = *self.camera.get_or_insert_with(|| Camera::fit(bounds, rect));
+        let camera = self.camera.for_canvas(bounds, rect);
         let view = View { camera, rect };
         painter.rect_filled(rect, 0.0, Color32::from_rgb(24, 26, 31));
         let (map_w, map_h) = (self.map.width(), self.map.height());
@@ -1028,13 +1028,12 @@ impl GridScene {
             }
         }
         // Pan with the middle or right button held (a right click without moving sets the goal).
-        if (response.dragged_by(egui::PointerButton::Middle)
-            || response.dragged_by(egui::PointerButton::Secondary))
-            && let Some(camera) = &mut self.camera
+        if response.dragged_by(egui::PointerButton::Middle)
+            || response.dragged_by(egui::PointerButton::Secondary)
         {
-            camera.pan(response.drag_delta());
+            self.camera.pan(response.drag_delta());
         }
-        super::camera::zoom_with_wheel(ui, &response, self.camera.as_mut());
+        self.camera.zoom_with_wheel(ui, &response);
         self.sync_replay();
         self.refresh_clearance();
         self.paint_map(&painter, view);

@@ -419,8 +419,8 @@ impl NavlabApp {
         }
         if !ui.ctx().egui_wants_keyboard_input() && ui.input(|i| i.key_pressed(Key::F)) {
             self.scene.fit_view();
-            self.grid.camera = None;
-            self.pursuit.camera = None;
+            self.grid.camera.fit_next_frame();
+            self.pursuit.camera.fit_next_frame();
         }
     }
 

@@ -2,7 +2,7 @@
 //! the canvas that replays them. Controls, canvas, stats and event log are separate `*_ui`
 //! functions; the app arranges them in panels.
 
-use super::camera::{Camera, View};
+use super::camera::{Camera, CanvasCamera, View};
 use super::playback::Playback;
 use super::timeline::{Replay, Timeline, TriangleStatus};
 use crate::assets::{self, EmbeddedScene};
@@ -117,8 +117,8 @@ pub struct NavmeshScene {
     pub replay: Replay,
     /// Playback position and speed.
     pub playback: Playback,
-    /// The view; `None` until the first frame fits the mesh.
-    pub camera: Option<Camera>,
+    /// The view: fitted to the mesh until the user pans or zooms.
+    pub camera: CanvasCamera,
     drag: Option<Drag>,
     /// World position under the pointer, for the status bar.
     pub hover_world: Option<Vec2>,
@@ -162,7 +162,7 @@ impl NavmeshScene {
             timeline: Timeline::default(),
             replay: Replay::default(),
             playback: Playback::default(),
-            camera: None,
+            camera: CanvasCamera::default(),
             drag: None,
             hover_world: None,
             follow_log: true,
@@ -219,7 +219,7 @@ impl NavmeshScene {
         self.source = source;
         self.start = start;
         self.goal = goal;
-        self.camera = None;
+        self.camera.fit_next_frame();
         self.playback.cursor = 0;
         self.playback.playing = false;
         self.rerun();
@@ -284,14 +284,14 @@ impl NavmeshScene {
     /// The canvas view of the last frame (for tests and tools that click on world points).
     pub fn last_view(&self) -> Option<View> {
         Some(View {
-            camera: self.camera?,
+            camera: self.camera.get()?,
             rect: self.canvas_rect?,
         })
     }
 
     /// Refits the view on the next frame.
     pub fn fit_view(&mut self) {
-        self.camera = None;
+        self.camera.fit_next_frame();
     }
 
     /// Centres the view on `at`, zoomed so that `extent` world units fill about 60 % of it.
@@ -301,7 +301,7 @@ impl NavmeshScene {
             .unwrap_or(Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0)));
         let side = f64::from(rect.width().min(rect.height()));
         let scale = side * 0.6 / extent.max(1e-9);
-        self.camera = Some(Camera {
+        self.camera.set(Camera {
             center: [at.x, at.y],
             scale: if scale.is_finite() { scale } else { 20.0 },
         });
@@ -458,15 +458,13 @@ impl NavmeshScene {
             .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Navmesh canvas"));
         let rect = response.rect;
         self.canvas_rect = Some(rect);
-        let camera = *self
-            .camera
-            .get_or_insert_with(|| Camera::fit(self.mesh.bounds(), rect));
+        let camera = self.camera.for_canvas(self.mesh.bounds(), rect);
         let view = View { camera, rect };
         painter.rect_filled(rect, 0.0, Color32::from_rgb(24, 26, 31));
 
         self.handle_input(ui, &response, view);
         let view = View {
-            camera: self.camera.unwrap_or(camera),
+            camera: self.camera.get().unwrap_or(camera),
             rect,
         };
         self.paint(&painter, view);
@@ -534,9 +532,7 @@ impl NavmeshScene {
                     }
                 }
                 _ => {
-                    if let Some(camera) = &mut self.camera {
-                        camera.pan(response.drag_delta());
-                    }
+                    self.camera.pan(response.drag_delta());
                 }
             }
         }
@@ -559,7 +555,7 @@ impl NavmeshScene {
         {
             self.set_goal(view.world_from_screen(pos));
         }
-        super::camera::zoom_with_wheel(ui, response, self.camera.as_mut());
+        self.camera.zoom_with_wheel(ui, response);
     }
 
     /// Paints everything in one pass of batched meshes.

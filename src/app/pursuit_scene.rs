@@ -1,7 +1,7 @@
 //! The pursuit scene: the tile editor's map with the kitten, its smell trail and the mobs that
 //! hunt it, the rays they cast, and play / pause / step / speed / reset-to-seed controls.
 
-use super::camera::{Camera, View};
+use super::camera::{CanvasCamera, View};
 use super::grid_scene::{GridScene, paint_tiles, tile_color};
 use crate::geom::Vec2;
 use crate::grid::bresenham::{Line, first_blocking};
@@ -93,8 +93,8 @@ pub struct PursuitScene {
     pub log: Vec<PursuitEvent>,
     /// The mob whose rays are emphasised and whose details are shown.
     pub selected: Option<usize>,
-    /// The view; `None` fits the map at the next frame.
-    pub camera: Option<Camera>,
+    /// The view: fitted to the map until the user pans or zooms.
+    pub camera: CanvasCamera,
     /// Where the canvas was drawn last.
     pub canvas_rect: Option<Rect>,
     /// A short message about the last refused action.
@@ -118,7 +118,7 @@ impl PursuitScene {
             tool: PursuitTool::AddMob,
             log: Vec::new(),
             selected: Some(0),
-            camera: None,
+            camera: CanvasCamera::default(),
             canvas_rect: None,
             notice: None,
             map_revision: None,
@@ -137,7 +137,7 @@ impl PursuitScene {
             && grid.map.height() == self.world.map().height();
         if !same_size {
             self.setup = default_setup(&grid.map);
-            self.camera = None;
+            self.camera.fit_next_frame();
             self.reset_with(grid.map.clone());
             return;
         }
@@ -174,7 +174,7 @@ impl PursuitScene {
     /// The canvas view of the last frame.
     pub fn last_view(&self) -> Option<View> {
         Some(View {
-            camera: self.camera?,
+            camera: self.camera.get()?,
             rect: self.canvas_rect?,
         })
     }
@@ -534,7 +534,7 @@ impl PursuitScene {
             min: Vec2::new(0.0, 0.0),
             max: Vec2::new(map_size.0 as f64, map_size.1 as f64),
         };
-        let camera = *self.camera.get_or_insert_with(|| Camera::fit(bounds, rect));
+        let camera = self.camera.for_canvas(bounds, rect);
         let view = View { camera, rect };
         painter.rect_filled(rect, 0.0, Color32::from_rgb(24, 26, 31));
         let world_at = |pos: Pos2| view.world_from_screen(pos);
@@ -606,13 +606,12 @@ impl PursuitScene {
                 }
             }
         }
-        if (response.dragged_by(egui::PointerButton::Middle)
-            || response.dragged_by(egui::PointerButton::Secondary))
-            && let Some(camera) = &mut self.camera
+        if response.dragged_by(egui::PointerButton::Middle)
+            || response.dragged_by(egui::PointerButton::Secondary)
         {
-            camera.pan(response.drag_delta());
+            self.camera.pan(response.drag_delta());
         }
-        super::camera::zoom_with_wheel(ui, &response, self.camera.as_mut());
+        self.camera.zoom_with_wheel(ui, &response);
         self.paint(&painter, view);
         super::camera::paint_caption(&painter, rect, self.caption());
         if let Some(pos) = response.hover_pos() {
