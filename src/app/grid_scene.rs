@@ -895,29 +895,57 @@ impl GridScene {
             Color32::from_rgb(200, 90, 200),
             Color32::from_rgb(90, 200, 120),
         ];
+        let names: Vec<&'static str> = rows.iter().map(|r| r.name).collect();
         ui.columns(4, |columns| {
             for (column, (title, value, log)) in columns.iter_mut().zip(charts) {
                 column.label(title);
+                let names = names.clone();
+                // Algorithm names under the bars rather than a legend, which would cover them.
                 let mut plot = egui_plot::Plot::new(format!("compare_{title}"))
                     .height(130.0)
                     .allow_scroll(false)
                     .allow_zoom(false)
                     .allow_drag(false)
                     .show_x(false)
-                    .show_axes([false, true])
-                    .legend(egui_plot::Legend::default().position(egui_plot::Corner::LeftTop));
+                    .show_y(false)
+                    .show_grid([false, true])
+                    .x_grid_spacer(|input| integer_marks(input.bounds, 1.0))
+                    .custom_x_axes(vec![
+                        egui_plot::AxisHints::new_x()
+                            .label_spacing(20.0..=30.0)
+                            .tick_label_font(egui::FontId::proportional(11.0))
+                            .formatter(move |mark, _| {
+                                let i = mark.value.round();
+                                if (mark.value - i).abs() > 1e-6 || i < 0.0 {
+                                    return String::new();
+                                }
+                                names
+                                    .get(i as usize)
+                                    .map_or(String::new(), |n| n.to_string())
+                            }),
+                    ]);
                 if log {
-                    plot =
-                        plot.y_axis_formatter(|mark, _| format!("{:.0}", 10f64.powf(mark.value)));
+                    plot = plot
+                        .y_grid_spacer(|input| {
+                            let span = input.bounds.1 - input.bounds.0;
+                            integer_marks(input.bounds, if span > 6.0 { 2.0 } else { 1.0 })
+                        })
+                        .y_axis_formatter(|mark, _| power_of_ten_label(mark.value));
                 }
                 plot.show(column, |plot| {
                     for (i, r) in rows.iter().enumerate() {
                         let v = value(r);
                         let height = if log { (v.max(0.0) + 1.0).log10() } else { v };
+                        let shown = if v.fract() == 0.0 {
+                            format!("{}: {v:.0}", r.name)
+                        } else {
+                            format!("{}: {v:.1}", r.name)
+                        };
                         let bar = egui_plot::Bar::new(i as f64, height).width(0.7);
                         plot.bar_chart(
                             egui_plot::BarChart::new(r.name, vec![bar])
-                                .color(COLORS[i % COLORS.len()]),
+                                .color(COLORS[i % COLORS.len()])
+                                .element_formatter(Box::new(move |_, _| shown.clone())),
                         );
                     }
                 });
@@ -1205,6 +1233,36 @@ struct PendingComparison {
 
 /// Runs each algorithm once for its answer, then times runs that record nothing (at least 3,
 /// and for at least 20 ms).
+/// Grid marks at the multiples of `step` inside `bounds`.
+fn integer_marks(bounds: (f64, f64), step: f64) -> Vec<egui_plot::GridMark> {
+    let (first, last) = ((bounds.0 / step).ceil(), (bounds.1 / step).floor());
+    if !(first.is_finite() && last.is_finite()) || last - first > 100.0 {
+        return Vec::new();
+    }
+    (first as i64..=last as i64)
+        .map(|k| egui_plot::GridMark {
+            value: k as f64 * step,
+            step_size: step,
+        })
+        .collect()
+}
+
+/// The label of a log-scale mark: `10^value` in short form (1, 10, 100, 1k … 1G) at whole
+/// powers, nothing between them.
+fn power_of_ten_label(value: f64) -> String {
+    let power = value.round();
+    if (value - power).abs() > 1e-6 || !(0.0..=12.0).contains(&power) {
+        return String::new();
+    }
+    let (unit, rest) = match power as u32 {
+        p @ 0..=2 => ("", p),
+        p @ 3..=5 => ("k", p - 3),
+        p @ 6..=8 => ("M", p - 6),
+        p => ("G", p - 9),
+    };
+    format!("{}{unit}", 10u64.pow(rest))
+}
+
 fn comparison_rows(job: &ComparisonJob) -> Vec<ComparisonRow> {
     let mut rows = Vec::new();
     let mut scratch = GridScratch::default();
@@ -1304,4 +1362,31 @@ fn tile_help(tile: Tile) -> &'static str {
 fn blend(a: Color32, b: Color32, t: f32) -> Color32 {
     let mix = |x: u8, y: u8| (f32::from(x) * (1.0 - t) + f32::from(y) * t).round() as u8;
     Color32::from_rgb(mix(a.r(), b.r()), mix(a.g(), b.g()), mix(a.b(), b.b()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_marks_are_labelled_at_whole_powers_only() {
+        let labels: Vec<String> = (0..=10).map(|p| power_of_ten_label(p as f64)).collect();
+        assert_eq!(
+            labels,
+            [
+                "1", "10", "100", "1k", "10k", "100k", "1M", "10M", "100M", "1G", "10G"
+            ]
+        );
+        assert_eq!(power_of_ten_label(2.5), "");
+        assert_eq!(power_of_ten_label(-1.0), "");
+    }
+
+    #[test]
+    fn integer_marks_cover_the_range_in_steps() {
+        let values =
+            |b, step| -> Vec<f64> { integer_marks(b, step).iter().map(|m| m.value).collect() };
+        assert_eq!(values((-0.4, 4.6), 1.0), [0.0, 1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(values((0.0, 6.3), 2.0), [0.0, 2.0, 4.0, 6.0]);
+        assert!(values((f64::NEG_INFINITY, 1.0), 1.0).is_empty());
+    }
 }

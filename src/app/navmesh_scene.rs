@@ -725,21 +725,8 @@ impl NavmeshScene {
                 painter.circle_filled(s(portal.left), if current { 5.0 } else { 3.0 }, LEFT);
                 painter.circle_filled(s(portal.right), if current { 5.0 } else { 3.0 }, RIGHT);
                 if current {
-                    let font = egui::FontId::proportional(13.0);
-                    painter.text(
-                        s(portal.left) + vec2(6.0, -6.0),
-                        egui::Align2::LEFT_BOTTOM,
-                        "L",
-                        font.clone(),
-                        LEFT,
-                    );
-                    painter.text(
-                        s(portal.right) + vec2(6.0, -6.0),
-                        egui::Align2::LEFT_BOTTOM,
-                        "R",
-                        font,
-                        RIGHT,
-                    );
+                    paint_tag(painter, s(portal.left) + vec2(6.0, -6.0), "L", LEFT);
+                    paint_tag(painter, s(portal.right) + vec2(6.0, -6.0), "R", RIGHT);
                 }
             }
         }
@@ -759,13 +746,7 @@ impl NavmeshScene {
             painter.line_segment([s(f.apex), s(f.left)], Stroke::new(2.5, LEFT));
             painter.line_segment([s(f.apex), s(f.right)], Stroke::new(2.5, RIGHT));
             painter.circle_filled(s(f.apex), 6.0, APEX);
-            painter.text(
-                s(f.apex) + vec2(8.0, 8.0),
-                egui::Align2::LEFT_TOP,
-                "apex",
-                egui::FontId::proportional(12.0),
-                APEX,
-            );
+            paint_tag(painter, s(f.apex) + vec2(8.0, 20.0), "apex", APEX);
         }
     }
 
@@ -795,6 +776,15 @@ impl NavmeshScene {
             );
         }
     }
+}
+
+/// A short label whose bottom-left corner is at `at`, on a dark plate so that it stays
+/// readable over triangle numbers and edges.
+fn paint_tag(painter: &egui::Painter, at: Pos2, text: &str, color: Color32) {
+    let galley = painter.layout_no_wrap(text.to_owned(), egui::FontId::proportional(13.0), color);
+    let rect = egui::Align2::LEFT_BOTTOM.anchor_size(at, galley.size());
+    painter.rect_filled(rect.expand(2.0), 3.0, Color32::from_black_alpha(190));
+    painter.galley(rect.min, galley, color);
 }
 
 const UNSEEN: Color32 = Color32::from_rgb(62, 70, 84);
