@@ -81,6 +81,20 @@ impl Camera {
         }
     }
 
+    /// Like [`fit`](Self::fit), in the part of `rect` below the caption line painted at its
+    /// top (see [`paint_caption`]), so that the caption does not cover the content's top
+    /// edge; a canvas too short to spare the room is fitted whole.
+    pub fn fit_below_caption(bounds: Bounds, rect: Rect) -> Self {
+        if rect.height() < 4.0 * CAPTION_ROOM {
+            return Self::fit(bounds, rect);
+        }
+        let below = Rect::from_min_max(pos2(rect.left(), rect.top() + CAPTION_ROOM), rect.max);
+        let mut camera = Self::fit(bounds, below);
+        // `center` is the world point at the middle of the whole canvas.
+        camera.center[1] -= f64::from(below.center().y - rect.center().y) / camera.scale;
+        camera
+    }
+
     /// Moves the view by a screen-space drag.
     pub fn pan(&mut self, screen_delta: egui::Vec2) {
         self.center[0] -= f64::from(screen_delta.x) / self.scale;
@@ -134,7 +148,7 @@ impl CanvasCamera {
         match self.camera {
             Some(camera) if self.fitted_to.is_none_or(|fitted| fitted == rect) => camera,
             _ => {
-                let camera = Camera::fit(bounds, rect);
+                let camera = Camera::fit_below_caption(bounds, rect);
                 self.camera = Some(camera);
                 self.fitted_to = Some(rect);
                 camera
@@ -184,6 +198,9 @@ fn zoom_with_wheel(ui: &egui::Ui, response: &egui::Response, camera: &mut Camera
     }
     false
 }
+
+/// Height kept free for the caption when a view is fitted.
+const CAPTION_ROOM: f32 = 36.0;
 
 /// Paints a one-line explanation in a dark box at the canvas's top-left corner.
 pub fn paint_caption(painter: &egui::Painter, rect: Rect, text: String) {
@@ -269,5 +286,29 @@ mod tests {
         );
         canvas.fit_next_frame();
         assert!(shows_all(canvas.for_canvas(bounds, short), short));
+    }
+
+    #[test]
+    fn a_fitted_view_leaves_the_caption_line_free() {
+        let bounds = Bounds {
+            min: Vec2::new(-3.0, 10.0),
+            max: Vec2::new(40.0, 30.0),
+        };
+        for size in [
+            egui::vec2(600.0, 400.0),
+            egui::vec2(300.0, 700.0),
+            egui::vec2(900.0, 300.0),
+        ] {
+            let rect = Rect::from_min_size(pos2(50.0, 20.0), size);
+            let view = View {
+                camera: Camera::fit_below_caption(bounds, rect),
+                rect,
+            };
+            let top_left = view.screen_from_world(bounds.min);
+            let bottom_right = view.screen_from_world(bounds.max);
+            assert!(top_left.y >= rect.top() + CAPTION_ROOM - 1e-3, "{size:?}");
+            assert!(top_left.x >= rect.left() && bottom_right.x <= rect.right());
+            assert!(bottom_right.y <= rect.bottom(), "{size:?}");
+        }
     }
 }

@@ -1130,11 +1130,12 @@ impl NavlabApp {
             };
             ui.separator();
             let s = &self.scene;
+            let islands = s.mesh.island_count();
             ui.label(format!(
-                "{}: {} triangles, {} islands",
+                "{}: {} triangles, {islands} island{}",
                 s.source.name(),
                 s.mesh.triangles().len(),
-                s.mesh.island_count()
+                if islands == 1 { "" } else { "s" }
             ));
             ui.separator();
             ui.label(format!(
