@@ -185,8 +185,14 @@ pub fn parse_scenarios(text: &str, file: &str) -> Result<Vec<Scenario>, MapError
             .ok()
             .filter(|v: &f64| v.is_finite())
             .ok_or_else(|| syntax(i + 1, format!("`{}` is not a length", f[8])))?;
+        let bucket = f[0].parse().map_err(|_| {
+            syntax(
+                i + 1,
+                format!("bucket `{}` is not a whole number up to {}", f[0], u32::MAX),
+            )
+        })?;
         out.push(Scenario {
-            bucket: int(0)? as u32,
+            bucket,
             map: f[1].to_string(),
             map_size: (int(2)?, int(3)?),
             start: (int(4)?, int(5)?),
@@ -505,6 +511,43 @@ mod tests {
                 message.starts_with(&format!("bad.json:{line}: {says}")),
                 "{message}\nfor\n{text}"
             );
+        }
+    }
+
+    #[test]
+    fn scenarios_parse_and_bad_lines_are_named() {
+        let good = "version 1\n\n3\tarena.map\t49\t49\t1\t2\t30\t40\t45.52691193\n";
+        let scens = parse_scenarios(good, "ok.scen").expect("parsed");
+        assert_eq!(scens.len(), 1);
+        let s = &scens[0];
+        assert_eq!(
+            (s.bucket, s.map.as_str(), s.map_size),
+            (3, "arena.map", (49, 49))
+        );
+        assert_eq!((s.start, s.goal, s.line), ((1, 2), (30, 40), 3));
+        assert!((s.optimal - 45.52691193).abs() < 1e-12);
+        for (text, line, says) in [
+            (
+                "version 1\n0 a.map 4 4 0 0 1\n",
+                2,
+                "expected 9 fields, found 7",
+            ),
+            (
+                "version 1\n0 a.map 4 4 0 -1 1 1 2\n",
+                2,
+                "`-1` is not a whole number",
+            ),
+            ("0 a.map 4 4 0 0 1 1 inf\n", 1, "`inf` is not a length"),
+            (
+                "0 a.map 4 4 0 0 1 1 1\n4294967296 a.map 4 4 0 0 1 1 1\n",
+                2,
+                "bucket `4294967296`",
+            ),
+        ] {
+            let err = parse_scenarios(text, "bad.scen").expect_err("rejected");
+            let err = err.to_string();
+            assert!(err.starts_with(&format!("bad.scen:{line}:")), "{err}");
+            assert!(err.contains(says), "{err}");
         }
     }
 
