@@ -2,6 +2,7 @@
 //! imports, and search on the grid with the same instrumented algorithms as the navmesh.
 
 pub mod bresenham;
+mod json_lines;
 pub mod map;
 pub mod movingai;
 pub mod search;

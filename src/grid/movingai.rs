@@ -6,6 +6,7 @@
 //! swimmable and `O` is a hole, as in the pursuit article. The benchmark maps use only `.`, `T`
 //! and `@`, so their answers are unchanged.
 
+use super::json_lines::{json_array_string_lines, json_key_line};
 use super::map::{Cell, MapError, TileMap};
 use super::tiles::{Tile, TileCosts};
 use serde::{Deserialize, Serialize};
@@ -305,91 +306,6 @@ pub fn parse_navlab_json(bytes: &[u8], file: &str) -> Result<TileMap, MapError> 
         TileMap::from_rows(rows).ok_or_else(|| invalid("the map is empty".to_string()))?;
     map.costs = parsed.costs;
     Ok(map)
-}
-
-/// A JSON token that matters for finding fields: a string (raw, escapes kept) or punctuation.
-#[derive(PartialEq)]
-enum JsonToken<'a> {
-    Str(&'a str),
-    Punct(u8),
-}
-
-/// The strings and punctuation of JSON text, each with its 1-based line.
-fn json_tokens(text: &str) -> Vec<(JsonToken<'_>, usize)> {
-    let bytes = text.as_bytes();
-    let mut tokens = Vec::new();
-    let (mut i, mut line) = (0, 1);
-    while let Some(&b) = bytes.get(i) {
-        match b {
-            b'\n' => line += 1,
-            b'"' => {
-                let (start, first_line) = (i + 1, line);
-                i += 1;
-                while let Some(&c) = bytes.get(i) {
-                    match c {
-                        b'\\' => i += 1,
-                        b'"' => break,
-                        b'\n' => line += 1,
-                        _ => {}
-                    }
-                    i += 1;
-                }
-                let raw = text.get(start..i.min(text.len())).unwrap_or_default();
-                tokens.push((JsonToken::Str(raw), first_line));
-            }
-            b'[' | b']' | b'{' | b'}' | b':' | b',' => tokens.push((JsonToken::Punct(b), line)),
-            _ => {}
-        }
-        i += 1;
-    }
-    tokens
-}
-
-/// Where the top-level field `key` of a JSON object starts: the token after its colon.
-fn json_field(tokens: &[(JsonToken<'_>, usize)], key: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    for (i, (token, _)) in tokens.iter().enumerate() {
-        match token {
-            JsonToken::Punct(b'{' | b'[') => depth += 1,
-            JsonToken::Punct(b'}' | b']') => depth = depth.saturating_sub(1),
-            JsonToken::Str(s)
-                if depth == 1
-                    && *s == key
-                    && tokens.get(i + 1).map(|t| &t.0) == Some(&JsonToken::Punct(b':')) =>
-            {
-                return Some(i + 2);
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// The line of the top-level field `key` in JSON text.
-fn json_key_line(text: &str, key: &str) -> Option<usize> {
-    let tokens = json_tokens(text);
-    json_field(&tokens, key)
-        .and_then(|i| tokens.get(i - 2))
-        .map(|t| t.1)
-}
-
-/// The lines of the strings in the top-level array field `key` of JSON text, in order (empty
-/// when there is no such array).
-fn json_array_string_lines(text: &str, key: &str) -> Vec<usize> {
-    let tokens = json_tokens(text);
-    let Some(start) = json_field(&tokens, key) else {
-        return Vec::new();
-    };
-    if tokens.get(start).map(|t| &t.0) != Some(&JsonToken::Punct(b'[')) {
-        return Vec::new();
-    }
-    tokens
-        .iter()
-        .skip(start + 1)
-        .take_while(|(token, _)| *token != JsonToken::Punct(b']'))
-        .filter(|(token, _)| matches!(token, JsonToken::Str(_)))
-        .map(|&(_, line)| line)
-        .collect()
 }
 
 /// Loads a map by extension: `.json` is navlab's format, `.tmx`/`.tmj` a Tiled import (see

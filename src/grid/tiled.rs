@@ -10,6 +10,7 @@
 //! base64 (plain, zlib or gzip; zstd is refused with how to re-save). navlab does not write
 //! Tiled files: save an imported map as `.map` or `.json`.
 
+use super::json_lines::{json_key_line, json_nested_object_lines};
 use super::map::{MAX_SIDE, MapError, TileMap};
 use super::tiles::Tile;
 use serde::Deserialize;
@@ -344,18 +345,38 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
         line: e.line(),
         message: format!("not a Tiled JSON map: {e}"),
     })?;
-    check_shape(&parsed.orientation, parsed.infinite).map_err(invalid)?;
+    // serde has no positions for values: find the lines again, for messages.
+    let text = String::from_utf8_lossy(bytes);
+    let at = |line: Option<usize>, message: String| match line {
+        Some(line) => MapError::Syntax {
+            file: file.to_string(),
+            line,
+            message,
+        },
+        None => invalid(message),
+    };
+    check_shape(&parsed.orientation, parsed.infinite).map_err(|message| {
+        let key = if parsed.infinite && parsed.orientation == "orthogonal" {
+            "infinite"
+        } else {
+            "orientation"
+        };
+        at(json_key_line(&text, key), message)
+    })?;
     for (name, value) in [("width", parsed.width), ("height", parsed.height)] {
         if !(1..=MAX_SIDE).contains(&value) {
-            return Err(invalid(format!(
-                "map {name} {value} is not a size from 1 to {MAX_SIDE}"
-            )));
+            return Err(at(
+                json_key_line(&text, name),
+                format!("map {name} {value} is not a size from 1 to {MAX_SIDE}"),
+            ));
         }
     }
     let mut solid_gids = BTreeSet::new();
-    for tileset in &parsed.tilesets {
+    let tileset_lines = json_nested_object_lines(&text, "tilesets");
+    for (i, tileset) in parsed.tilesets.iter().enumerate() {
         let ids = match &tileset.source {
-            Some(source) => external_tileset(source, dir).map_err(invalid)?,
+            Some(source) => external_tileset(source, dir)
+                .map_err(|message| at(tileset_lines.get(i).copied(), message))?,
             None => tileset.solid_ids(),
         };
         solid_gids.extend(
@@ -364,8 +385,14 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
         );
     }
     let mut layers = Vec::new();
+    // Layers are taken depth first, in the order of the file, as their lines are listed.
+    let layer_lines = json_nested_object_lines(&text, "layers");
     let mut pending: Vec<&TmjLayer> = parsed.layers.iter().rev().collect();
+    let mut taken = 0;
     while let Some(layer) = pending.pop() {
+        let line = layer_lines.get(taken).copied();
+        taken += 1;
+        let invalid = |message: String| at(line, message);
         match layer.kind.as_str() {
             "group" => pending.extend(layer.layers.iter().rev()),
             "tilelayer" => {
@@ -395,7 +422,7 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                     name: name.clone(),
                     solid,
                     gids,
-                    line: None,
+                    line,
                 });
             }
             _ => {}
@@ -764,5 +791,77 @@ mod tests {
             assert!(error.starts_with(&expected), "{error}");
             assert!(error.contains(says), "{error}");
         }
+    }
+
+    #[test]
+    fn tiled_json_errors_name_the_line_of_the_layer_or_field() {
+        let map = |fields: &str, layers: &str| {
+            format!(
+                "{{\"width\": 3, \"height\": 2,{fields}\n\"tilesets\": [],\n\"layers\": [{layers}]}}"
+            )
+        };
+        let ground = "\n{\"name\": \"Ground\", \"type\": \"tilelayer\", \"data\": [0,0,0,0,0,0]}";
+        for (text, line, says) in [
+            (
+                map(
+                    "",
+                    &format!(
+                        "{ground},\n{{\"name\": \"Walls\", \"type\": \"tilelayer\", \"data\": [1, 2]}}"
+                    ),
+                ),
+                5,
+                "layer `Walls` has 2 cells, the map 3 × 2 = 6",
+            ),
+            (
+                map(
+                    "",
+                    &format!(
+                        "{ground},\n{{\"type\": \"group\", \"layers\": [\n{{\"type\": \"objectgroup\"}},\n{{\"name\": \"Walls\", \"type\": \"tilelayer\", \"data\": [1, -2, 0, 0, 0, 0]}}]}}"
+                    ),
+                ),
+                7,
+                "layer `Walls`: a tile gid is not a number",
+            ),
+            (
+                map(
+                    "",
+                    "\n{\"name\": \"Walls\", \"type\": \"tilelayer\", \"encoding\": \"base64\", \"compression\": \"zstd\", \"data\": \"AAAA\"}",
+                ),
+                4,
+                "zstd",
+            ),
+            (
+                map("\n\"orientation\": \"hexagonal\",", ""),
+                2,
+                "hexagonal maps",
+            ),
+            (map("\n\n\"infinite\": true,", ""), 3, "infinite maps"),
+            (
+                "{\"width\": 3,\n\"height\": 0, \"layers\": []}".to_string(),
+                2,
+                "map height 0 is not a size",
+            ),
+            (
+                map("", ground),
+                0,
+                "no collision layer among the tile layers (Ground)",
+            ),
+        ] {
+            let error = parse_tmj(text.as_bytes(), "bad.tmj")
+                .expect_err(&text)
+                .to_string();
+            let expected = if line > 0 {
+                format!("bad.tmj:{line}: ")
+            } else {
+                "bad.tmj: ".to_string()
+            };
+            assert!(error.starts_with(&expected), "{error}\n{text}");
+            assert!(error.contains(says), "{error}");
+        }
+        let external = "{\"width\": 1, \"height\": 1, \"layers\": [],\n\"tilesets\": [{\"firstgid\": 1},\n {\"firstgid\": 5, \"source\": \"missing.tsj\"}]}";
+        let error = parse_tmj(external.as_bytes(), "t.tmj")
+            .expect_err("no tileset")
+            .to_string();
+        assert!(error.starts_with("t.tmj:3: "), "{error}");
     }
 }
