@@ -189,14 +189,16 @@ pub enum Command {
         json: bool,
     },
     /// Build a navmesh from a tile map — a constrained Delaunay triangulation of the passable
-    /// tiles' outline, one unit per tile, in the XZ plane — write it as OBJ and describe it.
+    /// tiles' outline, one unit per tile, in the XZ plane — write it as OBJ (or Polyanya
+    /// `.mesh`) and describe it.
     /// Exit 0, or 2 for an unreadable map, a map with nothing passable, a radius outside 0–16
     /// or one that leaves no room, or a failed write.
     Mesh {
         /// The tile map (MovingAI `.map`, navlab `.json`, or Tiled `.tmx`/`.tmj`).
         map: PathBuf,
-        /// Where to write the mesh (written atomically).
-        #[arg(short, long, value_name = "OUT.obj")]
+        /// Where to write the mesh (written atomically): a Polyanya mesh (format 2, x and
+        /// z as its x and y) for a `.mesh` name, Wavefront OBJ for any other.
+        #[arg(short, long, value_name = "OUT.obj|OUT.mesh")]
         out: PathBuf,
         /// Keep the mesh this far from walls, holes and the map's edge (along each axis), so
         /// an agent's centre can go anywhere on it; 0 covers the passable tiles exactly.
@@ -1102,8 +1104,11 @@ fn mesh_command(
             String::new()
         }
     );
-    if let Err(error) = crate::atomic::write_atomically(out, mesh.raw().to_obj(&comment).as_bytes())
-    {
+    let written = mesh
+        .to_file_text(out, &comment)
+        .map_err(|e| format!("{}: {e}", out.display()))
+        .and_then(|text| crate::atomic::write_atomically(out, text.as_bytes()));
+    if let Err(error) = written {
         complain!("error: {error}");
         return ExitCode::from(2);
     }

@@ -601,6 +601,32 @@ fn mesh_builds_a_navmesh_from_a_map_that_checks_clean_and_paths_through() {
         length > (8.0f64.powi(2) + 3.0f64.powi(2)).sqrt(),
         "{length}"
     );
+    // The same mesh as a Polyanya mesh: the same description read back, the same path.
+    let polyanya = dir.path().join("room.mesh");
+    let polyanya_str = polyanya.to_str().expect("utf-8");
+    let (code, stdout, stderr) = navlab(&["mesh", &map, "-o", polyanya_str, "--json"]);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    let text = std::fs::read_to_string(&polyanya).expect("written");
+    assert!(text.starts_with("mesh\n2\n"), "{text}");
+    check_polyanya_v2(&parse_polyanya_v2(&text)).expect("follows the format");
+    let (code, info, _) = navlab(&["info", polyanya_str, "--json"]);
+    assert_eq!(code, Some(0), "{info}");
+    let info: Value = serde_json::from_str(&info).expect("json");
+    for field in ["triangles", "islands", "area", "edges"] {
+        assert_eq!(info[field], summary[field], "{field}");
+    }
+    let (code, stdout, _) = navlab(&[
+        "path",
+        polyanya_str,
+        "--from",
+        "0.5,3.5",
+        "--to",
+        "8.5,0.5",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{stdout}");
+    let again: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(again["length"], path["length"]);
 
     // Nothing passable, or no map: exit 2 naming the file; nothing written.
     let walls = write_map(dir.path(), "walls.map", "@@\n@@");

@@ -325,3 +325,84 @@ fn tiled_maps_import_their_solid_layer_as_walls_from_xml_and_json_alike() {
     assert_eq!(path.outcome, navlab::search::SearchOutcome::Found);
     assert!(path.path.iter().all(|&c| map.is_passable(c)));
 }
+
+/// `values` equals `want` read from some position on (the start of a cycle is arbitrary).
+fn same_cycle<T: PartialEq + Copy>(values: &[T], want: &[T]) -> bool {
+    values.len() == want.len()
+        && (want.is_empty()
+            || (0..want.len())
+                .any(|r| (0..want.len()).all(|i| values[(i + r) % want.len()] == want[i])))
+}
+
+#[test]
+fn arena_mesh_written_back_as_polyanya_has_the_authors_neighbour_lists() {
+    use navlab::navmesh::polyanya::{load, to_polyanya};
+    let Some(path) = testdata("meshes/polyanya/arena.mesh") else {
+        return;
+    };
+    let theirs = parse_polyanya_v2(&std::fs::read_to_string(&path).expect("read"));
+    check_polyanya_v2(&theirs).expect("the authors' file follows the rules checked");
+    let mesh = load(&path).expect("loads");
+    let ours = parse_polyanya_v2(&to_polyanya(&mesh).expect("writes"));
+    check_polyanya_v2(&ours).expect("ours follows them too");
+    // navlab numbers vertices and triangles its own way: match them by position and corners.
+    assert_eq!(ours.vertices.len(), theirs.vertices.len());
+    assert_eq!(ours.polygons.len(), theirs.polygons.len());
+    let key = |x: f64, y: f64| (x.to_bits(), y.to_bits());
+    let their_vertex: std::collections::HashMap<_, usize> = theirs
+        .vertices
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (key(v.0, v.1), i))
+        .collect();
+    let vertex: Vec<usize> = ours
+        .vertices
+        .iter()
+        .map(|v| their_vertex[&key(v.0, v.1)])
+        .collect();
+    let corner_set = |corners: &[usize]| {
+        let mut c = corners.to_vec();
+        c.sort_unstable();
+        c
+    };
+    let their_polygon: std::collections::HashMap<Vec<usize>, usize> = theirs
+        .polygons
+        .iter()
+        .enumerate()
+        .map(|(i, (corners, _))| (corner_set(corners), i))
+        .collect();
+    let polygon: Vec<i64> = ours
+        .polygons
+        .iter()
+        .map(|(corners, _)| {
+            let theirs: Vec<usize> = corners.iter().map(|&v| vertex[v]).collect();
+            their_polygon[&corner_set(&theirs)] as i64
+        })
+        .collect();
+    let translate = |q: i64| if q < 0 { q } else { polygon[q as usize] };
+    for (v, (_, _, around)) in ours.vertices.iter().enumerate() {
+        let mapped: Vec<i64> = around.iter().map(|&q| translate(q)).collect();
+        let want = &theirs.vertices[vertex[v]].2;
+        assert!(
+            same_cycle(&mapped, want),
+            "vertex {v}: {mapped:?} against {want:?}"
+        );
+    }
+    for (i, (corners, across)) in ours.polygons.iter().enumerate() {
+        let mapped: Vec<(usize, i64)> = corners
+            .iter()
+            .zip(across)
+            .map(|(&v, &q)| (vertex[v], translate(q)))
+            .collect();
+        let (their_corners, their_across) = &theirs.polygons[polygon[i] as usize];
+        let want: Vec<(usize, i64)> = their_corners
+            .iter()
+            .copied()
+            .zip(their_across.iter().copied())
+            .collect();
+        assert!(
+            same_cycle(&mapped, &want),
+            "polygon {i}: {mapped:?} against {want:?}"
+        );
+    }
+}

@@ -322,7 +322,8 @@ fn a_failed_save_says_so_and_keeps_the_edits() {
 fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
     let dir = tempfile::tempdir().expect("temp dir");
     let saved = dir.path().join("built.obj");
-    let mut h = harness(vec![Some(saved.clone())]);
+    let polyanya = dir.path().join("built.mesh");
+    let mut h = harness(vec![Some(saved.clone()), Some(polyanya.clone())]);
     // A wall across the middle of the map, with the way round at its ends.
     h.get_by_label("Wall").click();
     h.run_steps(1);
@@ -389,6 +390,20 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
         written.triangles().len(),
         h.state().scene.mesh.triangles().len()
     );
+    // … and, given a .mesh name, as a Polyanya mesh.
+    h.get_by_label("File").click();
+    h.run_steps(3);
+    h.get_by_label("Save mesh as…").click();
+    h.run_steps(2);
+    h.get_by_label_contains("as a Polyanya mesh");
+    let written = navlab::navmesh::NavMesh::load(&polyanya, navlab::navmesh::Plane::Xz)
+        .expect("the Polyanya mesh loads");
+    let (ours, back) = (h.state().scene.mesh.summary(), written.summary());
+    assert_eq!(
+        (back.triangles, back.islands),
+        (ours.triangles, ours.islands)
+    );
+    assert!((back.area - ours.area).abs() < 1e-9 * ours.area);
 }
 
 #[test]

@@ -12,7 +12,7 @@ pub trait FileDialogs {
     fn pick_map(&mut self) -> Option<PathBuf>;
     /// Where to save a tile map.
     fn save_map(&mut self, suggested: &str) -> Option<PathBuf>;
-    /// Asks where to save a mesh (OBJ); `None` when cancelled.
+    /// Asks where to save a mesh (OBJ, or Polyanya `.mesh`); `None` when cancelled.
     fn save_mesh(&mut self, suggested: &str) -> Option<PathBuf>;
 }
 
@@ -51,9 +51,10 @@ impl FileDialogs for NativeDialogs {
 
     fn save_mesh(&mut self, suggested: &str) -> Option<PathBuf> {
         rfd::FileDialog::new()
-            .set_title("Save the repaired mesh")
+            .set_title("Save the mesh")
             .set_file_name(suggested)
             .add_filter("Wavefront OBJ", &["obj"])
+            .add_filter("Polyanya mesh (flat)", &["mesh"])
             .save_file()
     }
 }

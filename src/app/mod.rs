@@ -700,8 +700,9 @@ impl NavlabApp {
         ));
     }
 
-    /// Asks where, then writes the mesh shown as OBJ, atomically (a repaired one is suggested
-    /// as `NAME-repaired.obj`); returns true when it was written.
+    /// Asks where, then writes the mesh shown, atomically: OBJ, or a Polyanya mesh for a
+    /// `.mesh` name (a repaired one is suggested as `NAME-repaired.obj`); returns true when it
+    /// was written.
     pub fn save_mesh_as(&mut self) -> bool {
         let name = self.scene.source.name();
         // "rooms.obj (built in)", "arena.map as a navmesh": the first word's file stem.
@@ -724,13 +725,23 @@ impl NavlabApp {
         } else {
             format!("{name}, saved by navlab")
         };
-        match crate::atomic::write_atomically(
-            &path,
-            self.scene.mesh.raw().to_obj(&comment).as_bytes(),
-        ) {
+        let written = self
+            .scene
+            .mesh
+            .to_file_text(&path, &comment)
+            .map_err(|e| format!("{}: {e}", path.display()))
+            .and_then(|text| crate::atomic::write_atomically(&path, text.as_bytes()));
+        match written {
             Ok(()) => {
                 self.scene.unsaved_repair = false;
-                self.notice = Some(format!("Saved {}", path.display()));
+                self.notice = Some(if crate::navmesh::polyanya::is_polyanya_path(&path) {
+                    format!(
+                        "Saved {} as a Polyanya mesh (flat: heights left out)",
+                        path.display()
+                    )
+                } else {
+                    format!("Saved {}", path.display())
+                });
                 true
             }
             Err(error) => {
@@ -988,7 +999,9 @@ impl NavlabApp {
                 }
                 if ui
                     .button("Save mesh as…")
-                    .on_hover_text("Write the mesh shown as Wavefront OBJ")
+                    .on_hover_text(
+                        "Write the mesh shown as Wavefront OBJ, or as a Polyanya mesh (flat) for a .mesh name",
+                    )
                     .clicked()
                 {
                     self.save_mesh_as();

@@ -175,13 +175,25 @@ impl NavMesh {
     /// Loads a mesh file, choosing the format by extension: `.mesh` is Polyanya, anything else
     /// Wavefront OBJ.
     pub fn load(path: &FsPath, plane: Plane) -> Result<NavMesh, LoadError> {
-        let is_polyanya = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("mesh"));
-        if is_polyanya {
+        if polyanya::is_polyanya_path(path) {
             polyanya::load(path)
         } else {
             obj::load(path, plane)
+        }
+    }
+
+    /// The mesh as the text of a file named `path`, by extension as for [`load`](Self::load):
+    /// a Polyanya mesh (format 2, the plane's coordinates; see [`polyanya::to_polyanya`]) or
+    /// Wavefront OBJ of the polygons as given, headed by `comment`.
+    pub fn to_file_text(
+        &self,
+        path: &FsPath,
+        comment: &str,
+    ) -> Result<String, polyanya::WriteError> {
+        if polyanya::is_polyanya_path(path) {
+            polyanya::to_polyanya(self)
+        } else {
+            Ok(self.raw.to_obj(comment))
         }
     }
 

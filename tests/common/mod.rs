@@ -324,3 +324,127 @@ pub fn tile_maps(
         })
     })
 }
+
+/// A Polyanya mesh in format version 2, as its tokens say (read here independently of
+/// navlab's reader, which ignores the neighbour lists).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolyanyaV2 {
+    /// x, y and the polygons around the vertex (-1: a wall or the outside).
+    pub vertices: Vec<(f64, f64, Vec<i64>)>,
+    /// Vertex indices, and the polygon across the edge ending at each vertex.
+    pub polygons: Vec<(Vec<usize>, Vec<i64>)>,
+}
+
+pub fn parse_polyanya_v2(text: &str) -> PolyanyaV2 {
+    let mut tokens = text.split_whitespace();
+    assert_eq!(tokens.next(), Some("mesh"));
+    assert_eq!(tokens.next(), Some("2"));
+    let mut int = || -> i64 { tokens.next().expect("a token").parse().expect("an integer") };
+    let (v, p) = (int() as usize, int() as usize);
+    let mut tokens = text.split_whitespace().skip(4);
+    let mut next = || tokens.next().expect("a token");
+    let mut vertices = Vec::new();
+    for _ in 0..v {
+        let x: f64 = next().parse().expect("x");
+        let y: f64 = next().parse().expect("y");
+        let n: usize = next().parse().expect("count");
+        let around = (0..n).map(|_| next().parse().expect("polygon")).collect();
+        vertices.push((x, y, around));
+    }
+    let mut polygons = Vec::new();
+    for _ in 0..p {
+        let n: usize = next().parse().expect("count");
+        let corners = (0..n).map(|_| next().parse().expect("vertex")).collect();
+        let across = (0..n).map(|_| next().parse().expect("polygon")).collect();
+        polygons.push((corners, across));
+    }
+    assert!(tokens.next().is_none(), "nothing after the last polygon");
+    PolyanyaV2 { vertices, polygons }
+}
+
+/// Checks the rules of the format's description (Polyanya `utils/spec/mesh/2.txt`): polygons
+/// counter-clockwise; `p[i]` the polygon across `v[i-1]`–`v[i]`, agreeing from both sides, -1
+/// exactly where no polygon is across; each vertex lists every polygon that has it, once,
+/// counter-clockwise — after a polygon comes the one across its edge arriving at the vertex,
+/// or -1 where that edge is a wall — with gaps merged into single -1s.
+pub fn check_polyanya_v2(mesh: &PolyanyaV2) -> Result<(), String> {
+    let point = |v: usize| {
+        let (x, y, _) = mesh.vertices[v];
+        p(x, y)
+    };
+    let mut owner = std::collections::HashMap::new();
+    for (pi, (corners, across)) in mesh.polygons.iter().enumerate() {
+        let n = corners.len();
+        if n < 3 || across.len() != n || corners.iter().any(|&v| v >= mesh.vertices.len()) {
+            return Err(format!("polygon {pi} is malformed"));
+        }
+        let twice_area: f64 = (0..n)
+            .map(|i| point(corners[i]).cross(point(corners[(i + 1) % n])))
+            .sum();
+        if twice_area <= 0.0 {
+            return Err(format!("polygon {pi} is not counter-clockwise"));
+        }
+        for i in 0..n {
+            let edge = (corners[(i + n - 1) % n], corners[i]);
+            if owner.insert(edge, (pi, i)).is_some() {
+                return Err(format!("edge {edge:?} is used twice in one direction"));
+            }
+        }
+    }
+    for (pi, (corners, across)) in mesh.polygons.iter().enumerate() {
+        let n = corners.len();
+        for i in 0..n {
+            let (a, b) = (corners[(i + n - 1) % n], corners[i]);
+            match (across[i], owner.get(&(b, a))) {
+                (-1, None) => {}
+                (q, Some(&(other, j))) if q == other as i64 => {
+                    if mesh.polygons[other].1[j] != pi as i64 {
+                        return Err(format!("polygons {pi} and {other} disagree about {a}–{b}"));
+                    }
+                }
+                (q, found) => {
+                    return Err(format!(
+                        "polygon {pi} says {q} is across {a}–{b}; the edges say {found:?}"
+                    ));
+                }
+            }
+        }
+    }
+    for (v, (_, _, around)) in mesh.vertices.iter().enumerate() {
+        let mut having: Vec<usize> = (0..mesh.polygons.len())
+            .filter(|&pi| mesh.polygons[pi].0.contains(&v))
+            .collect();
+        let mut listed: Vec<usize> = around
+            .iter()
+            .filter(|&&q| q >= 0)
+            .map(|&q| q as usize)
+            .collect();
+        having.sort_unstable();
+        listed.sort_unstable();
+        if having.is_empty() || having != listed {
+            return Err(format!(
+                "vertex {v} lists {around:?}, is a corner of {having:?}"
+            ));
+        }
+        let m = around.len();
+        for k in 0..m {
+            let (here, then) = (around[k], around[(k + 1) % m]);
+            if here == -1 {
+                if then == -1 {
+                    return Err(format!("vertex {v}: gaps are not merged in {around:?}"));
+                }
+                continue;
+            }
+            let (corners, across) = &mesh.polygons[here as usize];
+            let j = corners.iter().position(|&c| c == v).expect("a corner");
+            // Counter-clockwise around v the polygon ends on its edge arriving at v.
+            if across[j] != then {
+                return Err(format!(
+                    "vertex {v}: after {here} comes {then}, but across its edge is {}",
+                    across[j]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
