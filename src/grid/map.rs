@@ -41,6 +41,21 @@ pub enum MapError {
     },
 }
 
+impl MapError {
+    /// A problem in `file`, at `line` when it is known.
+    pub fn at(file: &str, line: Option<usize>, message: String) -> Self {
+        let file = file.to_string();
+        match line {
+            Some(line) => Self::Syntax {
+                file,
+                line,
+                message,
+            },
+            None => Self::Invalid { file, message },
+        }
+    }
+}
+
 /// Largest side accepted, so a corrupt header cannot ask for gigabytes.
 pub const MAX_SIDE: usize = 8192;
 

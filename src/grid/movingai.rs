@@ -263,14 +263,7 @@ pub fn parse_navlab_json(bytes: &[u8], file: &str) -> Result<TileMap, MapError> 
     }
     // serde has no positions for values: find the lines of the fields again, for messages.
     let text = String::from_utf8_lossy(bytes);
-    let at = |line: Option<usize>, message: String| match line {
-        Some(line) => MapError::Syntax {
-            file: file.to_string(),
-            line,
-            message,
-        },
-        None => invalid(message),
-    };
+    let at = |line: Option<usize>, message: String| MapError::at(file, line, message);
     for (word, value) in [("width", parsed.width), ("height", parsed.height)] {
         if !(1..=super::map::MAX_SIDE).contains(&value) {
             return Err(at(

@@ -336,10 +336,6 @@ pub fn parse_tmj(bytes: &[u8], file: &str) -> Result<TiledImport, MapError> {
 
 /// [`parse_tmj`], reading external tilesets from `dir`.
 fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImport, MapError> {
-    let invalid = |message: String| MapError::Invalid {
-        file: file.to_string(),
-        message,
-    };
     let parsed: TmjMap = serde_json::from_slice(bytes).map_err(|e| MapError::Syntax {
         file: file.to_string(),
         line: e.line(),
@@ -347,14 +343,7 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
     })?;
     // serde has no positions for values: find the lines again, for messages.
     let text = String::from_utf8_lossy(bytes);
-    let at = |line: Option<usize>, message: String| match line {
-        Some(line) => MapError::Syntax {
-            file: file.to_string(),
-            line,
-            message,
-        },
-        None => invalid(message),
-    };
+    let at = |line: Option<usize>, message: String| MapError::at(file, line, message);
     check_shape(&parsed.orientation, parsed.infinite).map_err(|message| {
         let key = if parsed.infinite && parsed.orientation == "orthogonal" {
             "infinite"
@@ -576,17 +565,7 @@ fn map_from_layers(
                 height,
                 width * height
             );
-            return Err(match layer.line {
-                Some(line) => MapError::Syntax {
-                    file: file.to_string(),
-                    line,
-                    message,
-                },
-                None => MapError::Invalid {
-                    file: file.to_string(),
-                    message,
-                },
-            });
+            return Err(MapError::at(file, layer.line, message));
         }
         for (i, &gid) in layer.gids.iter().enumerate() {
             let tile = gid & GID_MASK;
