@@ -271,4 +271,35 @@ fn dragging_the_start_marker_moves_it_and_reruns_live() {
     // Dragging a marker does not pan the view.
     let after = h.state().scene.last_view().expect("drawn");
     assert_eq!(after.camera, view.camera);
+
+    // A quick flick: the pointer is already off the marker when egui calls it a drag. The
+    // marker under the press is still the one that moves.
+    let from = view.screen_from_world(h.state().scene.start);
+    let target = Vec2::new(2.0, 4.0);
+    let to = view.screen_from_world(target);
+    h.hover_at(from);
+    h.run_steps(1);
+    h.event(egui::Event::PointerButton {
+        pos: from,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(1);
+    assert!(from.distance(to) > 30.0);
+    h.hover_at(to);
+    h.run_steps(1);
+    h.event(egui::Event::PointerButton {
+        pos: to,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(2);
+    let start = h.state().scene.start;
+    assert!(start.distance(target) < 0.1, "start {start}");
+    assert_eq!(
+        h.state().scene.last_view().expect("drawn").camera,
+        view.camera
+    );
 }

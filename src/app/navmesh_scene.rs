@@ -510,7 +510,11 @@ impl NavmeshScene {
         let goal_screen = view.screen_from_world(self.goal);
         let grab = 12.0;
         if response.drag_started() {
-            let press = response.interact_pointer_pos().unwrap_or(rect.center());
+            // Where the button went down (the drag is noticed a few points later).
+            let press = ui
+                .input(|i| i.pointer.press_origin())
+                .or(response.interact_pointer_pos())
+                .unwrap_or(rect.center());
             self.drag = Some(if press.distance(start_screen) < grab {
                 Drag::Start
             } else if press.distance(goal_screen) < grab {
