@@ -81,6 +81,81 @@ fn painting_by_click_then_undo_and_redo() {
     assert_eq!(h.state().grid.map.get((6, 10)), Some(Tile::Water));
 }
 
+/// Drags with the left button from the centre of one cell to the centre of another.
+fn drag_cells(h: &mut Harness<'_, NavlabApp>, from: (usize, usize), to: (usize, usize)) {
+    let view = h.state().grid.last_view().expect("canvas drawn");
+    let at =
+        |(x, y): (usize, usize)| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
+    let (a, b) = (at(from), at(to));
+    h.hover_at(a);
+    h.run_steps(1);
+    h.event(egui::Event::PointerButton {
+        pos: a,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(1);
+    for k in 1..=8 {
+        h.hover_at(a + (b - a) * (k as f32 / 8.0));
+        h.run_steps(1);
+    }
+    h.event(egui::Event::PointerButton {
+        pos: b,
+        button: egui::PointerButton::Primary,
+        pressed: false,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(2);
+}
+
+#[test]
+fn number_keys_choose_the_tile_and_r_fills_rectangles_undone_in_one_step() {
+    use navlab::app::grid_scene::Tool;
+    let mut h = harness(vec![]);
+    h.key_press(egui::Key::Num2);
+    h.run_steps(1);
+    assert_eq!(h.state().grid.tool, Tool::Paint(Tile::Sand));
+    h.key_press(egui::Key::R);
+    h.run_steps(1);
+    assert_eq!(h.state().grid.tool, Tool::Rectangle(Tile::Sand));
+    // Choosing another tile keeps the rectangle mode, by key or by button.
+    h.key_press(egui::Key::Num5);
+    h.run_steps(1);
+    assert_eq!(h.state().grid.tool, Tool::Rectangle(Tile::Hole));
+    h.get_by_label("Water").click();
+    h.run_steps(1);
+    assert_eq!(h.state().grid.tool, Tool::Rectangle(Tile::Water));
+
+    let before = h.state().grid.map.clone();
+    let (from, to) = ((3, 14), (7, 17));
+    drag_cells(&mut h, from, to);
+    let map = &h.state().grid.map;
+    for y in 12..20 {
+        for x in 1..10 {
+            let inside = (3..=7).contains(&x) && (14..=17).contains(&y);
+            let want = if inside {
+                Some(Tile::Water)
+            } else {
+                before.get((x, y))
+            };
+            assert_eq!(map.get((x, y)), want, "cell {x},{y}");
+        }
+    }
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(1);
+    assert_eq!(
+        h.state().grid.map,
+        before,
+        "one undo takes the whole rectangle back"
+    );
+
+    // R again paints freely with the same tile.
+    h.key_press(egui::Key::R);
+    h.run_steps(1);
+    assert_eq!(h.state().grid.tool, Tool::Paint(Tile::Water));
+}
+
 #[test]
 fn switching_algorithm_reruns_and_stepping_moves_the_animation() {
     let mut h = harness(vec![]);

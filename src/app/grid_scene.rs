@@ -630,12 +630,51 @@ impl GridScene {
         }
     }
 
+    /// Selects the tile to paint with, keeping the rectangle mode if it is on.
+    pub fn choose_tile(&mut self, tile: Tile) {
+        self.tool = match self.tool {
+            Tool::Rectangle(_) => Tool::Rectangle(tile),
+            _ => Tool::Paint(tile),
+        };
+    }
+
+    /// Switches between filling rectangles and painting freely, with the same tile.
+    pub fn toggle_rectangle(&mut self) {
+        self.tool = match self.tool {
+            Tool::Rectangle(tile) => Tool::Paint(tile),
+            Tool::Paint(tile) => Tool::Rectangle(tile),
+            Tool::Start | Tool::Goal => Tool::Rectangle(Tile::Wall),
+        };
+    }
+
+    /// The palette's keys, for when no text field has the keyboard: 1–5 choose the tile (in
+    /// the palette's order), R switches rectangle filling on and off.
+    pub fn palette_keys(&mut self, ui: &Ui) {
+        use egui::Key;
+        let keys = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5];
+        let (chosen, rectangle) = ui.input(|i| {
+            let plain = i.modifiers.is_none();
+            (
+                keys.iter()
+                    .position(|&k| plain && i.key_pressed(k))
+                    .and_then(|k| Tile::ALL.get(k).copied()),
+                plain && i.key_pressed(Key::R),
+            )
+        });
+        if let Some(tile) = chosen {
+            self.choose_tile(tile);
+        }
+        if rectangle {
+            self.toggle_rectangle();
+        }
+    }
+
     /// Palette, algorithm and its settings.
     pub fn controls_ui(&mut self, ui: &mut Ui) {
         ui.label("Paint");
         ui.horizontal_wrapped(|ui| {
-            for tile in Tile::ALL {
-                let selected = self.tool == Tool::Paint(tile);
+            for (key, tile) in Tile::ALL.into_iter().enumerate() {
+                let selected = self.tool == Tool::Paint(tile) || self.tool == Tool::Rectangle(tile);
                 let ink = if matches!(tile, Tile::Wall | Tile::Hole) {
                     Color32::WHITE
                 } else {
@@ -648,24 +687,22 @@ impl GridScene {
                             .fill(tile_color(tile))
                             .selected(selected),
                     )
-                    .on_hover_text(tile_help(tile))
+                    .on_hover_text(format!("{} (key {})", tile_help(tile), key + 1))
                     .clicked()
                 {
-                    self.tool = Tool::Paint(tile);
+                    self.choose_tile(tile);
                 }
             }
         });
         ui.horizontal(|ui| {
-            let current = match self.tool {
-                Tool::Paint(t) | Tool::Rectangle(t) => t,
-                _ => Tile::Wall,
-            };
             if ui
                 .selectable_label(matches!(self.tool, Tool::Rectangle(_)), "Rectangle")
-                .on_hover_text("Drag from corner to corner to fill with the selected tile")
+                .on_hover_text(
+                    "Drag from corner to corner to fill with the selected tile (R; again to paint freely)",
+                )
                 .clicked()
             {
-                self.tool = Tool::Rectangle(current);
+                self.toggle_rectangle();
             }
             if ui
                 .selectable_label(self.tool == Tool::Start, "Place start")
@@ -1022,7 +1059,10 @@ impl GridScene {
             }
             Tool::Rectangle(tile) => {
                 if response.drag_started() {
-                    self.rect_anchor = pointer.and_then(cell_at);
+                    // Where the button went down: the drag is noticed a few points later,
+                    // possibly over the next cell.
+                    let origin = ui.input(|i| i.pointer.press_origin()).or(pointer);
+                    self.rect_anchor = origin.and_then(cell_at);
                 }
                 if response.drag_stopped()
                     && let (Some(a), Some(b)) = (self.rect_anchor.take(), pointer.and_then(cell_at))

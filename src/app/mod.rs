@@ -417,6 +417,9 @@ impl NavlabApp {
         if grid {
             self.grid.keyboard(ui);
         }
+        if self.settings.scene == SceneKind::TileMap && !ui.ctx().egui_wants_keyboard_input() {
+            self.grid.palette_keys(ui);
+        }
         if !ui.ctx().egui_wants_keyboard_input() && ui.input(|i| i.key_pressed(Key::F)) {
             self.scene.fit_view();
             self.grid.camera.fit_next_frame();
@@ -1204,7 +1207,9 @@ fn help_ui(ui: &mut egui::Ui) {
             ),
             ("Tile map: right click / Shift+click", "set the goal"),
             ("Tile map: right or middle drag", "pan"),
-            ("Ctrl+Z / Ctrl+Shift+Z", "undo / redo"),
+            ("Tile map: 1 – 5", "paint grass, sand, water, wall, hole"),
+            ("Tile map: R", "fill rectangles / paint freely"),
+            ("Ctrl+Z / Ctrl+Shift+Z or Ctrl+Y", "undo / redo"),
             ("Ctrl+S", "save the map"),
             ("Ctrl+B", "build a navmesh from the map and show it"),
             (
