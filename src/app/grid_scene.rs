@@ -675,18 +675,8 @@ impl GridScene {
         ui.horizontal_wrapped(|ui| {
             for (key, tile) in Tile::ALL.into_iter().enumerate() {
                 let selected = self.tool == Tool::Paint(tile) || self.tool == Tool::Rectangle(tile);
-                let ink = if matches!(tile, Tile::Wall | Tile::Hole) {
-                    Color32::WHITE
-                } else {
-                    Color32::BLACK
-                };
-                let text = egui::RichText::new(tile.name()).color(ink);
                 if ui
-                    .add(
-                        egui::Button::new(text)
-                            .fill(tile_color(tile))
-                            .selected(selected),
-                    )
+                    .add(tile_button(tile, selected))
                     .on_hover_text(format!("{} (key {})", tile_help(tile), key + 1))
                     .clicked()
                 {
@@ -1105,6 +1095,28 @@ impl GridScene {
         self.sync_replay();
         self.refresh_clearance();
         self.paint_map(&painter, view);
+        // The rectangle being dragged, filled on release.
+        if let (Tool::Rectangle(tile), Some(a), Some(b)) = (
+            self.tool,
+            self.rect_anchor,
+            response.interact_pointer_pos().and_then(cell_at),
+        ) && response.dragged()
+        {
+            let (x0, x1) = (a.0.min(b.0), a.0.max(b.0) + 1);
+            let (y0, y1) = (a.1.min(b.1), a.1.max(b.1) + 1);
+            let area = Rect::from_two_pos(
+                view.screen_from_world(Vec2::new(x0 as f64, y0 as f64)),
+                view.screen_from_world(Vec2::new(x1 as f64, y1 as f64)),
+            );
+            painter.rect_filled(area, 0.0, tile_color(tile).gamma_multiply(0.6));
+            painter.rect_stroke(
+                area,
+                0.0,
+                Stroke::new(2.0, Color32::YELLOW),
+                egui::StrokeKind::Outside,
+            );
+            paint_size_tag(&painter, area.right_bottom(), (x1 - x0, y1 - y0));
+        }
         if let Some(cell) = self.hover {
             let _ = response.on_hover_ui_at_pointer(|ui| self.cell_tooltip_ui(ui, cell));
         }
@@ -1387,6 +1399,35 @@ pub fn tile_color(tile: Tile) -> Color32 {
         Tile::Wall => Color32::from_rgb(60, 60, 66),
         Tile::Hole => Color32::from_rgb(20, 20, 22),
     }
+}
+
+/// "W × H" on a dark plate below and to the right of `at`.
+fn paint_size_tag(painter: &egui::Painter, at: Pos2, (w, h): (usize, usize)) {
+    let galley = painter.layout_no_wrap(
+        format!("{w} × {h}"),
+        egui::FontId::proportional(13.0),
+        Color32::WHITE,
+    );
+    let rect = Rect::from_min_size(at + egui::vec2(6.0, 6.0), galley.size());
+    painter.rect_filled(rect.expand(3.0), 3.0, Color32::from_black_alpha(190));
+    painter.galley(rect.min, galley, Color32::WHITE);
+}
+
+/// A palette button: the tile's colour and name, outlined when it is the one chosen.
+pub fn tile_button(tile: Tile, selected: bool) -> egui::Button<'static> {
+    let ink = if matches!(tile, Tile::Wall | Tile::Hole) {
+        Color32::WHITE
+    } else {
+        Color32::BLACK
+    };
+    egui::Button::new(egui::RichText::new(tile.name()).color(ink))
+        .fill(tile_color(tile))
+        .stroke(if selected {
+            Stroke::new(2.5, Color32::YELLOW)
+        } else {
+            Stroke::NONE
+        })
+        .selected(selected)
 }
 
 fn tile_help(tile: Tile) -> &'static str {

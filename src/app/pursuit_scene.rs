@@ -2,7 +2,7 @@
 //! hunt it, the rays they cast, and play / pause / step / speed / reset-to-seed controls.
 
 use super::camera::{CanvasCamera, View};
-use super::grid_scene::{GridScene, paint_tiles, tile_color};
+use super::grid_scene::{GridScene, paint_tiles, tile_button};
 use crate::geom::Vec2;
 use crate::grid::bresenham::{Line, first_blocking};
 use crate::grid::{Cell, Tile, TileMap};
@@ -428,20 +428,8 @@ impl PursuitScene {
         ui.horizontal_wrapped(|ui| {
             for tile in Tile::ALL {
                 let selected = self.tool == PursuitTool::Paint(tile);
-                let text = egui::RichText::new(tile.name()).color(if selected {
-                    Color32::BLACK
-                } else {
-                    Color32::WHITE
-                });
-                let button = egui::Button::new(text)
-                    .fill(tile_color(tile))
-                    .stroke(if selected {
-                        Stroke::new(2.0, Color32::YELLOW)
-                    } else {
-                        Stroke::NONE
-                    });
                 if ui
-                    .add(button)
+                    .add(tile_button(tile, selected))
                     .on_hover_text("Paint while it runs; walls block sight, holes do not")
                     .clicked()
                 {
