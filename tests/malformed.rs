@@ -317,6 +317,27 @@ proptest! {
         let _ = parse_tmj(&bytes, "fuzz.tmj");
     }
 
+    /// Tiled objects with odd numbers (huge, negative, not numbers at all, rotated any way) are
+    /// read or refused, never a panic; walls stay on the map.
+    #[test]
+    fn tiled_objects_with_odd_numbers_never_panic(
+        values in prop::collection::vec(prop::sample::select(vec![
+            "0", "8", "-8", "1e308", "-1e308", "1e-300", "NaN", "inf", "3.5", "720", "-45", "x", "",
+        ]), 6),
+        kind in prop::sample::select(vec!["", "<ellipse/>", "<point/>", "<polygon points=\"0,0 8,8 0,8\"/>"]),
+        tile in prop::sample::select(vec!["16", "0", "-1", "1e-300", "big"]),
+    ) {
+        let xml = format!(
+            "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" tilewidth=\"{tile}\" tileheight=\"16\">\
+             <objectgroup name=\"Collision\"><object x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" \
+             rotation=\"{}\" gid=\"{}\">{kind}</object></objectgroup></map>",
+            values[0], values[1], values[2], values[3], values[4], values[5]
+        );
+        if let Ok(import) = parse_tmx(xml.as_bytes(), "fuzz.tmx") {
+            prop_assert_eq!((import.map.width(), import.map.height()), (4, 3));
+        }
+    }
+
     #[test]
     fn map_soup_never_panics(text in map_soup()) {
         let _ = parse_map(text.as_bytes(), "fuzz.map");

@@ -7,6 +7,7 @@ pub mod map;
 pub mod movingai;
 pub mod search;
 pub mod tiled;
+mod tiled_objects;
 pub mod tiles;
 
 pub use map::{Cell, Connectivity, MapError, TileMap};

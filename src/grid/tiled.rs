@@ -1,10 +1,12 @@
 //! Import maps made in the [Tiled](https://www.mapeditor.org) editor (`.tmx` XML, `.tmj` JSON):
 //! the cells its collision layers fill become walls, every other cell grass.
 //!
-//! A collision layer is a tile layer with a true bool property named `solid`, `collision`,
-//! `collides`, `blocked` or `wall` (any case); when no layer has one, layers whose name holds
-//! `collision`, `solid`, `wall` or `obstacle` are used. Tiles given such a property in their
-//! tileset (embedded, or an external `.tsx`/`.tsj` beside the map) are walls in every layer.
+//! A collision layer is a tile or object layer with a true bool property named `solid`,
+//! `collision`, `collides`, `blocked` or `wall` (any case); when no layer has one, layers whose
+//! name holds `collision`, `solid`, `wall` or `obstacle` are used. Tiles given such a property
+//! in their tileset (embedded, or an external `.tsx`/`.tsj` beside the map) are walls in every
+//! layer, objects given it in every object layer. An object walls the cells whose centres its
+//! area covers (rectangles, ellipses, polygons and tile objects, rotated as in Tiled).
 //! Hidden layers count (collision layers are often hidden), layers in groups too. Orthogonal,
 //! finite maps only, with layer data as CSV, XML `<tile>` elements (TMX), an array (TMJ) or
 //! base64 (plain, zlib or gzip; zstd is refused with how to re-save). navlab does not write
@@ -12,6 +14,7 @@
 
 use super::json_lines::{json_key_line, json_nested_object_lines};
 use super::map::{MAX_SIDE, MapError, TileMap};
+use super::tiled_objects::{ObjectShape, Outline, covered_cells};
 use super::tiles::Tile;
 use serde::Deserialize;
 use std::collections::BTreeSet;
@@ -35,6 +38,8 @@ pub struct TiledImport {
     /// How many kinds of tile marked solid in a tileset are placed on the map (walls wherever
     /// they are).
     pub solid_tiles: usize,
+    /// How many objects marked solid themselves, outside collision layers, became walls.
+    pub solid_objects: usize,
 }
 
 impl TiledImport {
@@ -50,6 +55,13 @@ impl TiledImport {
                 "{} tile{} marked solid in the tileset",
                 self.solid_tiles,
                 if self.solid_tiles == 1 { "" } else { "s" }
+            ));
+        }
+        if self.solid_objects > 0 {
+            parts.push(format!(
+                "{} object{} marked solid",
+                self.solid_objects,
+                if self.solid_objects == 1 { "" } else { "s" }
             ));
         }
         parts.join(" and ")
@@ -80,13 +92,31 @@ pub fn load(path: &Path) -> Result<TiledImport, MapError> {
     }
 }
 
-/// One tile layer: its name, whether a property marks it solid, its gids (row-major) and the
-/// line it starts on (TMX only).
+/// One layer: its name, whether a property marks it solid, what it holds and the line it
+/// starts on (when known).
 struct Layer {
     name: String,
     solid: bool,
-    gids: Vec<u32>,
+    content: Content,
     line: Option<usize>,
+}
+
+/// What a layer holds.
+enum Content {
+    /// A tile layer's gids, row-major.
+    Tiles(Vec<u32>),
+    /// An object layer's objects: the area (none for points, lines and text) and whether the
+    /// object itself is marked solid.
+    Objects(Vec<(Option<ObjectShape>, bool)>),
+}
+
+impl Layer {
+    fn gids(&self) -> &[u32] {
+        match &self.content {
+            Content::Tiles(gids) => gids,
+            Content::Objects(_) => &[],
+        }
+    }
 }
 
 /// Parses Tiled XML; `file` names it in errors. External tilesets cannot be read from bytes
@@ -197,14 +227,100 @@ fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                 layers.push(Layer {
                     name,
                     solid,
-                    gids,
+                    content: Content::Tiles(gids),
                     line: Some(at),
+                });
+            }
+            "objectgroup" => {
+                let objects = node
+                    .children()
+                    .filter(|n| n.has_tag_name("object"))
+                    .map(|object| {
+                        tmx_object(object)
+                            .map(|shape| (shape, has_solid_property(object)))
+                            .map_err(|m| syntax(line_of(object), m))
+                    })
+                    .collect::<Result<_, _>>()?;
+                layers.push(Layer {
+                    name: node.attribute("name").unwrap_or("").to_string(),
+                    solid: has_solid_property(node),
+                    content: Content::Objects(objects),
+                    line: Some(line_of(node)),
                 });
             }
             _ => {}
         }
     }
-    map_from_layers(width, height, layers, &solid_gids, file)
+    let tile_size = ["tilewidth", "tileheight"].map(|a| {
+        root.attribute(a)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    });
+    map_from_layers(width, height, tile_size, layers, &solid_gids, file).map_err(|e| match e {
+        MapError::Invalid { message, .. } if message.starts_with(NO_TILE_SIZE) => {
+            syntax(line_of(root), message)
+        }
+        other => other,
+    })
+}
+
+/// A TMX `<object>` as an area; `None` for points, polylines and text, which enclose none.
+fn tmx_object(object: roxmltree::Node) -> Result<Option<ObjectShape>, String> {
+    let number = |name: &str| -> Result<f64, String> {
+        match object.attribute(name) {
+            None => Ok(0.0),
+            Some(v) => v
+                .parse::<f64>()
+                .ok()
+                .filter(|n| n.is_finite())
+                .ok_or_else(|| format!("object attribute {name} `{v}` is not a number")),
+        }
+    };
+    let (x, y, width, height) = (
+        number("x")?,
+        number("y")?,
+        number("width")?,
+        number("height")?,
+    );
+    let child = |tag: &str| object.children().find(|n| n.has_tag_name(tag));
+    let outline =
+        if child("point").is_some() || child("polyline").is_some() || child("text").is_some() {
+            return Ok(None);
+        } else if let Some(polygon) = child("polygon") {
+            Outline::Polygon(parse_points(polygon.attribute("points").unwrap_or(""))?)
+        } else if child("ellipse").is_some() {
+            Outline::Ellipse { width, height }
+        } else if object.attribute("gid").is_some() {
+            Outline::Tile { width, height }
+        } else {
+            Outline::Rectangle { width, height }
+        };
+    Ok(Some(ObjectShape {
+        x,
+        y,
+        rotation: number("rotation")?,
+        outline,
+    }))
+}
+
+/// A TMX polygon's `points`: `x,y` pairs separated by spaces.
+fn parse_points(text: &str) -> Result<Vec<(f64, f64)>, String> {
+    let points = text
+        .split_whitespace()
+        .map(|pair| {
+            let (x, y) = pair.split_once(',')?;
+            let (x, y) = (x.trim().parse::<f64>().ok()?, y.trim().parse::<f64>().ok()?);
+            (x.is_finite() && y.is_finite()).then_some((x, y))
+        })
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| format!("polygon points `{text}` are not x,y pairs of numbers"))?;
+    if points.len() < 3 {
+        return Err(format!(
+            "a polygon needs 3 points, `{text}` has {}",
+            points.len()
+        ));
+    }
+    Ok(points)
 }
 
 /// True when an XML element's `<properties>` hold a true solid-like property.
@@ -263,6 +379,10 @@ struct TmjMap {
     layers: Vec<TmjLayer>,
     #[serde(default)]
     tilesets: Vec<TmjTileset>,
+    #[serde(default)]
+    tilewidth: f64,
+    #[serde(default)]
+    tileheight: f64,
 }
 
 /// A tileset in Tiled JSON: embedded (its tiles) or external (`source`).
@@ -319,6 +439,73 @@ struct TmjLayer {
     properties: Vec<TmjProperty>,
     #[serde(default)]
     layers: Vec<TmjLayer>,
+    #[serde(default)]
+    objects: Vec<TmjObject>,
+}
+
+/// An object in Tiled JSON; its kind is told by which of the optional fields it has.
+#[derive(Deserialize)]
+struct TmjObject {
+    #[serde(default)]
+    x: f64,
+    #[serde(default)]
+    y: f64,
+    #[serde(default)]
+    width: f64,
+    #[serde(default)]
+    height: f64,
+    #[serde(default)]
+    rotation: f64,
+    #[serde(default)]
+    ellipse: bool,
+    #[serde(default)]
+    point: bool,
+    #[serde(default)]
+    polygon: Option<Vec<TmjPoint>>,
+    #[serde(default)]
+    polyline: Option<serde_json::Value>,
+    #[serde(default)]
+    text: Option<serde_json::Value>,
+    #[serde(default)]
+    gid: Option<serde_json::Value>,
+    #[serde(default)]
+    properties: Vec<TmjProperty>,
+}
+
+#[derive(Deserialize)]
+struct TmjPoint {
+    x: f64,
+    y: f64,
+}
+
+impl TmjObject {
+    /// The object's area; `None` for points, polylines and text, which enclose none.
+    fn shape(&self) -> Result<Option<ObjectShape>, String> {
+        let (width, height) = (self.width, self.height);
+        let outline = if self.point || self.polyline.is_some() || self.text.is_some() {
+            return Ok(None);
+        } else if let Some(points) = &self.polygon {
+            if points.len() < 3 {
+                return Err(format!(
+                    "a polygon needs 3 points, one has {}",
+                    points.len()
+                ));
+            }
+            Outline::Polygon(points.iter().map(|p| (p.x, p.y)).collect())
+        } else if self.ellipse {
+            Outline::Ellipse { width, height }
+        } else if self.gid.is_some() {
+            Outline::Tile { width, height }
+        } else {
+            Outline::Rectangle { width, height }
+        };
+        Ok(Some(ObjectShape {
+            x: self.x,
+            y: self.y,
+            rotation: self.rotation,
+            outline,
+        }))
+    }
 }
 
 #[derive(Deserialize)]
@@ -410,14 +597,44 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                 layers.push(Layer {
                     name: name.clone(),
                     solid,
-                    gids,
+                    content: Content::Tiles(gids),
+                    line,
+                });
+            }
+            "objectgroup" => {
+                let objects = layer
+                    .objects
+                    .iter()
+                    .map(|o| {
+                        o.shape()
+                            .map(|shape| (shape, any_solid(&o.properties)))
+                            .map_err(|m| invalid(format!("layer `{}`: {m}", layer.name)))
+                    })
+                    .collect::<Result<_, _>>()?;
+                layers.push(Layer {
+                    name: layer.name.clone(),
+                    solid: any_solid(&layer.properties),
+                    content: Content::Objects(objects),
                     line,
                 });
             }
             _ => {}
         }
     }
-    map_from_layers(parsed.width, parsed.height, layers, &solid_gids, file)
+    map_from_layers(
+        parsed.width,
+        parsed.height,
+        [parsed.tilewidth, parsed.tileheight],
+        layers,
+        &solid_gids,
+        file,
+    )
+    .map_err(|e| match e {
+        MapError::Invalid { message, .. } if message.starts_with(NO_TILE_SIZE) => {
+            at(json_key_line(&text, "tilewidth"), message)
+        }
+        other => other,
+    })
 }
 
 /// Orthogonal and finite, or why not.
@@ -503,10 +720,16 @@ fn parse_csv(text: &str) -> Result<Vec<u32>, String> {
         .collect()
 }
 
-/// Walls where the collision layers have a tile, and wherever a tile marked solid is placed.
+/// How the error about a missing tile size starts (the readers add its line).
+const NO_TILE_SIZE: &str = "the map's tile size";
+
+/// Walls where the collision layers have a tile or an object, wherever a tile marked solid is
+/// placed, and under objects marked solid. Objects cover the cells whose centres they hold;
+/// `tile_size` (pixels) places them.
 fn map_from_layers(
     width: usize,
     height: usize,
+    tile_size: [f64; 2],
     layers: Vec<Layer>,
     solid_gids: &BTreeSet<u32>,
     file: &str,
@@ -524,21 +747,33 @@ fn map_from_layers(
     for layer in &layers {
         used_solid_tiles.extend(
             layer
-                .gids
+                .gids()
                 .iter()
                 .map(|g| g & GID_MASK)
                 .filter(|g| solid_gids.contains(g)),
         );
     }
+    let solid_objects: usize = layers
+        .iter()
+        .filter(|l| !is_collision(l))
+        .map(|l| match &l.content {
+            Content::Objects(objects) => objects
+                .iter()
+                .filter(|(shape, solid)| *solid && shape.is_some())
+                .count(),
+            Content::Tiles(_) => 0,
+        })
+        .sum();
     let chosen: Vec<&Layer> = layers.iter().filter(|l| is_collision(l)).collect();
-    if chosen.is_empty() && used_solid_tiles.is_empty() {
+    if chosen.is_empty() && used_solid_tiles.is_empty() && solid_objects == 0 {
         let names: Vec<&str> = layers.iter().map(|l| l.name.as_str()).collect();
         return Err(MapError::Invalid {
             file: file.to_string(),
             message: format!(
-                "no collision layer among the tile layers ({}) and no placed tile marked solid: \
-                 in Tiled, give the layer whose tiles block movement (or those tiles, in the \
-                 tileset) the bool property `solid` set to true",
+                "no collision layer among the tile and object layers ({}) and no placed tile or \
+                 object marked solid: in Tiled, give the layer whose tiles or shapes block \
+                 movement (or those tiles, in the tileset, or those objects) the bool property \
+                 `solid` set to true",
                 if names.is_empty() {
                     "there are none".to_string()
                 } else {
@@ -553,24 +788,49 @@ fn map_from_layers(
     })?;
     for layer in &layers {
         let whole = is_collision(layer);
-        if !whole && used_solid_tiles.is_empty() {
-            continue;
-        }
-        if layer.gids.len() != width * height {
-            let message = format!(
-                "layer `{}` has {} cells, the map {} × {} = {}",
-                layer.name,
-                layer.gids.len(),
-                width,
-                height,
-                width * height
-            );
-            return Err(MapError::at(file, layer.line, message));
-        }
-        for (i, &gid) in layer.gids.iter().enumerate() {
-            let tile = gid & GID_MASK;
-            if (whole && tile != 0) || used_solid_tiles.contains(&tile) {
-                map.set((i % width, i / width), Tile::Wall);
+        match &layer.content {
+            Content::Tiles(gids) => {
+                if !whole && used_solid_tiles.is_empty() {
+                    continue;
+                }
+                if gids.len() != width * height {
+                    let message = format!(
+                        "layer `{}` has {} cells, the map {} × {} = {}",
+                        layer.name,
+                        gids.len(),
+                        width,
+                        height,
+                        width * height
+                    );
+                    return Err(MapError::at(file, layer.line, message));
+                }
+                for (i, &gid) in gids.iter().enumerate() {
+                    let tile = gid & GID_MASK;
+                    if (whole && tile != 0) || used_solid_tiles.contains(&tile) {
+                        map.set((i % width, i / width), Tile::Wall);
+                    }
+                }
+            }
+            Content::Objects(objects) => {
+                for (shape, solid) in objects {
+                    let Some(shape) = shape.as_ref().filter(|_| whole || *solid) else {
+                        continue;
+                    };
+                    let [tw, th] = tile_size;
+                    if !(tw.is_finite() && th.is_finite() && tw > 0.0 && th > 0.0) {
+                        return Err(MapError::Invalid {
+                            file: file.to_string(),
+                            message: format!(
+                                "{NO_TILE_SIZE} (tilewidth × tileheight) is missing or not \
+                                 positive, and the objects of layer `{}` are placed in pixels",
+                                layer.name
+                            ),
+                        });
+                    }
+                    for cell in covered_cells(shape, width, height, tw, th) {
+                        map.set(cell, Tile::Wall);
+                    }
+                }
             }
         }
     }
@@ -578,6 +838,7 @@ fn map_from_layers(
         map,
         wall_layers: chosen.iter().map(|l| l.name.clone()).collect(),
         solid_tiles: used_solid_tiles.len(),
+        solid_objects,
     })
 }
 
@@ -619,6 +880,134 @@ mod tests {
         assert_eq!(import.map.get((0, 0)), Some(Tile::Wall));
         assert_eq!(import.map.get((2, 1)), Some(Tile::Wall));
         assert_eq!(import.map.passable_count(), 4);
+    }
+
+    /// The map as rows of `#` (wall) and `.`.
+    fn picture(map: &TileMap) -> Vec<String> {
+        (0..map.height())
+            .map(|y| {
+                (0..map.width())
+                    .map(|x| {
+                        if map.get((x, y)) == Some(Tile::Wall) {
+                            '#'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn objects_in_collision_layers_and_objects_marked_solid_are_walls_in_both_formats() {
+        let solid =
+            "<properties><property name=\"solid\" type=\"bool\" value=\"true\"/></properties>";
+        let xml = format!(
+            "<map orientation=\"orthogonal\" width=\"6\" height=\"4\" tilewidth=\"16\" tileheight=\"16\">
+<layer name=\"Ground\"><data encoding=\"csv\">{zeros}</data></layer>
+<objectgroup name=\"Collision\">
+ <object id=\"1\" x=\"0\" y=\"0\" width=\"32\" height=\"16\"/>
+ <object id=\"2\" x=\"64\" y=\"0\" width=\"32\" height=\"32\"><ellipse/></object>
+ <object id=\"3\" x=\"0\" y=\"32\"><polygon points=\"0,0 48,0 0,32\"/></object>
+ <object id=\"4\" x=\"90\" y=\"50\"><point/></object>
+ <object id=\"5\" x=\"96\" y=\"48\" width=\"32\" height=\"16\" rotation=\"180\"/>
+</objectgroup>
+<objectgroup name=\"Props\">
+ <object id=\"6\" x=\"48\" y=\"48\" width=\"16\" height=\"16\">{solid}</object>
+ <object id=\"7\" x=\"32\" y=\"16\" width=\"16\" height=\"16\"/>
+</objectgroup>
+</map>",
+            zeros = ["0"; 24].join(",")
+        );
+        let json = format!(
+            r#"{{"width": 6, "height": 4, "tilewidth": 16, "tileheight": 16, "layers": [
+  {{"name": "Ground", "type": "tilelayer", "data": [{zeros}]}},
+  {{"name": "Collision", "type": "objectgroup", "objects": [
+    {{"x": 0, "y": 0, "width": 32, "height": 16}},
+    {{"x": 64, "y": 0, "width": 32, "height": 32, "ellipse": true}},
+    {{"x": 0, "y": 32, "polygon": [{{"x": 0, "y": 0}}, {{"x": 48, "y": 0}}, {{"x": 0, "y": 32}}]}},
+    {{"x": 90, "y": 50, "point": true}},
+    {{"x": 96, "y": 48, "width": 32, "height": 16, "rotation": 180}}]}},
+  {{"name": "Props", "type": "objectgroup", "objects": [
+    {{"x": 48, "y": 48, "width": 16, "height": 16,
+      "properties": [{{"name": "solid", "type": "bool", "value": true}}]}},
+    {{"x": 32, "y": 16, "width": 16, "height": 16}}]}}]}}"#,
+            zeros = ["0"; 24].join(",")
+        );
+        let from_xml = parse_tmx(xml.as_bytes(), "objects.tmx").expect("tmx");
+        let from_json = parse_tmj(json.as_bytes(), "objects.tmj").expect("tmj");
+        assert_eq!(
+            picture(&from_xml.map),
+            ["##..##", "....##", "##..##", "#..#.."],
+            "rectangle, ellipse, polygon, turned rectangle; the point encloses nothing"
+        );
+        assert_eq!(from_json, from_xml);
+        assert_eq!(from_xml.wall_layers, ["Collision"]);
+        assert_eq!(from_xml.solid_objects, 1);
+        assert_eq!(
+            from_xml.wall_sources(),
+            "layer Collision and 1 object marked solid"
+        );
+    }
+
+    #[test]
+    fn objects_that_cannot_be_placed_are_errors_with_the_line() {
+        let map = |size: &str, objects: &str| {
+            format!(
+                "<map orientation=\"orthogonal\" width=\"2\" height=\"2\"{size}>\n<objectgroup name=\"Walls\">\n{objects}</objectgroup>\n</map>"
+            )
+        };
+        for (text, line, says) in [
+            (
+                map(
+                    " tilewidth=\"8\" tileheight=\"8\"",
+                    "<object x=\"0\" y=\"0\"><polygon points=\"0,0 8,x 0,8\"/></object>\n",
+                ),
+                3,
+                "polygon points `0,0 8,x 0,8` are not x,y pairs",
+            ),
+            (
+                map(
+                    " tilewidth=\"8\" tileheight=\"8\"",
+                    "<object x=\"0\" y=\"0\"><polygon points=\"0,0 8,8\"/></object>\n",
+                ),
+                3,
+                "a polygon needs 3 points",
+            ),
+            (
+                map(
+                    " tilewidth=\"8\" tileheight=\"8\"",
+                    "\n<object x=\"zero\" y=\"0\" width=\"8\" height=\"8\"/>\n",
+                ),
+                4,
+                "object attribute x `zero` is not a number",
+            ),
+            (
+                map("", "<object x=\"0\" y=\"0\" width=\"8\" height=\"8\"/>\n"),
+                1,
+                "the map's tile size (tilewidth × tileheight) is missing",
+            ),
+        ] {
+            let error = parse_tmx(text.as_bytes(), "o.tmx")
+                .expect_err(&text)
+                .to_string();
+            assert!(error.starts_with(&format!("o.tmx:{line}: ")), "{error}");
+            assert!(error.contains(says), "{error}");
+        }
+        let json = "{\"width\": 2, \"height\": 2, \"tilewidth\": 8, \"tileheight\": 8, \"layers\": [\n{\"name\": \"Walls\", \"type\": \"objectgroup\", \"objects\": [{\"polygon\": [{\"x\": 0, \"y\": 0}]}]}]}";
+        let error = parse_tmj(json.as_bytes(), "o.tmj")
+            .expect_err("2 points")
+            .to_string();
+        assert!(
+            error.starts_with("o.tmj:2: layer `Walls`: a polygon needs 3 points"),
+            "{error}"
+        );
+        let no_size = "{\"width\": 2, \"height\": 2, \"layers\": [\n{\"name\": \"Walls\", \"type\": \"objectgroup\", \"objects\": [{\"width\": 8, \"height\": 8}]}]}";
+        let error = parse_tmj(no_size.as_bytes(), "o.tmj")
+            .expect_err("no size")
+            .to_string();
+        assert!(error.starts_with("o.tmj: the map's tile size"), "{error}");
     }
 
     #[test]
@@ -750,7 +1139,7 @@ mod tests {
             (
                 tmx("<layer name=\"Ground\"><data encoding=\"csv\">0,0,0,0,0,0</data></layer>"),
                 0,
-                "no collision layer among the tile layers (Ground)",
+                "no collision layer among the tile and object layers (Ground)",
             ),
             (
                 "<map orientation=\"isometric\" width=\"2\" height=\"2\"/>".to_string(),
@@ -823,7 +1212,7 @@ mod tests {
             (
                 map("", ground),
                 0,
-                "no collision layer among the tile layers (Ground)",
+                "no collision layer among the tile and object layers (Ground)",
             ),
         ] {
             let error = parse_tmj(text.as_bytes(), "bad.tmj")
