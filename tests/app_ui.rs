@@ -2,6 +2,7 @@
 //! keyboard, the event log, files that fail to load.
 
 mod common;
+use common::drag_screen;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;
@@ -232,37 +233,11 @@ fn dragging_the_start_marker_moves_it_and_reruns_live() {
     let from = view.screen_from_world(h.state().scene.start);
     let target = Vec2::new(3.0, 3.0); // still in room A
     let to = view.screen_from_world(target);
-    h.hover_at(from);
-    h.run_steps(1);
-    h.event(egui::Event::PointerButton {
-        pos: from,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run_steps(1);
     let mut timelines = Vec::new();
-    for k in 1..=10 {
-        h.hover_at(from + (to - from) * (k as f32 / 10.0));
-        h.run_steps(1);
-        timelines.push(
-            h.state()
-                .scene
-                .timeline
-                .path
-                .clone()
-                .expect("path")
-                .start
-                .point,
-        );
-    }
-    h.event(egui::Event::PointerButton {
-        pos: to,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
+    drag_screen(&mut h, (from, to), egui::PointerButton::Primary, 10, |h| {
+        let path = h.state().scene.timeline.path.clone().expect("path");
+        timelines.push(path.start.point);
     });
-    h.run_steps(2);
     let start = h.state().scene.start;
     assert!(start.distance(target) < 0.1, "start {start}");
     // The query was re-run while dragging, not only at the end.
@@ -277,25 +252,8 @@ fn dragging_the_start_marker_moves_it_and_reruns_live() {
     let from = view.screen_from_world(h.state().scene.start);
     let target = Vec2::new(2.0, 4.0);
     let to = view.screen_from_world(target);
-    h.hover_at(from);
-    h.run_steps(1);
-    h.event(egui::Event::PointerButton {
-        pos: from,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run_steps(1);
     assert!(from.distance(to) > 30.0);
-    h.hover_at(to);
-    h.run_steps(1);
-    h.event(egui::Event::PointerButton {
-        pos: to,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run_steps(2);
+    drag_screen(&mut h, (from, to), egui::PointerButton::Primary, 1, |_| {});
     let start = h.state().scene.start;
     assert!(start.distance(target) < 0.1, "start {start}");
     assert_eq!(

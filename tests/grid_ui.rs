@@ -86,27 +86,13 @@ fn drag_cells(h: &mut Harness<'_, NavlabApp>, from: (usize, usize), to: (usize, 
     let view = h.state().grid.last_view().expect("canvas drawn");
     let at =
         |(x, y): (usize, usize)| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
-    let (a, b) = (at(from), at(to));
-    h.hover_at(a);
-    h.run_steps(1);
-    h.event(egui::Event::PointerButton {
-        pos: a,
-        button: egui::PointerButton::Primary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run_steps(1);
-    for k in 1..=8 {
-        h.hover_at(a + (b - a) * (k as f32 / 8.0));
-        h.run_steps(1);
-    }
-    h.event(egui::Event::PointerButton {
-        pos: b,
-        button: egui::PointerButton::Primary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run_steps(2);
+    common::drag_screen(
+        h,
+        (at(from), at(to)),
+        egui::PointerButton::Primary,
+        8,
+        |_| {},
+    );
 }
 
 #[test]
@@ -326,26 +312,13 @@ fn right_drag_pans_the_map_without_painting_or_moving_the_goal() {
     let tiles_before = h.state().grid.map.clone();
     let from = view.rect.center();
     let to = from + egui::vec2(120.0, 40.0);
-    h.hover_at(from);
-    h.run_steps(1);
-    h.event(egui::Event::PointerButton {
-        pos: from,
-        button: egui::PointerButton::Secondary,
-        pressed: true,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run_steps(1);
-    for k in 1..=6 {
-        h.hover_at(from + (to - from) * (k as f32 / 6.0));
-        h.run_steps(1);
-    }
-    h.event(egui::Event::PointerButton {
-        pos: to,
-        button: egui::PointerButton::Secondary,
-        pressed: false,
-        modifiers: egui::Modifiers::NONE,
-    });
-    h.run_steps(2);
+    common::drag_screen(
+        &mut h,
+        (from, to),
+        egui::PointerButton::Secondary,
+        6,
+        |_| {},
+    );
     let after = h.state().grid.last_view().expect("drawn");
     assert_ne!(after.camera.center, view.camera.center, "the view moved");
     assert_eq!(h.state().grid.goal, goal);

@@ -300,6 +300,36 @@ pub fn click_screen<S>(
     }
 }
 
+/// Presses `button` at `from`, moves to `to` in `steps` equal moves of a frame each (calling
+/// `after_move` after each), and releases it there.
+pub fn drag_screen<'a, S>(
+    h: &mut egui_kittest::Harness<'a, S>,
+    (from, to): (egui::Pos2, egui::Pos2),
+    button: egui::PointerButton,
+    steps: usize,
+    mut after_move: impl FnMut(&mut egui_kittest::Harness<'a, S>),
+) {
+    let press = |h: &mut egui_kittest::Harness<'a, S>, pos, pressed| {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    };
+    h.hover_at(from);
+    h.run_steps(1);
+    press(h, from, true);
+    h.run_steps(1);
+    for k in 1..=steps {
+        h.hover_at(from + (to - from) * (k as f32 / steps as f32));
+        h.run_steps(1);
+        after_move(h);
+    }
+    press(h, to, false);
+    h.run_steps(2);
+}
+
 /// Random tile maps with sides in `sides`: mostly grass, some sand and water, walls and holes.
 pub fn tile_maps(
     sides: std::ops::Range<usize>,
