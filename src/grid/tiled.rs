@@ -105,9 +105,20 @@ struct Layer {
 enum Content {
     /// A tile layer's gids, row-major.
     Tiles(Vec<u32>),
-    /// An object layer's objects: the area (none for points, lines and text) and whether the
-    /// object itself is marked solid.
-    Objects(Vec<(Option<ObjectShape>, bool)>),
+    /// An object layer's objects.
+    Objects(Vec<LayerObject>),
+}
+
+/// An object of an object layer.
+struct LayerObject {
+    /// Its area; `None` for points, polylines and text, which enclose none.
+    area: Option<ObjectShape>,
+    /// Marked solid itself.
+    solid: bool,
+    /// The template file its shape comes from (templates are not read).
+    template: Option<String>,
+    /// The line it is on (TMX).
+    line: Option<usize>,
 }
 
 impl Layer {
@@ -236,9 +247,13 @@ fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                     .children()
                     .filter(|n| n.has_tag_name("object"))
                     .map(|object| {
-                        tmx_object(object)
-                            .map(|shape| (shape, has_solid_property(object)))
-                            .map_err(|m| syntax(line_of(object), m))
+                        let line = line_of(object);
+                        Ok(LayerObject {
+                            area: tmx_object(object).map_err(|m| syntax(line, m))?,
+                            solid: has_solid_property(object),
+                            template: object.attribute("template").map(str::to_string),
+                            line: Some(line),
+                        })
                     })
                     .collect::<Result<_, _>>()?;
                 layers.push(Layer {
@@ -469,6 +484,8 @@ struct TmjObject {
     #[serde(default)]
     gid: Option<serde_json::Value>,
     #[serde(default)]
+    template: Option<String>,
+    #[serde(default)]
     properties: Vec<TmjProperty>,
 }
 
@@ -606,9 +623,14 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                     .objects
                     .iter()
                     .map(|o| {
-                        o.shape()
-                            .map(|shape| (shape, any_solid(&o.properties)))
-                            .map_err(|m| invalid(format!("layer `{}`: {m}", layer.name)))
+                        Ok(LayerObject {
+                            area: o
+                                .shape()
+                                .map_err(|m| invalid(format!("layer `{}`: {m}", layer.name)))?,
+                            solid: any_solid(&o.properties),
+                            template: o.template.clone(),
+                            line,
+                        })
                     })
                     .collect::<Result<_, _>>()?;
                 layers.push(Layer {
@@ -759,7 +781,7 @@ fn map_from_layers(
         .map(|l| match &l.content {
             Content::Objects(objects) => objects
                 .iter()
-                .filter(|(shape, solid)| *solid && shape.is_some())
+                .filter(|o| o.solid && (o.area.is_some() || o.template.is_some()))
                 .count(),
             Content::Tiles(_) => 0,
         })
@@ -812,8 +834,20 @@ fn map_from_layers(
                 }
             }
             Content::Objects(objects) => {
-                for (shape, solid) in objects {
-                    let Some(shape) = shape.as_ref().filter(|_| whole || *solid) else {
+                for object in objects.iter().filter(|o| whole || o.solid) {
+                    if let Some(template) = &object.template {
+                        return Err(MapError::at(
+                            file,
+                            object.line,
+                            format!(
+                                "an object of layer `{}` takes its shape from the template \
+                                 `{template}`, which navlab does not read: in Tiled, select it \
+                                 and use Detach (from the template)",
+                                layer.name
+                            ),
+                        ));
+                    }
+                    let Some(shape) = &object.area else {
                         continue;
                     };
                     let [tw, th] = tile_size;
@@ -987,6 +1021,14 @@ mod tests {
                 map("", "<object x=\"0\" y=\"0\" width=\"8\" height=\"8\"/>\n"),
                 1,
                 "the map's tile size (tilewidth × tileheight) is missing",
+            ),
+            (
+                map(
+                    " tilewidth=\"8\" tileheight=\"8\"",
+                    "<object x=\"0\" y=\"0\"/>\n<object template=\"rock.tx\" x=\"8\" y=\"8\"/>\n",
+                ),
+                4,
+                "takes its shape from the template `rock.tx`",
             ),
         ] {
             let error = parse_tmx(text.as_bytes(), "o.tmx")
