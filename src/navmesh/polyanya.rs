@@ -208,7 +208,7 @@ fn vertex_index(tokens: &mut Tokens, count: usize, first: usize) -> Result<usize
 pub enum WriteError {
     /// Polyanya meshes are one flat layer: every edge has at most two sides.
     #[error(
-        "the edge between ({a}) and ({b}) is shared by {count} triangles: a Polyanya mesh is one \
+        "the edge between {a} and {b} is shared by {count} triangles: a Polyanya mesh is one \
          flat layer, so overlapping surfaces (stairs over a floor) cannot be written; save as OBJ"
     )]
     NonManifold {
@@ -289,12 +289,14 @@ pub fn to_polyanya(mesh: &NavMesh) -> Result<String, WriteError> {
 /// fans are put in order by the direction of their first edge.
 fn triangles_around(mesh: &NavMesh, v: VertId, corners: &[(TriId, usize)]) -> Vec<i64> {
     let triangles = mesh.triangles();
+    // `corners` is in triangle order (each triangle once): find a triangle's by bisection.
+    let index_of_triangle = |t: TriId| corners.binary_search_by_key(&t, |&(o, _)| o).ok();
     // Counter-clockwise around v, triangle t (v at corner k) starts on edge k (to corner
     // k + 1) and ends on edge k + 2 (from corner k + 2); the next triangle starts where it ends.
     let next = |(t, k): (TriId, usize)| -> Option<(TriId, usize)> {
         let edge = triangles[t].edges[(k + 2) % 3];
         let other = *mesh.edges()[edge].triangles.iter().find(|&&o| o != t)?;
-        corners.iter().copied().find(|&(o, _)| o == other)
+        index_of_triangle(other).map(|i| corners[i])
     };
     let has_previous = |(t, k): (TriId, usize)| {
         let edge = triangles[t].edges[k];
@@ -302,7 +304,7 @@ fn triangles_around(mesh: &NavMesh, v: VertId, corners: &[(TriId, usize)]) -> Ve
     };
     let mut fans: Vec<(f64, Vec<i64>)> = Vec::new();
     let mut placed = vec![false; corners.len()];
-    let index_of = |c: (TriId, usize)| corners.iter().position(|&x| x == c);
+    let index_of = |(t, _): (TriId, usize)| index_of_triangle(t);
     // Fans that start at a wall first, then whatever is left (a full circle, inside the mesh).
     let starts = corners
         .iter()
@@ -397,6 +399,8 @@ mod tests {
             matches!(error, WriteError::NonManifold { count: 3, .. }),
             "{error}"
         );
-        assert!(error.to_string().contains("save as OBJ"));
+        let message = error.to_string();
+        assert!(message.contains("between (0.000, 0.000) and (1.000, 0.000)"), "{message}");
+        assert!(message.contains("save as OBJ"), "{message}");
     }
 }
