@@ -169,8 +169,9 @@ pub enum Command {
         json: bool,
     },
     /// Check a navmesh for faults (islands, non-manifold edges, degenerate and needle triangles,
-    /// near-duplicate vertices, T-junctions, winding, overlaps, steep parts). Exit 0 clean, 1
-    /// errors found (with --strict, warnings too), 2 unreadable.
+    /// near-duplicate vertices, T-junctions, winding, overlaps, steep parts, a Polyanya file's
+    /// neighbour lists). Exit 0 clean, 1 errors found (with --strict, warnings too), 2
+    /// unreadable.
     Check {
         /// The mesh file.
         mesh: PathBuf,

@@ -406,3 +406,56 @@ fn arena_mesh_written_back_as_polyanya_has_the_authors_neighbour_lists() {
         );
     }
 }
+
+#[test]
+fn the_authors_polyanya_files_have_consistent_neighbour_lists_and_a_changed_one_is_found() {
+    use navlab::navmesh::diagnose::{FindingKind, check};
+    use navlab::navmesh::polyanya::parse;
+    let Some(dir) = testdata("meshes/polyanya") else {
+        return;
+    };
+    let mut files: Vec<_> = ["arena.mesh", "arena-merged.mesh"]
+        .iter()
+        .map(|n| dir.join(n))
+        .collect();
+    files.extend(
+        std::fs::read_dir(dir.join("tests"))
+            .expect("tests folder")
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "mesh")),
+    );
+    assert!(files.len() >= 8, "{files:?}");
+    for path in &files {
+        let mesh = navlab::navmesh::polyanya::load(path).expect("loads");
+        assert_eq!(mesh.raw().neighbour_list_problems, [], "{}", path.display());
+    }
+    // Polygon 0 of arena.mesh (line 116: 3 lines of header, 112 vertices) made to claim a wall
+    // where it has a neighbour: exactly that polygon, on that line, is reported.
+    let text = std::fs::read_to_string(dir.join("arena.mesh")).expect("read");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let polygon_line = 3 + 112;
+    let mut tokens: Vec<String> = lines[polygon_line]
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let n: usize = tokens[0].parse().expect("count");
+    let k = (n + 1..=2 * n)
+        .find(|&k| tokens[k] != "-1")
+        .expect("polygon 0 has a neighbour");
+    tokens[k] = "-1".to_string();
+    lines[polygon_line] = tokens.join(" ");
+    let mesh = parse(lines.join("\n").as_bytes(), "changed.mesh").expect("loads");
+    let problems = &mesh.raw().neighbour_list_problems;
+    assert_eq!(problems.len(), 1, "{problems:#?}");
+    assert_eq!(
+        (problems[0].line, problems[0].polygon),
+        (polygon_line + 1, Some(0))
+    );
+    let report = check(&mesh, &Default::default());
+    let finding = report.get(FindingKind::NeighbourList).expect("reported");
+    assert!(
+        finding.items[0]
+            .note
+            .starts_with(&format!("line {}: polygon 0 lists -1", polygon_line + 1))
+    );
+}

@@ -68,15 +68,18 @@ pub enum FindingKind {
     Overlap,
     /// Vertices far from the mesh's average plane (steep parts).
     OffPlane,
+    /// A Polyanya file's own neighbour lists disagree with its polygons.
+    NeighbourList,
 }
 
 impl FindingKind {
     /// Every kind, in report order: what breaks connectivity first, cosmetic last.
-    pub const ALL: [FindingKind; 10] = [
+    pub const ALL: [FindingKind; 11] = [
         FindingKind::Islands,
         FindingKind::NonManifoldEdge,
         FindingKind::NearDuplicateVertex,
         FindingKind::TJunction,
+        FindingKind::NeighbourList,
         FindingKind::DegenerateTriangle,
         FindingKind::Overlap,
         FindingKind::InconsistentWinding,
@@ -91,7 +94,8 @@ impl FindingKind {
             FindingKind::NonManifoldEdge
             | FindingKind::DegenerateTriangle
             | FindingKind::NearDuplicateVertex
-            | FindingKind::TJunction => Severity::Error,
+            | FindingKind::TJunction
+            | FindingKind::NeighbourList => Severity::Error,
             _ => Severity::Warning,
         }
     }
@@ -109,6 +113,7 @@ impl FindingKind {
             FindingKind::InconsistentWinding => "inconsistent_winding",
             FindingKind::Overlap => "overlap",
             FindingKind::OffPlane => "off_plane",
+            FindingKind::NeighbourList => "neighbour_list",
         }
     }
 
@@ -144,6 +149,9 @@ impl FindingKind {
             }
             FindingKind::OffPlane => {
                 "Vertices far above or below the mesh's average plane: steep parts, or geometry that is not floor."
+            }
+            FindingKind::NeighbourList => {
+                "The file's own neighbour lists disagree with its polygons. Polyanya follows these lists (navlab rebuilds adjacency from shared vertices), so Polyanya's paths here would go wrong."
             }
         }
     }
@@ -395,6 +403,34 @@ impl DisjointSets {
     }
 }
 
+/// The places where a Polyanya file's neighbour lists disagree with its polygons (found when
+/// it was read), located at the polygon or vertex.
+fn neighbour_lists(raw: &RawMesh, prep: &Prepared) -> Vec<FindingItem> {
+    raw.neighbour_list_problems
+        .iter()
+        .map(|problem| {
+            let polygon = problem.polygon.and_then(|p| raw.polygons.get(p));
+            let place = match (polygon, problem.vertex) {
+                (Some(ring), _) => {
+                    mean_point(ring.iter().filter_map(|&v| prep.points.get(v).copied()))
+                }
+                (None, Some(v)) => prep.points.get(v).map_or([0.0, 0.0], |&p| at(p)),
+                (None, None) => [0.0, 0.0],
+            };
+            FindingItem {
+                faces: problem.polygon.into_iter().collect(),
+                vertices: problem
+                    .vertex
+                    .map(|v| raw.vertex_id(v))
+                    .into_iter()
+                    .collect(),
+                at: place,
+                note: format!("line {}: {}", problem.line, problem.message),
+            }
+        })
+        .collect()
+}
+
 fn mean_point(points: impl Iterator<Item = Vec2>) -> [f64; 2] {
     let (mut sum, mut n) = (Vec2::default(), 0.0);
     for p in points {
@@ -450,6 +486,7 @@ pub fn check_raw(raw: &RawMesh, options: &CheckOptions) -> CheckReport {
         FindingKind::OffPlane,
         off_plane(&prep, options.off_plane_relative),
     );
+    add(FindingKind::NeighbourList, neighbour_lists(raw, &prep));
 
     let findings = FindingKind::ALL
         .iter()
@@ -1054,6 +1091,8 @@ pub fn repair(raw: &RawMesh, options: &CheckOptions) -> (RawMesh, RepairSummary)
     (
         RawMesh {
             polygons,
+            // The file's lists described the polygons before the repair.
+            neighbour_list_problems: Vec::new(),
             ..raw.clone()
         },
         summary,

@@ -119,6 +119,9 @@ pub struct RawMesh {
     /// The file's own (0-based) number of each position, when the reader renumbered them (an
     /// OBJ reader numbers vertices by first use); empty when they are the same.
     pub vertex_ids: Vec<usize>,
+    /// Where a Polyanya file's own neighbour lists disagree with its polygons (empty for
+    /// other formats, and once the polygons are rewritten).
+    pub neighbour_list_problems: Vec<polyanya::ListProblem>,
 }
 
 impl RawMesh {
@@ -129,6 +132,7 @@ impl RawMesh {
             polygons,
             plane,
             vertex_ids: Vec::new(),
+            neighbour_list_problems: Vec::new(),
         }
     }
 

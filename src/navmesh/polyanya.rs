@@ -117,29 +117,43 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<NavMesh, LoadError> {
     let limit = text.len();
     let mut positions = Vec::new();
     let mut polygons = Vec::new();
+    let mut lists = DeclaredLists::default();
     match version {
         2 => {
             let vertex_count = tokens.count("the vertex count", limit)?;
             let polygon_count = tokens.count("the polygon count", limit)?;
             for _ in 0..vertex_count {
-                let x = tokens.coordinate("a vertex x")?;
+                let (x, line) = tokens.parse::<f64>("a vertex x")?;
+                if !x.is_finite() {
+                    return Err(tokens.error(line, "a vertex x is not a finite number".into()));
+                }
                 let y = tokens.coordinate("a vertex y")?;
                 let n = tokens.count("a vertex's neighbour count", limit)?;
+                let mut around = Vec::with_capacity(n);
                 for _ in 0..n {
-                    tokens.parse::<i64>("a neighbouring polygon")?;
+                    around.push(tokens.parse::<i64>("a neighbouring polygon")?.0);
                 }
                 positions.push([x, y, 0.0]);
+                lists.vertices.push((around, line));
             }
             for _ in 0..polygon_count {
-                let n = tokens.count("a polygon's vertex count", limit)?;
+                let (n, line) = tokens.parse::<usize>("a polygon's vertex count")?;
+                if n > limit {
+                    return Err(tokens.error(
+                        line,
+                        format!("a polygon's vertex count {n} is implausibly large"),
+                    ));
+                }
                 let mut poly = Vec::with_capacity(n);
                 for _ in 0..n {
                     poly.push(vertex_index(&mut tokens, vertex_count, 0)?);
                 }
+                let mut across = Vec::with_capacity(n);
                 for _ in 0..n {
-                    tokens.parse::<i64>("a neighbouring polygon")?;
+                    across.push(tokens.parse::<i64>("a neighbouring polygon")?.0);
                 }
                 polygons.push(poly);
+                lists.polygons.push((across, line));
             }
         }
         3 => {
@@ -175,7 +189,7 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<NavMesh, LoadError> {
     if let Some(&(extra, line)) = tokens.items.get(tokens.next) {
         return Err(tokens.error(line, format!("unexpected `{extra}` after the last polygon")));
     }
-    NavMesh::from_polygons(
+    let mut mesh = NavMesh::from_polygons(
         &positions,
         &polygons,
         BuildOptions {
@@ -186,7 +200,132 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<NavMesh, LoadError> {
     .map_err(|source| LoadError::Build {
         file: file.to_string(),
         source,
-    })
+    })?;
+    if version == 2 {
+        std::sync::Arc::make_mut(&mut mesh.raw).neighbour_list_problems = lists.problems(&polygons);
+    }
+    Ok(mesh)
+}
+
+/// What a version 2 file says is next to what: per vertex the polygons around it, per polygon
+/// the one across each edge; each with the line it is on.
+#[derive(Default)]
+struct DeclaredLists {
+    vertices: Vec<(Vec<i64>, usize)>,
+    polygons: Vec<(Vec<i64>, usize)>,
+}
+
+/// A place where a Polyanya file's neighbour lists disagree with its polygons. Polyanya reads
+/// these lists; navlab rebuilds adjacency from shared vertices, so only a check sees them.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ListProblem {
+    /// The line of the vertex or polygon whose list is wrong.
+    pub line: usize,
+    /// The polygon (0-based, file order), when a polygon's list is wrong.
+    pub polygon: Option<usize>,
+    /// The vertex (0-based), when a vertex's list is wrong.
+    pub vertex: Option<usize>,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl DeclaredLists {
+    /// Compares the lists with the polygons: `p[i]` must be the polygon sharing the edge
+    /// `v[i-1]`–`v[i]` (-1 when none does), and each vertex must list every polygon it is a
+    /// corner of, with one -1 per gap between them (the format's description; the order of a
+    /// vertex's list is not checked, as Polyanya does not use it).
+    fn problems(&self, polygons: &[Vec<usize>]) -> Vec<ListProblem> {
+        use std::collections::HashMap;
+        let mut by_edge: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+        let mut corner_of: HashMap<usize, Vec<usize>> = HashMap::new();
+        for (p, poly) in polygons.iter().enumerate() {
+            for (i, &v) in poly.iter().enumerate() {
+                let u = poly[(i + poly.len() - 1) % poly.len()];
+                by_edge.entry((u.min(v), u.max(v))).or_default().push(p);
+                corner_of.entry(v).or_default().push(p);
+            }
+        }
+        let name = |q: i64| {
+            if q < 0 {
+                "-1 (a wall)".to_string()
+            } else {
+                format!("polygon {q}")
+            }
+        };
+        let mut problems = Vec::new();
+        for (p, ((across, line), poly)) in self.polygons.iter().zip(polygons).enumerate() {
+            let n = poly.len();
+            for (i, &listed) in across.iter().enumerate() {
+                let (u, v) = (poly[(i + n - 1) % n], poly[i]);
+                let sharing = by_edge.get(&(u.min(v), u.max(v)));
+                let expected = match sharing.map(Vec::as_slice) {
+                    Some([a, b]) => (if *a == p { *b } else { *a }) as i64,
+                    Some([_]) | None => -1,
+                    // Three or more: the diagnostics report the edge itself.
+                    Some(_) => continue,
+                };
+                if listed != expected {
+                    problems.push(ListProblem {
+                        line: *line,
+                        polygon: Some(p),
+                        vertex: None,
+                        message: format!(
+                            "polygon {p} lists {} across its edge {u}–{v}, where the polygons \
+                             give {}",
+                            name(listed),
+                            name(expected)
+                        ),
+                    });
+                }
+            }
+        }
+        for (v, (around, line)) in self.vertices.iter().enumerate() {
+            let mut listed: Vec<i64> = around.iter().copied().filter(|&q| q >= 0).collect();
+            let mut corner: Vec<i64> = corner_of
+                .get(&v)
+                .map_or(Vec::new(), |ps| ps.iter().map(|&p| p as i64).collect());
+            listed.sort_unstable();
+            corner.sort_unstable();
+            // Each gap is bounded by two wall edges at this vertex.
+            let walls = corner_of.get(&v).map_or(0, |ps| {
+                ps.iter()
+                    .flat_map(|&p| {
+                        let poly = &polygons[p];
+                        let n = poly.len();
+                        let k = poly.iter().position(|&c| c == v).unwrap_or(0);
+                        [poly[(k + n - 1) % n], poly[(k + 1) % n]]
+                    })
+                    .filter(|&u| {
+                        by_edge
+                            .get(&(u.min(v), u.max(v)))
+                            .is_some_and(|s| s.len() == 1)
+                    })
+                    .count()
+            });
+            let gaps = around.iter().filter(|&&q| q < 0).count();
+            let problem = if listed != corner {
+                Some(format!(
+                    "vertex {v} lists the polygons {listed:?}, but it is a corner of {corner:?}"
+                ))
+            } else if gaps != walls / 2 && !corner.is_empty() {
+                Some(format!(
+                    "vertex {v} lists {gaps} gap(s) (-1), but the polygons around it leave {}",
+                    walls / 2
+                ))
+            } else {
+                None
+            };
+            if let Some(message) = problem {
+                problems.push(ListProblem {
+                    line: *line,
+                    polygon: None,
+                    vertex: Some(v),
+                    message,
+                });
+            }
+        }
+        problems
+    }
 }
 
 fn vertex_index(tokens: &mut Tokens, count: usize, first: usize) -> Result<usize, LoadError> {
@@ -388,6 +527,60 @@ mod tests {
         assert_eq!(back.summary().area, 2.25);
     }
 
+    /// The square of the format description, with its lists as given there.
+    const SQUARE: &str = "mesh\n2\n4 2\n0 0 2 0 -1\n1.5 0 3 0 1 -1\n1.5 1.5 2 1 -1\n0 1.5 3 -1 1 0\n3 0 1 3 -1 -1 1\n3 1 2 3 0 -1 -1\n";
+
+    #[test]
+    fn neighbour_lists_that_disagree_with_the_polygons_are_found_with_their_lines() {
+        let problems = |text: &str| {
+            parse(text.as_bytes(), "square.mesh")
+                .expect("reads")
+                .raw()
+                .neighbour_list_problems
+                .clone()
+        };
+        assert_eq!(problems(SQUARE), []);
+        // Polygon 0 (line 8) says its diagonal is a wall; vertex 3 (line 7) forgets polygon 1
+        // and vertex 2 (line 6) lists no gap.
+        let broken = SQUARE
+            .replace("3 0 1 3 -1 -1 1\n", "3 0 1 3 -1 -1 -1\n")
+            .replace("0 1.5 3 -1 1 0\n", "0 1.5 2 -1 0\n")
+            .replace("1.5 1.5 2 1 -1\n", "1.5 1.5 1 1\n");
+        let found = problems(&broken);
+        let lines: Vec<(usize, Option<usize>, Option<usize>)> = found
+            .iter()
+            .map(|p| (p.line, p.polygon, p.vertex))
+            .collect();
+        assert_eq!(
+            lines,
+            [(8, Some(0), None), (6, None, Some(2)), (7, None, Some(3))],
+            "{found:#?}"
+        );
+        assert!(
+            found[0].message.contains(
+                "lists -1 (a wall) across its edge 1–3, where the polygons give polygon 1"
+            ),
+            "{}",
+            found[0].message
+        );
+        assert!(
+            found[1].message.contains("lists 0 gap(s)"),
+            "{}",
+            found[1].message
+        );
+        assert!(
+            found[2]
+                .message
+                .contains("lists the polygons [0], but it is a corner of [0, 1]"),
+            "{}",
+            found[2].message
+        );
+        // A mesh we write has none.
+        let written =
+            to_polyanya(&parse(broken.as_bytes(), "b.mesh").expect("reads")).expect("writes");
+        assert_eq!(problems(&written), []);
+    }
+
     #[test]
     fn an_edge_with_three_triangles_is_refused() {
         let mesh = flat(
@@ -400,7 +593,10 @@ mod tests {
             "{error}"
         );
         let message = error.to_string();
-        assert!(message.contains("between (0.000, 0.000) and (1.000, 0.000)"), "{message}");
+        assert!(
+            message.contains("between (0.000, 0.000) and (1.000, 0.000)"),
+            "{message}"
+        );
         assert!(message.contains("save as OBJ"), "{message}");
     }
 }
