@@ -416,3 +416,46 @@ fn fringe_stops_when_only_superseded_entries_are_left() {
     assert_eq!(passes(&ours), passes(&paper));
     assert_eq!(ours, paper);
 }
+
+/// The root of `i` in a union-find forest, halving the path on the way.
+fn root(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases_or(200), ..ProptestConfig::default() })]
+
+    /// A fill's region is exactly the cells a union-find of side-adjacent equal tiles puts
+    /// with the clicked one.
+    #[test]
+    fn a_fill_region_is_the_connected_component_of_equal_tiles(
+        map in common::tile_maps(1..14),
+        pick in any::<usize>(),
+    ) {
+        let n = map.cell_count();
+        let mut parent: Vec<usize> = (0..n).collect();
+        for i in 0..n {
+            let (x, y) = map.cell(i);
+            for side in [(x + 1, y), (x, y + 1)] {
+                if map.get(side).is_some() && map.get(side) == map.get((x, y)) {
+                    let (a, b) = (root(&mut parent, i), root(&mut parent, map.index(side)));
+                    parent[a] = b;
+                }
+            }
+        }
+        let cell = map.cell(pick % n);
+        let mut region = map.region_of(cell);
+        region.sort_unstable();
+        let own = root(&mut parent, map.index(cell));
+        let mut expected: Vec<Cell> = (0..n)
+            .filter(|&i| root(&mut parent, i) == own)
+            .map(|i| map.cell(i))
+            .collect();
+        expected.sort_unstable();
+        prop_assert_eq!(region, expected);
+    }
+}

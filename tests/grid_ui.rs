@@ -143,6 +143,43 @@ fn number_keys_choose_the_tile_and_r_fills_rectangles_undone_in_one_step() {
 }
 
 #[test]
+fn fill_replaces_the_clicked_region_in_one_undoable_step() {
+    use navlab::app::grid_scene::Tool;
+    let mut h = harness(vec![]);
+    h.key_press(egui::Key::Num2);
+    h.key_press(egui::Key::G);
+    h.run_steps(1);
+    assert_eq!(h.state().grid.tool, Tool::Fill(Tile::Sand));
+    let before = h.state().grid.map.clone();
+    // Grass inside the built-in map's lower room (joined to the rest through its doors).
+    let cell = (12, 12);
+    let mut region = before.region_of(cell);
+    region.sort_unstable();
+    assert!(
+        region.len() > 20 && region.len() < before.cell_count(),
+        "{}",
+        region.len()
+    );
+    click_cell(&mut h, cell);
+    let after = h.state().grid.map.clone();
+    for i in 0..after.cell_count() {
+        let c = after.cell(i);
+        let want = if region.binary_search(&c).is_ok() {
+            Some(Tile::Sand)
+        } else {
+            before.get(c)
+        };
+        assert_eq!(after.get(c), want, "cell {c:?}");
+    }
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(1);
+    assert_eq!(h.state().grid.map, before, "one undo");
+    h.get_by_label("Fill").click();
+    h.run_steps(1);
+    assert_eq!(h.state().grid.tool, Tool::Paint(Tile::Sand));
+}
+
+#[test]
 fn switching_algorithm_reruns_and_stepping_moves_the_animation() {
     let mut h = harness(vec![]);
     h.get_by_label("Fringe").click();

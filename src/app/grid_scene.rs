@@ -22,6 +22,8 @@ pub enum Tool {
     Paint(Tile),
     /// Fill a rectangle (drag from corner to corner).
     Rectangle(Tile),
+    /// Fill the clicked cell's region: the cells of its tile reached by side steps.
+    Fill(Tile),
     /// Place the start.
     Start,
     /// Place the goal.
@@ -630,10 +632,19 @@ impl GridScene {
         }
     }
 
-    /// Selects the tile to paint with, keeping the rectangle mode if it is on.
+    /// The tile the brush paints with (wall while placing the start or goal).
+    pub fn brush_tile(&self) -> Tile {
+        match self.tool {
+            Tool::Paint(tile) | Tool::Rectangle(tile) | Tool::Fill(tile) => tile,
+            Tool::Start | Tool::Goal => Tile::Wall,
+        }
+    }
+
+    /// Selects the tile to paint with, keeping the rectangle or fill mode if one is on.
     pub fn choose_tile(&mut self, tile: Tile) {
         self.tool = match self.tool {
             Tool::Rectangle(_) => Tool::Rectangle(tile),
+            Tool::Fill(_) => Tool::Fill(tile),
             _ => Tool::Paint(tile),
         };
     }
@@ -642,23 +653,40 @@ impl GridScene {
     pub fn toggle_rectangle(&mut self) {
         self.tool = match self.tool {
             Tool::Rectangle(tile) => Tool::Paint(tile),
-            Tool::Paint(tile) => Tool::Rectangle(tile),
-            Tool::Start | Tool::Goal => Tool::Rectangle(Tile::Wall),
+            _ => Tool::Rectangle(self.brush_tile()),
         };
     }
 
+    /// Switches between filling regions and painting freely, with the same tile.
+    pub fn toggle_fill(&mut self) {
+        self.tool = match self.tool {
+            Tool::Fill(tile) => Tool::Paint(tile),
+            _ => Tool::Fill(self.brush_tile()),
+        };
+    }
+
+    /// Fills the region of `cell` (see [`TileMap::region_of`]) with `tile`, as one edit;
+    /// returns true when it changed anything.
+    pub fn fill(&mut self, cell: Cell, tile: Tile) -> bool {
+        for c in self.map.region_of(cell) {
+            self.paint_tile(c, tile);
+        }
+        self.end_stroke()
+    }
+
     /// The palette's keys, for when no text field has the keyboard: 1–5 choose the tile (in
-    /// the palette's order), R switches rectangle filling on and off.
+    /// the palette's order), R switches rectangle filling on and off, G region filling.
     pub fn palette_keys(&mut self, ui: &Ui) {
         use egui::Key;
         let keys = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5];
-        let (chosen, rectangle) = ui.input(|i| {
+        let (chosen, rectangle, fill) = ui.input(|i| {
             let plain = i.modifiers.is_none();
             (
                 keys.iter()
                     .position(|&k| plain && i.key_pressed(k))
                     .and_then(|k| Tile::ALL.get(k).copied()),
                 plain && i.key_pressed(Key::R),
+                plain && i.key_pressed(Key::G),
             )
         });
         if let Some(tile) = chosen {
@@ -667,6 +695,9 @@ impl GridScene {
         if rectangle {
             self.toggle_rectangle();
         }
+        if fill {
+            self.toggle_fill();
+        }
     }
 
     /// Palette, algorithm and its settings.
@@ -674,7 +705,8 @@ impl GridScene {
         ui.label("Paint");
         ui.horizontal_wrapped(|ui| {
             for (key, tile) in Tile::ALL.into_iter().enumerate() {
-                let selected = self.tool == Tool::Paint(tile) || self.tool == Tool::Rectangle(tile);
+                let selected =
+                    !matches!(self.tool, Tool::Start | Tool::Goal) && self.brush_tile() == tile;
                 if ui
                     .add(tile_button(tile, selected))
                     .on_hover_text(format!("{} (key {})", tile_help(tile), key + 1))
@@ -684,7 +716,7 @@ impl GridScene {
                 }
             }
         });
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             if ui
                 .selectable_label(matches!(self.tool, Tool::Rectangle(_)), "Rectangle")
                 .on_hover_text(
@@ -693,6 +725,15 @@ impl GridScene {
                 .clicked()
             {
                 self.toggle_rectangle();
+            }
+            if ui
+                .selectable_label(matches!(self.tool, Tool::Fill(_)), "Fill")
+                .on_hover_text(
+                    "Click to fill the cell's region (its tile, reached by side steps) with the selected tile (G; again to paint freely)",
+                )
+                .clicked()
+            {
+                self.toggle_fill();
             }
             if ui
                 .selectable_label(self.tool == Tool::Start, "Place start")
@@ -1068,6 +1109,13 @@ impl GridScene {
                     && let Some(cell) = pointer.and_then(cell_at)
                 {
                     self.paint(cell, tile);
+                }
+            }
+            Tool::Fill(tile) => {
+                if response.clicked()
+                    && let Some(cell) = pointer.and_then(cell_at)
+                {
+                    self.fill(cell, tile);
                 }
             }
             Tool::Start | Tool::Goal => {

@@ -1209,6 +1209,7 @@ fn help_ui(ui: &mut egui::Ui) {
             ("Tile map: right or middle drag", "pan"),
             ("Tile map: 1 – 5", "paint grass, sand, water, wall, hole"),
             ("Tile map: R", "fill rectangles / paint freely"),
+            ("Tile map: G", "fill regions / paint freely"),
             ("Ctrl+Z / Ctrl+Shift+Z or Ctrl+Y", "undo / redo"),
             ("Ctrl+S", "save the map"),
             ("Ctrl+B", "build a navmesh from the map and show it"),

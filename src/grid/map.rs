@@ -207,6 +207,37 @@ impl TileMap {
         }
     }
 
+    /// The cells of the same tile as `cell` that can be reached from it in side steps (what
+    /// a fill replaces), in the order found; empty for a cell off the map.
+    pub fn region_of(&self, cell: Cell) -> Vec<Cell> {
+        let Some(tile) = self.get(cell) else {
+            return Vec::new();
+        };
+        let mut seen = vec![false; self.cell_count()];
+        seen[self.index(cell)] = true;
+        let mut region = vec![cell];
+        let mut next = 0;
+        while let Some(&(x, y)) = region.get(next) {
+            next += 1;
+            let sides = [
+                x.checked_sub(1).map(|x| (x, y)),
+                Some((x + 1, y)),
+                y.checked_sub(1).map(|y| (x, y)),
+                Some((x, y + 1)),
+            ];
+            for side in sides.into_iter().flatten() {
+                if self.get(side) == Some(tile) {
+                    let i = self.index(side);
+                    if !seen[i] {
+                        seen[i] = true;
+                        region.push(side);
+                    }
+                }
+            }
+        }
+        region
+    }
+
     /// Parses an ASCII picture (MovingAI characters, one row per line) — for tests and
     /// examples.
     pub fn from_ascii(text: &str) -> Option<Self> {
@@ -239,6 +270,28 @@ mod tests {
         out.clear();
         map.successors(map.index((1, 0)), Connectivity::Eight, &mut out);
         assert_eq!(out.len(), 2, "left and right only");
+    }
+
+    #[test]
+    fn a_region_is_the_same_tile_reached_by_side_steps() {
+        let map = TileMap::from_ascii(
+            "..@S\n\
+             .@.S\n\
+             @..S",
+        )
+        .expect("map");
+        let mut region = map.region_of((2, 1));
+        region.sort_unstable();
+        assert_eq!(
+            region,
+            [(1, 2), (2, 1), (2, 2)],
+            "not across the diagonal to (0, 0)"
+        );
+        let mut top_left = map.region_of((0, 0));
+        top_left.sort_unstable();
+        assert_eq!(top_left, [(0, 0), (0, 1), (1, 0)]);
+        assert_eq!(map.region_of((3, 0)).len(), 3);
+        assert!(map.region_of((4, 0)).is_empty());
     }
 
     #[test]
