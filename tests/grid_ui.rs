@@ -81,8 +81,14 @@ fn painting_by_click_then_undo_and_redo() {
     assert_eq!(h.state().grid.map.get((6, 10)), Some(Tile::Water));
 }
 
-/// Drags with the left button from the centre of one cell to the centre of another.
-fn drag_cells(h: &mut Harness<'_, NavlabApp>, from: (usize, usize), to: (usize, usize)) {
+/// Drags with the left button from the centre of one cell to the centre of another, in
+/// `moves` equal moves of one frame each.
+fn drag_cells(
+    h: &mut Harness<'_, NavlabApp>,
+    from: (usize, usize),
+    to: (usize, usize),
+    moves: usize,
+) {
     let view = h.state().grid.last_view().expect("canvas drawn");
     let at =
         |(x, y): (usize, usize)| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
@@ -90,7 +96,7 @@ fn drag_cells(h: &mut Harness<'_, NavlabApp>, from: (usize, usize), to: (usize, 
         h,
         (at(from), at(to)),
         egui::PointerButton::Primary,
-        8,
+        moves,
         |_| {},
     );
 }
@@ -115,7 +121,7 @@ fn number_keys_choose_the_tile_and_r_fills_rectangles_undone_in_one_step() {
 
     let before = h.state().grid.map.clone();
     let (from, to) = ((3, 14), (7, 17));
-    drag_cells(&mut h, from, to);
+    drag_cells(&mut h, from, to, 8);
     let map = &h.state().grid.map;
     for y in 12..20 {
         for x in 1..10 {
@@ -140,6 +146,42 @@ fn number_keys_choose_the_tile_and_r_fills_rectangles_undone_in_one_step() {
     h.key_press(egui::Key::R);
     h.run_steps(1);
     assert_eq!(h.state().grid.tool, Tool::Paint(Tile::Water));
+}
+
+#[test]
+fn a_fast_stroke_paints_every_cell_it_crosses() {
+    let mut h = harness(vec![]);
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    let before = h.state().grid.map.clone();
+    // Two moves of about seven cells each, over open grass: a frame sees the pointer only at
+    // their ends.
+    drag_cells(&mut h, (16, 21), (29, 18), 2);
+    // The new walls join the two ends without a gap (8-connected), one cell per column.
+    let map = &h.state().grid.map;
+    let painted: Vec<(usize, usize)> = (0..map.cell_count())
+        .filter(|&i| map.tiles()[i] != before.tiles()[i])
+        .map(|i| map.cell(i))
+        .collect();
+    assert!(
+        painted.contains(&(16, 21)) && painted.contains(&(29, 18)),
+        "{painted:?}"
+    );
+    let mut reached = vec![(16, 21)];
+    let mut k = 0;
+    while let Some(&(x, y)) = reached.get(k) {
+        k += 1;
+        for &c in &painted {
+            if !reached.contains(&c) && c.0.abs_diff(x) <= 1 && c.1.abs_diff(y) <= 1 {
+                reached.push(c);
+            }
+        }
+    }
+    assert_eq!(reached.len(), painted.len(), "no gaps: {painted:?}");
+    assert_eq!(painted.len(), 14, "{painted:?}");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(1);
+    assert_eq!(h.state().grid.map, before, "one undo step");
 }
 
 #[test]

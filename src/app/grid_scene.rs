@@ -196,6 +196,8 @@ pub struct GridScene {
     undo: Vec<Vec<TileChange>>,
     redo: Vec<Vec<TileChange>>,
     stroke: Vec<TileChange>,
+    /// The cell painted last in the current drag, so that the next one joins it with a line.
+    stroke_last: Option<Cell>,
     rect_anchor: Option<Cell>,
     replay: GridReplay,
 }
@@ -337,6 +339,7 @@ impl GridScene {
             undo: Vec::new(),
             redo: Vec::new(),
             stroke: Vec::new(),
+            stroke_last: None,
             rect_anchor: None,
             replay: GridReplay::default(),
         };
@@ -1081,10 +1084,15 @@ impl GridScene {
                         self.playback.cursor = usize::MAX;
                         self.rerun();
                     } else if !shift {
-                        self.paint_tile(cell, tile);
+                        // The pointer can cross several cells between two frames.
+                        for c in stroke_cells(self.stroke_last, cell) {
+                            self.paint_tile(c, tile);
+                        }
+                        self.stroke_last = Some(cell);
                     }
                 }
                 if !primary_down {
+                    self.stroke_last = None;
                     self.end_stroke();
                 }
             }
@@ -1449,6 +1457,16 @@ pub fn tile_color(tile: Tile) -> Color32 {
     }
 }
 
+/// The cells a brush drawn from `last` (already painted) to `cell` covers: a Bresenham line
+/// without its first cell, or `cell` alone when the stroke starts there.
+pub fn stroke_cells(last: Option<Cell>, cell: Cell) -> impl Iterator<Item = Cell> {
+    let signed = |(x, y): Cell| (x as i64, y as i64);
+    let from = last.unwrap_or(cell);
+    crate::grid::bresenham::Line::new(signed(from), signed(cell))
+        .skip(usize::from(last.is_some() && from != cell))
+        .filter_map(|(x, y)| Some((usize::try_from(x).ok()?, usize::try_from(y).ok()?)))
+}
+
 /// "W × H" on a dark plate below and to the right of `at`.
 fn paint_size_tag(painter: &egui::Painter, at: Pos2, (w, h): (usize, usize)) {
     let galley = painter.layout_no_wrap(
@@ -1508,6 +1526,24 @@ mod tests {
         );
         assert_eq!(power_of_ten_label(2.5), "");
         assert_eq!(power_of_ten_label(-1.0), "");
+    }
+
+    #[test]
+    fn a_stroke_joins_its_cells_without_repainting_the_last() {
+        let cells = |last, cell| stroke_cells(last, cell).collect::<Vec<_>>();
+        assert_eq!(cells(None, (4, 2)), [(4, 2)]);
+        assert_eq!(cells(Some((4, 2)), (4, 2)), [(4, 2)]);
+        let joined = cells(Some((0, 0)), (5, 2));
+        assert_eq!(joined.first(), Some(&(1, 0)));
+        assert_eq!(joined.last(), Some(&(5, 2)));
+        let mut at = (0usize, 0usize);
+        for &c in &joined {
+            assert!(
+                c.0.abs_diff(at.0) <= 1 && c.1.abs_diff(at.1) <= 1,
+                "{joined:?}"
+            );
+            at = c;
+        }
     }
 
     #[test]

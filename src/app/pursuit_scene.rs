@@ -2,7 +2,7 @@
 //! hunt it, the rays they cast, and play / pause / step / speed / reset-to-seed controls.
 
 use super::camera::{CanvasCamera, View};
-use super::grid_scene::{GridScene, paint_tiles, tile_button};
+use super::grid_scene::{GridScene, paint_tiles, stroke_cells, tile_button};
 use crate::geom::Vec2;
 use crate::grid::bresenham::{Line, first_blocking};
 use crate::grid::{Cell, Tile, TileMap};
@@ -102,6 +102,8 @@ pub struct PursuitScene {
     /// The editor's map revision this scene last copied.
     map_revision: Option<u64>,
     stroke_open: bool,
+    /// The cell painted last in the current drag (the next one joins it with a line).
+    stroke_last: Option<Cell>,
 }
 
 impl PursuitScene {
@@ -123,6 +125,7 @@ impl PursuitScene {
             notice: None,
             map_revision: None,
             stroke_open: false,
+            stroke_last: None,
         }
     }
 
@@ -545,16 +548,22 @@ impl PursuitScene {
                     && primary_down
                     && let Some(cell) = pointer.and_then(cell_at)
                 {
-                    if self.world.set_tile(cell, tile) {
-                        grid.paint_tile(cell, tile);
-                        self.stroke_open = true;
-                        self.map_revision = Some(grid.revision);
-                    } else {
-                        self.notice = Some(format!(
-                            "Not painted at {},{}: someone stands there.",
-                            cell.0, cell.1
-                        ));
+                    for c in stroke_cells(self.stroke_last, cell) {
+                        if self.world.set_tile(c, tile) {
+                            grid.paint_tile(c, tile);
+                            self.stroke_open = true;
+                            self.map_revision = Some(grid.revision);
+                        } else {
+                            self.notice = Some(format!(
+                                "Not painted at {},{}: someone stands there.",
+                                c.0, c.1
+                            ));
+                        }
                     }
+                    self.stroke_last = Some(cell);
+                }
+                if !primary_down {
+                    self.stroke_last = None;
                 }
                 if !primary_down && std::mem::take(&mut self.stroke_open) {
                     grid.end_stroke();
