@@ -4,6 +4,7 @@
 use crate::geom::Vec2;
 use crate::navmesh::{CostModel, NavMesh, PathStatus, Plane, QueryOptions, find_path};
 use crate::search::NoObserver;
+use crate::words::count;
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::json;
 use std::path::PathBuf;
@@ -981,10 +982,10 @@ fn check_command(
     if let Some(out) = repair_to {
         let (fixed, summary) = repair(mesh.raw(), &CheckOptions::default());
         let comment = format!(
-            "{} repaired by navlab check: {} vertex weld(s), {} edge split(s)",
+            "{} repaired by navlab check: {}, {}",
             mesh_path.display(),
-            summary.welded,
-            summary.split
+            count(summary.welded, "vertex weld"),
+            count(summary.split, "edge split")
         );
         if let Err(error) = crate::atomic::write_atomically(out, fixed.to_obj(&comment).as_bytes())
         {
@@ -996,9 +997,9 @@ fn check_command(
         repaired = Some(summary);
         if !json {
             say!(
-                "repaired: {} vertex weld(s), {} edge split(s); written to {}; the report below is of the repaired mesh",
-                summary.welded,
-                summary.split,
+                "repaired: {}, {}; written to {}; the report below is of the repaired mesh",
+                count(summary.welded, "vertex weld"),
+                count(summary.split, "edge split"),
                 out.display()
             );
         }
@@ -1024,11 +1025,10 @@ fn check_command(
         }
     } else {
         say!(
-            "{}: {} triangles, {} island{}",
+            "{}: {}, {}",
             mesh_path.display(),
-            triangles,
-            report.islands,
-            if report.islands == 1 { "" } else { "s" }
+            count(triangles, "triangle"),
+            count(report.islands, "island")
         );
         if report.is_clean() {
             say!("clean: nothing found");
@@ -1249,9 +1249,9 @@ fn pursue_command(
         for (i, m) in world.mobs.iter().enumerate() {
             let at = |t: Option<f64>| t.map_or("never".to_string(), |t| format!("{t:.2} s"));
             say!(
-                "mob {}: caught the kitten {} time(s), first at {}; lost the trail first at {}{}",
+                "mob {}: caught the kitten {}, first at {}; lost the trail first at {}{}",
                 i + 1,
-                m.catches,
+                count(m.catches as usize, "time"),
                 at(m.caught_at),
                 at(m.lost_at),
                 if m.entered_blocked_tile {

@@ -15,3 +15,4 @@ pub mod grid;
 pub mod navmesh;
 pub mod pursuit;
 pub mod search;
+pub mod words;

@@ -7,6 +7,7 @@ use crate::navmesh::NavMesh;
 use crate::navmesh::diagnose::{
     CheckOptions, CheckReport, FindingItem, FindingKind, RepairSummary, Severity, check, check_raw,
 };
+use crate::words::count;
 use egui::{Color32, Pos2, Stroke, Ui};
 
 use super::camera::View;
@@ -171,11 +172,10 @@ impl Diagnostics {
             report.count(Severity::Warning),
         );
         ui.label(format!(
-            "{} island{} · {errors} error{} · {warnings} warning{}",
-            report.islands,
-            plural(report.islands),
-            plural(errors),
-            plural(warnings)
+            "{} · {} · {}",
+            count(report.islands, "island"),
+            count(errors, "error"),
+            count(warnings, "warning")
         ));
         if report.is_clean() {
             ui.colored_label(
@@ -203,11 +203,9 @@ impl Diagnostics {
         }
         if let Some(summary) = self.repaired {
             ui.label(format!(
-                "Repaired: {} vertex weld{}, {} edge split{} (Reload restores the file).",
-                summary.welded,
-                plural(summary.welded),
-                summary.split,
-                plural(summary.split)
+                "Repaired: {}, {} (Reload restores the file).",
+                count(summary.welded, "vertex weld"),
+                count(summary.split, "edge split")
             ));
             if ui
                 .button("Save repaired mesh as…")
@@ -298,10 +296,6 @@ impl Diagnostics {
             Stroke::new(1.0, Color32::WHITE),
         );
     }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// The input position indices of an item's vertices (the item names them by the file's numbers).

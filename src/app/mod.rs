@@ -14,6 +14,7 @@ pub mod timeline;
 
 use crate::assets;
 use crate::navmesh::Plane;
+use crate::words::count;
 use files::{FileDialogs, RecentFiles};
 use grid_scene::GridScene;
 use navmesh_scene::{MeshSource, NavmeshScene, NavmeshSettings};
@@ -586,8 +587,9 @@ impl NavlabApp {
                 self.scene.diagnostics.repaired = Some(summary);
                 self.scene.diagnostics.colour_islands = colour_islands;
                 self.notice = Some(format!(
-                    "Repaired in memory: {} weld(s), {} split(s); F5 reloads the file",
-                    summary.welded, summary.split
+                    "Repaired in memory: {}, {}; F5 reloads the file",
+                    count(summary.welded, "weld"),
+                    count(summary.split, "split")
                 ));
             }
             Err(error) => self.fail(
@@ -698,8 +700,9 @@ impl NavlabApp {
         self.settings.last_file = None;
         self.error = None;
         self.notice = Some(format!(
-            "Built from the map: {} triangles, {} island(s); File > Save mesh as… keeps it",
-            summary.triangles, summary.islands
+            "Built from the map: {}, {}; File > Save mesh as… keeps it",
+            count(summary.triangles, "triangle"),
+            count(summary.islands, "island")
         ));
     }
 
@@ -1146,12 +1149,11 @@ impl NavlabApp {
             };
             ui.separator();
             let s = &self.scene;
-            let islands = s.mesh.island_count();
             ui.label(format!(
-                "{}: {} triangles, {islands} island{}",
+                "{}: {}, {}",
                 s.source.name(),
-                s.mesh.triangles().len(),
-                if islands == 1 { "" } else { "s" }
+                count(s.mesh.triangles().len(), "triangle"),
+                count(s.mesh.island_count(), "island")
             ));
             ui.separator();
             ui.label(format!(

@@ -640,11 +640,11 @@ impl PursuitScene {
         for (i, mob) in self.world.mobs.iter().enumerate() {
             if mob.body.position.distance(at) < 0.6 {
                 ui.label(format!(
-                    "mob {}: {}, {:.2} tiles/s, caught {} time(s)",
+                    "mob {}: {}, {:.2} tiles/s, caught {}",
                     i + 1,
                     mob.state.name(),
                     mob.body.velocity.length(),
-                    mob.catches
+                    crate::words::count(mob.catches as usize, "time")
                 ));
             }
         }

@@ -16,6 +16,7 @@ use super::json_lines::{json_key_line, json_nested_object_lines};
 use super::map::{MAX_SIDE, MapError, TileMap};
 use super::tiled_objects::{ObjectShape, Outline, covered_cells};
 use super::tiles::Tile;
+use crate::words::count;
 use serde::Deserialize;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -52,16 +53,14 @@ impl TiledImport {
         }
         if self.solid_tiles > 0 {
             parts.push(format!(
-                "{} tile{} marked solid in the tileset",
-                self.solid_tiles,
-                if self.solid_tiles == 1 { "" } else { "s" }
+                "{} marked solid in the tileset",
+                count(self.solid_tiles, "tile")
             ));
         }
         if self.solid_objects > 0 {
             parts.push(format!(
-                "{} object{} marked solid",
-                self.solid_objects,
-                if self.solid_objects == 1 { "" } else { "s" }
+                "{} marked solid",
+                count(self.solid_objects, "object")
             ));
         }
         parts.join(" and ")

@@ -309,7 +309,8 @@ impl DeclaredLists {
                 ))
             } else if gaps != walls / 2 && !corner.is_empty() {
                 Some(format!(
-                    "vertex {v} lists {gaps} gap(s) (-1), but the polygons around it leave {}",
+                    "vertex {v} lists {} (-1), but the polygons around it leave {}",
+                    crate::words::count(gaps, "gap"),
                     walls / 2
                 ))
             } else {
@@ -564,7 +565,9 @@ mod tests {
             found[0].message
         );
         assert!(
-            found[1].message.contains("lists 0 gap(s)"),
+            found[1]
+                .message
+                .contains("lists 0 gaps (-1), but the polygons around it leave 1"),
             "{}",
             found[1].message
         );
