@@ -113,10 +113,12 @@ fn open_a_faulty_mesh_click_a_finding_and_the_view_moves_to_it() {
         "the option survives the repair"
     );
     h.get_by_label_contains("Repaired: 1 vertex weld");
+    h.get_by_label_contains("(repaired, unsaved)");
 
     // Save the repaired mesh: the file written loads and has no errors.
     h.get_by_label("Save repaired mesh as…").click();
     h.run_steps(3);
+    assert!(h.query_by_label_contains("(repaired, unsaved)").is_none());
     let saved = h.state().notice.clone().unwrap_or_default();
     assert!(saved.contains("export-repaired.obj"), "{saved}");
     let mesh = navlab::navmesh::NavMesh::load(&repaired_path, navlab::navmesh::Plane::Xz)

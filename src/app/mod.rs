@@ -1045,7 +1045,12 @@ impl NavlabApp {
             ui.separator();
             match self.settings.scene {
                 SceneKind::Navmesh => {
-                    ui.label(self.scene.source.name());
+                    let name = self.scene.source.name();
+                    ui.label(if self.scene.unsaved_repair {
+                        format!("{name} (repaired, unsaved)")
+                    } else {
+                        name
+                    });
                 }
                 SceneKind::TileMap | SceneKind::Pursuit => {
                     let name = self.map_name();
