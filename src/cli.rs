@@ -199,9 +199,14 @@ pub enum Command {
         /// The tile map (MovingAI `.map`, navlab `.json`, or Tiled `.tmx`/`.tmj`).
         map: PathBuf,
         /// Where to write the mesh (written atomically): a Polyanya mesh (format 2, x and
-        /// z as its x and y) for a `.mesh` name, Wavefront OBJ for any other.
+        /// z as its x and y, triangles merged into convex polygons) for a `.mesh` name,
+        /// Wavefront OBJ for any other.
         #[arg(short, long, value_name = "OUT.obj|OUT.mesh")]
         out: PathBuf,
+        /// For a Polyanya mesh: one polygon per triangle, as navlab shows it, instead of
+        /// convex polygons.
+        #[arg(long)]
+        triangles: bool,
         /// Keep the mesh this far from walls, holes and the map's edge (along each axis), so
         /// an agent's centre can go anywhere on it; 0 covers the passable tiles exactly.
         /// Rounded to eighths of a tile.
@@ -443,9 +448,10 @@ pub fn run(command: Command) -> ExitCode {
         Command::Mesh {
             map,
             out,
+            triangles,
             agent_radius,
             json,
-        } => mesh_command(&map, &out, agent_radius, json),
+        } => mesh_command(&map, &out, triangles, agent_radius, json),
         Command::Check {
             mesh,
             plane,
@@ -1072,6 +1078,7 @@ fn info_command(mesh_path: &std::path::Path, plane: Plane, json: bool) -> ExitCo
 fn mesh_command(
     map_path: &std::path::Path,
     out: &std::path::Path,
+    triangles: bool,
     agent_radius: f64,
     json: bool,
 ) -> ExitCode {
@@ -1105,8 +1112,13 @@ fn mesh_command(
             String::new()
         }
     );
+    let shape = if triangles {
+        crate::navmesh::polyanya::PolygonShape::Triangles
+    } else {
+        crate::navmesh::polyanya::PolygonShape::Convex
+    };
     let written = mesh
-        .to_file_text(out, &comment)
+        .to_file_text(out, &comment, shape)
         .map_err(|e| format!("{}: {e}", out.display()))
         .and_then(|text| crate::atomic::write_atomically(out, text.as_bytes()));
     if let Err(error) = written {

@@ -601,32 +601,56 @@ fn mesh_builds_a_navmesh_from_a_map_that_checks_clean_and_paths_through() {
         length > (8.0f64.powi(2) + 3.0f64.powi(2)).sqrt(),
         "{length}"
     );
-    // The same mesh as a Polyanya mesh: the same description read back, the same path.
-    let polyanya = dir.path().join("room.mesh");
-    let polyanya_str = polyanya.to_str().expect("utf-8");
-    let (code, stdout, stderr) = navlab(&["mesh", &map, "-o", polyanya_str, "--json"]);
-    assert_eq!(code, Some(0), "{stdout}{stderr}");
-    let text = std::fs::read_to_string(&polyanya).expect("written");
-    assert!(text.starts_with("mesh\n2\n"), "{text}");
-    check_polyanya_v2(&parse_polyanya_v2(&text)).expect("follows the format");
-    let (code, info, _) = navlab(&["info", polyanya_str, "--json"]);
-    assert_eq!(code, Some(0), "{info}");
-    let info: Value = serde_json::from_str(&info).expect("json");
-    for field in ["triangles", "islands", "area", "edges"] {
-        assert_eq!(info[field], summary[field], "{field}");
+    // The same mesh as a Polyanya mesh, of triangles (`--triangles`: the same mesh read back,
+    // the same path) or, by default, of fewer convex polygons (the same area and triangles
+    // once read back, and a path).
+    for (name, flag) in [
+        ("triangles.mesh", Some("--triangles")),
+        ("convex.mesh", None),
+    ] {
+        let polyanya = dir.path().join(name);
+        let polyanya_str = polyanya.to_str().expect("utf-8");
+        let mut args = vec!["mesh", &map, "-o", polyanya_str, "--json"];
+        args.extend(flag);
+        let (code, stdout, stderr) = navlab(&args);
+        assert_eq!(code, Some(0), "{stdout}{stderr}");
+        let text = std::fs::read_to_string(&polyanya).expect("written");
+        assert!(text.starts_with("mesh\n2\n"), "{text}");
+        let written = parse_polyanya_v2(&text);
+        check_polyanya_v2(&written).expect("follows the format");
+        let triangles = summary["triangles"].as_u64().expect("count") as usize;
+        if flag.is_some() {
+            assert_eq!(written.polygons.len(), triangles);
+        } else {
+            assert!(
+                written.polygons.len() < triangles,
+                "{} polygons",
+                written.polygons.len()
+            );
+        }
+        let (code, info, _) = navlab(&["info", polyanya_str, "--json"]);
+        assert_eq!(code, Some(0), "{info}");
+        let info: Value = serde_json::from_str(&info).expect("json");
+        for field in ["triangles", "islands", "edges"] {
+            assert_eq!(info[field], summary[field], "{name}: {field}");
+        }
+        let area = info["area"].as_f64().expect("area");
+        assert!((area - passable).abs() < 1e-9, "{name}: {area}");
+        let (code, stdout, _) = navlab(&[
+            "path",
+            polyanya_str,
+            "--from",
+            "0.5,3.5",
+            "--to",
+            "8.5,0.5",
+            "--json",
+        ]);
+        assert_eq!(code, Some(0), "{stdout}");
+        if flag.is_some() {
+            let again: Value = serde_json::from_str(&stdout).expect("json");
+            assert_eq!(again["length"], path["length"]);
+        }
     }
-    let (code, stdout, _) = navlab(&[
-        "path",
-        polyanya_str,
-        "--from",
-        "0.5,3.5",
-        "--to",
-        "8.5,0.5",
-        "--json",
-    ]);
-    assert_eq!(code, Some(0), "{stdout}");
-    let again: Value = serde_json::from_str(&stdout).expect("json");
-    assert_eq!(again["length"], path["length"]);
 
     // Nothing passable, or no map: exit 2 naming the file; nothing written.
     let walls = write_map(dir.path(), "walls.map", "@@\n@@");

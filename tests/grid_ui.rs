@@ -522,7 +522,7 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
     h.run_steps(3);
     h.get_by_label("Save mesh as…").click();
     h.run_steps(2);
-    h.get_by_label_contains("as a Polyanya mesh");
+    h.get_by_label_contains("as a Polyanya mesh: convex polygons");
     let written = navlab::navmesh::NavMesh::load(&polyanya, navlab::navmesh::Plane::Xz)
         .expect("the Polyanya mesh loads");
     let (ours, back) = (h.state().scene.mesh.summary(), written.summary());

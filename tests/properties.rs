@@ -314,23 +314,41 @@ proptest! {
         );
     }
 
-    /// A mesh built from a map, written as a Polyanya mesh, follows the format's rules —
-    /// including at the vertices where blocked tiles touch corner to corner and the mesh meets
-    /// itself — and reads back as the same mesh.
+    /// A mesh built from a map, written as a Polyanya mesh of triangles or of convex polygons,
+    /// follows the format's rules — including at the vertices where blocked tiles touch corner
+    /// to corner and the mesh meets itself — has convex polygons, and reads back as the same
+    /// mesh (the same triangle count too: a convex polygon of k corners is k - 2 triangles).
     #[test]
     fn a_built_mesh_written_as_polyanya_follows_the_format_and_reads_back(
         map in tile_maps(1..11),
         radius in prop::sample::select(vec![0.0, 0.0, 0.25, 0.5]),
+        convex in any::<bool>(),
     ) {
-        use navlab::navmesh::polyanya::{parse, to_polyanya};
+        use navlab::navmesh::polyanya::{PolygonShape, parse, to_polyanya};
         let Ok(mesh) = navlab::navmesh::from_map::navmesh_from_map(&map, radius) else {
             return Ok(());
         };
-        let text = to_polyanya(&mesh).expect("a flat mesh is written");
+        let shape = if convex { PolygonShape::Convex } else { PolygonShape::Triangles };
+        let text = to_polyanya(&mesh, shape).expect("a flat mesh is written");
         let written = parse_polyanya_v2(&text);
         prop_assert_eq!(check_polyanya_v2(&written), Ok(()), "{}", text);
-        prop_assert_eq!(written.polygons.len(), mesh.triangles().len());
+        for (corners, _) in &written.polygons {
+            let at = |k: usize| {
+                let (x, y, _) = written.vertices[corners[k % corners.len()]];
+                navlab::geom::Vec2::new(x, y)
+            };
+            for k in 0..corners.len() {
+                let turn = navlab::geom::orient(at(k), at(k + 1), at(k + 2));
+                prop_assert!(turn >= 0.0, "not convex at {k} of {corners:?}");
+            }
+        }
+        if convex {
+            prop_assert!(written.polygons.len() <= mesh.triangles().len());
+        } else {
+            prop_assert_eq!(written.polygons.len(), mesh.triangles().len());
+        }
         let back = parse(text.as_bytes(), "written.mesh").expect("reads back");
+        prop_assert_eq!(&back.raw().neighbour_list_problems, &Vec::new());
         let (a, b) = (mesh.summary(), back.summary());
         prop_assert_eq!((a.vertices, a.triangles, a.islands), (b.vertices, b.triangles, b.islands));
         prop_assert_eq!((a.edges, a.border_edges), (b.edges, b.border_edges));

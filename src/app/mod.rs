@@ -734,7 +734,7 @@ impl NavlabApp {
         let written = self
             .scene
             .mesh
-            .to_file_text(&path, &comment)
+            .to_file_text(&path, &comment, Default::default())
             .map_err(|e| format!("{}: {e}", path.display()))
             .and_then(|text| crate::atomic::write_atomically(&path, text.as_bytes()));
         match written {
@@ -742,7 +742,7 @@ impl NavlabApp {
                 self.scene.unsaved_repair = false;
                 self.notice = Some(if crate::navmesh::polyanya::is_polyanya_path(&path) {
                     format!(
-                        "Saved {} as a Polyanya mesh (flat: heights left out)",
+                        "Saved {} as a Polyanya mesh: convex polygons, flat (heights left out)",
                         path.display()
                     )
                 } else {
@@ -1006,7 +1006,7 @@ impl NavlabApp {
                 if ui
                     .button("Save mesh as…")
                     .on_hover_text(
-                        "Write the mesh shown as Wavefront OBJ, or as a Polyanya mesh (flat) for a .mesh name",
+                        "Write the mesh shown as Wavefront OBJ, or for a .mesh name as a Polyanya mesh (convex polygons, flat)",
                     )
                     .clicked()
                 {

@@ -6,8 +6,10 @@ pub mod diagnose;
 pub mod from_map;
 pub mod generate;
 pub mod locate;
+mod merge;
 pub mod obj;
 pub mod polyanya;
+mod polyanya_write;
 pub mod query;
 
 pub use build::{BuildError, BuildOptions, BuildReport};
@@ -175,6 +177,17 @@ impl RawMesh {
     }
 }
 
+/// A mesh in the XY plane from 2D points and polygons, for unit tests.
+#[cfg(test)]
+pub(crate) fn flat_test_mesh(points: &[[f64; 2]], polygons: &[Vec<usize>]) -> NavMesh {
+    let positions: Vec<[f64; 3]> = points.iter().map(|&[x, y]| [x, y, 0.0]).collect();
+    let options = BuildOptions {
+        plane: Plane::Xy,
+        ..BuildOptions::default()
+    };
+    NavMesh::from_polygons(&positions, polygons, options).expect("builds")
+}
+
 impl NavMesh {
     /// Loads a mesh file, choosing the format by extension: `.mesh` is Polyanya, anything else
     /// Wavefront OBJ.
@@ -187,15 +200,17 @@ impl NavMesh {
     }
 
     /// The mesh as the text of a file named `path`, by extension as for [`load`](Self::load):
-    /// a Polyanya mesh (format 2, the plane's coordinates; see [`polyanya::to_polyanya`]) or
-    /// Wavefront OBJ of the polygons as given, headed by `comment`.
+    /// a Polyanya mesh of `shape` polygons (format 2, the plane's coordinates; see
+    /// [`polyanya::to_polyanya`]) or Wavefront OBJ of the polygons as given, headed by
+    /// `comment`.
     pub fn to_file_text(
         &self,
         path: &FsPath,
         comment: &str,
+        shape: polyanya::PolygonShape,
     ) -> Result<String, polyanya::WriteError> {
         if polyanya::is_polyanya_path(path) {
-            polyanya::to_polyanya(self)
+            polyanya::to_polyanya(self, shape)
         } else {
             Ok(self.raw.to_obj(comment))
         }

@@ -1,10 +1,11 @@
 //! Polyanya `.mesh` files, [format version 2 and 3](https://github.com/vleue/polyanya): 2D convex
 //! polygons (triangulated here) with coordinates taken as the plane's x and y. Neighbour lists
-//! in the file are not trusted: adjacency is rebuilt from shared vertices. Meshes are written
-//! in version 2, one polygon per triangle, with both neighbour lists filled in.
+//! in the file are not trusted: adjacency is rebuilt from shared vertices, and the diagnostics
+//! report where the file's lists disagree with its polygons. Meshes are written by
+//! [`to_polyanya`].
 
-use super::{BuildOptions, LoadError, NavMesh, Plane, TriId, VertId};
-use crate::geom::Vec2;
+pub use super::polyanya_write::{PolygonShape, WriteError, to_polyanya};
+use super::{BuildOptions, LoadError, NavMesh, Plane};
 use std::path::Path;
 
 /// True for a path whose extension is `.mesh` (any case).
@@ -343,168 +344,19 @@ fn vertex_index(tokens: &mut Tokens, count: usize, first: usize) -> Result<usize
     }
 }
 
-/// Why a mesh cannot be written as a Polyanya mesh.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum WriteError {
-    /// Polyanya meshes are one flat layer: every edge has at most two sides.
-    #[error(
-        "the edge between {a} and {b} is shared by {count} triangles: a Polyanya mesh is one \
-         flat layer, so overlapping surfaces (stairs over a floor) cannot be written; save as OBJ"
-    )]
-    NonManifold {
-        /// One end of the edge.
-        a: Vec2,
-        /// The other end.
-        b: Vec2,
-        /// How many triangles share it.
-        count: usize,
-    },
-}
-
-/// The mesh as Polyanya `.mesh` text, format version 2: the vertices that triangles use (in
-/// the mesh's order), each with the triangles around it counter-clockwise and one -1 for each
-/// gap between them (an obstacle or the outside); then each triangle counter-clockwise with
-/// the triangle across each edge (`p[i]` across `v[i-1]`–`v[i]`, -1 for a wall). Coordinates
-/// are the plane's (x, z for an XZ mesh), printed so that they read back exactly.
-pub fn to_polyanya(mesh: &NavMesh) -> Result<String, WriteError> {
-    use std::fmt::Write as _;
-    let vertices = mesh.vertices();
-    let triangles = mesh.triangles();
-    if let Some(edge) = mesh.edges().iter().find(|e| e.is_non_manifold()) {
-        let end = |k: usize| vertices[edge.vertices[k]];
-        return Err(WriteError::NonManifold {
-            a: end(0),
-            b: end(1),
-            count: edge.triangles.len(),
-        });
-    }
-    // The triangles at each vertex, as (triangle, the corner the vertex is).
-    let mut corners: Vec<Vec<(TriId, usize)>> = vec![Vec::new(); vertices.len()];
-    for (t, tri) in triangles.iter().enumerate() {
-        for (k, &v) in tri.vertices.iter().enumerate() {
-            corners[v].push((t, k));
-        }
-    }
-    let mut number = vec![usize::MAX; vertices.len()];
-    let used: Vec<VertId> = (0..vertices.len())
-        .filter(|&v| !corners[v].is_empty())
-        .collect();
-    for (n, &v) in used.iter().enumerate() {
-        number[v] = n;
-    }
-    // The triangle on the other side of edge `e` of triangle `t`, or -1.
-    let across = |t: TriId, e: usize| -> i64 {
-        mesh.edges()[e]
-            .triangles
-            .iter()
-            .find(|&&other| other != t)
-            .map_or(-1, |&other| other as i64)
-    };
-    let mut out = format!("mesh\n2\n{} {}\n", used.len(), triangles.len());
-    for &v in &used {
-        let around = triangles_around(mesh, v, &corners[v]);
-        let p = vertices[v];
-        let _ = write!(out, "{} {} {}", p.x, p.y, around.len());
-        for t in around {
-            let _ = write!(out, " {t}");
-        }
-        out.push('\n');
-    }
-    for (t, tri) in triangles.iter().enumerate() {
-        out.push('3');
-        for &v in &tri.vertices {
-            let _ = write!(out, " {}", number[v]);
-        }
-        // Edge k joins corners k and k + 1, so the edge from corner i - 1 to i is k = i - 1.
-        for i in 0..3 {
-            let _ = write!(out, " {}", across(t, tri.edges[(i + 2) % 3]));
-        }
-        out.push('\n');
-    }
-    Ok(out)
-}
-
-/// The triangles around vertex `v` counter-clockwise, -1 standing for each gap between two of
-/// them (a wall or the outside). Triangles that follow each other across an edge form a fan;
-/// fans are put in order by the direction of their first edge.
-fn triangles_around(mesh: &NavMesh, v: VertId, corners: &[(TriId, usize)]) -> Vec<i64> {
-    let triangles = mesh.triangles();
-    // `corners` is in triangle order (each triangle once): find a triangle's by bisection.
-    let index_of_triangle = |t: TriId| corners.binary_search_by_key(&t, |&(o, _)| o).ok();
-    // Counter-clockwise around v, triangle t (v at corner k) starts on edge k (to corner
-    // k + 1) and ends on edge k + 2 (from corner k + 2); the next triangle starts where it ends.
-    let next = |(t, k): (TriId, usize)| -> Option<(TriId, usize)> {
-        let edge = triangles[t].edges[(k + 2) % 3];
-        let other = *mesh.edges()[edge].triangles.iter().find(|&&o| o != t)?;
-        index_of_triangle(other).map(|i| corners[i])
-    };
-    let has_previous = |(t, k): (TriId, usize)| {
-        let edge = triangles[t].edges[k];
-        mesh.edges()[edge].triangles.len() > 1
-    };
-    let mut fans: Vec<(f64, Vec<i64>)> = Vec::new();
-    let mut placed = vec![false; corners.len()];
-    let index_of = |(t, _): (TriId, usize)| index_of_triangle(t);
-    // Fans that start at a wall first, then whatever is left (a full circle, inside the mesh).
-    let starts = corners
-        .iter()
-        .copied()
-        .filter(|&c| !has_previous(c))
-        .chain(corners.iter().copied());
-    for start in starts {
-        if index_of(start).is_none_or(|i| placed[i]) {
-            continue;
-        }
-        let (t, k) = start;
-        let tri = &triangles[t];
-        let first = mesh.vertices()[tri.vertices[(k + 1) % 3]] - mesh.vertices()[v];
-        let mut fan = Vec::new();
-        let mut at = Some(start);
-        while let Some(c) = at {
-            match index_of(c) {
-                Some(i) if !placed[i] => placed[i] = true,
-                _ => break,
-            }
-            fan.push(c.0 as i64);
-            at = next(c);
-        }
-        fans.push((first.y.atan2(first.x), fan));
-    }
-    if let [(_, fan)] = fans.as_slice()
-        && corners.iter().all(|&c| has_previous(c))
-    {
-        return fan.clone();
-    }
-    fans.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut around = Vec::new();
-    for (_, fan) in fans {
-        around.extend(fan);
-        around.push(-1);
-    }
-    around
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn flat(points: &[[f64; 2]], polygons: &[Vec<usize>]) -> NavMesh {
-        let positions: Vec<[f64; 3]> = points.iter().map(|&[x, y]| [x, y, 0.0]).collect();
-        let options = BuildOptions {
-            plane: Plane::Xy,
-            ..BuildOptions::default()
-        };
-        NavMesh::from_polygons(&positions, polygons, options).expect("builds")
-    }
+    use crate::navmesh::flat_test_mesh;
 
     #[test]
     fn the_square_of_the_format_description_is_written_with_both_neighbour_lists() {
         // Two triangles over a square; the diagonal joins (1.5, 0) and (0, 1.5).
-        let mesh = flat(
+        let mesh = flat_test_mesh(
             &[[0.0, 0.0], [1.5, 0.0], [1.5, 1.5], [0.0, 1.5]],
             &[vec![0, 1, 3], vec![1, 2, 3]],
         );
-        let text = to_polyanya(&mesh).expect("writes");
+        let text = to_polyanya(&mesh, PolygonShape::Triangles).expect("writes");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[..3], ["mesh", "2", "4 2"]);
         // The corners where both triangles meet list them and one gap; the others one each.
@@ -579,18 +431,21 @@ mod tests {
             found[2].message
         );
         // A mesh we write has none.
-        let written =
-            to_polyanya(&parse(broken.as_bytes(), "b.mesh").expect("reads")).expect("writes");
+        let written = to_polyanya(
+            &parse(broken.as_bytes(), "b.mesh").expect("reads"),
+            PolygonShape::Convex,
+        )
+        .expect("writes");
         assert_eq!(problems(&written), []);
     }
 
     #[test]
     fn an_edge_with_three_triangles_is_refused() {
-        let mesh = flat(
+        let mesh = flat_test_mesh(
             &[[0.0, 0.0], [1.0, 0.0], [0.5, 1.0], [0.5, -1.0], [0.5, 2.0]],
             &[vec![0, 1, 2], vec![1, 0, 3], vec![0, 1, 4]],
         );
-        let error = to_polyanya(&mesh).expect_err("not flat");
+        let error = to_polyanya(&mesh, PolygonShape::Convex).expect_err("not flat");
         assert!(
             matches!(error, WriteError::NonManifold { count: 3, .. }),
             "{error}"
