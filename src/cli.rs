@@ -216,6 +216,25 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Convert a navmesh between formats: write MESH as OUT (Polyanya for a `.mesh` name,
+    /// with its triangles merged into convex polygons; OBJ otherwise) and describe it. Exit 0,
+    /// or 2 for an unreadable mesh or a failed write.
+    Convert {
+        /// The mesh file (OBJ or Polyanya `.mesh`).
+        mesh: PathBuf,
+        /// Where to write it (atomically).
+        #[arg(short, long, value_name = "OUT.obj|OUT.mesh")]
+        out: PathBuf,
+        /// The plane an OBJ mesh lies in.
+        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
+        plane: PlaneArg,
+        /// For a Polyanya mesh: one polygon per triangle instead of convex polygons.
+        #[arg(long)]
+        triangles: bool,
+        /// Print one JSON object (the mesh's summary) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Describe a navmesh: counts, islands, bounds, what loading repaired.
     Info {
         /// The mesh file.
@@ -445,6 +464,13 @@ pub fn run(command: Command) -> ExitCode {
             json,
         } => path_command(&mesh, from, to, cost, plane.into(), json),
         Command::Info { mesh, plane, json } => info_command(&mesh, plane.into(), json),
+        Command::Convert {
+            mesh,
+            out,
+            plane,
+            triangles,
+            json,
+        } => convert_command(&mesh, &out, plane.into(), triangles, json),
         Command::Mesh {
             map,
             out,
@@ -1112,20 +1138,66 @@ fn mesh_command(
             String::new()
         }
     );
+    if let Err(code) = write_mesh(&mesh, out, &comment, triangles) {
+        return code;
+    }
+    print_summary(&out.display().to_string(), &mesh.summary(), json)
+}
+
+fn convert_command(
+    mesh_path: &std::path::Path,
+    out: &std::path::Path,
+    plane: Plane,
+    triangles: bool,
+    json: bool,
+) -> ExitCode {
+    let mesh = match load(mesh_path, plane) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    if crate::navmesh::polyanya::is_polyanya_path(out) {
+        use crate::navmesh::diagnose::{CheckOptions, FindingKind, check};
+        // A Polyanya mesh is one flat layer: say what of the source it cannot keep.
+        let report = check(&mesh, &CheckOptions::default());
+        if let Some(overlap) = report.get(FindingKind::Overlap) {
+            complain!(
+                "warning: {}: {} in the plane; Polyanya expects one flat layer",
+                mesh_path.display(),
+                count(overlap.items.len(), "overlap")
+            );
+        }
+        let [low, high] = mesh.summary().height_range;
+        if high > low {
+            complain!("note: heights ({low:.3} to {high:.3}) are left out: a Polyanya mesh is 2D");
+        }
+    }
+    let comment = format!("{}, converted by navlab", mesh_path.display());
+    if let Err(code) = write_mesh(&mesh, out, &comment, triangles) {
+        return code;
+    }
+    print_summary(&out.display().to_string(), &mesh.summary(), json)
+}
+
+/// Writes `mesh` to `out` atomically, in the format its extension names (see
+/// [`NavMesh::to_file_text`]); exit 2 on failure.
+fn write_mesh(
+    mesh: &NavMesh,
+    out: &std::path::Path,
+    comment: &str,
+    triangles: bool,
+) -> Result<(), ExitCode> {
     let shape = if triangles {
         crate::navmesh::polyanya::PolygonShape::Triangles
     } else {
         crate::navmesh::polyanya::PolygonShape::Convex
     };
-    let written = mesh
-        .to_file_text(out, &comment, shape)
+    mesh.to_file_text(out, comment, shape)
         .map_err(|e| format!("{}: {e}", out.display()))
-        .and_then(|text| crate::atomic::write_atomically(out, text.as_bytes()));
-    if let Err(error) = written {
-        complain!("error: {error}");
-        return ExitCode::from(2);
-    }
-    print_summary(&out.display().to_string(), &mesh.summary(), json)
+        .and_then(|text| crate::atomic::write_atomically(out, text.as_bytes()))
+        .map_err(|error| {
+            complain!("error: {error}");
+            ExitCode::from(2)
+        })
 }
 
 /// Prints a mesh's counts, as text under `name` or as one JSON object.

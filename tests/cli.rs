@@ -666,3 +666,43 @@ fn mesh_builds_a_navmesh_from_a_map_that_checks_clean_and_paths_through() {
     assert_eq!(code, Some(2));
     assert!(stderr.contains("nonexistent.map"), "{stderr}");
 }
+
+#[test]
+fn convert_writes_a_polyanya_mesh_and_back_and_refuses_stairs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rooms = repo_path("assets/rooms.obj");
+    let rooms = rooms.to_str().expect("utf-8");
+    let (code, info, _) = navlab(&["info", rooms, "--json"]);
+    assert_eq!(code, Some(0));
+    let source: Value = serde_json::from_str(&info).expect("json");
+    let polyanya = dir.path().join("rooms.mesh");
+    let polyanya = polyanya.to_str().expect("utf-8");
+    let (code, _, stderr) = navlab(&["convert", rooms, "-o", polyanya]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let written = parse_polyanya_v2(&std::fs::read_to_string(polyanya).expect("written"));
+    check_polyanya_v2(&written).expect("follows the format");
+    // And back to OBJ: the same mesh (in the XY plane, where the Polyanya mesh lies).
+    let back = dir.path().join("rooms.obj");
+    let back = back.to_str().expect("utf-8");
+    let (code, _, stderr) = navlab(&["convert", polyanya, "-o", back]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let (code, info, _) = navlab(&["info", back, "--plane", "xy", "--json"]);
+    assert_eq!(code, Some(0), "{info}");
+    let again: Value = serde_json::from_str(&info).expect("json");
+    for field in ["triangles", "islands", "edges", "area"] {
+        assert_eq!(again[field], source[field], "{field}");
+    }
+    // Stairs over a floor share an edge three ways: refused, nothing written.
+    let stairs = repo_path("assets/stairs.obj");
+    let out = dir.path().join("stairs.mesh");
+    let (code, _, stderr) = navlab(&[
+        "convert",
+        stairs.to_str().expect("utf-8"),
+        "-o",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("overlaps in the plane"), "{stderr}");
+    assert!(stderr.contains("shared by 3 triangles"), "{stderr}");
+    assert!(!out.exists());
+}
