@@ -873,8 +873,10 @@ impl GridScene {
         }
     }
 
-    /// The comparison table and charts.
-    pub fn comparison_ui(&mut self, ui: &mut Ui) {
+    /// The comparison table and charts, the charts no taller than keeps the whole within
+    /// `height` (but readable).
+    pub fn comparison_ui(&mut self, ui: &mut Ui, height: f32) {
+        let top = ui.cursor().top();
         ui.horizontal(|ui| {
             ui.heading("Comparison");
             let running = self.is_comparing();
@@ -967,13 +969,16 @@ impl GridScene {
             Color32::from_rgb(90, 200, 120),
         ];
         let names: Vec<&'static str> = rows.iter().map(|r| r.name).collect();
+        // What is left once the table is drawn, less the charts' titles and axis labels.
+        let left = height - (ui.cursor().top() - top) - 50.0;
+        let chart_height = left.clamp(50.0, 130.0);
         ui.columns(4, |columns| {
             for (column, (title, value, log)) in columns.iter_mut().zip(charts) {
                 column.label(title);
                 let names = names.clone();
                 // Algorithm names under the bars rather than a legend, which would cover them.
                 let mut plot = egui_plot::Plot::new(format!("compare_{title}"))
-                    .height(130.0)
+                    .height(chart_height)
                     .allow_scroll(false)
                     .allow_zoom(false)
                     .allow_drag(false)

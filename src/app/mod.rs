@@ -762,11 +762,13 @@ impl NavlabApp {
             let len = self.grid.events.len();
             self.grid.playback.bar_ui(ui, len);
         });
+        // As tall as its content, but the charts shrink to keep it within half of what is
+        // left, so that a small window keeps room for the map.
+        let most = (ui.available_height() * 0.5).max(160.0);
         egui::Panel::bottom("comparison")
-            .resizable(true)
-            .default_size(230.0)
+            .resizable(false)
             .show(ui, |ui| {
-                self.grid.comparison_ui(ui);
+                self.grid.comparison_ui(ui, most);
             });
         egui::Panel::right("grid_event_log")
             .resizable(true)
@@ -1245,6 +1247,11 @@ impl eframe::App for NavlabApp {
             eframe::set_value(storage, eframe::APP_KEY, &self.settings);
         }
     }
+
+    /// A screenshot run leaves the user's panel layout as it was.
+    fn persist_egui_memory(&self) -> bool {
+        self.screenshot.is_none()
+    }
 }
 
 /// How to start the window.
@@ -1290,6 +1297,11 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
         "navlab",
         options,
         Box::new(move |cc| {
+            if screenshot_mode {
+                // Nor the panel sizes egui restored: a picture is the same on every machine.
+                cc.egui_ctx
+                    .memory_mut(|memory| *memory = egui::Memory::default());
+            }
             // Screenshots and explicit files must not depend on what was saved last time.
             let restored: AppSettings = if screenshot_mode || launch.file.is_some() {
                 AppSettings::default()
