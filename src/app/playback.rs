@@ -160,7 +160,9 @@ impl Playback {
             .on_hover_text("Playback speed");
             ui.separator();
             let mut cursor = self.cursor;
-            ui.spacing_mut().slider_width = (ui.available_width() - 90.0).max(80.0);
+            // Room for the value box (wider for more digits) and the label after the slider.
+            let digits = len.max(1).ilog10() as f32 + 1.0;
+            ui.spacing_mut().slider_width = (ui.available_width() - 70.0 - 9.0 * digits).max(80.0);
             let changed = ui
                 .add(egui::Slider::new(&mut cursor, 0..=len).text("Step"))
                 .on_hover_text("Drag to scrub through the recorded steps")
