@@ -119,6 +119,10 @@ pub enum Command {
         to: (usize, usize),
         #[command(flatten)]
         search: GridSearchArgs,
+        /// Also list every step of the search, explained (as the window's step list does;
+        /// in the JSON as "steps").
+        #[arg(long)]
+        steps: bool,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -512,8 +516,9 @@ pub fn run(command: Command) -> ExitCode {
             from,
             to,
             search,
+            steps,
             json,
-        } => grid_command(&map, from, to, &search, json),
+        } => grid_command(&map, from, to, &search, steps, json),
         Command::Scen {
             scen,
             map,
@@ -613,6 +618,7 @@ fn grid_command(
     from: (usize, usize),
     to: (usize, usize),
     search: &GridSearchArgs,
+    steps: bool,
     json: bool,
 ) -> ExitCode {
     use crate::grid::{grid_search, movingai};
@@ -630,14 +636,24 @@ fn grid_command(
         }
     }
     let algorithm = search.algorithm();
-    let result = grid_search(
-        &map,
-        from,
-        to,
-        algorithm,
-        search.connectivity(),
-        &mut NoObserver,
-    );
+    let mut trace: Vec<crate::search::SearchEvent> = Vec::new();
+    let result = if steps {
+        grid_search(&map, from, to, algorithm, search.connectivity(), &mut trace)
+    } else {
+        grid_search(
+            &map,
+            from,
+            to,
+            algorithm,
+            search.connectivity(),
+            &mut NoObserver,
+        )
+    };
+    let width = map.width();
+    let explained: Vec<String> = trace
+        .iter()
+        .map(|e| e.explain(|i| format!("cell {},{}", i % width, i / width)))
+        .collect();
     let status = outcome_name(result.outcome);
     if json {
         let length = if result.cost.is_finite() {
@@ -645,16 +661,17 @@ fn grid_command(
         } else {
             json!(null)
         };
-        say!(
-            "{}",
-            json!({
-                "status": status,
-                "length": length,
-                "path": result.path.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
-                "expanded": result.expanded,
-                "peak_memory": result.peak_memory,
-            })
-        );
+        let mut report = json!({
+            "status": status,
+            "length": length,
+            "path": result.path.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
+            "expanded": result.expanded,
+            "peak_memory": result.peak_memory,
+        });
+        if steps {
+            report["steps"] = json!(explained);
+        }
+        say!("{report}");
     } else {
         say!("algorithm: {}", algorithm.name());
         say!("status: {status}");
@@ -670,6 +687,12 @@ fn grid_command(
         }
         say!("expanded: {}", result.expanded);
         say!("peak memory: {} nodes", result.peak_memory);
+        if steps {
+            say!("steps:");
+            for (i, line) in explained.iter().enumerate() {
+                say!("  {}. {line}", i + 1);
+            }
+        }
     }
     if result.outcome == crate::search::SearchOutcome::Found {
         ExitCode::SUCCESS

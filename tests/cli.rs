@@ -205,6 +205,44 @@ fn grid_json_reports_path_length_expanded_and_memory() {
         // Around the block: no diagonal may cut its corners, so 6 straight steps.
         assert_close(v["length"].as_f64().expect("f"), 6.0, 1e-12);
     }
+    // --steps explains the search: Fringe's second pass continues from its later list, IDA*'s
+    // starts again; as many steps as a recorded run has events.
+    for (algo, pass_two) in [
+        ("fringe", "the later list becomes the now list"),
+        ("idastar", "search again from the start"),
+    ] {
+        let (code, stdout, stderr) = navlab(&[
+            "grid", &map, "--from", "0,1", "--to", "3,2", "--algo", algo, "--steps", "--json",
+        ]);
+        assert_eq!(code, Some(0), "{algo}: {stderr}");
+        let v: Value = serde_json::from_str(&stdout).expect("json");
+        let steps: Vec<&str> = v["steps"]
+            .as_array()
+            .expect("steps")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        assert!(
+            steps.contains(&"pass 1: threshold f = 3.41, the start's estimate"),
+            "{steps:?}"
+        );
+        assert!(
+            steps
+                .iter()
+                .any(|s| s.starts_with("pass 2:") && s.ends_with(pass_two)),
+            "{steps:?}"
+        );
+        assert_eq!(steps.last(), Some(&"goal reached"));
+        let expansions = steps.iter().filter(|s| s.starts_with("expand ")).count();
+        assert_eq!(expansions as u64, v["expanded"].as_u64().expect("n"));
+        let (_, text, _) = navlab(&[
+            "grid", &map, "--from", "0,1", "--to", "3,2", "--algo", algo, "--steps",
+        ]);
+        assert!(
+            text.contains(&format!("  {}. goal reached", steps.len())),
+            "{text}"
+        );
+    }
     // The bottom row is cut off by the wall row.
     let (code, stdout, _) = navlab(&["grid", &map, "--from", "0,0", "--to", "0,5", "--json"]);
     assert_eq!(code, Some(1));

@@ -288,6 +288,7 @@ fn paper_fringe(
     events.push(SearchEvent::IterationStarted {
         iteration,
         threshold,
+        from_start: false,
     });
     let mut found = false;
     let mut children = Vec::new();
@@ -353,6 +354,7 @@ fn paper_fringe(
             events.push(SearchEvent::IterationStarted {
                 iteration,
                 threshold,
+                from_start: false,
             });
         }
     }

@@ -260,6 +260,7 @@ impl GridReplay {
             SearchEvent::IterationStarted {
                 iteration,
                 threshold,
+                ..
             } => {
                 self.iteration = iteration;
                 self.threshold = threshold;

@@ -78,6 +78,9 @@ pub enum SearchEvent {
         iteration: usize,
         /// Nodes with `f` above this wait for the next pass.
         threshold: f64,
+        /// True for IDA*, which searches again from the start; false for Fringe Search, whose
+        /// *later* list becomes the *now* list.
+        from_start: bool,
     },
     /// Fringe Search: a node's `f` exceeds the threshold, so it moves to the *later* list.
     Deferred {
@@ -124,11 +127,11 @@ impl SearchEvent {
                 name(parent),
                 g + h
             ),
-            SearchEvent::Expanded { node, g, h } => format!(
-                "expand {} (lowest f = {:.2}, g = {g:.2})",
-                name(node),
-                g + h
-            ),
+            // Neutral on why this node: A* and Dijkstra take the lowest f, IDA* and Fringe the
+            // next one within the threshold, BFS the oldest.
+            SearchEvent::Expanded { node, g, h } => {
+                format!("expand {} (f = {:.2}, g = {g:.2})", name(node), g + h)
+            }
             SearchEvent::Finished {
                 outcome: SearchOutcome::Found,
             } => "goal reached".to_string(),
@@ -139,10 +142,21 @@ impl SearchEvent {
                 outcome: SearchOutcome::BudgetExceeded,
             } => "node budget used up: the search gives up (no answer)".to_string(),
             SearchEvent::IterationStarted {
+                iteration: 1,
+                threshold,
+                ..
+            } => format!("pass 1: threshold f = {threshold:.2}, the start's estimate"),
+            SearchEvent::IterationStarted {
                 iteration,
                 threshold,
+                from_start,
             } => format!(
-                "pass {iteration}: threshold raised to f = {threshold:.2}, start again from the start"
+                "pass {iteration}: threshold raised to f = {threshold:.2}, the smallest f above the last one; {}",
+                if from_start {
+                    "search again from the start"
+                } else {
+                    "the later list becomes the now list"
+                }
             ),
             SearchEvent::Deferred { node, f } => format!(
                 "{} has f = {f:.2} above the threshold: move it to the later list",
@@ -203,5 +217,34 @@ impl SearchResult {
             n = parent(n as usize);
         }
         self.path.reverse();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_pass_says_where_the_search_goes_on() {
+        let name = |n: usize| format!("cell {n}");
+        let pass = |iteration, from_start| SearchEvent::IterationStarted {
+            iteration,
+            threshold: 5.5,
+            from_start,
+        };
+        assert_eq!(
+            pass(1, true).explain(name),
+            "pass 1: threshold f = 5.50, the start's estimate"
+        );
+        assert!(
+            pass(2, true)
+                .explain(name)
+                .ends_with("; search again from the start")
+        );
+        assert!(
+            pass(2, false)
+                .explain(name)
+                .ends_with("; the later list becomes the now list")
+        );
     }
 }

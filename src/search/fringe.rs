@@ -158,6 +158,7 @@ where
     observer.event(SearchEvent::IterationStarted {
         iteration,
         threshold,
+        from_start: false,
     });
     'passes: loop {
         let mut pass = Pass::new(threshold);
@@ -241,6 +242,7 @@ where
         observer.event(SearchEvent::IterationStarted {
             iteration,
             threshold,
+            from_start: false,
         });
         // The old now list's memory becomes the next later buffer (its contents are overwritten).
         std::mem::swap(now, later);

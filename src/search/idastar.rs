@@ -57,6 +57,7 @@ where
         observer.event(SearchEvent::IterationStarted {
             iteration,
             threshold,
+            from_start: true,
         });
         let limit = pass_limit(threshold);
         let mut smallest_above = f64::INFINITY;
