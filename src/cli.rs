@@ -652,7 +652,11 @@ fn grid_command(
     let width = map.width();
     let explained: Vec<String> = trace
         .iter()
-        .map(|e| e.explain(|i| format!("cell {},{}", i % width, i / width)))
+        .map(|e| {
+            e.explain_in(algorithm.expansion_order(), |i| {
+                format!("cell {},{}", i % width, i / width)
+            })
+        })
         .collect();
     let status = outcome_name(result.outcome);
     if json {
@@ -910,7 +914,9 @@ fn demo_command(scene: SceneArg, cost: CostArg) -> ExitCode {
         say!(
             "{:>4}. {}",
             i + 1,
-            event.explain(|t| format!("triangle {t}"))
+            event.explain_in(crate::search::ExpansionOrder::LowestF, |t| format!(
+                "triangle {t}"
+            ))
         );
     }
     say!(

@@ -4,7 +4,7 @@
 use crate::geom::Vec2;
 use crate::navmesh::{Path, TriId};
 use crate::search::funnel::{FunnelEvent, FunnelState};
-use crate::search::{SearchEvent, SearchOutcome};
+use crate::search::{ExpansionOrder, SearchEvent, SearchOutcome};
 
 /// One recorded step.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,7 +19,10 @@ impl Step {
     /// One plain sentence for the event log.
     pub fn explain(&self) -> String {
         match self {
-            Step::Search(e) => format!("A*: {}", e.explain(|t| format!("triangle {t}"))),
+            Step::Search(e) => format!(
+                "A*: {}",
+                e.explain_in(ExpansionOrder::LowestF, |t| format!("triangle {t}"))
+            ),
             Step::Funnel(e) => format!("funnel: {}", e.explain()),
         }
     }

@@ -109,6 +109,19 @@ impl GridAlgorithm {
         },
     ];
 
+    /// How it picks the next cell to expand (for explanations).
+    pub fn expansion_order(self) -> crate::search::ExpansionOrder {
+        use crate::search::ExpansionOrder;
+        match self {
+            GridAlgorithm::Bfs => ExpansionOrder::Oldest,
+            GridAlgorithm::Dijkstra => ExpansionOrder::LowestG,
+            GridAlgorithm::AStar { .. } => ExpansionOrder::LowestF,
+            GridAlgorithm::IdaStar { .. } | GridAlgorithm::Fringe { .. } => {
+                ExpansionOrder::WithinThreshold
+            }
+        }
+    }
+
     /// A short name.
     pub fn name(self) -> &'static str {
         match self {

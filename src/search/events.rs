@@ -96,7 +96,45 @@ pub enum SearchEvent {
     },
 }
 
+/// Which node a search expands next: what the explanation of an expansion gives as the reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExpansionOrder {
+    /// The open node with the lowest f = g + h (A*).
+    LowestF,
+    /// The open node with the lowest g (Dijkstra).
+    LowestG,
+    /// The node that has waited longest (breadth-first search).
+    Oldest,
+    /// The next node in order whose f is within the threshold (IDA*, Fringe Search).
+    WithinThreshold,
+}
+
 impl SearchEvent {
+    /// [`explain`](Self::explain), with the reason an expanded node was the one to expand, as
+    /// the algorithm chooses (`order`).
+    pub fn explain_in(&self, order: ExpansionOrder, name: impl Fn(usize) -> String) -> String {
+        let SearchEvent::Expanded { node, g, h } = *self else {
+            return self.explain(name);
+        };
+        let node = name(node);
+        match order {
+            ExpansionOrder::LowestF => format!(
+                "expand {node}, the open one with the lowest f (f = {:.2}, g = {g:.2})",
+                g + h
+            ),
+            ExpansionOrder::LowestG => {
+                format!("expand {node}, the open one with the lowest g (g = {g:.2})")
+            }
+            ExpansionOrder::Oldest => {
+                format!("expand {node}, the one that has waited longest (g = {g:.2})")
+            }
+            ExpansionOrder::WithinThreshold => format!(
+                "expand {node}, next in order with f = {:.2} within the threshold (g = {g:.2})",
+                g + h
+            ),
+        }
+    }
+
     /// One plain sentence saying what this step did; `name` names a node (e.g. "triangle 7").
     pub fn explain(&self, name: impl Fn(usize) -> String) -> String {
         match *self {
@@ -223,6 +261,30 @@ impl SearchResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_expansion_gives_the_algorithm_s_reason() {
+        let name = |n: usize| format!("cell {n}");
+        let expanded = SearchEvent::Expanded {
+            node: 3,
+            g: 2.0,
+            h: 1.5,
+        };
+        let say = |order| expanded.explain_in(order, name);
+        assert_eq!(
+            say(ExpansionOrder::LowestF),
+            "expand cell 3, the open one with the lowest f (f = 3.50, g = 2.00)"
+        );
+        assert!(say(ExpansionOrder::LowestG).contains("lowest g (g = 2.00)"));
+        assert!(say(ExpansionOrder::Oldest).contains("waited longest"));
+        assert!(say(ExpansionOrder::WithinThreshold).contains("f = 3.50 within the threshold"));
+        // Other steps read as without an order.
+        let opened = SearchEvent::Deferred { node: 1, f: 4.0 };
+        assert_eq!(
+            opened.explain_in(ExpansionOrder::LowestF, name),
+            opened.explain(name)
+        );
+    }
 
     #[test]
     fn a_new_pass_says_where_the_search_goes_on() {

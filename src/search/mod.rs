@@ -12,7 +12,7 @@ pub mod idastar;
 pub use astar::{AStarScratch, astar, astar_with_scratch};
 pub use bfs::bfs;
 pub use dijkstra::dijkstra;
-pub use events::{NoObserver, Observer, SearchEvent, SearchOutcome, SearchResult};
+pub use events::{ExpansionOrder, NoObserver, Observer, SearchEvent, SearchOutcome, SearchResult};
 pub use fringe::{FringeScratch, fringe, fringe_with_scratch};
 pub use idastar::idastar;
 
