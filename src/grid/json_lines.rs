@@ -8,7 +8,8 @@ enum JsonToken<'a> {
     Punct(u8),
 }
 
-/// The strings and punctuation of JSON text, each with its 1-based line.
+/// The strings and the structural punctuation of JSON text (brackets, braces, colons; not
+/// commas, so that a long array of numbers makes no tokens), each with its 1-based line.
 fn json_tokens(text: &str) -> Vec<(JsonToken<'_>, usize)> {
     let bytes = text.as_bytes();
     let mut tokens = Vec::new();
@@ -31,7 +32,7 @@ fn json_tokens(text: &str) -> Vec<(JsonToken<'_>, usize)> {
                 let raw = text.get(start..i.min(text.len())).unwrap_or_default();
                 tokens.push((JsonToken::Str(raw), first_line));
             }
-            b'[' | b']' | b'{' | b'}' | b':' | b',' => tokens.push((JsonToken::Punct(b), line)),
+            b'[' | b']' | b'{' | b'}' | b':' => tokens.push((JsonToken::Punct(b), line)),
             _ => {}
         }
         i += 1;

@@ -285,14 +285,16 @@ pub fn parse_navlab_json(bytes: &[u8], file: &str) -> Result<TileMap, MapError> 
             ),
         ));
     }
-    let row_lines = json_array_string_lines(&text, "rows");
     let rows = parsed
         .rows
         .iter()
         .enumerate()
         .map(|(y, row)| {
-            parse_row(row, parsed.width, "`width` says")
-                .map_err(|m| at(row_lines.get(y).copied(), format!("row {y}: {m}")))
+            parse_row(row, parsed.width, "`width` says").map_err(|m| {
+                // The line is looked up only for the message.
+                let line = json_array_string_lines(&text, "rows").get(y).copied();
+                at(line, format!("row {y}: {m}"))
+            })
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut map =

@@ -91,13 +91,16 @@ pub fn load(path: &Path) -> Result<TiledImport, MapError> {
     }
 }
 
-/// One layer: its name, whether a property marks it solid, what it holds and the line it
-/// starts on (when known).
+/// One layer: its name, whether a property marks it solid, what it holds, and where it is:
+/// the line it starts on when known as it is read (TMX), else its place in the file's
+/// depth-first order of layers, groups included (TMJ: the line is looked up from it when an
+/// error needs it).
 struct Layer {
     name: String,
     solid: bool,
     content: Content,
     line: Option<usize>,
+    order: usize,
 }
 
 /// What a layer holds.
@@ -116,7 +119,7 @@ struct LayerObject {
     solid: bool,
     /// The template file its shape comes from (templates are not read).
     template: Option<String>,
-    /// The line it is on (TMX).
+    /// The line it is on (TMX; else its layer's).
     line: Option<usize>,
 }
 
@@ -239,6 +242,7 @@ fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                     solid,
                     content: Content::Tiles(gids),
                     line: Some(at),
+                    order: 0,
                 });
             }
             "objectgroup" => {
@@ -260,6 +264,7 @@ fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                     solid: has_solid_property(node),
                     content: Content::Objects(objects),
                     line: Some(line_of(node)),
+                    order: 0,
                 });
             }
             _ => {}
@@ -270,7 +275,15 @@ fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
             .and_then(|v| v.parse::<f64>().ok())
             .unwrap_or(0.0)
     });
-    map_from_layers(width, height, tile_size, layers, &solid_gids, file).map_err(|e| match e {
+    let line_of_layer = |layer: &Layer| layer.line;
+    map_from_layers(
+        (width, height),
+        tile_size,
+        layers,
+        &solid_gids,
+        (file, &line_of_layer),
+    )
+    .map_err(|e| match e {
         MapError::Invalid { message, .. } if message.starts_with(NO_TILE_SIZE) => {
             syntax(line_of(root), message)
         }
@@ -544,9 +557,17 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
         line: e.line(),
         message: format!("not a Tiled JSON map: {e}"),
     })?;
-    // serde has no positions for values: find the lines again, for messages.
+    // serde has no positions for values: the lines are found again in the text, and only for
+    // a message (a large map's data would make that a second pass over it).
     let text = String::from_utf8_lossy(bytes);
     let at = |line: Option<usize>, message: String| MapError::at(file, line, message);
+    let layer_lines = std::cell::OnceCell::new();
+    let line_of_layer_at = |order: usize| {
+        layer_lines
+            .get_or_init(|| json_nested_object_lines(&text, "layers"))
+            .get(order)
+            .copied()
+    };
     check_shape(&parsed.orientation, parsed.infinite).map_err(|message| {
         let key = if parsed.infinite && parsed.orientation == "orthogonal" {
             "infinite"
@@ -564,11 +585,12 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
         }
     }
     let mut solid_gids = BTreeSet::new();
-    let tileset_lines = json_nested_object_lines(&text, "tilesets");
     for (i, tileset) in parsed.tilesets.iter().enumerate() {
         let ids = match &tileset.source {
-            Some(source) => external_tileset(source, dir)
-                .map_err(|message| at(tileset_lines.get(i).copied(), message))?,
+            Some(source) => external_tileset(source, dir).map_err(|message| {
+                let lines = json_nested_object_lines(&text, "tilesets");
+                at(lines.get(i).copied(), message)
+            })?,
             None => tileset.solid_ids(),
         };
         solid_gids.extend(
@@ -578,13 +600,12 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
     }
     let mut layers = Vec::new();
     // Layers are taken depth first, in the order of the file, as their lines are listed.
-    let layer_lines = json_nested_object_lines(&text, "layers");
     let mut pending: Vec<&TmjLayer> = parsed.layers.iter().rev().collect();
     let mut taken = 0;
     while let Some(layer) = pending.pop() {
-        let line = layer_lines.get(taken).copied();
+        let order = taken;
         taken += 1;
-        let invalid = |message: String| at(line, message);
+        let invalid = |message: String| at(line_of_layer_at(order), message);
         match layer.kind.as_str() {
             "group" => pending.extend(layer.layers.iter().rev()),
             "tilelayer" => {
@@ -614,7 +635,8 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                     name: name.clone(),
                     solid,
                     content: Content::Tiles(gids),
-                    line,
+                    line: None,
+                    order,
                 });
             }
             "objectgroup" => {
@@ -628,7 +650,7 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                                 .map_err(|m| invalid(format!("layer `{}`: {m}", layer.name)))?,
                             solid: any_solid(&o.properties),
                             template: o.template.clone(),
-                            line,
+                            line: None,
                         })
                     })
                     .collect::<Result<_, _>>()?;
@@ -636,19 +658,20 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                     name: layer.name.clone(),
                     solid: any_solid(&layer.properties),
                     content: Content::Objects(objects),
-                    line,
+                    line: None,
+                    order,
                 });
             }
             _ => {}
         }
     }
+    let line_of_layer = |layer: &Layer| line_of_layer_at(layer.order);
     map_from_layers(
-        parsed.width,
-        parsed.height,
+        (parsed.width, parsed.height),
         [parsed.tilewidth, parsed.tileheight],
         layers,
         &solid_gids,
-        file,
+        (file, &line_of_layer),
     )
     .map_err(|e| match e {
         MapError::Invalid { message, .. } if message.starts_with(NO_TILE_SIZE) => {
@@ -741,19 +764,22 @@ fn parse_csv(text: &str) -> Result<Vec<u32>, String> {
         .collect()
 }
 
+/// The line a layer starts on, for an error message.
+type LineOfLayer<'a> = &'a dyn Fn(&Layer) -> Option<usize>;
+
 /// How the error about a missing tile size starts (the readers add its line).
 const NO_TILE_SIZE: &str = "the map's tile size";
 
 /// Walls where the collision layers have a tile or an object, wherever a tile marked solid is
 /// placed, and under objects marked solid. Objects cover the cells whose centres they hold;
 /// `tile_size` (pixels) places them.
+/// `file` and `line_of` name a layer's place in errors.
 fn map_from_layers(
-    width: usize,
-    height: usize,
+    (width, height): (usize, usize),
     tile_size: [f64; 2],
     layers: Vec<Layer>,
     solid_gids: &BTreeSet<u32>,
-    file: &str,
+    (file, line_of): (&str, LineOfLayer<'_>),
 ) -> Result<TiledImport, MapError> {
     let by_property = layers.iter().any(|l| l.solid);
     let is_collision = |l: &Layer| {
@@ -823,7 +849,7 @@ fn map_from_layers(
                         height,
                         width * height
                     );
-                    return Err(MapError::at(file, layer.line, message));
+                    return Err(MapError::at(file, line_of(layer), message));
                 }
                 for (i, &gid) in gids.iter().enumerate() {
                     let tile = gid & GID_MASK;
@@ -837,7 +863,7 @@ fn map_from_layers(
                     if let Some(template) = &object.template {
                         return Err(MapError::at(
                             file,
-                            object.line,
+                            object.line.or_else(|| line_of(layer)),
                             format!(
                                 "an object of layer `{}` takes its shape from the template \
                                  `{template}`, which navlab does not read: in Tiled, select it \
