@@ -1349,8 +1349,6 @@ struct PendingComparison {
     generation: u64,
 }
 
-/// Runs each algorithm once for its answer, then times runs that record nothing (at least 3,
-/// and for at least 20 ms).
 /// Grid marks at the multiples of `step` inside `bounds`.
 fn integer_marks(bounds: (f64, f64), step: f64) -> Vec<egui_plot::GridMark> {
     let (first, last) = ((bounds.0 / step).ceil(), (bounds.1 / step).floor());
@@ -1381,6 +1379,8 @@ fn power_of_ten_label(value: f64) -> String {
     format!("{}{unit}", 10u64.pow(rest))
 }
 
+/// Runs each algorithm once for its answer, then times runs that record nothing (at least 3,
+/// and for at least 20 ms).
 fn comparison_rows(job: &ComparisonJob) -> Vec<ComparisonRow> {
     let mut rows = Vec::new();
     let mut scratch = GridScratch::default();
