@@ -650,14 +650,7 @@ fn grid_command(
         )
     };
     let width = map.width();
-    let explained: Vec<String> = trace
-        .iter()
-        .map(|e| {
-            e.explain_in(algorithm.expansion_order(), |i| {
-                format!("cell {},{}", i % width, i / width)
-            })
-        })
-        .collect();
+    let explained: Vec<String> = trace.iter().map(|e| algorithm.explain(e, width)).collect();
     let status = outcome_name(result.outcome);
     if json {
         let length = if result.cost.is_finite() {

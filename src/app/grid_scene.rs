@@ -457,14 +457,14 @@ impl GridScene {
     /// The recorded steps, one line each; clicking one jumps there.
     pub fn event_log_ui(&mut self, ui: &mut Ui) {
         let width = self.map.width();
-        let order = self.grid_algorithm(self.algorithm).expansion_order();
+        let algorithm = self.grid_algorithm(self.algorithm);
         let events = &self.events;
         let jumped = super::playback::event_log_ui(
             ui,
             &mut self.playback,
             events.len(),
             &mut self.follow_log,
-            |k| events[k - 1].explain_in(order, |i| format!("cell {},{}", i % width, i / width)),
+            |k| algorithm.explain(&events[k - 1], width),
         );
         if jumped {
             self.sync_replay();
@@ -1041,10 +1041,9 @@ impl GridScene {
                 self.start,
                 self.goal
             ),
-            k => self.events[k - 1]
-                .explain_in(self.grid_algorithm(self.algorithm).expansion_order(), |i| {
-                    format!("cell {},{}", i % width, i / width)
-                }),
+            k => self
+                .grid_algorithm(self.algorithm)
+                .explain(&self.events[k - 1], width),
         }
     }
 

@@ -122,6 +122,14 @@ impl GridAlgorithm {
         }
     }
 
+    /// The sentence for a step this algorithm recorded on a map `width` cells wide: cells named
+    /// "cell x,y", expansions with this algorithm's reason.
+    pub fn explain(self, event: &crate::search::SearchEvent, width: usize) -> String {
+        event.explain_in(self.expansion_order(), |i| {
+            format!("cell {},{}", i % width.max(1), i / width.max(1))
+        })
+    }
+
     /// A short name.
     pub fn name(self) -> &'static str {
         match self {
