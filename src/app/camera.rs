@@ -199,6 +199,15 @@ fn zoom_with_wheel(ui: &egui::Ui, response: &egui::Response, camera: &mut Camera
     false
 }
 
+/// A short label whose bottom-left corner is at `at`, on a dark plate so that it stays
+/// readable over what is drawn under it.
+pub fn paint_tag(painter: &egui::Painter, at: Pos2, text: String, color: egui::Color32) {
+    let galley = painter.layout_no_wrap(text, egui::FontId::proportional(13.0), color);
+    let rect = egui::Align2::LEFT_BOTTOM.anchor_size(at, galley.size());
+    painter.rect_filled(rect.expand(2.0), 3.0, egui::Color32::from_black_alpha(190));
+    painter.galley(rect.min, galley, color);
+}
+
 /// Height kept free for the caption when a view is fitted.
 const CAPTION_ROOM: f32 = 36.0;
 

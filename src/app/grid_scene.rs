@@ -1,7 +1,7 @@
 //! The tile-map scene: paint terrain, place start and goal, run BFS, Dijkstra, A*, IDA* or
 //! Fringe Search step by step, and compare all of them on the same map.
 
-use super::camera::{CanvasCamera, View};
+use super::camera::{CanvasCamera, View, paint_tag};
 use super::playback::Playback;
 use crate::geom::Vec2;
 use crate::grid::search::{DEFAULT_IDA_BUDGET, GridScratch, grid_search_with_scratch};
@@ -1180,7 +1180,13 @@ impl GridScene {
                 Stroke::new(2.0, Color32::YELLOW),
                 egui::StrokeKind::Outside,
             );
-            paint_size_tag(&painter, area.right_bottom(), (x1 - x0, y1 - y0));
+            let size = format!("{} × {}", x1 - x0, y1 - y0);
+            paint_tag(
+                &painter,
+                area.right_bottom() + egui::vec2(6.0, 22.0),
+                size,
+                Color32::WHITE,
+            );
         }
         if let Some(cell) = self.hover {
             let _ = response.on_hover_ui_at_pointer(|ui| self.cell_tooltip_ui(ui, cell));
@@ -1474,18 +1480,6 @@ pub fn stroke_cells(last: Option<Cell>, cell: Cell) -> impl Iterator<Item = Cell
     crate::grid::bresenham::Line::new(signed(from), signed(cell))
         .skip(usize::from(last.is_some() && from != cell))
         .filter_map(|(x, y)| Some((usize::try_from(x).ok()?, usize::try_from(y).ok()?)))
-}
-
-/// "W × H" on a dark plate below and to the right of `at`.
-fn paint_size_tag(painter: &egui::Painter, at: Pos2, (w, h): (usize, usize)) {
-    let galley = painter.layout_no_wrap(
-        format!("{w} × {h}"),
-        egui::FontId::proportional(13.0),
-        Color32::WHITE,
-    );
-    let rect = Rect::from_min_size(at + egui::vec2(6.0, 6.0), galley.size());
-    painter.rect_filled(rect.expand(3.0), 3.0, Color32::from_black_alpha(190));
-    painter.galley(rect.min, galley, Color32::WHITE);
 }
 
 /// A palette button: the tile's colour and name, outlined when it is the one chosen.

@@ -2,7 +2,7 @@
 //! the canvas that replays them. Controls, canvas, stats and event log are separate `*_ui`
 //! functions; the app arranges them in panels.
 
-use super::camera::{Camera, CanvasCamera, View};
+use super::camera::{Camera, CanvasCamera, View, paint_tag};
 use super::playback::Playback;
 use super::timeline::{Replay, Timeline, TriangleStatus};
 use crate::assets::{self, EmbeddedScene};
@@ -729,8 +729,13 @@ impl NavmeshScene {
                 painter.circle_filled(s(portal.left), if current { 5.0 } else { 3.0 }, LEFT);
                 painter.circle_filled(s(portal.right), if current { 5.0 } else { 3.0 }, RIGHT);
                 if current {
-                    paint_tag(painter, s(portal.left) + vec2(6.0, -6.0), "L", LEFT);
-                    paint_tag(painter, s(portal.right) + vec2(6.0, -6.0), "R", RIGHT);
+                    paint_tag(painter, s(portal.left) + vec2(6.0, -6.0), "L".into(), LEFT);
+                    paint_tag(
+                        painter,
+                        s(portal.right) + vec2(6.0, -6.0),
+                        "R".into(),
+                        RIGHT,
+                    );
                 }
             }
         }
@@ -750,7 +755,7 @@ impl NavmeshScene {
             painter.line_segment([s(f.apex), s(f.left)], Stroke::new(2.5, LEFT));
             painter.line_segment([s(f.apex), s(f.right)], Stroke::new(2.5, RIGHT));
             painter.circle_filled(s(f.apex), 6.0, APEX);
-            paint_tag(painter, s(f.apex) + vec2(8.0, 20.0), "apex", APEX);
+            paint_tag(painter, s(f.apex) + vec2(8.0, 20.0), "apex".into(), APEX);
         }
     }
 
@@ -780,15 +785,6 @@ impl NavmeshScene {
             );
         }
     }
-}
-
-/// A short label whose bottom-left corner is at `at`, on a dark plate so that it stays
-/// readable over triangle numbers and edges.
-fn paint_tag(painter: &egui::Painter, at: Pos2, text: &str, color: Color32) {
-    let galley = painter.layout_no_wrap(text.to_owned(), egui::FontId::proportional(13.0), color);
-    let rect = egui::Align2::LEFT_BOTTOM.anchor_size(at, galley.size());
-    painter.rect_filled(rect.expand(2.0), 3.0, Color32::from_black_alpha(190));
-    painter.galley(rect.min, galley, color);
 }
 
 const UNSEEN: Color32 = Color32::from_rgb(62, 70, 84);
