@@ -41,6 +41,18 @@ pub enum MapError {
     },
 }
 
+/// The bytes of a map file and its name for messages; an error naming it when it cannot be read.
+pub(crate) fn read_map_file(path: &std::path::Path) -> Result<(Vec<u8>, String), MapError> {
+    let file = path.display().to_string();
+    match std::fs::read(path) {
+        Ok(bytes) => Ok((bytes, file)),
+        Err(e) => Err(MapError::Invalid {
+            file,
+            message: format!("cannot read the file: {e}"),
+        }),
+    }
+}
+
 impl MapError {
     /// A problem in `file`, at `line` when it is known.
     pub fn at(file: &str, line: Option<usize>, message: String) -> Self {

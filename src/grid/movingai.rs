@@ -7,18 +7,14 @@
 //! and `@`, so their answers are unchanged.
 
 use super::json_lines::{json_array_string_lines, json_key_line};
-use super::map::{Cell, MapError, TileMap};
+use super::map::{Cell, MapError, TileMap, read_map_file};
 use super::tiles::{Tile, TileCosts};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// Reads a `.map` file.
 pub fn load_map(path: &Path) -> Result<TileMap, MapError> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| MapError::Invalid {
-        file: file.clone(),
-        message: format!("cannot read the file: {e}"),
-    })?;
+    let (bytes, file) = read_map_file(path)?;
     parse_map(&bytes, &file)
 }
 
@@ -313,11 +309,7 @@ pub fn load_any(path: &Path) -> Result<TileMap, MapError> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"))
     {
-        let file = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| MapError::Invalid {
-            file: file.clone(),
-            message: format!("cannot read the file: {e}"),
-        })?;
+        let (bytes, file) = read_map_file(path)?;
         parse_navlab_json(&bytes, &file)
     } else {
         load_map(path)

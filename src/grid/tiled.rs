@@ -13,7 +13,7 @@
 //! Tiled files: save an imported map as `.map` or `.json`.
 
 use super::json_lines::{json_key_line, json_nested_object_lines};
-use super::map::{MAX_SIDE, MapError, TileMap};
+use super::map::{MAX_SIDE, MapError, TileMap, read_map_file};
 use super::tiled_objects::{ObjectShape, Outline, covered_cells};
 use super::tiles::Tile;
 use crate::words::count;
@@ -75,11 +75,7 @@ pub fn is_tiled_path(path: &Path) -> bool {
 
 /// Reads a `.tmx` or `.tmj` file (by extension).
 pub fn load(path: &Path) -> Result<TiledImport, MapError> {
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| MapError::Invalid {
-        file: file.clone(),
-        message: format!("cannot read the file: {e}"),
-    })?;
+    let (bytes, file) = read_map_file(path)?;
     let dir = path.parent();
     if path
         .extension()
