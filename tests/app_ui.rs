@@ -16,6 +16,7 @@ fn app_with_dialog_answers(answers: Vec<Option<PathBuf>>) -> NavlabApp {
         AppSettings::default(),
         Box::new(ScriptedDialogs {
             answers: VecDeque::from(answers),
+            ..Default::default()
         }),
     )
 }
@@ -260,4 +261,44 @@ fn dragging_the_start_marker_moves_it_and_reruns_live() {
         h.state().scene.last_view().expect("drawn").camera,
         view.camera
     );
+}
+
+#[test]
+fn without_a_file_dialog_the_mesh_is_saved_to_a_typed_path() {
+    let dir = tempfile::tempdir().expect("temp");
+    let mut h = harness(NavlabApp::new(
+        AppSettings::default(),
+        Box::new(ScriptedDialogs {
+            no_dialog: true,
+            ..Default::default()
+        }),
+    ));
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Save mesh as…").click();
+    h.run_steps(2);
+    h.get_by_label_contains("No file dialog appeared");
+    let prompt = h.state().path_prompt.as_ref().expect("asks where");
+    assert!(
+        prompt.text.ends_with("rooms.obj"),
+        "suggests {}",
+        prompt.text
+    );
+    let target = dir.path().join("rooms.mesh");
+    let field = h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Path");
+    field.focus();
+    h.run_steps(1);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Path")
+        .type_text(&target.display().to_string());
+    h.run_steps(1);
+    h.get_by_label("Save").click();
+    h.run_steps(2);
+    assert!(h.state().path_prompt.is_none());
+    h.get_by_label_contains("as a Polyanya mesh");
+    let saved = navlab::navmesh::NavMesh::load(&target, navlab::navmesh::Plane::Xz)
+        .expect("the saved mesh loads");
+    let shown = &h.state().scene.mesh;
+    let area = |m: &navlab::navmesh::NavMesh| m.summary().area;
+    common::assert_close(area(&saved), area(shown), 1e-9);
 }

@@ -49,7 +49,10 @@ fn faulty_on_diagnostics(
     answers.extend(then);
     let app = NavlabApp::new(
         AppSettings::default(),
-        Box::new(ScriptedDialogs { answers }),
+        Box::new(ScriptedDialogs {
+            answers,
+            ..Default::default()
+        }),
     );
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))

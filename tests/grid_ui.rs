@@ -14,12 +14,14 @@ use std::collections::VecDeque;
 use std::path::PathBuf;
 
 fn harness(answers: Vec<Option<PathBuf>>) -> Harness<'static, NavlabApp> {
-    let app = NavlabApp::new(
-        AppSettings::default(),
-        Box::new(ScriptedDialogs {
-            answers: VecDeque::from(answers),
-        }),
-    );
+    harness_with(ScriptedDialogs {
+        answers: VecDeque::from(answers),
+        ..Default::default()
+    })
+}
+
+fn harness_with(dialogs: ScriptedDialogs) -> Harness<'static, NavlabApp> {
+    let app = NavlabApp::new(AppSettings::default(), Box::new(dialogs));
     let mut h = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
@@ -381,6 +383,118 @@ fn saving_writes_the_file_and_unsaved_edits_are_asked_about() {
     h.run_steps(3);
     assert_eq!(h.state().grid.map.width(), 3);
     assert!(!h.state().grid.dirty);
+}
+
+/// Replaces the text of the path prompt's field with `path` and presses Enter.
+fn type_path(h: &mut Harness<'_, NavlabApp>, path: &std::path::Path) {
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Path")
+        .focus();
+    h.run_steps(1);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Path")
+        .type_text(&path.display().to_string());
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(2);
+}
+
+#[test]
+fn without_a_file_dialog_typed_paths_open_and_save_and_nothing_is_lost() {
+    let dir = tempfile::tempdir().expect("temp");
+    let other = dir.path().join("other.map");
+    std::fs::write(&other, "type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n").expect("write");
+    let mut h = harness_with(ScriptedDialogs {
+        no_dialog: true,
+        ..Default::default()
+    });
+    h.get_by_label("Sand").click();
+    h.run_steps(1);
+    click_cell(&mut h, (1, 1));
+    assert!(h.state().grid.dirty);
+
+    // Open… with unsaved edits asks first; saving finds no dialog and asks for a path.
+    h.get_by_label("Open…").click();
+    h.run_steps(2);
+    h.get_by_label("Unsaved changes");
+    h.get_by_label("Save and continue").click();
+    h.run_steps(2);
+    h.get_by_label_contains("No file dialog appeared");
+    let prompt = h.state().path_prompt.as_ref().expect("asks where to save");
+    assert!(
+        prompt.text.ends_with("map.json"),
+        "suggests {}",
+        prompt.text
+    );
+    type_path(&mut h, &dir.path().join("edited")); // no extension: .json added
+    let saved = navlab::grid::movingai::load_any(&dir.path().join("edited.json"))
+        .expect("the edits were saved");
+    assert_eq!(saved.get((1, 1)), Some(Tile::Sand));
+    assert!(!h.state().grid.dirty);
+    // Then the open goes on, and finds no dialog either.
+    h.run_steps(2);
+    assert!(h.state().pending.is_none());
+    h.get_by_label_contains("No file dialog appeared");
+    type_path(&mut h, &dir.path().join("missing.map"));
+    h.get_by_label_contains("There is no file");
+    assert!(
+        h.state().path_prompt.is_some(),
+        "kept open to mend the path"
+    );
+    type_path(&mut h, &other);
+    assert!(h.state().path_prompt.is_none());
+    assert_eq!(h.state().grid.map.width(), 3);
+    assert_eq!(h.state().grid.file.as_deref(), Some(other.as_path()));
+
+    // Save as over an existing file asks before replacing it.
+    h.get_by_label("Save as…").click();
+    h.run_steps(2);
+    type_path(&mut h, &dir.path().join("edited.json"));
+    h.get_by_label_contains("exists");
+    assert_eq!(
+        navlab::grid::movingai::load_any(&dir.path().join("edited.json"))
+            .expect("still there")
+            .width(),
+        saved.width(),
+        "not replaced yet"
+    );
+    h.get_by_label("Replace").click();
+    h.run_steps(2);
+    assert!(h.state().path_prompt.is_none());
+    let replaced =
+        navlab::grid::movingai::load_any(&dir.path().join("edited.json")).expect("replaced");
+    assert_eq!(replaced.width(), 3);
+}
+
+#[test]
+fn ctrl_l_opens_a_typed_path_in_the_scene_it_belongs_to_and_escape_cancels() {
+    let dir = tempfile::tempdir().expect("temp");
+    let map = dir.path().join("small.map");
+    std::fs::write(&map, "type octile\nheight 2\nwidth 4\nmap\n....\n.@..\n").expect("write");
+    let mut h = harness(vec![]);
+    let width = h.state().grid.map.width();
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
+    h.run_steps(2);
+    assert!(h.state().path_prompt.is_some());
+    assert!(
+        h.query_by_label_contains("No file dialog appeared")
+            .is_none(),
+        "asked for, not a fallback"
+    );
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    assert!(h.state().path_prompt.is_none());
+    assert_eq!(h.state().grid.map.width(), width, "nothing opened");
+    // A mesh path from the tile map opens in the navmesh view; a map path from there comes back.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
+    h.run_steps(2);
+    type_path(&mut h, &common::repo_path("assets/hole.obj"));
+    assert_eq!(h.state().settings.scene, SceneKind::Navmesh);
+    assert!(h.state().scene.source.name().contains("hole.obj"));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
+    h.run_steps(2);
+    type_path(&mut h, &map);
+    assert_eq!(h.state().settings.scene, SceneKind::TileMap);
+    assert_eq!(h.state().grid.map.width(), 4);
 }
 
 #[test]

@@ -9,13 +9,12 @@ use navlab::app::{AppSettings, NavlabApp, SceneKind};
 use navlab::geom::Vec2;
 use navlab::grid::Tile;
 use navlab::pursuit::KittenControl;
-use std::collections::VecDeque;
 
 fn harness() -> Harness<'static, NavlabApp> {
     let app = NavlabApp::new(
         AppSettings::default(),
         Box::new(ScriptedDialogs {
-            answers: VecDeque::new(),
+            ..Default::default()
         }),
     );
     let mut h = Harness::builder()

@@ -3,59 +3,94 @@
 
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
-/// Asks the user for files. The app calls it only through [`super::Command::OpenDialog`].
+/// What a file dialog gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Picked {
+    /// The user chose this file.
+    Path(PathBuf),
+    /// The user closed the dialog without choosing.
+    Cancelled,
+    /// No dialog was shown: the desktop has none to offer (the app asks for a typed path).
+    NoDialog,
+}
+
+/// Asks the user for files. The app calls it only through its commands, never from a test.
 pub trait FileDialogs {
-    /// A mesh file to open, or `None` when the user cancels.
-    fn pick_mesh(&mut self) -> Option<PathBuf>;
+    /// A mesh file to open.
+    fn pick_mesh(&mut self) -> Picked;
     /// A tile map to open.
-    fn pick_map(&mut self) -> Option<PathBuf>;
+    fn pick_map(&mut self) -> Picked;
     /// Where to save a tile map.
-    fn save_map(&mut self, suggested: &str) -> Option<PathBuf>;
-    /// Asks where to save a mesh (OBJ, or Polyanya `.mesh`); `None` when cancelled.
-    fn save_mesh(&mut self, suggested: &str) -> Option<PathBuf>;
+    fn save_map(&mut self, suggested: &str) -> Picked;
+    /// Where to save a mesh (OBJ, or Polyanya `.mesh`).
+    fn save_mesh(&mut self, suggested: &str) -> Picked;
 }
 
 /// The system's dialogs, through [`rfd`].
 pub struct NativeDialogs;
 
+/// A dialog that answers sooner than this was never on screen: no one cancels that fast. rfd's
+/// XDG-portal backend answers "nothing chosen" at once when the desktop has no file-chooser
+/// portal, and says no more (rfd issue #119), so the time is the only sign.
+const NO_DIALOG_WITHIN: Duration = Duration::from_millis(250);
+
+/// Runs a dialog and tells a cancel from a dialog that never appeared.
+fn timed(dialog: impl FnOnce() -> Option<PathBuf>) -> Picked {
+    let started = Instant::now();
+    match dialog() {
+        Some(path) => Picked::Path(path),
+        None if started.elapsed() < NO_DIALOG_WITHIN => Picked::NoDialog,
+        None => Picked::Cancelled,
+    }
+}
+
 impl FileDialogs for NativeDialogs {
-    fn pick_mesh(&mut self) -> Option<PathBuf> {
-        rfd::FileDialog::new()
-            .set_title("Open a navigation mesh")
-            .add_filter("Navigation meshes", &["obj", "mesh"])
-            .add_filter("Wavefront OBJ", &["obj"])
-            .add_filter("Polyanya mesh", &["mesh"])
-            .pick_file()
+    fn pick_mesh(&mut self) -> Picked {
+        timed(|| {
+            rfd::FileDialog::new()
+                .set_title("Open a navigation mesh")
+                .add_filter("Navigation meshes", &["obj", "mesh"])
+                .add_filter("Wavefront OBJ", &["obj"])
+                .add_filter("Polyanya mesh", &["mesh"])
+                .pick_file()
+        })
     }
 
-    fn pick_map(&mut self) -> Option<PathBuf> {
-        rfd::FileDialog::new()
-            .set_title("Open a tile map")
-            .add_filter("Tile maps", &["map", "json", "tmx", "tmj"])
-            .add_filter(
-                "Tiled maps (imported: collision layers become walls)",
-                &["tmx", "tmj"],
-            )
-            .pick_file()
+    fn pick_map(&mut self) -> Picked {
+        timed(|| {
+            rfd::FileDialog::new()
+                .set_title("Open a tile map")
+                .add_filter("Tile maps", &["map", "json", "tmx", "tmj"])
+                .add_filter(
+                    "Tiled maps (imported: collision layers become walls)",
+                    &["tmx", "tmj"],
+                )
+                .pick_file()
+        })
     }
 
-    fn save_map(&mut self, suggested: &str) -> Option<PathBuf> {
-        rfd::FileDialog::new()
-            .set_title("Save the tile map")
-            .set_file_name(suggested)
-            .add_filter("navlab map (keeps tile costs)", &["json"])
-            .add_filter("MovingAI map", &["map"])
-            .save_file()
+    fn save_map(&mut self, suggested: &str) -> Picked {
+        timed(|| {
+            rfd::FileDialog::new()
+                .set_title("Save the tile map")
+                .set_file_name(suggested)
+                .add_filter("navlab map (keeps tile costs)", &["json"])
+                .add_filter("MovingAI map", &["map"])
+                .save_file()
+        })
     }
 
-    fn save_mesh(&mut self, suggested: &str) -> Option<PathBuf> {
-        rfd::FileDialog::new()
-            .set_title("Save the mesh")
-            .set_file_name(suggested)
-            .add_filter("Wavefront OBJ", &["obj"])
-            .add_filter("Polyanya mesh (flat)", &["mesh"])
-            .save_file()
+    fn save_mesh(&mut self, suggested: &str) -> Picked {
+        timed(|| {
+            rfd::FileDialog::new()
+                .set_title("Save the mesh")
+                .set_file_name(suggested)
+                .add_filter("Wavefront OBJ", &["obj"])
+                .add_filter("Polyanya mesh (flat)", &["mesh"])
+                .save_file()
+        })
     }
 }
 
@@ -64,23 +99,37 @@ impl FileDialogs for NativeDialogs {
 pub struct ScriptedDialogs {
     /// Answers, first one first; `None` means "cancelled".
     pub answers: std::collections::VecDeque<Option<PathBuf>>,
+    /// Behave as a desktop without file dialogs: every request answers [`Picked::NoDialog`].
+    pub no_dialog: bool,
+}
+
+impl ScriptedDialogs {
+    fn next(&mut self) -> Picked {
+        if self.no_dialog {
+            return Picked::NoDialog;
+        }
+        match self.answers.pop_front().flatten() {
+            Some(path) => Picked::Path(path),
+            None => Picked::Cancelled,
+        }
+    }
 }
 
 impl FileDialogs for ScriptedDialogs {
-    fn pick_mesh(&mut self) -> Option<PathBuf> {
-        self.answers.pop_front().flatten()
+    fn pick_mesh(&mut self) -> Picked {
+        self.next()
     }
 
-    fn pick_map(&mut self) -> Option<PathBuf> {
-        self.answers.pop_front().flatten()
+    fn pick_map(&mut self) -> Picked {
+        self.next()
     }
 
-    fn save_map(&mut self, _suggested: &str) -> Option<PathBuf> {
-        self.answers.pop_front().flatten()
+    fn save_map(&mut self, _suggested: &str) -> Picked {
+        self.next()
     }
 
-    fn save_mesh(&mut self, _suggested: &str) -> Option<PathBuf> {
-        self.answers.pop_front().flatten()
+    fn save_mesh(&mut self, _suggested: &str) -> Picked {
+        self.next()
     }
 }
 

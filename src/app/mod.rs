@@ -7,6 +7,7 @@ pub mod diagnostics_panel;
 pub mod files;
 pub mod grid_scene;
 pub mod navmesh_scene;
+pub mod path_prompt;
 pub mod playback;
 pub mod pursuit_scene;
 pub mod screenshot;
@@ -15,9 +16,10 @@ pub mod timeline;
 use crate::assets;
 use crate::navmesh::Plane;
 use crate::words::count;
-use files::{FileDialogs, RecentFiles};
+use files::{FileDialogs, Picked, RecentFiles};
 use grid_scene::GridScene;
 use navmesh_scene::{MeshSource, NavmeshScene, NavmeshSettings};
+use path_prompt::{PathPrompt, PromptAnswer, PromptPurpose};
 use pursuit_scene::PursuitScene;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -85,6 +87,8 @@ const BUILD_FAILED: (&str, &str) = (
 pub enum Command {
     /// Ask for a file with the open dialog.
     OpenDialog,
+    /// Ask for a path to open, typed in the app's own window.
+    OpenPathPrompt,
     /// Load a mesh file.
     Load(PathBuf),
     /// Load a built-in mesh.
@@ -167,6 +171,8 @@ pub struct NavlabApp {
     quit_requested: bool,
     /// A navmesh being built from the map on a worker thread.
     mesh_build: Option<MeshBuild>,
+    /// The window asking for a typed path (no file dialog on this desktop, or Ctrl+L).
+    pub path_prompt: Option<PathPrompt>,
 }
 
 /// A navmesh build running on a worker thread, and what to do with its result.
@@ -205,6 +211,7 @@ impl NavlabApp {
             show_help: false,
             quit_requested: false,
             mesh_build: None,
+            path_prompt: None,
         };
         let grid_settings = app.settings.grid.clone();
         app.grid.apply_settings(&grid_settings);
@@ -293,18 +300,77 @@ impl NavlabApp {
     fn save_map(&mut self, ask: bool) -> bool {
         // navlab does not write Tiled files: an imported map is saved under a new name.
         let target = match (&self.grid.file, ask) {
-            (Some(path), false) if !crate::grid::tiled::is_tiled_path(path) => Some(path.clone()),
+            (Some(path), false) if !crate::grid::tiled::is_tiled_path(path) => {
+                (Picked::Path(path.clone()), path.clone())
+            }
             (Some(path), _) => {
                 let stem = path
                     .file_stem()
                     .map_or("map".into(), |s| s.to_string_lossy());
-                self.dialogs.save_map(&format!("{stem}.json"))
+                let suggested = path.with_file_name(format!("{stem}.json"));
+                (self.dialogs.save_map(&format!("{stem}.json")), suggested)
             }
-            (None, _) => self.dialogs.save_map("map.json"),
+            (None, _) => (
+                self.dialogs.save_map("map.json"),
+                self.working_folder().join("map.json"),
+            ),
         };
         match target {
-            Some(path) => self.save_map_to(path),
-            None => false,
+            (Picked::Path(path), _) => self.save_map_to(path),
+            (Picked::NoDialog, suggested) => {
+                self.prompt_for_path(PromptPurpose::SaveMap, suggested, true);
+                false
+            }
+            (Picked::Cancelled, _) => false,
+        }
+    }
+
+    /// Where a typed relative path is read from (and new files are suggested).
+    fn working_folder(&self) -> PathBuf {
+        std::env::current_dir().unwrap_or_default()
+    }
+
+    /// Shows the path prompt for `purpose`, starting from `start`.
+    fn prompt_for_path(&mut self, purpose: PromptPurpose, start: PathBuf, no_dialog: bool) {
+        self.path_prompt = Some(PathPrompt::new(
+            purpose,
+            start.display().to_string(),
+            no_dialog,
+        ));
+    }
+
+    /// Asks for a path to open in the app's own window, starting in the folder of the file
+    /// opened last.
+    fn prompt_for_open(&mut self, no_dialog: bool) {
+        let folder = self
+            .settings
+            .recent
+            .paths()
+            .first()
+            .and_then(|p| p.parent())
+            .filter(|folder| folder.is_dir())
+            .map_or_else(|| self.working_folder(), |folder| folder.to_path_buf());
+        // Ends with a separator, so that typing goes on with a name.
+        let start = folder.join("");
+        self.prompt_for_path(PromptPurpose::Open, start, no_dialog);
+    }
+
+    /// Opens `path` as a tile map or a mesh by its extension, showing the scene it belongs to
+    /// (as for a dropped file).
+    pub fn open_path(&mut self, path: PathBuf) {
+        let is_map = path.extension().is_some_and(|e| {
+            ["map", "json", "tmx", "tmj"]
+                .iter()
+                .any(|m| e.eq_ignore_ascii_case(m))
+        });
+        if is_map {
+            if !self.settings.scene.uses_map() {
+                self.settings.scene = SceneKind::TileMap;
+            }
+            self.command(Command::LoadMap(path));
+        } else {
+            self.settings.scene = SceneKind::Navmesh;
+            self.command(Command::Load(path));
         }
     }
 
@@ -328,11 +394,12 @@ impl NavlabApp {
     fn apply_commands(&mut self) {
         for command in std::mem::take(&mut self.commands) {
             match command {
-                Command::OpenDialog => {
-                    if let Some(path) = self.dialogs.pick_mesh() {
-                        self.load_file(path);
-                    }
-                }
+                Command::OpenDialog => match self.dialogs.pick_mesh() {
+                    Picked::Path(path) => self.load_file(path),
+                    Picked::NoDialog => self.prompt_for_open(true),
+                    Picked::Cancelled => {}
+                },
+                Command::OpenPathPrompt => self.prompt_for_open(false),
                 Command::Load(path) => self.load_file(path),
                 Command::LoadEmbedded(i) => {
                     if let Some(scene) = assets::ALL.get(i).copied() {
@@ -347,11 +414,11 @@ impl NavlabApp {
                         }
                     }
                 }
-                Command::OpenMapDialog => {
-                    if let Some(path) = self.dialogs.pick_map() {
-                        self.load_map(path);
-                    }
-                }
+                Command::OpenMapDialog => match self.dialogs.pick_map() {
+                    Picked::Path(path) => self.load_map(path),
+                    Picked::NoDialog => self.prompt_for_open(true),
+                    Picked::Cancelled => {}
+                },
                 Command::LoadMap(path) => self.load_map(path),
                 Command::NewMap(w, h) => {
                     if let Some(map) = crate::grid::TileMap::new(w, h) {
@@ -390,14 +457,19 @@ impl NavlabApp {
         let reload = KeyboardShortcut::new(Modifiers::NONE, Key::F5);
         let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
         let build = KeyboardShortcut::new(Modifiers::COMMAND, Key::B);
-        let (open, reload, save, build) = ui.input_mut(|i| {
+        let open_path = KeyboardShortcut::new(Modifiers::COMMAND, Key::L);
+        let (open, reload, save, build, open_path) = ui.input_mut(|i| {
             (
                 i.consume_shortcut(&open),
                 i.consume_shortcut(&reload),
                 i.consume_shortcut(&save),
                 i.consume_shortcut(&build),
+                i.consume_shortcut(&open_path),
             )
         });
+        if open_path {
+            self.command(Command::OpenPathPrompt);
+        }
         let grid = self.settings.scene.uses_map();
         if open {
             self.command(if grid {
@@ -449,20 +521,7 @@ impl NavlabApp {
                 .collect()
         });
         if let Some(path) = dropped.into_iter().next() {
-            let is_map = path.extension().is_some_and(|e| {
-                ["map", "json", "tmx", "tmj"]
-                    .iter()
-                    .any(|m| e.eq_ignore_ascii_case(m))
-            });
-            if is_map {
-                if !self.settings.scene.uses_map() {
-                    self.settings.scene = SceneKind::TileMap;
-                }
-                self.command(Command::LoadMap(path));
-            } else {
-                self.settings.scene = SceneKind::Navmesh;
-                self.command(Command::Load(path));
-            }
+            self.open_path(path);
         }
         self.shortcuts(ui);
         let dt = f64::from(ui.input(|i| i.stable_dt)).min(0.1);
@@ -510,6 +569,7 @@ impl NavlabApp {
         }
         self.unsaved_dialog_ui(ui.ctx());
         self.new_map_dialog_ui(ui.ctx());
+        self.path_prompt_ui(ui.ctx());
         self.apply_commands();
         if self.quit_requested {
             self.quit_requested = false;
@@ -723,9 +783,25 @@ impl NavlabApp {
         } else {
             format!("{stem}.obj")
         };
-        let Some(path) = self.dialogs.save_mesh(&suggested) else {
-            return false;
-        };
+        match self.dialogs.save_mesh(&suggested) {
+            Picked::Path(path) => self.save_mesh_to(path),
+            Picked::NoDialog => {
+                let start = match &self.scene.source {
+                    MeshSource::File(file) => file.with_file_name(&suggested),
+                    _ => self.working_folder().join(&suggested),
+                };
+                self.prompt_for_path(PromptPurpose::SaveMesh, start, true);
+                false
+            }
+            Picked::Cancelled => false,
+        }
+    }
+
+    /// Writes the mesh shown to `path`, atomically: OBJ, or a Polyanya mesh for a `.mesh` name;
+    /// returns true when it was written.
+    pub fn save_mesh_to(&mut self, path: PathBuf) -> bool {
+        let name = self.scene.source.name();
+        let repaired = self.scene.diagnostics.repaired.is_some();
         let comment = if repaired {
             format!("{name}, repaired by navlab (near-duplicates welded, T-junctions split)")
         } else {
@@ -927,6 +1003,30 @@ impl NavlabApp {
         }
     }
 
+    /// The typed-path window, and what its answer does.
+    fn path_prompt_ui(&mut self, ctx: &egui::Context) {
+        let Some(prompt) = &mut self.path_prompt else {
+            return;
+        };
+        let purpose = prompt.purpose;
+        match prompt.ui(ctx) {
+            Some(PromptAnswer::Chosen(path)) => {
+                self.path_prompt = None;
+                match purpose {
+                    PromptPurpose::Open => self.open_path(path),
+                    PromptPurpose::SaveMap => {
+                        self.save_map_to(path);
+                    }
+                    PromptPurpose::SaveMesh => {
+                        self.save_mesh_to(path);
+                    }
+                }
+            }
+            Some(PromptAnswer::Cancelled) => self.path_prompt = None,
+            None => {}
+        }
+    }
+
     fn new_map_dialog_ui(&mut self, ctx: &egui::Context) {
         let Some((mut w, mut h)) = self.new_map_size else {
             return;
@@ -1001,6 +1101,13 @@ impl NavlabApp {
                     .clicked()
                 {
                     self.command(Command::OpenDialog);
+                }
+                if ui
+                    .button("Open path…")
+                    .on_hover_text("Ctrl+L · type or paste the path of a mesh or a tile map")
+                    .clicked()
+                {
+                    self.command(Command::OpenPathPrompt);
                 }
                 if ui.button("Reload").on_hover_text("F5").clicked() {
                     self.command(Command::Reload);
@@ -1209,6 +1316,7 @@ fn help_ui(ui: &mut egui::Ui) {
             ("Left / Right arrow", "step back / forward"),
             ("Home / End", "first / last step"),
             ("Ctrl+O", "open a mesh (or drop a file on the window)"),
+            ("Ctrl+L", "open a mesh or a map by typing its path"),
             ("F5", "reload the file"),
             (
                 "Tile map: left click / drag",

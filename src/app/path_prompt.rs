@@ -1,0 +1,289 @@
+//! Typing a file's path in the app's own window: what Open and Save fall back to on a desktop
+//! that shows no file dialog, and File → Open path… (Ctrl+L) for pasting one.
+
+use std::path::{Path, PathBuf};
+
+/// What the typed path is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptPurpose {
+    /// Open a mesh or a tile map (told apart by extension, as a dropped file).
+    Open,
+    /// Save the tile map (`.json` keeps tile costs, `.map` is MovingAI).
+    SaveMap,
+    /// Save the mesh shown (`.obj`, or `.mesh` for Polyanya).
+    SaveMesh,
+}
+
+impl PromptPurpose {
+    /// The extension added to a name typed without one.
+    fn default_extension(self) -> Option<&'static str> {
+        match self {
+            PromptPurpose::Open => None,
+            PromptPurpose::SaveMap => Some("json"),
+            PromptPurpose::SaveMesh => Some("obj"),
+        }
+    }
+}
+
+/// Why a typed path cannot be used (yet).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PathProblem {
+    /// Nothing typed.
+    #[error("Type a path.")]
+    Empty,
+    /// The file to open is not there.
+    #[error("There is no file {0}.")]
+    NotFound(PathBuf),
+    /// The path names a folder.
+    #[error("{0} is a folder; add the file's name.")]
+    Folder(PathBuf),
+    /// The folder to save into is not there.
+    #[error("There is no folder {0} to save into.")]
+    NoFolder(PathBuf),
+    /// Saving would replace this file, and the user has not said so yet.
+    #[error("{0} exists. Press Replace to overwrite it (atomically), or change the name.")]
+    Exists(PathBuf),
+}
+
+/// What `text` means as a path for `purpose`: `~` is the home folder, a relative path is
+/// relative to the working folder, a name to save without an extension gets the purpose's
+/// one. Saving over `replace` (a file the user agreed to overwrite) is allowed.
+pub fn resolve(
+    purpose: PromptPurpose,
+    text: &str,
+    home: Option<&Path>,
+    replace: Option<&Path>,
+) -> Result<PathBuf, PathProblem> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(PathProblem::Empty);
+    }
+    let mut path = match (text.strip_prefix('~'), home) {
+        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with(['/', '\\']) => {
+            home.join(rest.trim_start_matches(['/', '\\']))
+        }
+        _ => PathBuf::from(text),
+    };
+    if path.is_dir() {
+        return Err(PathProblem::Folder(path));
+    }
+    if purpose == PromptPurpose::Open {
+        return if path.is_file() {
+            Ok(path)
+        } else {
+            Err(PathProblem::NotFound(path))
+        };
+    }
+    if path.extension().is_none()
+        && let Some(extension) = purpose.default_extension()
+    {
+        path.set_extension(extension);
+    }
+    match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
+            Err(PathProblem::NoFolder(folder.to_path_buf()))
+        }
+        _ if path.exists() && replace != Some(path.as_path()) => Err(PathProblem::Exists(path)),
+        _ => Ok(path),
+    }
+}
+
+/// What the user decided in the prompt.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PromptAnswer {
+    /// Use this path (checked by [`resolve`]).
+    Chosen(PathBuf),
+    /// Closed without choosing.
+    Cancelled,
+}
+
+/// The prompt while it is shown.
+#[derive(Debug, Clone)]
+pub struct PathPrompt {
+    /// What the path is for.
+    pub purpose: PromptPurpose,
+    /// The path as typed.
+    pub text: String,
+    /// Shown because the desktop gave no file dialog (the window says so).
+    no_dialog: bool,
+    /// What is wrong with the path typed, shown under it until it changes.
+    problem: Option<PathProblem>,
+    /// Whether the text field has been given the keyboard yet.
+    focused: bool,
+}
+
+impl PathPrompt {
+    /// A prompt for `purpose`, starting from `text` (a folder to open from, or the suggested
+    /// file to save); `no_dialog` when it stands in for a file dialog the desktop did not show.
+    pub fn new(purpose: PromptPurpose, text: String, no_dialog: bool) -> Self {
+        Self {
+            purpose,
+            text,
+            no_dialog,
+            problem: None,
+            focused: false,
+        }
+    }
+
+    /// The problem shown under the path, if any.
+    pub fn problem(&self) -> Option<&PathProblem> {
+        self.problem.as_ref()
+    }
+
+    /// Draws the prompt; returns the user's decision in the frame they make it. Enter confirms,
+    /// Escape cancels; a problem with the path keeps the prompt open and says what it is.
+    pub fn ui(&mut self, ctx: &egui::Context) -> Option<PromptAnswer> {
+        let (title, verb) = match self.purpose {
+            PromptPurpose::Open => ("Open a file by its path", "Open"),
+            PromptPurpose::SaveMap => ("Save the tile map as", "Save"),
+            PromptPurpose::SaveMesh => ("Save the mesh as", "Save"),
+        };
+        let replacing = matches!(self.problem, Some(PathProblem::Exists(_)));
+        let mut confirm = false;
+        let mut cancel = false;
+        egui::Window::new(title)
+            .collapsible(false)
+            .resizable(false)
+            .default_width(520.0)
+            .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 80.0))
+            .show(ctx, |ui| {
+                if self.no_dialog {
+                    ui.label(
+                        "No file dialog appeared: this desktop has no file-chooser portal \
+                         (xdg-desktop-portal with a backend such as xdg-desktop-portal-gtk \
+                         provides one). Type the path instead.",
+                    );
+                }
+                ui.label(match self.purpose {
+                    PromptPurpose::Open => {
+                        "A mesh (.obj, .mesh) or a tile map (.map, .json, .tmx, .tmj). ~ is your home folder."
+                    }
+                    PromptPurpose::SaveMap => {
+                        ".json keeps tile costs, .map is MovingAI's format; a name without one gets .json."
+                    }
+                    PromptPurpose::SaveMesh => {
+                        ".obj is Wavefront OBJ, .mesh is Polyanya's format; a name without one gets .obj."
+                    }
+                });
+                let edit = ui
+                    .horizontal(|ui| {
+                        let label = ui.label("Path");
+                        ui.add(egui::TextEdit::singleline(&mut self.text).desired_width(f32::INFINITY))
+                            .labelled_by(label.id)
+                    })
+                    .inner;
+                if !self.focused {
+                    edit.request_focus();
+                    self.focused = true;
+                }
+                if edit.changed() {
+                    self.problem = None;
+                }
+                if edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                    confirm = true;
+                }
+                if let Some(problem) = &self.problem {
+                    ui.colored_label(ui.visuals().error_fg_color, problem.to_string());
+                }
+                ui.horizontal(|ui| {
+                    let verb = if replacing { "Replace" } else { verb };
+                    confirm |= ui.button(verb).clicked();
+                    cancel = ui.button("Cancel").clicked();
+                });
+            });
+        if cancel || ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
+            return Some(PromptAnswer::Cancelled);
+        }
+        if !confirm {
+            return None;
+        }
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let agreed = match &self.problem {
+            Some(PathProblem::Exists(path)) => Some(path.as_path()),
+            _ => None,
+        };
+        match resolve(self.purpose, &self.text, home.as_deref(), agreed) {
+            Ok(path) => Some(PromptAnswer::Chosen(path)),
+            Err(problem) => {
+                self.problem = Some(problem);
+                // Back to the field, so that the path can be mended at once.
+                self.focused = false;
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opening_needs_an_existing_file() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("a.obj");
+        std::fs::write(&file, "v 0 0 0\n").expect("written");
+        let open = |text: &str| resolve(PromptPurpose::Open, text, Some(dir.path()), None);
+        assert_eq!(open(&file.display().to_string()), Ok(file.clone()));
+        assert_eq!(open("  ~/a.obj \n"), Ok(file.clone()), "~ and blanks");
+        assert_eq!(open(""), Err(PathProblem::Empty));
+        assert_eq!(
+            open("~/b.obj"),
+            Err(PathProblem::NotFound(dir.path().join("b.obj")))
+        );
+        assert_eq!(
+            open(&dir.path().display().to_string()),
+            Err(PathProblem::Folder(dir.path().to_path_buf()))
+        );
+        // "~name" is another user's home in a shell, not ours: taken as typed.
+        assert_eq!(
+            open("~a.obj"),
+            Err(PathProblem::NotFound(PathBuf::from("~a.obj")))
+        );
+    }
+
+    #[test]
+    fn saving_adds_the_extension_and_asks_before_replacing() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let home = Some(dir.path());
+        let map = dir.path().join("level.json");
+        assert_eq!(
+            resolve(PromptPurpose::SaveMap, "~/level", home, None),
+            Ok(map.clone())
+        );
+        assert_eq!(
+            resolve(PromptPurpose::SaveMesh, "~/level", home, None),
+            Ok(dir.path().join("level.obj"))
+        );
+        assert_eq!(
+            resolve(PromptPurpose::SaveMesh, "~/level.mesh", home, None),
+            Ok(dir.path().join("level.mesh"))
+        );
+        assert_eq!(
+            resolve(PromptPurpose::SaveMap, "~/missing/level.map", home, None),
+            Err(PathProblem::NoFolder(dir.path().join("missing")))
+        );
+        std::fs::write(&map, "{}").expect("written");
+        assert_eq!(
+            resolve(PromptPurpose::SaveMap, "~/level.json", home, None),
+            Err(PathProblem::Exists(map.clone()))
+        );
+        assert_eq!(
+            resolve(PromptPurpose::SaveMap, "~/level.json", home, Some(&map)),
+            Ok(map.clone()),
+            "once agreed"
+        );
+        let other = dir.path().join("other.json");
+        std::fs::write(&other, "{}").expect("written");
+        assert_eq!(
+            resolve(PromptPurpose::SaveMap, "~/other.json", home, Some(&map)),
+            Err(PathProblem::Exists(other)),
+            "agreeing to replace one file is not agreeing to replace another"
+        );
+        assert_eq!(
+            resolve(PromptPurpose::SaveMap, "plain.json", home, None),
+            Ok(PathBuf::from("plain.json")),
+            "relative to the working folder"
+        );
+    }
+}
