@@ -208,24 +208,31 @@ pub fn paint_tag(painter: &egui::Painter, at: Pos2, text: String, color: egui::C
     painter.galley(rect.min, galley, color);
 }
 
-/// Height kept free for the caption when a view is fitted.
-const CAPTION_ROOM: f32 = 36.0;
+/// The most lines a caption takes; a longer sentence is cut with "…" (the step list has it
+/// whole).
+const CAPTION_ROWS: usize = 2;
 
-/// Paints a one-line explanation in a dark box at the canvas's top-left corner.
-pub fn paint_caption(painter: &egui::Painter, rect: Rect, text: String) {
-    let galley = painter.layout(
+/// Height kept free for the caption when a view is fitted: its margin, plate and
+/// [`CAPTION_ROWS`] lines.
+const CAPTION_ROOM: f32 = 58.0;
+
+/// Paints an explanation (at most [`CAPTION_ROWS`] lines) in a dark box at the canvas's
+/// top-left corner; returns the box.
+pub fn paint_caption(painter: &egui::Painter, rect: Rect, text: String) -> Rect {
+    let mut job = egui::text::LayoutJob::simple(
         text,
         egui::FontId::proportional(15.0),
         egui::Color32::WHITE,
         (rect.width() - 30.0).max(50.0),
     );
+    job.wrap.max_rows = CAPTION_ROWS;
+    job.wrap.overflow_character = Some('…');
+    let galley = painter.layout_job(job);
     let at = pos2(rect.left() + 10.0, rect.top() + 10.0);
-    painter.rect_filled(
-        Rect::from_min_size(at, galley.size()).expand(6.0),
-        4.0,
-        egui::Color32::from_black_alpha(170),
-    );
+    let plate = Rect::from_min_size(at, galley.size()).expand(6.0);
+    painter.rect_filled(plate, 4.0, egui::Color32::from_black_alpha(170));
     painter.galley(at, galley, egui::Color32::WHITE);
+    plate
 }
 
 #[cfg(test)]
@@ -318,6 +325,31 @@ mod tests {
             assert!(top_left.y >= rect.top() + CAPTION_ROOM - 1e-3, "{size:?}");
             assert!(top_left.x >= rect.left() && bottom_right.x <= rect.right());
             assert!(bottom_right.y <= rect.bottom(), "{size:?}");
+        }
+    }
+
+    #[test]
+    fn a_long_caption_stays_within_the_room_a_fit_leaves_it() {
+        let ctx = egui::Context::default();
+        let mut plates = Vec::new();
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+            let painter = ui.painter();
+            for width in [200.0, 420.0, 900.0] {
+                let rect = Rect::from_min_size(pos2(0.0, 0.0), egui::vec2(width, 600.0));
+                let short = paint_caption(painter, rect, "ready".to_string());
+                let long = paint_caption(painter, rect, "a step explained at length ".repeat(20));
+                plates.push((rect, short, long));
+            }
+        });
+        // No renderer takes the font atlas here.
+        output.textures_delta.clear();
+        for (rect, short, long) in plates {
+            assert!(long.height() > short.height() * 1.5, "wraps: {long:?}");
+            assert!(
+                long.bottom() <= rect.top() + CAPTION_ROOM,
+                "{long:?} in {rect:?}"
+            );
+            assert!(long.right() <= rect.right(), "{long:?} in {rect:?}");
         }
     }
 }
