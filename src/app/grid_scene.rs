@@ -1002,13 +1002,21 @@ impl GridScene {
                                     .map_or(String::new(), |n| n.to_string())
                             }),
                     ]);
+                // One step of marks, each far enough from the next to be labelled in full
+                // (`base_step_size` is then that distance in values): egui_plot's own marks are
+                // powers of ten, too dense to label on a short chart, with the next ones up off
+                // it, which left axes bare.
+                plot = plot.grid_spacing(Y_LABEL_SPACING..=300.0);
                 if log {
                     plot = plot
                         .y_grid_spacer(|input| {
-                            let span = input.bounds.1 - input.bounds.0;
-                            integer_marks(input.bounds, if span > 6.0 { 2.0 } else { 1.0 })
+                            integer_marks(input.bounds, round_step(input.base_step_size).max(1.0))
                         })
                         .y_axis_formatter(|mark, _| power_of_ten_label(mark.value));
+                } else {
+                    plot = plot.y_grid_spacer(|input| {
+                        integer_marks(input.bounds, round_step(input.base_step_size))
+                    });
                 }
                 plot.show(column, |plot| {
                     for (i, r) in rows.iter().enumerate() {
@@ -1354,6 +1362,10 @@ struct PendingComparison {
     generation: u64,
 }
 
+/// The distance between labelled marks on the charts' value axes, in points: egui_plot draws
+/// labels at full strength from 30 points apart.
+const Y_LABEL_SPACING: f32 = 30.0;
+
 /// Grid marks at the multiples of `step` inside `bounds`.
 fn integer_marks(bounds: (f64, f64), step: f64) -> Vec<egui_plot::GridMark> {
     let (first, last) = ((bounds.0 / step).ceil(), (bounds.1 / step).floor());
@@ -1366,6 +1378,19 @@ fn integer_marks(bounds: (f64, f64), step: f64) -> Vec<egui_plot::GridMark> {
             step_size: step,
         })
         .collect()
+}
+
+/// The smallest round step (1, 2 or 5 times a power of ten) of at least `at_least`.
+fn round_step(at_least: f64) -> f64 {
+    if !(at_least.is_finite() && at_least > 0.0) {
+        return 1.0;
+    }
+    let power = 10f64.powf(at_least.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|&step| step >= at_least * (1.0 - 1e-9))
+        .unwrap_or(10.0 * power)
 }
 
 /// The label of a log-scale mark: `10^value` in short form (1, 10, 100, 1k … 1G) at whole
@@ -1556,5 +1581,23 @@ mod tests {
         assert_eq!(values((-0.4, 4.6), 1.0), [0.0, 1.0, 2.0, 3.0, 4.0]);
         assert_eq!(values((0.0, 6.3), 2.0), [0.0, 2.0, 4.0, 6.0]);
         assert!(values((f64::NEG_INFINITY, 1.0), 1.0).is_empty());
+    }
+
+    #[test]
+    fn round_steps_are_the_next_one_two_or_five() {
+        assert_eq!(round_step(17.0), 20.0);
+        assert_eq!(round_step(20.0), 20.0);
+        assert_eq!(round_step(2.1), 5.0);
+        assert_eq!(round_step(0.07), 0.1);
+        assert_eq!(round_step(600.0), 1000.0);
+        assert_eq!(round_step(0.0), 1.0);
+        assert_eq!(round_step(f64::NAN), 1.0);
+        for at_least in [0.003, 0.7, 1.0, 3.3, 65.57, 1234.5, 9.9e6] {
+            let step = round_step(at_least);
+            assert!(
+                step >= at_least && step <= at_least * 2.5 + 1e-9,
+                "{at_least}"
+            );
+        }
     }
 }
