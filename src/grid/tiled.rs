@@ -97,6 +97,8 @@ struct Layer {
     content: Content,
     line: Option<usize>,
     order: usize,
+    /// Its offset in pixels, with those of the groups it is in (Tiled's `offsetx`, `offsety`).
+    offset: (f64, f64),
 }
 
 /// What a layer holds.
@@ -195,12 +197,22 @@ fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
         solid_gids.extend(ids.into_iter().filter_map(|id| first.checked_add(id)));
     }
     let mut layers = Vec::new();
-    let mut pending: Vec<roxmltree::Node> = root.children().filter(|n| n.is_element()).collect();
+    // Each node with the offset of the groups around it.
+    let mut pending: Vec<(roxmltree::Node, (f64, f64))> = root
+        .children()
+        .filter(|n| n.is_element())
+        .map(|n| (n, (0.0, 0.0)))
+        .collect();
     pending.reverse();
-    while let Some(node) = pending.pop() {
+    while let Some((node, around)) = pending.pop() {
+        let offset = tmx_offset(node, around).map_err(|m| syntax(line_of(node), m))?;
         match node.tag_name().name() {
             "group" => {
-                let mut inner: Vec<_> = node.children().filter(|n| n.is_element()).collect();
+                let mut inner: Vec<_> = node
+                    .children()
+                    .filter(|n| n.is_element())
+                    .map(|n| (n, offset))
+                    .collect();
                 inner.reverse();
                 pending.extend(inner);
             }
@@ -239,6 +251,7 @@ fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                     content: Content::Tiles(gids),
                     line: Some(at),
                     order: 0,
+                    offset,
                 });
             }
             "objectgroup" => {
@@ -261,6 +274,7 @@ fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                     content: Content::Objects(objects),
                     line: Some(line_of(node)),
                     order: 0,
+                    offset,
                 });
             }
             _ => {}
@@ -285,6 +299,19 @@ fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
         }
         other => other,
     })
+}
+
+/// A TMX layer's or group's offset in pixels added to `around`, that of the groups it is in.
+fn tmx_offset(node: roxmltree::Node, around: (f64, f64)) -> Result<(f64, f64), String> {
+    let read = |name: &str| match node.attribute(name) {
+        None => Ok(0.0),
+        Some(text) => text
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("{name} `{text}` is not a number")),
+    };
+    Ok((around.0 + read("offsetx")?, around.1 + read("offsety")?))
 }
 
 /// A TMX `<object>` as an area; `None` for points, polylines and text, which enclose none.
@@ -464,6 +491,10 @@ struct TmjLayer {
     layers: Vec<TmjLayer>,
     #[serde(default)]
     objects: Vec<TmjObject>,
+    #[serde(default)]
+    offsetx: f64,
+    #[serde(default)]
+    offsety: f64,
 }
 
 /// An object in Tiled JSON; its kind is told by which of the optional fields it has.
@@ -596,14 +627,21 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
     }
     let mut layers = Vec::new();
     // Layers are taken depth first, in the order of the file, as their lines are listed.
-    let mut pending: Vec<&TmjLayer> = parsed.layers.iter().rev().collect();
+    // Each layer with the offset of the groups around it.
+    let mut pending: Vec<(&TmjLayer, (f64, f64))> = parsed
+        .layers
+        .iter()
+        .rev()
+        .map(|l| (l, (0.0, 0.0)))
+        .collect();
     let mut taken = 0;
-    while let Some(layer) = pending.pop() {
+    while let Some((layer, around)) = pending.pop() {
         let order = taken;
         taken += 1;
         let invalid = |message: String| at(line_of_layer_at(order), message);
+        let offset = (around.0 + layer.offsetx, around.1 + layer.offsety);
         match layer.kind.as_str() {
-            "group" => pending.extend(layer.layers.iter().rev()),
+            "group" => pending.extend(layer.layers.iter().rev().map(|l| (l, offset))),
             "tilelayer" => {
                 let name = &layer.name;
                 let gids = match &layer.data {
@@ -633,6 +671,7 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                     content: Content::Tiles(gids),
                     line: None,
                     order,
+                    offset,
                 });
             }
             "objectgroup" => {
@@ -656,6 +695,7 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                     content: Content::Objects(objects),
                     line: None,
                     order,
+                    offset,
                 });
             }
             _ => {}
@@ -767,7 +807,8 @@ type LineOfLayer<'a> = &'a dyn Fn(&Layer) -> Option<usize>;
 const NO_TILE_SIZE: &str = "the map's tile size";
 
 /// Walls where the collision layers have a tile or an object, wherever a tile marked solid is
-/// placed, and under objects marked solid. Objects cover the cells whose centres they hold;
+/// placed, and under objects marked solid. Layer offsets move walls: objects by any amount,
+/// tiles by whole tiles only (an error otherwise). Objects cover the cells whose centres they hold;
 /// `tile_size` (pixels) places them.
 /// `file` and `line_of` name a layer's place in errors.
 fn map_from_layers(
@@ -847,10 +888,36 @@ fn map_from_layers(
                     );
                     return Err(MapError::at(file, line_of(layer), message));
                 }
-                for (i, &gid) in gids.iter().enumerate() {
-                    let tile = gid & GID_MASK;
-                    if (whole && tile != 0) || used_solid_tiles.contains(&tile) {
-                        map.set((i % width, i / width), Tile::Wall);
+                let walls: Vec<usize> = gids
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &gid)| {
+                        let tile = gid & GID_MASK;
+                        (whole && tile != 0) || used_solid_tiles.contains(&tile)
+                    })
+                    .map(|(i, _)| i)
+                    .collect();
+                if walls.is_empty() {
+                    continue;
+                }
+                let (dx, dy) = whole_tile_offset(layer.offset, tile_size).ok_or_else(|| {
+                    let message = format!(
+                        "layer `{}` is offset by {} × {} px, not a whole number of {} × {} px \
+                         tiles, so its walls fall between cells: in Tiled, set its offset (and \
+                         its groups') to whole tiles",
+                        layer.name, layer.offset.0, layer.offset.1, tile_size[0], tile_size[1]
+                    );
+                    MapError::at(file, line_of(layer), message)
+                })?;
+                for i in walls {
+                    let x = (i % width) as i64 + dx;
+                    let y = (i / width) as i64 + dy;
+                    // Cells moved off the map by the offset wall nothing.
+                    if let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y))
+                        && x < width
+                        && y < height
+                    {
+                        map.set((x, y), Tile::Wall);
                     }
                 }
             }
@@ -882,7 +949,12 @@ fn map_from_layers(
                             ),
                         });
                     }
-                    for cell in covered_cells(shape, width, height, tw, th) {
+                    let placed = ObjectShape {
+                        x: shape.x + layer.offset.0,
+                        y: shape.y + layer.offset.1,
+                        ..shape.clone()
+                    };
+                    for cell in covered_cells(&placed, width, height, tw, th) {
                         map.set(cell, Tile::Wall);
                     }
                 }
@@ -895,6 +967,20 @@ fn map_from_layers(
         solid_tiles: used_solid_tiles.len(),
         solid_objects,
     })
+}
+
+/// A tile layer's `offset` in pixels as whole tiles, if it is one (none is).
+fn whole_tile_offset(offset: (f64, f64), [tw, th]: [f64; 2]) -> Option<(i64, i64)> {
+    if offset == (0.0, 0.0) {
+        return Some((0, 0));
+    }
+    let whole = |pixels: f64, size: f64| {
+        let tiles = pixels / size;
+        let rounded = tiles.round();
+        let fits = size > 0.0 && (tiles - rounded).abs() < 1e-9 && rounded.abs() < 1e9;
+        fits.then_some(rounded as i64)
+    };
+    Some((whole(offset.0, tw)?, whole(offset.1, th)?))
 }
 
 #[cfg(test)]
@@ -1004,6 +1090,64 @@ mod tests {
             from_xml.wall_sources(),
             "layer Collision and 1 object marked solid"
         );
+    }
+
+    #[test]
+    fn layer_and_group_offsets_move_walls_in_both_formats() {
+        // A group offset by one tile right holds a tile layer offset one tile down and an object
+        // layer offset by half a tile; a tile layer offset beyond the map walls nothing there.
+        let xml = "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" tilewidth=\"16\" tileheight=\"16\">
+<group name=\"Level\" offsetx=\"16\">
+ <layer name=\"Collision\" offsety=\"16\"><data encoding=\"csv\">1,0,0,1,0,0,0,0,0,0,0,0</data></layer>
+ <objectgroup name=\"Collision shapes\" offsetx=\"4\" offsety=\"-8\">
+  <object id=\"1\" x=\"0\" y=\"40\" width=\"16\" height=\"16\"/>
+ </objectgroup>
+</group>
+</map>";
+        let json = r#"{"width": 4, "height": 3, "tilewidth": 16, "tileheight": 16, "layers": [
+  {"name": "Level", "type": "group", "offsetx": 16, "layers": [
+    {"name": "Collision", "type": "tilelayer", "offsety": 16,
+     "data": [1,0,0,1,0,0,0,0,0,0,0,0]},
+    {"name": "Collision shapes", "type": "objectgroup", "offsetx": 4, "offsety": -8,
+     "objects": [{"x": 0, "y": 40, "width": 16, "height": 16}]}]}]}"#;
+        let from_xml = parse_tmx(xml.as_bytes(), "offsets.tmx").expect("tmx");
+        let from_json = parse_tmj(json.as_bytes(), "offsets.tmj").expect("tmj");
+        // The tile at (0, 0) lands on (1, 1); the one at (3, 0) would be at (4, 1), off the map.
+        // The square spans x 20–36, y 32–48: it holds the centre of cell (1, 2) only.
+        assert_eq!(picture(&from_xml.map), ["....", ".#..", ".#.."]);
+        assert_eq!(from_json, from_xml);
+    }
+
+    #[test]
+    fn a_tile_layer_offset_by_part_of_a_tile_is_an_error_with_its_line() {
+        let xml = "<map orientation=\"orthogonal\" width=\"2\" height=\"1\" tilewidth=\"16\" tileheight=\"16\">
+<layer name=\"Decor\" offsetx=\"8\"><data encoding=\"csv\">1,1</data></layer>
+<layer name=\"Walls\" offsetx=\"8\">
+<data encoding=\"csv\">1,0</data></layer>
+</map>";
+        let error = parse_tmx(xml.as_bytes(), "half.tmx").expect_err("half a tile");
+        let text = error.to_string();
+        assert!(text.contains("half.tmx:4"), "{text}");
+        assert!(text.contains("`Walls` is offset by 8 × 0 px"), "{text}");
+        // A layer that walls nothing (Decor) may be offset by anything; an unreadable offset
+        // is an error on its own line.
+        let unreadable = xml.replace(
+            "</map>",
+            "<layer name=\"Bad\" offsety=\"x\"><data encoding=\"csv\">0,0</data></layer>\n</map>",
+        );
+        let text = parse_tmx(unreadable.as_bytes(), "half.tmx")
+            .expect_err("not a number")
+            .to_string();
+        assert!(
+            text.contains("half.tmx:5") && text.contains("offsety `x`"),
+            "{text}"
+        );
+        let json = r#"{"width": 2, "height": 1, "tilewidth": 16, "tileheight": 16, "layers": [
+  {"name": "Walls", "type": "tilelayer", "offsetx": 8, "data": [1, 0]}]}"#;
+        let text = parse_tmj(json.as_bytes(), "half.tmj")
+            .expect_err("half a tile")
+            .to_string();
+        assert!(text.contains("half.tmj:2"), "{text}");
     }
 
     #[test]
