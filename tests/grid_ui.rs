@@ -545,6 +545,47 @@ fn lab_options_survive_a_restart() {
 }
 
 #[test]
+fn the_last_map_reopens_at_start_and_recent_opens_maps_as_maps() {
+    let dir = tempfile::tempdir().expect("temp");
+    let map = dir.path().join("small.map");
+    std::fs::write(&map, "type octile\nheight 2\nwidth 4\nmap\n....\n.@..\n").expect("write");
+    let mut h = harness(vec![Some(map.clone())]);
+    h.get_by_label("Open…").click();
+    h.run_steps(2);
+    assert_eq!(h.state().grid.map.width(), 4);
+    // What eframe would store, through serde, then a new app from it: the map is back.
+    let saved = serde_json::to_string(&h.state().settings).expect("serialises");
+    let restored: AppSettings = serde_json::from_str(&saved).expect("deserialises");
+    let app = NavlabApp::new(restored.clone(), Box::new(ScriptedDialogs::default()));
+    assert_eq!(app.grid.map.width(), 4);
+    assert_eq!(app.grid.file.as_deref(), Some(map.as_path()));
+    assert!(!app.grid.dirty);
+    // Gone since: the built-in map, and no error at start.
+    std::fs::remove_file(&map).expect("removed");
+    let app = NavlabApp::new(restored, Box::new(ScriptedDialogs::default()));
+    assert!(app.error.is_none());
+    assert!(app.grid.file.is_none());
+
+    // File > Recent lists the map; from the navmesh view it opens as a map, in the map view.
+    std::fs::write(
+        &map,
+        "type octile\nheight 3\nwidth 5\nmap\n.....\n.@...\n.....\n",
+    )
+    .expect("write");
+    h.get_by_label("Navmesh").click();
+    h.run_steps(2);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Recent").hover();
+    h.run_steps(2);
+    h.get_by_label(&map.display().to_string()).click();
+    h.run_steps(3);
+    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+    assert_eq!(h.state().settings.scene, SceneKind::TileMap);
+    assert_eq!(h.state().grid.map.width(), 5);
+}
+
+#[test]
 fn a_failed_save_says_so_and_keeps_the_edits() {
     let mut h = harness(vec![Some(PathBuf::from("/nonexistent-dir/edited.map"))]);
     h.get_by_label("Wall").click();

@@ -28,8 +28,10 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AppSettings {
-    /// The last file opened, reopened at start.
+    /// The last mesh file opened, reopened at start.
     pub last_file: Option<PathBuf>,
+    /// The last tile map opened or saved, reopened at start.
+    pub last_map: Option<PathBuf>,
     /// Recently opened files, newest first.
     pub recent: RecentFiles,
     /// The navmesh scene's options.
@@ -217,9 +219,12 @@ impl NavlabApp {
         app.grid.apply_settings(&grid_settings);
         if let Some(last) = app.settings.last_file.clone() {
             app.load_file(last);
-            // A last file that no longer loads is not worth an error at start.
-            app.error = None;
         }
+        if let Some(last) = app.settings.last_map.clone() {
+            app.load_map(last);
+        }
+        // A last file that no longer loads is not worth an error at start.
+        app.error = None;
         app
     }
 
@@ -267,7 +272,8 @@ impl NavlabApp {
         match loaded {
             Ok((map, notice)) => {
                 self.grid.set_map(map, Some(path.clone()));
-                self.settings.recent.add(path);
+                self.settings.recent.add(path.clone());
+                self.settings.last_map = Some(path);
                 self.error = None;
                 self.notice = Some(notice);
             }
@@ -286,6 +292,7 @@ impl NavlabApp {
         match crate::grid::movingai::save_any(&self.grid.map, &path) {
             Ok(()) => {
                 self.grid.file = Some(path.clone());
+                self.settings.last_map = Some(path.clone());
                 self.grid.dirty = false;
                 self.notice = Some(format!("Saved {}", path.display()));
                 true
@@ -423,6 +430,7 @@ impl NavlabApp {
                 Command::NewMap(w, h) => {
                     if let Some(map) = crate::grid::TileMap::new(w, h) {
                         self.grid.set_map(map, None);
+                        self.settings.last_map = None;
                     }
                 }
                 Command::SaveMap => {
@@ -1127,7 +1135,8 @@ impl NavlabApp {
                     }
                     for path in self.settings.recent.paths().to_vec() {
                         if ui.button(path.display().to_string()).clicked() {
-                            self.command(Command::Load(path));
+                            // Maps and meshes alike: each opens in its own scene.
+                            self.open_path(path);
                         }
                     }
                 });
