@@ -586,6 +586,34 @@ fn the_last_map_reopens_at_start_and_recent_opens_maps_as_maps() {
 }
 
 #[test]
+fn f5_reloads_the_map_from_its_file_after_asking_about_edits() {
+    let dir = tempfile::tempdir().expect("temp");
+    let map = dir.path().join("small.map");
+    std::fs::write(&map, "type octile\nheight 2\nwidth 4\nmap\n....\n.@..\n").expect("write");
+    let mut h = harness(vec![Some(map.clone())]);
+    h.get_by_label("Open…").click();
+    h.run_steps(2);
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    click_cell(&mut h, (2, 0));
+    assert_eq!(h.state().grid.map.get((2, 0)), Some(Tile::Wall));
+    // Changed on disk meanwhile (another tool wrote it).
+    std::fs::write(&map, "type octile\nheight 2\nwidth 4\nmap\n...@\n.@..\n").expect("write");
+    h.key_press(egui::Key::F5);
+    h.run_steps(2);
+    h.get_by_label("Unsaved changes");
+    h.get_by_label("Discard changes").click();
+    h.run_steps(3);
+    assert_eq!(h.state().grid.map.get((2, 0)), Some(Tile::Grass));
+    assert_eq!(
+        h.state().grid.map.get((3, 0)),
+        Some(Tile::Wall),
+        "as on disk now"
+    );
+    assert!(!h.state().grid.dirty);
+}
+
+#[test]
 fn a_failed_save_says_so_and_keeps_the_edits() {
     let mut h = harness(vec![Some(PathBuf::from("/nonexistent-dir/edited.map"))]);
     h.get_by_label("Wall").click();

@@ -489,8 +489,13 @@ impl NavlabApp {
         if save && grid {
             self.command(Command::SaveMap);
         }
-        if reload && !grid {
-            self.command(Command::Reload);
+        if reload {
+            if !grid {
+                self.command(Command::Reload);
+            } else if let Some(file) = self.grid.file.clone() {
+                // The map's file again (unsaved edits are asked about first).
+                self.command(Command::LoadMap(file));
+            }
         }
         if build && self.settings.scene == SceneKind::TileMap && !self.is_building_mesh() {
             self.command(Command::BuildMeshFromMap);
@@ -1091,6 +1096,15 @@ impl NavlabApp {
                     if ui.button("Save map as…").clicked() {
                         self.command(Command::SaveMapAs);
                     }
+                    let file = self.grid.file.clone();
+                    if ui
+                        .add_enabled(file.is_some(), egui::Button::new("Reload map"))
+                        .on_hover_text("F5 · the map's file as it is on disk (asks about unsaved edits)")
+                        .clicked()
+                        && let Some(file) = file
+                    {
+                        self.command(Command::LoadMap(file));
+                    }
                     if ui
                         .add_enabled(
                             !self.is_building_mesh(),
@@ -1326,7 +1340,7 @@ fn help_ui(ui: &mut egui::Ui) {
             ("Home / End", "first / last step"),
             ("Ctrl+O", "open a mesh (or drop a file on the window)"),
             ("Ctrl+L", "open a mesh or a map by typing its path"),
-            ("F5", "reload the file"),
+            ("F5", "reload the mesh or the map from its file"),
             (
                 "Tile map: left click / drag",
                 "paint with the selected tile",
