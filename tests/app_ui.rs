@@ -285,13 +285,7 @@ fn without_a_file_dialog_the_mesh_is_saved_to_a_typed_path() {
         prompt.text
     );
     let target = dir.path().join("rooms.mesh");
-    let field = h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Path");
-    field.focus();
-    h.run_steps(1);
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Path")
-        .type_text(&target.display().to_string());
-    h.run_steps(1);
+    common::replace_text(&mut h, "Path", &target.display().to_string());
     h.get_by_label("Save").click();
     h.run_steps(2);
     assert!(h.state().path_prompt.is_none());

@@ -387,13 +387,7 @@ fn saving_writes_the_file_and_unsaved_edits_are_asked_about() {
 
 /// Replaces the text of the path prompt's field with `path` and presses Enter.
 fn type_path(h: &mut Harness<'_, NavlabApp>, path: &std::path::Path) {
-    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Path")
-        .focus();
-    h.run_steps(1);
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Path")
-        .type_text(&path.display().to_string());
-    h.run_steps(1);
+    common::replace_text(h, "Path", &path.display().to_string());
     h.key_press(egui::Key::Enter);
     h.run_steps(2);
 }

@@ -330,6 +330,19 @@ pub fn drag_screen<'a, S>(
     h.run_steps(2);
 }
 
+/// Replaces the text of the text field labelled `label` with `text`, as typed: focus, select
+/// all, type.
+pub fn replace_text<S>(h: &mut egui_kittest::Harness<'_, S>, label: &str, text: &str) {
+    use egui_kittest::kittest::Queryable;
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, label)
+        .focus();
+    h.run_steps(1);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, label)
+        .type_text(text);
+    h.run_steps(1);
+}
+
 /// Random tile maps with sides in `sides`: mostly grass, some sand and water, walls and holes.
 pub fn tile_maps(
     sides: std::ops::Range<usize>,
