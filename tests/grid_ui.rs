@@ -187,6 +187,41 @@ fn a_fast_stroke_paints_every_cell_it_crosses() {
 }
 
 #[test]
+fn a_stroke_whose_first_move_comes_with_the_press_starts_where_it_was_pressed() {
+    let mut h = harness(vec![]);
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    let before = h.state().grid.map.clone();
+    let view = h.state().grid.last_view().expect("canvas drawn");
+    let at =
+        |(x, y): (usize, usize)| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
+    let (from, to) = ((16, 21), (22, 21));
+    h.hover_at(at(from));
+    h.run_steps(1);
+    // The press and a move six cells on, in one frame (a quick flick on a slow frame).
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    // (kittest's queue gives each event a frame of its own: these go into the next frame's input.)
+    let events = &mut h.input_mut().events;
+    events.push(button(at(from), true));
+    events.push(egui::Event::PointerMoved(at(to)));
+    h.run_steps(1);
+    h.event(button(at(to), false));
+    h.run_steps(2);
+    let map = &h.state().grid.map;
+    let painted: Vec<(usize, usize)> = (0..map.cell_count())
+        .filter(|&i| map.tiles()[i] != before.tiles()[i])
+        .map(|i| map.cell(i))
+        .collect();
+    let row: Vec<(usize, usize)> = (16..=22).map(|x| (x, 21)).collect();
+    assert_eq!(painted, row);
+}
+
+#[test]
 fn fill_replaces_the_clicked_region_in_one_undoable_step() {
     use navlab::app::grid_scene::Tool;
     let mut h = harness(vec![]);

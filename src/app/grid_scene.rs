@@ -1102,7 +1102,8 @@ impl GridScene {
                         self.rerun();
                     } else if !shift {
                         // The pointer can cross several cells between two frames.
-                        for c in stroke_cells(self.stroke_last, cell) {
+                        let pressed = ui.input(|i| i.pointer.press_origin()).and_then(cell_at);
+                        for c in stroke_cells(StrokeFrom::new(self.stroke_last, pressed), cell) {
                             self.paint_tile(c, tile);
                         }
                         self.stroke_last = Some(cell);
@@ -1497,13 +1498,35 @@ pub fn tile_color(tile: Tile) -> Color32 {
     }
 }
 
-/// The cells a brush drawn from `last` (already painted) to `cell` covers: a Bresenham line
-/// without its first cell, or `cell` alone when the stroke starts there.
-pub fn stroke_cells(last: Option<Cell>, cell: Cell) -> impl Iterator<Item = Cell> {
+/// Where a brush stroke goes on from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StrokeFrom {
+    /// The cell painted last in this stroke.
+    Painted(Cell),
+    /// A new stroke, from the cell the button went down on (the press and the first moves can
+    /// arrive in one frame: the pointer is then already further on).
+    Pressed(Cell),
+}
+
+impl StrokeFrom {
+    /// A stroke going on from `last`, else a new one from the cell `pressed` on (else from the
+    /// pointer's cell itself).
+    pub fn new(last: Option<Cell>, pressed: Option<Cell>) -> Option<Self> {
+        last.map(Self::Painted).or(pressed.map(Self::Pressed))
+    }
+}
+
+/// The cells a brush drawn to `cell` covers: a Bresenham line from `from` (without its first
+/// cell when that one is already painted), or `cell` alone when the stroke starts there.
+pub fn stroke_cells(from: Option<StrokeFrom>, cell: Cell) -> impl Iterator<Item = Cell> {
     let signed = |(x, y): Cell| (x as i64, y as i64);
-    let from = last.unwrap_or(cell);
-    crate::grid::bresenham::Line::new(signed(from), signed(cell))
-        .skip(usize::from(last.is_some() && from != cell))
+    let (start, skip) = match from {
+        Some(StrokeFrom::Painted(last)) => (last, last != cell),
+        Some(StrokeFrom::Pressed(pressed)) => (pressed, false),
+        None => (cell, false),
+    };
+    crate::grid::bresenham::Line::new(signed(start), signed(cell))
+        .skip(usize::from(skip))
         .filter_map(|(x, y)| Some((usize::try_from(x).ok()?, usize::try_from(y).ok()?)))
 }
 
@@ -1558,10 +1581,19 @@ mod tests {
 
     #[test]
     fn a_stroke_joins_its_cells_without_repainting_the_last() {
-        let cells = |last, cell| stroke_cells(last, cell).collect::<Vec<_>>();
+        let cells = |from, cell| stroke_cells(from, cell).collect::<Vec<_>>();
         assert_eq!(cells(None, (4, 2)), [(4, 2)]);
-        assert_eq!(cells(Some((4, 2)), (4, 2)), [(4, 2)]);
-        let joined = cells(Some((0, 0)), (5, 2));
+        let painted = |c| Some(StrokeFrom::Painted(c));
+        assert_eq!(cells(painted((4, 2)), (4, 2)), [(4, 2)]);
+        // A new stroke whose first frame is already two cells on starts where it was pressed.
+        let pressed = Some(StrokeFrom::Pressed((2, 2)));
+        assert_eq!(cells(pressed, (4, 2)), [(2, 2), (3, 2), (4, 2)]);
+        assert_eq!(
+            StrokeFrom::new(Some((1, 1)), Some((2, 2))),
+            painted((1, 1)),
+            "going on"
+        );
+        let joined = cells(painted((0, 0)), (5, 2));
         assert_eq!(joined.first(), Some(&(1, 0)));
         assert_eq!(joined.last(), Some(&(5, 2)));
         let mut at = (0usize, 0usize);

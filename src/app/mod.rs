@@ -1118,8 +1118,8 @@ impl NavlabApp {
                     ui.separator();
                 }
                 if ui
-                    .button("Open…")
-                    .on_hover_text("Ctrl+O · OBJ or Polyanya .mesh")
+                    .button("Open mesh…")
+                    .on_hover_text("OBJ or Polyanya .mesh (Ctrl+O in the Navmesh view)")
                     .clicked()
                 {
                     self.command(Command::OpenDialog);
@@ -1131,7 +1131,11 @@ impl NavlabApp {
                 {
                     self.command(Command::OpenPathPrompt);
                 }
-                if ui.button("Reload").on_hover_text("F5").clicked() {
+                if ui
+                    .button("Reload mesh")
+                    .on_hover_text("The mesh's file as it is on disk (F5 in the Navmesh view)")
+                    .clicked()
+                {
                     self.command(Command::Reload);
                 }
                 if ui

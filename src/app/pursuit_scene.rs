@@ -2,7 +2,7 @@
 //! hunt it, the rays they cast, and play / pause / step / speed / reset-to-seed controls.
 
 use super::camera::{CanvasCamera, View};
-use super::grid_scene::{GridScene, paint_tiles, stroke_cells, tile_button};
+use super::grid_scene::{GridScene, StrokeFrom, paint_tiles, stroke_cells, tile_button};
 use crate::geom::Vec2;
 use crate::grid::bresenham::{Line, first_blocking};
 use crate::grid::{Cell, Tile, TileMap};
@@ -548,7 +548,8 @@ impl PursuitScene {
                     && primary_down
                     && let Some(cell) = pointer.and_then(cell_at)
                 {
-                    for c in stroke_cells(self.stroke_last, cell) {
+                    let pressed = ui.input(|i| i.pointer.press_origin()).and_then(cell_at);
+                    for c in stroke_cells(StrokeFrom::new(self.stroke_last, pressed), cell) {
                         if self.world.set_tile(c, tile) {
                             grid.paint_tile(c, tile);
                             self.stroke_open = true;
