@@ -643,6 +643,32 @@ fn f5_reloads_the_map_from_its_file_after_asking_about_edits() {
 }
 
 #[test]
+fn the_new_map_window_creates_on_enter_and_closes_on_escape() {
+    let mut h = harness(vec![]);
+    let size = (h.state().grid.map.width(), h.state().grid.map.height());
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    click_cell(&mut h, (3, 3));
+    h.get_by_label("New…").click();
+    h.run_steps(2);
+    h.get_by_label("New map");
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    assert!(h.query_by_label("New map").is_none());
+    assert_eq!(h.state().grid.map.get((3, 3)), Some(Tile::Wall));
+    h.get_by_label("New…").click();
+    h.run_steps(2);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(2);
+    // The painted wall is unsaved: asked first.
+    h.get_by_label("Discard changes").click();
+    h.run_steps(3);
+    let map = &h.state().grid.map;
+    assert_eq!((map.width(), map.height()), size);
+    assert_eq!(map.passable_count(), size.0 * size.1, "all grass");
+}
+
+#[test]
 fn a_failed_save_says_so_and_keeps_the_edits() {
     let mut h = harness(vec![Some(PathBuf::from("/nonexistent-dir/edited.map"))]);
     h.get_by_label("Wall").click();

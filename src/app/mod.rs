@@ -1049,6 +1049,7 @@ impl NavlabApp {
         egui::Window::new("New map")
             .collapsible(false)
             .resizable(false)
+            .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 80.0))
             .show(ctx, |ui| {
                 ui.horizontal(|ui| {
                     let label = ui.label("Width");
@@ -1059,10 +1060,16 @@ impl NavlabApp {
                         .labelled_by(label.id);
                 });
                 ui.horizontal(|ui| {
-                    create = ui.button("Create").clicked();
-                    cancel = ui.button("Cancel").clicked();
+                    create = ui.button("Create").on_hover_text("Enter").clicked();
+                    cancel = ui.button("Cancel").on_hover_text("Escape").clicked();
                 });
             });
+        // Enter creates and Escape cancels, as in the path prompt; Enter in a size field
+        // first ends its editing (egui keeps the typed number).
+        if !ctx.egui_wants_keyboard_input() {
+            create |= ctx.input(|i| i.key_pressed(egui::Key::Enter));
+        }
+        cancel |= ctx.input(|i| i.key_pressed(egui::Key::Escape));
         self.new_map_size = Some((w, h));
         if create {
             self.new_map_size = None;
