@@ -411,6 +411,15 @@ fn saving_writes_the_file_and_unsaved_edits_are_asked_about() {
     h.run_steps(2);
     assert!(h.state().pending.is_none());
     assert_eq!(h.state().grid.map.get((2, 1)), Some(Tile::Sand));
+    // Escape is Cancel.
+    h.get_by_label("Open…").click();
+    h.run_steps(2);
+    h.get_by_label("Unsaved changes");
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    assert!(h.state().pending.is_none());
+    assert!(h.query_by_label("Unsaved changes").is_none());
+    assert!(h.state().grid.dirty);
     // Open again and discard: the other map opens.
     h.get_by_label("Open…").click();
     h.run_steps(2);

@@ -988,11 +988,14 @@ impl NavlabApp {
                     if ui.button("Discard changes").clicked() {
                         answer = Some(2);
                     }
-                    if ui.button("Cancel").clicked() {
+                    if ui.button("Cancel").on_hover_text("Escape").clicked() {
                         answer = Some(3);
                     }
                 });
             });
+        if ctx.input(|i| i.key_pressed(egui::Key::Escape)) && self.path_prompt.is_none() {
+            answer = Some(3);
+        }
         let saved = |app: &mut Self| match unsaved {
             Unsaved::Map => app.save_map(false),
             Unsaved::RepairedMesh => app.save_mesh_as(),
