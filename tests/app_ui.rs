@@ -160,6 +160,15 @@ fn a_bad_file_shows_an_error_and_keeps_the_old_mesh() {
     h.get_by_label_contains("Could not open");
     assert_eq!(h.state().scene.mesh.triangles().len(), triangles);
     assert!(h.state().scene.source.name().contains("rooms.obj"));
+    // Copy puts the whole message on the clipboard.
+    h.get_by_label("Copy").click();
+    h.step();
+    let copied = h.output().platform_output.commands.iter().any(|c| {
+        matches!(c, egui::OutputCommand::CopyText(t)
+            if t.starts_with("Could not open") && t.contains("broken.obj"))
+    });
+    assert!(copied, "{:?}", h.output().platform_output.commands);
+    h.run_steps(1);
     h.get_by_label("Dismiss").click();
     h.run_steps(2);
     assert!(h.state().error.is_none());

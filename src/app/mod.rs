@@ -1327,15 +1327,30 @@ fn error_banner_ui(ui: &mut egui::Ui, (headline, reassurance): (&str, &str), err
         .fill(egui::Color32::from_rgb(120, 30, 30))
         .inner_margin(8.0)
         .show(ui, |ui| {
+            // The message wraps over the banner's width: it names a file and a line, and is
+            // read whole (a long path used to run off the window).
+            let message = format!("{headline}: {error}");
+            ui.add(
+                egui::Label::new(egui::RichText::new(&message).color(egui::Color32::WHITE)).wrap(),
+            );
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new(reassurance).color(egui::Color32::from_gray(220)),
+                )
+                .wrap(),
+            );
             ui.horizontal(|ui| {
-                ui.colored_label(egui::Color32::WHITE, format!("{headline}: {error}"));
-                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                    if ui.button("Dismiss").clicked() {
-                        dismissed = true;
-                    }
-                });
+                if ui.button("Dismiss").clicked() {
+                    dismissed = true;
+                }
+                if ui
+                    .button("Copy")
+                    .on_hover_text("Copy the message, e.g. for a bug report")
+                    .clicked()
+                {
+                    ui.ctx().copy_text(message.clone());
+                }
             });
-            ui.colored_label(egui::Color32::from_gray(220), reassurance);
         });
     dismissed
 }
