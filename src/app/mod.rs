@@ -3,6 +3,7 @@
 //! after it.
 
 pub mod camera;
+pub mod chart_marks;
 pub mod diagnostics_panel;
 pub mod files;
 pub mod grid_scene;

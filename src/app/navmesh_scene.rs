@@ -415,12 +415,16 @@ impl NavmeshScene {
             .map(|(i, &n)| [(i + 1) as f64, f64::from(n)])
             .collect();
         let cursor = self.playback.cursor.min(self.timeline.search_steps()) as f64;
+        use super::chart_marks::{MARK_SPACING, round_marks};
         egui_plot::Plot::new("open_list_plot")
             .height(120.0)
             .allow_scroll(false)
             .allow_zoom(false)
             .allow_drag(false)
             .show_x(true)
+            .grid_spacing(MARK_SPACING..=300.0)
+            .x_grid_spacer(|input| round_marks(&input, 80.0))
+            .y_grid_spacer(|input| round_marks(&input, 30.0))
             .show(ui, |plot| {
                 plot.line(egui_plot::Line::new("open list", points));
                 plot.vline(egui_plot::VLine::new("step", cursor));
