@@ -305,3 +305,16 @@ fn without_a_file_dialog_the_mesh_is_saved_to_a_typed_path() {
     let area = |m: &navlab::navmesh::NavMesh| m.summary().area;
     common::assert_close(area(&saved), area(shown), 1e-9);
 }
+
+#[test]
+fn f1_shows_and_hides_the_keyboard_help() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    assert!(h.query_by_label("Keyboard and mouse").is_none());
+    h.key_press(egui::Key::F1);
+    h.run_steps(2);
+    h.get_by_label("Keyboard and mouse");
+    h.get_by_label("Ctrl+L");
+    h.key_press(egui::Key::F1);
+    h.run_steps(2);
+    assert!(h.query_by_label("Keyboard and mouse").is_none());
+}

@@ -479,6 +479,9 @@ impl NavlabApp {
         if open_path {
             self.command(Command::OpenPathPrompt);
         }
+        if ui.input(|i| i.key_pressed(Key::F1)) {
+            self.show_help = !self.show_help;
+        }
         let grid = self.settings.scene.uses_map();
         if open {
             self.command(if grid {
@@ -1186,7 +1189,7 @@ impl NavlabApp {
                     self.scene.side_tab = navmesh_scene::SideTab::Diagnostics;
                 }
             });
-            if ui.button("Help").clicked() {
+            if ui.button("Help").on_hover_text("Keyboard and mouse (F1)").clicked() {
                 self.show_help = true;
             }
             ui.separator();
@@ -1368,7 +1371,10 @@ fn help_ui(ui: &mut egui::Ui) {
             ("Space", "play / pause"),
             ("Left / Right arrow", "step back / forward"),
             ("Home / End", "first / last step"),
-            ("Ctrl+O", "open a mesh (or drop a file on the window)"),
+            (
+                "Ctrl+O",
+                "open a mesh, or a map in the map views (or drop a file on the window)",
+            ),
             ("Ctrl+L", "open a mesh or a map by typing its path"),
             ("F5", "reload the mesh or the map from its file"),
             (
@@ -1390,6 +1396,11 @@ fn help_ui(ui: &mut egui::Ui) {
             ("Pursuit: WASD or arrows", "drive the kitten"),
             ("Pursuit: right click", "send the kitten there"),
             ("Pursuit: Delete", "remove the selected mob"),
+            (
+                "Enter / Escape",
+                "answer a dialog: open, save or create / cancel",
+            ),
+            ("F1", "this list"),
         ] {
             ui.strong(keys);
             ui.label(what);
