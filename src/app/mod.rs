@@ -261,10 +261,15 @@ impl NavlabApp {
         // A Tiled map is imported: say which layers became walls.
         let loaded = if tiled::is_tiled_path(&path) {
             tiled::load(&path).map(|import| {
-                let notice = format!(
-                    "Imported from Tiled: walls from {}; Save writes .map or .json",
-                    import.wall_sources()
-                );
+                let walls = match import.wall_sources() {
+                    sources if sources.is_empty() => "no walls".to_string(),
+                    sources => format!("walls from {sources}"),
+                };
+                let terrain = import
+                    .terrain_summary()
+                    .map_or(String::new(), |t| format!(", {t}"));
+                let notice =
+                    format!("Imported from Tiled: {walls}{terrain}; Save writes .map or .json");
                 (import.map, notice)
             })
         } else {

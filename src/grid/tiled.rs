@@ -1,5 +1,6 @@
 //! Import maps made in the [Tiled](https://www.mapeditor.org) editor (`.tmx` XML, `.tmj` JSON):
-//! the cells its collision layers fill become walls, every other cell grass.
+//! the cells its collision layers fill become walls, the others take the terrain their tiles
+//! name (else grass).
 //!
 //! A collision layer is a tile or object layer with a true bool property named `solid`,
 //! `collision`, `collides`, `blocked` or `wall` (any case); when no layer has one, layers whose
@@ -7,6 +8,10 @@
 //! in their tileset (embedded, or an external `.tsx`/`.tsj` beside the map) are walls in every
 //! layer, objects given it in every object layer. An object walls the cells whose centres its
 //! area covers (rectangles, ellipses, polygons and tile objects, rotated as in Tiled).
+//! A tile's terrain is its class (`type` before Tiled 1.9) or its string property `terrain`
+//! when that names a tile (grass, sand, water, wall, hole, any case); a tile layer's `terrain`
+//! property (else its class) gives one to all its tiles that have none. Later layers cover earlier ones; walls
+//! cover terrain. Layer and group offsets move what they hold (tile layers by whole tiles).
 //! Hidden layers count (collision layers are often hidden), layers in groups too. Orthogonal,
 //! finite maps only, with layer data as CSV, XML `<tile>` elements (TMX), an array (TMJ) or
 //! base64 (plain, zlib or gzip; zstd is refused with how to re-save). navlab does not write
@@ -18,7 +23,7 @@ use super::tiled_objects::{ObjectShape, Outline, covered_cells};
 use super::tiles::Tile;
 use crate::words::count;
 use serde::Deserialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Tiled keeps flip and rotation flags in a gid's top bits; the rest is the tile.
@@ -28,6 +33,11 @@ const GID_MASK: u32 = 0x0FFF_FFFF;
 const SOLID_PROPERTIES: [&str; 5] = ["solid", "collision", "collides", "blocked", "wall"];
 /// Words in a layer's name that make it a collision layer when no layer has such a property.
 const SOLID_NAMES: [&str; 4] = ["collision", "solid", "wall", "obstacle"];
+/// The string property naming a tile's or a tile layer's terrain.
+const TERRAIN_PROPERTY: &str = "terrain";
+
+/// What the tilesets say of their tiles, by gid: a wall (marked solid) or a terrain.
+type TileKinds = BTreeMap<u32, Tile>;
 
 /// A Tiled map as navlab reads it.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +51,9 @@ pub struct TiledImport {
     pub solid_tiles: usize,
     /// How many objects marked solid themselves, outside collision layers, became walls.
     pub solid_objects: usize,
+    /// How many cells took a terrain (sand, water, hole, grass) from their tile's class or
+    /// `terrain` property, or their layer's `terrain` property.
+    pub terrain_cells: usize,
 }
 
 impl TiledImport {
@@ -64,6 +77,12 @@ impl TiledImport {
             ));
         }
         parts.join(" and ")
+    }
+
+    /// What was read besides walls, for messages: "terrain for 40 cells", or nothing.
+    pub fn terrain_summary(&self) -> Option<String> {
+        (self.terrain_cells > 0)
+            .then(|| format!("terrain for {}", count(self.terrain_cells, "cell")))
     }
 }
 
@@ -94,6 +113,8 @@ pub fn load(path: &Path) -> Result<TiledImport, MapError> {
 struct Layer {
     name: String,
     solid: bool,
+    /// The terrain its `terrain` property (else its class) gives its tiles.
+    terrain: Option<Tile>,
     content: Content,
     line: Option<usize>,
     order: usize,
@@ -183,18 +204,23 @@ fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
     };
     let (width, height) = (size("width")?, size("height")?);
 
-    let mut solid_gids = BTreeSet::new();
+    let mut tile_kinds = TileKinds::new();
     for tileset in root.children().filter(|n| n.has_tag_name("tileset")) {
         let at = line_of(tileset);
         let first: u32 = tileset
             .attribute("firstgid")
             .and_then(|g| g.parse().ok())
             .ok_or_else(|| syntax(at, "a tileset has no firstgid".to_string()))?;
-        let ids = match tileset.attribute("source") {
-            Some(source) => external_tileset(source, dir).map_err(|m| syntax(at, m))?,
-            None => solid_ids_in_tsx(tileset),
-        };
-        solid_gids.extend(ids.into_iter().filter_map(|id| first.checked_add(id)));
+        let kinds = match tileset.attribute("source") {
+            Some(source) => external_tileset(source, dir),
+            None => tile_kinds_in_tsx(tileset),
+        }
+        .map_err(|m| syntax(at, m))?;
+        tile_kinds.extend(
+            kinds
+                .into_iter()
+                .filter_map(|(id, kind)| Some((first.checked_add(id)?, kind))),
+        );
     }
     let mut layers = Vec::new();
     // Each node with the offset of the groups around it.
@@ -219,6 +245,13 @@ fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
             "layer" => {
                 let name = node.attribute("name").unwrap_or("").to_string();
                 let solid = has_solid_property(node);
+                let terrain = match xml_property(node, TERRAIN_PROPERTY) {
+                    Some(value) => Some(
+                        terrain_named(value, &format!("layer `{name}`"))
+                            .map_err(|m| syntax(line_of(node), m))?,
+                    ),
+                    None => terrain_of_class(node.attribute("class")),
+                };
                 let data = node
                     .children()
                     .find(|n| n.has_tag_name("data"))
@@ -248,6 +281,7 @@ fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                 layers.push(Layer {
                     name,
                     solid,
+                    terrain,
                     content: Content::Tiles(gids),
                     line: Some(at),
                     order: 0,
@@ -271,6 +305,7 @@ fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                 layers.push(Layer {
                     name: node.attribute("name").unwrap_or("").to_string(),
                     solid: has_solid_property(node),
+                    terrain: None,
                     content: Content::Objects(objects),
                     line: Some(line_of(node)),
                     order: 0,
@@ -290,7 +325,7 @@ fn parse_tmx_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
         (width, height),
         tile_size,
         layers,
-        &solid_gids,
+        &tile_kinds,
         (file, &line_of_layer),
     )
     .map_err(|e| match e {
@@ -385,17 +420,57 @@ fn has_solid_property(node: roxmltree::Node) -> bool {
         })
 }
 
-/// The ids of the tiles a `<tileset>` element marks solid.
-fn solid_ids_in_tsx(tileset: roxmltree::Node) -> Vec<u32> {
-    tileset
-        .children()
-        .filter(|n| n.has_tag_name("tile") && has_solid_property(*n))
-        .filter_map(|t| t.attribute("id").and_then(|id| id.parse().ok()))
-        .collect()
+/// The value of an XML element's property `name` (any case), if it has one.
+fn xml_property<'a>(node: roxmltree::Node<'a, 'a>, name: &str) -> Option<&'a str> {
+    node.children()
+        .filter(|n| n.has_tag_name("properties"))
+        .flat_map(|p| p.children().filter(|n| n.has_tag_name("property")))
+        .find(|p| {
+            p.attribute("name")
+                .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        })
+        .and_then(|p| p.attribute("value").or_else(|| p.text()))
 }
 
-/// The solid tile ids of an external tileset file (`.tsx` XML, else JSON), read from `dir`.
-fn external_tileset(source: &str, dir: Option<&Path>) -> Result<Vec<u32>, String> {
+/// The terrain a `terrain` property names, or why it names none (`what` says whose it is).
+fn terrain_named(value: &str, what: &str) -> Result<Tile, String> {
+    Tile::from_name(value).ok_or_else(|| {
+        format!(
+            "the terrain `{value}` of {what} is not one of grass, sand, water, wall, hole (as a \
+             tile's class or its `terrain` property)"
+        )
+    })
+}
+
+/// What a tile's class says of it: a terrain when it is a tile's name, else nothing (classes
+/// have other uses: "Chest", "Door").
+fn terrain_of_class(class: Option<&str>) -> Option<Tile> {
+    class.and_then(Tile::from_name)
+}
+
+/// The tiles a `<tileset>` element says something of: walls (marked solid), and terrains (a
+/// `terrain` property, else the tile's class — `type` before Tiled 1.9), by id.
+fn tile_kinds_in_tsx(tileset: roxmltree::Node) -> Result<Vec<(u32, Tile)>, String> {
+    let mut kinds = Vec::new();
+    for tile in tileset.children().filter(|n| n.has_tag_name("tile")) {
+        let Some(id) = tile.attribute("id").and_then(|id| id.parse::<u32>().ok()) else {
+            continue;
+        };
+        let kind = if has_solid_property(tile) {
+            Some(Tile::Wall)
+        } else if let Some(value) = xml_property(tile, TERRAIN_PROPERTY) {
+            Some(terrain_named(value, &format!("tile {id}"))?)
+        } else {
+            terrain_of_class(tile.attribute("class").or_else(|| tile.attribute("type")))
+        };
+        kinds.extend(kind.map(|kind| (id, kind)));
+    }
+    Ok(kinds)
+}
+
+/// What an external tileset file (`.tsx` XML, else JSON), read from `dir`, says of its tiles
+/// (see [`tile_kinds_in_tsx`]).
+fn external_tileset(source: &str, dir: Option<&Path>) -> Result<Vec<(u32, Tile)>, String> {
     let Some(dir) = dir else {
         return Err(format!(
             "the external tileset `{source}` can only be read when the map is opened from a file"
@@ -408,11 +483,11 @@ fn external_tileset(source: &str, dir: Option<&Path>) -> Result<Vec<u32>, String
     if source.to_ascii_lowercase().ends_with(".tsx") {
         let text = std::str::from_utf8(&bytes).map_err(|e| broken(e.to_string()))?;
         let doc = roxmltree::Document::parse(text).map_err(|e| broken(e.to_string()))?;
-        Ok(solid_ids_in_tsx(doc.root_element()))
+        tile_kinds_in_tsx(doc.root_element()).map_err(broken)
     } else {
         let tileset: TmjTileset =
             serde_json::from_slice(&bytes).map_err(|e| broken(e.to_string()))?;
-        Ok(tileset.solid_ids())
+        tileset.tile_kinds().map_err(broken)
     }
 }
 
@@ -451,16 +526,39 @@ struct TmjTile {
     id: u32,
     #[serde(default)]
     properties: Vec<TmjProperty>,
+    /// Its class (Tiled 1.9 and later).
+    #[serde(default)]
+    class: Option<String>,
+    /// Its class before Tiled 1.9.
+    #[serde(default, rename = "type")]
+    kind: Option<String>,
 }
 
 impl TmjTileset {
-    fn solid_ids(&self) -> Vec<u32> {
-        self.tiles
-            .iter()
-            .filter(|t| any_solid(&t.properties))
-            .map(|t| t.id)
-            .collect()
+    /// What the tileset says of its tiles (see [`tile_kinds_in_tsx`]).
+    fn tile_kinds(&self) -> Result<Vec<(u32, Tile)>, String> {
+        let mut kinds = Vec::new();
+        for tile in &self.tiles {
+            let kind = if any_solid(&tile.properties) {
+                Some(Tile::Wall)
+            } else if let Some(value) = json_terrain(&tile.properties) {
+                Some(terrain_named(value, &format!("tile {}", tile.id))?)
+            } else {
+                terrain_of_class(tile.class.as_deref().or(tile.kind.as_deref()))
+            };
+            kinds.extend(kind.map(|kind| (tile.id, kind)));
+        }
+        Ok(kinds)
     }
+}
+
+/// The value of a JSON `terrain` property, if there is one (a non-string value reads as its
+/// JSON text, which names no terrain).
+fn json_terrain(properties: &[TmjProperty]) -> Option<&str> {
+    properties
+        .iter()
+        .find(|p| p.name.eq_ignore_ascii_case(TERRAIN_PROPERTY))
+        .map(|p| p.value.as_str().unwrap_or("(not a string)"))
 }
 
 fn any_solid(properties: &[TmjProperty]) -> bool {
@@ -495,6 +593,8 @@ struct TmjLayer {
     offsetx: f64,
     #[serde(default)]
     offsety: f64,
+    #[serde(default)]
+    class: Option<String>,
 }
 
 /// An object in Tiled JSON; its kind is told by which of the optional fields it has.
@@ -611,18 +711,20 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
             ));
         }
     }
-    let mut solid_gids = BTreeSet::new();
+    let mut tile_kinds = TileKinds::new();
     for (i, tileset) in parsed.tilesets.iter().enumerate() {
-        let ids = match &tileset.source {
-            Some(source) => external_tileset(source, dir).map_err(|message| {
-                let lines = json_nested_object_lines(&text, "tilesets");
-                at(lines.get(i).copied(), message)
-            })?,
-            None => tileset.solid_ids(),
-        };
-        solid_gids.extend(
-            ids.into_iter()
-                .filter_map(|id| tileset.firstgid.checked_add(id)),
+        let kinds = match &tileset.source {
+            Some(source) => external_tileset(source, dir),
+            None => tileset.tile_kinds(),
+        }
+        .map_err(|message| {
+            let lines = json_nested_object_lines(&text, "tilesets");
+            at(lines.get(i).copied(), message)
+        })?;
+        tile_kinds.extend(
+            kinds
+                .into_iter()
+                .filter_map(|(id, kind)| Some((tileset.firstgid.checked_add(id)?, kind))),
         );
     }
     let mut layers = Vec::new();
@@ -665,9 +767,16 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                     _ => return Err(invalid(format!("layer `{name}` has no data array"))),
                 };
                 let solid = any_solid(&layer.properties);
+                let terrain = match json_terrain(&layer.properties) {
+                    Some(value) => {
+                        Some(terrain_named(value, &format!("layer `{name}`")).map_err(invalid)?)
+                    }
+                    None => terrain_of_class(layer.class.as_deref()),
+                };
                 layers.push(Layer {
                     name: name.clone(),
                     solid,
+                    terrain,
                     content: Content::Tiles(gids),
                     line: None,
                     order,
@@ -692,6 +801,7 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
                 layers.push(Layer {
                     name: layer.name.clone(),
                     solid: any_solid(&layer.properties),
+                    terrain: None,
                     content: Content::Objects(objects),
                     line: None,
                     order,
@@ -706,7 +816,7 @@ fn parse_tmj_in(bytes: &[u8], file: &str, dir: Option<&Path>) -> Result<TiledImp
         (parsed.width, parsed.height),
         [parsed.tilewidth, parsed.tileheight],
         layers,
-        &solid_gids,
+        &tile_kinds,
         (file, &line_of_layer),
     )
     .map_err(|e| match e {
@@ -806,27 +916,31 @@ type LineOfLayer<'a> = &'a dyn Fn(&Layer) -> Option<usize>;
 /// How the error about a missing tile size starts (the readers add its line).
 const NO_TILE_SIZE: &str = "the map's tile size";
 
-/// Walls where the collision layers have a tile or an object, wherever a tile marked solid is
-/// placed, and under objects marked solid. Layer offsets move walls: objects by any amount,
-/// tiles by whole tiles only (an error otherwise). Objects cover the cells whose centres they hold;
-/// `tile_size` (pixels) places them.
+/// Terrains first, layer by layer (a later layer's tile covers an earlier one's): a tile's own
+/// terrain (its class or `terrain` property), else its layer's `terrain` property. Then walls
+/// where the collision layers have a tile or an object, wherever a tile marked solid is placed,
+/// and under objects marked solid: walls win over terrain. Layer offsets move tiles and objects:
+/// objects by any amount, tiles by whole tiles only (an error otherwise). Objects cover the
+/// cells whose centres they hold; `tile_size` (pixels) places them.
 /// `file` and `line_of` name a layer's place in errors.
 fn map_from_layers(
     (width, height): (usize, usize),
     tile_size: [f64; 2],
     layers: Vec<Layer>,
-    solid_gids: &BTreeSet<u32>,
+    tile_kinds: &TileKinds,
     (file, line_of): (&str, LineOfLayer<'_>),
 ) -> Result<TiledImport, MapError> {
     let by_property = layers.iter().any(|l| l.solid);
     let is_collision = |l: &Layer| {
-        if by_property {
-            l.solid
-        } else {
-            let name = l.name.to_lowercase();
-            SOLID_NAMES.iter().any(|w| name.contains(w))
-        }
+        l.terrain == Some(Tile::Wall)
+            || if by_property {
+                l.solid
+            } else {
+                let name = l.name.to_lowercase();
+                SOLID_NAMES.iter().any(|w| name.contains(w))
+            }
     };
+    let is_solid = |gid: &u32| tile_kinds.get(gid) == Some(&Tile::Wall);
     let mut used_solid_tiles = BTreeSet::new();
     for layer in &layers {
         used_solid_tiles.extend(
@@ -834,7 +948,7 @@ fn map_from_layers(
                 .gids()
                 .iter()
                 .map(|g| g & GID_MASK)
-                .filter(|g| solid_gids.contains(g)),
+                .filter(|g| is_solid(g)),
         );
     }
     let solid_objects: usize = layers
@@ -849,7 +963,29 @@ fn map_from_layers(
         })
         .sum();
     let chosen: Vec<&Layer> = layers.iter().filter(|l| is_collision(l)).collect();
-    if chosen.is_empty() && used_solid_tiles.is_empty() && solid_objects == 0 {
+    let mut map = TileMap::new(width, height).ok_or_else(|| MapError::Invalid {
+        file: file.to_string(),
+        message: format!("a {width} × {height} map is not allowed"),
+    })?;
+    let place = |map: &mut TileMap, layer: &Layer, pick: &dyn Fn(u32) -> Option<Tile>| {
+        place_layer_tiles(map, layer, tile_size, pick)
+            .map_err(|message| MapError::at(file, line_of(layer), message))
+    };
+    let mut terrain_placed = false;
+    for layer in &layers {
+        if let Content::Tiles(_) = layer.content {
+            let terrain_of = |gid: u32| {
+                tile_kinds
+                    .get(&gid)
+                    .copied()
+                    .or(layer.terrain)
+                    .filter(|&t| t != Tile::Wall)
+            };
+            terrain_placed |= place(&mut map, layer, &terrain_of)?;
+        }
+    }
+    let terrain_cells = map.tiles().iter().filter(|&&t| t != Tile::Grass).count();
+    if chosen.is_empty() && used_solid_tiles.is_empty() && solid_objects == 0 && !terrain_placed {
         let names: Vec<&str> = layers.iter().map(|l| l.name.as_str()).collect();
         return Err(MapError::Invalid {
             file: file.to_string(),
@@ -866,60 +1002,15 @@ fn map_from_layers(
             ),
         });
     }
-    let mut map = TileMap::new(width, height).ok_or_else(|| MapError::Invalid {
-        file: file.to_string(),
-        message: format!("a {width} × {height} map is not allowed"),
-    })?;
     for layer in &layers {
         let whole = is_collision(layer);
         match &layer.content {
-            Content::Tiles(gids) => {
+            Content::Tiles(_) => {
                 if !whole && used_solid_tiles.is_empty() {
                     continue;
                 }
-                if gids.len() != width * height {
-                    let message = format!(
-                        "layer `{}` has {} cells, the map {} × {} = {}",
-                        layer.name,
-                        gids.len(),
-                        width,
-                        height,
-                        width * height
-                    );
-                    return Err(MapError::at(file, line_of(layer), message));
-                }
-                let walls: Vec<usize> = gids
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &gid)| {
-                        let tile = gid & GID_MASK;
-                        (whole && tile != 0) || used_solid_tiles.contains(&tile)
-                    })
-                    .map(|(i, _)| i)
-                    .collect();
-                if walls.is_empty() {
-                    continue;
-                }
-                let (dx, dy) = whole_tile_offset(layer.offset, tile_size).ok_or_else(|| {
-                    let message = format!(
-                        "layer `{}` is offset by {} × {} px, not a whole number of {} × {} px \
-                         tiles, so its walls fall between cells: in Tiled, set its offset (and \
-                         its groups') to whole tiles",
-                        layer.name, layer.offset.0, layer.offset.1, tile_size[0], tile_size[1]
-                    );
-                    MapError::at(file, line_of(layer), message)
-                })?;
-                for i in walls {
-                    let x = (i % width) as i64 + dx;
-                    let y = (i / width) as i64 + dy;
-                    // Cells moved off the map by the offset wall nothing.
-                    if let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y))
-                        && x < width
-                        && y < height
-                    {
-                        map.set((x, y), Tile::Wall);
-                    }
-                }
+                let wall = |gid: u32| ((whole && gid != 0) || is_solid(&gid)).then_some(Tile::Wall);
+                place(&mut map, layer, &wall)?;
             }
             Content::Objects(objects) => {
                 for object in objects.iter().filter(|o| whole || o.solid) {
@@ -966,7 +1057,67 @@ fn map_from_layers(
         wall_layers: chosen.iter().map(|l| l.name.clone()).collect(),
         solid_tiles: used_solid_tiles.len(),
         solid_objects,
+        terrain_cells,
     })
+}
+
+/// Sets the cells under a tile layer's tiles to what `pick` makes of their gid (flip flags
+/// removed; empty cells are not asked), moved by the layer's offset, whole tiles only; cells
+/// moved off the map are dropped. True when `pick` gave a tile for any; the message of an
+/// error says what is wrong with the layer.
+fn place_layer_tiles(
+    map: &mut TileMap,
+    layer: &Layer,
+    tile_size: [f64; 2],
+    pick: &dyn Fn(u32) -> Option<Tile>,
+) -> Result<bool, String> {
+    let Content::Tiles(gids) = &layer.content else {
+        return Ok(false);
+    };
+    let (width, height) = (map.width(), map.height());
+    let picked: Vec<(usize, Tile)> = gids
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &gid)| {
+            let gid = gid & GID_MASK;
+            if gid == 0 {
+                None
+            } else {
+                pick(gid).map(|t| (i, t))
+            }
+        })
+        .collect();
+    if picked.is_empty() {
+        return Ok(false);
+    }
+    if gids.len() != width * height {
+        return Err(format!(
+            "layer `{}` has {} cells, the map {} × {} = {}",
+            layer.name,
+            gids.len(),
+            width,
+            height,
+            width * height
+        ));
+    }
+    let (dx, dy) = whole_tile_offset(layer.offset, tile_size).ok_or_else(|| {
+        format!(
+            "layer `{}` is offset by {} × {} px, not a whole number of {} × {} px tiles, so its \
+             tiles fall between cells: in Tiled, set its offset (and its groups') to whole tiles",
+            layer.name, layer.offset.0, layer.offset.1, tile_size[0], tile_size[1]
+        )
+    })?;
+    for (i, tile) in picked {
+        let x = (i % width) as i64 + dx;
+        let y = (i / width) as i64 + dy;
+        if let (Ok(x), Ok(y)) = (usize::try_from(x), usize::try_from(y))
+            && x < width
+            && y < height
+        {
+            map.set((x, y), tile);
+        }
+    }
+    Ok(true)
 }
 
 /// A tile layer's `offset` in pixels as whole tiles, if it is one (none is).
@@ -1257,6 +1408,88 @@ mod tests {
             .to_string();
         assert!(error.contains("external tileset `walls.tsx`"), "{error}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The map as rows of MovingAI characters (`.` grass, `S`, `W`, `@`, `O`).
+    fn rows(map: &TileMap) -> Vec<String> {
+        (0..map.height())
+            .map(|y| {
+                (0..map.width())
+                    .map(|x| map.get((x, y)).map_or('?', Tile::to_char))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tiles_and_layers_name_their_terrain_and_walls_cover_it_in_both_formats() {
+        // Tileset (gid 1 + id): 0 class Water, 1 `terrain` property "sand", 2 type "Hole" (the
+        // name before Tiled 1.9), 3 class Chest (not a terrain), 4 class Water but solid: a wall.
+        let xml = "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" tilewidth=\"16\" tileheight=\"16\">
+<tileset firstgid=\"1\" name=\"t\">
+ <tile id=\"0\" class=\"Water\"/>
+ <tile id=\"1\"><properties><property name=\"terrain\" value=\"sand\"/></properties></tile>
+ <tile id=\"2\" type=\"Hole\"/>
+ <tile id=\"3\" class=\"Chest\"/>
+ <tile id=\"4\" class=\"Water\"><properties><property name=\"solid\" type=\"bool\" value=\"true\"/></properties></tile>
+</tileset>
+<layer name=\"Ground\"><data encoding=\"csv\">1,2,3,4,5,0,0,0,0,0,0,0</data></layer>
+<layer name=\"Lake\" class=\"water\">
+<data encoding=\"csv\">0,0,0,0,0,9,9,0,4,0,2,0</data></layer>
+<layer name=\"Collision\"><data encoding=\"csv\">0,0,0,0,0,0,9,0,0,0,0,0</data></layer>
+</map>";
+        let json = r#"{"width": 4, "height": 3, "tilewidth": 16, "tileheight": 16,
+ "tilesets": [{"firstgid": 1, "tiles": [
+   {"id": 0, "class": "Water"},
+   {"id": 1, "properties": [{"name": "terrain", "type": "string", "value": "sand"}]},
+   {"id": 2, "type": "Hole"},
+   {"id": 3, "class": "Chest"},
+   {"id": 4, "class": "Water", "properties": [{"name": "solid", "type": "bool", "value": true}]}]}],
+ "layers": [
+  {"name": "Ground", "type": "tilelayer", "data": [1,2,3,4,5,0,0,0,0,0,0,0]},
+  {"name": "Lake", "type": "tilelayer", "data": [0,0,0,0,0,9,9,0,4,0,2,0],
+   "properties": [{"name": "terrain", "type": "string", "value": "Water"}]},
+  {"name": "Collision", "type": "tilelayer", "data": [0,0,0,0,0,0,9,0,0,0,0,0]}]}"#;
+        let from_xml = parse_tmx(xml.as_bytes(), "terrain.tmx").expect("tmx");
+        let from_json = parse_tmj(json.as_bytes(), "terrain.tmj").expect("tmj");
+        // Row 0: water, sand, hole, a chest (grass: no terrain, nor has its layer). Row 1: the
+        // solid tile, then the Lake layer's water, one cell of it under the collision layer's
+        // wall. Row 2: in the Lake layer the chest takes the layer's water, the sand tile keeps
+        // its own terrain.
+        assert_eq!(rows(&from_xml.map), ["WSO.", "@W@.", "W.S."]);
+        assert_eq!(from_json, from_xml);
+        assert_eq!(from_xml.wall_layers, ["Collision"]);
+        assert_eq!(from_xml.solid_tiles, 1);
+        assert_eq!(
+            from_xml.terrain_summary().as_deref(),
+            Some("terrain for 7 cells")
+        );
+    }
+
+    #[test]
+    fn a_terrain_that_names_no_tile_is_an_error_with_its_line() {
+        let xml = "<map orientation=\"orthogonal\" width=\"1\" height=\"1\">
+<layer name=\"Lava\">
+<properties><property name=\"terrain\" value=\"lava\"/></properties>
+<data encoding=\"csv\">1</data></layer>
+</map>";
+        let text = parse_tmx(xml.as_bytes(), "lava.tmx")
+            .expect_err("lava")
+            .to_string();
+        assert!(
+            text.contains("lava.tmx:2") && text.contains("`lava` of layer `Lava`"),
+            "{text}"
+        );
+        let json = r#"{"width": 1, "height": 1, "tilesets": [{"firstgid": 1, "tiles": [
+  {"id": 0, "properties": [{"name": "terrain", "value": 3}]}]}],
+ "layers": [{"name": "G", "type": "tilelayer", "data": [1]}]}"#;
+        let text = parse_tmj(json.as_bytes(), "lava.tmj")
+            .expect_err("a number")
+            .to_string();
+        assert!(
+            text.contains("lava.tmj:1") && text.contains("of tile 0"),
+            "{text}"
+        );
     }
 
     /// Gids as Tiled writes them in base64, compressed as asked.

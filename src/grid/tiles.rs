@@ -44,6 +44,13 @@ impl Tile {
         }
     }
 
+    /// The tile [`name`](Self::name)d so, in any case (`"water"`, `"Water"`).
+    pub fn from_name(name: &str) -> Option<Tile> {
+        Tile::ALL
+            .into_iter()
+            .find(|t| t.name().eq_ignore_ascii_case(name.trim()))
+    }
+
     /// The character used in MovingAI `.map` files (see [`super::movingai`]).
     pub fn to_char(self) -> char {
         match self {
