@@ -1376,10 +1376,8 @@ fn help_ui(ui: &mut egui::Ui) {
             ("Space", "play / pause"),
             ("Left / Right arrow", "step back / forward"),
             ("Home / End", "first / last step"),
-            (
-                "Ctrl+O",
-                "open a mesh, or a map in the map views (or drop a file on the window)",
-            ),
+            ("Ctrl+O", "open a mesh (a map in map views)"),
+            ("Drop a file", "open it, mesh or map"),
             ("Ctrl+L", "open a mesh or a map by typing its path"),
             ("F5", "reload the mesh or the map from its file"),
             (
@@ -1401,10 +1399,7 @@ fn help_ui(ui: &mut egui::Ui) {
             ("Pursuit: WASD or arrows", "drive the kitten"),
             ("Pursuit: right click", "send the kitten there"),
             ("Pursuit: Delete", "remove the selected mob"),
-            (
-                "Enter / Escape",
-                "answer a dialog: open, save or create / cancel",
-            ),
+            ("Enter / Escape", "confirm / cancel a dialog"),
             ("F1", "this list"),
         ] {
             ui.strong(keys);
