@@ -322,3 +322,33 @@ fn f1_shows_and_hides_the_keyboard_help() {
     h.run_steps(2);
     assert!(h.query_by_label("Keyboard and mouse").is_none());
 }
+
+#[test]
+fn saving_an_overlapping_mesh_as_polyanya_warns_as_convert_does() {
+    // Two floors, one above the other: they overlap in the plane.
+    let dir = tempfile::tempdir().expect("temp");
+    let floors = dir.path().join("floors.obj");
+    std::fs::write(
+        &floors,
+        "v 0 0 0\nv 4 0 0\nv 0 0 4\nv 1 3 1\nv 5 3 1\nv 1 3 5\nf 1 3 2\nf 4 6 5\n",
+    )
+    .expect("write");
+    let out = dir.path().join("floors.mesh");
+    let mut h = harness(app_with_dialog_answers(vec![
+        Some(floors),
+        Some(out.clone()),
+    ]));
+    h.get_by_label("Open…").click();
+    h.run_steps(3);
+    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Save mesh as…").click();
+    h.run_steps(2);
+    assert!(out.is_file(), "written all the same");
+    let notice = h.state().notice.clone().unwrap_or_default();
+    assert!(
+        notice.contains("as a Polyanya mesh") && notice.contains("warning: 1 overlap"),
+        "{notice}"
+    );
+}

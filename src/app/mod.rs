@@ -839,8 +839,24 @@ impl NavlabApp {
             Ok(()) => {
                 self.scene.unsaved_repair = false;
                 self.notice = Some(if crate::navmesh::polyanya::is_polyanya_path(&path) {
+                    // As `navlab convert` warns: what one flat layer cannot hold.
+                    use crate::navmesh::diagnose::FindingKind;
+                    let report = self.scene.diagnostics.report(&self.scene.mesh);
+                    let overlaps = report
+                        .get(FindingKind::Overlap)
+                        .map_or(0, |finding| finding.items.len());
+                    let warning = if overlaps > 0 {
+                        format!(
+                            "; warning: {} in the plane, which Polyanya cannot tell apart \
+                             (see Diagnostics)",
+                            count(overlaps, "overlap")
+                        )
+                    } else {
+                        String::new()
+                    };
                     format!(
-                        "Saved {} as a Polyanya mesh: convex polygons, flat (heights left out)",
+                        "Saved {} as a Polyanya mesh: convex polygons, flat (heights left \
+                         out){warning}",
                         path.display()
                     )
                 } else {
