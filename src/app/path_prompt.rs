@@ -125,11 +125,6 @@ impl PathPrompt {
         }
     }
 
-    /// The problem shown under the path, if any.
-    pub fn problem(&self) -> Option<&PathProblem> {
-        self.problem.as_ref()
-    }
-
     /// Draws the prompt; returns the user's decision in the frame they make it. Enter confirms,
     /// Escape cancels; a problem with the path keeps the prompt open and says what it is.
     pub fn ui(&mut self, ctx: &egui::Context) -> Option<PromptAnswer> {
