@@ -678,6 +678,42 @@ fn the_new_map_window_creates_on_enter_and_closes_on_escape() {
 }
 
 #[test]
+fn save_does_not_quietly_drop_edited_costs_into_a_movingai_map() {
+    let dir = tempfile::tempdir().expect("temp");
+    let map = dir.path().join("small.map");
+    std::fs::write(&map, "type octile\nheight 2\nwidth 4\nmap\n.S..\n.@..\n").expect("write");
+    let json = dir.path().join("small.json");
+    let chosen_map = dir.path().join("plain.map");
+    let mut h = harness(vec![
+        Some(map.clone()),
+        Some(json.clone()),
+        Some(chosen_map.clone()),
+    ]);
+    h.get_by_label("Open…").click();
+    h.run_steps(2);
+    h.state_mut().grid.map.costs.sand = 4.5;
+    h.state_mut().grid.dirty = true;
+    // Ctrl+S on the .map asks where (the next answer, a .json) instead of writing the .map.
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(2);
+    assert_eq!(
+        std::fs::read_to_string(&map).expect("still there"),
+        "type octile\nheight 2\nwidth 4\nmap\n.S..\n.@..\n",
+        "the .map was not rewritten"
+    );
+    let saved = navlab::grid::movingai::load_any(&json).expect("saved as .json");
+    assert_eq!(saved.costs.sand, 4.5);
+    assert_eq!(h.state().grid.file.as_deref(), Some(json.as_path()));
+    assert!(!h.state().grid.dirty);
+    // Chosen on purpose, a .map is written, and the notice says the costs are not in it.
+    h.get_by_label("Save as…").click();
+    h.run_steps(2);
+    assert!(chosen_map.is_file());
+    let notice = h.state().notice.clone().unwrap_or_default();
+    assert!(notice.contains("tile costs are not in it"), "{notice}");
+}
+
+#[test]
 fn a_failed_save_says_so_and_keeps_the_edits() {
     let mut h = harness(vec![Some(PathBuf::from("/nonexistent-dir/edited.map"))]);
     h.get_by_label("Wall").click();

@@ -300,7 +300,15 @@ impl NavlabApp {
                 self.grid.file = Some(path.clone());
                 self.settings.last_map = Some(path.clone());
                 self.grid.dirty = false;
-                self.notice = Some(format!("Saved {}", path.display()));
+                self.notice = Some(if self.costs_lost_in(&path) {
+                    format!(
+                        "Saved {}; its tile costs are not in it (a MovingAI .map has none): \
+                         Save as… a .json keeps them",
+                        path.display()
+                    )
+                } else {
+                    format!("Saved {}", path.display())
+                });
                 true
             }
             Err(e) => {
@@ -310,10 +318,22 @@ impl NavlabApp {
         }
     }
 
+    /// True when saving the tile map to `path` would drop its tile costs: they are not the
+    /// defaults and the file is not navlab's `.json`.
+    fn costs_lost_in(&self, path: &std::path::Path) -> bool {
+        let json = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        !json && self.grid.map.costs != crate::grid::TileCosts::default()
+    }
+
     fn save_map(&mut self, ask: bool) -> bool {
-        // navlab does not write Tiled files: an imported map is saved under a new name.
+        // navlab does not write Tiled files: an imported map is saved under a new name; nor
+        // does Save quietly drop edited tile costs into a .map: it asks, suggesting a .json.
         let target = match (&self.grid.file, ask) {
-            (Some(path), false) if !crate::grid::tiled::is_tiled_path(path) => {
+            (Some(path), false)
+                if !crate::grid::tiled::is_tiled_path(path) && !self.costs_lost_in(path) =>
+            {
                 (Picked::Path(path.clone()), path.clone())
             }
             (Some(path), _) => {
