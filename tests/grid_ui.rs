@@ -906,3 +906,26 @@ fn a_tiled_map_opens_with_its_collision_layer_as_walls_and_saves_under_a_new_nam
     assert_eq!(written, h.state().grid.map);
     assert_eq!(h.state().grid.file.as_deref(), Some(saved.as_path()));
 }
+
+#[test]
+fn the_window_title_names_the_document_and_marks_unsaved_edits() {
+    let mut h = harness(vec![]);
+    assert_eq!(h.state().window_title(), "untitled map — navlab");
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    click_cell(&mut h, (3, 3));
+    assert_eq!(h.state().window_title(), "untitled map* — navlab");
+    // The window is told in the frame the title changes.
+    h.state_mut().grid.dirty = false;
+    h.step();
+    let sent = h
+        .output()
+        .viewport_output
+        .values()
+        .flat_map(|v| v.commands.iter())
+        .any(|c| matches!(c, egui::ViewportCommand::Title(t) if t == "untitled map — navlab"));
+    assert!(sent, "the title was sent");
+    h.get_by_label("Navmesh").click();
+    h.run_steps(2);
+    assert!(h.state().window_title().starts_with("rooms.obj"));
+}

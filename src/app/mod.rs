@@ -172,6 +172,8 @@ pub struct NavlabApp {
     pub screenshot: Option<screenshot::ScreenshotPlan>,
     show_help: bool,
     quit_requested: bool,
+    /// The window title last sent (sent again only when it changes).
+    shown_title: Option<String>,
     /// A navmesh being built from the map on a worker thread.
     mesh_build: Option<MeshBuild>,
     /// The window asking for a typed path (no file dialog on this desktop, or Ctrl+L).
@@ -215,6 +217,7 @@ impl NavlabApp {
             quit_requested: false,
             mesh_build: None,
             path_prompt: None,
+            shown_title: None,
         };
         let grid_settings = app.settings.grid.clone();
         app.grid.apply_settings(&grid_settings);
@@ -613,6 +616,12 @@ impl NavlabApp {
         self.new_map_dialog_ui(ui.ctx());
         self.path_prompt_ui(ui.ctx());
         self.apply_commands();
+        let title = self.window_title();
+        if self.shown_title.as_ref() != Some(&title) {
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.shown_title = Some(title);
+        }
         if self.quit_requested {
             self.quit_requested = false;
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
@@ -699,6 +708,16 @@ impl NavlabApp {
                 format!("the repair made an unusable mesh: {error}"),
             ),
         }
+    }
+
+    /// The window's title: the document of the scene shown, `*` when it has unsaved changes
+    /// (as in the menu bar), then the app's name.
+    pub fn window_title(&self) -> String {
+        let (name, unsaved) = match self.settings.scene {
+            SceneKind::Navmesh => (self.scene.source.name(), self.scene.unsaved_repair),
+            SceneKind::TileMap | SceneKind::Pursuit => (self.map_name(), self.grid.dirty),
+        };
+        format!("{name}{} — navlab", if unsaved { "*" } else { "" })
     }
 
     /// The tile map's file name, or "untitled map".
