@@ -621,6 +621,25 @@ fn the_last_map_reopens_at_start_and_recent_opens_maps_as_maps() {
     assert!(h.state().error.is_none(), "{:?}", h.state().error);
     assert_eq!(h.state().settings.scene, SceneKind::TileMap);
     assert_eq!(h.state().grid.map.width(), 5);
+
+    // Gone again: the entry is greyed out; Clear the list empties it.
+    std::fs::remove_file(&map).expect("removed");
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Recent").hover();
+    h.run_steps(2);
+    assert!(
+        {
+            use egui_kittest::kittest::NodeT;
+            h.get_by_label(&map.display().to_string())
+                .accesskit_node()
+                .is_disabled()
+        },
+        "a missing file cannot be clicked"
+    );
+    h.get_by_label("Clear the list").click();
+    h.run_steps(2);
+    assert!(h.state().settings.recent.is_empty());
 }
 
 #[test]

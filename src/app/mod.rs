@@ -1226,9 +1226,20 @@ impl NavlabApp {
                         ui.label("(none yet)");
                     }
                     for path in self.settings.recent.paths().to_vec() {
-                        if ui.button(path.display().to_string()).clicked() {
+                        // A file moved or deleted since is shown, greyed, rather than failing.
+                        let there = path.is_file();
+                        let item = ui
+                            .add_enabled(there, egui::Button::new(path.display().to_string()))
+                            .on_disabled_hover_text("Not found: moved or deleted since");
+                        if item.clicked() {
                             // Maps and meshes alike: each opens in its own scene.
                             self.open_path(path);
+                        }
+                    }
+                    if !self.settings.recent.is_empty() {
+                        ui.separator();
+                        if ui.button("Clear the list").clicked() {
+                            self.settings.recent = RecentFiles::default();
                         }
                     }
                 });
