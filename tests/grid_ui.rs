@@ -948,3 +948,61 @@ fn the_window_title_names_the_document_and_marks_unsaved_edits() {
     h.run_steps(2);
     assert!(h.state().window_title().starts_with("rooms.obj"));
 }
+
+#[test]
+fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
+    use navlab::app::recovery::Recovery;
+    let dir = tempfile::tempdir().expect("temp");
+    let file = dir.path().join("unsaved-map.json");
+    let start = |dialogs: ScriptedDialogs| {
+        let app = NavlabApp::new(AppSettings::default(), Box::new(dialogs))
+            .with_recovery(Recovery::at(file.clone()));
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(1280.0, 800.0))
+            .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
+        h.run_steps(2);
+        h
+    };
+    // A session paints a wall; the periodic save keeps the edit; then the process dies.
+    let mut h = start(ScriptedDialogs::default());
+    h.get_by_label("Tile map").click();
+    h.run_steps(2);
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    click_cell(&mut h, (3, 3));
+    h.state_mut().keep_unsaved_edits();
+    assert!(file.is_file(), "kept");
+    let edited = h.state().grid.map.clone();
+    drop(h);
+
+    // The next start offers it; opening it gives the edited map, still unsaved.
+    let mut h = start(ScriptedDialogs::default());
+    h.get_by_label("Unsaved edits from the last session");
+    // Meanwhile nothing is written over it.
+    h.state_mut().grid.dirty = true;
+    h.state_mut().keep_unsaved_edits();
+    h.state_mut().grid.dirty = false;
+    h.get_by_label("Open them").click();
+    h.run_steps(3);
+    assert_eq!(h.state().grid.map, edited);
+    assert!(h.state().grid.dirty);
+    assert_eq!(h.state().settings.scene, SceneKind::TileMap);
+    assert!(h.state().window_title().contains('*'));
+    // Saved: the kept copy goes.
+    let saved = dir.path().join("saved.json");
+    h.state_mut().save_map_to(saved);
+    h.state_mut().keep_unsaved_edits();
+    assert!(!file.exists(), "nothing left to recover once saved");
+
+    // Discarding an offer removes it too.
+    let mut h = start(ScriptedDialogs::default());
+    h.state_mut().grid.map.set((1, 1), Tile::Water);
+    h.state_mut().grid.dirty = true;
+    h.state_mut().keep_unsaved_edits();
+    drop(h);
+    let mut h = start(ScriptedDialogs::default());
+    h.get_by_label("Discard them").click();
+    h.run_steps(2);
+    assert!(h.state().recovered.is_none());
+    assert!(!file.exists());
+}

@@ -11,6 +11,7 @@ pub mod navmesh_scene;
 pub mod path_prompt;
 pub mod playback;
 pub mod pursuit_scene;
+pub mod recovery;
 pub mod screenshot;
 pub mod timeline;
 
@@ -73,6 +74,13 @@ const SAVE_FAILED: (&str, &str) = (
     "Could not save",
     "Nothing was overwritten and nothing is lost: the work is still here.",
 );
+/// How often unsaved map edits are written to the recovery file (with eframe's settings).
+const KEEP_EDITS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+/// Banner wording for a recovery file that does not read.
+const RECOVERY_FAILED: (&str, &str) = (
+    "Could not read the edits kept from the last session",
+    "The file is left as it is.",
+);
 /// Banner wording for a repair that went wrong.
 const REPAIR_FAILED: (&str, &str) = ("Could not repair", "The mesh shown is unchanged.");
 /// What "Build navmesh" does, for its tooltips.
@@ -110,6 +118,8 @@ pub enum Command {
     SaveMapAs,
     /// Triangulate the tile map's passable tiles and show the mesh in the navmesh view.
     BuildMeshFromMap,
+    /// Open the edits kept from the last session (see [`recovery`]).
+    OpenRecovered,
     /// Close the window.
     Quit,
 }
@@ -119,7 +129,11 @@ impl Command {
     fn replaces_map(&self) -> bool {
         matches!(
             self,
-            Command::OpenMapDialog | Command::LoadMap(_) | Command::NewMap(..) | Command::Quit
+            Command::OpenMapDialog
+                | Command::LoadMap(_)
+                | Command::NewMap(..)
+                | Command::OpenRecovered
+                | Command::Quit
         )
     }
 
@@ -174,6 +188,12 @@ pub struct NavlabApp {
     quit_requested: bool,
     /// The window title last sent (sent again only when it changes).
     shown_title: Option<String>,
+    /// Where unsaved map edits are kept while the window is open (none in tests).
+    recovery: Option<recovery::Recovery>,
+    /// The map revision and costs last kept there.
+    kept: Option<(u64, crate::grid::TileCosts)>,
+    /// Edits the last session left unsaved, until the user opens or discards them.
+    pub recovered: Option<recovery::Recovered>,
     /// A navmesh being built from the map on a worker thread.
     mesh_build: Option<MeshBuild>,
     /// The window asking for a typed path (no file dialog on this desktop, or Ctrl+L).
@@ -218,6 +238,9 @@ impl NavlabApp {
             mesh_build: None,
             path_prompt: None,
             shown_title: None,
+            recovery: None,
+            kept: None,
+            recovered: None,
         };
         let grid_settings = app.settings.grid.clone();
         app.grid.apply_settings(&grid_settings);
@@ -230,6 +253,95 @@ impl NavlabApp {
         // A last file that no longer loads is not worth an error at start.
         app.error = None;
         app
+    }
+
+    /// Keeps unsaved map edits in `recovery` from now on, and offers back what the last session
+    /// left there.
+    pub fn with_recovery(mut self, recovery: recovery::Recovery) -> Self {
+        match recovery.take_offer() {
+            Some(Ok(recovered)) => self.recovered = Some(recovered),
+            Some(Err(message)) => self.fail(RECOVERY_FAILED, message),
+            None => {}
+        }
+        self.recovery = Some(recovery);
+        self
+    }
+
+    /// Writes the tile map to the recovery file when it has unsaved edits not kept yet, and
+    /// removes the file when there are none (saved or discarded). Called with eframe's
+    /// periodic save and on exit. While last session's edits wait for an answer, nothing is
+    /// written over them.
+    pub fn keep_unsaved_edits(&mut self) {
+        let Some(recovery) = &self.recovery else {
+            return;
+        };
+        if self.recovered.is_some() {
+            return;
+        }
+        if !self.grid.dirty {
+            // Also a copy opened from the last session and saved since.
+            self.kept = None;
+            recovery.clear();
+            return;
+        }
+        let now = (self.grid.revision, self.grid.map.costs);
+        if self.kept == Some(now) {
+            return;
+        }
+        match recovery.store(&self.grid.map, self.grid.file.as_deref()) {
+            Ok(()) => self.kept = Some(now),
+            // Not worth a banner: the edits are still in the window.
+            Err(message) => eprintln!("navlab: could not keep unsaved edits: {message}"),
+        }
+    }
+
+    /// Asks whether to open last session's unsaved edits.
+    fn recovered_ui(&mut self, ctx: &egui::Context) {
+        let Some(recovered) = &self.recovered else {
+            return;
+        };
+        let name = recovered
+            .file
+            .as_ref()
+            .map_or("an untitled map".to_string(), |f| {
+                f.file_name().map_or(f.display().to_string(), |n| {
+                    n.to_string_lossy().into_owned()
+                })
+            });
+        let (w, h) = (recovered.map.width(), recovered.map.height());
+        let mut answer = None;
+        egui::Window::new("Unsaved edits from the last session")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+            .show(ctx, |ui| {
+                ui.label(format!(
+                    "navlab ended without saving or discarding edits to {name} ({w} × {h} \
+                     tiles). They were kept."
+                ));
+                ui.horizontal(|ui| {
+                    if ui
+                        .button("Open them")
+                        .on_hover_text("In the Tile map view, still unsaved")
+                        .clicked()
+                    {
+                        answer = Some(true);
+                    }
+                    if ui.button("Discard them").clicked() {
+                        answer = Some(false);
+                    }
+                });
+            });
+        match answer {
+            Some(true) => self.command(Command::OpenRecovered),
+            Some(false) => {
+                self.recovered = None;
+                if let Some(recovery) = &self.recovery {
+                    recovery.clear();
+                }
+            }
+            None => {}
+        }
     }
 
     /// Queues a command for after the frame. Commands that would drop unsaved map edits or an
@@ -456,6 +568,16 @@ impl NavlabApp {
                     Picked::Cancelled => {}
                 },
                 Command::LoadMap(path) => self.load_map(path),
+                Command::OpenRecovered => {
+                    if let Some(recovered) = self.recovered.take() {
+                        self.grid.set_map(recovered.map, recovered.file);
+                        // Still unsaved: kept again at the next save cycle.
+                        self.grid.dirty = true;
+                        self.kept = None;
+                        self.settings.scene = SceneKind::TileMap;
+                        self.notice = Some("Last session's edits opened; not saved yet".into());
+                    }
+                }
                 Command::NewMap(w, h) => {
                     if let Some(map) = crate::grid::TileMap::new(w, h) {
                         self.grid.set_map(map, None);
@@ -615,7 +737,18 @@ impl NavlabApp {
         self.unsaved_dialog_ui(ui.ctx());
         self.new_map_dialog_ui(ui.ctx());
         self.path_prompt_ui(ui.ctx());
+        self.recovered_ui(ui.ctx());
         self.apply_commands();
+        // eframe saves (and so keeps edits) only after a frame: an idle window with edits not
+        // kept yet wakes up for it.
+        if self.recovery.is_some()
+            && self.recovered.is_none()
+            && self.grid.dirty
+            && self.kept != Some((self.grid.revision, self.grid.map.costs))
+        {
+            ui.ctx()
+                .request_repaint_after(KEEP_EDITS_EVERY + std::time::Duration::from_secs(1));
+        }
         let title = self.window_title();
         if self.shown_title.as_ref() != Some(&title) {
             ui.ctx()
@@ -1483,7 +1616,13 @@ impl eframe::App for NavlabApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         if self.screenshot.is_none() {
             eframe::set_value(storage, eframe::APP_KEY, &self.settings);
+            self.keep_unsaved_edits();
         }
+    }
+
+    /// Unsaved edits are kept for recovery at each save: more often than eframe's 30 s.
+    fn auto_save_interval(&self) -> std::time::Duration {
+        KEEP_EDITS_EVERY
     }
 
     /// A screenshot run leaves the user's panel layout as it was.
@@ -1549,6 +1688,10 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
                     .unwrap_or_default()
             };
             let mut app = NavlabApp::new(restored, Box::new(files::NativeDialogs));
+            // Screenshots neither keep nor offer edits.
+            if !screenshot_mode && let Some(recovery) = recovery::Recovery::in_app_data() {
+                app = app.with_recovery(recovery);
+            }
             if let Some(file) = launch.file {
                 app.load_file(file);
             }
