@@ -978,11 +978,20 @@ fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
     // The next start offers it; opening it gives the edited map, still unsaved.
     let mut h = start(ScriptedDialogs::default());
     h.get_by_label("Unsaved edits from the last session");
-    // Meanwhile nothing is written over it.
+    // Meanwhile nothing is written over it, and new edits are asked about before it opens
+    // (the offer steps aside for the question).
     h.state_mut().grid.dirty = true;
     h.state_mut().keep_unsaved_edits();
-    h.state_mut().grid.dirty = false;
     h.get_by_label("Open them").click();
+    // The question is asked after the frame of the click, and a new window shows from its
+    // second frame.
+    h.run_steps(3);
+    h.get_by_label("Unsaved changes");
+    assert!(
+        h.query_by_label("Unsaved edits from the last session")
+            .is_none()
+    );
+    h.get_by_label("Discard changes").click();
     h.run_steps(3);
     assert_eq!(h.state().grid.map, edited);
     assert!(h.state().grid.dirty);

@@ -297,7 +297,8 @@ impl NavlabApp {
 
     /// Asks whether to open last session's unsaved edits.
     fn recovered_ui(&mut self, ctx: &egui::Context) {
-        let Some(recovered) = &self.recovered else {
+        // Not over the unsaved-changes question that "Open them" can raise.
+        let Some(recovered) = self.recovered.as_ref().filter(|_| self.pending.is_none()) else {
             return;
         };
         let name = recovered
