@@ -1,0 +1,273 @@
+//! The app's own windows: the unsaved-changes question, New map, the typed path, last
+//! session's edits, the error banner and the keyboard help.
+
+use super::path_prompt::{PromptAnswer, PromptPurpose};
+use super::{Command, NavlabApp, Unsaved};
+
+impl NavlabApp {
+    /// Asks whether to open last session's unsaved edits.
+    pub(super) fn recovered_ui(&mut self, ctx: &egui::Context) {
+        // Not over the unsaved-changes question that "Open them" can raise.
+        let Some(recovered) = self.recovered.as_ref().filter(|_| self.pending.is_none()) else {
+            return;
+        };
+        let name = recovered
+            .file
+            .as_ref()
+            .map_or("an untitled map".to_string(), |f| {
+                f.file_name().map_or(f.display().to_string(), |n| {
+                    n.to_string_lossy().into_owned()
+                })
+            });
+        let (w, h) = (recovered.map.width(), recovered.map.height());
+        let mut answer = None;
+        egui::Window::new("Unsaved edits from the last session")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+            .show(ctx, |ui| {
+                ui.label(format!(
+                    "navlab ended without saving or discarding edits to {name} ({w} × {h} \
+                     tiles). They were kept."
+                ));
+                ui.horizontal(|ui| {
+                    if ui
+                        .button("Open them")
+                        .on_hover_text("In the Tile map view, still unsaved")
+                        .clicked()
+                    {
+                        answer = Some(true);
+                    }
+                    if ui.button("Discard them").clicked() {
+                        answer = Some(false);
+                    }
+                });
+            });
+        match answer {
+            Some(true) => self.command(Command::OpenRecovered),
+            Some(false) => {
+                self.recovered = None;
+                if let Some(recovery) = &self.recovery {
+                    recovery.clear();
+                }
+            }
+            None => {}
+        }
+    }
+
+    pub(super) fn error_ui(&mut self, ui: &mut egui::Ui) {
+        if let Some(error) = self.error.clone()
+            && error_banner_ui(ui, self.error_context, &error)
+        {
+            self.error = None;
+        }
+    }
+
+    pub(super) fn unsaved_dialog_ui(&mut self, ctx: &egui::Context) {
+        let Some(pending) = self.pending.clone() else {
+            return;
+        };
+        let Some(unsaved) = self.unsaved_for(&pending) else {
+            // Saved or discarded meanwhile: nothing to ask.
+            self.pending = None;
+            self.commands.push(pending);
+            return;
+        };
+        let mut answer = None;
+        egui::Window::new("Unsaved changes")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
+            .show(ctx, |ui| {
+                ui.label(match unsaved {
+                    Unsaved::Map => "The tile map has edits that are not saved.",
+                    Unsaved::RepairedMesh => {
+                        "The mesh was repaired in memory and the repair is not saved."
+                    }
+                });
+                ui.horizontal(|ui| {
+                    if ui.button("Save and continue").clicked() {
+                        answer = Some(1);
+                    }
+                    if ui.button("Discard changes").clicked() {
+                        answer = Some(2);
+                    }
+                    if ui.button("Cancel").on_hover_text("Escape").clicked() {
+                        answer = Some(3);
+                    }
+                });
+            });
+        if ctx.input(|i| i.key_pressed(egui::Key::Escape)) && self.path_prompt.is_none() {
+            answer = Some(3);
+        }
+        let saved = |app: &mut Self| match unsaved {
+            Unsaved::Map => app.save_map(false),
+            Unsaved::RepairedMesh => app.save_mesh_as(),
+        };
+        match answer {
+            Some(1) if saved(self) => {
+                // Through `command` again: the other document may have unsaved changes too.
+                self.pending = None;
+                self.command(pending);
+            }
+            Some(2) => {
+                match unsaved {
+                    Unsaved::Map => self.grid.dirty = false,
+                    Unsaved::RepairedMesh => self.scene.unsaved_repair = false,
+                }
+                self.pending = None;
+                self.command(pending);
+            }
+            Some(3) => self.pending = None,
+            _ => {}
+        }
+    }
+
+    /// The typed-path window, and what its answer does.
+    pub(super) fn path_prompt_ui(&mut self, ctx: &egui::Context) {
+        let Some(prompt) = &mut self.path_prompt else {
+            return;
+        };
+        let purpose = prompt.purpose;
+        match prompt.ui(ctx) {
+            Some(PromptAnswer::Chosen(path)) => {
+                self.path_prompt = None;
+                match purpose {
+                    PromptPurpose::Open => self.open_path(path),
+                    PromptPurpose::SaveMap => {
+                        self.save_map_to(path);
+                    }
+                    PromptPurpose::SaveMesh => {
+                        self.save_mesh_to(path);
+                    }
+                }
+            }
+            Some(PromptAnswer::Cancelled) => self.path_prompt = None,
+            None => {}
+        }
+    }
+
+    pub(super) fn new_map_dialog_ui(&mut self, ctx: &egui::Context) {
+        let Some((mut w, mut h)) = self.new_map_size else {
+            return;
+        };
+        let mut create = false;
+        let mut cancel = false;
+        egui::Window::new("New map")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 80.0))
+            .show(ctx, |ui| {
+                ui.horizontal(|ui| {
+                    let label = ui.label("Width");
+                    ui.add(egui::DragValue::new(&mut w).range(1..=crate::grid::map::MAX_SIDE))
+                        .labelled_by(label.id);
+                    let label = ui.label("Height");
+                    ui.add(egui::DragValue::new(&mut h).range(1..=crate::grid::map::MAX_SIDE))
+                        .labelled_by(label.id);
+                });
+                ui.horizontal(|ui| {
+                    create = ui.button("Create").on_hover_text("Enter").clicked();
+                    cancel = ui.button("Cancel").on_hover_text("Escape").clicked();
+                });
+            });
+        // Enter creates and Escape cancels, as in the path prompt; Enter in a size field
+        // first ends its editing (egui keeps the typed number).
+        if !ctx.egui_wants_keyboard_input() {
+            create |= ctx.input(|i| i.key_pressed(egui::Key::Enter));
+        }
+        cancel |= ctx.input(|i| i.key_pressed(egui::Key::Escape));
+        self.new_map_size = Some((w, h));
+        if create {
+            self.new_map_size = None;
+            self.command(Command::NewMap(w, h));
+        }
+        if cancel {
+            self.new_map_size = None;
+        }
+    }
+}
+
+/// A red banner with the error and a close button; returns true when dismissed.
+pub(super) fn error_banner_ui(
+    ui: &mut egui::Ui,
+    (headline, reassurance): (&str, &str),
+    error: &str,
+) -> bool {
+    let mut dismissed = false;
+    egui::Frame::new()
+        .fill(egui::Color32::from_rgb(120, 30, 30))
+        .inner_margin(8.0)
+        .show(ui, |ui| {
+            // The message wraps over the banner's width: it names a file and a line, and is
+            // read whole (a long path used to run off the window).
+            let message = format!("{headline}: {error}");
+            ui.add(
+                egui::Label::new(egui::RichText::new(&message).color(egui::Color32::WHITE)).wrap(),
+            );
+            ui.add(
+                egui::Label::new(
+                    egui::RichText::new(reassurance).color(egui::Color32::from_gray(220)),
+                )
+                .wrap(),
+            );
+            ui.horizontal(|ui| {
+                if ui.button("Dismiss").clicked() {
+                    dismissed = true;
+                }
+                if ui
+                    .button("Copy")
+                    .on_hover_text("Copy the message, e.g. for a bug report")
+                    .clicked()
+                {
+                    ui.ctx().copy_text(message.clone());
+                }
+            });
+        });
+    dismissed
+}
+
+pub(super) fn help_ui(ui: &mut egui::Ui) {
+    egui::Grid::new("help").num_columns(2).show(ui, |ui| {
+        for (keys, what) in [
+            ("Left click", "set the start"),
+            ("Right click / Shift+click", "set the goal"),
+            ("Drag S or G", "move it; the search re-runs live"),
+            ("Drag elsewhere", "pan"),
+            ("Wheel / pinch", "zoom at the cursor"),
+            ("F", "fit the mesh to the view"),
+            ("Space", "play / pause"),
+            ("Left / Right arrow", "step back / forward"),
+            ("Home / End", "first / last step"),
+            ("Ctrl+O", "open a mesh (a map in map views)"),
+            ("Drop a file", "open it, mesh or map"),
+            ("Ctrl+L", "open a mesh or a map by typing its path"),
+            ("F5", "reload the mesh or the map from its file"),
+            (
+                "Tile map: left click / drag",
+                "paint with the selected tile",
+            ),
+            ("Tile map: right click / Shift+click", "set the goal"),
+            ("Tile map: right or middle drag", "pan"),
+            ("Tile map: 1 – 5", "paint grass, sand, water, wall, hole"),
+            ("Tile map: R", "fill rectangles / paint freely"),
+            ("Tile map: G", "fill regions / paint freely"),
+            ("Ctrl+Z / Ctrl+Shift+Z or Ctrl+Y", "undo / redo"),
+            ("Ctrl+S", "save the map"),
+            ("Ctrl+B", "build a navmesh from the map and show it"),
+            (
+                "Pursuit: Space / N / R",
+                "play or pause / one step / reset to the seed",
+            ),
+            ("Pursuit: WASD or arrows", "drive the kitten"),
+            ("Pursuit: right click", "send the kitten there"),
+            ("Pursuit: Delete", "remove the selected mob"),
+            ("Enter / Escape", "confirm / cancel a dialog"),
+            ("F1", "this list"),
+        ] {
+            ui.strong(keys);
+            ui.label(what);
+            ui.end_row();
+        }
+    });
+}
