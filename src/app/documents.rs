@@ -1,0 +1,302 @@
+//! Opening and saving tile maps and meshes (through the file dialogs, or a typed path where
+//! there are none), and keeping unsaved map edits for recovery after a crash.
+
+use super::files::Picked;
+use super::navmesh_scene::MeshSource;
+use super::path_prompt::{PathPrompt, PromptPurpose};
+use super::{Command, NavlabApp, OPEN_FAILED, RECOVERY_FAILED, SAVE_FAILED, SceneKind, recovery};
+use crate::words::count;
+use std::path::PathBuf;
+
+impl NavlabApp {
+    /// Keeps unsaved map edits in `recovery` from now on, and offers back what the last session
+    /// left there.
+    pub fn with_recovery(mut self, recovery: recovery::Recovery) -> Self {
+        match recovery.take_offer() {
+            Some(Ok(recovered)) => self.recovered = Some(recovered),
+            Some(Err(message)) => self.fail(RECOVERY_FAILED, message),
+            None => {}
+        }
+        self.recovery = Some(recovery);
+        self
+    }
+
+    /// Writes the tile map to the recovery file when it has unsaved edits not kept yet, and
+    /// removes the file when there are none (saved or discarded). Called with eframe's
+    /// periodic save and on exit. While last session's edits wait for an answer, nothing is
+    /// written over them.
+    pub fn keep_unsaved_edits(&mut self) {
+        let Some(recovery) = &self.recovery else {
+            return;
+        };
+        if self.recovered.is_some() {
+            return;
+        }
+        if !self.grid.dirty {
+            // Also a copy opened from the last session and saved since.
+            self.kept = None;
+            recovery.clear();
+            return;
+        }
+        let now = (self.grid.revision, self.grid.map.costs);
+        if self.kept == Some(now) {
+            return;
+        }
+        match recovery.store(&self.grid.map, self.grid.file.as_deref()) {
+            Ok(()) => self.kept = Some(now),
+            // Not worth a banner: the edits are still in the window.
+            Err(message) => eprintln!("navlab: could not keep unsaved edits: {message}"),
+        }
+    }
+
+    /// Loads a tile map; on failure the current map stays and the error shows.
+    pub fn load_map(&mut self, path: PathBuf) {
+        use crate::grid::{movingai, tiled};
+        // A Tiled map is imported: say which layers became walls.
+        let loaded = if tiled::is_tiled_path(&path) {
+            tiled::load(&path).map(|import| {
+                let walls = match import.wall_sources() {
+                    sources if sources.is_empty() => "no walls".to_string(),
+                    sources => format!("walls from {sources}"),
+                };
+                let terrain = import
+                    .terrain_summary()
+                    .map_or(String::new(), |t| format!(", {t}"));
+                let notice =
+                    format!("Imported from Tiled: {walls}{terrain}; Save writes .map or .json");
+                (import.map, notice)
+            })
+        } else {
+            movingai::load_any(&path).map(|map| (map, "Map opened".to_string()))
+        };
+        match loaded {
+            Ok((map, notice)) => {
+                self.grid.set_map(map, Some(path.clone()));
+                self.settings.recent.add(path.clone());
+                self.settings.last_map = Some(path);
+                self.error = None;
+                self.notice = Some(notice);
+            }
+            Err(e) => self.fail(OPEN_FAILED, e.to_string()),
+        }
+    }
+
+    /// Saves the tile map to `path` (atomically); returns true on success.
+    pub fn save_map_to(&mut self, path: PathBuf) -> bool {
+        match crate::grid::movingai::save_any(&self.grid.map, &path) {
+            Ok(()) => {
+                self.grid.file = Some(path.clone());
+                self.settings.last_map = Some(path.clone());
+                self.grid.dirty = false;
+                self.notice = Some(if self.costs_lost_in(&path) {
+                    format!(
+                        "Saved {}; its tile costs are not in it (a MovingAI .map has none): \
+                         Save as… a .json keeps them",
+                        path.display()
+                    )
+                } else {
+                    format!("Saved {}", path.display())
+                });
+                true
+            }
+            Err(e) => {
+                self.fail(SAVE_FAILED, e);
+                false
+            }
+        }
+    }
+
+    /// True when saving the tile map to `path` would drop its tile costs: they are not the
+    /// defaults and the file is not navlab's `.json`.
+    pub(super) fn costs_lost_in(&self, path: &std::path::Path) -> bool {
+        let json = path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        !json && self.grid.map.costs != crate::grid::TileCosts::default()
+    }
+
+    pub(super) fn save_map(&mut self, ask: bool) -> bool {
+        // navlab does not write Tiled files: an imported map is saved under a new name; nor
+        // does Save quietly drop edited tile costs into a .map: it asks, suggesting a .json.
+        let target = match (&self.grid.file, ask) {
+            (Some(path), false)
+                if !crate::grid::tiled::is_tiled_path(path) && !self.costs_lost_in(path) =>
+            {
+                (Picked::Path(path.clone()), path.clone())
+            }
+            (Some(path), _) => {
+                let stem = path
+                    .file_stem()
+                    .map_or("map".into(), |s| s.to_string_lossy());
+                let suggested = path.with_file_name(format!("{stem}.json"));
+                (self.dialogs.save_map(&format!("{stem}.json")), suggested)
+            }
+            (None, _) => (
+                self.dialogs.save_map("map.json"),
+                self.working_folder().join("map.json"),
+            ),
+        };
+        match target {
+            (Picked::Path(path), _) => self.save_map_to(path),
+            (Picked::NoDialog, suggested) => {
+                self.prompt_for_path(PromptPurpose::SaveMap, suggested, true);
+                false
+            }
+            (Picked::Cancelled, _) => false,
+        }
+    }
+
+    /// Where a typed relative path is read from (and new files are suggested).
+    pub(super) fn working_folder(&self) -> PathBuf {
+        std::env::current_dir().unwrap_or_default()
+    }
+
+    /// Shows the path prompt for `purpose`, starting from `start`.
+    pub(super) fn prompt_for_path(
+        &mut self,
+        purpose: PromptPurpose,
+        start: PathBuf,
+        no_dialog: bool,
+    ) {
+        self.path_prompt = Some(PathPrompt::new(
+            purpose,
+            start.display().to_string(),
+            no_dialog,
+        ));
+    }
+
+    /// Asks for a path to open in the app's own window, starting in the folder of the file
+    /// opened last.
+    pub(super) fn prompt_for_open(&mut self, no_dialog: bool) {
+        let folder = self
+            .settings
+            .recent
+            .paths()
+            .first()
+            .and_then(|p| p.parent())
+            .filter(|folder| folder.is_dir())
+            .map_or_else(|| self.working_folder(), |folder| folder.to_path_buf());
+        // Ends with a separator, so that typing goes on with a name.
+        let start = folder.join("");
+        self.prompt_for_path(PromptPurpose::Open, start, no_dialog);
+    }
+
+    /// Opens `path` as a tile map or a mesh by its extension, showing the scene it belongs to
+    /// (as for a dropped file).
+    pub fn open_path(&mut self, path: PathBuf) {
+        let is_map = path.extension().is_some_and(|e| {
+            ["map", "json", "tmx", "tmj"]
+                .iter()
+                .any(|m| e.eq_ignore_ascii_case(m))
+        });
+        if is_map {
+            if !self.settings.scene.uses_map() {
+                self.settings.scene = SceneKind::TileMap;
+            }
+            self.command(Command::LoadMap(path));
+        } else {
+            self.settings.scene = SceneKind::Navmesh;
+            self.command(Command::Load(path));
+        }
+    }
+
+    /// Loads a mesh file into the scene; on failure the current mesh stays and the error shows.
+    pub fn load_file(&mut self, path: PathBuf) {
+        let source = MeshSource::File(path.clone());
+        match self.scene.load(&source) {
+            Ok(mesh) => {
+                self.scene.set_mesh(mesh, source);
+                self.settings.recent.add(path.clone());
+                self.settings.last_file = Some(path);
+                self.error = None;
+                self.notice = Some(format!("Opened {}", self.scene.source.name()));
+            }
+            Err(message) => {
+                self.fail(OPEN_FAILED, message);
+            }
+        }
+    }
+
+    /// Asks where, then writes the mesh shown, atomically: OBJ, or a Polyanya mesh for a
+    /// `.mesh` name (a repaired one is suggested as `NAME-repaired.obj`); returns true when it
+    /// was written.
+    pub fn save_mesh_as(&mut self) -> bool {
+        let name = self.scene.source.name();
+        // "rooms.obj (built in)", "arena.map as a navmesh": the first word's file stem.
+        let stem = name
+            .split_whitespace()
+            .next()
+            .and_then(|first| std::path::Path::new(first).file_stem())
+            .map_or("mesh".into(), |s| s.to_string_lossy());
+        let repaired = self.scene.diagnostics.repaired.is_some();
+        let suggested = if repaired {
+            format!("{stem}-repaired.obj")
+        } else {
+            format!("{stem}.obj")
+        };
+        match self.dialogs.save_mesh(&suggested) {
+            Picked::Path(path) => self.save_mesh_to(path),
+            Picked::NoDialog => {
+                let start = match &self.scene.source {
+                    MeshSource::File(file) => file.with_file_name(&suggested),
+                    _ => self.working_folder().join(&suggested),
+                };
+                self.prompt_for_path(PromptPurpose::SaveMesh, start, true);
+                false
+            }
+            Picked::Cancelled => false,
+        }
+    }
+
+    /// Writes the mesh shown to `path`, atomically: OBJ, or a Polyanya mesh for a `.mesh` name;
+    /// returns true when it was written.
+    pub fn save_mesh_to(&mut self, path: PathBuf) -> bool {
+        let name = self.scene.source.name();
+        let repaired = self.scene.diagnostics.repaired.is_some();
+        let comment = if repaired {
+            format!("{name}, repaired by navlab (near-duplicates welded, T-junctions split)")
+        } else {
+            format!("{name}, saved by navlab")
+        };
+        let written = self
+            .scene
+            .mesh
+            .to_file_text(&path, &comment, Default::default())
+            .map_err(|e| format!("{}: {e}", path.display()))
+            .and_then(|text| crate::atomic::write_atomically(&path, text.as_bytes()));
+        match written {
+            Ok(()) => {
+                self.scene.unsaved_repair = false;
+                self.notice = Some(if crate::navmesh::polyanya::is_polyanya_path(&path) {
+                    // As `navlab convert` warns: what one flat layer cannot hold.
+                    use crate::navmesh::diagnose::FindingKind;
+                    let report = self.scene.diagnostics.report(&self.scene.mesh);
+                    let overlaps = report
+                        .get(FindingKind::Overlap)
+                        .map_or(0, |finding| finding.items.len());
+                    let warning = if overlaps > 0 {
+                        format!(
+                            "; warning: {} in the plane, which Polyanya cannot tell apart \
+                             (see Diagnostics)",
+                            count(overlaps, "overlap")
+                        )
+                    } else {
+                        String::new()
+                    };
+                    format!(
+                        "Saved {} as a Polyanya mesh: convex polygons, flat (heights left \
+                         out){warning}",
+                        path.display()
+                    )
+                } else {
+                    format!("Saved {}", path.display())
+                });
+                true
+            }
+            Err(error) => {
+                self.fail(SAVE_FAILED, error);
+                false
+            }
+        }
+    }
+}
