@@ -528,14 +528,14 @@ impl NavlabApp {
         });
         egui::Panel::left("controls")
             .resizable(true)
-            .default_size(250.0)
+            .default_size(side_panel_width(ui, 250.0))
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.controls_ui(ui));
             });
         let mut diagnostics_action = None;
         egui::Panel::right("event_log")
             .resizable(true)
-            .default_size(330.0)
+            .default_size(side_panel_width(ui, 330.0))
             .show(ui, |ui| {
                 use navmesh_scene::SideTab;
                 ui.horizontal(|ui| {
@@ -725,14 +725,14 @@ impl NavlabApp {
             });
         egui::Panel::right("grid_event_log")
             .resizable(true)
-            .default_size(300.0)
+            .default_size(side_panel_width(ui, 300.0))
             .show(ui, |ui| {
                 ui.heading("Steps");
                 self.grid.event_log_ui(ui);
             });
         egui::Panel::left("grid_controls")
             .resizable(true)
-            .default_size(260.0)
+            .default_size(side_panel_width(ui, 260.0))
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     ui.horizontal(|ui| {
@@ -798,14 +798,14 @@ impl NavlabApp {
     fn pursuit_panels(&mut self, ui: &mut egui::Ui) {
         egui::Panel::right("pursuit_log")
             .resizable(true)
-            .default_size(320.0)
+            .default_size(side_panel_width(ui, 320.0))
             .show(ui, |ui| {
                 ui.heading("What happened");
                 self.pursuit.log_ui(ui);
             });
         egui::Panel::left("pursuit_controls")
             .resizable(true)
-            .default_size(270.0)
+            .default_size(side_panel_width(ui, 270.0))
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.pursuit.controls_ui(ui));
             });
@@ -1111,6 +1111,14 @@ pub struct LaunchOptions {
     pub build_mesh: bool,
     /// The agent radius for `build_mesh` (tiles).
     pub agent_radius: Option<f64>,
+}
+
+/// A side panel's first width: `default` in a window 1,280 points wide, in proportion in a
+/// narrower one (at least 160), so that a small window keeps room for the canvas. egui keeps
+/// the width the user drags it to.
+fn side_panel_width(ui: &egui::Ui, default: f32) -> f32 {
+    let window = ui.ctx().content_rect().width();
+    default.min(window * default / 1280.0).max(160.0)
 }
 
 /// Opens the window; returns when it closes.
