@@ -359,6 +359,35 @@ fn compare_all_fills_the_table_for_every_algorithm() {
     let map = &h.state().grid.map;
     assert!(seen.min.x <= 0.0 && seen.min.y <= 0.0);
     assert!(seen.max.x >= map.width() as f64 && seen.max.y >= map.height() as f64);
+
+    // Copy table: a header and one tab-separated row per algorithm, read back to the numbers.
+    h.get_by_label("Copy table").click();
+    h.step();
+    let copied: Vec<String> = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            egui::OutputCommand::CopyText(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect();
+    let [text] = copied.as_slice() else {
+        panic!("one copy: {copied:?}")
+    };
+    let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(lines[0][0], "Algorithm");
+    assert_eq!(lines.len(), 1 + rows.len());
+    for (fields, r) in lines[1..].iter().zip(&rows) {
+        assert_eq!(fields.len(), 8, "{fields:?}");
+        assert_eq!(fields[0], r.name);
+        if r.cost.is_finite() {
+            assert_eq!(fields[1].parse::<f64>().ok(), Some(r.cost));
+        }
+        assert_eq!(fields[2].parse::<usize>().ok(), Some(r.expanded));
+        assert_eq!(fields[5].parse::<usize>().ok(), Some(r.peak_memory));
+    }
 }
 
 #[test]

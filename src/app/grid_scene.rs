@@ -896,6 +896,16 @@ impl GridScene {
                 ui.spinner();
                 ui.label("comparing…");
             }
+            if let Some(rows) = &self.comparison
+                && ui
+                    .button("Copy table")
+                    .on_hover_text(
+                        "Copy the table, tab-separated (it pastes into a spreadsheet), with full precision",
+                    )
+                    .clicked()
+            {
+                ui.ctx().copy_text(comparison_table_text(rows));
+            }
         });
         let Some(rows) = &self.comparison else {
             ui.label("Press Compare all to run every algorithm on this map, start and goal.");
@@ -943,11 +953,7 @@ impl GridScene {
                     ui.label(count(r.deferred));
                     ui.label(r.peak_memory.to_string());
                     ui.label(format!("{:.1}", r.micros));
-                    ui.label(match r.outcome {
-                        SearchOutcome::Found => "found",
-                        SearchOutcome::Unreachable => "unreachable",
-                        SearchOutcome::BudgetExceeded => "over budget",
-                    });
+                    ui.label(outcome_word(r.outcome));
                     ui.end_row();
                 }
             });
@@ -1351,6 +1357,41 @@ struct ComparisonJob {
     goal: Cell,
     connectivity: Connectivity,
     algorithms: Vec<(AlgorithmKind, GridAlgorithm)>,
+}
+
+/// How a search ended, in the comparison's words.
+fn outcome_word(outcome: SearchOutcome) -> &'static str {
+    match outcome {
+        SearchOutcome::Found => "found",
+        SearchOutcome::Unreachable => "unreachable",
+        SearchOutcome::BudgetExceeded => "over budget",
+    }
+}
+
+/// The comparison table as tab-separated text with a header row, numbers in full (empty
+/// where the window shows —): what Copy table puts on the clipboard.
+pub fn comparison_table_text(rows: &[ComparisonRow]) -> String {
+    let mut text =
+        "Algorithm\tCost\tExpanded\tPasses\tDeferred\tPeak memory\tTime (µs)\tStatus\n".to_string();
+    let optional = |n: Option<usize>| n.map_or_else(String::new, |n| n.to_string());
+    for r in rows {
+        let cost = if r.cost.is_finite() {
+            r.cost.to_string()
+        } else {
+            String::new()
+        };
+        text += &format!(
+            "{}\t{cost}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+            r.name,
+            r.expanded,
+            optional(r.passes),
+            optional(r.deferred),
+            r.peak_memory,
+            r.micros,
+            outcome_word(r.outcome)
+        );
+    }
+    text
 }
 
 /// A comparison running on a worker thread.
