@@ -352,3 +352,31 @@ fn saving_an_overlapping_mesh_as_polyanya_warns_as_convert_does() {
         "{notice}"
     );
 }
+
+#[test]
+fn copy_steps_puts_every_explained_step_on_the_clipboard() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    h.get_by_label("Copy steps").click();
+    h.step();
+    let copied: Vec<String> = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            egui::OutputCommand::CopyText(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect();
+    let [text] = copied.as_slice() else {
+        panic!("one copy: {copied:?}")
+    };
+    let scene = &h.state().scene;
+    let steps = scene.timeline.steps();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), steps.len() + 1);
+    assert_eq!(lines[0], "0. ready: start and goal placed");
+    for (k, step) in steps.iter().enumerate() {
+        assert_eq!(lines[k + 1], format!("{}. {}", k + 1, step.explain()));
+    }
+}

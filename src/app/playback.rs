@@ -186,7 +186,17 @@ pub fn event_log_ui(
     follow: &mut bool,
     step_text: impl Fn(usize) -> String,
 ) -> bool {
-    ui.label(format!("Step {} of {len}", playback.cursor.min(len)));
+    ui.horizontal(|ui| {
+        ui.label(format!("Step {} of {len}", playback.cursor.min(len)));
+        if ui
+            .small_button("Copy steps")
+            .on_hover_text("Copy every step's sentence, one per line (e.g. for teaching notes)")
+            .clicked()
+        {
+            let all: Vec<String> = (0..=len).map(|row| row_line(row, &step_text)).collect();
+            ui.ctx().copy_text(all.join("\n"));
+        }
+    });
     let row_height = ui.text_style_height(&egui::TextStyle::Body);
     let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
     if std::mem::take(follow) {
@@ -200,11 +210,7 @@ pub fn event_log_ui(
         // tooltip and in the canvas caption.
         ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
         for row in rows {
-            let text = if row == 0 {
-                "0. ready: start and goal placed".to_string()
-            } else {
-                format!("{row}. {}", step_text(row))
-            };
+            let text = row_line(row, &step_text);
             let response = ui.selectable_label(row == playback.cursor, &text);
             if response.clicked() {
                 jump = Some(row);
@@ -217,6 +223,15 @@ pub fn event_log_ui(
         playback.cursor = row;
     }
     jump.is_some()
+}
+
+/// One line of the step list: the step's number and sentence.
+fn row_line(row: usize, step_text: &impl Fn(usize) -> String) -> String {
+    if row == 0 {
+        "0. ready: start and goal placed".to_string()
+    } else {
+        format!("{row}. {}", step_text(row))
+    }
 }
 
 #[cfg(test)]
