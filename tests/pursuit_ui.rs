@@ -165,3 +165,30 @@ fn right_click_sends_the_kitten_and_the_keys_drive_it() {
     let x1 = h.state().pursuit.world.kitten.body.position.x;
     assert!(x1 < x0 - 0.5, "moved left: {x0} -> {x1}");
 }
+
+#[test]
+fn copy_log_puts_every_event_on_the_clipboard() {
+    let mut h = harness();
+    h.get_by_label("Play").click();
+    h.run_steps(120);
+    h.get_by_label("Pause").click();
+    h.run_steps(2);
+    let log: Vec<String> = h.state().pursuit.log.iter().map(|e| e.explain()).collect();
+    assert!(
+        !log.is_empty(),
+        "two seconds of the default scene have events"
+    );
+    h.get_by_label("Copy log").click();
+    h.step();
+    let copied: Vec<String> = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            egui::OutputCommand::CopyText(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copied, [log.join("\n")]);
+}

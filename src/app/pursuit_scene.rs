@@ -485,7 +485,17 @@ impl PursuitScene {
 
     /// The event log, newest at the bottom.
     pub fn log_ui(&mut self, ui: &mut Ui) {
-        ui.label(format!("{} events", self.log.len()));
+        ui.horizontal(|ui| {
+            ui.label(crate::words::count(self.log.len(), "event"));
+            if ui
+                .small_button("Copy log")
+                .on_hover_text("Copy every event, one per line")
+                .clicked()
+            {
+                let lines: Vec<String> = self.log.iter().map(|e| e.explain()).collect();
+                ui.ctx().copy_text(lines.join("\n"));
+            }
+        });
         let row_height = ui.text_style_height(&egui::TextStyle::Body);
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
