@@ -621,13 +621,10 @@ fn grid_command(
     steps: bool,
     json: bool,
 ) -> ExitCode {
-    use crate::grid::{grid_search, movingai};
-    let map = match movingai::load_any(map_path) {
+    use crate::grid::grid_search;
+    let map = match load_map(map_path) {
         Ok(map) => map,
-        Err(error) => {
-            complain!("error: {error}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     for (label, cell) in [("start", from), ("goal", to)] {
         if let Some(problem) = endpoint_problem(&map, label, cell) {
@@ -736,12 +733,9 @@ fn scen_command(
             }
         }
     };
-    let map = match movingai::load_any(&map_path) {
+    let map = match load_map(map_path.as_ref()) {
         Ok(map) => map,
-        Err(error) => {
-            complain!("error: {error}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let algorithm = search.algorithm();
     let mut scratch = GridScratch::default();
@@ -932,8 +926,35 @@ fn demo_command(scene: SceneArg, cost: CostArg) -> ExitCode {
 fn load(mesh: &std::path::Path, plane: Plane) -> Result<NavMesh, ExitCode> {
     NavMesh::load(mesh, plane).map_err(|error| {
         complain!("error: {error}");
+        if has_extension(mesh, &["map", "json", "tmx", "tmj"]) {
+            complain!(
+                "hint: {} looks like a tile map: `navlab grid` searches it, `navlab mesh` builds a \
+                 navmesh from it",
+                mesh.display()
+            );
+        }
         ExitCode::from(2)
     })
+}
+
+/// Reads a tile map (MovingAI `.map`, navlab `.json`, Tiled); exit 2 with the error otherwise.
+fn load_map(path: &std::path::Path) -> Result<crate::grid::TileMap, ExitCode> {
+    crate::grid::movingai::load_any(path).map_err(|error| {
+        complain!("error: {error}");
+        if has_extension(path, &["obj", "mesh"]) {
+            complain!(
+                "hint: {} looks like a navmesh: `navlab path` searches it",
+                path.display()
+            );
+        }
+        ExitCode::from(2)
+    })
+}
+
+/// True when `path`'s extension is one of `extensions` (any case).
+fn has_extension(path: &std::path::Path, extensions: &[&str]) -> bool {
+    path.extension()
+        .is_some_and(|e| extensions.iter().any(|x| e.eq_ignore_ascii_case(x)))
 }
 
 fn path_command(
@@ -1130,12 +1151,9 @@ fn mesh_command(
     agent_radius: f64,
     json: bool,
 ) -> ExitCode {
-    let map = match crate::grid::movingai::load_any(map_path) {
+    let map = match load_map(map_path) {
         Ok(map) => map,
-        Err(error) => {
-            complain!("error: {error}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let used = crate::navmesh::from_map::agent_radius_used(agent_radius);
     if agent_radius.is_finite() && used != agent_radius {
@@ -1287,12 +1305,9 @@ fn pursue_command(
         );
         return ExitCode::from(2);
     }
-    let map = match crate::grid::movingai::load_any(map_path) {
+    let map = match load_map(map_path) {
         Ok(map) => map,
-        Err(error) => {
-            complain!("error: {error}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let name = map_path.display();
     let mut world = match World::new(map, config, kitten) {

@@ -744,3 +744,41 @@ fn convert_writes_a_polyanya_mesh_and_back_and_refuses_stairs() {
     assert!(stderr.contains("shared by 3 triangles"), "{stderr}");
     assert!(!out.exists());
 }
+
+#[test]
+fn a_map_given_to_a_mesh_command_or_a_mesh_to_a_map_command_gets_a_hint() {
+    let dir = tempfile::tempdir().expect("temp");
+    let map = dir.path().join("small.map");
+    std::fs::write(&map, "type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n").expect("write");
+    let map = map.to_str().expect("utf-8");
+    let (code, _, stderr) = navlab(&["path", map, "--from", "0,0", "--to", "1,1"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("error: ") && stderr.contains("looks like a tile map: `navlab grid`"),
+        "{stderr}"
+    );
+    let mesh = repo_path("assets/rooms.obj");
+    let (code, _, stderr) = navlab(&[
+        "grid",
+        mesh.to_str().expect("utf-8"),
+        "--from",
+        "0,0",
+        "--to",
+        "1,1",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("looks like a navmesh: `navlab path`"),
+        "{stderr}"
+    );
+    // A real error in a map keeps its line and gets no hint.
+    let (_, _, stderr) = navlab(&[
+        "grid",
+        map.replace("small", "none").as_str(),
+        "--from",
+        "0,0",
+        "--to",
+        "1,1",
+    ]);
+    assert!(!stderr.contains("hint"), "{stderr}");
+}
