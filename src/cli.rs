@@ -58,9 +58,10 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Open the window (the default when no command is given), optionally on a mesh file.
+    /// Open the window (the default when no command is given), optionally on a mesh or map file.
     Open {
-        /// The mesh file (OBJ or Polyanya .mesh); the built-in scene when omitted.
+        /// A mesh (OBJ or Polyanya .mesh), or a tile map (.map, .json, .tmx, .tmj) to open in
+        /// the tile-map view; the built-in scene when omitted.
         file: Option<PathBuf>,
         /// Place the start here (X,Z).
         #[arg(long, value_parser = parse_point, allow_hyphen_values = true)]

@@ -1155,8 +1155,14 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
             if !screenshot_mode && let Some(recovery) = recovery::Recovery::in_app_data() {
                 app = app.with_recovery(recovery);
             }
-            if let Some(file) = launch.file {
-                app.load_file(file);
+            // A map given as the file opens in the tile-map view, as a dropped one does.
+            match launch.file {
+                Some(file) if documents::is_map_path(&file) => {
+                    app.settings.scene = SceneKind::TileMap;
+                    app.load_map(file);
+                }
+                Some(file) => app.load_file(file),
+                None => {}
             }
             if launch.start.is_some() || launch.goal.is_some() {
                 if let Some(start) = launch.start {
