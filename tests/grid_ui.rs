@@ -533,7 +533,7 @@ fn without_a_file_dialog_typed_paths_open_and_save_and_nothing_is_lost() {
 }
 
 #[test]
-fn ctrl_l_opens_a_typed_path_in_the_scene_it_belongs_to_and_escape_cancels() {
+fn ctrl_l_opens_a_typed_path_in_the_scene_it_belongs_to_tab_completes_escape_cancels() {
     let dir = tempfile::tempdir().expect("temp");
     let map = dir.path().join("small.map");
     std::fs::write(&map, "type octile\nheight 2\nwidth 4\nmap\n....\n.@..\n").expect("write");
@@ -557,9 +557,25 @@ fn ctrl_l_opens_a_typed_path_in_the_scene_it_belongs_to_and_escape_cancels() {
     type_path(&mut h, &common::repo_path("assets/hole.obj"));
     assert_eq!(h.state().settings.scene, SceneKind::Navmesh);
     assert!(h.state().scene.source.name().contains("hole.obj"));
+    // Tab completes the name being typed ("sma" → "small.map"), then Enter opens it.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
     h.run_steps(2);
-    type_path(&mut h, &map);
+    let partial = dir.path().join("sma");
+    common::replace_text(&mut h, "Path", &partial.display().to_string());
+    h.key_press(egui::Key::Tab);
+    h.run_steps(2);
+    let prompt = h.state().path_prompt.as_ref().expect("still open");
+    assert_eq!(prompt.text, map.display().to_string());
+    // The field kept the keyboard: typing goes on in it (Tab did not move to the buttons).
+    h.get_by_role_and_label(egui::accesskit::Role::TextInput, "Path")
+        .type_text("x");
+    h.run_steps(1);
+    let prompt = h.state().path_prompt.as_ref().expect("still open");
+    assert_eq!(prompt.text, format!("{}x", map.display()));
+    h.key_press(egui::Key::Backspace);
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(2);
     assert_eq!(h.state().settings.scene, SceneKind::TileMap);
     assert_eq!(h.state().grid.map.width(), 4);
 }

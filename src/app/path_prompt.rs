@@ -88,6 +88,58 @@ pub fn resolve(
     }
 }
 
+/// What Tab makes of `text`: the name being typed completed as far as the folder's entries
+/// that begin with it agree (a folder gets its `/`), and those entries (at most `MAX_SHOWN`,
+/// sorted). `None` when no entry begins with it or the folder cannot be read. Hidden entries
+/// are offered only for a name that starts with a dot.
+pub fn complete(text: &str, home: Option<&Path>) -> Option<(String, Vec<String>)> {
+    const MAX_SHOWN: usize = 8;
+    let split = text.rfind(['/', '\\']).map_or(0, |i| i + 1);
+    let (folder_text, typed) = text.split_at(split);
+    let folder = match (folder_text.strip_prefix('~'), home) {
+        (Some(rest), Some(home)) if rest.starts_with(['/', '\\']) => {
+            home.join(rest.trim_start_matches(['/', '\\']))
+        }
+        _ if folder_text.is_empty() => PathBuf::from("."),
+        _ => PathBuf::from(folder_text),
+    };
+    let mut matches: Vec<(String, bool)> = std::fs::read_dir(&folder)
+        .ok()?
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let shown = typed.starts_with('.') || !name.starts_with('.');
+            (shown && name.starts_with(typed)).then(|| (name, entry.path().is_dir()))
+        })
+        .collect();
+    matches.sort();
+    let (first, _) = matches.first()?;
+    let common = matches.iter().fold(first.as_str(), |common, (name, _)| {
+        let agreed = common
+            .char_indices()
+            .zip(name.chars())
+            .find(|((_, a), b)| a != b)
+            .map_or(common.len().min(name.len()), |((i, _), _)| i);
+        &common[..agreed]
+    });
+    let mut completed = format!("{folder_text}{common}");
+    if let [(name, true)] = matches.as_slice() {
+        completed = format!("{folder_text}{name}/");
+    }
+    let shown = matches
+        .iter()
+        .take(MAX_SHOWN)
+        .map(|(name, dir)| {
+            if *dir {
+                format!("{name}/")
+            } else {
+                name.clone()
+            }
+        })
+        .collect();
+    Some((completed, shown))
+}
+
 /// What the user decided in the prompt.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PromptAnswer {
@@ -110,6 +162,8 @@ pub struct PathPrompt {
     problem: Option<PathProblem>,
     /// Whether the text field has been given the keyboard yet.
     focused: bool,
+    /// What the last Tab found in the folder, shown under the field.
+    completions: Vec<String>,
 }
 
 impl PathPrompt {
@@ -122,6 +176,7 @@ impl PathPrompt {
             no_dialog,
             problem: None,
             focused: false,
+            completions: Vec::new(),
         }
     }
 
@@ -151,7 +206,7 @@ impl PathPrompt {
                 }
                 ui.label(match self.purpose {
                     PromptPurpose::Open => {
-                        "A mesh (.obj, .mesh) or a tile map (.map, .json, .tmx, .tmj). ~ is your home folder."
+                        "A mesh (.obj, .mesh) or a tile map (.map, .json, .tmx, .tmj). ~ is your home folder; Tab completes a name."
                     }
                     PromptPurpose::SaveMap => {
                         ".json keeps tile costs, .map is MovingAI's format; a name without one gets .json."
@@ -160,19 +215,53 @@ impl PathPrompt {
                         ".obj is Wavefront OBJ, .mesh is Polyanya's format; a name without one gets .obj."
                     }
                 });
+                let field = ui.make_persistent_id("path_prompt_field");
+                // Tab completes the name being typed (before the field would lose the focus).
+                let tab = ui.memory(|m| m.has_focus(field))
+                    && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Tab));
+                if tab {
+                    let home = std::env::var_os("HOME").map(PathBuf::from);
+                    match complete(&self.text, home.as_deref()) {
+                        Some((completed, shown)) => {
+                            self.text = completed;
+                            self.completions = shown;
+                            let mut state =
+                                egui::text_edit::TextEditState::load(ui.ctx(), field)
+                                    .unwrap_or_default();
+                            let end = egui::text::CCursor::new(self.text.chars().count());
+                            state
+                                .cursor
+                                .set_char_range(Some(egui::text::CCursorRange::one(end)));
+                            state.store(ui.ctx(), field);
+                        }
+                        None => self.completions = vec!["(nothing there begins so)".into()],
+                    }
+                }
                 let edit = ui
                     .horizontal(|ui| {
                         let label = ui.label("Path");
-                        ui.add(egui::TextEdit::singleline(&mut self.text).desired_width(f32::INFINITY))
-                            .labelled_by(label.id)
+                        ui.add(
+                            egui::TextEdit::singleline(&mut self.text)
+                                .id(field)
+                                // Tab completes instead of moving the focus on.
+                                .lock_focus(true)
+                                .desired_width(f32::INFINITY),
+                        )
+                        .labelled_by(label.id)
                     })
                     .inner;
+                if !self.completions.is_empty() {
+                    ui.weak(self.completions.join("   "));
+                }
                 if !self.focused {
                     edit.request_focus();
                     self.focused = true;
                 }
                 if edit.changed() {
                     self.problem = None;
+                    if !tab {
+                        self.completions.clear();
+                    }
                 }
                 if edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter)) {
                     confirm = true;
@@ -212,6 +301,43 @@ impl PathPrompt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tab_completes_as_far_as_the_folder_agrees() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for file in ["arena.map", "arena2.map", "maze.map", ".hidden"] {
+            std::fs::write(dir.path().join(file), "").expect("write");
+        }
+        std::fs::create_dir(dir.path().join("maps")).expect("mkdir");
+        let at = |rest: &str| format!("{}/{rest}", dir.path().display());
+        let complete = |rest: &str| complete(&at(rest), None);
+        assert_eq!(
+            complete("ar"),
+            Some((at("arena"), vec!["arena.map".into(), "arena2.map".into()]))
+        );
+        assert_eq!(
+            complete("m"),
+            Some((at("ma"), vec!["maps/".into(), "maze.map".into()]))
+        );
+        assert_eq!(
+            complete("maz"),
+            Some((at("maze.map"), vec!["maze.map".into()]))
+        );
+        assert_eq!(complete("maps"), Some((at("maps/"), vec!["maps/".into()])));
+        assert_eq!(complete("x"), None);
+        assert_eq!(
+            complete("").map(|(_, shown)| shown.len()),
+            Some(4),
+            "no hidden"
+        );
+        assert_eq!(complete(".h").map(|(text, _)| text), Some(at(".hidden")));
+        // ~ lists the home folder and keeps the ~ as typed.
+        assert_eq!(
+            super::complete("~/maz", Some(dir.path())).map(|(text, _)| text),
+            Some("~/maze.map".to_string())
+        );
+        assert_eq!(super::complete("/no/such/folder/x", None), None);
+    }
 
     #[test]
     fn opening_needs_an_existing_file() {
