@@ -161,13 +161,13 @@ fn a_bad_file_shows_an_error_and_keeps_the_old_mesh() {
     assert_eq!(h.state().scene.mesh.triangles().len(), triangles);
     assert!(h.state().scene.source.name().contains("rooms.obj"));
     // Copy puts the whole message on the clipboard.
-    h.get_by_label("Copy").click();
-    h.step();
-    let copied = h.output().platform_output.commands.iter().any(|c| {
-        matches!(c, egui::OutputCommand::CopyText(t)
-            if t.starts_with("Could not open") && t.contains("broken.obj"))
-    });
-    assert!(copied, "{:?}", h.output().platform_output.commands);
+    let copied = common::click_and_copied(&mut h, "Copy");
+    assert!(
+        copied
+            .iter()
+            .any(|t| t.starts_with("Could not open") && t.contains("broken.obj")),
+        "{copied:?}"
+    );
     h.run_steps(1);
     h.get_by_label("Dismiss").click();
     h.run_steps(2);
@@ -356,18 +356,7 @@ fn saving_an_overlapping_mesh_as_polyanya_warns_as_convert_does() {
 #[test]
 fn copy_steps_puts_every_explained_step_on_the_clipboard() {
     let mut h = harness(app_with_dialog_answers(vec![]));
-    h.get_by_label("Copy steps").click();
-    h.step();
-    let copied: Vec<String> = h
-        .output()
-        .platform_output
-        .commands
-        .iter()
-        .filter_map(|c| match c {
-            egui::OutputCommand::CopyText(t) => Some(t.clone()),
-            _ => None,
-        })
-        .collect();
+    let copied = common::click_and_copied(&mut h, "Copy steps");
     let [text] = copied.as_slice() else {
         panic!("one copy: {copied:?}")
     };

@@ -361,18 +361,7 @@ fn compare_all_fills_the_table_for_every_algorithm() {
     assert!(seen.max.x >= map.width() as f64 && seen.max.y >= map.height() as f64);
 
     // Copy table: a header and one tab-separated row per algorithm, read back to the numbers.
-    h.get_by_label("Copy table").click();
-    h.step();
-    let copied: Vec<String> = h
-        .output()
-        .platform_output
-        .commands
-        .iter()
-        .filter_map(|c| match c {
-            egui::OutputCommand::CopyText(t) => Some(t.clone()),
-            _ => None,
-        })
-        .collect();
+    let copied = common::click_and_copied(&mut h, "Copy table");
     let [text] = copied.as_slice() else {
         panic!("one copy: {copied:?}")
     };

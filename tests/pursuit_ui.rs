@@ -178,17 +178,6 @@ fn copy_log_puts_every_event_on_the_clipboard() {
         !log.is_empty(),
         "two seconds of the default scene have events"
     );
-    h.get_by_label("Copy log").click();
-    h.step();
-    let copied: Vec<String> = h
-        .output()
-        .platform_output
-        .commands
-        .iter()
-        .filter_map(|c| match c {
-            egui::OutputCommand::CopyText(t) => Some(t.clone()),
-            _ => None,
-        })
-        .collect();
+    let copied = common::click_and_copied(&mut h, "Copy log");
     assert_eq!(copied, [log.join("\n")]);
 }

@@ -343,6 +343,23 @@ pub fn replace_text<S>(h: &mut egui_kittest::Harness<'_, S>, label: &str, text: 
     h.run_steps(1);
 }
 
+/// Clicks the button labelled `label` and returns the texts the click put on the clipboard
+/// (egui's copy commands of the frame that handled the click).
+pub fn click_and_copied<S>(h: &mut egui_kittest::Harness<'_, S>, label: &str) -> Vec<String> {
+    use egui_kittest::kittest::Queryable;
+    h.get_by_label(label).click();
+    h.step();
+    h.output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|c| match c {
+            egui::OutputCommand::CopyText(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Random tile maps with sides in `sides`: mostly grass, some sand and water, walls and holes.
 pub fn tile_maps(
     sides: std::ops::Range<usize>,
