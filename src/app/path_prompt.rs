@@ -58,12 +58,7 @@ pub fn resolve(
     if text.is_empty() {
         return Err(PathProblem::Empty);
     }
-    let mut path = match (text.strip_prefix('~'), home) {
-        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with(['/', '\\']) => {
-            home.join(rest.trim_start_matches(['/', '\\']))
-        }
-        _ => PathBuf::from(text),
-    };
+    let mut path = expand_home(text, home);
     if path.is_dir() {
         return Err(PathProblem::Folder(path));
     }
@@ -88,6 +83,17 @@ pub fn resolve(
     }
 }
 
+/// `text` as a path, a leading `~` (alone or before a separator) being `home`; `~name` (another
+/// user's home in a shell) is taken as typed.
+fn expand_home(text: &str, home: Option<&Path>) -> PathBuf {
+    match (text.strip_prefix('~'), home) {
+        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with(['/', '\\']) => {
+            home.join(rest.trim_start_matches(['/', '\\']))
+        }
+        _ => PathBuf::from(text),
+    }
+}
+
 /// What Tab makes of `text`: the name being typed completed as far as the folder's entries
 /// that begin with it agree (a folder gets its `/`), and those entries (at most `MAX_SHOWN`,
 /// sorted). `None` when no entry begins with it or the folder cannot be read. Hidden entries
@@ -96,12 +102,10 @@ pub fn complete(text: &str, home: Option<&Path>) -> Option<(String, Vec<String>)
     const MAX_SHOWN: usize = 8;
     let split = text.rfind(['/', '\\']).map_or(0, |i| i + 1);
     let (folder_text, typed) = text.split_at(split);
-    let folder = match (folder_text.strip_prefix('~'), home) {
-        (Some(rest), Some(home)) if rest.starts_with(['/', '\\']) => {
-            home.join(rest.trim_start_matches(['/', '\\']))
-        }
-        _ if folder_text.is_empty() => PathBuf::from("."),
-        _ => PathBuf::from(folder_text),
+    let folder = if folder_text.is_empty() {
+        PathBuf::from(".")
+    } else {
+        expand_home(folder_text, home)
     };
     let mut matches: Vec<(String, bool)> = std::fs::read_dir(&folder)
         .ok()?
