@@ -927,7 +927,7 @@ fn demo_command(scene: SceneArg, cost: CostArg) -> ExitCode {
 fn load(mesh: &std::path::Path, plane: Plane) -> Result<NavMesh, ExitCode> {
     NavMesh::load(mesh, plane).map_err(|error| {
         complain!("error: {error}");
-        if has_extension(mesh, &["map", "json", "tmx", "tmj"]) {
+        if crate::grid::is_map_path(mesh) {
             complain!(
                 "hint: {} looks like a tile map: `navlab grid` searches it, `navlab mesh` builds a \
                  navmesh from it",
@@ -942,7 +942,11 @@ fn load(mesh: &std::path::Path, plane: Plane) -> Result<NavMesh, ExitCode> {
 fn load_map(path: &std::path::Path) -> Result<crate::grid::TileMap, ExitCode> {
     crate::grid::movingai::load_any(path).map_err(|error| {
         complain!("error: {error}");
-        if has_extension(path, &["obj", "mesh"]) {
+        let mesh_like = crate::navmesh::polyanya::is_polyanya_path(path)
+            || path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("obj"));
+        if mesh_like {
             complain!(
                 "hint: {} looks like a navmesh: `navlab path` searches it",
                 path.display()
@@ -950,12 +954,6 @@ fn load_map(path: &std::path::Path) -> Result<crate::grid::TileMap, ExitCode> {
         }
         ExitCode::from(2)
     })
-}
-
-/// True when `path`'s extension is one of `extensions` (any case).
-fn has_extension(path: &std::path::Path, extensions: &[&str]) -> bool {
-    path.extension()
-        .is_some_and(|e| extensions.iter().any(|x| e.eq_ignore_ascii_case(x)))
 }
 
 fn path_command(

@@ -184,7 +184,7 @@ impl NavlabApp {
     /// Opens `path` as a tile map or a mesh by its extension, showing the scene it belongs to
     /// (as for a dropped file).
     pub fn open_path(&mut self, path: PathBuf) {
-        if is_map_path(&path) {
+        if crate::grid::is_map_path(&path) {
             if !self.settings.scene.uses_map() {
                 self.settings.scene = SceneKind::TileMap;
             }
@@ -294,14 +294,4 @@ impl NavlabApp {
             }
         }
     }
-}
-
-/// True for the extensions of tile maps (`.map`, navlab `.json`, Tiled `.tmx`/`.tmj`, any
-/// case); meshes are everything else (`.obj`, `.mesh`).
-pub fn is_map_path(path: &std::path::Path) -> bool {
-    path.extension().is_some_and(|e| {
-        ["map", "json", "tmx", "tmj"]
-            .iter()
-            .any(|m| e.eq_ignore_ascii_case(m))
-    })
 }

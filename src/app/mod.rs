@@ -1157,7 +1157,7 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
             }
             // A map given as the file opens in the tile-map view, as a dropped one does.
             match launch.file {
-                Some(file) if documents::is_map_path(&file) => {
+                Some(file) if crate::grid::is_map_path(&file) => {
                     app.settings.scene = SceneKind::TileMap;
                     app.load_map(file);
                 }

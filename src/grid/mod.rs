@@ -13,3 +13,14 @@ pub mod tiles;
 pub use map::{Cell, Connectivity, MapError, TileMap};
 pub use search::{GridAlgorithm, GridPath, Heuristic, grid_search};
 pub use tiles::{Tile, TileCosts};
+
+/// True for the extensions of the tile maps navlab reads (`.map`, navlab `.json`, Tiled
+/// `.tmx`/`.tmj`, any case); meshes are `.obj` and `.mesh`. The app opens a file in its view by
+/// this, and the CLI names the right command when given the other kind.
+pub fn is_map_path(path: &std::path::Path) -> bool {
+    path.extension().is_some_and(|e| {
+        ["map", "json", "tmx", "tmj"]
+            .iter()
+            .any(|m| e.eq_ignore_ascii_case(m))
+    })
+}
