@@ -13,12 +13,8 @@ impl NavlabApp {
         };
         let name = recovered
             .file
-            .as_ref()
-            .map_or("an untitled map".to_string(), |f| {
-                f.file_name().map_or(f.display().to_string(), |n| {
-                    n.to_string_lossy().into_owned()
-                })
-            });
+            .as_deref()
+            .map_or("an untitled map".to_string(), super::files::file_label);
         let (w, h) = (recovered.map.width(), recovered.map.height());
         let mut answer = None;
         egui::Window::new("Unsaved edits from the last session")

@@ -133,6 +133,14 @@ impl FileDialogs for ScriptedDialogs {
     }
 }
 
+/// A file's name for titles and messages (the whole path when it has no name).
+pub fn file_label(path: &std::path::Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
 /// Recently opened files, newest first, at most [`RecentFiles::MAX`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RecentFiles(Vec<PathBuf>);

@@ -607,12 +607,8 @@ impl NavlabApp {
     fn map_name(&self) -> String {
         self.grid
             .file
-            .as_ref()
-            .map_or("untitled map".to_string(), |p| {
-                p.file_name().map_or(p.display().to_string(), |n| {
-                    n.to_string_lossy().into_owned()
-                })
-            })
+            .as_deref()
+            .map_or("untitled map".to_string(), files::file_label)
     }
 
     /// What a mesh built from the map is called (with the agent radius, when there is one).

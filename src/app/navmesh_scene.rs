@@ -28,10 +28,7 @@ impl MeshSource {
     pub fn name(&self) -> String {
         match self {
             MeshSource::Embedded(scene) => format!("{} (built in)", scene.name),
-            MeshSource::File(path) => path.file_name().map_or_else(
-                || path.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            ),
+            MeshSource::File(path) => super::files::file_label(path),
             MeshSource::Generated(name) => name.clone(),
         }
     }
