@@ -902,9 +902,7 @@ fn demo_command(scene: SceneArg, cost: CostArg) -> ExitCode {
         say!(
             "{:>4}. {}",
             i + 1,
-            event.explain_in(crate::search::ExpansionOrder::LowestF, |t| format!(
-                "triangle {t}"
-            ))
+            crate::navmesh::explain_search_step(event)
         );
     }
     say!(

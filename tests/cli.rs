@@ -159,6 +159,7 @@ fn demo_walks_through_the_default_scene_step_by_step() {
     assert!(stdout.contains("rooms.obj"));
     assert!(stdout.contains("expand triangle"));
     assert!(stdout.contains("corner at"));
+    assert!(stdout.contains("goal's triangle reached: the corridor costs"));
     assert!(stdout.contains("goal reached"));
     for scene in ["maze", "hole", "stairs"] {
         let (code, stdout, _) = navlab(&["demo", "--scene", scene, "--cost", "midpoint"]);
@@ -232,7 +233,10 @@ fn grid_json_reports_path_length_expanded_and_memory() {
                 .any(|s| s.starts_with("pass 2:") && s.ends_with(pass_two)),
             "{steps:?}"
         );
-        assert_eq!(steps.last(), Some(&"goal reached"));
+        // The last step names the cost the JSON reports.
+        let length = v["length"].as_f64().expect("length");
+        let last = format!("goal reached: the path found costs {length:.2}");
+        assert_eq!(steps.last(), Some(&last.as_str()));
         let expansions = steps.iter().filter(|s| s.starts_with("expand ")).count();
         assert_eq!(expansions as u64, v["expanded"].as_u64().expect("n"));
         let (_, text, _) = navlab(&[

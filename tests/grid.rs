@@ -364,6 +364,7 @@ fn paper_fringe(
         } else {
             SearchOutcome::Unreachable
         },
+        cost: if found { g[goal] } else { f64::INFINITY },
     });
     events
 }

@@ -266,7 +266,7 @@ impl GridReplay {
                 self.iteration = iteration;
                 self.threshold = threshold;
             }
-            SearchEvent::Finished { outcome } => {
+            SearchEvent::Finished { outcome, .. } => {
                 self.finished = Some(outcome);
                 self.current = None;
             }

@@ -4,7 +4,7 @@
 use crate::geom::Vec2;
 use crate::navmesh::{Path, TriId};
 use crate::search::funnel::{FunnelEvent, FunnelState};
-use crate::search::{ExpansionOrder, SearchEvent, SearchOutcome};
+use crate::search::{SearchEvent, SearchOutcome};
 
 /// One recorded step.
 #[derive(Debug, Clone, PartialEq)]
@@ -19,10 +19,7 @@ impl Step {
     /// One plain sentence for the event log.
     pub fn explain(&self) -> String {
         match self {
-            Step::Search(e) => format!(
-                "A*: {}",
-                e.explain_in(ExpansionOrder::LowestF, |t| format!("triangle {t}"))
-            ),
+            Step::Search(e) => format!("A*: {}", crate::navmesh::explain_search_step(e)),
             Step::Funnel(e) => format!("funnel: {}", e.explain()),
         }
     }
@@ -208,7 +205,7 @@ impl Replay {
                 }
                 self.current = Some(node);
             }
-            SearchEvent::Finished { outcome } => {
+            SearchEvent::Finished { outcome, .. } => {
                 self.current = None;
                 self.search_outcome = Some(outcome);
             }
@@ -311,5 +308,23 @@ mod tests {
         corners.dedup();
         assert_eq!(corners, path.waypoints);
         assert_eq!(timeline.open_sizes().len(), timeline.search_steps());
+        // The step that ends A* names the corridor's cost; the funnel's last step the length.
+        let end_of_search = &timeline.steps()[timeline.search_steps() - 1];
+        let Step::Search(SearchEvent::Finished { cost, .. }) = end_of_search else {
+            panic!("A* ends with Finished, not {end_of_search:?}");
+        };
+        assert_eq!(*cost, path.corridor_cost);
+        assert!(
+            end_of_search
+                .explain()
+                .contains(&format!("the corridor costs {:.2}", path.corridor_cost)),
+            "{}",
+            end_of_search.explain()
+        );
+        let last = timeline.steps().last().expect("steps").explain();
+        assert!(
+            last.contains(&format!("length {:.3}", path.length)),
+            "{last}"
+        );
     }
 }

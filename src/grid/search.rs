@@ -210,6 +210,7 @@ pub fn grid_search_with_scratch<O: Observer<SearchEvent>>(
     if !map.is_passable(start) || !map.is_passable(goal) {
         observer.event(SearchEvent::Finished {
             outcome: SearchOutcome::Unreachable,
+            cost: f64::INFINITY,
         });
         return GridPath {
             outcome: SearchOutcome::Unreachable,

@@ -14,7 +14,7 @@ pub mod query;
 
 pub use build::{BuildError, BuildOptions, BuildReport};
 pub use locate::Location;
-pub use query::{CostModel, Path, PathStatus, QueryOptions, find_path};
+pub use query::{CostModel, Path, PathStatus, QueryOptions, explain_search_step, find_path};
 
 use crate::geom::Vec2;
 use serde::{Deserialize, Serialize};

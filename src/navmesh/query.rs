@@ -75,6 +75,23 @@ pub struct Path {
     pub expanded: usize,
 }
 
+/// One plain sentence for a step of A* over triangles (triangles named by id). Reaching the goal
+/// names the corridor's cost: the step-cost model's estimate, not the length of the path the
+/// funnel then pulls straight through the corridor.
+pub fn explain_search_step(event: &SearchEvent) -> String {
+    match *event {
+        SearchEvent::Finished {
+            outcome: SearchOutcome::Found,
+            cost,
+        } => format!(
+            "goal's triangle reached: the corridor costs {cost:.2} by the step-cost model; the funnel now finds the shortest path through it"
+        ),
+        _ => event.explain_in(crate::search::ExpansionOrder::LowestF, |t| {
+            format!("triangle {t}")
+        }),
+    }
+}
+
 /// Translates search events on the midpoint model's states into events on triangles.
 struct StatesToTriangles<'a, O> {
     inner: &'a mut O,

@@ -186,6 +186,7 @@ where
     if start >= node_count || node_count > NO_PARENT as usize {
         observer.event(SearchEvent::Finished {
             outcome: SearchOutcome::Unreachable,
+            cost: f64::INFINITY,
         });
         return result;
     }
@@ -287,6 +288,7 @@ where
     }
     observer.event(SearchEvent::Finished {
         outcome: result.outcome,
+        cost: result.cost,
     });
     result
 }
@@ -338,7 +340,8 @@ mod tests {
         assert_eq!(
             trace.last(),
             Some(&SearchEvent::Finished {
-                outcome: SearchOutcome::Found
+                outcome: SearchOutcome::Found,
+                cost: 7.0,
             })
         );
     }

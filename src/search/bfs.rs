@@ -34,6 +34,7 @@ where
     if start >= node_count {
         observer.event(SearchEvent::Finished {
             outcome: result.outcome,
+            cost: result.cost,
         });
         return result;
     }
@@ -81,6 +82,7 @@ where
     }
     observer.event(SearchEvent::Finished {
         outcome: result.outcome,
+        cost: result.cost,
     });
     result
 }

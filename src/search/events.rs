@@ -93,6 +93,8 @@ pub enum SearchEvent {
     Finished {
         /// How it ended.
         outcome: SearchOutcome,
+        /// The cost of the path found (the goal's g); infinite unless found.
+        cost: f64,
     },
 }
 
@@ -172,12 +174,15 @@ impl SearchEvent {
             }
             SearchEvent::Finished {
                 outcome: SearchOutcome::Found,
-            } => "goal reached".to_string(),
+                cost,
+            } => format!("goal reached: the path found costs {cost:.2}"),
             SearchEvent::Finished {
                 outcome: SearchOutcome::Unreachable,
+                ..
             } => "nothing left to expand: the goal cannot be reached".to_string(),
             SearchEvent::Finished {
                 outcome: SearchOutcome::BudgetExceeded,
+                ..
             } => "node budget used up: the search gives up (no answer)".to_string(),
             SearchEvent::IterationStarted {
                 iteration: 1,

@@ -125,6 +125,7 @@ where
     if start >= node_count || node_count >= u32::MAX as usize {
         observer.event(SearchEvent::Finished {
             outcome: result.outcome,
+            cost: result.cost,
         });
         return result;
     }
@@ -249,6 +250,7 @@ where
     }
     observer.event(SearchEvent::Finished {
         outcome: result.outcome,
+        cost: result.cost,
     });
     result
 }

@@ -40,6 +40,7 @@ where
     if start >= node_count {
         observer.event(SearchEvent::Finished {
             outcome: result.outcome,
+            cost: result.cost,
         });
         return result;
     }
@@ -133,6 +134,7 @@ where
     }
     observer.event(SearchEvent::Finished {
         outcome: result.outcome,
+        cost: result.cost,
     });
     result
 }
