@@ -582,14 +582,6 @@ pub fn parse_size(text: &str) -> Result<[f32; 2], String> {
     Ok([number(w)?, number(h)?])
 }
 
-fn outcome_name(outcome: crate::search::SearchOutcome) -> &'static str {
-    match outcome {
-        crate::search::SearchOutcome::Found => "found",
-        crate::search::SearchOutcome::Unreachable => "unreachable",
-        crate::search::SearchOutcome::BudgetExceeded => "budget_exceeded",
-    }
-}
-
 /// Why an agent cannot start or end at `cell` (`label`: "start" or "goal"), if it cannot.
 fn endpoint_problem(
     map: &crate::grid::TileMap,
@@ -649,20 +641,9 @@ fn grid_command(
     };
     let width = map.width();
     let explained: Vec<String> = trace.iter().map(|e| algorithm.explain(e, width)).collect();
-    let status = outcome_name(result.outcome);
+    let status = result.outcome.name();
     if json {
-        let length = if result.cost.is_finite() {
-            json!(result.cost)
-        } else {
-            json!(null)
-        };
-        let mut report = json!({
-            "status": status,
-            "length": length,
-            "path": result.path.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
-            "expanded": result.expanded,
-            "peak_memory": result.peak_memory,
-        });
+        let mut report = result.to_json();
         if steps {
             report["steps"] = json!(explained);
         }
@@ -784,7 +765,7 @@ fn scen_command(
             usize::from(result.outcome == crate::search::SearchOutcome::BudgetExceeded);
         let status = match &problem {
             Some(_) => "invalid",
-            None => outcome_name(result.outcome),
+            None => result.outcome.name(),
         };
         let mut detail = json!({
             "line": s.line,
@@ -974,27 +955,9 @@ fn path_command(
         complain!("error: start and goal must be finite numbers");
         return ExitCode::from(2);
     };
-    let status = match path.status {
-        PathStatus::Found => "found",
-        PathStatus::Snapped => "snapped",
-        PathStatus::Unreachable => "unreachable",
-    };
+    let status = path.status.name();
     if json {
-        let length = if path.length.is_finite() {
-            json!(path.length)
-        } else {
-            json!(null)
-        };
-        let out = json!({
-            "status": status,
-            "length": length,
-            "waypoints": path.waypoints.iter().map(|p| [p.x, p.y]).collect::<Vec<_>>(),
-            "corridor": path.corridor,
-            "expanded": path.expanded,
-            "start": [path.start.point.x, path.start.point.y],
-            "goal": [path.goal.point.x, path.goal.point.y],
-        });
-        say!("{out}");
+        say!("{}", path.to_json());
     } else {
         for (label, loc) in [("start", &path.start), ("goal", &path.goal)] {
             if loc.snapped {

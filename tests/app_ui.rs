@@ -369,3 +369,29 @@ fn copy_steps_puts_every_explained_step_on_the_clipboard() {
         assert_eq!(lines[k + 1], format!("{}. {}", k + 1, step.explain()));
     }
 }
+
+/// Copy path copies what `navlab path --json` prints for the same mesh, start and goal: the
+/// command line is the oracle.
+#[test]
+fn copy_path_copies_what_the_path_command_prints() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    let copied = common::click_and_copied(&mut h, "Copy path");
+    let [text] = copied.as_slice() else {
+        panic!("one copy: {copied:?}")
+    };
+    let copied: serde_json::Value = serde_json::from_str(text).expect("json");
+    let scene = &h.state().scene;
+    assert!(scene.source.name().contains("rooms.obj"));
+    let rooms = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rooms.obj");
+    let point = |p: Vec2| format!("{},{}", p.x, p.y);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_navlab"))
+        .args(["path", rooms, "--from", &point(scene.start), "--to"])
+        .arg(point(scene.goal))
+        .arg("--json")
+        .output()
+        .expect("runs");
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(copied, printed);
+    assert_eq!(copied["status"], "found");
+    assert!(copied["waypoints"].as_array().expect("waypoints").len() > 2);
+}

@@ -1049,3 +1049,49 @@ fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
     assert!(h.state().recovered.is_none());
     assert!(!file.exists());
 }
+
+/// Copy path copies what `navlab grid --json` prints for the same map, start, goal and
+/// algorithm: the command line is the oracle.
+#[test]
+fn copy_path_copies_what_the_grid_command_prints() {
+    let mut h = harness(vec![]);
+    let copied = common::click_and_copied(&mut h, "Copy path");
+    let [text] = copied.as_slice() else {
+        panic!("one copy: {copied:?}")
+    };
+    let copied: serde_json::Value = serde_json::from_str(text).expect("json");
+    let grid = &h.state().grid;
+    assert_eq!(
+        grid.algorithm,
+        AlgorithmKind::AStar,
+        "the default the command shares"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map = dir.path().join("built-in.map");
+    std::fs::write(&map, navlab::grid::movingai::to_map_text(&grid.map)).expect("write");
+    let cell = |(x, y): (usize, usize)| format!("{x},{y}");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_navlab"))
+        .arg("grid")
+        .arg(&map)
+        .args([
+            "--from",
+            &cell(grid.start),
+            "--to",
+            &cell(grid.goal),
+            "--json",
+        ])
+        .output()
+        .expect("runs");
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(copied, printed);
+    assert_eq!(copied["status"], "found");
+    let path = copied["path"].as_array().expect("path");
+    assert_eq!(
+        path.first(),
+        Some(&serde_json::json!([grid.start.0, grid.start.1]))
+    );
+    assert_eq!(
+        path.last(),
+        Some(&serde_json::json!([grid.goal.0, grid.goal.1]))
+    );
+}

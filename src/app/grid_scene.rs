@@ -873,6 +873,15 @@ impl GridScene {
                     ui.end_row();
                 }
             });
+            if ui
+                .small_button("Copy path")
+                .on_hover_text(
+                    "Copy the answer as `navlab grid --json` prints it: the path's cells (x, y), cost, counts",
+                )
+                .clicked()
+            {
+                ui.ctx().copy_text(r.to_json().to_string());
+            }
         }
     }
 

@@ -402,6 +402,16 @@ impl NavmeshScene {
                 ui.end_row();
             }
         });
+        if let Some(path) = &self.timeline.path
+            && ui
+                .small_button("Copy path")
+                .on_hover_text(
+                    "Copy the answer as `navlab path --json` prints it: waypoints (x, z), corridor, length",
+                )
+                .clicked()
+        {
+            ui.ctx().copy_text(path.to_json().to_string());
+        }
         ui.add_space(6.0);
         ui.label("Open list size per A* step");
         let points: Vec<[f64; 2]> = self

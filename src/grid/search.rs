@@ -169,6 +169,21 @@ pub struct GridPath {
     pub peak_memory: usize,
 }
 
+impl GridPath {
+    /// The answer as `navlab grid --json` prints it (and the window's Copy path copies it):
+    /// status, length (`null` unless found), the path's cells as `[x, y]`, cells expanded and
+    /// peak memory.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "status": self.outcome.name(),
+            "length": self.cost.is_finite().then_some(self.cost),
+            "path": self.path.iter().map(|&(x, y)| [x, y]).collect::<Vec<_>>(),
+            "expanded": self.expanded,
+            "peak_memory": self.peak_memory,
+        })
+    }
+}
+
 /// Reusable memory for repeated searches on one map (benchmarks, scenario runs).
 #[derive(Default)]
 pub struct GridScratch {

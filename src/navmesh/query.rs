@@ -75,6 +75,35 @@ pub struct Path {
     pub expanded: usize,
 }
 
+impl PathStatus {
+    /// The name scripts see: `found`, `snapped` or `unreachable`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PathStatus::Found => "found",
+            PathStatus::Snapped => "snapped",
+            PathStatus::Unreachable => "unreachable",
+        }
+    }
+}
+
+impl Path {
+    /// The answer as `navlab path --json` prints it (and the window's Copy path copies it):
+    /// status, length (`null` when unreachable), waypoints, corridor, triangles expanded, and
+    /// the start and goal as used (after any snapping), points as `[x, z]`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let point = |p: Vec2| [p.x, p.y];
+        serde_json::json!({
+            "status": self.status.name(),
+            "length": self.length.is_finite().then_some(self.length),
+            "waypoints": self.waypoints.iter().map(|&p| point(p)).collect::<Vec<_>>(),
+            "corridor": self.corridor,
+            "expanded": self.expanded,
+            "start": point(self.start.point),
+            "goal": point(self.goal.point),
+        })
+    }
+}
+
 /// One plain sentence for a step of A* over triangles (triangles named by id). Reaching the goal
 /// names the corridor's cost: the step-cost model's estimate, not the length of the path the
 /// funnel then pulls straight through the corridor.

@@ -221,6 +221,17 @@ pub enum SearchOutcome {
     BudgetExceeded,
 }
 
+impl SearchOutcome {
+    /// The name scripts see: `found`, `unreachable` or `budget_exceeded`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SearchOutcome::Found => "found",
+            SearchOutcome::Unreachable => "unreachable",
+            SearchOutcome::BudgetExceeded => "budget_exceeded",
+        }
+    }
+}
+
 /// What a search returns.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchResult {
