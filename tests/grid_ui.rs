@@ -983,14 +983,25 @@ fn the_window_title_names_the_document_and_marks_unsaved_edits() {
     assert!(h.state().window_title().starts_with("rooms.obj"));
 }
 
+/// The recovery files in `dir` (one per window that kept edits).
+fn kept_files(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("dir")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
 #[test]
 fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
     use navlab::app::recovery::Recovery;
     let dir = tempfile::tempdir().expect("temp");
-    let file = dir.path().join("unsaved-map.json");
     let start = |dialogs: ScriptedDialogs| {
         let app = NavlabApp::new(AppSettings::default(), Box::new(dialogs))
-            .with_recovery(Recovery::at(file.clone()));
+            .with_recovery(Recovery::in_dir(dir.path()).expect("recovery"));
         let mut h = Harness::builder()
             .with_size(egui::vec2(1280.0, 800.0))
             .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
@@ -1005,17 +1016,19 @@ fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
     h.run_steps(1);
     click_cell(&mut h, (3, 3));
     h.state_mut().keep_unsaved_edits();
-    assert!(file.is_file(), "kept");
+    assert_eq!(kept_files(dir.path()).len(), 1, "kept");
     let edited = h.state().grid.map.clone();
     drop(h);
 
     // The next start offers it; opening it gives the edited map, still unsaved.
     let mut h = start(ScriptedDialogs::default());
     h.get_by_label("Unsaved edits from the last session");
-    // Meanwhile nothing is written over it, and new edits are asked about before it opens
-    // (the offer steps aside for the question).
+    // New edits meanwhile are kept in the new window's own file, and asked about before the
+    // offer opens (the offer steps aside for the question).
+    h.state_mut().grid.map.set((1, 1), Tile::Sand);
     h.state_mut().grid.dirty = true;
     h.state_mut().keep_unsaved_edits();
+    assert_eq!(kept_files(dir.path()).len(), 2, "both kept");
     h.get_by_label("Open them").click();
     // The question is asked after the frame of the click, and a new window shows from its
     // second frame.
@@ -1031,23 +1044,46 @@ fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
     assert!(h.state().grid.dirty);
     assert_eq!(h.state().settings.scene, SceneKind::TileMap);
     assert!(h.state().window_title().contains('*'));
+    // The opened edits are this window's to keep now: one file, holding them.
+    let [own] = kept_files(dir.path()).try_into().expect("one file");
+    let stored: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&own).expect("reads")).expect("json");
+    let map_json = stored["map"].as_str().expect("the map, as navlab json");
+    let kept =
+        navlab::grid::movingai::parse_navlab_json(map_json.as_bytes(), "kept").expect("reads back");
+    assert_eq!(kept, edited);
     // Saved: the kept copy goes.
     let saved = dir.path().join("saved.json");
-    h.state_mut().save_map_to(saved);
+    h.state_mut().save_map_to(saved.clone());
     h.state_mut().keep_unsaved_edits();
-    assert!(!file.exists(), "nothing left to recover once saved");
-
-    // Discarding an offer removes it too.
-    let mut h = start(ScriptedDialogs::default());
-    h.state_mut().grid.map.set((1, 1), Tile::Water);
-    h.state_mut().grid.dirty = true;
-    h.state_mut().keep_unsaved_edits();
+    assert!(!own.exists(), "nothing left to recover once saved");
     drop(h);
+    std::fs::remove_file(saved).expect("removed");
+
+    // Two windows at once: the second's edits are kept while the first, with nothing to keep,
+    // goes on keeping (it used to remove the one shared file); a third window started
+    // meanwhile offers nothing; once the second dies, the next start offers its edits.
+    let mut first = start(ScriptedDialogs::default());
+    let mut second = start(ScriptedDialogs::default());
+    second.state_mut().grid.map.set((1, 1), Tile::Water);
+    second.state_mut().grid.dirty = true;
+    second.state_mut().keep_unsaved_edits();
+    first.state_mut().keep_unsaved_edits();
+    assert_eq!(kept_files(dir.path()).len(), 1);
+    let third = start(ScriptedDialogs::default());
+    assert!(
+        third.state().recovered.is_empty(),
+        "the second window is open"
+    );
+    drop(second);
     let mut h = start(ScriptedDialogs::default());
+    assert_eq!(h.state().recovered.len(), 1);
+    // Discarding an offer removes it.
     h.get_by_label("Discard them").click();
     h.run_steps(2);
-    assert!(h.state().recovered.is_none());
-    assert!(!file.exists());
+    assert!(h.state().recovered.is_empty());
+    assert!(kept_files(dir.path()).is_empty());
+    drop((first, third));
 }
 
 /// Copy path copies what `navlab grid --json` prints for the same map, start, goal and

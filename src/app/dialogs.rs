@@ -8,9 +8,11 @@ impl NavlabApp {
     /// Asks whether to open last session's unsaved edits.
     pub(super) fn recovered_ui(&mut self, ctx: &egui::Context) {
         // Not over the unsaved-changes question that "Open them" can raise.
-        let Some(recovered) = self.recovered.as_ref().filter(|_| self.pending.is_none()) else {
+        let Some(offer) = self.recovered.front().filter(|_| self.pending.is_none()) else {
             return;
         };
+        let recovered = &offer.recovered;
+        let more = self.recovered.len() - 1;
         let name = recovered
             .file
             .as_deref()
@@ -26,6 +28,12 @@ impl NavlabApp {
                     "navlab ended without saving or discarding edits to {name} ({w} × {h} \
                      tiles). They were kept."
                 ));
+                if more > 0 {
+                    ui.label(format!(
+                        "Then edits left by {}.",
+                        crate::words::count(more, "more window")
+                    ));
+                }
                 ui.horizontal(|ui| {
                     if ui
                         .button("Open them")
@@ -42,9 +50,8 @@ impl NavlabApp {
         match answer {
             Some(true) => self.command(Command::OpenRecovered),
             Some(false) => {
-                self.recovered = None;
-                if let Some(recovery) = &self.recovery {
-                    recovery.clear();
+                if let Some(offer) = self.recovered.pop_front() {
+                    offer.dismiss();
                 }
             }
             None => {}

@@ -9,29 +9,26 @@ use crate::words::count;
 use std::path::PathBuf;
 
 impl NavlabApp {
-    /// Keeps unsaved map edits in `recovery` from now on, and offers back what the last session
-    /// left there.
+    /// Keeps unsaved map edits in `recovery` from now on, and offers back what windows that are
+    /// gone left beside it.
     pub fn with_recovery(mut self, recovery: recovery::Recovery) -> Self {
-        match recovery.take_offer() {
-            Some(Ok(recovered)) => self.recovered = Some(recovered),
-            Some(Err(message)) => self.fail(RECOVERY_FAILED, message),
-            None => {}
+        let (offers, errors) = recovery.take_offers();
+        self.recovered = offers.into();
+        if !errors.is_empty() {
+            self.fail(RECOVERY_FAILED, errors.join("\n"));
         }
         self.recovery = Some(recovery);
         self
     }
 
-    /// Writes the tile map to the recovery file when it has unsaved edits not kept yet, and
-    /// removes the file when there are none (saved or discarded). Called with eframe's
-    /// periodic save and on exit. While last session's edits wait for an answer, nothing is
-    /// written over them.
+    /// Writes the tile map to this window's recovery file when it has unsaved edits not kept
+    /// yet, and removes the file when there are none (saved or discarded). Called with
+    /// eframe's periodic save and on exit; other windows' files, and edits waiting to be
+    /// offered, are never touched.
     pub fn keep_unsaved_edits(&mut self) {
         let Some(recovery) = &self.recovery else {
             return;
         };
-        if self.recovered.is_some() {
-            return;
-        }
         if !self.grid.dirty {
             // Also a copy opened from the last session and saved since.
             self.kept = None;

@@ -194,8 +194,9 @@ pub struct NavlabApp {
     recovery: Option<recovery::Recovery>,
     /// The map revision and costs last kept there.
     kept: Option<(u64, crate::grid::TileCosts)>,
-    /// Edits the last session left unsaved, until the user opens or discards them.
-    pub recovered: Option<recovery::Recovered>,
+    /// Edits windows that are gone left unsaved, offered one at a time until the user opens
+    /// or discards each.
+    pub recovered: std::collections::VecDeque<recovery::Offer>,
     /// A navmesh being built from the map on a worker thread.
     mesh_build: Option<MeshBuild>,
     /// The window asking for a typed path (no file dialog on this desktop, or Ctrl+L).
@@ -242,7 +243,7 @@ impl NavlabApp {
             shown_title: None,
             recovery: None,
             kept: None,
-            recovered: None,
+            recovered: Default::default(),
         };
         let grid_settings = app.settings.grid.clone();
         app.grid.apply_settings(&grid_settings);
@@ -319,13 +320,19 @@ impl NavlabApp {
                 },
                 Command::LoadMap(path) => self.load_map(path),
                 Command::OpenRecovered => {
-                    if let Some(recovered) = self.recovered.take() {
+                    if let Some(offer) = self.recovered.pop_front() {
+                        let recovered = offer.recovered.clone();
                         self.grid.set_map(recovered.map, recovered.file);
-                        // Still unsaved: kept again at the next save cycle.
                         self.grid.dirty = true;
                         self.kept = None;
                         self.settings.scene = SceneKind::TileMap;
                         self.notice = Some("Last session's edits opened; not saved yet".into());
+                        // Still unsaved: kept in this window's own file before the old one
+                        // goes (if that fails, the old one stays for the next start).
+                        self.keep_unsaved_edits();
+                        if self.kept.is_some() {
+                            offer.dismiss();
+                        }
                     }
                 }
                 Command::NewMap(w, h) => {
@@ -492,7 +499,6 @@ impl NavlabApp {
         // eframe saves (and so keeps edits) only after a frame: an idle window with edits not
         // kept yet wakes up for it.
         if self.recovery.is_some()
-            && self.recovered.is_none()
             && self.grid.dirty
             && self.kept != Some((self.grid.revision, self.grid.map.costs))
         {

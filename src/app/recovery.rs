@@ -1,18 +1,29 @@
 //! Unsaved tile-map edits kept in a recovery file while the window is open, and offered back
-//! at the next start when navlab ended without saving or discarding them (a crash, a kill).
+//! at the next start when navlab ended without saving or discarding them (a crash, a kill);
+//! one file per window, so windows open side by side never take or remove each other's.
 
 use crate::grid::TileMap;
 use crate::grid::movingai::{parse_navlab_json, to_navlab_json};
 use serde::{Deserialize, Serialize};
+use std::fs::File;
 use std::path::{Path, PathBuf};
 
-/// The recovery file of one installation.
-#[derive(Debug, Clone)]
+/// Recovery files are named `unsaved-map-ID.json`, each with `unsaved-map-ID.lock` beside it.
+const PREFIX: &str = "unsaved-map";
+
+/// This window's recovery file, in a folder other navlab windows share. Each window writes
+/// only its own file and holds an exclusive lock on the file's `.lock` companion while it is
+/// open; the system releases the lock when the process ends, however it ends. A file whose lock
+/// is free was left by a window that is gone: those are the ones offered back.
+#[derive(Debug)]
 pub struct Recovery {
     path: PathBuf,
+    lock_path: PathBuf,
+    /// Held (locked) for as long as this window lives.
+    _lock: File,
 }
 
-/// What the recovery file holds.
+/// What a recovery file holds.
 #[derive(Serialize, Deserialize)]
 struct Stored {
     /// The map's own file, if it had one.
@@ -21,7 +32,7 @@ struct Stored {
     map: String,
 }
 
-/// Edits found in the recovery file at start.
+/// Edits found in a recovery file at start.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Recovered {
     /// The map with the edits.
@@ -30,15 +41,59 @@ pub struct Recovered {
     pub file: Option<PathBuf>,
 }
 
+/// Edits a window that is gone left unsaved, claimed by this window (no other window offers
+/// them meanwhile) until the user opens or discards them.
+#[derive(Debug)]
+pub struct Offer {
+    /// The edits.
+    pub recovered: Recovered,
+    path: PathBuf,
+    lock_path: PathBuf,
+    _lock: File,
+}
+
+impl Offer {
+    /// Removes the offered file: its edits were discarded, or are kept by this window now.
+    pub fn dismiss(self) {
+        // Another failure than "already gone" leaves a stale offer for the next start: no harm.
+        let _ = std::fs::remove_file(&self.path);
+        let _ = std::fs::remove_file(&self.lock_path);
+    }
+}
+
 impl Recovery {
-    /// The recovery file at `path`.
-    pub fn at(path: PathBuf) -> Self {
-        Self { path }
+    /// A new recovery file for this window in `dir` (created if missing), claimed at once.
+    pub fn in_dir(dir: &Path) -> Result<Self, String> {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let since_epoch = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        // The process id alone could come back after a crash; with the time it cannot.
+        let id = format!(
+            "{}-{}{:09}",
+            std::process::id(),
+            since_epoch.as_secs(),
+            since_epoch.subsec_nanos()
+        );
+        let path = dir.join(format!("{PREFIX}-{id}.json"));
+        let lock_path = path.with_extension("lock");
+        let lock = claim(&lock_path)
+            .map_err(|e| format!("{}: {e}", lock_path.display()))?
+            .ok_or_else(|| format!("{}: locked by another window", lock_path.display()))?;
+        Ok(Self {
+            path,
+            lock_path,
+            _lock: lock,
+        })
     }
 
-    /// The recovery file beside eframe's own settings, where the platform keeps app data.
+    /// This window's recovery file beside eframe's own settings, where the platform keeps app
+    /// data.
     pub fn in_app_data() -> Option<Self> {
-        eframe::storage_dir("navlab").map(|dir| Self::at(dir.join("unsaved-map.json")))
+        let dir = eframe::storage_dir("navlab")?;
+        Self::in_dir(&dir)
+            .map_err(|e| eprintln!("navlab: unsaved edits will not be kept: {e}"))
+            .ok()
     }
 
     /// Keeps `map` (opened from `file`) until it is saved or discarded; atomically, so a crash
@@ -49,9 +104,6 @@ impl Recovery {
             map: to_navlab_json(map),
         };
         let text = serde_json::to_string(&stored).map_err(|e| e.to_string())?;
-        if let Some(dir) = self.path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
         crate::atomic::write_atomically(&self.path, text.as_bytes())
     }
 
@@ -61,22 +113,52 @@ impl Recovery {
         let _ = std::fs::remove_file(&self.path);
     }
 
-    /// The kept edits, if the last session left some; a file that does not read is an error
-    /// (and stays, for the user to look at).
-    pub fn take_offer(&self) -> Option<Result<Recovered, String>> {
-        let bytes = std::fs::read(&self.path).ok()?;
-        let name = self.path.display().to_string();
-        let read = serde_json::from_slice::<Stored>(&bytes)
-            .map_err(|e| format!("{name}: {e}"))
-            .and_then(|stored| {
-                parse_navlab_json(stored.map.as_bytes(), &name)
-                    .map(|map| Recovered {
-                        map,
-                        file: stored.file,
-                    })
-                    .map_err(|e| e.to_string())
-            });
-        Some(read)
+    /// The edits windows that are gone left in this folder (newest first), each claimed for
+    /// this window, and the files among them that do not read, as errors (those files stay,
+    /// for the user to look at). Files of windows still open are not touched.
+    pub fn take_offers(&self) -> (Vec<Offer>, Vec<String>) {
+        let Some(dir) = self.path.parent() else {
+            return (Vec::new(), Vec::new());
+        };
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return (Vec::new(), Vec::new());
+        };
+        let mut found: Vec<(std::time::SystemTime, PathBuf)> = entries
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|path| *path != self.path && is_recovery_file(path))
+            .map(|path| {
+                let modified = std::fs::metadata(&path)
+                    .and_then(|m| m.modified())
+                    .unwrap_or(std::time::UNIX_EPOCH);
+                (modified, path)
+            })
+            .collect();
+        found.sort_by(|a, b| b.cmp(a));
+        let mut offers = Vec::new();
+        let mut errors = Vec::new();
+        for (_, path) in found {
+            let lock_path = path.with_extension("lock");
+            // A lock that is held (or cannot be taken) belongs to a window still open.
+            let Ok(Some(lock)) = claim(&lock_path) else {
+                continue;
+            };
+            match read(&path) {
+                Some(Ok(recovered)) => offers.push(Offer {
+                    recovered,
+                    path,
+                    lock_path,
+                    _lock: lock,
+                }),
+                Some(Err(message)) => errors.push(message),
+                // Saved or discarded by its window just now (the lock file may be one this
+                // search just created).
+                None => {
+                    let _ = std::fs::remove_file(&lock_path);
+                }
+            }
+        }
+        (offers, errors)
     }
 
     /// Where the file is, for messages.
@@ -85,33 +167,151 @@ impl Recovery {
     }
 }
 
+impl Drop for Recovery {
+    /// A window closing with nothing to keep leaves no files; with edits kept (the process is
+    /// ending without an answer about them) the file stays and its lock is freed.
+    fn drop(&mut self) {
+        if !self.path.exists() {
+            let _ = std::fs::remove_file(&self.lock_path);
+        }
+    }
+}
+
+/// `unsaved-map.json` (navlab before per-window files) or `unsaved-map-ID.json`.
+fn is_recovery_file(path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    name.strip_prefix(PREFIX)
+        .and_then(|rest| rest.strip_suffix(".json"))
+        .is_some_and(|id| id.is_empty() || id.starts_with('-'))
+}
+
+/// Opens (creating if missing) and locks `lock_path` for this process: `None` when another
+/// process holds it.
+fn claim(lock_path: &Path) -> std::io::Result<Option<File>> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(lock_path)?;
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+        Err(std::fs::TryLockError::Error(e)) => Err(e),
+    }
+}
+
+/// The edits in recovery file `path`, `None` if it is gone, an error naming it if it does not
+/// read.
+fn read(path: &Path) -> Option<Result<Recovered, String>> {
+    let bytes = std::fs::read(path).ok()?;
+    let name = path.display().to_string();
+    let read = serde_json::from_slice::<Stored>(&bytes)
+        .map_err(|e| format!("{name}: {e}"))
+        .and_then(|stored| {
+            parse_navlab_json(stored.map.as_bytes(), &name)
+                .map(|map| Recovered {
+                    map,
+                    file: stored.file,
+                })
+                .map_err(|e| e.to_string())
+        });
+    Some(read)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::grid::Tile;
 
-    #[test]
-    fn stored_edits_come_back_until_cleared() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let recovery = Recovery::at(dir.path().join("sub").join("unsaved-map.json"));
-        assert!(recovery.take_offer().is_none(), "nothing kept yet");
+    fn edited_map() -> TileMap {
         let mut map = TileMap::new(5, 3).expect("map");
         map.set((2, 1), Tile::Water);
         map.costs.water = 7.5;
+        map
+    }
+
+    fn files_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .expect("dir")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn edits_are_offered_once_their_window_is_gone_and_not_before() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let folder = dir.path().join("sub");
+        let first = Recovery::in_dir(&folder).expect("first window");
+        let map = edited_map();
         let file = dir.path().join("lake.map");
-        recovery.store(&map, Some(&file)).expect("stored");
-        let offer = recovery.take_offer().expect("offered").expect("reads");
+        first.store(&map, Some(&file)).expect("stored");
+
+        // A second window while the first is open: nothing offered, nothing touched.
+        let second = Recovery::in_dir(&folder).expect("second window");
+        let (offers, errors) = second.take_offers();
+        assert!(offers.is_empty() && errors.is_empty());
+        assert!(first.path().is_file());
+        second.clear();
+        assert!(first.path().is_file(), "a window clears only its own file");
+
+        // The first window dies with its edits kept: the next window is offered them, and
+        // while it holds the offer no other window is.
+        let kept = first.path().to_path_buf();
+        drop(first);
+        assert!(kept.is_file());
+        let third = Recovery::in_dir(&folder).expect("third window");
+        let (offers, errors) = third.take_offers();
+        assert!(errors.is_empty(), "{errors:?}");
+        let [offer] = <[Offer; 1]>::try_from(offers).expect("one offer");
         assert_eq!(
-            offer,
+            offer.recovered,
             Recovered {
                 map,
                 file: Some(file)
             }
         );
-        recovery.clear();
-        assert!(recovery.take_offer().is_none());
-        // A damaged file is an error, not a panic nor silence.
-        std::fs::write(recovery.path(), "{ not json").expect("write");
-        assert!(recovery.take_offer().expect("offered").is_err());
+        let (others, _) = second.take_offers();
+        assert!(others.is_empty(), "claimed by the third window");
+        offer.dismiss();
+        assert!(!kept.exists());
+
+        // Windows that close with nothing kept leave no files behind.
+        drop((second, third));
+        assert!(files_in(&folder).is_empty(), "{:?}", files_in(&folder));
+    }
+
+    #[test]
+    fn a_damaged_file_is_an_error_and_stays() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let damaged = dir.path().join("unsaved-map-1-2.json");
+        std::fs::write(&damaged, "{ not json").expect("write");
+        let window = Recovery::in_dir(dir.path()).expect("window");
+        let (offers, errors) = window.take_offers();
+        assert!(offers.is_empty());
+        let [error] = errors.as_slice() else {
+            panic!("one error: {errors:?}")
+        };
+        assert!(error.contains("unsaved-map-1-2.json"), "{error}");
+        assert!(damaged.is_file());
+    }
+
+    #[test]
+    fn the_single_file_of_earlier_versions_is_offered_too() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let earlier = Recovery::in_dir(dir.path()).expect("window");
+        earlier.store(&edited_map(), None).expect("stored");
+        let legacy = dir.path().join("unsaved-map.json");
+        std::fs::rename(earlier.path(), &legacy).expect("renamed");
+        drop(earlier);
+        // Files that only look alike are left alone.
+        std::fs::write(dir.path().join("unsaved-mapping.json"), "{}").expect("write");
+        let window = Recovery::in_dir(dir.path()).expect("window");
+        let (offers, errors) = window.take_offers();
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(offers.len(), 1);
+        assert_eq!(offers[0].recovered.map, edited_map());
     }
 }
