@@ -1016,6 +1016,7 @@ fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
     h.run_steps(1);
     click_cell(&mut h, (3, 3));
     h.state_mut().keep_unsaved_edits();
+    h.state().wait_until_edits_kept();
     assert_eq!(kept_files(dir.path()).len(), 1, "kept");
     let edited = h.state().grid.map.clone();
     drop(h);
@@ -1028,6 +1029,7 @@ fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
     h.state_mut().grid.map.set((1, 1), Tile::Sand);
     h.state_mut().grid.dirty = true;
     h.state_mut().keep_unsaved_edits();
+    h.state().wait_until_edits_kept();
     assert_eq!(kept_files(dir.path()).len(), 2, "both kept");
     h.get_by_label("Open them").click();
     // The question is asked after the frame of the click, and a new window shows from its
@@ -1040,6 +1042,7 @@ fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
     );
     h.get_by_label("Discard changes").click();
     h.run_steps(3);
+    h.state().wait_until_edits_kept();
     assert_eq!(h.state().grid.map, edited);
     assert!(h.state().grid.dirty);
     assert_eq!(h.state().settings.scene, SceneKind::TileMap);
@@ -1056,6 +1059,7 @@ fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
     let saved = dir.path().join("saved.json");
     h.state_mut().save_map_to(saved.clone());
     h.state_mut().keep_unsaved_edits();
+    h.state().wait_until_edits_kept();
     assert!(!own.exists(), "nothing left to recover once saved");
     drop(h);
     std::fs::remove_file(saved).expect("removed");
@@ -1068,7 +1072,9 @@ fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
     second.state_mut().grid.map.set((1, 1), Tile::Water);
     second.state_mut().grid.dirty = true;
     second.state_mut().keep_unsaved_edits();
+    second.state().wait_until_edits_kept();
     first.state_mut().keep_unsaved_edits();
+    first.state().wait_until_edits_kept();
     assert_eq!(kept_files(dir.path()).len(), 1);
     let third = start(ScriptedDialogs::default());
     assert!(

@@ -17,32 +17,45 @@ impl NavlabApp {
         if !errors.is_empty() {
             self.fail(RECOVERY_FAILED, errors.join("\n"));
         }
-        self.recovery = Some(recovery);
+        self.keeper = Some(recovery::Keeper::start(recovery));
         self
     }
 
-    /// Writes the tile map to this window's recovery file when it has unsaved edits not kept
-    /// yet, and removes the file when there are none (saved or discarded). Called with
-    /// eframe's periodic save and on exit; other windows' files, and edits waiting to be
-    /// offered, are never touched.
+    /// Writes the tile map to this window's recovery file (on a worker thread) when it has
+    /// unsaved edits not kept yet, and removes the file when there are none (saved or
+    /// discarded). Called with eframe's periodic save and on exit; other windows' files, and
+    /// edits waiting to be offered, are never touched.
     pub fn keep_unsaved_edits(&mut self) {
-        let Some(recovery) = &self.recovery else {
+        self.keep_unsaved_edits_then_dismiss(Vec::new());
+    }
+
+    /// [`keep_unsaved_edits`](Self::keep_unsaved_edits), then removes `offers` (whose edits
+    /// the window holds now) once that worked.
+    pub(super) fn keep_unsaved_edits_then_dismiss(&mut self, offers: Vec<recovery::Offer>) {
+        let Some(keeper) = &self.keeper else {
             return;
         };
+        if keeper.take_failure() {
+            self.kept = None; // try again
+        }
         if !self.grid.dirty {
             // Also a copy opened from the last session and saved since.
             self.kept = None;
-            recovery.clear();
+            keeper.clear(offers);
             return;
         }
         let now = (self.grid.revision, self.grid.map.costs);
-        if self.kept == Some(now) {
+        if self.kept == Some(now) && offers.is_empty() {
             return;
         }
-        match recovery.store(&self.grid.map, self.grid.file.as_deref()) {
-            Ok(()) => self.kept = Some(now),
-            // Not worth a banner: the edits are still in the window.
-            Err(message) => eprintln!("navlab: could not keep unsaved edits: {message}"),
+        keeper.store(self.grid.map.clone(), self.grid.file.clone(), offers);
+        self.kept = Some(now);
+    }
+
+    /// Waits until the edits handed to the recovery worker are written (on exit, and for tests).
+    pub fn wait_until_edits_kept(&self) {
+        if let Some(keeper) = &self.keeper {
+            keeper.flush();
         }
     }
 

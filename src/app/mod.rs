@@ -190,8 +190,9 @@ pub struct NavlabApp {
     quit_requested: bool,
     /// The window title last sent (sent again only when it changes).
     shown_title: Option<String>,
-    /// Where unsaved map edits are kept while the window is open (none in tests).
-    recovery: Option<recovery::Recovery>,
+    /// Keeps unsaved map edits in this window's recovery file, on a worker thread (none in
+    /// tests unless given).
+    keeper: Option<recovery::Keeper>,
     /// The map revision and costs last kept there.
     kept: Option<(u64, crate::grid::TileCosts)>,
     /// Edits windows that are gone left unsaved, offered one at a time until the user opens
@@ -241,7 +242,7 @@ impl NavlabApp {
             mesh_build: None,
             path_prompt: None,
             shown_title: None,
-            recovery: None,
+            keeper: None,
             kept: None,
             recovered: Default::default(),
         };
@@ -329,10 +330,7 @@ impl NavlabApp {
                         self.notice = Some("Last session's edits opened; not saved yet".into());
                         // Still unsaved: kept in this window's own file before the old one
                         // goes (if that fails, the old one stays for the next start).
-                        self.keep_unsaved_edits();
-                        if self.kept.is_some() {
-                            offer.dismiss();
-                        }
+                        self.keep_unsaved_edits_then_dismiss(vec![offer]);
                     }
                 }
                 Command::NewMap(w, h) => {
@@ -498,7 +496,7 @@ impl NavlabApp {
         self.apply_commands();
         // eframe saves (and so keeps edits) only after a frame: an idle window with edits not
         // kept yet wakes up for it.
-        if self.recovery.is_some()
+        if self.keeper.is_some()
             && self.grid.dirty
             && self.kept != Some((self.grid.revision, self.grid.map.costs))
         {
@@ -1075,6 +1073,12 @@ impl eframe::App for NavlabApp {
             eframe::set_value(storage, eframe::APP_KEY, &self.settings);
             self.keep_unsaved_edits();
         }
+    }
+
+    /// The last edits handed to the recovery worker (at the save just before) are written
+    /// before the process ends.
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        self.wait_until_edits_kept();
     }
 
     /// Unsaved edits are kept for recovery at each save: more often than eframe's 30 s.

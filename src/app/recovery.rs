@@ -177,6 +177,124 @@ impl Drop for Recovery {
     }
 }
 
+/// Writes this window's recovery file on a worker thread, so keeping a large map (0.5 s for
+/// 8192 × 8192) never stalls the window. Jobs run in the order given; when several wait, only
+/// the last write or removal is done. Dropping the keeper waits for the work given.
+pub struct Keeper {
+    jobs: Option<std::sync::mpsc::Sender<Job>>,
+    worker: Option<std::thread::JoinHandle<()>>,
+    failed: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+enum Job {
+    /// Keep this map (and the file it came from); then, if that worked, remove these offers.
+    Store(Box<TileMap>, Option<PathBuf>, Vec<Offer>),
+    /// Nothing to keep (saved or discarded); remove these offers too.
+    Clear(Vec<Offer>),
+    /// Answer once everything before is done.
+    Flush(std::sync::mpsc::Sender<()>),
+}
+
+impl Keeper {
+    /// Starts the worker that owns `recovery`.
+    pub fn start(recovery: Recovery) -> Self {
+        let (jobs, received) = std::sync::mpsc::channel::<Job>();
+        let failed = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let report = failed.clone();
+        let worker = std::thread::Builder::new()
+            .name("navlab-recovery".into())
+            .spawn(move || {
+                while let Ok(first) = received.recv() {
+                    // Fold what waits into one write or removal, keeping every offer to remove
+                    // and every flush to answer after it.
+                    let mut last = None;
+                    let mut offers = Vec::new();
+                    let mut flushes = Vec::new();
+                    for job in std::iter::once(first).chain(received.try_iter()) {
+                        match job {
+                            Job::Store(map, file, done) => {
+                                offers.extend(done);
+                                last = Some(Some((map, file)));
+                            }
+                            Job::Clear(done) => {
+                                offers.extend(done);
+                                last = Some(None);
+                            }
+                            Job::Flush(answer) => flushes.push(answer),
+                        }
+                    }
+                    let kept = match last {
+                        Some(Some((map, file))) => recovery.store(&map, file.as_deref()),
+                        Some(None) => {
+                            recovery.clear();
+                            Ok(())
+                        }
+                        None => Ok(()),
+                    };
+                    match kept {
+                        // The offers' edits are kept here now (or were saved or discarded).
+                        Ok(()) => offers.into_iter().for_each(Offer::dismiss),
+                        // Not worth a banner: the edits are still in the window, and the
+                        // offers stay for the next start.
+                        Err(message) => {
+                            eprintln!("navlab: could not keep unsaved edits: {message}");
+                            report.store(true, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    }
+                    for answer in flushes {
+                        let _ = answer.send(());
+                    }
+                }
+            })
+            .map_err(|e| eprintln!("navlab: unsaved edits will not be kept: {e}"))
+            .ok();
+        Self {
+            jobs: worker.as_ref().map(|_| jobs),
+            worker,
+            failed,
+        }
+    }
+
+    /// Keeps a copy of `map` (opened from `file`), then removes `offers`, whose edits it holds.
+    pub fn store(&self, map: TileMap, file: Option<PathBuf>, offers: Vec<Offer>) {
+        self.send(Job::Store(Box::new(map), file, offers));
+    }
+
+    /// Removes the kept copy (saved or discarded) and `offers`.
+    pub fn clear(&self, offers: Vec<Offer>) {
+        self.send(Job::Clear(offers));
+    }
+
+    /// True once after a write failed (to try again).
+    pub fn take_failure(&self) -> bool {
+        self.failed
+            .swap(false, std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Waits until the work given so far is done.
+    pub fn flush(&self) {
+        let (answer, done) = std::sync::mpsc::channel();
+        self.send(Job::Flush(answer));
+        let _ = done.recv();
+    }
+
+    fn send(&self, job: Job) {
+        if let Some(jobs) = &self.jobs {
+            // The worker only stops when the keeper drops the sender.
+            let _ = jobs.send(job);
+        }
+    }
+}
+
+impl Drop for Keeper {
+    fn drop(&mut self) {
+        self.jobs = None;
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+}
+
 /// `unsaved-map.json` (navlab before per-window files) or `unsaved-map-ID.json`.
 fn is_recovery_file(path: &Path) -> bool {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
@@ -313,5 +431,44 @@ mod tests {
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(offers.len(), 1);
         assert_eq!(offers[0].recovered.map, edited_map());
+    }
+
+    #[test]
+    fn the_keeper_removes_offers_only_once_their_edits_are_kept_and_writes_the_last_state() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let gone = Recovery::in_dir(dir.path()).expect("a window");
+        gone.store(&edited_map(), None).expect("stored");
+        let orphan = gone.path().to_path_buf();
+        drop(gone);
+        let window = Recovery::in_dir(dir.path()).expect("this window");
+        let own = window.path().to_path_buf();
+        let (offers, _) = window.take_offers();
+        assert_eq!(offers.len(), 1);
+
+        // Keeping fails (a folder where the file goes): the offer stays for the next start.
+        std::fs::create_dir(&own).expect("in the way");
+        let keeper = Keeper::start(window);
+        keeper.store(edited_map(), None, offers);
+        keeper.flush();
+        assert!(keeper.take_failure());
+        assert!(!keeper.take_failure(), "reported once");
+        assert!(orphan.is_file());
+
+        // It works: the offer goes, and of the jobs given at once the last state is kept.
+        std::fs::remove_dir(&own).expect("out of the way");
+        let (offers, _) = Recovery::in_dir(dir.path()).expect("w").take_offers();
+        assert_eq!(offers.len(), 1, "offered again");
+        let mut last = TileMap::new(2, 2).expect("map");
+        last.set((1, 1), Tile::Sand);
+        keeper.store(edited_map(), None, offers);
+        keeper.clear(Vec::new());
+        keeper.store(last.clone(), None, Vec::new());
+        keeper.flush();
+        assert!(!keeper.take_failure());
+        assert!(!orphan.exists(), "its edits are kept here now");
+        assert_eq!(read(&own).expect("kept").expect("reads").map, last);
+        keeper.clear(Vec::new());
+        drop(keeper); // waits for the work given
+        assert!(!own.exists());
     }
 }
