@@ -1,6 +1,6 @@
-//! CPU cost of one frame of the window on a generated 100k-triangle mesh: the egui pass
-//! (layout, the batched canvas meshes) plus tessellation, headless. Run: `cargo bench --bench
-//! frame`.
+//! CPU cost of one frame of the window, headless: the egui pass (layout, the batched canvas
+//! meshes, the tile texture) plus tessellation, on a generated 100k-triangle mesh and on a
+//! 2048 × 2048 tile map fitted to the window. Run: `cargo bench --bench frame`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use navlab::app::files::ScriptedDialogs;
@@ -54,5 +54,70 @@ fn frame(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frame);
+/// A 2048² map (one tile in ten a wall, seeded) fitted to the window, halfway through A*: its
+/// tiles are under a pixel each, so they are drawn as one texture, made again only when what it
+/// shows changes.
+fn tile_map_frame(c: &mut Criterion) {
+    use navlab::grid::{Tile, TileMap};
+    use rand::{Rng, SeedableRng};
+    let side = 2048;
+    let mut map = TileMap::new(side, side).expect("map");
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
+    for i in 0..map.cell_count() {
+        if rng.random_bool(0.1) {
+            map.set(map.cell(i), Tile::Wall);
+        }
+    }
+    map.set((0, 0), Tile::Grass);
+    map.set((side - 1, side - 1), Tile::Grass);
+    let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
+    app.settings.scene = navlab::app::SceneKind::TileMap;
+    app.grid.set_map(map, None);
+    let steps = app.grid.events.len();
+    assert!(steps > 1000, "{steps} steps");
+    app.grid.playback.cursor = steps / 2;
+    let ctx = egui::Context::default();
+    let input = || egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1280.0, 800.0),
+        )),
+        ..Default::default()
+    };
+    let run = |app: &mut NavlabApp| {
+        let output = ctx.run_ui(input(), |ui| app.frame_ui(ui));
+        ctx.tessellate(output.shapes, output.pixels_per_point)
+    };
+    for _ in 0..3 {
+        run(&mut app);
+    }
+    let made = || {
+        navlab::app::tile_paint::textures_made(&ctx, navlab::app::grid_scene::tiles_texture_id())
+    };
+    let before = made();
+    assert!(before > 0, "drawn as a texture");
+    run(&mut app);
+    assert_eq!(made(), before, "kept while nothing changes");
+
+    let mut group = c.benchmark_group("frame_tile_map_2048");
+    group.sample_size(20);
+    group.bench_function("run_ui + tessellate, nothing changed", |b| {
+        b.iter(|| black_box(run(&mut app)))
+    });
+    let mut step = 0;
+    group.bench_function("run_ui + tessellate, one replay step on", |b| {
+        b.iter(|| {
+            step = (step + 1) % 1000;
+            app.grid.playback.cursor = steps / 2 + step;
+            black_box(run(&mut app))
+        })
+    });
+    group.finish();
+    assert!(
+        made() > before + 10,
+        "the texture was made again for each step"
+    );
+}
+
+criterion_group!(benches, frame, tile_map_frame);
 criterion_main!(benches);

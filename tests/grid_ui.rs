@@ -221,6 +221,90 @@ fn a_stroke_whose_first_move_comes_with_the_press_starts_where_it_was_pressed() 
     assert_eq!(painted, row);
 }
 
+/// A click whose press and release reach egui in one frame (a quick click on a slow frame,
+/// as on a large map) paints its cell.
+#[test]
+fn a_click_within_one_frame_paints() {
+    let mut h = harness(vec![]);
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    let view = h.state().grid.last_view().expect("canvas drawn");
+    let cell = (16, 21);
+    let at = view.screen_from_world(Vec2::new(cell.0 as f64 + 0.5, cell.1 as f64 + 0.5));
+    h.hover_at(at);
+    h.run_steps(1);
+    let button = |pressed| egui::Event::PointerButton {
+        pos: at,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    let events = &mut h.input_mut().events;
+    events.push(button(true));
+    events.push(button(false));
+    h.run_steps(2);
+    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Wall));
+    assert!(h.state().grid.dirty);
+}
+
+/// A large map fitted in the window is drawn as one texture, so a frame's drawing does not grow
+/// with the map (it was a rectangle per tile: 16 M vertices a frame for 2048²), and a click
+/// still paints the tile under it.
+#[test]
+fn a_large_map_is_drawn_with_bounded_work_and_still_paints() {
+    let mut h = harness(vec![]);
+    h.get_by_label("Wall").click();
+    h.state_mut()
+        .command(navlab::app::Command::NewMap(2048, 2048));
+    h.run_steps(3);
+    assert_eq!(h.state().grid.map.width(), 2048);
+    let vertices = |h: &Harness<'_, NavlabApp>| -> usize {
+        h.output()
+            .shapes
+            .iter()
+            .map(|clipped| match &clipped.shape {
+                egui::epaint::Shape::Mesh(mesh) => mesh.vertices.len(),
+                _ => 0,
+            })
+            .sum()
+    };
+    let textured = |h: &Harness<'_, NavlabApp>| {
+        h.output()
+            .shapes
+            .iter()
+            .any(|clipped| match &clipped.shape {
+                egui::epaint::Shape::Mesh(mesh) => mesh.texture_id != egui::TextureId::default(),
+                _ => false,
+            })
+    };
+    assert!(vertices(&h) < 100_000, "{} vertices", vertices(&h));
+    assert!(textured(&h), "the tiles are one textured rectangle");
+
+    // The texture is drawn again as it is while nothing it shows changes (a frame of hovering),
+    // and made again when a tile changes.
+    let made = |h: &Harness<'_, NavlabApp>| {
+        navlab::app::tile_paint::textures_made(&h.ctx, navlab::app::grid_scene::tiles_texture_id())
+    };
+    let view = h.state().grid.last_view().expect("drawn");
+    let cell = (1000, 700);
+    let at = view.screen_from_world(Vec2::new(cell.0 as f64 + 0.5, cell.1 as f64 + 0.5));
+    let before = made(&h);
+    assert!(before > 0);
+    h.hover_at(at);
+    h.run_steps(2);
+    assert_eq!(made(&h), before, "nothing it shows changed");
+    assert!(h.state_mut().grid.paint((5, 5), Tile::Water));
+    h.run_steps(2);
+    assert_eq!(made(&h), before + 1, "a tile changed");
+    common::click_screen(&mut h, at, egui::PointerButton::Primary);
+    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Wall));
+
+    // Zoomed in, tiles are rectangles again (with grid lines), still few.
+    let built_in = harness(vec![]);
+    assert!(!textured(&built_in));
+    assert!(vertices(&built_in) > 0 && vertices(&built_in) < 100_000);
+}
+
 #[test]
 fn fill_replaces_the_clicked_region_in_one_undoable_step() {
     use navlab::app::grid_scene::Tool;

@@ -4,6 +4,8 @@
 use super::camera::{CanvasCamera, View, paint_tag};
 use super::chart_marks;
 use super::playback::Playback;
+use super::tile_paint::paint_tiles;
+pub use super::tile_paint::tile_color;
 use crate::geom::Vec2;
 use crate::grid::search::{DEFAULT_IDA_BUDGET, GridScratch, grid_search_with_scratch};
 use crate::grid::{
@@ -273,6 +275,11 @@ impl GridReplay {
             _ => {}
         }
     }
+}
+
+/// Names the texture the tile-map canvas draws a zoomed-out map with.
+pub fn tiles_texture_id() -> egui::Id {
+    egui::Id::unique("tile map tiles")
 }
 
 /// The built-in map: two rooms, a pond, a sand beach and a hole, 32 × 22.
@@ -1270,24 +1277,38 @@ impl GridScene {
         } else {
             Default::default()
         };
-        paint_tiles(painter, view, map, |(x, y)| {
-            let i = map.index((x, y));
-            if self.replay.current == Some(i) {
-                Some(Color32::from_rgb(226, 72, 72))
-            } else if path_cells.contains(&(x, y)) {
-                Some(Color32::from_rgb(255, 150, 40))
-            } else {
-                match self.replay.status.get(i) {
-                    Some(CellStatus::Open) => Some(Color32::from_rgb(222, 170, 52)),
-                    Some(CellStatus::Later) => Some(Color32::from_rgb(190, 120, 220)),
-                    Some(CellStatus::Closed) => {
-                        let times = self.replay.expansions[i].min(6) as u8;
-                        Some(Color32::from_rgb(64, 112, 186u8.saturating_add(times * 10)))
+        // The overlay follows the search (rerun bumps the generation) and the replay's step.
+        let content = {
+            use std::hash::{Hash, Hasher};
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            (self.generation, self.revision, self.replay.cursor).hash(&mut hasher);
+            hasher.finish()
+        };
+        paint_tiles(
+            painter,
+            view,
+            map,
+            tiles_texture_id(),
+            Some(content),
+            |(x, y)| {
+                let i = map.index((x, y));
+                if self.replay.current == Some(i) {
+                    Some(Color32::from_rgb(226, 72, 72))
+                } else if path_cells.contains(&(x, y)) {
+                    Some(Color32::from_rgb(255, 150, 40))
+                } else {
+                    match self.replay.status.get(i) {
+                        Some(CellStatus::Open) => Some(Color32::from_rgb(222, 170, 52)),
+                        Some(CellStatus::Later) => Some(Color32::from_rgb(190, 120, 220)),
+                        Some(CellStatus::Closed) => {
+                            let times = self.replay.expansions[i].min(6) as u8;
+                            Some(Color32::from_rgb(64, 112, 186u8.saturating_add(times * 10)))
+                        }
+                        _ => None,
                     }
-                    _ => None,
                 }
-            }
-        });
+            },
+        );
         self.paint_clearance(painter, view);
         if self.replay.finished.is_some()
             && let Some(r) = &self.result
@@ -1316,45 +1337,6 @@ impl GridScene {
                 egui::FontId::proportional(radius * 1.2),
                 Color32::BLACK,
             );
-        }
-    }
-}
-
-/// Paints the visible tiles of `map` in one mesh, each blended with `overlay`'s colour when it
-/// gives one, and grid lines when tiles are large enough to tell apart.
-pub fn paint_tiles(
-    painter: &egui::Painter,
-    view: View,
-    map: &TileMap,
-    overlay: impl Fn(Cell) -> Option<Color32>,
-) {
-    let visible = view.visible_world();
-    let x0 = visible.min.x.floor().max(0.0) as usize;
-    let y0 = visible.min.y.floor().max(0.0) as usize;
-    let x1 = (visible.max.x.ceil().max(0.0) as usize).min(map.width());
-    let y1 = (visible.max.y.ceil().max(0.0) as usize).min(map.height());
-    let mut mesh = egui::Mesh::default();
-    for y in y0..y1 {
-        for x in x0..x1 {
-            let base = tile_color(map.get((x, y)).unwrap_or_default());
-            let color = overlay((x, y)).map_or(base, |o| blend(base, o, 0.65));
-            let a = view.screen_from_world(Vec2::new(x as f64, y as f64));
-            let b = view.screen_from_world(Vec2::new(x as f64 + 1.0, y as f64 + 1.0));
-            mesh.add_colored_rect(Rect::from_min_max(a, b), color);
-        }
-    }
-    painter.add(Shape::mesh(mesh));
-    if view.camera.scale > 10.0 {
-        let stroke = Stroke::new(1.0, Color32::from_black_alpha(60));
-        for x in x0..=x1 {
-            let a = view.screen_from_world(Vec2::new(x as f64, y0 as f64));
-            let b = view.screen_from_world(Vec2::new(x as f64, y1 as f64));
-            painter.line_segment([a, b], stroke);
-        }
-        for y in y0..=y1 {
-            let a = view.screen_from_world(Vec2::new(x0 as f64, y as f64));
-            let b = view.screen_from_world(Vec2::new(x1 as f64, y as f64));
-            painter.line_segment([a, b], stroke);
         }
     }
 }
@@ -1487,17 +1469,6 @@ fn default_cells(map: &TileMap) -> (Cell, Cell) {
     (first, last)
 }
 
-/// The colour of a tile kind.
-pub fn tile_color(tile: Tile) -> Color32 {
-    match tile {
-        Tile::Grass => Color32::from_rgb(110, 170, 90),
-        Tile::Sand => Color32::from_rgb(222, 200, 130),
-        Tile::Water => Color32::from_rgb(70, 130, 200),
-        Tile::Wall => Color32::from_rgb(60, 60, 66),
-        Tile::Hole => Color32::from_rgb(20, 20, 22),
-    }
-}
-
 /// Where a brush stroke goes on from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StrokeFrom {
@@ -1555,11 +1526,6 @@ fn tile_help(tile: Tile) -> &'static str {
         Tile::Wall => "Wall: blocks movement and sight",
         Tile::Hole => "Hole: blocks movement, not sight",
     }
-}
-
-fn blend(a: Color32, b: Color32, t: f32) -> Color32 {
-    let mix = |x: u8, y: u8| (f32::from(x) * (1.0 - t) + f32::from(y) * t).round() as u8;
-    Color32::from_rgb(mix(a.r(), b.r()), mix(a.g(), b.g()), mix(a.b(), b.b()))
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ pub mod playback;
 pub mod pursuit_scene;
 pub mod recovery;
 pub mod screenshot;
+pub mod tile_paint;
 pub mod timeline;
 
 use crate::assets;

@@ -2,7 +2,8 @@
 //! hunt it, the rays they cast, and play / pause / step / speed / reset-to-seed controls.
 
 use super::camera::{CanvasCamera, View};
-use super::grid_scene::{GridScene, StrokeFrom, paint_tiles, stroke_cells, tile_button};
+use super::grid_scene::{GridScene, StrokeFrom, stroke_cells, tile_button};
+use super::tile_paint::paint_tiles;
 use crate::geom::Vec2;
 use crate::grid::bresenham::{Line, first_blocking};
 use crate::grid::{Cell, Tile, TileMap};
@@ -693,7 +694,15 @@ impl PursuitScene {
                 }
             }
         }
-        paint_tiles(painter, view, map, |cell| ray_tiles.get(&cell).copied());
+        // The rays change with every step: no content key.
+        paint_tiles(
+            painter,
+            view,
+            map,
+            egui::Id::unique("pursuit tiles"),
+            None,
+            |cell| ray_tiles.get(&cell).copied(),
+        );
         let scale = view.camera.scale as f32;
         let screen = |p: Vec2| view.screen_from_world(p);
 

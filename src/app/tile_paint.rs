@@ -1,0 +1,247 @@
+//! Draws a tile map: one rectangle per tile while tiles are large on screen, else one texture of
+//! the visible part with a texel per screen pixel, so a frame's work never grows with the map.
+
+use super::camera::View;
+use crate::geom::Vec2;
+use crate::grid::{Cell, Tile, TileMap};
+use egui::{Color32, Rect, Shape, Stroke};
+
+/// Below this many screen pixels per tile the map is drawn as a texture (a 2048² map fitted in
+/// the window would otherwise be four million rectangles a frame, seconds each).
+const TEXTURE_BELOW_PIXELS: f64 = 3.0;
+
+/// Samples per texel along each axis when a texel covers several tiles (their colours averaged).
+const MAX_SAMPLES: usize = 4;
+
+/// The colour of a tile kind.
+pub fn tile_color(tile: Tile) -> Color32 {
+    match tile {
+        Tile::Grass => Color32::from_rgb(110, 170, 90),
+        Tile::Sand => Color32::from_rgb(222, 200, 130),
+        Tile::Water => Color32::from_rgb(70, 130, 200),
+        Tile::Wall => Color32::from_rgb(60, 60, 66),
+        Tile::Hole => Color32::from_rgb(20, 20, 22),
+    }
+}
+
+/// `a` mixed with `t` of `b`.
+pub fn blend(a: Color32, b: Color32, t: f32) -> Color32 {
+    let mix = |x: u8, y: u8| (f32::from(x) * (1.0 - t) + f32::from(y) * t).round() as u8;
+    Color32::from_rgb(mix(a.r(), b.r()), mix(a.g(), b.g()), mix(a.b(), b.b()))
+}
+
+/// Paints the visible tiles of `map`, each blended with `overlay`'s colour when it gives one,
+/// and grid lines when tiles are large enough to tell apart. `id` names the texture kept
+/// between frames for this canvas; `content` identifies the map's and the overlay's state, when
+/// the caller can tell (a texture drawn for the same content and view is drawn again as it
+/// is), else `None`.
+pub fn paint_tiles(
+    painter: &egui::Painter,
+    view: View,
+    map: &TileMap,
+    id: egui::Id,
+    content: Option<u64>,
+    overlay: impl Fn(Cell) -> Option<Color32>,
+) {
+    let color_of = |cell: Cell| {
+        let base = tile_color(map.get(cell).unwrap_or_default());
+        overlay(cell).map_or(base, |o| blend(base, o, 0.65))
+    };
+    let visible = view.visible_world();
+    let x0 = visible.min.x.floor().max(0.0) as usize;
+    let y0 = visible.min.y.floor().max(0.0) as usize;
+    let x1 = (visible.max.x.ceil().max(0.0) as usize).min(map.width());
+    let y1 = (visible.max.y.ceil().max(0.0) as usize).min(map.height());
+    if x0 >= x1 || y0 >= y1 {
+        return;
+    }
+    let pixels_per_point = f64::from(painter.ctx().pixels_per_point());
+    if view.camera.scale * pixels_per_point < TEXTURE_BELOW_PIXELS {
+        paint_as_texture(painter, view, id, content, (x0, y0, x1, y1), color_of);
+        return;
+    }
+    let mut mesh = egui::Mesh::default();
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let a = view.screen_from_world(Vec2::new(x as f64, y as f64));
+            let b = view.screen_from_world(Vec2::new(x as f64 + 1.0, y as f64 + 1.0));
+            mesh.add_colored_rect(Rect::from_min_max(a, b), color_of((x, y)));
+        }
+    }
+    painter.add(Shape::mesh(mesh));
+    if view.camera.scale > 10.0 {
+        let stroke = Stroke::new(1.0, Color32::from_black_alpha(60));
+        for x in x0..=x1 {
+            let a = view.screen_from_world(Vec2::new(x as f64, y0 as f64));
+            let b = view.screen_from_world(Vec2::new(x as f64, y1 as f64));
+            painter.line_segment([a, b], stroke);
+        }
+        for y in y0..=y1 {
+            let a = view.screen_from_world(Vec2::new(x0 as f64, y as f64));
+            let b = view.screen_from_world(Vec2::new(x1 as f64, y as f64));
+            painter.line_segment([a, b], stroke);
+        }
+    }
+}
+
+/// A texture of tiles and what it shows.
+#[derive(Clone)]
+struct TileTexture {
+    texture: egui::TextureHandle,
+    /// The caller's content key, the tiles and the texture's size.
+    shows: Option<(u64, [usize; 4], [usize; 2])>,
+    /// How many times it was made.
+    made: u64,
+}
+
+/// How many times the tile texture of canvas `id` has been made (none while tiles are drawn
+/// as rectangles): a frame that changes nothing it shows does not make it again.
+pub fn textures_made(ctx: &egui::Context, id: egui::Id) -> u64 {
+    ctx.data(|data| data.get_temp::<TileTexture>(id).map_or(0, |t| t.made))
+}
+
+/// Tiles `x0..x1` × `y0..y1` as one texture over their place on screen.
+fn paint_as_texture(
+    painter: &egui::Painter,
+    view: View,
+    id: egui::Id,
+    content: Option<u64>,
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+    color_of: impl Fn(Cell) -> Color32,
+) {
+    let rect = Rect::from_min_max(
+        view.screen_from_world(Vec2::new(x0 as f64, y0 as f64)),
+        view.screen_from_world(Vec2::new(x1 as f64, y1 as f64)),
+    );
+    let ctx = painter.ctx();
+    let pixels_per_point = ctx.pixels_per_point();
+    let texels = |tiles: usize, points: f32| {
+        let pixels = (points * pixels_per_point).ceil().max(1.0) as usize;
+        tiles.min(pixels)
+    };
+    let size = [
+        texels(x1 - x0, rect.width()),
+        texels(y1 - y0, rect.height()),
+    ];
+    let shows = content.map(|key| (key, [x0, y0, x1, y1], size));
+    let kept = ctx.data(|data| data.get_temp::<TileTexture>(id));
+    let texture = match kept {
+        Some(kept) if shows.is_some() && kept.shows == shows => kept.texture,
+        kept => {
+            let image = egui::ColorImage::new(size, raster((x0, y0, x1, y1), size, color_of));
+            let made = kept.as_ref().map_or(0, |kept| kept.made) + 1;
+            let texture = match kept {
+                Some(mut kept) => {
+                    kept.texture.set(image, egui::TextureOptions::NEAREST);
+                    kept.texture
+                }
+                None => ctx.load_texture("tile map", image, egui::TextureOptions::NEAREST),
+            };
+            ctx.data_mut(|data| {
+                data.insert_temp(
+                    id,
+                    TileTexture {
+                        texture: texture.clone(),
+                        shows,
+                        made,
+                    },
+                )
+            });
+            texture
+        }
+    };
+    let uv = Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0));
+    painter.image(texture.id(), rect, uv, Color32::WHITE);
+}
+
+/// The colours of tiles `x0..x1` × `y0..y1` in an image of `size` texels, row by row: a texel
+/// covering one tile has its colour, one covering several the average of up to
+/// [`MAX_SAMPLES`]² of them spread evenly.
+pub fn raster(
+    (x0, y0, x1, y1): (usize, usize, usize, usize),
+    [width, height]: [usize; 2],
+    color_of: impl Fn(Cell) -> Color32,
+) -> Vec<Color32> {
+    // Tiles covered by texel i of n across `from..to`: [start, end).
+    let span = |from: usize, to: usize, n: usize, i: usize| {
+        let tiles = to - from;
+        (
+            from + i * tiles / n,
+            from + ((i + 1) * tiles / n).max(i * tiles / n + 1),
+        )
+    };
+    let samples = |(start, end): (usize, usize)| {
+        let count = (end - start).min(MAX_SAMPLES);
+        (0..count).map(move |s| start + (2 * s + 1) * (end - start) / (2 * count))
+    };
+    let mut pixels = Vec::with_capacity(width * height);
+    for j in 0..height {
+        let rows = span(y0, y1, height, j);
+        for i in 0..width {
+            let columns = span(x0, x1, width, i);
+            let (mut sum, mut n) = ([0u32; 3], 0u32);
+            for y in samples(rows) {
+                for x in samples(columns) {
+                    let c = color_of((x, y));
+                    sum[0] += u32::from(c.r());
+                    sum[1] += u32::from(c.g());
+                    sum[2] += u32::from(c.b());
+                    n += 1;
+                }
+            }
+            let mean = |s: u32| (s + n / 2).checked_div(n).unwrap_or(0) as u8;
+            pixels.push(Color32::from_rgb(mean(sum[0]), mean(sum[1]), mean(sum[2])));
+        }
+    }
+    pixels
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tile's colour from its position: distinct for each of the first 256 × 256 tiles.
+    fn by_position((x, y): Cell) -> Color32 {
+        Color32::from_rgb(x as u8, y as u8, 7)
+    }
+
+    #[test]
+    fn one_texel_per_tile_gives_each_tile_its_colour() {
+        let pixels = raster((3, 5, 8, 9), [5, 4], by_position);
+        let expected: Vec<Color32> = (5..9)
+            .flat_map(|y| (3..8).map(move |x| by_position((x, y))))
+            .collect();
+        assert_eq!(pixels, expected);
+    }
+
+    #[test]
+    fn a_texel_over_several_tiles_averages_them_and_every_tile_is_in_one_texel() {
+        // 12 tiles in 3 texels across: four each, all sampled (4 ≤ MAX_SAMPLES).
+        let pixels = raster((0, 0, 12, 1), [3, 1], by_position);
+        let reds: Vec<u8> = pixels.iter().map(|c| c.r()).collect();
+        // Means of 0..4, 4..8, 8..12, rounded: 1.5 → 2, 5.5 → 6, 9.5 → 10.
+        assert_eq!(reds, [2, 6, 10]);
+        // Uneven division still covers each tile once: 10 tiles in 3 texels.
+        let walls = |(x, _): Cell| {
+            if x == 9 {
+                Color32::BLACK
+            } else {
+                Color32::WHITE
+            }
+        };
+        let pixels = raster((0, 0, 10, 1), [3, 1], walls);
+        assert!(pixels[2].r() < 255, "the last tile shows: {pixels:?}");
+        assert_eq!(&pixels[..2], [Color32::WHITE, Color32::WHITE]);
+    }
+
+    #[test]
+    fn a_huge_texel_samples_a_bounded_number_of_tiles() {
+        let count = std::cell::Cell::new(0usize);
+        let pixels = raster((0, 0, 8192, 8192), [2, 2], |cell| {
+            count.set(count.get() + 1);
+            by_position(cell)
+        });
+        assert_eq!(pixels.len(), 4);
+        assert_eq!(count.get(), 4 * MAX_SAMPLES * MAX_SAMPLES);
+    }
+}
