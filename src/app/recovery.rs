@@ -158,6 +158,7 @@ impl Recovery {
                 }
             }
         }
+        remove_stale_locks(dir);
         (offers, errors)
     }
 
@@ -301,6 +302,31 @@ fn is_recovery_file(path: &Path) -> bool {
     name.strip_prefix(PREFIX)
         .and_then(|rest| rest.strip_suffix(".json"))
         .is_some_and(|id| id.is_empty() || id.starts_with('-'))
+}
+
+/// Removes the lock files windows that are gone left without edits (a crash or a kill of a
+/// window with nothing to keep). Only those over a minute old: a window starting this moment
+/// has created its lock file but may not hold it yet.
+fn remove_stale_locks(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let a_minute_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+    for path in entries.flatten().map(|entry| entry.path()) {
+        let is_lock = path.extension().is_some_and(|e| e == "lock")
+            && is_recovery_file(&path.with_extension("json"));
+        let old = std::fs::metadata(&path)
+            .and_then(|m| m.modified())
+            .is_ok_and(|modified| modified < a_minute_ago);
+        if is_lock && old && !path.with_extension("json").exists() {
+            // Free (its window is gone) and still without edits: nobody needs it.
+            if let Ok(Some(_held)) = claim(&path)
+                && !path.with_extension("json").exists()
+            {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
 }
 
 /// Opens (creating if missing) and locks `lock_path` for this process: `None` when another
@@ -470,5 +496,35 @@ mod tests {
         keeper.clear(Vec::new());
         drop(keeper); // waits for the work given
         assert!(!own.exists());
+    }
+
+    #[test]
+    fn lock_files_left_without_edits_are_removed_once_old() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        let age = |path: &Path| {
+            let file = File::options().write(true).open(path).expect("opens");
+            file.set_modified(hour_ago).expect("aged");
+        };
+        // Left by a killed window with nothing kept (nobody holds it), an hour ago.
+        let stale = dir.path().join("unsaved-map-1-2.lock");
+        std::fs::write(&stale, "").expect("written");
+        age(&stale);
+        // Just created by a window starting now (not held yet).
+        let starting = dir.path().join("unsaved-map-3-4.lock");
+        std::fs::write(&starting, "").expect("written");
+        // A window open for an hour, and another file that only looks alike.
+        let open = Recovery::in_dir(dir.path()).expect("a window still open");
+        age(&open.lock_path);
+        let other = dir.path().join("unsaved-mapping.lock");
+        std::fs::write(&other, "").expect("written");
+        age(&other);
+
+        let window = Recovery::in_dir(dir.path()).expect("a new window");
+        let _ = window.take_offers();
+        assert!(!stale.exists(), "removed");
+        assert!(starting.exists(), "too young to tell");
+        assert!(open.lock_path.exists() && window.lock_path.exists());
+        assert!(other.exists());
     }
 }
