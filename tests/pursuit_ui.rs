@@ -181,3 +181,31 @@ fn copy_log_puts_every_event_on_the_clipboard() {
     let copied = common::click_and_copied(&mut h, "Copy log");
     assert_eq!(copied, [log.join("\n")]);
 }
+
+/// On a large map zoomed out, the tiles (a texture then) are made again only when the map or a
+/// drawn ray changes: not while the scene stands paused.
+#[test]
+fn a_large_paused_map_is_not_redrawn_until_something_changes() {
+    let mut h = harness();
+    h.state_mut()
+        .command(navlab::app::Command::NewMap(1024, 1024));
+    h.run_steps(3);
+    assert_eq!(h.state().pursuit.world.map().width(), 1024);
+    let made = |h: &Harness<'_, NavlabApp>| {
+        navlab::app::tile_paint::textures_made(
+            &h.ctx,
+            navlab::app::pursuit_scene::tiles_texture_id(),
+        )
+    };
+    let before = made(&h);
+    assert!(before > 0, "drawn as a texture");
+    h.run_steps(3);
+    assert_eq!(made(&h), before, "paused: nothing changed");
+    assert!(h.state_mut().grid.paint((700, 700), Tile::Wall));
+    h.run_steps(2);
+    assert_eq!(
+        h.state().pursuit.world.map().get((700, 700)),
+        Some(Tile::Wall)
+    );
+    assert_eq!(made(&h), before + 1, "the map changed");
+}

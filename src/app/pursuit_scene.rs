@@ -694,13 +694,24 @@ impl PursuitScene {
                 }
             }
         }
-        // The rays change with every step: no content key.
+        // What the tiles show: the map (every change to it bumps the revision) and the rays.
+        let content = {
+            use std::hash::{Hash, Hasher};
+            let mut rays: Vec<(Cell, [u8; 4])> = ray_tiles
+                .iter()
+                .map(|(&cell, color)| (cell, color.to_array()))
+                .collect();
+            rays.sort_unstable();
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            (self.map_revision, rays).hash(&mut hasher);
+            hasher.finish()
+        };
         paint_tiles(
             painter,
             view,
             map,
-            egui::Id::unique("pursuit tiles"),
-            None,
+            tiles_texture_id(),
+            Some(content),
             |cell| ray_tiles.get(&cell).copied(),
         );
         let scale = view.camera.scale as f32;
@@ -798,6 +809,11 @@ impl PursuitScene {
             Color32::BLACK,
         );
     }
+}
+
+/// Names the texture the pursuit canvas draws a zoomed-out map with.
+pub fn tiles_texture_id() -> egui::Id {
+    egui::Id::unique("pursuit tiles")
 }
 
 /// The colour of a state: red chasing, amber tracking, grey lost.
