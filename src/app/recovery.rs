@@ -330,7 +330,8 @@ fn remove_stale_locks(dir: &Path) {
 }
 
 /// Opens (creating if missing) and locks `lock_path` for this process: `None` when another
-/// process holds it.
+/// process holds it. On a filesystem that cannot lock files the file counts as free: windows
+/// there cannot tell each other apart (as before per-window locks), but edits are still kept.
 fn claim(lock_path: &Path) -> std::io::Result<Option<File>> {
     let file = std::fs::OpenOptions::new()
         .create(true)
@@ -340,6 +341,9 @@ fn claim(lock_path: &Path) -> std::io::Result<Option<File>> {
     match file.try_lock() {
         Ok(()) => Ok(Some(file)),
         Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+        Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+            Ok(Some(file))
+        }
         Err(std::fs::TryLockError::Error(e)) => Err(e),
     }
 }
