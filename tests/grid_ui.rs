@@ -305,6 +305,63 @@ fn a_large_map_is_drawn_with_bounded_work_and_still_paints() {
     assert!(vertices(&built_in) > 0 && vertices(&built_in) < 100_000);
 }
 
+/// Dragging S or G moves it whatever the tool, re-running the search as it goes; nothing is
+/// painted, and a drop on a wall leaves it on the last passable cell passed.
+#[test]
+fn dragging_the_start_or_goal_moves_it_and_paints_nothing() {
+    let mut h = harness(vec![]);
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    let before = h.state().grid.map.clone();
+    let (start, goal) = (h.state().grid.start, h.state().grid.goal);
+    let view = h.state().grid.last_view().expect("canvas drawn");
+    let at =
+        |(x, y): (usize, usize)| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
+    let to = (5, 10);
+    assert!(before.is_passable(to));
+    let mut starts_seen = Vec::new();
+    common::drag_screen(
+        &mut h,
+        (at(start), at(to)),
+        egui::PointerButton::Primary,
+        4,
+        |h| starts_seen.push(h.state().grid.start),
+    );
+    let grid = &h.state().grid;
+    assert_eq!(grid.start, to);
+    assert_eq!(grid.goal, goal);
+    assert_eq!(grid.map, before, "nothing painted");
+    assert!(grid.dragging.is_none());
+    assert!(
+        starts_seen.iter().any(|&s| s != start && s != to),
+        "moved on the way: {starts_seen:?}"
+    );
+    let result = grid.result.as_ref().expect("searched");
+    assert_eq!(result.path.first(), Some(&to), "the search follows");
+
+    // The goal, dragged onto a wall (2,3: the upper-left room's west wall) from a passable cell
+    // beside it, stays on that cell.
+    let (beside, wall) = ((1, 3), (2, 3));
+    assert!(!before.is_passable(wall) && before.is_passable(beside));
+    common::drag_screen(
+        &mut h,
+        (at(goal), at(beside)),
+        egui::PointerButton::Primary,
+        3,
+        |_| {},
+    );
+    assert_eq!(h.state().grid.goal, beside);
+    common::drag_screen(
+        &mut h,
+        (at(beside), at(wall)),
+        egui::PointerButton::Primary,
+        2,
+        |_| {},
+    );
+    assert_eq!(h.state().grid.goal, beside);
+    assert_eq!(h.state().grid.map, before);
+}
+
 #[test]
 fn fill_replaces_the_clicked_region_in_one_undoable_step() {
     use navlab::app::grid_scene::Tool;

@@ -251,6 +251,7 @@ pub(super) fn help_ui(ui: &mut egui::Ui) {
                 "paint with the selected tile",
             ),
             ("Tile map: right click / Shift+click", "set the goal"),
+            ("Tile map: drag S or G", "move it; the search re-runs live"),
             ("Tile map: right or middle drag", "pan"),
             ("Tile map: 1 – 5", "paint grass, sand, water, wall, hole"),
             ("Tile map: R", "fill rectangles / paint freely"),

@@ -202,7 +202,18 @@ pub struct GridScene {
     /// The cell painted last in the current drag, so that the next one joins it with a line.
     stroke_last: Option<Cell>,
     rect_anchor: Option<Cell>,
+    /// The start or goal marker being dragged.
+    pub dragging: Option<Endpoint>,
     replay: GridReplay,
+}
+
+/// The start or the goal of the search.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Endpoint {
+    /// The start cell.
+    Start,
+    /// The goal cell.
+    Goal,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -350,6 +361,7 @@ impl GridScene {
             stroke: Vec::new(),
             stroke_last: None,
             rect_anchor: None,
+            dragging: None,
             replay: GridReplay::default(),
         };
         scene.rerun();
@@ -1074,42 +1086,15 @@ impl GridScene {
         }
     }
 
-    /// The map canvas.
-    pub fn canvas_ui(&mut self, ui: &mut Ui) {
-        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
-        response
-            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Tile map canvas"));
-        let rect = response.rect;
-        self.canvas_rect = Some(rect);
-        let bounds = Bounds {
-            min: Vec2::new(0.0, 0.0),
-            max: Vec2::new(self.map.width() as f64, self.map.height() as f64),
-        };
-        let camera = self.camera.for_canvas(bounds, rect);
-        let view = View { camera, rect };
-        painter.rect_filled(rect, 0.0, Color32::from_rgb(24, 26, 31));
-        let (map_w, map_h) = (self.map.width(), self.map.height());
-        let cell_at = move |pos: Pos2| -> Option<Cell> {
-            let w = view.world_from_screen(pos);
-            (w.x >= 0.0 && w.y >= 0.0)
-                .then_some((w.x as usize, w.y as usize))
-                .filter(|&(x, y)| x < map_w && y < map_h)
-        };
-        self.hover = response.hover_pos().and_then(cell_at);
-
-        // Editing and placing.
+    /// What the selected tool does with this frame's pointer: paint, fill, place.
+    fn tool_input(
+        &mut self,
+        ui: &Ui,
+        response: &egui::Response,
+        cell_at: impl Fn(Pos2) -> Option<Cell> + Copy,
+        (shift, primary, primary_down): (bool, bool, bool),
+    ) {
         let pointer = response.interact_pointer_pos();
-        let shift = ui.input(|i| i.modifiers.shift);
-        if response.secondary_clicked()
-            && let Some(cell) = pointer.and_then(cell_at)
-            && self.map.is_passable(cell)
-        {
-            self.goal = cell;
-            self.playback.cursor = usize::MAX;
-            self.rerun();
-        }
-        let primary_down = ui.input(|i| i.pointer.primary_down());
-        let primary = response.is_pointer_button_down_on() && primary_down;
         match self.tool {
             Tool::Paint(tile) => {
                 if (primary || response.clicked())
@@ -1177,6 +1162,78 @@ impl GridScene {
                     self.rerun();
                 }
             }
+        }
+    }
+
+    /// The map canvas.
+    pub fn canvas_ui(&mut self, ui: &mut Ui) {
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Tile map canvas"));
+        let rect = response.rect;
+        self.canvas_rect = Some(rect);
+        let bounds = Bounds {
+            min: Vec2::new(0.0, 0.0),
+            max: Vec2::new(self.map.width() as f64, self.map.height() as f64),
+        };
+        let camera = self.camera.for_canvas(bounds, rect);
+        let view = View { camera, rect };
+        painter.rect_filled(rect, 0.0, Color32::from_rgb(24, 26, 31));
+        let (map_w, map_h) = (self.map.width(), self.map.height());
+        let cell_at = move |pos: Pos2| -> Option<Cell> {
+            let w = view.world_from_screen(pos);
+            (w.x >= 0.0 && w.y >= 0.0)
+                .then_some((w.x as usize, w.y as usize))
+                .filter(|&(x, y)| x < map_w && y < map_h)
+        };
+        self.hover = response.hover_pos().and_then(cell_at);
+
+        // Editing and placing.
+        let pointer = response.interact_pointer_pos();
+        let shift = ui.input(|i| i.modifiers.shift);
+        if response.secondary_clicked()
+            && let Some(cell) = pointer.and_then(cell_at)
+            && self.map.is_passable(cell)
+        {
+            self.goal = cell;
+            self.playback.cursor = usize::MAX;
+            self.rerun();
+        }
+        let primary_down = ui.input(|i| i.pointer.primary_down());
+        let primary = response.is_pointer_button_down_on() && primary_down;
+        // A press on S or G grabs it, whatever the tool (as in the navmesh view): dragging moves
+        // it over passable cells and the search re-runs live; nothing is painted.
+        let over_marker = |cell: Option<Cell>| match cell {
+            Some(c) if c == self.start => Some(Endpoint::Start),
+            Some(c) if c == self.goal => Some(Endpoint::Goal),
+            _ => None,
+        };
+        if ui.input(|i| i.pointer.primary_pressed()) && response.hovered() && !shift {
+            let pressed = ui.input(|i| i.pointer.press_origin()).and_then(cell_at);
+            self.dragging = over_marker(pressed);
+        }
+        if self.dragging.is_some() {
+            ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
+        } else if over_marker(self.hover).is_some() {
+            ui.ctx().set_cursor_icon(egui::CursorIcon::Grab);
+        }
+        if let Some(endpoint) = self.dragging {
+            let under = ui.input(|i| i.pointer.interact_pos()).and_then(cell_at);
+            if let Some(cell) = under.filter(|&c| self.map.is_passable(c)) {
+                let moved = match endpoint {
+                    Endpoint::Start => std::mem::replace(&mut self.start, cell) != cell,
+                    Endpoint::Goal => std::mem::replace(&mut self.goal, cell) != cell,
+                };
+                if moved {
+                    self.playback.cursor = usize::MAX;
+                    self.rerun();
+                }
+            }
+            if !primary_down {
+                self.dragging = None;
+            }
+        } else {
+            self.tool_input(ui, &response, cell_at, (shift, primary, primary_down));
         }
         // Pan with the middle or right button held (a right click without moving sets the goal).
         if response.dragged_by(egui::PointerButton::Middle)
