@@ -395,3 +395,59 @@ fn copy_path_copies_what_the_path_command_prints() {
     assert_eq!(copied["status"], "found");
     assert!(copied["waypoints"].as_array().expect("waypoints").len() > 2);
 }
+
+/// The numbers on the canvas's triangles: visit order (only expanded triangles, 1, 2, …), or
+/// every triangle's id as the steps name them, or none.
+#[test]
+fn triangles_are_numbered_by_visit_or_by_id() {
+    fn canvas_numbers(h: &Harness<'_, NavlabApp>) -> Vec<usize> {
+        let canvas = h.state().scene.last_view().expect("drawn").rect;
+        let mut numbers: Vec<usize> = h
+            .output()
+            .shapes
+            .iter()
+            .filter_map(|clipped| match &clipped.shape {
+                egui::epaint::Shape::Text(text) if canvas.contains(text.pos) => {
+                    text.galley.text().parse().ok()
+                }
+                _ => None,
+            })
+            .collect();
+        numbers.sort_unstable();
+        numbers
+    }
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    assert!(canvas_numbers(&h).is_empty(), "nothing visited at step 0");
+    h.key_press(egui::Key::End);
+    h.run_steps(2);
+    let expanded = h
+        .state()
+        .scene
+        .timeline
+        .path
+        .as_ref()
+        .expect("path")
+        .expanded;
+    let visits = canvas_numbers(&h);
+    assert!(!visits.is_empty());
+    assert!(
+        visits.iter().all(|&n| (1..=expanded).contains(&n)),
+        "{visits:?}"
+    );
+
+    h.get_by_label("ids").click();
+    h.run_steps(2);
+    assert!(h.state().settings.navmesh.display.triangle_ids);
+    let triangles = h.state().scene.mesh.triangles().len();
+    let ids = canvas_numbers(&h);
+    assert!(
+        ids.len() > visits.len(),
+        "every triangle, not only the expanded"
+    );
+    assert!(ids.iter().all(|&t| t < triangles), "{ids:?}");
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "each id once: {ids:?}");
+
+    h.get_by_label("none").click();
+    h.run_steps(2);
+    assert!(canvas_numbers(&h).is_empty());
+}

@@ -42,6 +42,8 @@ pub struct DisplayOptions {
     pub edges: bool,
     /// Number closed triangles in visit order.
     pub visit_numbers: bool,
+    /// Label every triangle with its id (as the captions name them), instead of visit numbers.
+    pub triangle_ids: bool,
     /// Arrows from each reached triangle to its parent.
     pub parent_arrows: bool,
     /// The corridor's portals during the funnel.
@@ -53,6 +55,7 @@ impl Default for DisplayOptions {
         Self {
             edges: true,
             visit_numbers: true,
+            triangle_ids: false,
             parent_arrows: false,
             portals: true,
         }
@@ -354,8 +357,30 @@ impl NavmeshScene {
         let d = &mut self.settings.display;
         ui.checkbox(&mut d.edges, "Edges")
             .on_hover_text("Draw every edge; borders and non-manifold edges are always drawn");
-        ui.checkbox(&mut d.visit_numbers, "Visit numbers")
-            .on_hover_text("Number closed triangles in the order A* expanded them");
+        ui.horizontal(|ui| {
+            ui.label("Numbers");
+            if ui
+                .radio(d.visit_numbers && !d.triangle_ids, "visits")
+                .on_hover_text("Number expanded triangles in the order A* expanded them")
+                .clicked()
+            {
+                (d.visit_numbers, d.triangle_ids) = (true, false);
+            }
+            if ui
+                .radio(d.triangle_ids, "ids")
+                .on_hover_text("Label every triangle with its id, as the steps name them")
+                .clicked()
+            {
+                (d.visit_numbers, d.triangle_ids) = (false, true);
+            }
+            if ui
+                .radio(!d.visit_numbers && !d.triangle_ids, "none")
+                .on_hover_text("No numbers on the triangles")
+                .clicked()
+            {
+                (d.visit_numbers, d.triangle_ids) = (false, false);
+            }
+        });
         ui.checkbox(&mut d.parent_arrows, "Parent arrows")
             .on_hover_text("Arrows from each reached triangle to the one it was reached from");
         ui.checkbox(&mut d.portals, "Portals")
@@ -697,11 +722,16 @@ impl NavmeshScene {
             }
             painter.add(Shape::mesh(arrows));
         }
-        if display.visit_numbers {
+        if display.visit_numbers || display.triangle_ids {
             let mut labels = 0;
             for &t in visible {
-                let order = self.replay.visit_order[t];
-                if order == 0 || px(t) < 18.0 {
+                let label = if display.triangle_ids {
+                    t
+                } else {
+                    self.replay.visit_order[t] as usize
+                };
+                let unvisited = !display.triangle_ids && label == 0;
+                if unvisited || px(t) < 18.0 {
                     continue;
                 }
                 labels += 1;
@@ -711,7 +741,7 @@ impl NavmeshScene {
                 painter.text(
                     view.screen_from_world(tris[t].centroid),
                     egui::Align2::CENTER_CENTER,
-                    order.to_string(),
+                    label.to_string(),
                     egui::FontId::proportional(11.0),
                     Color32::WHITE,
                 );
