@@ -9,6 +9,19 @@ use navlab::app::{AppSettings, NavlabApp};
 use navlab::navmesh::generate::{GridMeshSpec, jittered_grid};
 use std::hint::black_box;
 
+/// One frame of `app` in a 1280 × 800 window, tessellated.
+fn run_frame(ctx: &egui::Context, app: &mut NavlabApp) -> Vec<egui::ClippedPrimitive> {
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1280.0, 800.0),
+        )),
+        ..Default::default()
+    };
+    let output = ctx.run_ui(input, |ui| app.frame_ui(ui));
+    ctx.tessellate(output.shapes, output.pixels_per_point)
+}
+
 fn frame(c: &mut Criterion) {
     let mesh = jittered_grid(GridMeshSpec::with_about(100_000, 11));
     let triangles = mesh.triangles().len();
@@ -19,17 +32,7 @@ fn frame(c: &mut Criterion) {
     // Halfway through A*: open, closed and unseen triangles all on screen.
     app.scene.playback.cursor = app.scene.timeline.search_steps() / 2;
     let ctx = egui::Context::default();
-    let input = || egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(1280.0, 800.0),
-        )),
-        ..Default::default()
-    };
-    let run = |app: &mut NavlabApp| {
-        let output = ctx.run_ui(input(), |ui| app.frame_ui(ui));
-        ctx.tessellate(output.shapes, output.pixels_per_point)
-    };
+    let run = |app: &mut NavlabApp| run_frame(&ctx, app);
     for _ in 0..3 {
         run(&mut app); // fonts, layout and the first fit settle
     }
@@ -77,17 +80,7 @@ fn tile_map_frame(c: &mut Criterion) {
     assert!(steps > 1000, "{steps} steps");
     app.grid.playback.cursor = steps / 2;
     let ctx = egui::Context::default();
-    let input = || egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(1280.0, 800.0),
-        )),
-        ..Default::default()
-    };
-    let run = |app: &mut NavlabApp| {
-        let output = ctx.run_ui(input(), |ui| app.frame_ui(ui));
-        ctx.tessellate(output.shapes, output.pixels_per_point)
-    };
+    let run = |app: &mut NavlabApp| run_frame(&ctx, app);
     for _ in 0..3 {
         run(&mut app);
     }

@@ -4,8 +4,8 @@
 use super::camera::{CanvasCamera, View, paint_tag};
 use super::chart_marks;
 use super::playback::Playback;
-use super::tile_paint::paint_tiles;
 pub use super::tile_paint::tile_color;
+use super::tile_paint::{content_key, paint_tiles};
 use crate::geom::Vec2;
 use crate::grid::search::{DEFAULT_IDA_BUDGET, GridScratch, grid_search_with_scratch};
 use crate::grid::{
@@ -1335,12 +1335,7 @@ impl GridScene {
             Default::default()
         };
         // The overlay follows the search (rerun bumps the generation) and the replay's step.
-        let content = {
-            use std::hash::{Hash, Hasher};
-            let mut hasher = std::collections::hash_map::DefaultHasher::new();
-            (self.generation, self.revision, self.replay.cursor).hash(&mut hasher);
-            hasher.finish()
-        };
+        let content = content_key((self.generation, self.revision, self.replay.cursor));
         paint_tiles(
             painter,
             view,

@@ -3,7 +3,7 @@
 
 use super::camera::{CanvasCamera, View};
 use super::grid_scene::{GridScene, StrokeFrom, stroke_cells, tile_button};
-use super::tile_paint::paint_tiles;
+use super::tile_paint::{content_key, paint_tiles};
 use crate::geom::Vec2;
 use crate::grid::bresenham::{Line, first_blocking};
 use crate::grid::{Cell, Tile, TileMap};
@@ -695,17 +695,12 @@ impl PursuitScene {
             }
         }
         // What the tiles show: the map (every change to it bumps the revision) and the rays.
-        let content = {
-            use std::hash::{Hash, Hasher};
-            let mut rays: Vec<(Cell, [u8; 4])> = ray_tiles
-                .iter()
-                .map(|(&cell, color)| (cell, color.to_array()))
-                .collect();
-            rays.sort_unstable();
-            let mut hasher = std::collections::hash_map::DefaultHasher::new();
-            (self.map_revision, rays).hash(&mut hasher);
-            hasher.finish()
-        };
+        let mut rays: Vec<(Cell, [u8; 4])> = ray_tiles
+            .iter()
+            .map(|(&cell, color)| (cell, color.to_array()))
+            .collect();
+        rays.sort_unstable();
+        let content = content_key((self.map_revision, rays));
         paint_tiles(
             painter,
             view,

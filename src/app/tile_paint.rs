@@ -84,6 +84,14 @@ pub fn paint_tiles(
     }
 }
 
+/// A content key for [`paint_tiles`] from whatever identifies what the tiles show.
+pub fn content_key(shown: impl std::hash::Hash) -> u64 {
+    use std::hash::Hasher;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    shown.hash(&mut hasher);
+    hasher.finish()
+}
+
 /// A texture of tiles and what it shows.
 #[derive(Clone)]
 struct TileTexture {
