@@ -362,6 +362,62 @@ fn dragging_the_start_or_goal_moves_it_and_paints_nothing() {
     assert_eq!(h.state().grid.map, before);
 }
 
+/// A whole stroke — press, moves, release — reaching egui in one frame (after a slow frame,
+/// e.g. the search re-run on a large map) paints its cells.
+#[test]
+fn a_stroke_within_one_frame_paints() {
+    let mut h = harness(vec![]);
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    let before = h.state().grid.map.clone();
+    let view = h.state().grid.last_view().expect("canvas drawn");
+    let at =
+        |(x, y): (usize, usize)| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
+    let (from, to) = ((16, 20), (22, 20));
+    h.hover_at(at(from));
+    h.run_steps(1);
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    let events = &mut h.input_mut().events;
+    events.push(button(at(from), true));
+    events.push(egui::Event::PointerMoved(at((19, 20))));
+    events.push(egui::Event::PointerMoved(at(to)));
+    events.push(button(at(to), false));
+    h.run_steps(2);
+    let map = &h.state().grid.map;
+    let painted: Vec<(usize, usize)> = (0..map.cell_count())
+        .filter(|&i| map.tiles()[i] != before.tiles()[i])
+        .map(|i| map.cell(i))
+        .collect();
+    let row: Vec<(usize, usize)> = (16..=22).map(|x| (x, 20)).collect();
+    assert_eq!(painted, row);
+
+    // So does a rectangle dragged corner to corner.
+    h.key_press(egui::Key::R);
+    h.run_steps(1);
+    let before = h.state().grid.map.clone();
+    h.hover_at(at((26, 14)));
+    h.run_steps(1);
+    let events = &mut h.input_mut().events;
+    events.push(button(at((26, 14)), true));
+    events.push(egui::Event::PointerMoved(at((28, 16))));
+    events.push(button(at((28, 16)), false));
+    h.run_steps(2);
+    let map = &h.state().grid.map;
+    let painted: Vec<(usize, usize)> = (0..map.cell_count())
+        .filter(|&i| map.tiles()[i] != before.tiles()[i])
+        .map(|i| map.cell(i))
+        .collect();
+    let block: Vec<(usize, usize)> = (14..=16)
+        .flat_map(|y| (26..=28).map(move |x| (x, y)))
+        .collect();
+    assert_eq!(painted, block);
+}
+
 #[test]
 fn fill_replaces_the_clicked_region_in_one_undoable_step() {
     use navlab::app::grid_scene::Tool;

@@ -209,3 +209,45 @@ fn a_large_paused_map_is_not_redrawn_until_something_changes() {
     );
     assert_eq!(made(&h), before + 1, "the map changed");
 }
+
+/// A stroke whose press, moves and release reach egui in one frame paints its cells, as one
+/// undo step.
+#[test]
+fn a_stroke_within_one_frame_paints_walls() {
+    let mut h = harness();
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    let view = h.state().pursuit.last_view().expect("canvas drawn");
+    let at = |x: usize, y: usize| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
+    h.hover_at(at(26, 20));
+    h.run_steps(1);
+    let button = |pos, pressed| egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    };
+    let events = &mut h.input_mut().events;
+    events.push(button(at(26, 20), true));
+    events.push(egui::Event::PointerMoved(at(28, 20)));
+    events.push(egui::Event::PointerMoved(at(29, 20)));
+    events.push(button(at(29, 20), false));
+    h.run_steps(2);
+    for x in 26..=29 {
+        assert_eq!(
+            h.state().pursuit.world.map().get((x, 20)),
+            Some(Tile::Wall),
+            "{x}"
+        );
+        assert_eq!(h.state().grid.map.get((x, 20)), Some(Tile::Wall), "{x}");
+    }
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(2);
+    for x in 26..=29 {
+        assert_eq!(
+            h.state().grid.map.get((x, 20)),
+            Some(Tile::Grass),
+            "one undo step: {x}"
+        );
+    }
+}

@@ -1095,7 +1095,34 @@ impl GridScene {
         (shift, primary, primary_down): (bool, bool, bool),
     ) {
         let pointer = response.interact_pointer_pos();
+        // A whole press, its moves and its release can reach egui in one frame (after a slow
+        // one, such as a search re-run on a large map): egui then reports no drag at all.
+        let in_one_frame: Option<Vec<Cell>> = stroke_within_frame(ui, response)
+            .map(|points| points.into_iter().filter_map(cell_at).collect());
         match self.tool {
+            Tool::Paint(tile) if !shift && in_one_frame.is_some() => {
+                let mut last = None;
+                for cell in in_one_frame.into_iter().flatten() {
+                    for c in stroke_cells(last.map(StrokeFrom::Painted), cell) {
+                        self.paint_tile(c, tile);
+                    }
+                    last = Some(cell);
+                }
+                self.stroke_last = None;
+                self.end_stroke();
+            }
+            Tool::Rectangle(tile)
+                if let Some([a, .., b]) = in_one_frame.as_deref()
+                    && a != b =>
+            {
+                for y in a.1.min(b.1)..=a.1.max(b.1) {
+                    for x in a.0.min(b.0)..=a.0.max(b.0) {
+                        self.paint_tile((x, y), tile);
+                    }
+                }
+                self.rect_anchor = None;
+                self.end_stroke();
+            }
             Tool::Paint(tile) => {
                 if (primary || response.clicked())
                     && let Some(cell) = pointer.and_then(cell_at)
@@ -1537,6 +1564,42 @@ impl StrokeFrom {
     pub fn new(last: Option<Cell>, pressed: Option<Cell>) -> Option<Self> {
         last.map(Self::Painted).or(pressed.map(Self::Pressed))
     }
+}
+
+/// The pointer's positions in a primary press that began and ended within this frame's input
+/// (press, moves, release), when it began on `canvas` (not on a window over it).
+pub fn stroke_within_frame(ui: &Ui, canvas: &egui::Response) -> Option<Vec<Pos2>> {
+    let path = ui.input(|input| {
+        let mut path: Option<Vec<Pos2>> = None;
+        for event in &input.events {
+            match *event {
+                egui::Event::PointerButton {
+                    pos,
+                    button: egui::PointerButton::Primary,
+                    pressed,
+                    ..
+                } => {
+                    if pressed {
+                        path = Some(vec![pos]);
+                    } else if let Some(mut points) = path.take() {
+                        points.push(pos);
+                        return Some(points);
+                    }
+                }
+                egui::Event::PointerMoved(pos) => {
+                    if let Some(points) = &mut path {
+                        points.push(pos);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    })?;
+    let first = *path.first()?;
+    let on_canvas =
+        canvas.rect.contains(first) && ui.ctx().layer_id_at(first) == Some(canvas.layer_id);
+    on_canvas.then_some(path)
 }
 
 /// The cells a brush drawn to `cell` covers: a Bresenham line from `from` (without its first

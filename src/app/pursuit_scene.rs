@@ -2,7 +2,7 @@
 //! hunt it, the rays they cast, and play / pause / step / speed / reset-to-seed controls.
 
 use super::camera::{CanvasCamera, View};
-use super::grid_scene::{GridScene, StrokeFrom, stroke_cells, tile_button};
+use super::grid_scene::{GridScene, StrokeFrom, stroke_cells, stroke_within_frame, tile_button};
 use super::tile_paint::{content_key, paint_tiles};
 use crate::geom::Vec2;
 use crate::grid::bresenham::{Line, first_blocking};
@@ -523,6 +523,23 @@ impl PursuitScene {
         }
     }
 
+    /// Paints `cells` with `tile` in the simulation and in the editor's map (one undo step per
+    /// stroke); a blocking tile is refused where someone stands.
+    fn paint_cells(&mut self, grid: &mut GridScene, cells: impl Iterator<Item = Cell>, tile: Tile) {
+        for c in cells {
+            if self.world.set_tile(c, tile) {
+                grid.paint_tile(c, tile);
+                self.stroke_open = true;
+                self.map_revision = Some(grid.revision);
+            } else {
+                self.notice = Some(format!(
+                    "Not painted at {},{}: someone stands there.",
+                    c.0, c.1
+                ));
+            }
+        }
+    }
+
     /// The map canvas with the agents, the trail and the rays. Paints through `grid` so edits
     /// join the editor's undo history.
     pub fn canvas_ui(&mut self, ui: &mut Ui, grid: &mut GridScene) {
@@ -555,23 +572,23 @@ impl PursuitScene {
         let primary_down = ui.input(|i| i.pointer.primary_down());
         match self.tool {
             PursuitTool::Paint(tile) => {
-                if response.is_pointer_button_down_on()
+                // Press, moves and release can reach egui in one frame: no press is seen held.
+                let in_one_frame: Option<Vec<Cell>> = stroke_within_frame(ui, &response)
+                    .map(|points| points.into_iter().filter_map(cell_at).collect());
+                if let Some(cells) = in_one_frame {
+                    let mut last = None;
+                    for cell in cells {
+                        let line = stroke_cells(last.map(StrokeFrom::Painted), cell);
+                        self.paint_cells(grid, line, tile);
+                        last = Some(cell);
+                    }
+                } else if response.is_pointer_button_down_on()
                     && primary_down
                     && let Some(cell) = pointer.and_then(cell_at)
                 {
                     let pressed = ui.input(|i| i.pointer.press_origin()).and_then(cell_at);
-                    for c in stroke_cells(StrokeFrom::new(self.stroke_last, pressed), cell) {
-                        if self.world.set_tile(c, tile) {
-                            grid.paint_tile(c, tile);
-                            self.stroke_open = true;
-                            self.map_revision = Some(grid.revision);
-                        } else {
-                            self.notice = Some(format!(
-                                "Not painted at {},{}: someone stands there.",
-                                c.0, c.1
-                            ));
-                        }
-                    }
+                    let line = stroke_cells(StrokeFrom::new(self.stroke_last, pressed), cell);
+                    self.paint_cells(grid, line, tile);
                     self.stroke_last = Some(cell);
                 }
                 if !primary_down {
