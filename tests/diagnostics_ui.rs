@@ -1,6 +1,7 @@
 //! The Diagnostics tab driven headlessly with egui_kittest: open a faulty mesh through Open…,
 //! click a finding and see the view move to it, colour islands, repair, re-check and save.
 
+mod common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;
@@ -237,4 +238,36 @@ fn a_large_mesh_is_checked_in_the_background_and_a_late_report_never_lands_on_an
     let scene = &h.state().scene;
     assert!(scene.source.name().contains("built in"));
     assert_eq!(report, check(&scene.mesh, &Default::default()));
+}
+
+/// Copy report copies what `navlab check --json` prints for the same file: the command line is
+/// the oracle.
+#[test]
+fn copy_report_copies_what_the_check_command_prints() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut h = faulty_on_diagnostics(dir.path(), vec![]);
+    let copied = common::click_and_copied(&mut h, "Copy report");
+    let [text] = copied.as_slice() else {
+        panic!("one copy: {copied:?}")
+    };
+    let copied: serde_json::Value = serde_json::from_str(text).expect("json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_navlab"))
+        .arg("check")
+        .arg(dir.path().join("export.obj"))
+        .arg("--json")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(1), "the file has errors");
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(copied, printed);
+    let kinds: Vec<&str> = copied["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter_map(|f| f["kind"].as_str())
+        .collect();
+    assert!(
+        kinds.contains(&"t_junction") && kinds.contains(&"near_duplicate_vertex"),
+        "{kinds:?}"
+    );
 }

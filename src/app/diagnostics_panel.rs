@@ -171,12 +171,25 @@ impl Diagnostics {
             report.count(Severity::Error),
             report.count(Severity::Warning),
         );
-        ui.label(format!(
-            "{} · {} · {}",
-            count(report.islands, "island"),
-            count(errors, "error"),
-            count(warnings, "warning")
-        ));
+        ui.horizontal(|ui| {
+            ui.label(format!(
+                "{} · {} · {}",
+                count(report.islands, "island"),
+                count(errors, "error"),
+                count(warnings, "warning")
+            ));
+            if ui
+                .small_button("Copy report")
+                .on_hover_text(
+                    "Copy every finding as `navlab check --json` prints it (e.g. for a bug report \
+                     to whoever exported the mesh)",
+                )
+                .clicked()
+                && let Ok(text) = serde_json::to_string(report)
+            {
+                ui.ctx().copy_text(text);
+            }
+        });
         if report.is_clean() {
             ui.colored_label(
                 Color32::from_rgb(120, 220, 140),
