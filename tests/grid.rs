@@ -230,6 +230,92 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases_or(200), ..ProptestConfig::default() })]
+
+    /// The open list replayed from a search's events (`Frontier`) names, before every
+    /// expansion, the node the search then expands: the order the window shows is the
+    /// algorithm's own, ties included. A* with admissible and inflated heuristics, Dijkstra, BFS.
+    #[test]
+    fn the_frontier_head_is_the_next_node_expanded((map, start, goal, eight) in random_map()) {
+        use navlab::search::Frontier;
+        let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
+        for algorithm in [
+            GridAlgorithm::AStar { heuristic: Heuristic::Octile, weight: 1.0 },
+            GridAlgorithm::AStar { heuristic: Heuristic::Euclidean, weight: 1.0 },
+            GridAlgorithm::AStar { heuristic: Heuristic::Manhattan, weight: 2.5 },
+            GridAlgorithm::AStar { heuristic: Heuristic::Zero, weight: 1.0 },
+            GridAlgorithm::Dijkstra,
+            GridAlgorithm::Bfs,
+        ] {
+            let mut trace = Vec::new();
+            grid_search(&map, start, goal, algorithm, connectivity, &mut trace);
+            let order = algorithm.expansion_order();
+            let mut frontier = Frontier::new();
+            for (k, event) in trace.iter().enumerate() {
+                if let SearchEvent::Expanded { node, .. } = *event {
+                    let head = frontier.next(order, 1).expect("ordered by a key");
+                    prop_assert_eq!(
+                        head.first().map(|e| e.node),
+                        Some(node),
+                        "{} step {}: {:?}",
+                        algorithm.name(),
+                        k,
+                        frontier.next(order, 4)
+                    );
+                }
+                frontier.apply(event);
+            }
+        }
+    }
+}
+
+/// On the real arena map (every 8th scenario, long ones included), the frontier's head is the
+/// next node expanded for A* and Dijkstra, step by step.
+#[test]
+fn the_frontier_head_is_the_next_node_expanded_on_arena() {
+    use navlab::search::Frontier;
+    let (Some(map_path), Some(scen_path)) = (
+        testdata("movingai/arena.map"),
+        testdata("movingai/arena.map.scen"),
+    ) else {
+        return;
+    };
+    let map = load_map(&map_path).expect("map");
+    let scenarios = load_scenarios(&scen_path).expect("scen");
+    let mut expansions = 0;
+    for s in scenarios.iter().step_by(8) {
+        for algorithm in [
+            GridAlgorithm::AStar {
+                heuristic: Heuristic::Octile,
+                weight: 1.0,
+            },
+            GridAlgorithm::Dijkstra,
+        ] {
+            let mut trace = Vec::new();
+            grid_search(
+                &map,
+                s.start,
+                s.goal,
+                algorithm,
+                Connectivity::Eight,
+                &mut trace,
+            );
+            let order = algorithm.expansion_order();
+            let mut frontier = Frontier::new();
+            for event in &trace {
+                if let SearchEvent::Expanded { node, .. } = *event {
+                    let head = frontier.next(order, 1).expect("ordered");
+                    assert_eq!(head[0].node, node, "line {}: {}", s.line, algorithm.name());
+                    expansions += 1;
+                }
+                frontier.apply(event);
+            }
+        }
+    }
+    assert!(expansions > 10_000, "{expansions}");
+}
+
 #[test]
 fn searches_report_steps_and_the_same_counts() {
     let map = TileMap::from_ascii(

@@ -1334,3 +1334,38 @@ fn copy_path_copies_what_the_grid_command_prints() {
         Some(&serde_json::json!([grid.goal.0, grid.goal.1]))
     );
 }
+
+/// The open list beside the steps names, at every step, the cell the search expands next (the
+/// trace is the oracle); IDA* and Fringe Search say why they have none.
+#[test]
+fn the_open_list_shows_the_cell_expanded_next() {
+    use navlab::search::SearchEvent;
+    let mut h = harness(vec![]);
+    let mut checked = 0;
+    for _ in 0..40 {
+        h.key_press(egui::Key::ArrowRight);
+        h.run_steps(1);
+        let grid = &h.state().grid;
+        let next_event = grid.events.get(grid.playback.cursor).copied();
+        if let Some(SearchEvent::Expanded { node, .. }) = next_event {
+            let cell = grid.map.cell(node);
+            assert_eq!(grid.next_to_expand(), Some(cell));
+            // The first row of the table names it.
+            let name = format!("{},{}", cell.0, cell.1);
+            h.get_by_label(&name);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked}");
+    h.get_by_label("next");
+    h.get_by_label("IDA*").click();
+    h.run_steps(3);
+    h.get_by_label_contains("IDA* keeps no open list");
+    h.key_press(egui::Key::End);
+    h.get_by_label("A*").click();
+    h.run_steps(3);
+    h.key_press(egui::Key::End);
+    h.run_steps(2);
+    h.get_by_label("Nothing waits to be expanded.");
+    assert_eq!(h.state().grid.next_to_expand(), None);
+}

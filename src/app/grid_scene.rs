@@ -227,6 +227,8 @@ struct GridReplay {
     iteration: usize,
     threshold: f64,
     finished: Option<SearchOutcome>,
+    /// The open list as the events so far leave it.
+    frontier: crate::search::Frontier,
 }
 
 impl GridReplay {
@@ -252,6 +254,7 @@ impl GridReplay {
     }
 
     fn apply(&mut self, event: &SearchEvent) {
+        self.frontier.apply(event);
         let n = self.status.len();
         match *event {
             SearchEvent::Opened { node, g, h, .. } | SearchEvent::Improved { node, g, h, .. }
@@ -860,6 +863,74 @@ impl GridScene {
         self.stats_ui(ui);
     }
 
+    /// The open list at the shown step, in the order the algorithm takes it: why the next cell
+    /// is the next. (IDA* and Fringe Search take no open list by a key: they say so.)
+    pub fn frontier_ui(&self, ui: &mut Ui) {
+        /// Rows shown; the rest are counted.
+        const ROWS: usize = 6;
+        let order = self.grid_algorithm(self.algorithm).expansion_order();
+        let title = format!("Open list: {} open", self.replay.frontier.len());
+        egui::CollapsingHeader::new(title)
+            .id_salt("open_list")
+            .default_open(true)
+            .show(ui, |ui| {
+                let Some(next) = self.replay.frontier.next(order, ROWS) else {
+                    ui.label(match self.algorithm {
+                        AlgorithmKind::IdaStar => {
+                            "IDA* keeps no open list: it goes depth first, as deep as the threshold allows."
+                        }
+                        _ => "Fringe Search takes its now list in order; the later list is purple on the map.",
+                    });
+                    return;
+                };
+                if self.replay.finished.is_some() || next.is_empty() {
+                    ui.weak("Nothing waits to be expanded.");
+                    return;
+                }
+                let width = self.map.width().max(1);
+                egui::Grid::new("open_list_rows")
+                    .num_columns(5)
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for heading in ["", "cell", "g", "h", "f"] {
+                            ui.strong(heading);
+                        }
+                        ui.end_row();
+                        for (k, entry) in next.iter().enumerate() {
+                            if k == 0 {
+                                ui.label("next").on_hover_text(match order {
+                                    crate::search::ExpansionOrder::Oldest => {
+                                        "Breadth-first search takes the cell that has waited longest"
+                                    }
+                                    _ => "The lowest f (g for Dijkstra); among equals the newest",
+                                });
+                            } else {
+                                ui.label("");
+                            }
+                            ui.label(format!("{},{}", entry.node % width, entry.node / width));
+                            ui.label(format!("{:.2}", entry.g));
+                            ui.label(format!("{:.2}", entry.h));
+                            ui.label(format!("{:.2}", entry.f()));
+                            ui.end_row();
+                        }
+                    });
+                let more = self.replay.frontier.len().saturating_sub(next.len());
+                if more > 0 {
+                    ui.weak(format!("and {more} more"));
+                }
+            });
+    }
+
+    /// The cell the algorithm expands next, while a search is being replayed.
+    pub fn next_to_expand(&self) -> Option<Cell> {
+        if self.replay.finished.is_some() {
+            return None;
+        }
+        let order = self.grid_algorithm(self.algorithm).expansion_order();
+        let next = self.replay.frontier.next(order, 1)?;
+        next.first().map(|entry| self.map.cell(entry.node))
+    }
+
     fn stats_ui(&mut self, ui: &mut Ui) {
         if let Some(r) = &self.result {
             egui::Grid::new("grid_stats").num_columns(2).show(ui, |ui| {
@@ -1389,6 +1460,18 @@ impl GridScene {
             },
         );
         self.paint_clearance(painter, view);
+        if let Some((x, y)) = self.next_to_expand() {
+            let cell = Rect::from_min_max(
+                view.screen_from_world(Vec2::new(x as f64, y as f64)),
+                view.screen_from_world(Vec2::new(x as f64 + 1.0, y as f64 + 1.0)),
+            );
+            painter.rect_stroke(
+                cell.expand(1.0),
+                0.0,
+                Stroke::new(2.0, Color32::WHITE),
+                egui::StrokeKind::Outside,
+            );
+        }
         if self.replay.finished.is_some()
             && let Some(r) = &self.result
         {

@@ -728,6 +728,8 @@ impl NavlabApp {
             .resizable(true)
             .default_size(side_panel_width(ui, 300.0))
             .show(ui, |ui| {
+                self.grid.frontier_ui(ui);
+                ui.separator();
                 ui.heading("Steps");
                 self.grid.event_log_ui(ui);
             });

@@ -6,6 +6,7 @@ pub mod bfs;
 pub mod dijkstra;
 pub mod events;
 pub mod fringe;
+pub mod frontier;
 pub mod funnel;
 pub mod idastar;
 
@@ -14,6 +15,7 @@ pub use bfs::bfs;
 pub use dijkstra::dijkstra;
 pub use events::{ExpansionOrder, NoObserver, Observer, SearchEvent, SearchOutcome, SearchResult};
 pub use fringe::{FringeScratch, fringe, fringe_with_scratch};
+pub use frontier::{Frontier, FrontierEntry};
 pub use idastar::idastar;
 
 /// The largest `f` a threshold pass (IDA*, Fringe Search) accepts: the threshold plus a small

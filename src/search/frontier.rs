@@ -1,0 +1,199 @@
+//! The open list as a search's recorded events leave it at any step, in the order the search
+//! will expand it: what a teacher shows to explain why the next node is the next.
+
+use super::events::{ExpansionOrder, SearchEvent};
+use std::collections::HashMap;
+
+/// One open node.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FrontierEntry {
+    /// The node.
+    pub node: usize,
+    /// Cost from the start.
+    pub g: f64,
+    /// Heuristic estimate to the goal.
+    pub h: f64,
+    /// When it entered (or re-entered, cheaper) the open list: 0 for the first.
+    pub pushed: u64,
+    /// Entered with exactly the `f` of the node then being expanded: [`astar`](super::astar())
+    /// keeps such entries out of its heap and expands them first, newest first.
+    pub level: bool,
+}
+
+impl FrontierEntry {
+    /// The estimated total cost `g + h`, computed as the searches compute it.
+    pub fn f(&self) -> f64 {
+        self.g + self.h
+    }
+}
+
+/// The open nodes after the events applied so far.
+#[derive(Debug, Clone, Default)]
+pub struct Frontier {
+    open: HashMap<usize, FrontierEntry>,
+    pushes: u64,
+    /// The `f` key of the node expanded last.
+    expanding: Option<u64>,
+}
+
+/// `f` as the open list's integer key orders it (see [`astar`](super::astar())).
+fn f_key(f: f64) -> u64 {
+    f.max(0.0).to_bits()
+}
+
+impl Frontier {
+    /// An empty open list.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Takes one event into account: opened and improved nodes enter the list (an improved one
+    /// as a new entry), expanded ones leave it.
+    pub fn apply(&mut self, event: &SearchEvent) {
+        match *event {
+            SearchEvent::Opened { node, g, h, .. } | SearchEvent::Improved { node, g, h, .. } => {
+                let pushed = self.pushes;
+                self.pushes += 1;
+                let level = self.expanding == Some(f_key(g + h));
+                let entry = FrontierEntry {
+                    node,
+                    g,
+                    h,
+                    pushed,
+                    level,
+                };
+                self.open.insert(node, entry);
+            }
+            SearchEvent::Expanded { node, g, h } => {
+                let f = self.open.remove(&node).map_or(g + h, |entry| entry.f());
+                self.expanding = Some(f_key(f));
+            }
+            _ => {}
+        }
+    }
+
+    /// How many nodes are open.
+    pub fn len(&self) -> usize {
+        self.open.len()
+    }
+
+    /// True when no node is open.
+    pub fn is_empty(&self) -> bool {
+        self.open.is_empty()
+    }
+
+    /// The first `n` open nodes in the order a search expanding by `order` takes them, as
+    /// [`astar`](super::astar()) (A*, and Dijkstra with `h` = 0) and [`bfs`](super::bfs())
+    /// do: for A* and Dijkstra the entries that came with exactly the `f` being expanded
+    /// (newest first), then the lowest `f` (`g` for Dijkstra), newest first among equals; for
+    /// breadth-first search the oldest. `None` for the threshold searches (IDA*, Fringe Search),
+    /// which take nodes in list or depth order, not by a key.
+    pub fn next(&self, order: ExpansionOrder, n: usize) -> Option<Vec<FrontierEntry>> {
+        type Compare = fn(&FrontierEntry, &FrontierEntry) -> std::cmp::Ordering;
+        let compare: Compare = match order {
+            ExpansionOrder::LowestF | ExpansionOrder::LowestG => |a, b| {
+                b.level
+                    .cmp(&a.level)
+                    .then(f_key(a.f()).cmp(&f_key(b.f())))
+                    .then(b.pushed.cmp(&a.pushed))
+            },
+            ExpansionOrder::Oldest => |a, b| a.pushed.cmp(&b.pushed),
+            ExpansionOrder::WithinThreshold => return None,
+        };
+        let mut entries: Vec<FrontierEntry> = self.open.values().copied().collect();
+        if n < entries.len() {
+            entries.select_nth_unstable_by(n, compare);
+            entries.truncate(n);
+        }
+        entries.sort_unstable_by(compare);
+        Some(entries)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opened(node: usize, g: f64, h: f64) -> SearchEvent {
+        SearchEvent::Opened {
+            node,
+            parent: None,
+            g,
+            h,
+        }
+    }
+
+    #[test]
+    fn lowest_f_first_and_the_newest_among_equals() {
+        let mut frontier = Frontier::new();
+        for event in [
+            opened(1, 1.0, 4.0),
+            opened(2, 2.0, 3.0),
+            opened(3, 0.5, 9.0),
+            opened(4, 3.0, 1.0),
+        ] {
+            frontier.apply(&event);
+        }
+        fn nodes(frontier: &Frontier, order: ExpansionOrder, n: usize) -> Vec<usize> {
+            frontier
+                .next(order, n)
+                .expect("ordered")
+                .iter()
+                .map(|e| e.node)
+                .collect()
+        }
+        assert_eq!(nodes(&frontier, ExpansionOrder::LowestF, 9), [4, 2, 1, 3]);
+        assert_eq!(nodes(&frontier, ExpansionOrder::LowestF, 2), [4, 2]);
+        assert_eq!(nodes(&frontier, ExpansionOrder::Oldest, 9), [1, 2, 3, 4]);
+        assert!(frontier.next(ExpansionOrder::WithinThreshold, 9).is_none());
+
+        // An improvement re-enters the node as the newest; an expansion takes it out.
+        frontier.apply(&SearchEvent::Improved {
+            node: 1,
+            parent: 2,
+            g: 0.5,
+            h: 4.0,
+        });
+        assert_eq!(nodes(&frontier, ExpansionOrder::LowestF, 9), [4, 1, 2, 3]);
+        assert_eq!(nodes(&frontier, ExpansionOrder::Oldest, 9), [2, 3, 4, 1]);
+        frontier.apply(&SearchEvent::Expanded {
+            node: 4,
+            g: 3.0,
+            h: 1.0,
+        });
+        assert_eq!(nodes(&frontier, ExpansionOrder::LowestF, 9), [1, 2, 3]);
+        assert_eq!(frontier.len(), 3);
+    }
+
+    #[test]
+    fn entries_with_the_f_being_expanded_come_first_as_in_astar() {
+        let mut frontier = Frontier::new();
+        frontier.apply(&opened(0, 0.0, 5.0));
+        frontier.apply(&SearchEvent::Expanded {
+            node: 0,
+            g: 0.0,
+            h: 5.0,
+        });
+        // Exactly the f being expanded: A* takes it before anything in its heap, even an f a
+        // hair lower that came later (float noise in sums).
+        frontier.apply(&opened(1, 1.0, 4.0));
+        frontier.apply(&opened(2, 1.0, 4.0 - 1e-12));
+        frontier.apply(&opened(3, 1.0, 7.0));
+        let first = frontier.next(ExpansionOrder::LowestF, 3).expect("ordered");
+        let nodes: Vec<usize> = first.iter().map(|e| e.node).collect();
+        assert_eq!(nodes, [1, 2, 3]);
+        assert!(first[0].level && !first[1].level);
+        // Dijkstra is A* with h = 0: lowest g, by the same rule.
+        let mut dijkstra = Frontier::new();
+        for (node, g) in [(5, 2.0), (6, 1.0), (7, 1.0)] {
+            dijkstra.apply(&opened(node, g, 0.0));
+        }
+        let nodes: Vec<usize> = dijkstra
+            .next(ExpansionOrder::LowestG, 3)
+            .expect("ordered")
+            .iter()
+            .map(|e| e.node)
+            .collect();
+        assert_eq!(nodes, [7, 6, 5]);
+    }
+}
