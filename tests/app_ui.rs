@@ -451,3 +451,29 @@ fn triangles_are_numbered_by_visit_or_by_id() {
     h.run_steps(2);
     assert!(canvas_numbers(&h).is_empty());
 }
+
+/// The open list above the steps names, at every step of A*, the triangle expanded next (the
+/// recorded steps are the oracle); with edge midpoints it says why it shows none.
+#[test]
+fn the_open_list_shows_the_triangle_expanded_next() {
+    use navlab::app::timeline::Step;
+    use navlab::search::SearchEvent;
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    let mut checked = 0;
+    for _ in 0..30 {
+        h.key_press(egui::Key::ArrowRight);
+        h.run_steps(1);
+        let scene = &h.state().scene;
+        let next = scene.timeline.steps().get(cursor(&h)).cloned();
+        if let Some(Step::Search(SearchEvent::Expanded { node, .. })) = next {
+            assert_eq!(scene.next_to_expand(), Some(node));
+            h.get_by_label(&format!("triangle {node}"));
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "{checked}");
+    h.get_by_label("Edge midpoints").click();
+    h.run_steps(2);
+    h.get_by_label_contains("open list is of (triangle, edge) pairs");
+    assert_eq!(h.state().scene.next_to_expand(), None);
+}

@@ -49,6 +49,27 @@ fn point_in(mesh: &NavMesh, u: f64, v: f64) -> navlab::geom::Vec2 {
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases_or(96), ..ProptestConfig::default() })]
 
+    /// With the centroid model A* searches triangles themselves, so the open list replayed
+    /// from its events (what the window shows) names, before every expansion, the triangle
+    /// then expanded.
+    #[test]
+    fn the_open_list_head_is_the_next_triangle_expanded((spec, a, b, c, d) in small_mesh(), weight in 0.0f64..3.0) {
+        use navlab::search::{ExpansionOrder, Frontier, SearchEvent};
+        let mesh = jittered_grid(spec);
+        let (from, to) = (point_in(&mesh, a, b), point_in(&mesh, c, d));
+        let options = QueryOptions { cost: CostModel::Centroid, heuristic_weight: weight };
+        let mut trace: Vec<SearchEvent> = Vec::new();
+        find_path(&mesh, from, to, options, &mut trace, &mut NoObserver).expect("finite");
+        let mut frontier = Frontier::new();
+        for event in &trace {
+            if let SearchEvent::Expanded { node, .. } = *event {
+                let head = frontier.next(ExpansionOrder::LowestF, 1).expect("ordered");
+                prop_assert_eq!(head.first().map(|e| e.node), Some(node));
+            }
+            frontier.apply(event);
+        }
+    }
+
     #[test]
     fn centroid_astar_cost_equals_dijkstra((spec, a, b, c, d) in small_mesh(), weight_zero in any::<bool>()) {
         let mesh = jittered_grid(spec);

@@ -866,59 +866,21 @@ impl GridScene {
     /// The open list at the shown step, in the order the algorithm takes it: why the next cell
     /// is the next. (IDA* and Fringe Search take no open list by a key: they say so.)
     pub fn frontier_ui(&self, ui: &mut Ui) {
-        /// Rows shown; the rest are counted.
-        const ROWS: usize = 6;
-        let order = self.grid_algorithm(self.algorithm).expansion_order();
-        let title = format!("Open list: {} open", self.replay.frontier.len());
-        egui::CollapsingHeader::new(title)
-            .id_salt("open_list")
-            .default_open(true)
-            .show(ui, |ui| {
-                let Some(next) = self.replay.frontier.next(order, ROWS) else {
-                    ui.label(match self.algorithm {
-                        AlgorithmKind::IdaStar => {
-                            "IDA* keeps no open list: it goes depth first, as deep as the threshold allows."
-                        }
-                        _ => "Fringe Search takes its now list in order; the later list is purple on the map.",
-                    });
-                    return;
-                };
-                if self.replay.finished.is_some() || next.is_empty() {
-                    ui.weak("Nothing waits to be expanded.");
-                    return;
-                }
-                let width = self.map.width().max(1);
-                egui::Grid::new("open_list_rows")
-                    .num_columns(5)
-                    .striped(true)
-                    .show(ui, |ui| {
-                        for heading in ["", "cell", "g", "h", "f"] {
-                            ui.strong(heading);
-                        }
-                        ui.end_row();
-                        for (k, entry) in next.iter().enumerate() {
-                            if k == 0 {
-                                ui.label("next").on_hover_text(match order {
-                                    crate::search::ExpansionOrder::Oldest => {
-                                        "Breadth-first search takes the cell that has waited longest"
-                                    }
-                                    _ => "The lowest f (g for Dijkstra); among equals the newest",
-                                });
-                            } else {
-                                ui.label("");
-                            }
-                            ui.label(format!("{},{}", entry.node % width, entry.node / width));
-                            ui.label(format!("{:.2}", entry.g));
-                            ui.label(format!("{:.2}", entry.h));
-                            ui.label(format!("{:.2}", entry.f()));
-                            ui.end_row();
-                        }
-                    });
-                let more = self.replay.frontier.len().saturating_sub(next.len());
-                if more > 0 {
-                    ui.weak(format!("and {more} more"));
-                }
-            });
+        let no_list = match self.algorithm {
+            AlgorithmKind::IdaStar => {
+                "IDA* keeps no open list: it goes depth first, as deep as the threshold allows."
+            }
+            _ => "Fringe Search takes its now list in order; the later list is purple on the map.",
+        };
+        let width = self.map.width().max(1);
+        super::playback::open_list_ui(
+            ui,
+            &self.replay.frontier,
+            self.grid_algorithm(self.algorithm).expansion_order(),
+            self.replay.finished.is_some(),
+            no_list,
+            |node| format!("{},{}", node % width, node / width),
+        );
     }
 
     /// The cell the algorithm expands next, while a search is being replayed.

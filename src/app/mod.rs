@@ -555,7 +555,11 @@ impl NavlabApp {
                 });
                 ui.separator();
                 match self.scene.side_tab {
-                    SideTab::Steps => self.scene.event_log_ui(ui),
+                    SideTab::Steps => {
+                        self.scene.frontier_ui(ui);
+                        ui.separator();
+                        self.scene.event_log_ui(ui);
+                    }
                     SideTab::Diagnostics => diagnostics_action = self.scene.diagnostics_ui(ui),
                 }
             });

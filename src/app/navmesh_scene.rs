@@ -463,6 +463,38 @@ impl NavmeshScene {
             });
     }
 
+    /// A*'s open list at the shown step, in the order A* takes it (centroid model only: with
+    /// edge midpoints A* searches (triangle, edge) states, several per triangle).
+    pub fn frontier_ui(&self, ui: &mut Ui) {
+        let order = match self.settings.cost {
+            CostModel::Centroid => crate::search::ExpansionOrder::LowestF,
+            // No key orders the triangles: the list says why.
+            CostModel::Midpoint => crate::search::ExpansionOrder::WithinThreshold,
+        };
+        super::playback::open_list_ui(
+            ui,
+            &self.replay.frontier,
+            order,
+            self.replay.search_outcome.is_some(),
+            "With edge midpoints A* opens a triangle once per edge it is entered through: its \
+             open list is of (triangle, edge) pairs, not triangles. Choose centroid to centroid \
+             to see it.",
+            |t| format!("triangle {t}"),
+        );
+    }
+
+    /// The triangle A* expands next, while its search is being replayed (centroid model).
+    pub fn next_to_expand(&self) -> Option<TriId> {
+        if self.replay.search_outcome.is_some() || self.settings.cost != CostModel::Centroid {
+            return None;
+        }
+        let next = self
+            .replay
+            .frontier
+            .next(crate::search::ExpansionOrder::LowestF, 1)?;
+        next.first().map(|entry| entry.node)
+    }
+
     /// The list of recorded steps; clicking one jumps there.
     pub fn event_log_ui(&mut self, ui: &mut Ui) {
         let steps = self.timeline.steps();
@@ -658,6 +690,16 @@ impl NavmeshScene {
             fill.add_triangle(i, i + 1, i + 2);
         }
         painter.add(Shape::mesh(fill));
+        // The triangle A* expands next, outlined.
+        if let Some(next) = self.next_to_expand()
+            && let Some(triangle) = mesh.triangles().get(next)
+        {
+            let corners: Vec<Pos2> = triangle.vertices.iter().map(|&v| screen[v]).collect();
+            painter.add(Shape::closed_line(
+                corners,
+                Stroke::new(2.5, Color32::WHITE),
+            ));
+        }
 
         // Edges: every edge when zoomed in enough to see them, borders and non-manifold always.
         let mean_edge_px = mean_edge_length(mesh) * view.camera.scale;

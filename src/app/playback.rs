@@ -234,6 +234,66 @@ fn row_line(row: usize, step_text: &impl Fn(usize) -> String) -> String {
     }
 }
 
+/// The open list at the shown step, first `ROWS` in the order the search takes them, under a
+/// header with how many are open; `name` names a node ("12,7", "triangle 4"). `order` is how
+/// the algorithm picks; `no_list` says why there is nothing to show when it keeps no list
+/// ordered by a key.
+pub fn open_list_ui(
+    ui: &mut Ui,
+    frontier: &crate::search::Frontier,
+    order: crate::search::ExpansionOrder,
+    finished: bool,
+    no_list: &str,
+    name: impl Fn(usize) -> String,
+) {
+    /// Rows shown; the rest are counted.
+    const ROWS: usize = 6;
+    let title = format!("Open list: {} open", frontier.len());
+    egui::CollapsingHeader::new(title)
+        .id_salt("open_list")
+        .default_open(true)
+        .show(ui, |ui| {
+            let Some(next) = frontier.next(order, ROWS) else {
+                ui.label(no_list);
+                return;
+            };
+            if finished || next.is_empty() {
+                ui.weak("Nothing waits to be expanded.");
+                return;
+            }
+            egui::Grid::new("open_list_rows")
+                .num_columns(5)
+                .striped(true)
+                .show(ui, |ui| {
+                    for heading in ["", "", "g", "h", "f"] {
+                        ui.strong(heading);
+                    }
+                    ui.end_row();
+                    for (k, entry) in next.iter().enumerate() {
+                        if k == 0 {
+                            ui.label("next").on_hover_text(match order {
+                                crate::search::ExpansionOrder::Oldest => {
+                                    "Breadth-first search takes the one that has waited longest"
+                                }
+                                _ => "The lowest f (g for Dijkstra); among equals the newest",
+                            });
+                        } else {
+                            ui.label("");
+                        }
+                        ui.label(name(entry.node));
+                        ui.label(format!("{:.2}", entry.g));
+                        ui.label(format!("{:.2}", entry.h));
+                        ui.label(format!("{:.2}", entry.f()));
+                        ui.end_row();
+                    }
+                });
+            let more = frontier.len().saturating_sub(next.len());
+            if more > 0 {
+                ui.weak(format!("and {more} more"));
+            }
+        });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -138,6 +138,9 @@ pub struct Replay {
     pub corners: Vec<Vec2>,
     /// Set once the funnel has finished.
     pub funnel_done: bool,
+    /// A*'s open list as the steps so far leave it (exact for the centroid model, where A*'s
+    /// nodes are the triangles).
+    pub frontier: crate::search::Frontier,
     expanded: u32,
 }
 
@@ -181,6 +184,7 @@ impl Replay {
     }
 
     fn apply_search(&mut self, event: &SearchEvent) {
+        self.frontier.apply(event);
         let n = self.status.len();
         match *event {
             // A triangle already reached through another edge (midpoint model) stays as it is.
