@@ -257,8 +257,18 @@ pub fn open_list_ui(
                 ui.label(no_list);
                 return;
             };
-            if finished || next.is_empty() {
-                ui.weak("Nothing waits to be expanded.");
+            if finished {
+                ui.weak(match frontier.len() {
+                    0 => "The search has ended; nothing was left open.".to_string(),
+                    n => format!(
+                        "The search has ended; {} left open, never expanded.",
+                        crate::words::count(n, "node")
+                    ),
+                });
+                return;
+            }
+            if next.is_empty() {
+                ui.weak("Nothing is open.");
                 return;
             }
             egui::Grid::new("open_list_rows")
