@@ -100,13 +100,17 @@ impl Frontier {
             ExpansionOrder::Oldest => |a, b| a.pushed.cmp(&b.pushed),
             ExpansionOrder::WithinThreshold => return None,
         };
-        let mut entries: Vec<FrontierEntry> = self.open.values().copied().collect();
-        if n < entries.len() {
-            entries.select_nth_unstable_by(n, compare);
-            entries.truncate(n);
+        // The best `n` in one pass, without copying the whole list (the window asks every frame).
+        let mut best: Vec<FrontierEntry> = Vec::with_capacity(n + 1);
+        for entry in self.open.values() {
+            if best.len() == n && best.last().is_none_or(|last| compare(entry, last).is_ge()) {
+                continue;
+            }
+            let at = best.partition_point(|b| compare(b, entry).is_lt());
+            best.insert(at, *entry);
+            best.truncate(n);
         }
-        entries.sort_unstable_by(compare);
-        Some(entries)
+        Some(best)
     }
 }
 
