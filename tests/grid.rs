@@ -57,15 +57,20 @@ fn assert_valid(
     );
 }
 
-fn run_scenarios(map_name: &str, every: usize, algorithms: &[GridAlgorithm]) {
-    let (Some(map_path), Some(scen_path)) = (
-        testdata(&format!("movingai/{map_name}")),
-        testdata(&format!("movingai/{map_name}.scen")),
-    ) else {
-        return;
-    };
+/// A MovingAI map of `../shared/testdata/movingai` and its scenarios (`None`, with a message,
+/// when the data is absent).
+fn movingai(map_name: &str) -> Option<(TileMap, Vec<navlab::grid::movingai::Scenario>)> {
+    let map_path = testdata(&format!("movingai/{map_name}"))?;
+    let scen_path = testdata(&format!("movingai/{map_name}.scen"))?;
     let map = load_map(&map_path).expect("map loads");
     let scenarios = load_scenarios(&scen_path).expect("scen loads");
+    Some((map, scenarios))
+}
+
+fn run_scenarios(map_name: &str, every: usize, algorithms: &[GridAlgorithm]) {
+    let Some((map, scenarios)) = movingai(map_name) else {
+        return;
+    };
     let mut scratch = GridScratch::default();
     let mut checked = 0;
     for s in scenarios.iter().step_by(every) {
@@ -121,14 +126,9 @@ fn maze512_a_spread_of_scenarios_matches() {
 
 #[test]
 fn idastar_is_optimal_on_arena_short_scenarios_and_honest_beyond_its_budget() {
-    let (Some(map_path), Some(scen_path)) = (
-        testdata("movingai/arena.map"),
-        testdata("movingai/arena.map.scen"),
-    ) else {
+    let Some((map, scenarios)) = movingai("arena.map") else {
         return;
     };
-    let map = load_map(&map_path).expect("map");
-    let scenarios = load_scenarios(&scen_path).expect("scen");
     let short: Vec<_> = scenarios.iter().filter(|s| s.bucket <= 2).collect();
     assert!(short.len() >= 20);
     for s in short {
@@ -238,7 +238,6 @@ proptest! {
     /// algorithm's own, ties included. A* with admissible and inflated heuristics, Dijkstra, BFS.
     #[test]
     fn the_frontier_head_is_the_next_node_expanded((map, start, goal, eight) in random_map()) {
-        use navlab::search::Frontier;
         let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
         for algorithm in [
             GridAlgorithm::AStar { heuristic: Heuristic::Octile, weight: 1.0 },
@@ -250,22 +249,8 @@ proptest! {
         ] {
             let mut trace = Vec::new();
             grid_search(&map, start, goal, algorithm, connectivity, &mut trace);
-            let order = algorithm.expansion_order();
-            let mut frontier = Frontier::new();
-            for (k, event) in trace.iter().enumerate() {
-                if let SearchEvent::Expanded { node, .. } = *event {
-                    let head = frontier.next(order, 1).expect("ordered by a key");
-                    prop_assert_eq!(
-                        head.first().map(|e| e.node),
-                        Some(node),
-                        "{} step {}: {:?}",
-                        algorithm.name(),
-                        k,
-                        frontier.next(order, 4)
-                    );
-                }
-                frontier.apply(event);
-            }
+            let disagreement = common::frontier_disagreement(&trace, algorithm.expansion_order());
+            prop_assert!(disagreement.is_none(), "{}: {:?}", algorithm.name(), disagreement);
         }
     }
 }
@@ -274,15 +259,9 @@ proptest! {
 /// next node expanded for A* and Dijkstra, step by step.
 #[test]
 fn the_frontier_head_is_the_next_node_expanded_on_arena() {
-    use navlab::search::Frontier;
-    let (Some(map_path), Some(scen_path)) = (
-        testdata("movingai/arena.map"),
-        testdata("movingai/arena.map.scen"),
-    ) else {
+    let Some((map, scenarios)) = movingai("arena.map") else {
         return;
     };
-    let map = load_map(&map_path).expect("map");
-    let scenarios = load_scenarios(&scen_path).expect("scen");
     let mut expansions = 0;
     for s in scenarios.iter().step_by(8) {
         for algorithm in [
@@ -301,16 +280,12 @@ fn the_frontier_head_is_the_next_node_expanded_on_arena() {
                 Connectivity::Eight,
                 &mut trace,
             );
-            let order = algorithm.expansion_order();
-            let mut frontier = Frontier::new();
-            for event in &trace {
-                if let SearchEvent::Expanded { node, .. } = *event {
-                    let head = frontier.next(order, 1).expect("ordered");
-                    assert_eq!(head[0].node, node, "line {}: {}", s.line, algorithm.name());
-                    expansions += 1;
-                }
-                frontier.apply(event);
-            }
+            let disagreement = common::frontier_disagreement(&trace, algorithm.expansion_order());
+            assert_eq!(disagreement, None, "line {}: {}", s.line, algorithm.name());
+            expansions += trace
+                .iter()
+                .filter(|e| matches!(e, SearchEvent::Expanded { .. }))
+                .count();
         }
     }
     assert!(expansions > 10_000, "{expansions}");

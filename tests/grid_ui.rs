@@ -44,9 +44,14 @@ fn wait_for_mesh_build(h: &mut Harness<'_, NavlabApp>) {
     h.run_steps(2);
 }
 
-fn click_cell(h: &mut Harness<'_, NavlabApp>, (x, y): (usize, usize)) {
+/// Screen positions of cells' centres, as the canvas was last drawn.
+fn cell_centres(h: &Harness<'_, NavlabApp>) -> impl Fn((usize, usize)) -> egui::Pos2 + use<> {
     let view = h.state().grid.last_view().expect("canvas drawn");
-    let pos = view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
+    move |(x, y)| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5))
+}
+
+fn click_cell(h: &mut Harness<'_, NavlabApp>, cell: (usize, usize)) {
+    let pos = cell_centres(h)(cell);
     common::click_screen(h, pos, egui::PointerButton::Primary);
     h.run_steps(1);
 }
@@ -91,9 +96,7 @@ fn drag_cells(
     to: (usize, usize),
     moves: usize,
 ) {
-    let view = h.state().grid.last_view().expect("canvas drawn");
-    let at =
-        |(x, y): (usize, usize)| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
+    let at = cell_centres(h);
     common::drag_screen(
         h,
         (at(from), at(to)),
@@ -160,11 +163,7 @@ fn a_fast_stroke_paints_every_cell_it_crosses() {
     // their ends.
     drag_cells(&mut h, (16, 21), (29, 18), 2);
     // The new walls join the two ends without a gap (8-connected), one cell per column.
-    let map = &h.state().grid.map;
-    let painted: Vec<(usize, usize)> = (0..map.cell_count())
-        .filter(|&i| map.tiles()[i] != before.tiles()[i])
-        .map(|i| map.cell(i))
-        .collect();
+    let painted = common::changed_cells(&before, &h.state().grid.map);
     assert!(
         painted.contains(&(16, 21)) && painted.contains(&(29, 18)),
         "{painted:?}"
@@ -192,31 +191,13 @@ fn a_stroke_whose_first_move_comes_with_the_press_starts_where_it_was_pressed() 
     h.get_by_label("Wall").click();
     h.run_steps(1);
     let before = h.state().grid.map.clone();
-    let view = h.state().grid.last_view().expect("canvas drawn");
-    let at =
-        |(x, y): (usize, usize)| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
+    let at = cell_centres(&h);
     let (from, to) = ((16, 21), (22, 21));
-    h.hover_at(at(from));
-    h.run_steps(1);
     // The press and a move six cells on, in one frame (a quick flick on a slow frame).
-    let button = |pos, pressed| egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed,
-        modifiers: egui::Modifiers::NONE,
-    };
-    // (kittest's queue gives each event a frame of its own: these go into the next frame's input.)
-    let events = &mut h.input_mut().events;
-    events.push(button(at(from), true));
-    events.push(egui::Event::PointerMoved(at(to)));
-    h.run_steps(1);
-    h.event(button(at(to), false));
+    common::pointer_in_one_frame(&mut h, &[at(from), at(to)], false);
+    h.event(common::primary_button(at(to), false));
     h.run_steps(2);
-    let map = &h.state().grid.map;
-    let painted: Vec<(usize, usize)> = (0..map.cell_count())
-        .filter(|&i| map.tiles()[i] != before.tiles()[i])
-        .map(|i| map.cell(i))
-        .collect();
+    let painted = common::changed_cells(&before, &h.state().grid.map);
     let row: Vec<(usize, usize)> = (16..=22).map(|x| (x, 21)).collect();
     assert_eq!(painted, row);
 }
@@ -228,21 +209,10 @@ fn a_click_within_one_frame_paints() {
     let mut h = harness(vec![]);
     h.get_by_label("Wall").click();
     h.run_steps(1);
-    let view = h.state().grid.last_view().expect("canvas drawn");
     let cell = (16, 21);
-    let at = view.screen_from_world(Vec2::new(cell.0 as f64 + 0.5, cell.1 as f64 + 0.5));
-    h.hover_at(at);
+    let at = cell_centres(&h)(cell);
+    common::pointer_in_one_frame(&mut h, &[at, at], true);
     h.run_steps(1);
-    let button = |pressed| egui::Event::PointerButton {
-        pos: at,
-        button: egui::PointerButton::Primary,
-        pressed,
-        modifiers: egui::Modifiers::NONE,
-    };
-    let events = &mut h.input_mut().events;
-    events.push(button(true));
-    events.push(button(false));
-    h.run_steps(2);
     assert_eq!(h.state().grid.map.get(cell), Some(Tile::Wall));
     assert!(h.state().grid.dirty);
 }
@@ -285,9 +255,8 @@ fn a_large_map_is_drawn_with_bounded_work_and_still_paints() {
     let made = |h: &Harness<'_, NavlabApp>| {
         navlab::app::tile_paint::textures_made(&h.ctx, navlab::app::grid_scene::tiles_texture_id())
     };
-    let view = h.state().grid.last_view().expect("drawn");
     let cell = (1000, 700);
-    let at = view.screen_from_world(Vec2::new(cell.0 as f64 + 0.5, cell.1 as f64 + 0.5));
+    let at = cell_centres(&h)(cell);
     let before = made(&h);
     assert!(before > 0);
     h.hover_at(at);
@@ -314,9 +283,7 @@ fn dragging_the_start_or_goal_moves_it_and_paints_nothing() {
     h.run_steps(1);
     let before = h.state().grid.map.clone();
     let (start, goal) = (h.state().grid.start, h.state().grid.goal);
-    let view = h.state().grid.last_view().expect("canvas drawn");
-    let at =
-        |(x, y): (usize, usize)| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
+    let at = cell_centres(&h);
     let to = (5, 10);
     assert!(before.is_passable(to));
     let mut starts_seen = Vec::new();
@@ -370,29 +337,11 @@ fn a_stroke_within_one_frame_paints() {
     h.get_by_label("Wall").click();
     h.run_steps(1);
     let before = h.state().grid.map.clone();
-    let view = h.state().grid.last_view().expect("canvas drawn");
-    let at =
-        |(x, y): (usize, usize)| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
+    let at = cell_centres(&h);
     let (from, to) = ((16, 20), (22, 20));
-    h.hover_at(at(from));
+    common::pointer_in_one_frame(&mut h, &[at(from), at((19, 20)), at(to)], true);
     h.run_steps(1);
-    let button = |pos, pressed| egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed,
-        modifiers: egui::Modifiers::NONE,
-    };
-    let events = &mut h.input_mut().events;
-    events.push(button(at(from), true));
-    events.push(egui::Event::PointerMoved(at((19, 20))));
-    events.push(egui::Event::PointerMoved(at(to)));
-    events.push(button(at(to), false));
-    h.run_steps(2);
-    let map = &h.state().grid.map;
-    let painted: Vec<(usize, usize)> = (0..map.cell_count())
-        .filter(|&i| map.tiles()[i] != before.tiles()[i])
-        .map(|i| map.cell(i))
-        .collect();
+    let painted = common::changed_cells(&before, &h.state().grid.map);
     let row: Vec<(usize, usize)> = (16..=22).map(|x| (x, 20)).collect();
     assert_eq!(painted, row);
 
@@ -400,18 +349,9 @@ fn a_stroke_within_one_frame_paints() {
     h.key_press(egui::Key::R);
     h.run_steps(1);
     let before = h.state().grid.map.clone();
-    h.hover_at(at((26, 14)));
+    common::pointer_in_one_frame(&mut h, &[at((26, 14)), at((28, 16))], true);
     h.run_steps(1);
-    let events = &mut h.input_mut().events;
-    events.push(button(at((26, 14)), true));
-    events.push(egui::Event::PointerMoved(at((28, 16))));
-    events.push(button(at((28, 16)), false));
-    h.run_steps(2);
-    let map = &h.state().grid.map;
-    let painted: Vec<(usize, usize)> = (0..map.cell_count())
-        .filter(|&i| map.tiles()[i] != before.tiles()[i])
-        .map(|i| map.cell(i))
-        .collect();
+    let painted = common::changed_cells(&before, &h.state().grid.map);
     let block: Vec<(usize, usize)> = (14..=16)
         .flat_map(|y| (26..=28).map(move |x| (x, y)))
         .collect();

@@ -219,20 +219,8 @@ fn a_stroke_within_one_frame_paints_walls() {
     h.run_steps(1);
     let view = h.state().pursuit.last_view().expect("canvas drawn");
     let at = |x: usize, y: usize| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
-    h.hover_at(at(26, 20));
+    common::pointer_in_one_frame(&mut h, &[at(26, 20), at(28, 20), at(29, 20)], true);
     h.run_steps(1);
-    let button = |pos, pressed| egui::Event::PointerButton {
-        pos,
-        button: egui::PointerButton::Primary,
-        pressed,
-        modifiers: egui::Modifiers::NONE,
-    };
-    let events = &mut h.input_mut().events;
-    events.push(button(at(26, 20), true));
-    events.push(egui::Event::PointerMoved(at(28, 20)));
-    events.push(egui::Event::PointerMoved(at(29, 20)));
-    events.push(button(at(29, 20), false));
-    h.run_steps(2);
     for x in 26..=29 {
         assert_eq!(
             h.state().pursuit.world.map().get((x, 20)),

@@ -508,3 +508,70 @@ pub fn check_polyanya_v2(mesh: &PolyanyaV2) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// A primary-button press or release at `pos`.
+pub fn primary_button(pos: egui::Pos2, pressed: bool) -> egui::Event {
+    egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    }
+}
+
+/// Hovers `path[0]` for a frame, then puts a primary press there, moves through the rest of
+/// `path` and (with `release`) the release at its end into one frame's input — as a quick
+/// stroke after a slow frame reaches egui — and runs that frame. (kittest's own event queue
+/// gives each event a frame of its own.)
+pub fn pointer_in_one_frame<S>(
+    h: &mut egui_kittest::Harness<'_, S>,
+    path: &[egui::Pos2],
+    release: bool,
+) {
+    let (Some(&first), Some(&last)) = (path.first(), path.last()) else {
+        return;
+    };
+    h.hover_at(first);
+    h.run_steps(1);
+    let events = &mut h.input_mut().events;
+    events.push(primary_button(first, true));
+    events.extend(path[1..].iter().map(|&p| egui::Event::PointerMoved(p)));
+    if release {
+        events.push(primary_button(last, false));
+    }
+    h.run_steps(1);
+}
+
+/// The cells whose tile differs between two maps of one size, in index order.
+pub fn changed_cells(
+    before: &navlab::grid::TileMap,
+    after: &navlab::grid::TileMap,
+) -> Vec<navlab::grid::Cell> {
+    (0..after.cell_count())
+        .filter(|&i| before.tiles().get(i) != after.tiles().get(i))
+        .map(|i| after.cell(i))
+        .collect()
+}
+
+/// Replays a search's `trace` into a [`navlab::search::Frontier`] and checks, before every
+/// expansion, that the open list's head (as ordered for `order`) is the node expanded: the
+/// first step where it is not, as a message, or `None` when all agree.
+pub fn frontier_disagreement(
+    trace: &[navlab::search::SearchEvent],
+    order: navlab::search::ExpansionOrder,
+) -> Option<String> {
+    use navlab::search::{Frontier, SearchEvent};
+    let mut frontier = Frontier::new();
+    for (k, event) in trace.iter().enumerate() {
+        if let SearchEvent::Expanded { node, .. } = *event {
+            let head = frontier.next(order, 4)?;
+            if head.first().map(|e| e.node) != Some(node) {
+                return Some(format!(
+                    "step {k}: expanded {node}, the list began {head:?}"
+                ));
+            }
+        }
+        frontier.apply(event);
+    }
+    None
+}
