@@ -876,7 +876,7 @@ impl GridScene {
         super::playback::open_list_ui(
             ui,
             &self.replay.frontier,
-            self.grid_algorithm(self.algorithm).expansion_order(),
+            Some(self.grid_algorithm(self.algorithm).expansion_order()),
             self.replay.finished.is_some(),
             no_list,
             |node| format!("{},{}", node % width, node / width),

@@ -466,11 +466,9 @@ impl NavmeshScene {
     /// A*'s open list at the shown step, in the order A* takes it (centroid model only: with
     /// edge midpoints A* searches (triangle, edge) states, several per triangle).
     pub fn frontier_ui(&self, ui: &mut Ui) {
-        let order = match self.settings.cost {
-            CostModel::Centroid => crate::search::ExpansionOrder::LowestF,
-            // No key orders the triangles: the list says why.
-            CostModel::Midpoint => crate::search::ExpansionOrder::WithinThreshold,
-        };
+        // With edge midpoints the replayed list is of triangles, not A*'s states: none shown.
+        let order = (self.settings.cost == CostModel::Centroid)
+            .then_some(crate::search::ExpansionOrder::LowestF);
         super::playback::open_list_ui(
             ui,
             &self.replay.frontier,

@@ -236,12 +236,13 @@ fn row_line(row: usize, step_text: &impl Fn(usize) -> String) -> String {
 
 /// The open list at the shown step, first `ROWS` in the order the search takes them, under a
 /// header with how many are open; `name` names a node ("12,7", "triangle 4"). `order` is how
-/// the algorithm picks; `no_list` says why there is nothing to show when it keeps no list
-/// ordered by a key.
+/// the algorithm picks (`None`: the list would not be the algorithm's); `no_list` says why
+/// there is nothing to show when there is no order or the algorithm keeps no list ordered by a
+/// key.
 pub fn open_list_ui(
     ui: &mut Ui,
     frontier: &crate::search::Frontier,
-    order: crate::search::ExpansionOrder,
+    order: Option<crate::search::ExpansionOrder>,
     finished: bool,
     no_list: &str,
     name: impl Fn(usize) -> String,
@@ -253,7 +254,7 @@ pub fn open_list_ui(
         .id_salt("open_list")
         .default_open(true)
         .show(ui, |ui| {
-            let Some(next) = frontier.next(order, ROWS) else {
+            let Some((order, next)) = order.and_then(|o| Some((o, frontier.next(o, ROWS)?))) else {
                 ui.label(no_list);
                 return;
             };
