@@ -76,6 +76,8 @@ fn tile_map_frame(c: &mut Criterion) {
     let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
     app.settings.scene = navlab::app::SceneKind::TileMap;
     app.grid.set_map(map, None);
+    // A map this large is searched on the worker thread.
+    app.grid.wait_for_search();
     let steps = app.grid.events.len();
     assert!(steps > 1000, "{steps} steps");
     app.grid.playback.cursor = steps / 2;

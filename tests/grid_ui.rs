@@ -228,6 +228,9 @@ fn a_large_map_is_drawn_with_bounded_work_and_still_paints() {
         .command(navlab::app::Command::NewMap(2048, 2048));
     h.run_steps(3);
     assert_eq!(h.state().grid.map.width(), 2048);
+    // A map this large is searched on the worker thread; its answer changes the picture.
+    h.state_mut().grid.wait_for_search();
+    h.run_steps(1);
     let vertices = |h: &Harness<'_, NavlabApp>| -> usize {
         h.output()
             .shapes
@@ -263,6 +266,7 @@ fn a_large_map_is_drawn_with_bounded_work_and_still_paints() {
     h.run_steps(2);
     assert_eq!(made(&h), before, "nothing it shows changed");
     assert!(h.state_mut().grid.paint((5, 5), Tile::Water));
+    h.state_mut().grid.wait_for_search();
     h.run_steps(2);
     assert_eq!(made(&h), before + 1, "a tile changed");
     common::click_screen(&mut h, at, egui::PointerButton::Primary);
@@ -1308,4 +1312,87 @@ fn the_open_list_shows_the_cell_expanded_next() {
     h.run_steps(2);
     h.get_by_label_contains("The search has ended;");
     assert_eq!(h.state().grid.next_to_expand(), None);
+}
+
+/// Runs frames until the search on the worker thread is answered and shown (a minute at most).
+fn wait_for_search(h: &mut Harness<'_, NavlabApp>) {
+    for _ in 0..6000 {
+        if !h.state().grid.is_searching() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.run_steps(1);
+    }
+    panic!("the search did not end within a minute");
+}
+
+/// A large map is searched on the worker thread: the window never shows the last map's search
+/// over it, edits made meanwhile win (the answer is for the map as it is now), and a move of the
+/// start that asks for the end of the replay gets the end of the new search.
+#[test]
+fn a_large_map_is_searched_in_the_background_and_the_newest_answer_wins() {
+    use navlab::app::search_worker::MAX_RECORDED_STEPS;
+    use navlab::grid::TileMap;
+    let mut h = harness(vec![]);
+    let side = 800; // 640 000 tiles: over the size searched on the UI thread
+    let mut map = TileMap::new(side, side).expect("map");
+    for y in 0..side - 10 {
+        map.set((side / 2, y), Tile::Wall);
+    }
+    h.state_mut().grid.set_map(map, None);
+    let grid = &h.state().grid;
+    assert!(grid.is_searching());
+    assert!(
+        grid.result.is_none() && grid.events.is_empty(),
+        "no answer of the old map"
+    );
+    // Close the gap at the bottom and open one at the top before the answer arrives.
+    for y in side - 10..side {
+        h.state_mut().grid.paint((side / 2, y), Tile::Wall);
+    }
+    h.state_mut().grid.paint((side / 2, 3), Tile::Grass);
+    assert!(h.state().grid.is_searching());
+    wait_for_search(&mut h);
+
+    let answered = |h: &Harness<'_, NavlabApp>| {
+        let grid = &h.state().grid;
+        let mut trace = Vec::new();
+        let direct = grid_search(
+            &grid.map,
+            grid.start,
+            grid.goal,
+            grid.grid_algorithm(grid.algorithm),
+            grid.connectivity,
+            &mut trace,
+        );
+        assert_eq!(
+            grid.result.as_ref(),
+            Some(&direct),
+            "the answer is for the map as it is"
+        );
+        // The steps as recorded for the animation: the first million, and the end.
+        let recorded = grid.events.len();
+        assert!(recorded <= MAX_RECORDED_STEPS + 1);
+        assert!(
+            grid.events[..recorded - 1] == trace[..recorded - 1],
+            "the same steps"
+        );
+        assert_eq!(grid.events.last(), trace.last());
+        direct
+    };
+    let path = answered(&h).path;
+    assert!(path.contains(&(side / 2, 3)), "through the only gap");
+
+    // Moving the start asks for the end of the new search (as a drag of S does).
+    let grid = &mut h.state_mut().grid;
+    grid.start = (side - 1, 0);
+    grid.playback.cursor = usize::MAX;
+    grid.rerun();
+    assert!(grid.is_searching());
+    wait_for_search(&mut h);
+    let direct = answered(&h);
+    assert!(!direct.path.contains(&(side / 2, 3)), "no need to cross");
+    let grid = &h.state().grid;
+    assert_eq!(grid.playback.cursor, grid.events.len());
+    h.get_by_label("Copy path");
 }

@@ -4,13 +4,12 @@
 use super::camera::{CanvasCamera, View, paint_tag};
 use super::chart_marks;
 use super::playback::Playback;
+use super::search_worker::{BACKGROUND_WORK, SearchDone, SearchJob, SearchWorker};
 pub use super::tile_paint::tile_color;
 use super::tile_paint::{content_key, paint_tiles};
 use crate::geom::Vec2;
 use crate::grid::search::{DEFAULT_IDA_BUDGET, GridScratch, grid_search_with_scratch};
-use crate::grid::{
-    Cell, Connectivity, GridAlgorithm, GridPath, Heuristic, Tile, TileMap, grid_search,
-};
+use crate::grid::{Cell, Connectivity, GridAlgorithm, GridPath, Heuristic, Tile, TileMap};
 use crate::navmesh::Bounds;
 use crate::navmesh::from_map::MAX_AGENT_RADIUS;
 use crate::search::events::FnObserver;
@@ -205,6 +204,12 @@ pub struct GridScene {
     /// The start or goal marker being dragged.
     pub dragging: Option<Endpoint>,
     replay: GridReplay,
+    /// Runs large searches off the UI thread (started on first use).
+    searcher: Option<SearchWorker>,
+    /// Where the playback cursor goes when the search on the worker is answered.
+    resume_cursor: Option<usize>,
+    /// Counts the searches shown, so that the canvas redraws the overlay when one arrives.
+    shown: u64,
 }
 
 /// The start or the goal of the search.
@@ -366,6 +371,9 @@ impl GridScene {
             rect_anchor: None,
             dragging: None,
             replay: GridReplay::default(),
+            searcher: None,
+            resume_cursor: None,
+            shown: 0,
         };
         scene.rerun();
         scene
@@ -418,6 +426,12 @@ impl GridScene {
         self.camera.fit_next_frame();
         self.comparison = None;
         self.playback.cursor = 0;
+        // The last search was of another map: forget it rather than show it over this one
+        // while a large map is searched on the worker.
+        self.events.clear();
+        self.result = None;
+        self.replay = GridReplay::new(self.map.cell_count());
+        self.shown += 1;
         self.rerun();
     }
 
@@ -440,32 +454,90 @@ impl GridScene {
         }
     }
 
-    /// Runs the selected algorithm again, recording its steps.
+    /// Runs the selected algorithm again, recording its steps: here for small searches, on the
+    /// worker thread for large ones (see [`BACKGROUND_WORK`]), whose answer
+    /// [`GridScene::poll_search`] shows when it arrives; until then the last answer stays.
     pub fn rerun(&mut self) {
-        let mut events = Vec::new();
-        let algorithm = self.grid_algorithm(self.algorithm);
-        // IDA* can expand millions of nodes; record at most a million steps for the animation
-        // (the answer and the counts are complete either way).
-        let result = grid_search(
-            &self.map,
-            self.start,
-            self.goal,
-            algorithm,
-            self.connectivity,
-            &mut CappedRecorder {
-                events: &mut events,
-                cap: 1_000_000,
-            },
-        );
-        self.events = events;
-        self.result = Some(result);
-        self.replay = GridReplay::new(self.map.cell_count());
-        self.playback.cursor = self.playback.cursor.min(self.events.len());
-        self.replay
-            .seek(&self.events, self.playback.cursor, self.map.cell_count());
         self.comparison = None;
         self.generation += 1;
         self.pending = None;
+        let job = SearchJob {
+            map: self.map.clone(),
+            start: self.start,
+            goal: self.goal,
+            algorithm: self.grid_algorithm(self.algorithm),
+            connectivity: self.connectivity,
+            generation: self.generation,
+        };
+        let job = if job.expected_work() > BACKGROUND_WORK {
+            match self.submit(job) {
+                Ok(()) => {
+                    // The cursor may ask for the end (usize::MAX): kept for the new steps.
+                    self.resume_cursor = Some(self.playback.cursor);
+                    self.playback.cursor = self.playback.cursor.min(self.events.len());
+                    return;
+                }
+                // No thread: search here.
+                Err(job) => *job,
+            }
+        } else {
+            job
+        };
+        if let Some(worker) = &mut self.searcher {
+            worker.forget();
+        }
+        self.show_search(job.run());
+    }
+
+    /// Hands a job to the worker, starting it first if need be; gives the job back if there is
+    /// no thread to run it.
+    fn submit(&mut self, job: SearchJob) -> Result<(), Box<SearchJob>> {
+        if self.searcher.is_none() {
+            self.searcher = SearchWorker::start().ok();
+        }
+        match &mut self.searcher {
+            Some(worker) => worker.submit(job),
+            None => Err(Box::new(job)),
+        }
+    }
+
+    /// Shows a finished search: its steps replace the recorded ones, the replay keeps its step.
+    fn show_search(&mut self, done: SearchDone) {
+        self.events = done.events;
+        self.result = Some(done.result);
+        self.shown += 1;
+        let cursor = self.resume_cursor.take().unwrap_or(self.playback.cursor);
+        self.playback.cursor = cursor.min(self.events.len());
+        self.replay = GridReplay::new(self.map.cell_count());
+        self.replay
+            .seek(&self.events, self.playback.cursor, self.map.cell_count());
+    }
+
+    /// Shows the worker's answer if it has arrived; returns true while it is still searching.
+    pub fn poll_search(&mut self) -> bool {
+        let Some(worker) = &mut self.searcher else {
+            return false;
+        };
+        if let Some(done) = worker.take() {
+            self.show_search(done);
+        }
+        self.is_searching()
+    }
+
+    /// Waits (up to a minute) for the worker's answer and shows it: for screenshots and tests.
+    pub fn wait_for_search(&mut self) {
+        let done = self
+            .searcher
+            .as_mut()
+            .and_then(|worker| worker.wait(std::time::Duration::from_secs(60)));
+        if let Some(done) = done {
+            self.show_search(done);
+        }
+    }
+
+    /// True while a search runs on the worker; the last answer is shown meanwhile.
+    pub fn is_searching(&self) -> bool {
+        self.searcher.as_ref().is_some_and(SearchWorker::is_busy)
     }
 
     /// Moves the replay to the playback cursor.
@@ -894,6 +966,13 @@ impl GridScene {
     }
 
     fn stats_ui(&mut self, ui: &mut Ui) {
+        if self.is_searching() {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Searching…")
+                    .on_hover_text("Large searches run in the background; the last answer stays on the map until the new one is ready");
+            });
+        }
         if let Some(r) = &self.result {
             egui::Grid::new("grid_stats").num_columns(2).show(ui, |ui| {
                 ui.label("Status");
@@ -926,10 +1005,11 @@ impl GridScene {
                 }
             });
             if ui
-                .small_button("Copy path")
+                .add_enabled(!self.is_searching(), egui::Button::new("Copy path").small())
                 .on_hover_text(
                     "Copy the answer as `navlab grid --json` prints it: the path's cells (x, y), cost, counts",
                 )
+                .on_disabled_hover_text("The search is still running")
                 .clicked()
             {
                 ui.ctx().copy_text(r.to_json().to_string());
@@ -1394,8 +1474,8 @@ impl GridScene {
         } else {
             Default::default()
         };
-        // The overlay follows the search (rerun bumps the generation) and the replay's step.
-        let content = content_key((self.generation, self.revision, self.replay.cursor));
+        // The overlay follows the search shown and the replay's step.
+        let content = content_key((self.shown, self.revision, self.replay.cursor));
         paint_tiles(
             painter,
             view,
@@ -1568,20 +1648,6 @@ fn comparison_rows(job: &ComparisonJob) -> Vec<ComparisonRow> {
         });
     }
     rows
-}
-
-/// Records events up to a cap (IDA* may produce millions).
-struct CappedRecorder<'a> {
-    events: &'a mut Vec<SearchEvent>,
-    cap: usize,
-}
-
-impl crate::search::Observer<SearchEvent> for CappedRecorder<'_> {
-    fn event(&mut self, event: SearchEvent) {
-        if self.events.len() < self.cap || matches!(event, SearchEvent::Finished { .. }) {
-            self.events.push(event);
-        }
-    }
 }
 
 fn default_cells(map: &TileMap) -> (Cell, Cell) {

@@ -15,6 +15,7 @@ pub mod playback;
 pub mod pursuit_scene;
 pub mod recovery;
 pub mod screenshot;
+pub mod search_worker;
 pub mod tile_paint;
 pub mod timeline;
 
@@ -459,12 +460,13 @@ impl NavlabApp {
                     self.scene.playback.playing
                 }
                 SceneKind::TileMap => {
+                    let searching = self.grid.poll_search();
                     let len = self.grid.events.len();
                     self.grid.playback.keyboard(ui, len);
                     self.grid.playback.tick(dt, len);
                     self.grid.sync_replay();
                     let comparing = self.grid.poll_comparison();
-                    self.grid.playback.playing || comparing
+                    self.grid.playback.playing || comparing || searching
                 }
                 SceneKind::Pursuit => {
                     self.pursuit.sync_map(&self.grid);

@@ -30,6 +30,8 @@ impl Steps for GridScene {
         (self.events.len(), self.events.len())
     }
     fn show_step(&mut self, k: usize) {
+        // A large map is searched on the worker: the picture is of its answer.
+        self.wait_for_search();
         self.playback.playing = false;
         self.playback.cursor = k;
         self.sync_replay();
