@@ -477,3 +477,95 @@ fn the_open_list_shows_the_triangle_expanded_next() {
     h.get_by_label_contains("open list is of (triangle, edge) pairs");
     assert_eq!(h.state().scene.next_to_expand(), None);
 }
+
+/// A level designer exports the mesh again: the window loads it again by itself (start and
+/// goal kept), shows a half-written file's error while keeping the mesh, never replaces an
+/// unsaved repair, does not take its own save for a change, and stops when the setting is off.
+#[test]
+fn a_mesh_file_written_again_is_loaded_again() {
+    // A 4 × 2 rectangle as two triangles, then as four (the same floor).
+    let two = "v 0 0 0\nv 4 0 0\nv 4 0 2\nv 0 0 2\nf 1 2 3\nf 1 3 4\n";
+    let four = "v 0 0 0\nv 4 0 0\nv 4 0 2\nv 0 0 2\nv 2 0 1\nf 1 2 5\nf 2 3 5\nf 3 4 5\nf 4 1 5\n";
+    let dir = tempfile::tempdir().expect("temp");
+    let path = dir.path().join("export.obj");
+    common::export(&path, two, 0);
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    h.state_mut().command(Command::Load(path.clone()));
+    h.run_steps(2);
+    assert_eq!(h.state().scene.mesh.triangles().len(), 2);
+    let (start, goal) = (Vec2::new(0.5, 0.5), Vec2::new(3.5, 1.5));
+    {
+        let scene = &mut h.state_mut().scene;
+        scene.start = start;
+        scene.goal = goal;
+        scene.rerun();
+    }
+    // Frames are a quarter of a second apart: a change is seen within a second.
+    h.run_steps(6);
+    assert!(
+        h.state()
+            .notice
+            .as_deref()
+            .is_none_or(|n| !n.contains("changed"))
+    );
+
+    common::export(&path, four, 10);
+    h.run_steps(6);
+    let app = h.state();
+    assert_eq!(app.scene.mesh.triangles().len(), 4);
+    assert_eq!((app.scene.start, app.scene.goal), (start, goal));
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("export.obj changed on disk: reloaded"))
+    );
+
+    // Half-written: the error names the file, the mesh shown stays; the rest of the write
+    // loads.
+    common::export(&path, "v 0 0 0\nv 4 0 0\nf 1 2 3\n", 20);
+    h.run_steps(6);
+    assert!(
+        h.state()
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("export.obj"))
+    );
+    assert_eq!(h.state().scene.mesh.triangles().len(), 4);
+    common::export(&path, two, 30);
+    h.run_steps(6);
+    assert!(h.state().error.is_none());
+    assert_eq!(h.state().scene.mesh.triangles().len(), 2);
+
+    // An unsaved repair is never replaced: the status bar says the file changed.
+    h.state_mut().scene.unsaved_repair = true;
+    common::export(&path, four, 40);
+    h.run_steps(6);
+    assert_eq!(h.state().scene.mesh.triangles().len(), 2);
+    assert!(
+        h.state()
+            .notice
+            .as_deref()
+            .is_some_and(|n| n.contains("Reload (F5) shows it"))
+    );
+    h.state_mut().scene.unsaved_repair = false;
+
+    // Saving over the file is no change to load.
+    assert!(h.state_mut().save_mesh_to(path.clone()));
+    h.run_steps(6);
+    assert!(
+        h.state()
+            .notice
+            .as_deref()
+            .is_some_and(|n| n.starts_with("Saved"))
+    );
+
+    // Off: nothing is loaded.
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Reload files changed on disk").click();
+    h.run_steps(1);
+    assert!(!h.state().settings.reload_changed_files);
+    common::export(&path, four, 50);
+    h.run_steps(6);
+    assert_eq!(h.state().scene.mesh.triangles().len(), 2);
+}

@@ -1396,3 +1396,69 @@ fn a_large_map_is_searched_in_the_background_and_the_newest_answer_wins() {
     assert_eq!(grid.playback.cursor, grid.events.len());
     h.get_by_label("Copy path");
 }
+
+/// A map written again by another tool is loaded again when it has no unsaved edits (start and
+/// goal kept while passable); with edits the status bar says so and nothing is replaced; the
+/// window's own save is no change (its undo history stays).
+#[test]
+fn a_map_file_written_again_is_loaded_again_unless_edited() {
+    let dir = tempfile::tempdir().expect("temp");
+    let path = dir.path().join("level.map");
+    let map_text = |wall: (usize, usize)| {
+        let mut rows = vec![vec!['.'; 12]; 8];
+        rows[wall.1][wall.0] = '@';
+        let rows: Vec<String> = rows.into_iter().map(|r| r.into_iter().collect()).collect();
+        format!(
+            "type octile\nheight 8\nwidth 12\nmap\n{}\n",
+            rows.join("\n")
+        )
+    };
+    common::export(&path, &map_text((5, 5)), 0);
+    let mut h = harness(vec![]);
+    h.state_mut()
+        .command(navlab::app::Command::LoadMap(path.clone()));
+    h.run_steps(2);
+    assert_eq!(h.state().grid.map.get((5, 5)), Some(Tile::Wall));
+    {
+        let grid = &mut h.state_mut().grid;
+        grid.goal = (9, 2);
+        grid.rerun();
+    }
+    common::export(&path, &map_text((6, 1)), 10);
+    h.run_steps(6);
+    let grid = &h.state().grid;
+    assert_eq!(grid.map.get((5, 5)), Some(Tile::Grass));
+    assert_eq!(grid.map.get((6, 1)), Some(Tile::Wall));
+    assert_eq!(grid.goal, (9, 2), "kept");
+    assert_eq!(
+        grid.result.as_ref().and_then(|r| r.path.last()),
+        Some(&(9, 2))
+    );
+    assert!(
+        h.state()
+            .notice
+            .as_deref()
+            .is_some_and(|n| n.contains("level.map changed on disk: reloaded"))
+    );
+
+    // Unsaved edits are never replaced.
+    assert!(h.state_mut().grid.paint((0, 7), Tile::Water));
+    common::export(&path, &map_text((7, 7)), 20);
+    h.run_steps(6);
+    let grid = &h.state().grid;
+    assert_eq!(grid.map.get((0, 7)), Some(Tile::Water));
+    assert_eq!(grid.map.get((7, 7)), Some(Tile::Grass));
+    assert!(grid.dirty);
+    assert!(
+        h.state()
+            .notice
+            .as_deref()
+            .is_some_and(|n| n.contains("changed on disk; Reload map (F5)"))
+    );
+
+    // Saved over by the window itself: no reload (which would forget the undo history).
+    assert!(h.state_mut().save_map_to(path.clone()));
+    h.run_steps(6);
+    assert!(h.state().grid.can_undo());
+    assert_eq!(h.state().grid.map.get((0, 7)), Some(Tile::Water));
+}

@@ -59,8 +59,97 @@ impl NavlabApp {
         }
     }
 
-    /// Loads a tile map; on failure the current map stays and the error shows.
-    pub fn load_map(&mut self, path: PathBuf) {
+    /// Loads the mesh's file again, keeping start, goal and view; on failure the mesh shown
+    /// stays and the error shows. Returns true when it loaded.
+    pub(super) fn reload_mesh_file(&mut self) -> bool {
+        let source = self.scene.source.clone();
+        match self.scene.load(&source) {
+            Ok(mesh) => {
+                self.scene.reload_mesh(mesh);
+                self.error = None;
+                self.mesh_watch = None; // watched again from this version
+                true
+            }
+            Err(message) => {
+                self.fail(OPEN_FAILED, message);
+                false
+            }
+        }
+    }
+
+    /// Follows the mesh's and the map's files on disk (when the setting is on): a file written
+    /// again is loaded again — unless what is shown has unsaved changes, which are never
+    /// replaced; the status bar then says the file changed.
+    pub(super) fn follow_files_on_disk(&mut self, ui: &egui::Ui) {
+        use super::file_watch::{LOOK_EVERY, follow};
+        if !self.settings.reload_changed_files || self.screenshot.is_some() {
+            self.mesh_watch = None;
+            self.map_watch = None;
+            return;
+        }
+        let now = ui.input(|i| i.time);
+        let mesh_file = match &self.scene.source {
+            MeshSource::File(path) => Some(path.as_path()),
+            _ => None,
+        };
+        follow(&mut self.mesh_watch, mesh_file, now);
+        follow(&mut self.map_watch, self.grid.file.as_deref(), now);
+        if self.mesh_watch.as_mut().is_some_and(|w| w.changed(now)) {
+            let name = self.scene.source.name();
+            if self.scene.unsaved_repair {
+                self.notice = Some(format!(
+                    "{name} changed on disk; Reload (F5) shows it (the repair is not saved)"
+                ));
+            } else if self.reload_mesh_file() {
+                self.notice = Some(format!("{name} changed on disk: reloaded"));
+            }
+        }
+        if self.map_watch.as_mut().is_some_and(|w| w.changed(now)) {
+            let name = self.map_name();
+            if self.grid.dirty {
+                self.notice = Some(format!(
+                    "{name} changed on disk; Reload map (F5) loads it (asks about your edits first)"
+                ));
+            } else if self.reload_map_file() {
+                self.notice = Some(format!("{name} changed on disk: reloaded"));
+            }
+        }
+        if self.mesh_watch.is_some() || self.map_watch.is_some() {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs_f64(LOOK_EVERY));
+        }
+    }
+
+    /// Loads the map's file again after it changed on disk, keeping start and goal where they
+    /// are still passable, and the view when the size is the same. Returns true when it loaded.
+    fn reload_map_file(&mut self) -> bool {
+        let Some(path) = self.grid.file.clone() else {
+            return false;
+        };
+        let (start, goal, size) = (
+            self.grid.start,
+            self.grid.goal,
+            (self.grid.map.width(), self.grid.map.height()),
+        );
+        let camera = self.grid.camera;
+        if !self.load_map(path) {
+            return false;
+        }
+        let grid = &mut self.grid;
+        if (grid.map.width(), grid.map.height()) == size {
+            grid.camera = camera;
+        }
+        if grid.map.is_passable(start) && grid.map.is_passable(goal) {
+            grid.start = start;
+            grid.goal = goal;
+            grid.rerun();
+        }
+        true
+    }
+
+    /// Loads a tile map; on failure the current map stays and the error shows. Returns true
+    /// when it loaded.
+    pub fn load_map(&mut self, path: PathBuf) -> bool {
         use crate::grid::{movingai, tiled};
         // A Tiled map is imported: say which layers became walls.
         let loaded = if tiled::is_tiled_path(&path) {
@@ -82,12 +171,17 @@ impl NavlabApp {
         match loaded {
             Ok((map, notice)) => {
                 self.grid.set_map(map, Some(path.clone()));
+                self.map_watch = None; // watched again from this version
                 self.settings.recent.add(path.clone());
                 self.settings.last_map = Some(path);
                 self.error = None;
                 self.notice = Some(notice);
+                true
             }
-            Err(e) => self.fail(OPEN_FAILED, e.to_string()),
+            Err(e) => {
+                self.fail(OPEN_FAILED, e.to_string());
+                false
+            }
         }
     }
 
@@ -98,6 +192,7 @@ impl NavlabApp {
                 self.grid.file = Some(path.clone());
                 self.settings.last_map = Some(path.clone());
                 self.grid.dirty = false;
+                self.map_watch = None; // our own write is no change
                 self.notice = Some(if self.costs_lost_in(&path) {
                     format!(
                         "Saved {}; its tile costs are not in it (a MovingAI .map has none): \
@@ -211,6 +306,7 @@ impl NavlabApp {
         match self.scene.load(&source) {
             Ok(mesh) => {
                 self.scene.set_mesh(mesh, source);
+                self.mesh_watch = None; // watched again from this version
                 self.settings.recent.add(path.clone());
                 self.settings.last_file = Some(path);
                 self.error = None;
@@ -271,6 +367,9 @@ impl NavlabApp {
             .and_then(|text| crate::atomic::write_atomically(&path, text.as_bytes()));
         match written {
             Ok(()) => {
+                if self.mesh_watch.as_ref().is_some_and(|w| w.path() == path) {
+                    self.mesh_watch = None; // our own write is no change
+                }
                 self.scene.unsaved_repair = false;
                 self.notice = Some(if crate::navmesh::polyanya::is_polyanya_path(&path) {
                     // As `navlab convert` warns: what one flat layer cannot hold.

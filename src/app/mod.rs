@@ -7,6 +7,7 @@ pub mod chart_marks;
 pub mod diagnostics_panel;
 mod dialogs;
 mod documents;
+pub mod file_watch;
 pub mod files;
 pub mod grid_scene;
 pub mod navmesh_scene;
@@ -31,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// Settings kept between runs (eframe persistence). Panel sizes are kept by egui itself.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct AppSettings {
     /// The last mesh file opened, reopened at start.
@@ -50,6 +51,24 @@ pub struct AppSettings {
     pub grid: grid_scene::GridSettings,
     /// The pursuit scene's options.
     pub pursuit: pursuit_scene::PursuitSettings,
+    /// Load the mesh or map file again when it changes on disk (an exporter wrote it again).
+    pub reload_changed_files: bool,
+}
+
+impl Default for AppSettings {
+    fn default() -> Self {
+        Self {
+            last_file: None,
+            last_map: None,
+            recent: RecentFiles::default(),
+            navmesh: NavmeshSettings::default(),
+            speed: None,
+            scene: SceneKind::default(),
+            grid: grid_scene::GridSettings::default(),
+            pursuit: pursuit_scene::PursuitSettings::default(),
+            reload_changed_files: true,
+        }
+    }
 }
 
 /// The scenes of the lab.
@@ -204,6 +223,9 @@ pub struct NavlabApp {
     mesh_build: Option<MeshBuild>,
     /// The window asking for a typed path (no file dialog on this desktop, or Ctrl+L).
     pub path_prompt: Option<PathPrompt>,
+    /// Watches the mesh's file and the map's file for changes on disk.
+    mesh_watch: Option<file_watch::FileWatch>,
+    map_watch: Option<file_watch::FileWatch>,
 }
 
 /// A navmesh build running on a worker thread, and what to do with its result.
@@ -247,6 +269,8 @@ impl NavlabApp {
             keeper: None,
             kept: None,
             recovered: Default::default(),
+            mesh_watch: None,
+            map_watch: None,
         };
         let grid_settings = app.settings.grid.clone();
         app.grid.apply_settings(&grid_settings);
@@ -317,11 +341,15 @@ impl NavlabApp {
                     }
                 }
                 Command::OpenMapDialog => match self.dialogs.pick_map() {
-                    Picked::Path(path) => self.load_map(path),
+                    Picked::Path(path) => {
+                        self.load_map(path);
+                    }
                     Picked::NoDialog => self.prompt_for_open(true),
                     Picked::Cancelled => {}
                 },
-                Command::LoadMap(path) => self.load_map(path),
+                Command::LoadMap(path) => {
+                    self.load_map(path);
+                }
                 Command::OpenRecovered => {
                     if let Some(offer) = self.recovered.pop_front() {
                         let recovered = offer.recovered.clone();
@@ -353,14 +381,8 @@ impl NavlabApp {
                     self.quit_requested = true;
                 }
                 Command::Reload => {
-                    let source = self.scene.source.clone();
-                    match self.scene.load(&source) {
-                        Ok(mesh) => {
-                            self.scene.reload_mesh(mesh);
-                            self.error = None;
-                            self.notice = Some("Reloaded".to_string());
-                        }
-                        Err(message) => self.fail(OPEN_FAILED, message),
+                    if self.reload_mesh_file() {
+                        self.notice = Some("Reloaded".to_string());
                     }
                 }
             }
@@ -448,6 +470,7 @@ impl NavlabApp {
             self.open_path(path);
         }
         self.shortcuts(ui);
+        self.follow_files_on_disk(ui);
         let dt = f64::from(ui.input(|i| i.stable_dt)).min(0.1);
         let building = self.poll_mesh_build();
         let playing = building
@@ -936,6 +959,14 @@ impl NavlabApp {
                     self.settings.scene = SceneKind::Navmesh;
                     self.scene.side_tab = navmesh_scene::SideTab::Diagnostics;
                 }
+                ui.separator();
+                ui.checkbox(
+                    &mut self.settings.reload_changed_files,
+                    "Reload files changed on disk",
+                )
+                .on_hover_text(
+                    "When the mesh's or the map's file is written again (say, exported anew), load it again, keeping start and goal; unsaved edits or an unsaved repair are never replaced: the status bar says the file changed",
+                );
             });
             if ui.button("Help").on_hover_text("Keyboard and mouse (F1)").clicked() {
                 self.show_help = true;

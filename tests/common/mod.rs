@@ -575,3 +575,15 @@ pub fn frontier_disagreement(
     }
     None
 }
+
+/// Writes `text` to `path` as an exporter would, its modification time `age` seconds on (so
+/// that two writes differ even on a file system with coarse times).
+pub fn export(path: &std::path::Path, text: &str, age: u64) {
+    std::fs::write(path, text).expect("write");
+    let time = std::time::SystemTime::now() + std::time::Duration::from_secs(age);
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .and_then(|file| file.set_modified(time))
+        .expect("set time");
+}
