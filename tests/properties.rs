@@ -49,19 +49,48 @@ fn point_in(mesh: &NavMesh, u: f64, v: f64) -> navlab::geom::Vec2 {
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases_or(96), ..ProptestConfig::default() })]
 
-    /// With the centroid model A* searches triangles themselves, so the open list replayed
-    /// from its events (what the window shows) names, before every expansion, the triangle
-    /// then expanded.
+    /// The open list replayed from A*'s steps on its own nodes (what the window shows) names,
+    /// before every expansion, the node then expanded: triangles with the centroid model, the
+    /// (triangle, entry edge) states with edge midpoints. Those steps match the triangle steps
+    /// one to one, and a state "entered from" a triangle is opened from a state in that one.
     #[test]
-    fn the_open_list_head_is_the_next_triangle_expanded((spec, a, b, c, d) in small_mesh(), weight in 0.0f64..3.0) {
+    fn the_open_list_head_is_the_next_node_expanded((spec, a, b, c, d) in small_mesh(), weight in 0.0f64..3.0, midpoint in any::<bool>()) {
+        use navlab::navmesh::{MidpointState, MidpointStates, find_path_with_states};
         use navlab::search::{ExpansionOrder, SearchEvent};
         let mesh = jittered_grid(spec);
         let (from, to) = (point_in(&mesh, a, b), point_in(&mesh, c, d));
-        let options = QueryOptions { cost: CostModel::Centroid, heuristic_weight: weight };
-        let mut trace: Vec<SearchEvent> = Vec::new();
-        find_path(&mesh, from, to, options, &mut trace, &mut NoObserver).expect("finite");
-        let disagreement = frontier_disagreement(&trace, ExpansionOrder::LowestF);
+        let cost = if midpoint { CostModel::Midpoint } else { CostModel::Centroid };
+        let options = QueryOptions { cost, heuristic_weight: weight };
+        let (mut trace, mut states): (Vec<SearchEvent>, Vec<SearchEvent>) = (Vec::new(), Vec::new());
+        let path = find_path_with_states(&mesh, from, to, options, &mut trace, &mut states, &mut NoObserver)
+            .expect("finite");
+        prop_assert_eq!(states.len(), trace.len());
+        let disagreement = frontier_disagreement(&states, ExpansionOrder::LowestF);
         prop_assert!(disagreement.is_none(), "{:?}", disagreement);
+        if !midpoint {
+            prop_assert_eq!(&states, &trace);
+            return Ok(());
+        }
+        let layout = MidpointStates::new(&mesh, &path.start, &path.goal);
+        let node = |e: &SearchEvent| match *e {
+            SearchEvent::Opened { node, .. } | SearchEvent::Improved { node, .. } | SearchEvent::Expanded { node, .. } => Some(node),
+            _ => None,
+        };
+        for (on_states, on_triangles) in states.iter().zip(&trace) {
+            prop_assert_eq!(node(on_states).map(|n| layout.triangle_of(n)), node(on_triangles));
+            let (state, parent) = match *on_states {
+                SearchEvent::Opened { node, parent: Some(parent), .. } | SearchEvent::Improved { node, parent, .. } => (node, parent),
+                _ => continue,
+            };
+            match layout.state(&mesh, state) {
+                MidpointState::Entered { triangle, from } => {
+                    prop_assert_eq!(from, Some(layout.triangle_of(parent)));
+                    prop_assert!(mesh.shared_edge(triangle, layout.triangle_of(parent)).is_some());
+                }
+                MidpointState::Goal(t) => prop_assert_eq!(layout.triangle_of(parent), t),
+                MidpointState::Start(_) => prop_assert!(false, "the start is never opened from another state"),
+            }
+        }
     }
 
     #[test]

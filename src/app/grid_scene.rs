@@ -948,9 +948,9 @@ impl GridScene {
         super::playback::open_list_ui(
             ui,
             &self.replay.frontier,
-            Some(self.grid_algorithm(self.algorithm).expansion_order()),
+            self.grid_algorithm(self.algorithm).expansion_order(),
             self.replay.finished.is_some(),
-            no_list,
+            (no_list, ""),
             |node| format!("{},{}", node % width, node / width),
         );
     }

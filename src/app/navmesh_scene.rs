@@ -7,7 +7,10 @@ use super::playback::Playback;
 use super::timeline::{Replay, Timeline, TriangleStatus};
 use crate::assets::{self, EmbeddedScene};
 use crate::geom::Vec2;
-use crate::navmesh::{CostModel, NavMesh, PathStatus, Plane, QueryOptions, TriId, find_path, obj};
+use crate::navmesh::{
+    CostModel, MidpointStates, NavMesh, PathStatus, Plane, QueryOptions, TriId, find_path,
+    find_path_with_states, obj,
+};
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui, vec2};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -242,15 +245,30 @@ impl NavmeshScene {
             heuristic_weight: self.settings.heuristic_weight,
         };
         let (mut search, mut funnel) = (Vec::new(), Vec::new());
-        let path = find_path(
-            &self.mesh,
-            self.start,
-            self.goal,
-            options,
-            &mut search,
-            &mut funnel,
-        );
-        self.timeline = Timeline::new(self.mesh.triangles().len(), search, funnel, path);
+        // A*'s own nodes, when they are not the triangles: the open list is of them.
+        let mut states = Vec::new();
+        let path = if self.settings.cost == CostModel::Midpoint {
+            find_path_with_states(
+                &self.mesh,
+                self.start,
+                self.goal,
+                options,
+                &mut search,
+                &mut states,
+                &mut funnel,
+            )
+        } else {
+            find_path(
+                &self.mesh,
+                self.start,
+                self.goal,
+                options,
+                &mut search,
+                &mut funnel,
+            )
+        };
+        self.timeline =
+            Timeline::new(self.mesh.triangles().len(), search, funnel, path).with_states(states);
         self.replay = Replay::new(self.mesh.triangles().len());
         self.playback.cursor = self.playback.cursor.min(self.timeline.len());
         self.replay.seek(&self.timeline, self.playback.cursor);
@@ -463,34 +481,54 @@ impl NavmeshScene {
             });
     }
 
-    /// A*'s open list at the shown step, in the order A* takes it (centroid model only: with
-    /// edge midpoints A* searches (triangle, edge) states, several per triangle).
+    /// A*'s open list at the shown step, in the order A* takes it: triangles (centroid model),
+    /// or with edge midpoints A*'s (triangle, entry edge) states, named "12 from 7".
     pub fn frontier_ui(&self, ui: &mut Ui) {
-        // With edge midpoints the replayed list is of triangles, not A*'s states: none shown.
-        let order = (self.settings.cost == CostModel::Centroid)
-            .then_some(crate::search::ExpansionOrder::LowestF);
+        let states = self.midpoint_states();
+        let mesh = &self.mesh;
+        let note = if states.is_some() {
+            "With edge midpoints A* keeps a triangle once per edge it entered by: \"12 from 7\" is \
+             triangle 12 entered from 7, at their shared edge's midpoint."
+        } else {
+            ""
+        };
         super::playback::open_list_ui(
             ui,
             &self.replay.frontier,
-            order,
+            crate::search::ExpansionOrder::LowestF,
             self.replay.search_outcome.is_some(),
-            "With edge midpoints A* opens a triangle once per edge it is entered through: its \
-             open list is of (triangle, edge) pairs, not triangles. Choose centroid to centroid \
-             to see it.",
-            |t| format!("triangle {t}"),
+            ("", note),
+            |node| match states {
+                Some(states) => states.name(mesh, node),
+                None => format!("triangle {node}"),
+            },
         );
     }
 
-    /// The triangle A* expands next, while its search is being replayed (centroid model).
+    /// The midpoint model's states of the query shown (`None` for the centroid model, whose
+    /// nodes are the triangles).
+    fn midpoint_states(&self) -> Option<MidpointStates> {
+        if self.settings.cost != CostModel::Midpoint {
+            return None;
+        }
+        let path = self.timeline.path.as_ref()?;
+        Some(MidpointStates::new(&self.mesh, &path.start, &path.goal))
+    }
+
+    /// The triangle A* expands next, while its search is being replayed.
     pub fn next_to_expand(&self) -> Option<TriId> {
-        if self.replay.search_outcome.is_some() || self.settings.cost != CostModel::Centroid {
+        if self.replay.search_outcome.is_some() {
             return None;
         }
         let next = self
             .replay
             .frontier
             .next(crate::search::ExpansionOrder::LowestF, 1)?;
-        next.first().map(|entry| entry.node)
+        let node = next.first()?.node;
+        Some(match self.midpoint_states() {
+            Some(states) => states.triangle_of(node),
+            None => node,
+        })
     }
 
     /// The list of recorded steps; clicking one jumps there.

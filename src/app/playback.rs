@@ -236,15 +236,14 @@ fn row_line(row: usize, step_text: &impl Fn(usize) -> String) -> String {
 
 /// The open list at the shown step, first `ROWS` in the order the search takes them, under a
 /// header with how many are open; `name` names a node ("12,7", "triangle 4"). `order` is how
-/// the algorithm picks (`None`: the list would not be the algorithm's); `no_list` says why
-/// there is nothing to show when there is no order or the algorithm keeps no list ordered by a
-/// key.
+/// the algorithm picks; `no_list` says why there is nothing to show when the algorithm keeps no
+/// list ordered by a key; `note` (if not empty) says above the rows what the nodes are.
 pub fn open_list_ui(
     ui: &mut Ui,
     frontier: &crate::search::Frontier,
-    order: Option<crate::search::ExpansionOrder>,
+    order: crate::search::ExpansionOrder,
     finished: bool,
-    no_list: &str,
+    (no_list, note): (&str, &str),
     name: impl Fn(usize) -> String,
 ) {
     /// Rows shown; the rest are counted.
@@ -254,10 +253,13 @@ pub fn open_list_ui(
         .id_salt("open_list")
         .default_open(true)
         .show(ui, |ui| {
-            let Some((order, next)) = order.and_then(|o| Some((o, frontier.next(o, ROWS)?))) else {
+            let Some(next) = frontier.next(order, ROWS) else {
                 ui.label(no_list);
                 return;
             };
+            if !note.is_empty() {
+                ui.small(note);
+            }
             if finished {
                 ui.weak(match frontier.len() {
                     0 => "The search has ended; nothing was left open.".to_string(),

@@ -44,6 +44,9 @@ pub struct Timeline {
     search_steps: usize,
     open_sizes: Vec<u32>,
     triangle_count: usize,
+    /// A*'s steps on the nodes it searches, when they are not the triangles (the midpoint
+    /// model's states), one per search step; what the open list is replayed from.
+    states: Vec<SearchEvent>,
     /// The final answer of the query.
     pub path: Option<Path>,
 }
@@ -77,8 +80,20 @@ impl Timeline {
             search_steps,
             open_sizes,
             triangle_count,
+            states: Vec::new(),
             path,
         }
+    }
+
+    /// With A*'s steps on its own nodes (see [`find_path_with_states`]); ignored unless there
+    /// is one per search step.
+    ///
+    /// [`find_path_with_states`]: crate::navmesh::find_path_with_states
+    pub fn with_states(mut self, states: Vec<SearchEvent>) -> Self {
+        if states.len() == self.search_steps {
+            self.states = states;
+        }
+        self
     }
 
     /// All steps, A* first.
@@ -138,8 +153,8 @@ pub struct Replay {
     pub corners: Vec<Vec2>,
     /// Set once the funnel has finished.
     pub funnel_done: bool,
-    /// A*'s open list as the steps so far leave it (exact for the centroid model, where A*'s
-    /// nodes are the triangles).
+    /// A*'s open list as the steps so far leave it, of A*'s nodes: triangles for the centroid
+    /// model, [`MidpointStates`](crate::navmesh::MidpointStates) for the midpoint model.
     pub frontier: crate::search::Frontier,
     expanded: u32,
 }
@@ -171,20 +186,21 @@ impl Replay {
             *self = Replay::new(timeline.triangle_count());
         }
         while self.cursor < cursor {
-            self.apply(&timeline.steps()[self.cursor]);
+            match &timeline.steps()[self.cursor] {
+                Step::Search(event) => {
+                    let on_nodes = timeline.states.get(self.cursor).unwrap_or(event);
+                    self.apply_search(event, on_nodes);
+                }
+                Step::Funnel(event) => self.apply_funnel(event),
+            }
             self.cursor += 1;
         }
     }
 
-    fn apply(&mut self, step: &Step) {
-        match step {
-            Step::Search(event) => self.apply_search(event),
-            Step::Funnel(event) => self.apply_funnel(event),
-        }
-    }
-
-    fn apply_search(&mut self, event: &SearchEvent) {
-        self.frontier.apply(event);
+    /// Applies a search step on triangles; `on_nodes` is the same step on A*'s nodes, for the
+    /// open list.
+    fn apply_search(&mut self, event: &SearchEvent, on_nodes: &SearchEvent) {
+        self.frontier.apply(on_nodes);
         let n = self.status.len();
         match *event {
             // A triangle already reached through another edge (midpoint model) stays as it is.

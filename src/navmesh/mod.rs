@@ -14,7 +14,10 @@ pub mod query;
 
 pub use build::{BuildError, BuildOptions, BuildReport};
 pub use locate::Location;
-pub use query::{CostModel, Path, PathStatus, QueryOptions, explain_search_step, find_path};
+pub use query::{
+    CostModel, MidpointState, MidpointStates, Path, PathStatus, QueryOptions, explain_search_step,
+    find_path, find_path_with_states,
+};
 
 use crate::geom::Vec2;
 use serde::{Deserialize, Serialize};

@@ -4,8 +4,9 @@
 
 use super::{Location, NavMesh, TriId};
 use crate::geom::Vec2;
+use crate::search::events::Both;
 use crate::search::funnel::{FunnelEvent, Portal, path_length, string_pull};
-use crate::search::{Observer, SearchEvent, SearchOutcome, astar};
+use crate::search::{NoObserver, Observer, SearchEvent, SearchOutcome, astar};
 use serde::{Deserialize, Serialize};
 
 /// How the A* over triangles measures a step from one triangle to the next.
@@ -121,17 +122,22 @@ pub fn explain_search_step(event: &SearchEvent) -> String {
     }
 }
 
-/// Translates search events on the midpoint model's states into events on triangles.
-struct StatesToTriangles<'a, O> {
+/// Translates search events on the midpoint model's states into events on triangles (to
+/// `inner`), passing them on as they are to `states`.
+struct StatesToTriangles<'a, O, T> {
     inner: &'a mut O,
-    layout: MidpointLayout,
+    states: &'a mut T,
+    layout: MidpointStates,
     /// Which triangles have been expanded (through any edge), to count each once.
     expanded: Vec<bool>,
     expanded_count: usize,
 }
 
-impl<O: Observer<SearchEvent>> Observer<SearchEvent> for StatesToTriangles<'_, O> {
+impl<O: Observer<SearchEvent>, T: Observer<SearchEvent>> Observer<SearchEvent>
+    for StatesToTriangles<'_, O, T>
+{
     fn event(&mut self, event: SearchEvent) {
+        self.states.event(event);
         let t = |n: usize| self.layout.triangle_of(n);
         let mapped = match event {
             SearchEvent::Opened { node, parent, g, h } => SearchEvent::Opened {
@@ -163,17 +169,43 @@ impl<O: Observer<SearchEvent>> Observer<SearchEvent> for StatesToTriangles<'_, O
     }
 }
 
-/// Node numbering of the midpoint model: node `3t + k` is "in triangle t, entered through its
-/// edge k" (positioned at that edge's midpoint); then one node for the start point and one for
-/// the goal point.
-#[derive(Clone, Copy)]
-struct MidpointLayout {
+/// The nodes A* searches with the midpoint cost model: node `3t + k` is "in triangle t,
+/// entered through its edge k" (positioned at that edge's midpoint); then one node for the start
+/// point and one for the goal point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MidpointStates {
     triangle_count: usize,
     start_triangle: TriId,
     goal_triangle: TriId,
 }
 
-impl MidpointLayout {
+/// One node of the midpoint model, in words a reader can find on the mesh.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MidpointState {
+    /// The start point, in its triangle.
+    Start(TriId),
+    /// The goal point, in its triangle.
+    Goal(TriId),
+    /// A triangle entered across one of its edges, from the triangle on the other side
+    /// (`None` for a boundary edge, which A* never crosses).
+    Entered {
+        /// The triangle.
+        triangle: TriId,
+        /// The triangle it was entered from.
+        from: Option<TriId>,
+    },
+}
+
+impl MidpointStates {
+    /// The states of a query from `start`'s triangle to `goal`'s on `mesh`.
+    pub fn new(mesh: &NavMesh, start: &Location, goal: &Location) -> Self {
+        Self {
+            triangle_count: mesh.triangles.len(),
+            start_triangle: start.triangle,
+            goal_triangle: goal.triangle,
+        }
+    }
+
     fn start_node(self) -> usize {
         3 * self.triangle_count
     }
@@ -183,13 +215,49 @@ impl MidpointLayout {
     fn node_count(self) -> usize {
         3 * self.triangle_count + 2
     }
-    fn triangle_of(self, node: usize) -> TriId {
+
+    /// The triangle a state is in.
+    pub fn triangle_of(self, node: usize) -> TriId {
         if node == self.start_node() {
             self.start_triangle
         } else if node == self.goal_node() {
             self.goal_triangle
         } else {
             node / 3
+        }
+    }
+
+    /// What a state is, on `mesh` (the mesh the query ran on).
+    pub fn state(self, mesh: &NavMesh, node: usize) -> MidpointState {
+        if node == self.start_node() {
+            return MidpointState::Start(self.start_triangle);
+        }
+        if node == self.goal_node() {
+            return MidpointState::Goal(self.goal_triangle);
+        }
+        let triangle = node / 3;
+        let from = mesh
+            .triangles
+            .get(triangle)
+            .and_then(|t| t.edges.get(node % 3))
+            .and_then(|&e| mesh.edges.get(e))
+            .and_then(|edge| edge.triangles.iter().copied().find(|&n| n != triangle));
+        MidpointState::Entered { triangle, from }
+    }
+
+    /// A state in a few words: "12 from 7", "start (in 3)", "goal (in 9)".
+    pub fn name(self, mesh: &NavMesh, node: usize) -> String {
+        match self.state(mesh, node) {
+            MidpointState::Start(t) => format!("start (in {t})"),
+            MidpointState::Goal(t) => format!("goal (in {t})"),
+            MidpointState::Entered {
+                triangle,
+                from: Some(from),
+            } => format!("{triangle} from {from}"),
+            MidpointState::Entered {
+                triangle,
+                from: None,
+            } => format!("{triangle}"),
         }
     }
 }
@@ -212,6 +280,34 @@ where
     S: Observer<SearchEvent>,
     F: Observer<FunnelEvent>,
 {
+    find_path_with_states(
+        mesh,
+        from,
+        to,
+        options,
+        search_observer,
+        &mut NoObserver,
+        funnel_observer,
+    )
+}
+
+/// [`find_path`], with A*'s steps also sent as A* takes them to `state_observer`: on triangles
+/// for the centroid model (the same events as `search_observer`'s), on [`MidpointStates`] for
+/// the midpoint model — the nodes whose open list A* keeps.
+pub fn find_path_with_states<S, T, F>(
+    mesh: &NavMesh,
+    from: Vec2,
+    to: Vec2,
+    options: QueryOptions,
+    search_observer: &mut S,
+    state_observer: &mut T,
+    funnel_observer: &mut F,
+) -> Option<Path>
+where
+    S: Observer<SearchEvent>,
+    T: Observer<SearchEvent>,
+    F: Observer<FunnelEvent>,
+{
     let start = mesh.locate(from)?;
     let goal = mesh.locate(to)?;
     let weight = if options.heuristic_weight.is_finite() {
@@ -220,8 +316,16 @@ where
         1.0
     };
     let (corridor, corridor_cost, expanded) = match options.cost {
-        CostModel::Centroid => centroid_search(mesh, &start, &goal, weight, search_observer),
-        CostModel::Midpoint => midpoint_search(mesh, &start, &goal, weight, search_observer),
+        CostModel::Centroid => centroid_search(
+            mesh,
+            &start,
+            &goal,
+            weight,
+            &mut Both(search_observer, state_observer),
+        ),
+        CostModel::Midpoint => {
+            midpoint_search(mesh, &start, &goal, weight, search_observer, state_observer)
+        }
     };
     let mut path = Path {
         status: PathStatus::Unreachable,
@@ -300,18 +404,15 @@ fn centroid_search<S: Observer<SearchEvent>>(
     (found.then_some(result.path), result.cost, result.expanded)
 }
 
-fn midpoint_search<S: Observer<SearchEvent>>(
+fn midpoint_search<S: Observer<SearchEvent>, T: Observer<SearchEvent>>(
     mesh: &NavMesh,
     start: &Location,
     goal: &Location,
     weight: f64,
     observer: &mut S,
+    state_observer: &mut T,
 ) -> (Option<Vec<TriId>>, f64, usize) {
-    let layout = MidpointLayout {
-        triangle_count: mesh.triangles.len(),
-        start_triangle: start.triangle,
-        goal_triangle: goal.triangle,
-    };
+    let layout = MidpointStates::new(mesh, start, goal);
     let tris = &mesh.triangles;
     let edge_mid = |e: usize| {
         let [a, b] = mesh.edges[e].vertices;
@@ -328,6 +429,7 @@ fn midpoint_search<S: Observer<SearchEvent>>(
     };
     let mut wrapped = StatesToTriangles {
         inner: observer,
+        states: state_observer,
         layout,
         expanded: vec![false; tris.len()],
         expanded_count: 0,

@@ -27,6 +27,16 @@ impl<E> Observer<E> for Vec<E> {
     }
 }
 
+/// Sends every event to two observers, first one then the other.
+pub struct Both<'a, A, B>(pub &'a mut A, pub &'a mut B);
+
+impl<E: Clone, A: Observer<E>, B: Observer<E>> Observer<E> for Both<'_, A, B> {
+    fn event(&mut self, event: E) {
+        self.0.event(event.clone());
+        self.1.event(event);
+    }
+}
+
 /// Adapts a closure into an observer.
 pub struct FnObserver<F>(pub F);
 
