@@ -255,6 +255,49 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases_or(200), ..ProptestConfig::default() })]
+
+    /// Fringe Search's now and later lists replayed from its events (what the window shows)
+    /// name, before every visit, the node visited and whether it is expanded or put off to the
+    /// next pass; each pass's threshold is the smallest `f` put off in the one before.
+    #[test]
+    fn the_fringe_lists_name_the_next_visit((map, start, goal, eight) in random_map(), heuristic in prop::sample::select(vec![Heuristic::Octile, Heuristic::Manhattan, Heuristic::Zero])) {
+        let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
+        let mut trace = Vec::new();
+        grid_search(&map, start, goal, GridAlgorithm::Fringe { heuristic }, connectivity, &mut trace);
+        let (disagreement, _) = common::fringe_lists_disagreement(&trace);
+        prop_assert!(disagreement.is_none(), "{:?}", disagreement);
+    }
+}
+
+/// The same on the real arena map, every scenario.
+#[test]
+fn the_fringe_lists_name_the_next_visit_on_arena() {
+    let Some((map, scenarios)) = movingai("arena.map") else {
+        return;
+    };
+    let mut visits = 0;
+    for s in &scenarios {
+        let mut trace = Vec::new();
+        let algorithm = GridAlgorithm::Fringe {
+            heuristic: Heuristic::Octile,
+        };
+        grid_search(
+            &map,
+            s.start,
+            s.goal,
+            algorithm,
+            Connectivity::Eight,
+            &mut trace,
+        );
+        let (disagreement, checked) = common::fringe_lists_disagreement(&trace);
+        assert_eq!(disagreement, None, "line {}", s.line);
+        visits += checked;
+    }
+    assert!(visits > 5_000, "{visits}");
+}
+
 /// On the real arena map (every 8th scenario, long ones included), the frontier's head is the
 /// next node expanded for A* and Dijkstra, step by step.
 #[test]

@@ -1305,6 +1305,49 @@ fn the_open_list_shows_the_cell_expanded_next() {
     h.get_by_label("IDA*").click();
     h.run_steps(3);
     h.get_by_label_contains("IDA* keeps no open list");
+
+    // Fringe Search: its now list in visiting order, each to be expanded or put off; the
+    // recorded steps are the oracle.
+    h.get_by_label("Fringe").click();
+    h.run_steps(3);
+    h.key_press(egui::Key::Home);
+    h.run_steps(1);
+    let (mut expanded, mut put_off) = (0, 0);
+    for _ in 0..200 {
+        h.key_press(egui::Key::ArrowRight);
+        h.run_steps(1);
+        let grid = &h.state().grid;
+        let (node, deferred) = match grid.events.get(grid.playback.cursor).copied() {
+            Some(SearchEvent::Expanded { node, .. }) => (node, false),
+            Some(SearchEvent::Deferred { node, .. }) => (node, true),
+            _ => continue,
+        };
+        let cell = grid.map.cell(node);
+        assert_eq!(grid.next_to_expand(), Some(cell));
+        // The first row: "next", the cell, g, h, f, and what the visit does.
+        let first_row: Vec<String> = h
+            .get_all_by(|_| true)
+            .filter_map(|node| {
+                use egui_kittest::kittest::NodeT;
+                let node = node.accesskit_node();
+                (node.role() == egui::accesskit::Role::Label)
+                    .then(|| node.value())
+                    .flatten()
+            })
+            .skip_while(|label| label != "next")
+            .take(6)
+            .collect();
+        assert_eq!(first_row.get(1), Some(&format!("{},{}", cell.0, cell.1)));
+        let action = if deferred { "put off" } else { "expand" };
+        assert_eq!(first_row.get(5).map(String::as_str), Some(action));
+        if deferred {
+            put_off += 1;
+        } else {
+            expanded += 1;
+        }
+    }
+    assert!(expanded >= 10 && put_off >= 1, "{expanded} {put_off}");
+    h.get_by_label_contains("Threshold");
     h.key_press(egui::Key::End);
     h.get_by_label("A*").click();
     h.run_steps(3);

@@ -13,7 +13,7 @@ use crate::grid::{Cell, Connectivity, GridAlgorithm, GridPath, Heuristic, Tile, 
 use crate::navmesh::Bounds;
 use crate::navmesh::from_map::MAX_AGENT_RADIUS;
 use crate::search::events::FnObserver;
-use crate::search::{NoObserver, SearchEvent, SearchOutcome};
+use crate::search::{FringeLists, NoObserver, SearchEvent, SearchOutcome};
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui};
 use std::path::PathBuf;
 
@@ -234,15 +234,19 @@ struct GridReplay {
     finished: Option<SearchOutcome>,
     /// The open list as the events so far leave it.
     frontier: crate::search::Frontier,
+    /// Fringe Search's now and later lists, when the search replayed is one.
+    fringe: Option<FringeLists>,
 }
 
 impl GridReplay {
-    fn new(cells: usize) -> Self {
+    /// The state before any step of a search on `cells` cells; `fringe`: it is Fringe Search.
+    fn new(cells: usize, fringe: bool) -> Self {
         Self {
             status: vec![CellStatus::Unseen; cells],
             expansions: vec![0; cells],
             g: vec![f32::NAN; cells],
             h: vec![f32::NAN; cells],
+            fringe: fringe.then(FringeLists::new),
             ..Self::default()
         }
     }
@@ -250,7 +254,7 @@ impl GridReplay {
     fn seek(&mut self, events: &[SearchEvent], cursor: usize, cells: usize) {
         let cursor = cursor.min(events.len());
         if cursor < self.cursor || self.status.len() != cells {
-            *self = GridReplay::new(cells);
+            *self = GridReplay::new(cells, self.fringe.is_some());
         }
         while self.cursor < cursor {
             self.apply(&events[self.cursor]);
@@ -260,6 +264,9 @@ impl GridReplay {
 
     fn apply(&mut self, event: &SearchEvent) {
         self.frontier.apply(event);
+        if let Some(lists) = &mut self.fringe {
+            lists.apply(event);
+        }
         let n = self.status.len();
         match *event {
             SearchEvent::Opened { node, g, h, .. } | SearchEvent::Improved { node, g, h, .. }
@@ -430,7 +437,7 @@ impl GridScene {
         // while a large map is searched on the worker.
         self.events.clear();
         self.result = None;
-        self.replay = GridReplay::new(self.map.cell_count());
+        self.replay = GridReplay::new(self.map.cell_count(), false);
         self.shown += 1;
         self.rerun();
     }
@@ -508,7 +515,8 @@ impl GridScene {
         self.shown += 1;
         let cursor = self.resume_cursor.take().unwrap_or(self.playback.cursor);
         self.playback.cursor = cursor.min(self.events.len());
-        self.replay = GridReplay::new(self.map.cell_count());
+        let fringe = self.algorithm == AlgorithmKind::Fringe;
+        self.replay = GridReplay::new(self.map.cell_count(), fringe);
         self.replay
             .seek(&self.events, self.playback.cursor, self.map.cell_count());
     }
@@ -936,29 +944,39 @@ impl GridScene {
     }
 
     /// The open list at the shown step, in the order the algorithm takes it: why the next cell
-    /// is the next. (IDA* and Fringe Search take no open list by a key: they say so.)
+    /// is the next. Fringe Search shows its now and later lists instead; IDA* keeps none.
     pub fn frontier_ui(&self, ui: &mut Ui) {
+        let width = self.map.width().max(1);
+        let name = |node: usize| format!("{},{}", node % width, node / width);
+        let finished = self.replay.finished.is_some();
+        if let Some(lists) = &self.replay.fringe {
+            super::playback::fringe_lists_ui(ui, lists, finished, name);
+            return;
+        }
         let no_list = match self.algorithm {
             AlgorithmKind::IdaStar => {
                 "IDA* keeps no open list: it goes depth first, as deep as the threshold allows."
             }
-            _ => "Fringe Search takes its now list in order; the later list is purple on the map.",
+            _ => "Fringe Search's lists show once its search is replayed.",
         };
-        let width = self.map.width().max(1);
         super::playback::open_list_ui(
             ui,
             &self.replay.frontier,
             self.grid_algorithm(self.algorithm).expansion_order(),
-            self.replay.finished.is_some(),
+            finished,
             (no_list, ""),
-            |node| format!("{},{}", node % width, node / width),
+            name,
         );
     }
 
-    /// The cell the algorithm expands next, while a search is being replayed.
+    /// The cell the search takes next while it is being replayed: the open list's head, or
+    /// for Fringe Search the head of its now list (visited next, to be expanded or put off).
     pub fn next_to_expand(&self) -> Option<Cell> {
         if self.replay.finished.is_some() {
             return None;
+        }
+        if let Some(lists) = &self.replay.fringe {
+            return lists.next(1).first().map(|entry| self.map.cell(entry.node));
         }
         let order = self.grid_algorithm(self.algorithm).expansion_order();
         let next = self.replay.frontier.next(order, 1)?;

@@ -307,6 +307,73 @@ pub fn open_list_ui(
         });
 }
 
+/// Fringe Search's lists at the shown step: the pass and its threshold, the next visits of the
+/// now list in order (each to be expanded, or put off when its `f` is above the threshold), and
+/// the later list's size with the threshold it makes for the next pass.
+pub fn fringe_lists_ui(
+    ui: &mut Ui,
+    lists: &crate::search::FringeLists,
+    finished: bool,
+    name: impl Fn(usize) -> String,
+) {
+    const ROWS: usize = 6;
+    let (later, _) = lists.later_summary();
+    let now = lists.now_len();
+    let title = format!("Fringe lists: {now} now, {later} later");
+    egui::CollapsingHeader::new(title)
+        .id_salt("fringe_lists")
+        .default_open(true)
+        .show(ui, |ui| {
+            if finished {
+                ui.weak(format!(
+                    "The search has ended; {} left in the lists, never expanded.",
+                    crate::words::count(now + later, "node")
+                ));
+                return;
+            }
+            ui.label(format!("Threshold {:.2}: a larger f waits for the next pass.", lists.threshold()))
+                .on_hover_text("Fringe Search visits the now list in order; children go right after the node expanded");
+            let next = lists.next(ROWS);
+            if next.is_empty() {
+                ui.weak("The now list is done: the later list becomes the now list.");
+            } else {
+                egui::Grid::new("fringe_now_rows")
+                    .num_columns(6)
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for heading in ["", "", "g", "h", "f", ""] {
+                            ui.strong(heading);
+                        }
+                        ui.end_row();
+                        for (k, entry) in next.iter().enumerate() {
+                            ui.label(if k == 0 { "next" } else { "" });
+                            ui.label(name(entry.node));
+                            ui.label(format!("{:.2}", entry.g));
+                            ui.label(format!("{:.2}", entry.h));
+                            ui.label(format!("{:.2}", entry.f()));
+                            if entry.deferred {
+                                ui.weak("put off");
+                            } else {
+                                ui.label("expand");
+                            }
+                            ui.end_row();
+                        }
+                    });
+                let more = now.saturating_sub(next.len());
+                if more > 0 {
+                    ui.weak(format!("and {more} more in now"));
+                }
+            }
+            match lists.next_threshold() {
+                Some(t) => ui.weak(format!(
+                    "Later: {}; the next pass's threshold is {t:.2}, the smallest f put off.",
+                    crate::words::count(later, "node")
+                )),
+                None => ui.weak("Later: nothing put off this pass yet."),
+            };
+        });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

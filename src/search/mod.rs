@@ -6,6 +6,7 @@ pub mod bfs;
 pub mod dijkstra;
 pub mod events;
 pub mod fringe;
+pub mod fringe_lists;
 pub mod frontier;
 pub mod funnel;
 pub mod idastar;
@@ -15,6 +16,7 @@ pub use bfs::bfs;
 pub use dijkstra::dijkstra;
 pub use events::{ExpansionOrder, NoObserver, Observer, SearchEvent, SearchOutcome, SearchResult};
 pub use fringe::{FringeScratch, fringe, fringe_with_scratch};
+pub use fringe_lists::{FringeLists, NowEntry};
 pub use frontier::{Frontier, FrontierEntry};
 pub use idastar::idastar;
 

@@ -576,6 +576,59 @@ pub fn frontier_disagreement(
     None
 }
 
+/// Where Fringe Search's lists replayed from its trace (`FringeLists`) fail to name, before a
+/// visit, the node visited and whether it is expanded or put off (with its `f`), or fail to
+/// give the next threshold as the smallest `f` put off (never above the smallest `f` left in
+/// the later list); `None` when they never do. Also returns how many visits were checked.
+pub fn fringe_lists_disagreement(trace: &[navlab::search::SearchEvent]) -> (Option<String>, usize) {
+    use navlab::search::{FringeLists, SearchEvent};
+    let mut lists = FringeLists::new();
+    let mut visits = 0;
+    for (k, event) in trace.iter().enumerate() {
+        let wanted = match *event {
+            SearchEvent::Expanded { node, g, h } => Some((node, false, g + h)),
+            SearchEvent::Deferred { node, f } => Some((node, true, f)),
+            SearchEvent::IterationStarted {
+                iteration,
+                threshold,
+                ..
+            } if iteration > 1 => {
+                let (_, smallest) = lists.later_summary();
+                let next = lists.next_threshold();
+                if lists.now_len() != 0
+                    || next != Some(threshold)
+                    || smallest.is_none_or(|s| s < threshold)
+                {
+                    return (
+                        Some(format!(
+                            "step {k}: pass {iteration} at {threshold}, put off at least {next:?}, later's smallest {smallest:?}, {} left in now",
+                            lists.now_len()
+                        )),
+                        visits,
+                    );
+                }
+                None
+            }
+            _ => None,
+        };
+        if let Some((node, deferred, f)) = wanted {
+            let head = lists.next(1);
+            let got = head.first().map(|e| (e.node, e.deferred, e.f()));
+            if got != Some((node, deferred, f)) {
+                return (
+                    Some(format!(
+                        "step {k}: visited {node} (put off: {deferred}, f {f}), the list began {head:?}"
+                    )),
+                    visits,
+                );
+            }
+            visits += 1;
+        }
+        lists.apply(event);
+    }
+    (None, visits)
+}
+
 /// Writes `text` to `path` as an exporter would, its modification time `age` seconds on (so
 /// that two writes differ even on a file system with coarse times).
 pub fn export(path: &std::path::Path, text: &str, age: u64) {
