@@ -581,7 +581,7 @@ impl NavlabApp {
                 ui.separator();
                 match self.scene.side_tab {
                     SideTab::Steps => {
-                        self.scene.frontier_ui(ui);
+                        playback::above_steps(ui, |ui| self.scene.frontier_ui(ui));
                         ui.separator();
                         self.scene.event_log_ui(ui);
                     }
@@ -757,7 +757,7 @@ impl NavlabApp {
             .resizable(true)
             .default_size(side_panel_width(ui, 300.0))
             .show(ui, |ui| {
-                self.grid.frontier_ui(ui);
+                playback::above_steps(ui, |ui| self.grid.frontier_ui(ui));
                 ui.separator();
                 ui.heading("Steps");
                 self.grid.event_log_ui(ui);

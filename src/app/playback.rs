@@ -234,6 +234,17 @@ fn row_line(row: usize, step_text: &impl Fn(usize) -> String) -> String {
     }
 }
 
+/// Shows `add` (the open list, Fringe's lists) above the step list, scrolling within at most
+/// half of the height left, so that a small window keeps room for the steps.
+pub fn above_steps(ui: &mut Ui, add: impl FnOnce(&mut Ui)) {
+    let most = (ui.available_height() * 0.5).max(80.0);
+    egui::ScrollArea::vertical()
+        .id_salt("above_steps")
+        .max_height(most)
+        .auto_shrink([false, true])
+        .show(ui, add);
+}
+
 /// The open list at the shown step, first `ROWS` in the order the search takes them, under a
 /// header with how many are open; `name` names a node ("12,7", "triangle 4"). `order` is how
 /// the algorithm picks; `no_list` says why there is nothing to show when the algorithm keeps no
