@@ -63,10 +63,11 @@ pub enum Command {
         /// A mesh (OBJ or Polyanya .mesh), or a tile map (.map, .json, .tmx, .tmj) to open in
         /// the tile-map view; the built-in scene when omitted.
         file: Option<PathBuf>,
-        /// Place the start here (X,Z).
+        /// Place the start here: X,Z on a mesh, or a cell x,y (column, row) when a map is
+        /// shown (a map file, --map, --compare, --pursuit or --build-mesh).
         #[arg(long, value_parser = parse_point, allow_hyphen_values = true)]
         from: Option<Vec2>,
-        /// Place the goal here (X,Z).
+        /// Place the goal here (as --from).
         #[arg(long, value_parser = parse_point, allow_hyphen_values = true)]
         to: Option<Vec2>,
         /// Save a PNG of the window at --step and exit.
@@ -98,6 +99,8 @@ pub enum Command {
         /// The agent radius for the built navmesh, in tiles (see `navlab mesh`).
         #[arg(long, value_name = "TILES")]
         agent_radius: Option<f64>,
+        #[command(flatten)]
+        search: OpenSearchArgs,
     },
     /// Walk through A* and the funnel on an embedded mesh, one explained line per step.
     Demo {
@@ -262,6 +265,68 @@ pub enum CostArg {
     Midpoint,
 }
 
+/// Search options of `open`, for slides and bug reports: each replaces the saved setting only
+/// when given.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct OpenSearchArgs {
+    /// Tile map: the algorithm animated.
+    #[arg(long, value_enum)]
+    pub algo: Option<AlgoArg>,
+    /// Tile map: the heuristic (A*, IDA*, Fringe).
+    #[arg(long, value_enum)]
+    pub heuristic: Option<HeuristicArg>,
+    /// Tile map: A*'s heuristic weight, 0 to 5 (1 = optimal).
+    #[arg(long, value_parser = parse_weight)]
+    pub weight: Option<f64>,
+    /// Tile map: IDA*'s node budget, 1000 to 10000000.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1_000..=10_000_000))]
+    pub budget: Option<u64>,
+    /// Tile map: 8 directions (diagonals, no corner cutting) or 4.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(4..=8))]
+    pub connectivity: Option<u8>,
+    /// Navmesh: how A* measures a step between triangles.
+    #[arg(long, value_enum)]
+    pub cost: Option<CostArg>,
+}
+
+impl OpenSearchArgs {
+    /// The options in the app's terms.
+    fn launch(&self) -> crate::app::LaunchSearch {
+        use crate::app::grid_scene::AlgorithmKind;
+        crate::app::LaunchSearch {
+            algorithm: self.algo.map(|algo| match algo {
+                AlgoArg::Bfs => AlgorithmKind::Bfs,
+                AlgoArg::Dijkstra => AlgorithmKind::Dijkstra,
+                AlgoArg::Astar => AlgorithmKind::AStar,
+                AlgoArg::Idastar => AlgorithmKind::IdaStar,
+                AlgoArg::Fringe => AlgorithmKind::Fringe,
+            }),
+            heuristic: self.heuristic.map(HeuristicArg::heuristic),
+            weight: self.weight,
+            budget: self.budget.map(|b| b as usize),
+            connectivity: self.connectivity.map(connectivity),
+            cost: self.cost.map(cost_model),
+        }
+    }
+}
+
+/// Parses a heuristic weight from 0 to 5.
+fn parse_weight(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(w) if (0.0..=5.0).contains(&w) => Ok(w),
+        _ => Err(format!("`{text}` is not a weight from 0 to 5")),
+    }
+}
+
+/// 8 or 4 directions (below 8 counts as 4).
+fn connectivity(n: u8) -> crate::grid::Connectivity {
+    if n >= 8 {
+        crate::grid::Connectivity::Eight
+    } else {
+        crate::grid::Connectivity::Four
+    }
+}
+
 /// Grid search options shared by `grid` and `scen`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct GridSearchArgs {
@@ -284,14 +349,8 @@ pub struct GridSearchArgs {
 
 impl GridSearchArgs {
     fn algorithm(&self) -> crate::grid::GridAlgorithm {
-        use crate::grid::{GridAlgorithm, Heuristic};
-        let heuristic = match self.heuristic {
-            HeuristicArg::Octile => Heuristic::Octile,
-            HeuristicArg::Manhattan => Heuristic::Manhattan,
-            HeuristicArg::Euclidean => Heuristic::Euclidean,
-            HeuristicArg::Chebyshev => Heuristic::Chebyshev,
-            HeuristicArg::Zero => Heuristic::Zero,
-        };
+        use crate::grid::GridAlgorithm;
+        let heuristic = self.heuristic.heuristic();
         match self.algo {
             AlgoArg::Bfs => GridAlgorithm::Bfs,
             AlgoArg::Dijkstra => GridAlgorithm::Dijkstra,
@@ -308,11 +367,7 @@ impl GridSearchArgs {
     }
 
     fn connectivity(&self) -> crate::grid::Connectivity {
-        if self.connectivity < 8 {
-            crate::grid::Connectivity::Four
-        } else {
-            crate::grid::Connectivity::Eight
-        }
+        connectivity(self.connectivity)
     }
 }
 
@@ -344,6 +399,19 @@ pub enum HeuristicArg {
     Chebyshev,
     /// Zero.
     Zero,
+}
+
+impl HeuristicArg {
+    fn heuristic(self) -> crate::grid::Heuristic {
+        use crate::grid::Heuristic;
+        match self {
+            HeuristicArg::Octile => Heuristic::Octile,
+            HeuristicArg::Manhattan => Heuristic::Manhattan,
+            HeuristicArg::Euclidean => Heuristic::Euclidean,
+            HeuristicArg::Chebyshev => Heuristic::Chebyshev,
+            HeuristicArg::Zero => Heuristic::Zero,
+        }
+    }
 }
 
 /// Parses `x,y` into a cell (non-negative whole numbers).
@@ -453,6 +521,7 @@ pub fn main() -> ExitCode {
             diagnostics: false,
             build_mesh: false,
             agent_radius: None,
+            search: OpenSearchArgs::default(),
         }),
     }
 }
@@ -539,6 +608,7 @@ pub fn run(command: Command) -> ExitCode {
             diagnostics,
             build_mesh,
             agent_radius,
+            search,
         } => {
             let launch = crate::app::LaunchOptions {
                 file,
@@ -553,6 +623,7 @@ pub fn run(command: Command) -> ExitCode {
                 diagnostics,
                 build_mesh,
                 agent_radius,
+                search: search.launch(),
             };
             match crate::app::run_native(launch) {
                 Ok(()) => ExitCode::SUCCESS,

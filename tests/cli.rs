@@ -786,3 +786,23 @@ fn a_map_given_to_a_mesh_command_or_a_mesh_to_a_map_command_gets_a_hint() {
     ]);
     assert!(!stderr.contains("hint"), "{stderr}");
 }
+
+/// `open`'s search options are checked before any window opens: a bad value is a usage error
+/// (exit 2) that names the option.
+#[test]
+fn open_rejects_search_options_out_of_range_before_opening_a_window() {
+    for (args, named) in [
+        (&["open", "--weight", "7"][..], "--weight"),
+        (&["open", "--budget", "10"][..], "--budget"),
+        (&["open", "--algo", "dfs"][..], "--algo"),
+        (&["open", "--cost", "straight"][..], "--cost"),
+        (
+            &["open", "--connectivity", "6", "--weight=-1"][..],
+            "--weight",
+        ),
+    ] {
+        let (code, _, stderr) = navlab(args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(named), "{args:?}: {stderr}");
+    }
+}

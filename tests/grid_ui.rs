@@ -1505,3 +1505,117 @@ fn a_map_file_written_again_is_loaded_again_unless_edited() {
     assert!(h.state().grid.can_undo());
     assert_eq!(h.state().grid.map.get((0, 7)), Some(Tile::Water));
 }
+
+/// What `navlab open` is given applies to the window: a map with start and goal cells and a
+/// search (as a teacher scripting slides would), a mesh with its cost model; cells that are not
+/// passable are refused with a warning that names them.
+#[test]
+fn launch_options_set_the_map_search_and_mesh_cost() {
+    use navlab::app::{LaunchOptions, LaunchSearch};
+    use navlab::grid::{Connectivity, Heuristic};
+    let arena = match common::testdata("movingai/arena.map") {
+        Some(path) => path,
+        None => return,
+    };
+    let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
+    let launch = LaunchOptions {
+        file: Some(arena.clone()),
+        start: Some(Vec2::new(3.0, 4.0)),
+        goal: Some(Vec2::new(40.0, 44.0)),
+        search: LaunchSearch {
+            algorithm: Some(AlgorithmKind::Fringe),
+            heuristic: Some(Heuristic::Manhattan),
+            connectivity: Some(Connectivity::Four),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let warnings = app.apply_launch(&launch);
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(app.settings.scene, SceneKind::TileMap);
+    let grid = &app.grid;
+    assert_eq!((grid.start, grid.goal), ((3, 4), (40, 44)));
+    assert_eq!(grid.algorithm, AlgorithmKind::Fringe);
+    assert_eq!(
+        (grid.heuristic, grid.connectivity),
+        (Heuristic::Manhattan, Connectivity::Four)
+    );
+    let mut trace = Vec::new();
+    let direct = grid_search(
+        &grid.map,
+        (3, 4),
+        (40, 44),
+        grid.grid_algorithm(AlgorithmKind::Fringe),
+        Connectivity::Four,
+        &mut trace,
+    );
+    assert_eq!(
+        grid.result.as_ref(),
+        Some(&direct),
+        "the search shown is of those options"
+    );
+    assert_eq!(grid.events, trace);
+
+    // A wall, a cell off the map and half a cell are refused; the rest applies.
+    let wall = (0..app.grid.map.cell_count())
+        .map(|i| app.grid.map.cell(i))
+        .find(|&c| !app.grid.map.is_passable(c))
+        .expect("arena has walls");
+    for bad in [
+        Vec2::new(wall.0 as f64, wall.1 as f64),
+        Vec2::new(49.0, 3.0),
+        Vec2::new(3.5, 4.0),
+    ] {
+        let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
+        let warnings = app.apply_launch(&LaunchOptions {
+            file: Some(arena.clone()),
+            start: Some(bad),
+            goal: Some(Vec2::new(40.0, 44.0)),
+            ..Default::default()
+        });
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(
+            warnings[0].contains("--from") && warnings[0].contains("49 × 49"),
+            "{}",
+            warnings[0]
+        );
+        assert_ne!(app.grid.start, (bad.x as usize, bad.y as usize));
+        assert_eq!(app.grid.goal, (40, 44));
+    }
+
+    // A mesh with the edge-midpoint cost model, start and goal as points.
+    let maze = common::repo_path("assets/maze.obj");
+    let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
+    let warnings = app.apply_launch(&LaunchOptions {
+        file: Some(maze),
+        start: Some(Vec2::new(0.5, 0.5)),
+        goal: Some(Vec2::new(8.5, 8.5)),
+        search: LaunchSearch {
+            cost: Some(navlab::navmesh::CostModel::Midpoint),
+            ..Default::default()
+        },
+        ..Default::default()
+    });
+    assert!(warnings.is_empty());
+    assert_eq!(app.settings.scene, SceneKind::Navmesh);
+    assert_eq!(
+        app.scene.settings.cost,
+        navlab::navmesh::CostModel::Midpoint
+    );
+    assert_eq!(app.scene.start, Vec2::new(0.5, 0.5));
+    let path = app.scene.timeline.path.as_ref().expect("a path");
+    let options = navlab::navmesh::QueryOptions {
+        cost: navlab::navmesh::CostModel::Midpoint,
+        heuristic_weight: app.scene.settings.heuristic_weight,
+    };
+    let direct = navlab::navmesh::find_path(
+        &app.scene.mesh,
+        Vec2::new(0.5, 0.5),
+        Vec2::new(8.5, 8.5),
+        options,
+        &mut navlab::search::NoObserver,
+        &mut navlab::search::NoObserver,
+    )
+    .expect("a path");
+    assert_eq!(path.length, direct.length);
+}

@@ -1157,6 +1157,25 @@ pub struct LaunchOptions {
     pub build_mesh: bool,
     /// The agent radius for `build_mesh` (tiles).
     pub agent_radius: Option<f64>,
+    /// Search options replacing the saved ones.
+    pub search: LaunchSearch,
+}
+
+/// Search options given at launch; each replaces the saved setting only when given.
+#[derive(Debug, Clone, Default)]
+pub struct LaunchSearch {
+    /// Tile map: the algorithm animated.
+    pub algorithm: Option<grid_scene::AlgorithmKind>,
+    /// Tile map: the heuristic.
+    pub heuristic: Option<crate::grid::Heuristic>,
+    /// Tile map: A*'s weight.
+    pub weight: Option<f64>,
+    /// Tile map: IDA*'s node budget.
+    pub budget: Option<usize>,
+    /// Tile map: moves.
+    pub connectivity: Option<crate::grid::Connectivity>,
+    /// Navmesh: the step cost model.
+    pub cost: Option<crate::navmesh::CostModel>,
 }
 
 /// A side panel's first width: `default` in a window 1,280 points wide, in proportion in a
@@ -1165,6 +1184,138 @@ pub struct LaunchOptions {
 fn side_panel_width(ui: &egui::Ui, default: f32) -> f32 {
     let window = ui.ctx().content_rect().width();
     default.min(window * default / 1280.0).max(160.0)
+}
+
+impl NavlabApp {
+    /// Applies the command line's launch options to a new window's state: the file or map to
+    /// open, start and goal (a mesh's X,Z, or a map's cell when a map is shown), search
+    /// options, the comparison, a navmesh built from the map, the diagnostics, the scene.
+    /// Returns warnings about options that could not apply (the window opens anyway).
+    pub fn apply_launch(&mut self, launch: &LaunchOptions) -> Vec<String> {
+        let mut warnings = Vec::new();
+        let map_file = launch
+            .file
+            .as_ref()
+            .is_some_and(|file| crate::grid::is_map_path(file));
+        // A map given as the file opens in the tile-map view, as a dropped one does.
+        match &launch.file {
+            Some(file) if map_file => {
+                self.settings.scene = SceneKind::TileMap;
+                self.load_map(file.clone());
+            }
+            Some(file) => self.load_file(file.clone()),
+            None => {}
+        }
+        if let Some(map) = &launch.map {
+            self.settings.scene = SceneKind::TileMap;
+            self.load_map(map.clone());
+        } else if launch.compare {
+            self.settings.scene = SceneKind::TileMap;
+        }
+        let on_map = map_file
+            || launch.map.is_some()
+            || launch.compare
+            || launch.pursuit
+            || launch.build_mesh;
+        if on_map {
+            self.place_on_map(launch.start, launch.goal, &mut warnings);
+        } else if launch.start.is_some() || launch.goal.is_some() {
+            if let Some(start) = launch.start {
+                self.scene.start = start;
+            }
+            if let Some(goal) = launch.goal {
+                self.scene.goal = goal;
+            }
+            self.scene.playback.cursor = 0;
+            self.scene.rerun();
+        }
+        let search = &launch.search;
+        let mut grid = self.grid.settings();
+        grid.algorithm = search.algorithm.unwrap_or(grid.algorithm);
+        grid.heuristic = search.heuristic.unwrap_or(grid.heuristic);
+        grid.weight = search.weight.unwrap_or(grid.weight);
+        grid.budget = search.budget.unwrap_or(grid.budget);
+        grid.connectivity = search.connectivity.unwrap_or(grid.connectivity);
+        if grid != self.grid.settings() {
+            self.grid.apply_settings(&grid);
+        }
+        if let Some(cost) = search.cost
+            && cost != self.scene.settings.cost
+        {
+            self.scene.settings.cost = cost;
+            self.scene.rerun();
+        }
+        if launch.compare {
+            self.grid.compare();
+        }
+        if let Some(radius) = launch.agent_radius {
+            self.grid.agent_radius = radius;
+        }
+        if launch.build_mesh {
+            self.build_mesh_from_map();
+        }
+        if launch.diagnostics {
+            let scene = &mut self.scene;
+            scene.side_tab = navmesh_scene::SideTab::Diagnostics;
+            scene.diagnostics.colour_islands = true;
+            // Highlight the first error, so a screenshot shows one.
+            let first_error = scene
+                .diagnostics
+                .report(&scene.mesh)
+                .findings
+                .iter()
+                .find(|f| f.severity == crate::navmesh::diagnose::Severity::Error)
+                .map(|f| f.kind);
+            if let Some(kind) = first_error {
+                scene.diagnostics.select(&scene.mesh, kind, 0);
+            }
+        }
+        if launch.pursuit {
+            self.settings.scene = SceneKind::Pursuit;
+            self.pursuit.sync_map(&self.grid);
+        }
+        warnings
+    }
+
+    /// Puts the map's start and goal on the cells given (x = column, y = row), when they are
+    /// passable cells of the map; says why not otherwise.
+    fn place_on_map(
+        &mut self,
+        start: Option<crate::geom::Vec2>,
+        goal: Option<crate::geom::Vec2>,
+        warnings: &mut Vec<String>,
+    ) {
+        let map = &self.grid.map;
+        let mut cell_of = |point: Option<crate::geom::Vec2>, what: &str| {
+            let p = point?;
+            let whole = p.x >= 0.0 && p.y >= 0.0 && p.x.fract() == 0.0 && p.y.fract() == 0.0;
+            let cell = (p.x as usize, p.y as usize);
+            if whole && map.is_passable(cell) {
+                Some(cell)
+            } else {
+                warnings.push(format!(
+                    "{what} {},{} is not a passable cell of the {} × {} map (x = column, y = row, from 0); it stays where it was",
+                    p.x,
+                    p.y,
+                    map.width(),
+                    map.height()
+                ));
+                None
+            }
+        };
+        let (start, goal) = (cell_of(start, "--from"), cell_of(goal, "--to"));
+        if start.is_none() && goal.is_none() {
+            return;
+        }
+        if let Some(cell) = start {
+            self.grid.start = cell;
+        }
+        if let Some(cell) = goal {
+            self.grid.goal = cell;
+        }
+        self.grid.playback.cursor = 0;
+        self.grid.rerun();
+    }
 }
 
 /// Opens the window; returns when it closes.
@@ -1201,59 +1352,8 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
             if !screenshot_mode && let Some(recovery) = recovery::Recovery::in_app_data() {
                 app = app.with_recovery(recovery);
             }
-            // A map given as the file opens in the tile-map view, as a dropped one does.
-            match launch.file {
-                Some(file) if crate::grid::is_map_path(&file) => {
-                    app.settings.scene = SceneKind::TileMap;
-                    app.load_map(file);
-                }
-                Some(file) => app.load_file(file),
-                None => {}
-            }
-            if launch.start.is_some() || launch.goal.is_some() {
-                if let Some(start) = launch.start {
-                    app.scene.start = start;
-                }
-                if let Some(goal) = launch.goal {
-                    app.scene.goal = goal;
-                }
-                app.scene.playback.cursor = 0;
-                app.scene.rerun();
-            }
-            if let Some(map) = launch.map {
-                app.settings.scene = SceneKind::TileMap;
-                app.load_map(map);
-            } else if launch.compare {
-                app.settings.scene = SceneKind::TileMap;
-            }
-            if launch.compare {
-                app.grid.compare();
-            }
-            if let Some(radius) = launch.agent_radius {
-                app.grid.agent_radius = radius;
-            }
-            if launch.build_mesh {
-                app.build_mesh_from_map();
-            }
-            if launch.diagnostics {
-                let scene = &mut app.scene;
-                scene.side_tab = navmesh_scene::SideTab::Diagnostics;
-                scene.diagnostics.colour_islands = true;
-                // Highlight the first error, so a screenshot shows one.
-                let first_error = scene
-                    .diagnostics
-                    .report(&scene.mesh)
-                    .findings
-                    .iter()
-                    .find(|f| f.severity == crate::navmesh::diagnose::Severity::Error)
-                    .map(|f| f.kind);
-                if let Some(kind) = first_error {
-                    scene.diagnostics.select(&scene.mesh, kind, 0);
-                }
-            }
-            if launch.pursuit {
-                app.settings.scene = SceneKind::Pursuit;
-                app.pursuit.sync_map(&app.grid);
+            for warning in app.apply_launch(&launch) {
+                eprintln!("warning: {warning}");
             }
             app.screenshot = launch.screenshot;
             Ok(Box::new(app))
