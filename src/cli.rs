@@ -54,6 +54,8 @@ pub enum Command {
         /// The plane an OBJ mesh lies in (Polyanya meshes are always XY).
         #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
         plane: PlaneArg,
+        #[command(flatten)]
+        walk: WalkArgs,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -101,6 +103,10 @@ pub enum Command {
         agent_radius: Option<f64>,
         #[command(flatten)]
         search: OpenSearchArgs,
+        /// Walk the path (navmesh): the agent sets off at once; with --screenshot the picture
+        /// shows the whole walk, its trail red where it cut corners off the mesh.
+        #[arg(long)]
+        walk: bool,
     },
     /// Walk through A* and the funnel on an embedded mesh, one explained line per step.
     Demo {
@@ -263,6 +269,51 @@ pub enum CostArg {
     Centroid,
     /// Through edge midpoints (as Detour).
     Midpoint,
+}
+
+/// Walking the path found, as the window's agent does.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct WalkArgs {
+    /// Also walk the path: an agent goes corner to corner, turning at a bounded rate; says how
+    /// long it takes and how long it spends off the mesh (cutting corners through walls).
+    #[arg(long)]
+    pub walk: bool,
+    /// The next corner is taken once the agent is this close (with --walk).
+    #[arg(long, default_value_t = 0.5, value_parser = parse_non_negative)]
+    pub corner_radius: f64,
+    /// Walking speed, units per second (with --walk).
+    #[arg(long, default_value_t = 2.0, value_parser = parse_positive)]
+    pub walk_speed: f64,
+    /// Fastest turn, radians per second (with --walk).
+    #[arg(long, default_value_t = 4.0, value_parser = parse_positive)]
+    pub turn_rate: f64,
+}
+
+impl WalkArgs {
+    fn options(&self) -> crate::navmesh::walk::WalkOptions {
+        crate::navmesh::walk::WalkOptions {
+            speed: self.walk_speed,
+            turn_rate: self.turn_rate,
+            corner_radius: self.corner_radius,
+            ..Default::default()
+        }
+    }
+}
+
+/// Parses a finite number above 0.
+fn parse_positive(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("`{text}` is not a number above 0")),
+    }
+}
+
+/// Parses a finite number of 0 or more.
+fn parse_non_negative(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("`{text}` is not a number of 0 or more")),
+    }
 }
 
 /// Search options of `open`, for slides and bug reports: each replaces the saved setting only
@@ -522,6 +573,7 @@ pub fn main() -> ExitCode {
             build_mesh: false,
             agent_radius: None,
             search: OpenSearchArgs::default(),
+            walk: false,
         }),
     }
 }
@@ -535,8 +587,9 @@ pub fn run(command: Command) -> ExitCode {
             to,
             cost,
             plane,
+            walk,
             json,
-        } => path_command(&mesh, from, to, cost, plane.into(), json),
+        } => path_command(&mesh, from, to, cost, plane.into(), &walk, json),
         Command::Info { mesh, plane, json } => info_command(&mesh, plane.into(), json),
         Command::Convert {
             mesh,
@@ -609,6 +662,7 @@ pub fn run(command: Command) -> ExitCode {
             build_mesh,
             agent_radius,
             search,
+            walk,
         } => {
             let launch = crate::app::LaunchOptions {
                 file,
@@ -624,6 +678,7 @@ pub fn run(command: Command) -> ExitCode {
                 build_mesh,
                 agent_radius,
                 search: search.launch(),
+                walk,
             };
             match crate::app::run_native(launch) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -1012,6 +1067,7 @@ fn path_command(
     to: Vec2,
     cost: CostArg,
     plane: Plane,
+    walk: &WalkArgs,
     json: bool,
 ) -> ExitCode {
     let mesh = match load(mesh_path, plane) {
@@ -1027,8 +1083,14 @@ fn path_command(
         return ExitCode::from(2);
     };
     let status = path.status.name();
+    let walked = (walk.walk && path.status != PathStatus::Unreachable)
+        .then(|| crate::navmesh::walk::walk(&path.waypoints, walk.options()));
     if json {
-        say!("{}", path.to_json());
+        let mut answer = path.to_json();
+        if let Some(w) = &walked {
+            answer["walk"] = w.to_json(&mesh);
+        }
+        say!("{answer}");
     } else {
         for (label, loc) in [("start", &path.start), ("goal", &path.goal)] {
             if loc.snapped {
@@ -1060,6 +1122,9 @@ fn path_command(
                 }
                 say!("corridor: {} triangles", path.corridor.len());
                 say!("triangles expanded: {}", path.expanded);
+                if let Some(w) = &walked {
+                    say!("{}", w.describe(&mesh));
+                }
             }
         }
     }

@@ -607,3 +607,72 @@ fn a_mesh_file_written_again_is_loaded_again() {
     h.run_steps(6);
     assert_eq!(h.state().scene.mesh.triangles().len(), 2);
 }
+
+/// W walks the path as the seed's NPC does: the agent ends on the goal, never faster than its
+/// top speed, pauses and resumes with W, and is dropped when the path changes.
+#[test]
+fn w_walks_the_agent_along_the_path_to_the_goal() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    h.key_press(egui::Key::End);
+    h.run_steps(1);
+    h.get_by_label("Walk the path").click();
+    h.run_steps(4);
+    let time = |h: &Harness<'_, NavlabApp>| h.state().scene.walk.as_ref().map(|w| w.time);
+    let walking = time(&h).expect("walking");
+    assert!(walking > 0.0);
+    h.get_by_label("Stop walking");
+    assert!(h.state().scene.current_explanation().starts_with("walk: "));
+
+    // W pauses: the time stands still; W again goes on.
+    h.key_press(egui::Key::W);
+    h.run_steps(1);
+    let paused = time(&h);
+    h.run_steps(4);
+    assert_eq!(time(&h), paused);
+    h.key_press(egui::Key::W);
+    h.run_steps(4);
+    assert!(time(&h) > paused);
+
+    // A frame advances the walk by a tenth of a second at most: rooms.obj's takes 13 s.
+    for _ in 0..400 {
+        if h.state().scene.walk.as_ref().is_some_and(|w| w.finished()) {
+            break;
+        }
+        h.run_steps(1);
+    }
+    let scene = &h.state().scene;
+    let walk = scene.walk.as_ref().expect("walked");
+    let path = scene.timeline.path.as_ref().expect("a path");
+    assert!(walk.finished() && walk.walk.arrived());
+    assert_eq!(walk.agent().map(|a| a.position), Some(path.goal.point));
+    let speed = scene.settings.walk.speed;
+    assert!(walk.walk.duration() >= walk.walk.distance_to(usize::MAX) / speed - 1e-9);
+    assert!(
+        scene.current_explanation().contains("arrived"),
+        "{}",
+        scene.current_explanation()
+    );
+    h.get_by_label("Walk the path");
+
+    // A new goal is a new path: the walk goes.
+    click_world(&mut h, Vec2::new(2.0, 2.0), egui::PointerButton::Secondary);
+    assert!(h.state().scene.walk.is_none());
+}
+
+/// `navlab open --walk` sets the agent off at once, after the whole search and funnel.
+#[test]
+fn the_walk_launch_option_starts_the_agent() {
+    let mut app = app_with_dialog_answers(vec![]);
+    let warnings = app.apply_launch(&navlab::app::LaunchOptions {
+        walk: true,
+        ..Default::default()
+    });
+    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(app.scene.playback.cursor, app.scene.timeline.len());
+    assert!(
+        app.scene
+            .walk
+            .as_ref()
+            .is_some_and(|w| w.playing && w.time == 0.0)
+    );
+}

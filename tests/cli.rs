@@ -806,3 +806,74 @@ fn open_rejects_search_options_out_of_range_before_opening_a_window() {
         assert!(stderr.contains(named), "{args:?}: {stderr}");
     }
 }
+
+/// `navlab path --walk` walks the path found: the JSON says the agent arrived, no faster than
+/// its speed and no shorter than the straight line, taking the corners in order within the
+/// radius; an agent that turns at once and takes each corner exactly walks the path itself and
+/// never leaves the mesh.
+#[test]
+fn path_walk_reports_the_agents_walk() {
+    let rooms = repo_path("assets/rooms.obj");
+    let rooms = rooms.to_str().expect("utf-8");
+    let run = |extra: &[&str]| -> Value {
+        let mut args = vec![
+            "path", rooms, "--from", "1,1", "--to", "5,-7", "--walk", "--json",
+        ];
+        args.extend_from_slice(extra);
+        let (code, stdout, stderr) = navlab(&args);
+        assert_eq!(code, Some(0), "{stderr}");
+        serde_json::from_str(&stdout).expect("json")
+    };
+    let seed = run(&[]);
+    let walk = &seed["walk"];
+    assert_eq!(walk["arrived"], true);
+    let (seconds, walked) = (
+        walk["seconds"].as_f64().expect("s"),
+        walk["walked"].as_f64().expect("m"),
+    );
+    let straight = (5.0f64 - 1.0).hypot(-7.0 - 1.0);
+    assert!(
+        walked >= straight && seconds >= walked / 2.0,
+        "{walked} {seconds}"
+    );
+    let corners: Vec<(u64, f64)> = walk["corners"]
+        .as_array()
+        .expect("corners")
+        .iter()
+        .map(|c| {
+            (
+                c["corner"].as_u64().expect("i"),
+                c["distance"].as_f64().expect("d"),
+            )
+        })
+        .collect();
+    let waypoints = seed["waypoints"].as_array().expect("waypoints").len() as u64;
+    assert_eq!(
+        corners.iter().map(|c| c.0).collect::<Vec<_>>(),
+        (1..waypoints - 1).collect::<Vec<_>>()
+    );
+    assert!(corners.iter().all(|c| c.1 <= 0.5));
+
+    let sharp = run(&["--corner-radius", "0", "--turn-rate", "1e9"]);
+    let length = sharp["length"].as_f64().expect("length");
+    assert_eq!(sharp["walk"]["off_mesh_seconds"], 0.0);
+    let walked = sharp["walk"]["walked"].as_f64().expect("m");
+    assert!((walked - length).abs() < 1e-6, "{walked} vs {length}");
+
+    let (code, stdout, _) = navlab(&["path", rooms, "--from", "1,1", "--to", "5,-7", "--walk"]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("walk: arrived after"), "{stdout}");
+    let (code, _, stderr) = navlab(&[
+        "path",
+        rooms,
+        "--from",
+        "1,1",
+        "--to",
+        "5,-7",
+        "--walk",
+        "--turn-rate",
+        "0",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("--turn-rate"), "{stderr}");
+}

@@ -445,3 +445,123 @@ fn union_area_within(rects: &[[f64; 4]], within: [f64; 4]) -> f64 {
     }
     area
 }
+
+/// Random polylines: up to 8 corners in a 20 × 20 square, some close together.
+fn polyline() -> impl Strategy<Value = Vec<navlab::geom::Vec2>> {
+    prop::collection::vec((0.0f64..20.0, 0.0f64..20.0), 2..9)
+        .prop_map(|points| points.into_iter().map(|(x, y)| p(x, y)).collect())
+}
+
+fn walk_options() -> impl Strategy<Value = navlab::navmesh::walk::WalkOptions> {
+    (0.5f64..5.0, 1.0f64..10.0, 0.0f64..1.5).prop_map(|(speed, turn_rate, corner_radius)| {
+        navlab::navmesh::walk::WalkOptions {
+            speed,
+            turn_rate,
+            corner_radius,
+            ..Default::default()
+        }
+    })
+}
+
+/// The walk's rules hold for any path and options: it ends on the goal; it takes every corner
+/// in order, each once and within the radius; no step goes faster than the top speed or turns
+/// faster than the turn rate; and it never strays from the path by more than the corner radius
+/// plus two turning circles' radius (speed / turn rate).
+fn check_walk(
+    path: &[navlab::geom::Vec2],
+    options: navlab::navmesh::walk::WalkOptions,
+) -> Result<(), TestCaseError> {
+    use navlab::navmesh::walk::{WalkEvent, distance_to_polyline, walk};
+    let w = walk(path, options);
+    prop_assert!(w.arrived(), "{:?}", w.events.last());
+    prop_assert_eq!(w.states.last().map(|s| s.position), path.last().copied());
+    let corners: Vec<usize> = w
+        .events
+        .iter()
+        .filter_map(|&(k, event)| match event {
+            WalkEvent::CornerTaken { corner, distance } => {
+                let at = w.states[k].position;
+                assert!((at.distance(path[corner]) - distance).abs() < 1e-12);
+                assert!(distance <= options.corner_radius);
+                Some(corner)
+            }
+            _ => None,
+        })
+        .collect();
+    // Corners that coincide with the start are passed at once, without an event.
+    let first = path
+        .iter()
+        .position(|&q| q != path[0])
+        .unwrap_or(path.len() - 1);
+    let expected: Vec<usize> = (first.max(1)..path.len() - 1).collect();
+    prop_assert_eq!(corners, expected);
+    let dt = options.step;
+    let bound = options.corner_radius + 2.0 * options.speed / options.turn_rate + 1e-9;
+    for pair in w.states.windows(2) {
+        let moved = pair[0].position.distance(pair[1].position);
+        prop_assert!(moved <= options.speed * dt + 1e-9, "moved {moved}");
+        let turned = (pair[1].heading - pair[0].heading).sin().asin().abs();
+        let turned = turned.min((pair[1].heading - pair[0].heading).abs());
+        prop_assert!(turned <= options.turn_rate * dt + 1e-9, "turned {turned}");
+        let off = distance_to_polyline(path, pair[1].position);
+        prop_assert!(off <= bound, "{off} from the path (bound {bound})");
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases_or(256), ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_walk_keeps_its_rules_on_any_polyline(path in polyline(), options in walk_options()) {
+        check_walk(&path, options)?;
+    }
+
+    /// On paths the funnel found, the same rules, and a walk is the same every time.
+    #[test]
+    fn a_walk_keeps_its_rules_on_funnel_paths((spec, a, b, c, d) in small_mesh(), options in walk_options()) {
+        let mesh = jittered_grid(spec);
+        let (from, to) = (point_in(&mesh, a, b), point_in(&mesh, c, d));
+        let path = find_path(&mesh, from, to, QueryOptions::default(), &mut NoObserver, &mut NoObserver).expect("finite");
+        prop_assume!(!path.waypoints.is_empty());
+        check_walk(&path.waypoints, options)?;
+        let again = navlab::navmesh::walk::walk(&path.waypoints, options);
+        prop_assert_eq!(again, navlab::navmesh::walk::walk(&path.waypoints, options));
+    }
+
+    /// With no corner radius and turns as fast as wanted, the agent walks the polyline itself:
+    /// every state on it, and as far as the path is long.
+    #[test]
+    fn a_sharp_agent_walks_the_polyline_exactly(path in polyline()) {
+        use navlab::navmesh::walk::{WalkOptions, distance_to_polyline, walk};
+        let options = WalkOptions { corner_radius: 0.0, turn_rate: 1e9, ..Default::default() };
+        let w = walk(&path, options);
+        prop_assert!(w.arrived());
+        for state in &w.states {
+            prop_assert!(distance_to_polyline(&path, state.position) < 1e-6);
+        }
+        let length: f64 = path.windows(2).map(|s| s[0].distance(s[1])).sum();
+        let walked = w.distance_to(w.states.len());
+        prop_assert!((walked - length).abs() < 1e-6 * (1.0 + length), "{walked} vs {length}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases_or(96), ..ProptestConfig::default() })]
+
+    /// The funnel's path lies on the mesh, so an agent that turns at once and takes each corner
+    /// exactly never leaves it (meshes with holes included).
+    #[test]
+    fn a_sharp_agent_never_leaves_the_mesh((spec, a, b, c, d) in small_mesh()) {
+        use navlab::navmesh::walk::{WalkOptions, off_mesh, walk};
+        let mesh = jittered_grid(spec);
+        let (from, to) = (point_in(&mesh, a, b), point_in(&mesh, c, d));
+        let path = find_path(&mesh, from, to, QueryOptions::default(), &mut NoObserver, &mut NoObserver).expect("finite");
+        prop_assume!(path.status != PathStatus::Unreachable);
+        let options = WalkOptions { corner_radius: 0.0, turn_rate: 1e9, ..Default::default() };
+        let w = walk(&path.waypoints, options);
+        prop_assert!(w.arrived());
+        let off = off_mesh(&mesh, &w);
+        prop_assert!(off.iter().all(|&o| !o), "off the mesh at state {:?}", off.iter().position(|&o| o));
+    }
+}

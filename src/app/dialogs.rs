@@ -242,6 +242,7 @@ pub(super) fn help_ui(ui: &mut egui::Ui) {
             ("Space", "play / pause"),
             ("Left / Right arrow", "step back / forward"),
             ("Home / End", "first / last step"),
+            ("W", "walk the path: start / pause the agent"),
             ("Ctrl+O", "open a mesh (a map in map views)"),
             ("Drop a file", "open it, mesh or map"),
             ("Ctrl+L", "open a mesh or a map by typing its path"),

@@ -19,6 +19,7 @@ pub mod screenshot;
 pub mod search_worker;
 pub mod tile_paint;
 pub mod timeline;
+pub mod walk_playback;
 
 use crate::assets;
 use crate::navmesh::Plane;
@@ -439,6 +440,12 @@ impl NavlabApp {
         if self.settings.scene == SceneKind::TileMap && !ui.ctx().egui_wants_keyboard_input() {
             self.grid.palette_keys(ui);
         }
+        if self.settings.scene == SceneKind::Navmesh
+            && !ui.ctx().egui_wants_keyboard_input()
+            && ui.input(|i| i.key_pressed(Key::W))
+        {
+            self.scene.toggle_walk();
+        }
         if !ui.ctx().egui_wants_keyboard_input() && ui.input(|i| i.key_pressed(Key::F)) {
             self.scene.fit_view();
             self.grid.camera.fit_next_frame();
@@ -480,7 +487,8 @@ impl NavlabApp {
                     self.scene.playback.keyboard(ui, len);
                     self.scene.playback.tick(dt, len);
                     self.scene.sync_replay();
-                    self.scene.playback.playing
+                    let walking = self.scene.tick_walk(dt);
+                    self.scene.playback.playing || walking
                 }
                 SceneKind::TileMap => {
                     let searching = self.grid.poll_search();
@@ -1159,6 +1167,8 @@ pub struct LaunchOptions {
     pub agent_radius: Option<f64>,
     /// Search options replacing the saved ones.
     pub search: LaunchSearch,
+    /// Walk the navmesh path at once (a screenshot shows the whole walk).
+    pub walk: bool,
 }
 
 /// Search options given at launch; each replaces the saved setting only when given.
@@ -1273,6 +1283,21 @@ impl NavlabApp {
         if launch.pursuit {
             self.settings.scene = SceneKind::Pursuit;
             self.pursuit.sync_map(&self.grid);
+        }
+        if launch.walk {
+            let scene = &mut self.scene;
+            scene.playback.cursor = scene.timeline.len();
+            scene.sync_replay();
+            scene.toggle_walk();
+            match &mut scene.walk {
+                // A picture of the whole walk.
+                Some(walk) if launch.screenshot.is_some() => {
+                    walk.time = walk.walk.duration();
+                    walk.playing = false;
+                }
+                Some(_) => {}
+                None => warnings.push("--walk: there is no path to walk".to_string()),
+            }
         }
         warnings
     }

@@ -5,8 +5,10 @@
 use super::camera::{Camera, CanvasCamera, View, paint_tag};
 use super::playback::Playback;
 use super::timeline::{Replay, Timeline, TriangleStatus};
+use super::walk_playback::WalkPlayback;
 use crate::assets::{self, EmbeddedScene};
 use crate::geom::Vec2;
+use crate::navmesh::walk::WalkOptions;
 use crate::navmesh::{
     CostModel, MidpointStates, NavMesh, PathStatus, Plane, QueryOptions, TriId, find_path,
     find_path_with_states, obj,
@@ -77,6 +79,8 @@ pub struct NavmeshSettings {
     pub plane: Plane,
     /// Display toggles.
     pub display: DisplayOptions,
+    /// How the agent walks the path.
+    pub walk: WalkOptions,
 }
 
 impl Default for NavmeshSettings {
@@ -86,6 +90,7 @@ impl Default for NavmeshSettings {
             heuristic_weight: 1.0,
             plane: Plane::Xz,
             display: DisplayOptions::default(),
+            walk: WalkOptions::default(),
         }
     }
 }
@@ -135,6 +140,8 @@ pub struct NavmeshScene {
     pub side_tab: SideTab,
     /// The mesh shown was repaired in memory and not saved since: replacing it asks first.
     pub unsaved_repair: bool,
+    /// The agent walking the path, once asked for (dropped when the path changes).
+    pub walk: Option<WalkPlayback>,
 }
 
 /// The tabs of the navmesh view's right panel.
@@ -173,6 +180,7 @@ impl NavmeshScene {
             diagnostics: Default::default(),
             side_tab: SideTab::default(),
             unsaved_repair: false,
+            walk: None,
         };
         this.rerun();
         this
@@ -269,6 +277,7 @@ impl NavmeshScene {
         };
         self.timeline =
             Timeline::new(self.mesh.triangles().len(), search, funnel, path).with_states(states);
+        self.walk = None;
         self.replay = Replay::new(self.mesh.triangles().len());
         self.playback.cursor = self.playback.cursor.min(self.timeline.len());
         self.replay.seek(&self.timeline, self.playback.cursor);
@@ -403,7 +412,73 @@ impl NavmeshScene {
             .on_hover_text("Arrows from each reached triangle to the one it was reached from");
         ui.checkbox(&mut d.portals, "Portals")
             .on_hover_text("The corridor's portals, left end green, right end red");
+        ui.separator();
+        self.walk_controls_ui(ui);
         changed
+    }
+
+    /// Walk the path (W): an agent goes corner to corner, taking the next corner within the
+    /// corner radius and turning at a bounded rate, as the seed's NPC does.
+    fn walk_controls_ui(&mut self, ui: &mut Ui) {
+        let can_walk = self
+            .timeline
+            .path
+            .as_ref()
+            .is_some_and(|p| p.waypoints.len() >= 2);
+        let label = if self.walk.as_ref().is_some_and(|w| w.playing) {
+            "Stop walking"
+        } else {
+            "Walk the path"
+        };
+        if ui
+            .add_enabled(can_walk, egui::Button::new(label))
+            .on_hover_text("An agent walks the path corner to corner, turning smoothly (W)")
+            .on_disabled_hover_text("No path to walk")
+            .clicked()
+        {
+            self.toggle_walk();
+        }
+        let w = &mut self.settings.walk;
+        let mut changed = false;
+        changed |= ui
+            .add(egui::Slider::new(&mut w.corner_radius, 0.0..=2.0).text("Corner radius"))
+            .on_hover_text("The next corner is taken once the agent is this close (0.5 in the seed); larger rounds corners wider")
+            .changed();
+        changed |= ui
+            .add(egui::Slider::new(&mut w.speed, 0.5..=6.0).text("Walk speed"))
+            .on_hover_text("Units per second")
+            .changed();
+        changed |= ui
+            .add(egui::Slider::new(&mut w.turn_rate, 1.0..=12.0).text("Turn rate"))
+            .on_hover_text("Radians per second: lower turns wider and cuts corners more")
+            .changed();
+        if changed && self.walk.is_some() {
+            self.start_walk();
+        }
+    }
+
+    /// Starts the agent on the path (again from the start once it has finished), or pauses it.
+    pub fn toggle_walk(&mut self) {
+        match &mut self.walk {
+            Some(walk) if walk.playing => walk.playing = false,
+            Some(walk) if !walk.finished() => walk.playing = true,
+            _ => self.start_walk(),
+        }
+    }
+
+    /// Walks the current path from its start.
+    fn start_walk(&mut self) {
+        self.walk = self
+            .timeline
+            .path
+            .as_ref()
+            .filter(|p| p.waypoints.len() >= 2)
+            .map(|p| WalkPlayback::new(&self.mesh, &p.waypoints, self.settings.walk));
+    }
+
+    /// Advances the walk by `dt` seconds; true while the agent walks.
+    pub fn tick_walk(&mut self, dt: f64) -> bool {
+        self.walk.as_mut().is_some_and(|w| w.tick(dt))
     }
 
     /// Numbers about the mesh and the current query, and the open-list chart.
@@ -548,6 +623,9 @@ impl NavmeshScene {
 
     /// The sentence for the step just taken, for the canvas caption.
     pub fn current_explanation(&self) -> String {
+        if let Some(walk) = &self.walk {
+            return walk.caption();
+        }
         match self.playback.cursor.min(self.timeline.len()) {
             0 => "Ready: press Play (Space) or step (Right arrow). Left click: start, right click: goal."
                 .to_string(),
@@ -775,6 +853,9 @@ impl NavmeshScene {
         self.paint_search_details(painter, view, &visible_tris);
         self.paint_funnel(painter, view);
         self.paint_markers(painter, view);
+        if let Some(walk) = &self.walk {
+            walk.paint(painter, view);
+        }
         self.diagnostics.paint_selection(painter, view, mesh);
     }
 

@@ -1,0 +1,197 @@
+//! The agent walking the navmesh view's path in real time, as the seed's NPC does: drawn with
+//! the trail it leaves (red where it left the mesh, cutting a corner) and explained in the
+//! caption.
+
+use super::camera::View;
+use crate::geom::Vec2;
+use crate::navmesh::NavMesh;
+use crate::navmesh::walk::{AgentState, Walk, WalkEvent, WalkOptions, off_mesh, walk};
+use egui::{Color32, Shape, Stroke};
+
+/// A walk being shown.
+#[derive(Debug, Clone)]
+pub struct WalkPlayback {
+    /// The whole walk, simulated at once.
+    pub walk: Walk,
+    /// Seconds into the walk shown.
+    pub time: f64,
+    /// Advancing with the clock.
+    pub playing: bool,
+    /// The corners walked to (start first, goal last).
+    waypoints: Vec<Vec2>,
+    /// Per state: outside every triangle of the mesh.
+    off_mesh: Vec<bool>,
+}
+
+impl WalkPlayback {
+    /// Walks `waypoints` on `mesh` with `options`, ready to play from the start.
+    pub fn new(mesh: &NavMesh, waypoints: &[Vec2], options: WalkOptions) -> Self {
+        let walk = walk(waypoints, options);
+        let off_mesh = off_mesh(mesh, &walk);
+        Self {
+            walk,
+            time: 0.0,
+            playing: true,
+            waypoints: waypoints.to_vec(),
+            off_mesh,
+        }
+    }
+
+    /// Advances by `dt` seconds while playing; stops at the end. Returns true while playing.
+    pub fn tick(&mut self, dt: f64) -> bool {
+        if self.playing {
+            self.time += dt.max(0.0);
+            if self.time >= self.walk.duration() {
+                self.time = self.walk.duration();
+                self.playing = false;
+            }
+        }
+        self.playing
+    }
+
+    /// The index of the state shown.
+    pub fn index(&self) -> usize {
+        let step = self.walk.options.step;
+        ((self.time / step).floor() as usize).min(self.walk.states.len().saturating_sub(1))
+    }
+
+    /// The agent as shown.
+    pub fn agent(&self) -> Option<AgentState> {
+        self.walk.states.get(self.index()).copied()
+    }
+
+    /// True once the shown time is the end of the walk.
+    pub fn finished(&self) -> bool {
+        self.index() + 1 >= self.walk.states.len()
+    }
+
+    /// Seconds the agent spent off the mesh, up to state `k`.
+    fn off_mesh_seconds(&self, k: usize) -> f64 {
+        let end = k.saturating_add(1).min(self.off_mesh.len());
+        self.off_mesh[..end].iter().filter(|&&off| off).count() as f64 * self.walk.options.step
+    }
+
+    /// Seconds the whole walk spent off the mesh.
+    pub fn total_off_mesh_seconds(&self) -> f64 {
+        self.off_mesh_seconds(self.off_mesh.len())
+    }
+
+    /// What the agent is doing, for the canvas caption.
+    pub fn caption(&self) -> String {
+        let k = self.index();
+        let walked = self.walk.distance_to(k);
+        let time = k as f64 * self.walk.options.step;
+        let off = self.off_mesh_seconds(k);
+        let off_text = if off > 0.0 {
+            format!("; off the mesh for {off:.2} s, cutting corners")
+        } else {
+            String::new()
+        };
+        if self.finished() {
+            let path: f64 = crate::search::funnel::path_length(&self.waypoints);
+            let end = if self.walk.arrived() {
+                "arrived"
+            } else {
+                "stopped short of the goal"
+            };
+            let stayed = if off > 0.0 {
+                off_text
+            } else {
+                "; it stayed on the mesh".to_string()
+            };
+            return format!(
+                "walk: {end} after {time:.1} s, {walked:.2} walked along a path of {path:.2}{stayed}"
+            );
+        }
+        let Some(agent) = self.agent() else {
+            return "walk: nothing to walk".to_string();
+        };
+        let last = self.waypoints.len().saturating_sub(1);
+        let heading_for = if agent.target >= last {
+            "the goal".to_string()
+        } else {
+            format!("corner {} of {}", agent.target, last.saturating_sub(1))
+        };
+        let taken = self
+            .walk
+            .events
+            .iter()
+            .rev()
+            .find(|&&(at, event)| at <= k && matches!(event, WalkEvent::CornerTaken { .. }));
+        let radius = self.walk.options.corner_radius;
+        let why = match taken {
+            Some(&(_, WalkEvent::CornerTaken { corner, distance })) => format!(
+                " (left corner {corner} at {distance:.2} from it, within the corner radius {radius:.2})"
+            ),
+            _ => String::new(),
+        };
+        format!("walk: {time:.1} s, {walked:.2} walked, heading for {heading_for}{why}{off_text}")
+    }
+
+    /// Draws the trail so far (green on the mesh, red off it), the corner headed for and the
+    /// agent with its heading.
+    pub fn paint(&self, painter: &egui::Painter, view: View) {
+        const ON: Color32 = Color32::from_rgb(120, 230, 220);
+        const OFF: Color32 = Color32::from_rgb(255, 60, 210);
+        let k = self.index();
+        let states = &self.walk.states[..=k.min(self.walk.states.len().saturating_sub(1))];
+        if states.is_empty() {
+            return;
+        }
+        // One polyline per run of states on (or off) the mesh.
+        let mut run: Vec<egui::Pos2> = Vec::new();
+        let mut run_off = self.off_mesh.first().copied().unwrap_or(false);
+        let flush = |run: &mut Vec<egui::Pos2>, off: bool| {
+            if run.len() >= 2 {
+                let stroke = if off {
+                    Stroke::new(4.0, OFF)
+                } else {
+                    Stroke::new(2.5, ON)
+                };
+                painter.add(Shape::line(std::mem::take(run), stroke));
+            }
+            run.clear();
+        };
+        for (i, state) in states.iter().enumerate() {
+            let off = self.off_mesh.get(i).copied().unwrap_or(false);
+            let at = view.screen_from_world(state.position);
+            if off != run_off {
+                run.push(at);
+                flush(&mut run, run_off);
+                run_off = off;
+            }
+            run.push(at);
+        }
+        flush(&mut run, run_off);
+        let Some(agent) = states.last() else {
+            return;
+        };
+        // The corner radius around the corner headed for (around every corner at the end).
+        let radius = ((self.walk.options.corner_radius * view.camera.scale) as f32).max(3.0);
+        let last = self.waypoints.len().saturating_sub(1);
+        let corners = if self.finished() {
+            1..last
+        } else {
+            agent.target..(agent.target + 1).min(last)
+        };
+        for corner in self.waypoints.get(corners).unwrap_or_default() {
+            painter.circle_stroke(
+                view.screen_from_world(*corner),
+                radius,
+                Stroke::new(1.0, Color32::from_white_alpha(150)),
+            );
+        }
+        let at = view.screen_from_world(agent.position);
+        let size = ((0.25 * view.camera.scale) as f32).clamp(6.0, 16.0);
+        let ahead = Vec2::new(agent.heading.cos(), agent.heading.sin());
+        let nose =
+            view.screen_from_world(agent.position + ahead * (1.0 / view.camera.scale.max(1e-9)));
+        let direction = (nose - at).normalized();
+        painter.circle_filled(at, size, Color32::WHITE);
+        painter.circle_stroke(at, size, Stroke::new(1.5, Color32::BLACK));
+        painter.line_segment(
+            [at, at + direction * size * 1.8],
+            Stroke::new(3.0, Color32::BLACK),
+        );
+    }
+}
