@@ -236,10 +236,13 @@ impl Keeper {
                         // The offers' edits are kept here now (or were saved or discarded).
                         Ok(()) => offers.into_iter().for_each(Offer::dismiss),
                         // Not worth a banner: the edits are still in the window, and the
-                        // offers stay for the next start.
+                        // offers stay for the next start: their locks are freed now, before a
+                        // flush is answered (dropped later, a start right after the flush
+                        // could find them still held and skip them).
                         Err(message) => {
                             eprintln!("navlab: could not keep unsaved edits: {message}");
                             report.store(true, std::sync::atomic::Ordering::Relaxed);
+                            drop(offers);
                         }
                     }
                     for answer in flushes {
