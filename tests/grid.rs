@@ -67,6 +67,24 @@ fn movingai(map_name: &str) -> Option<(TileMap, Vec<navlab::grid::movingai::Scen
     Some((map, scenarios))
 }
 
+/// The recorded steps of `algorithm` on scenario `s` of `map`, 8-connected as MovingAI's.
+fn scenario_trace(
+    map: &TileMap,
+    s: &navlab::grid::movingai::Scenario,
+    algorithm: GridAlgorithm,
+) -> Vec<SearchEvent> {
+    let mut trace = Vec::new();
+    grid_search(
+        map,
+        s.start,
+        s.goal,
+        algorithm,
+        Connectivity::Eight,
+        &mut trace,
+    );
+    trace
+}
+
 fn run_scenarios(map_name: &str, every: usize, algorithms: &[GridAlgorithm]) {
     let Some((map, scenarios)) = movingai(map_name) else {
         return;
@@ -278,19 +296,11 @@ fn the_fringe_lists_name_the_next_visit_on_arena() {
         return;
     };
     let mut visits = 0;
+    let fringe = GridAlgorithm::Fringe {
+        heuristic: Heuristic::Octile,
+    };
     for s in &scenarios {
-        let mut trace = Vec::new();
-        let algorithm = GridAlgorithm::Fringe {
-            heuristic: Heuristic::Octile,
-        };
-        grid_search(
-            &map,
-            s.start,
-            s.goal,
-            algorithm,
-            Connectivity::Eight,
-            &mut trace,
-        );
+        let trace = scenario_trace(&map, s, fringe);
         let (disagreement, checked) = common::fringe_lists_disagreement(&trace);
         assert_eq!(disagreement, None, "line {}", s.line);
         visits += checked;
@@ -314,15 +324,7 @@ fn the_frontier_head_is_the_next_node_expanded_on_arena() {
             },
             GridAlgorithm::Dijkstra,
         ] {
-            let mut trace = Vec::new();
-            grid_search(
-                &map,
-                s.start,
-                s.goal,
-                algorithm,
-                Connectivity::Eight,
-                &mut trace,
-            );
+            let trace = scenario_trace(&map, s, algorithm);
             let disagreement = common::frontier_disagreement(&trace, algorithm.expansion_order());
             assert_eq!(disagreement, None, "line {}: {}", s.line, algorithm.name());
             expansions += trace
