@@ -1025,6 +1025,18 @@ fn demo_command(scene: SceneArg, cost: CostArg) -> ExitCode {
     for p in &path.waypoints {
         say!("  {p}");
     }
+    let options = crate::navmesh::walk::WalkOptions::default();
+    let walk = crate::navmesh::walk::walk(&path.waypoints, options);
+    say!(
+        "\nwalk (an agent at {} per second, turning at most {} radians per second, heading for the next corner once within {} of the current one):",
+        options.speed,
+        options.turn_rate,
+        options.corner_radius
+    );
+    for line in walk.event_lines(&path.waypoints) {
+        say!("  {line}");
+    }
+    say!("{}", walk.describe(&mesh));
     say!("\nMore: `navlab --help`; other scenes: `navlab demo --scene maze|hole|stairs`.");
     ExitCode::SUCCESS
 }

@@ -129,6 +129,28 @@ impl Walk {
         })
     }
 
+    /// One sentence per event, with its time: where each corner of `waypoints` (the path
+    /// walked) was left, and the end.
+    pub fn event_lines(&self, waypoints: &[Vec2]) -> Vec<String> {
+        let radius = self.options.corner_radius;
+        self.events
+            .iter()
+            .map(|&(k, event)| {
+                let time = k as f64 * self.options.step;
+                match event {
+                    WalkEvent::CornerTaken { corner, distance } => {
+                        let at = waypoints.get(corner).copied().unwrap_or_default();
+                        format!(
+                            "{time:.2} s: within {distance:.2} of corner {corner} {at} (the corner radius is {radius:.2}): head for the next"
+                        )
+                    }
+                    WalkEvent::Arrived => format!("{time:.2} s: on the goal"),
+                    WalkEvent::GaveUp => format!("{time:.2} s: not at the goal in time: stopped"),
+                }
+            })
+            .collect()
+    }
+
     /// The walk in one line, as `navlab path --walk` prints it.
     pub fn describe(&self, mesh: &super::NavMesh) -> String {
         let off = off_mesh(mesh, self).iter().filter(|&&o| o).count() as f64 * self.options.step;
