@@ -445,12 +445,20 @@ impl NavmeshScene {
             .on_hover_text("The next corner is taken once the agent is this close (0.5 in the seed); larger rounds corners wider")
             .changed();
         changed |= ui
-            .add(egui::Slider::new(&mut w.speed, 0.5..=6.0).text("Walk speed"))
-            .on_hover_text("Units per second")
+            .add(
+                egui::Slider::new(&mut w.speed, 0.5..=6.0)
+                    .suffix("/s")
+                    .text("Walk speed"),
+            )
+            .on_hover_text("Units (metres in the seed) per second")
             .changed();
         changed |= ui
-            .add(egui::Slider::new(&mut w.turn_rate, 1.0..=12.0).text("Turn rate"))
-            .on_hover_text("Radians per second: lower turns wider and cuts corners more")
+            .add(
+                egui::Slider::new(&mut w.turn_rate, 1.0..=12.0)
+                    .suffix(" rad/s")
+                    .text("Turn rate"),
+            )
+            .on_hover_text("Radians per second (4 is about 230 degrees a second): lower turns wider and cuts corners more")
             .changed();
         if changed && self.walk.is_some() {
             self.start_walk();

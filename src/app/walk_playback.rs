@@ -125,7 +125,14 @@ impl WalkPlayback {
             ),
             _ => String::new(),
         };
-        format!("walk: {time:.1} s, {walked:.2} walked, heading for {heading_for}{why}{off_text}")
+        let paused = if self.playing {
+            ""
+        } else {
+            " (paused: W goes on)"
+        };
+        format!(
+            "walk{paused}: {time:.1} s, {walked:.2} walked, heading for {heading_for}{why}{off_text}"
+        )
     }
 
     /// Draws the trail so far (green on the mesh, red off it), the corner headed for and the
