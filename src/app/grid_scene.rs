@@ -3,8 +3,9 @@
 
 use super::camera::{CanvasCamera, View, paint_tag};
 use super::chart_marks;
+use super::latest_worker::LatestWorker;
 use super::playback::Playback;
-use super::search_worker::{BACKGROUND_WORK, SearchDone, SearchJob, SearchWorker};
+use super::search_worker::{BACKGROUND_WORK, SearchDone, SearchJob};
 pub use super::tile_paint::tile_color;
 use super::tile_paint::{content_key, paint_tiles};
 use crate::geom::Vec2;
@@ -204,8 +205,8 @@ pub struct GridScene {
     /// The start or goal marker being dragged.
     pub dragging: Option<Endpoint>,
     replay: GridReplay,
-    /// Runs large searches off the UI thread (started on first use).
-    searcher: Option<SearchWorker>,
+    /// Runs large searches off the UI thread.
+    searcher: LatestWorker<SearchJob, SearchDone>,
     /// Where the playback cursor goes when the search on the worker is answered.
     resume_cursor: Option<usize>,
     /// Counts the searches shown, so that the canvas redraws the overlay when one arrives.
@@ -378,7 +379,7 @@ impl GridScene {
             rect_anchor: None,
             dragging: None,
             replay: GridReplay::default(),
-            searcher: None,
+            searcher: LatestWorker::new("navlab grid search", SearchJob::run),
             resume_cursor: None,
             shown: 0,
         };
@@ -474,10 +475,9 @@ impl GridScene {
             goal: self.goal,
             algorithm: self.grid_algorithm(self.algorithm),
             connectivity: self.connectivity,
-            generation: self.generation,
         };
         let job = if job.expected_work() > BACKGROUND_WORK {
-            match self.submit(job) {
+            match self.searcher.submit(self.generation, job) {
                 Ok(()) => {
                     // The cursor may ask for the end (usize::MAX): kept for the new steps.
                     self.resume_cursor = Some(self.playback.cursor);
@@ -485,27 +485,13 @@ impl GridScene {
                     return;
                 }
                 // No thread: search here.
-                Err(job) => *job,
+                Err(job) => job,
             }
         } else {
             job
         };
-        if let Some(worker) = &mut self.searcher {
-            worker.forget();
-        }
+        self.searcher.forget();
         self.show_search(job.run());
-    }
-
-    /// Hands a job to the worker, starting it first if need be; gives the job back if there is
-    /// no thread to run it.
-    fn submit(&mut self, job: SearchJob) -> Result<(), Box<SearchJob>> {
-        if self.searcher.is_none() {
-            self.searcher = SearchWorker::start().ok();
-        }
-        match &mut self.searcher {
-            Some(worker) => worker.submit(job),
-            None => Err(Box::new(job)),
-        }
     }
 
     /// Shows a finished search: its steps replace the recorded ones, the replay keeps its step.
@@ -523,10 +509,7 @@ impl GridScene {
 
     /// Shows the worker's answer if it has arrived; returns true while it is still searching.
     pub fn poll_search(&mut self) -> bool {
-        let Some(worker) = &mut self.searcher else {
-            return false;
-        };
-        if let Some(done) = worker.take() {
+        if let Some(done) = self.searcher.take() {
             self.show_search(done);
         }
         self.is_searching()
@@ -534,18 +517,14 @@ impl GridScene {
 
     /// Waits (up to a minute) for the worker's answer and shows it: for screenshots and tests.
     pub fn wait_for_search(&mut self) {
-        let done = self
-            .searcher
-            .as_mut()
-            .and_then(|worker| worker.wait(std::time::Duration::from_secs(60)));
-        if let Some(done) = done {
+        if let Some(done) = self.searcher.wait(std::time::Duration::from_secs(60)) {
             self.show_search(done);
         }
     }
 
     /// True while a search runs on the worker; the last answer is shown meanwhile.
     pub fn is_searching(&self) -> bool {
-        self.searcher.as_ref().is_some_and(SearchWorker::is_busy)
+        self.searcher.is_busy()
     }
 
     /// Moves the replay to the playback cursor.

@@ -10,6 +10,7 @@ mod documents;
 pub mod file_watch;
 pub mod files;
 pub mod grid_scene;
+pub mod latest_worker;
 pub mod navmesh_scene;
 pub mod path_prompt;
 pub mod playback;
