@@ -29,6 +29,8 @@ fn frame(c: &mut Criterion) {
     let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
     app.scene
         .set_mesh(mesh, MeshSource::Generated("generated 100k".to_string()));
+    // A mesh this large is queried on the worker thread.
+    app.scene.wait_for_query();
     // Halfway through A*: open, closed and unseen triangles all on screen.
     app.scene.playback.cursor = app.scene.timeline.search_steps() / 2;
     let ctx = egui::Context::default();

@@ -676,3 +676,62 @@ fn the_walk_launch_option_starts_the_agent() {
             .is_some_and(|w| w.playing && w.time == 0.0)
     );
 }
+
+/// A large mesh is queried on the worker thread: the last mesh's path is never drawn over it,
+/// moves of the goal made while it searches win (the answer equals a query of the goal as it
+/// is now), and the new path shows at its end, as a drag's does.
+#[test]
+fn a_large_mesh_is_queried_in_the_background_and_the_newest_goal_wins() {
+    use navlab::app::mesh_query::BACKGROUND_TRIANGLES;
+    use navlab::app::navmesh_scene::MeshSource;
+    use navlab::navmesh::generate::{GridMeshSpec, jittered_grid};
+    let mesh = jittered_grid(GridMeshSpec::with_about(BACKGROUND_TRIANGLES + 2_000, 5));
+    assert!(mesh.triangles().len() >= BACKGROUND_TRIANGLES);
+    let bounds = mesh.bounds();
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    h.state_mut()
+        .scene
+        .set_mesh(mesh, MeshSource::Generated("large".into()));
+    let scene = &h.state().scene;
+    assert!(scene.is_querying());
+    assert!(scene.timeline.path.is_none(), "nothing of the last mesh");
+    let corner = |u: f64, v: f64| {
+        Vec2::new(
+            bounds.min.x + u * (bounds.max.x - bounds.min.x),
+            bounds.min.y + v * (bounds.max.y - bounds.min.y),
+        )
+    };
+    for k in 1..=4 {
+        h.state_mut().scene.set_goal(corner(0.9, 0.2 * k as f64));
+    }
+    for _ in 0..6000 {
+        if !h.state().scene.is_querying() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.run_steps(1);
+    }
+    let scene = &h.state().scene;
+    assert!(!scene.is_querying(), "answered within a minute");
+    let shown = scene.timeline.path.as_ref().expect("a path");
+    let options = navlab::navmesh::QueryOptions {
+        cost: scene.settings.cost,
+        heuristic_weight: scene.settings.heuristic_weight,
+    };
+    let direct = navlab::navmesh::find_path(
+        &scene.mesh,
+        scene.start,
+        corner(0.9, 0.8),
+        options,
+        &mut navlab::search::NoObserver,
+        &mut navlab::search::NoObserver,
+    )
+    .expect("a path");
+    assert_eq!(shown.waypoints, direct.waypoints);
+    assert_eq!(shown.corridor, direct.corridor);
+    assert_eq!(
+        scene.playback.cursor,
+        scene.timeline.len(),
+        "shown at its end"
+    );
+}

@@ -11,6 +11,7 @@ pub mod file_watch;
 pub mod files;
 pub mod grid_scene;
 pub mod latest_worker;
+pub mod mesh_query;
 pub mod navmesh_scene;
 pub mod path_prompt;
 pub mod playback;
@@ -484,12 +485,13 @@ impl NavlabApp {
         let playing = building
             || match self.settings.scene {
                 SceneKind::Navmesh => {
+                    let querying = self.scene.poll_query();
                     let len = self.scene.timeline.len();
                     self.scene.playback.keyboard(ui, len);
                     self.scene.playback.tick(dt, len);
                     self.scene.sync_replay();
                     let walking = self.scene.tick_walk(dt);
-                    self.scene.playback.playing || walking
+                    self.scene.playback.playing || walking || querying
                 }
                 SceneKind::TileMap => {
                     let searching = self.grid.poll_search();
@@ -1256,6 +1258,9 @@ impl NavlabApp {
             self.scene.settings.cost = cost;
             self.scene.rerun();
         }
+        // A large mesh is queried on the worker: what follows (the walk, a screenshot's step)
+        // is of its answer.
+        self.scene.wait_for_query();
         if launch.compare {
             self.grid.compare();
         }

@@ -3,6 +3,8 @@
 //! functions; the app arranges them in panels.
 
 use super::camera::{Camera, CanvasCamera, View, paint_tag};
+use super::latest_worker::LatestWorker;
+use super::mesh_query::{BACKGROUND_TRIANGLES, QueryJob};
 use super::playback::Playback;
 use super::timeline::{Replay, Timeline, TriangleStatus};
 use super::walk_playback::WalkPlayback;
@@ -10,12 +12,12 @@ use crate::assets::{self, EmbeddedScene};
 use crate::geom::Vec2;
 use crate::navmesh::walk::WalkOptions;
 use crate::navmesh::{
-    CostModel, MidpointStates, NavMesh, PathStatus, Plane, QueryOptions, TriId, find_path,
-    find_path_with_states, obj,
+    CostModel, MidpointStates, NavMesh, PathStatus, Plane, QueryOptions, TriId, obj,
 };
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui, vec2};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Where the current mesh came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -107,8 +109,8 @@ enum Drag {
 pub struct NavmeshScene {
     /// Persisted settings.
     pub settings: NavmeshSettings,
-    /// The mesh shown.
-    pub mesh: NavMesh,
+    /// The mesh shown (shared with a query running on the worker).
+    pub mesh: Arc<NavMesh>,
     /// Its counts, computed once per mesh (not every frame).
     summary: crate::navmesh::MeshSummary,
     /// Border and non-manifold edges, drawn even when the others are too dense to draw.
@@ -142,6 +144,12 @@ pub struct NavmeshScene {
     pub unsaved_repair: bool,
     /// The agent walking the path, once asked for (dropped when the path changes).
     pub walk: Option<WalkPlayback>,
+    /// Runs queries on large meshes off the UI thread.
+    querier: LatestWorker<QueryJob, Timeline>,
+    /// Bumped by every query asked for; the worker's answer to an older one is dropped.
+    generation: u64,
+    /// Where the playback cursor goes when the worker's answer arrives.
+    resume_cursor: Option<usize>,
 }
 
 /// The tabs of the navmesh view's right panel.
@@ -165,7 +173,7 @@ impl NavmeshScene {
             settings,
             summary: mesh.summary(),
             outline_edges: outline_edges(&mesh),
-            mesh,
+            mesh: Arc::new(mesh),
             source: MeshSource::Embedded(scene),
             start: Vec2::new(scene.start.0, scene.start.1),
             goal: Vec2::new(scene.goal.0, scene.goal.1),
@@ -181,6 +189,9 @@ impl NavmeshScene {
             side_tab: SideTab::default(),
             unsaved_repair: false,
             walk: None,
+            querier: LatestWorker::new("navlab mesh query", QueryJob::run),
+            generation: 0,
+            resume_cursor: None,
         };
         this.rerun();
         this
@@ -222,11 +233,7 @@ impl NavmeshScene {
             ),
             MeshSource::File(_) | MeshSource::Generated(_) => default_endpoints(&mesh),
         });
-        self.summary = mesh.summary();
-        self.outline_edges = outline_edges(&mesh);
-        self.mesh = mesh;
-        self.diagnostics.invalidate();
-        self.unsaved_repair = false;
+        self.replace_mesh(mesh);
         self.source = source;
         self.start = start;
         self.goal = goal;
@@ -238,50 +245,86 @@ impl NavmeshScene {
 
     /// Replaces the mesh with a new version of the same file, keeping start, goal and view.
     pub fn reload_mesh(&mut self, mesh: NavMesh) {
-        self.summary = mesh.summary();
-        self.outline_edges = outline_edges(&mesh);
-        self.mesh = mesh;
-        self.diagnostics.invalidate();
-        self.unsaved_repair = false;
+        self.replace_mesh(mesh);
         self.rerun();
     }
 
-    /// Reloads the same mesh after an option change that affects the search only.
+    /// Takes `mesh` as the one shown, forgetting what was worked out on the last one (its
+    /// query, while a large mesh's runs on the worker, would name other triangles).
+    fn replace_mesh(&mut self, mesh: NavMesh) {
+        self.summary = mesh.summary();
+        self.outline_edges = outline_edges(&mesh);
+        self.timeline = Timeline::default();
+        self.replay = Replay::new(mesh.triangles().len());
+        self.mesh = Arc::new(mesh);
+        self.diagnostics.invalidate();
+        self.unsaved_repair = false;
+    }
+
+    /// Runs the query again (after the mesh, an end point or an option changed), recording its
+    /// steps: here for small meshes, on the worker for large ones (see
+    /// [`BACKGROUND_TRIANGLES`]), whose answer [`NavmeshScene::poll_query`] shows when it
+    /// arrives; until then the last answer stays.
     pub fn rerun(&mut self) {
-        let options = QueryOptions {
-            cost: self.settings.cost,
-            heuristic_weight: self.settings.heuristic_weight,
+        self.walk = None;
+        self.generation += 1;
+        let job = QueryJob {
+            mesh: Arc::clone(&self.mesh),
+            start: self.start,
+            goal: self.goal,
+            options: QueryOptions {
+                cost: self.settings.cost,
+                heuristic_weight: self.settings.heuristic_weight,
+            },
         };
-        let (mut search, mut funnel) = (Vec::new(), Vec::new());
-        // A*'s own nodes, when they are not the triangles: the open list is of them.
-        let mut states = Vec::new();
-        let path = if self.settings.cost == CostModel::Midpoint {
-            find_path_with_states(
-                &self.mesh,
-                self.start,
-                self.goal,
-                options,
-                &mut search,
-                &mut states,
-                &mut funnel,
-            )
+        let job = if self.mesh.triangles().len() >= BACKGROUND_TRIANGLES {
+            match self.querier.submit(self.generation, job) {
+                Ok(()) => {
+                    // The cursor may ask for the end (usize::MAX): kept for the new steps.
+                    self.resume_cursor = Some(self.playback.cursor);
+                    self.playback.cursor = self.playback.cursor.min(self.timeline.len());
+                    return;
+                }
+                // No thread: query here.
+                Err(job) => job,
+            }
         } else {
-            find_path(
-                &self.mesh,
-                self.start,
-                self.goal,
-                options,
-                &mut search,
-                &mut funnel,
-            )
+            job
         };
-        self.timeline =
-            Timeline::new(self.mesh.triangles().len(), search, funnel, path).with_states(states);
+        self.querier.forget();
+        self.show_query(job.run());
+    }
+
+    /// Shows a finished query: its steps replace the recorded ones, the replay keeps its step.
+    fn show_query(&mut self, timeline: Timeline) {
+        self.timeline = timeline;
         self.walk = None;
         self.replay = Replay::new(self.mesh.triangles().len());
-        self.playback.cursor = self.playback.cursor.min(self.timeline.len());
+        let cursor = self.resume_cursor.take().unwrap_or(self.playback.cursor);
+        self.playback.cursor = cursor.min(self.timeline.len());
         self.replay.seek(&self.timeline, self.playback.cursor);
         self.follow_log = true;
+    }
+
+    /// Shows the worker's answer if it has arrived; returns true while it is still querying.
+    pub fn poll_query(&mut self) -> bool {
+        if let Some(timeline) = self.querier.take() {
+            self.show_query(timeline);
+        }
+        self.is_querying()
+    }
+
+    /// Waits (up to a minute) for the worker's answer and shows it: for screenshots, launch
+    /// options and tests.
+    pub fn wait_for_query(&mut self) {
+        if let Some(timeline) = self.querier.wait(std::time::Duration::from_secs(60)) {
+            self.show_query(timeline);
+        }
+    }
+
+    /// True while a query runs on the worker; the last answer is shown meanwhile.
+    pub fn is_querying(&self) -> bool {
+        self.querier.is_busy()
     }
 
     /// Moves the replay to the playback cursor.
@@ -528,9 +571,17 @@ impl NavmeshScene {
                 ui.end_row();
             }
         });
+        if self.is_querying() {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Searching…").on_hover_text(
+                    "Large meshes are searched in the background; the last answer stays until the new one is ready",
+                );
+            });
+        }
         if let Some(path) = &self.timeline.path
             && ui
-                .small_button("Copy path")
+                .add_enabled(!self.is_querying(), egui::Button::new("Copy path").small())
                 .on_hover_text(
                     "Copy the answer as `navlab path --json` prints it: waypoints (x, z), corridor, length",
                 )

@@ -19,6 +19,8 @@ impl Steps for NavmeshScene {
         (self.timeline.search_steps(), self.timeline.len())
     }
     fn show_step(&mut self, k: usize) {
+        // A large mesh is searched on the worker: the picture is of its answer.
+        self.wait_for_query();
         self.playback.playing = false;
         self.playback.cursor = k;
         self.sync_replay();
