@@ -476,22 +476,18 @@ impl GridScene {
             algorithm: self.grid_algorithm(self.algorithm),
             connectivity: self.connectivity,
         };
-        let job = if job.expected_work() > BACKGROUND_WORK {
-            match self.searcher.submit(self.generation, job) {
-                Ok(()) => {
-                    // The cursor may ask for the end (usize::MAX): kept for the new steps.
-                    self.resume_cursor = Some(self.playback.cursor);
-                    self.playback.cursor = self.playback.cursor.min(self.events.len());
-                    return;
-                }
-                // No thread: search here.
-                Err(job) => job,
+        let in_background = job.expected_work() > BACKGROUND_WORK;
+        match self
+            .searcher
+            .answer_or_submit(self.generation, job, in_background)
+        {
+            Some(done) => self.show_search(done),
+            None => {
+                // The cursor may ask for the end (usize::MAX): kept for the new steps.
+                self.resume_cursor = Some(self.playback.cursor);
+                self.playback.cursor = self.playback.cursor.min(self.events.len());
             }
-        } else {
-            job
-        };
-        self.searcher.forget();
-        self.show_search(job.run());
+        }
     }
 
     /// Shows a finished search: its steps replace the recorded ones, the replay keeps its step.

@@ -2,7 +2,7 @@
 //! searches re-run on every edit or drag, whose older answers are of no use. Started on the
 //! first job; jobs carry the asker's generation, and only the newest one's answer is taken.
 
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 /// The thread, started on first use.
@@ -48,6 +48,22 @@ impl<J: Send + 'static, R: Send + 'static> LatestWorker<J, R> {
         Ok(())
     }
 
+    /// Answers `job` here when `in_background` is false (forgetting any job waited for), or
+    /// hands it over and returns `None` (the answer comes from [`LatestWorker::take`]); a job
+    /// no thread can run is answered here too.
+    pub fn answer_or_submit(&mut self, generation: u64, job: J, in_background: bool) -> Option<R> {
+        let job = if in_background {
+            match self.submit(generation, job) {
+                Ok(()) => return None,
+                Err(job) => job,
+            }
+        } else {
+            job
+        };
+        self.forget();
+        Some((self.run)(job))
+    }
+
     fn spawn(&self) -> Option<Running<J, R>> {
         let (jobs, queue) = mpsc::channel::<(u64, J)>();
         let (answers, done) = mpsc::channel();
@@ -82,27 +98,10 @@ impl<J: Send + 'static, R: Send + 'static> LatestWorker<J, R> {
 
     /// The answer to the newest job, if it has arrived (older answers are dropped).
     pub fn take(&mut self) -> Option<R> {
-        loop {
-            let received = match &self.running {
-                Some(running) => running.done.try_recv(),
-                None => Err(TryRecvError::Disconnected),
-            };
-            match received {
-                Ok((generation, answer)) => {
-                    if self.accept(generation) {
-                        return Some(answer);
-                    }
-                }
-                Err(TryRecvError::Empty) => return None,
-                Err(TryRecvError::Disconnected) => {
-                    self.waiting = None;
-                    return None;
-                }
-            }
-        }
+        self.wait(Duration::ZERO)
     }
 
-    /// Waits up to `timeout` for the answer to the newest job.
+    /// Waits up to `timeout` for the answer to the newest job (older answers are dropped).
     pub fn wait(&mut self, timeout: Duration) -> Option<R> {
         let deadline = Instant::now() + timeout;
         while self.waiting.is_some() {
@@ -155,6 +154,16 @@ mod tests {
         // Older answers still arriving are dropped.
         worker.submit(21, 3).expect("running");
         assert_eq!(worker.wait(Duration::from_secs(30)), Some(9));
+    }
+
+    #[test]
+    fn small_jobs_are_answered_here_and_outdate_the_one_waited_for() {
+        let mut worker = LatestWorker::new("test worker", slow_square);
+        assert_eq!(worker.answer_or_submit(1, 5, true), None);
+        assert!(worker.is_busy());
+        assert_eq!(worker.answer_or_submit(2, 6, false), Some(36));
+        assert!(!worker.is_busy(), "the answer for 1 is of no use now");
+        assert_eq!(worker.wait(Duration::from_millis(100)), None);
     }
 
     #[test]

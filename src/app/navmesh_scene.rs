@@ -277,22 +277,18 @@ impl NavmeshScene {
                 heuristic_weight: self.settings.heuristic_weight,
             },
         };
-        let job = if self.mesh.triangles().len() >= BACKGROUND_TRIANGLES {
-            match self.querier.submit(self.generation, job) {
-                Ok(()) => {
-                    // The cursor may ask for the end (usize::MAX): kept for the new steps.
-                    self.resume_cursor = Some(self.playback.cursor);
-                    self.playback.cursor = self.playback.cursor.min(self.timeline.len());
-                    return;
-                }
-                // No thread: query here.
-                Err(job) => job,
+        let in_background = self.mesh.triangles().len() >= BACKGROUND_TRIANGLES;
+        match self
+            .querier
+            .answer_or_submit(self.generation, job, in_background)
+        {
+            Some(timeline) => self.show_query(timeline),
+            None => {
+                // The cursor may ask for the end (usize::MAX): kept for the new steps.
+                self.resume_cursor = Some(self.playback.cursor);
+                self.playback.cursor = self.playback.cursor.min(self.timeline.len());
             }
-        } else {
-            job
-        };
-        self.querier.forget();
-        self.show_query(job.run());
+        }
     }
 
     /// Shows a finished query: its steps replace the recorded ones, the replay keeps its step.
