@@ -9,6 +9,10 @@ use crate::geom::Vec2;
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
 
+/// Steps a walk takes at most, whatever the options (a crawl or a tiny step would otherwise
+/// run for ever): 600,000, ten thousand seconds at 60 steps a second.
+pub const MAX_STEPS: usize = 600_000;
+
 /// How the agent walks.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -57,8 +61,8 @@ pub enum WalkEvent {
     },
     /// On the goal.
     Arrived,
-    /// Not there after three times the time the path takes at top speed (plus ten seconds):
-    /// the walk stops (it never should).
+    /// Not there after three times the time the path takes at top speed (plus ten seconds),
+    /// or after [`MAX_STEPS`]: the walk stops.
     GaveUp,
 }
 
@@ -227,7 +231,7 @@ pub fn walk(waypoints: &[Vec2], options: WalkOptions) -> Walk {
     // its speed), so that its turning circle shrinks as it closes in and it stops on the goal.
     let slow_radius = 2.0 * speed / turn_rate;
     let length: f64 = waypoints.windows(2).map(|w| w[0].distance(w[1])).sum();
-    let most_steps = ((3.0 * length / speed + 10.0) / dt).ceil() as usize;
+    let most_steps = (((3.0 * length / speed + 10.0) / dt).ceil() as usize).min(MAX_STEPS);
     for k in 1..=most_steps {
         // Take every corner already within reach (several when corners bunch up).
         while state.target < goal_index {
@@ -353,6 +357,18 @@ mod tests {
             })
             .collect();
         assert_eq!(corners, vec![1, 2]);
+    }
+
+    #[test]
+    fn a_crawl_stops_after_the_most_steps() {
+        let path = [Vec2::new(0.0, 0.0), Vec2::new(10.0, 0.0)];
+        let options = WalkOptions {
+            speed: 1e-12,
+            ..WalkOptions::default()
+        };
+        let walk = walk(&path, options);
+        assert_eq!(walk.events.last().map(|e| e.1), Some(WalkEvent::GaveUp));
+        assert_eq!(walk.states.len(), MAX_STEPS + 1);
     }
 
     #[test]
