@@ -735,3 +735,25 @@ fn a_large_mesh_is_queried_in_the_background_and_the_newest_goal_wins() {
         "shown at its end"
     );
 }
+
+/// Walking from the middle of the search shows the whole path first; stepping back into the
+/// search leaves the walk.
+#[test]
+fn a_walk_shows_the_whole_path_and_stepping_back_leaves_it() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    for _ in 0..5 {
+        h.key_press(egui::Key::ArrowRight);
+    }
+    h.run_steps(1);
+    assert_eq!(cursor(&h), 5);
+    h.key_press(egui::Key::W);
+    h.run_steps(2);
+    let len = h.state().scene.timeline.len();
+    assert_eq!(cursor(&h), len, "the whole path shown");
+    assert!(h.state().scene.walk.is_some());
+    h.key_press(egui::Key::ArrowLeft);
+    h.run_steps(1);
+    assert_eq!(cursor(&h), len - 1);
+    assert!(h.state().scene.walk.is_none());
+    assert!(!h.state().scene.current_explanation().starts_with("walk"));
+}

@@ -326,6 +326,10 @@ impl NavmeshScene {
     /// Moves the replay to the playback cursor.
     pub fn sync_replay(&mut self) {
         if self.replay.cursor() != self.playback.cursor {
+            // Stepping back into the search leaves the walk (it walks the whole path).
+            if self.playback.cursor < self.timeline.len() {
+                self.walk = None;
+            }
             self.replay.seek(&self.timeline, self.playback.cursor);
             self.follow_log = true;
         }
@@ -513,8 +517,11 @@ impl NavmeshScene {
         }
     }
 
-    /// Walks the current path from its start.
+    /// Walks the current path from its start, the replay at its end (the whole path shown).
     fn start_walk(&mut self) {
+        self.playback.cursor = self.timeline.len();
+        self.playback.playing = false;
+        self.sync_replay();
         self.walk = self
             .timeline
             .path

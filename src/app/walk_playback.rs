@@ -1,5 +1,5 @@
 //! The agent walking the navmesh view's path in real time, as the seed's NPC does: drawn with
-//! the trail it leaves (red where it left the mesh, cutting a corner) and explained in the
+//! the trail it leaves (magenta where it left the mesh, cutting a corner) and explained in the
 //! caption.
 
 use super::camera::View;
@@ -71,11 +71,6 @@ impl WalkPlayback {
         self.off_mesh[..end].iter().filter(|&&off| off).count() as f64 * self.walk.options.step
     }
 
-    /// Seconds the whole walk spent off the mesh.
-    pub fn total_off_mesh_seconds(&self) -> f64 {
-        self.off_mesh_seconds(self.off_mesh.len())
-    }
-
     /// What the agent is doing, for the canvas caption.
     pub fn caption(&self) -> String {
         let k = self.index();
@@ -135,8 +130,8 @@ impl WalkPlayback {
         )
     }
 
-    /// Draws the trail so far (green on the mesh, red off it), the corner headed for and the
-    /// agent with its heading.
+    /// Draws the trail so far (cyan on the mesh, magenta off it), the corner radius around the
+    /// corner headed for (around every corner at the end) and the agent with its heading.
     pub fn paint(&self, painter: &egui::Painter, view: View) {
         const ON: Color32 = Color32::from_rgb(120, 230, 220);
         const OFF: Color32 = Color32::from_rgb(255, 60, 210);
