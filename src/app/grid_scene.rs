@@ -237,6 +237,9 @@ struct GridReplay {
     frontier: crate::search::Frontier,
     /// Fringe Search's now and later lists, when the search replayed is one.
     fringe: Option<FringeLists>,
+    /// The cells the steps so far changed, so that going back resets only those (a 2048² map
+    /// has 4 M cells, a search may touch a few thousand).
+    touched: Vec<usize>,
 }
 
 impl GridReplay {
@@ -254,8 +257,10 @@ impl GridReplay {
 
     fn seek(&mut self, events: &[SearchEvent], cursor: usize, cells: usize) {
         let cursor = cursor.min(events.len());
-        if cursor < self.cursor || self.status.len() != cells {
+        if self.status.len() != cells {
             *self = GridReplay::new(cells, self.fringe.is_some());
+        } else if cursor < self.cursor {
+            self.restart();
         }
         while self.cursor < cursor {
             self.apply(&events[self.cursor]);
@@ -263,12 +268,42 @@ impl GridReplay {
         }
     }
 
-    fn apply(&mut self, event: &SearchEvent) {
-        self.frontier.apply(event);
+    /// Back to the state before any step, resetting only the cells touched.
+    fn restart(&mut self) {
+        for &i in &self.touched {
+            self.status[i] = CellStatus::Unseen;
+            self.expansions[i] = 0;
+            self.g[i] = f32::NAN;
+            self.h[i] = f32::NAN;
+        }
+        self.touched.clear();
+        self.cursor = 0;
+        self.current = None;
+        self.iteration = 0;
+        self.threshold = 0.0;
+        self.finished = None;
+        self.frontier = crate::search::Frontier::new();
         if let Some(lists) = &mut self.fringe {
-            lists.apply(event);
+            *lists = FringeLists::new();
+        }
+    }
+
+    fn apply(&mut self, event: &SearchEvent) {
+        // Fringe Search shows its own lists instead of the open list.
+        match &mut self.fringe {
+            Some(lists) => lists.apply(event),
+            None => self.frontier.apply(event),
         }
         let n = self.status.len();
+        if let SearchEvent::Opened { node, .. }
+        | SearchEvent::Improved { node, .. }
+        | SearchEvent::Expanded { node, .. }
+        | SearchEvent::Deferred { node, .. } = *event
+            && node < n
+            && self.status[node] == CellStatus::Unseen
+        {
+            self.touched.push(node);
+        }
         match *event {
             SearchEvent::Opened { node, g, h, .. } | SearchEvent::Improved { node, g, h, .. }
                 if node < n =>
@@ -1750,6 +1785,71 @@ fn tile_help(tile: Tile) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Going back resets only the cells the steps touched: the state equals a replay from the
+    /// start, for A* (open list) and Fringe Search (its lists), at every few steps back.
+    #[test]
+    fn going_back_equals_replaying_from_the_start() {
+        let map = default_map();
+        let (start, goal) = default_cells(&map);
+        for (algorithm, fringe) in [
+            (
+                GridAlgorithm::AStar {
+                    heuristic: Heuristic::Octile,
+                    weight: 1.0,
+                },
+                false,
+            ),
+            (
+                GridAlgorithm::Fringe {
+                    heuristic: Heuristic::Octile,
+                },
+                true,
+            ),
+        ] {
+            let mut events = Vec::new();
+            crate::grid::grid_search(
+                &map,
+                start,
+                goal,
+                algorithm,
+                Connectivity::Eight,
+                &mut events,
+            );
+            let cells = map.cell_count();
+            let mut replay = GridReplay::new(cells, fringe);
+            replay.seek(&events, events.len(), cells);
+            for back in (0..events.len()).rev().step_by(37) {
+                replay.seek(&events, back, cells);
+                let mut fresh = GridReplay::new(cells, fringe);
+                fresh.seek(&events, back, cells);
+                assert_eq!(replay.status, fresh.status, "step {back}");
+                assert_eq!(replay.expansions, fresh.expansions);
+                let same = |a: &[f32], b: &[f32]| {
+                    a.iter()
+                        .zip(b)
+                        .all(|(x, y)| x == y || (x.is_nan() && y.is_nan()))
+                };
+                assert!(same(&replay.g, &fresh.g) && same(&replay.h, &fresh.h));
+                assert_eq!(
+                    (replay.current, replay.finished),
+                    (fresh.current, fresh.finished)
+                );
+                assert_eq!(
+                    replay
+                        .frontier
+                        .next(crate::search::ExpansionOrder::LowestF, 6),
+                    fresh
+                        .frontier
+                        .next(crate::search::ExpansionOrder::LowestF, 6)
+                );
+                let lists = |r: &GridReplay| r.fringe.as_ref().map(|l| (l.next(6), l.now_len()));
+                assert_eq!(lists(&replay), lists(&fresh));
+                // And on again to the end.
+                replay.seek(&events, events.len(), cells);
+            }
+        }
+    }
 
     #[test]
     fn a_stroke_joins_its_cells_without_repainting_the_last() {

@@ -2,9 +2,9 @@
 //! order [`fringe`](super::fringe()) visits them: which node comes next, and whether it will be
 //! expanded (its `f` is within the threshold) or put off to the next pass.
 
+use super::NodeMap;
 use super::events::SearchEvent;
 use super::pass_limit;
-use std::collections::HashMap;
 
 /// An entry of the lists: a node and the version of its costs it was inserted with (a cheaper
 /// route found later makes it stale, and the search skips it).
@@ -48,7 +48,7 @@ pub struct FringeLists {
     /// being expanded.
     inserted: Vec<Entry>,
     later: Vec<Entry>,
-    costs: HashMap<usize, Costs>,
+    costs: NodeMap<Costs>,
     threshold: f64,
     /// The smallest `f` put off this pass: the next pass's threshold.
     smallest_deferred: Option<f64>,

@@ -1,8 +1,8 @@
 //! The open list as a search's recorded events leave it at any step, in the order the search
 //! will expand it: what a teacher shows to explain why the next node is the next.
 
+use super::NodeMap;
 use super::events::{ExpansionOrder, SearchEvent};
-use std::collections::HashMap;
 
 /// One open node.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -30,7 +30,7 @@ impl FrontierEntry {
 /// The open nodes after the events applied so far.
 #[derive(Debug, Clone, Default)]
 pub struct Frontier {
-    open: HashMap<usize, FrontierEntry>,
+    open: NodeMap<FrontierEntry>,
     pushes: u64,
     /// The `f` key of the node expanded last.
     expanding: Option<u64>,

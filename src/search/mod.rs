@@ -20,6 +20,32 @@ pub use fringe_lists::{FringeLists, NowEntry};
 pub use frontier::{Frontier, FrontierEntry};
 pub use idastar::idastar;
 
+/// A map keyed by node id for the replays ([`Frontier`], [`FringeLists`]): node ids are dense
+/// integers, so one multiplication hashes them well; std's SipHash cost more than the rest of a
+/// replay step.
+pub(crate) type NodeMap<V> =
+    std::collections::HashMap<usize, V, std::hash::BuildHasherDefault<NodeHasher>>;
+
+/// Fibonacci hashing of a node id (see [`NodeMap`]).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct NodeHasher(u64);
+
+impl std::hash::Hasher for NodeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(byte)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
 /// The largest `f` a threshold pass (IDA*, Fringe Search) accepts: the threshold plus a small
 /// tolerance, so float noise in sums of the same costs taken in another order cannot start an
 /// extra pass. One rule for both algorithms, so they agree on what a pass contains.
