@@ -1,6 +1,7 @@
 //! CPU cost of one frame of the window, headless: the egui pass (layout, the batched canvas
 //! meshes, the tile texture) plus tessellation, on a generated 100k-triangle mesh and on a
-//! 2048 × 2048 tile map fitted to the window. Run: `cargo bench --bench frame`.
+//! 2048 × 2048 tile map fitted to the window; and of a step back through a long recorded
+//! search. Run: `cargo bench --bench frame`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use navlab::app::files::ScriptedDialogs;
@@ -95,6 +96,11 @@ fn tile_map_frame(c: &mut Criterion) {
     assert!(before > 0, "drawn as a texture");
     run(&mut app);
     assert_eq!(made(), before, "kept while nothing changes");
+    for step in 1..=3 {
+        app.grid.playback.cursor = steps / 2 + step;
+        run(&mut app);
+    }
+    assert_eq!(made(), before + 3, "made again for each step");
 
     let mut group = c.benchmark_group("frame_tile_map_2048");
     group.sample_size(20);
@@ -110,11 +116,51 @@ fn tile_map_frame(c: &mut Criterion) {
         })
     });
     group.finish();
-    assert!(
-        made() > before + 10,
-        "the texture was made again for each step"
-    );
 }
 
-criterion_group!(benches, frame, tile_map_frame);
+/// A step back through a long recorded search replays it from the start: a 2048² map (three
+/// tiles in ten walls, seeded, the goal walled off so the search covers its region), its
+/// trace cut at a million steps, for A* (the open list) and Fringe Search (its lists).
+fn replay_back(c: &mut Criterion) {
+    use navlab::app::grid_scene::AlgorithmKind;
+    use navlab::grid::{Tile, TileMap};
+    use rand::{Rng, SeedableRng};
+    let side = 2048;
+    let mut map = TileMap::new(side, side).expect("map");
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
+    for i in 0..map.cell_count() {
+        if rng.random_bool(0.3) {
+            map.set(map.cell(i), Tile::Wall);
+        }
+    }
+    map.set((0, 0), Tile::Grass);
+    map.set((side - 1, side - 1), Tile::Grass);
+    let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
+    app.grid.set_map(map, None);
+    let mut group = c.benchmark_group("replay_back_2048");
+    group.sample_size(20);
+    for (name, algorithm) in [
+        ("one step back, A*", AlgorithmKind::AStar),
+        ("one step back, Fringe", AlgorithmKind::Fringe),
+    ] {
+        app.grid.algorithm = algorithm;
+        app.grid.rerun();
+        app.grid.wait_for_search();
+        let steps = app.grid.events.len();
+        assert!(steps > 900_000, "{steps} steps");
+        app.grid.playback.cursor = steps;
+        app.grid.sync_replay();
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                app.grid.playback.cursor = steps - 1;
+                app.grid.sync_replay();
+                app.grid.playback.cursor = steps;
+                app.grid.sync_replay();
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, frame, tile_map_frame, replay_back);
 criterion_main!(benches);
