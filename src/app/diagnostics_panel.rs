@@ -2,13 +2,15 @@
 //! a click zooms to a finding and highlights it; islands in distinct colours; and a repair that
 //! welds near-duplicates and fixes T-junctions, then checks again.
 
+use super::latest_worker::LatestWorker;
 use crate::geom::Vec2;
-use crate::navmesh::NavMesh;
 use crate::navmesh::diagnose::{
     CheckOptions, CheckReport, FindingItem, FindingKind, RepairSummary, Severity, check, check_raw,
 };
+use crate::navmesh::{NavMesh, RawMesh};
 use crate::words::count;
 use egui::{Color32, Pos2, Stroke, Ui};
+use std::sync::Arc;
 
 use super::camera::View;
 
@@ -30,8 +32,10 @@ pub struct Diagnostics {
     selected_vertices: Vec<usize>,
     /// Set after a repair of the current mesh (in memory; Reload restores the file).
     pub repaired: Option<RepairSummary>,
-    /// The check running on a worker thread, for a large mesh.
-    checking: Option<std::sync::mpsc::Receiver<CheckReport>>,
+    /// Checks large meshes on a worker thread.
+    checker: LatestWorker<Arc<RawMesh>, CheckReport>,
+    /// Bumped when the mesh changes: a check of an older one is dropped.
+    generation: u64,
     /// Meshes with this many triangles or more are checked on a worker thread.
     pub background_from: usize,
 }
@@ -44,7 +48,10 @@ impl Default for Diagnostics {
             selected: None,
             selected_vertices: Vec::new(),
             repaired: None,
-            checking: None,
+            checker: LatestWorker::new("navlab mesh check", |raw| {
+                check_raw(&raw, &CheckOptions::default())
+            }),
+            generation: 0,
             background_from: CHECK_IN_BACKGROUND_FROM,
         }
     }
@@ -70,7 +77,8 @@ impl Diagnostics {
     /// Forgets the report (the mesh changed).
     pub fn invalidate(&mut self) {
         self.report = None;
-        self.checking = None;
+        self.checker.forget();
+        self.generation += 1;
         self.selected = None;
         self.selected_vertices.clear();
         self.repaired = None;
@@ -78,50 +86,42 @@ impl Diagnostics {
 
     /// The report, computed on first use (here and now, even when a worker is on it).
     pub fn report(&mut self, mesh: &NavMesh) -> &CheckReport {
-        self.checking = None;
+        self.checker.forget();
         self.report
             .get_or_insert_with(|| check(mesh, &CheckOptions::default()))
     }
 
     /// True while a worker thread checks the mesh.
     pub fn is_checking(&self) -> bool {
-        self.checking.is_some()
+        self.checker.is_busy()
     }
 
     /// Makes sure a report is there or on its way: small meshes are checked at once, large ones
     /// on a worker thread (the window keeps drawing). Returns true while the worker runs.
     pub fn ensure_report(&mut self, mesh: &NavMesh) -> bool {
-        use std::sync::mpsc::TryRecvError;
         if self.report.is_some() {
             return false;
         }
-        if let Some(receiver) = &self.checking {
-            return match receiver.try_recv() {
-                Ok(report) => {
-                    self.report = Some(report);
-                    self.checking = None;
-                    false
-                }
-                Err(TryRecvError::Empty) => true,
-                Err(TryRecvError::Disconnected) => {
-                    // The worker died (it cannot, short of a bug): check here instead.
-                    self.report(mesh);
-                    false
-                }
-            };
+        if self.checker.is_busy() {
+            if let Some(report) = self.checker.take() {
+                self.report = Some(report);
+            }
+            // The worker died when it is no longer busy without an answer (it cannot, short of
+            // a bug): the next call checks here.
+            return self.checker.is_busy();
         }
-        if mesh.triangles().len() < self.background_from {
-            self.report(mesh);
-            return false;
+        let in_background = mesh.triangles().len() >= self.background_from;
+        let raw = Arc::clone(&mesh.raw);
+        match self
+            .checker
+            .answer_or_submit(self.generation, raw, in_background)
+        {
+            Some(report) => {
+                self.report = Some(report);
+                false
+            }
+            None => true,
         }
-        let raw = std::sync::Arc::clone(&mesh.raw);
-        let (sender, receiver) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            // The receiver is gone when the mesh changed meanwhile: nothing to do.
-            let _ = sender.send(check_raw(&raw, &CheckOptions::default()));
-        });
-        self.checking = Some(receiver);
-        true
     }
 
     /// Selects item `i` of `kind` for the canvas; false when the report has no such item.

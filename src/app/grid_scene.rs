@@ -182,9 +182,10 @@ pub struct GridScene {
     pub playback: Playback,
     /// The comparison of every algorithm, once run.
     pub comparison: Option<Vec<ComparisonRow>>,
-    /// A comparison running in the background.
-    pending: Option<PendingComparison>,
-    /// Bumped whenever the map, start, goal or options change (outdates a running comparison).
+    /// Runs comparisons in the background.
+    comparer: LatestWorker<ComparisonJob, Vec<ComparisonRow>>,
+    /// Bumped whenever the map, start, goal or options change (outdates a search or a
+    /// comparison running in the background).
     generation: u64,
     /// The view: fitted to the map until the user pans or zooms.
     pub camera: CanvasCamera,
@@ -400,7 +401,7 @@ impl GridScene {
             result: None,
             playback: Playback::default(),
             comparison: None,
-            pending: None,
+            comparer: LatestWorker::new("navlab comparison", |job| comparison_rows(&job)),
             generation: 0,
             camera: CanvasCamera::default(),
             canvas_rect: None,
@@ -503,7 +504,7 @@ impl GridScene {
     pub fn rerun(&mut self) {
         self.comparison = None;
         self.generation += 1;
-        self.pending = None;
+        self.comparer.forget();
         let job = SearchJob {
             map: self.map.clone(),
             start: self.start,
@@ -587,50 +588,32 @@ impl GridScene {
     /// Runs every algorithm now and shows the table (blocks until done; the button uses
     /// [`GridScene::compare_in_background`]).
     pub fn compare(&mut self) {
-        self.pending = None;
+        self.comparer.forget();
         self.comparison = Some(comparison_rows(&self.comparison_job()));
     }
 
     /// Starts the comparison on a worker thread; the table appears when it is done (see
     /// [`GridScene::poll_comparison`]), so IDA* with a large budget never freezes the window.
+    /// An edit meanwhile outdates it.
     pub fn compare_in_background(&mut self) {
         let job = self.comparison_job();
-        let (sender, receiver) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            // The receiver is gone when the map or options changed meanwhile: nothing to do.
-            let _ = sender.send(comparison_rows(&job));
-        });
-        self.pending = Some(PendingComparison {
-            receiver,
-            generation: self.generation,
-        });
+        if let Some(rows) = self.comparer.answer_or_submit(self.generation, job, true) {
+            // No thread to run it: it ran here.
+            self.comparison = Some(rows);
+        }
     }
 
     /// Takes a finished background comparison; returns true while one is still running.
     pub fn poll_comparison(&mut self) -> bool {
-        use std::sync::mpsc::TryRecvError;
-        let Some(pending) = &self.pending else {
-            return false;
-        };
-        match pending.receiver.try_recv() {
-            Ok(rows) => {
-                if pending.generation == self.generation {
-                    self.comparison = Some(rows);
-                }
-                self.pending = None;
-                false
-            }
-            Err(TryRecvError::Empty) => true,
-            Err(TryRecvError::Disconnected) => {
-                self.pending = None;
-                false
-            }
+        if let Some(rows) = self.comparer.take() {
+            self.comparison = Some(rows);
         }
+        self.is_comparing()
     }
 
     /// True while a comparison runs in the background.
     pub fn is_comparing(&self) -> bool {
-        self.pending.is_some()
+        self.comparer.is_busy()
     }
 
     fn comparison_job(&self) -> ComparisonJob {
@@ -1615,13 +1598,6 @@ pub fn comparison_table_text(rows: &[ComparisonRow]) -> String {
         );
     }
     text
-}
-
-/// A comparison running on a worker thread.
-struct PendingComparison {
-    receiver: std::sync::mpsc::Receiver<Vec<ComparisonRow>>,
-    /// The scene's generation when it started; results for an older one are dropped.
-    generation: u64,
 }
 
 /// Runs each algorithm once for its answer, then times runs that record nothing (at least 3,

@@ -20,6 +20,15 @@ pub struct LatestWorker<J, R> {
     waiting: Option<u64>,
 }
 
+impl<J, R> std::fmt::Debug for LatestWorker<J, R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LatestWorker")
+            .field("name", &self.name)
+            .field("waiting", &self.waiting)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<J: Send + 'static, R: Send + 'static> LatestWorker<J, R> {
     /// A worker named `name` (the thread's name) that answers a job with `run`.
     pub fn new(name: &'static str, run: fn(J) -> R) -> Self {
