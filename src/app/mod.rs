@@ -28,6 +28,7 @@ use crate::navmesh::Plane;
 use crate::words::count;
 use files::{FileDialogs, Picked, RecentFiles};
 use grid_scene::GridScene;
+use latest_worker::LatestWorker;
 use navmesh_scene::{MeshSource, NavmeshScene, NavmeshSettings};
 use path_prompt::PathPrompt;
 use pursuit_scene::PursuitScene;
@@ -222,8 +223,11 @@ pub struct NavlabApp {
     /// Edits windows that are gone left unsaved, offered one at a time until the user opens
     /// or discards each.
     pub recovered: std::collections::VecDeque<recovery::Offer>,
-    /// A navmesh being built from the map on a worker thread.
-    mesh_build: Option<MeshBuild>,
+    /// Builds navmeshes from the map on a worker thread.
+    mesh_builder: LatestWorker<MeshBuild, BuiltMesh>,
+    /// Counts the builds started (a build outdated by a newer one, or by a mesh opened
+    /// meanwhile, is dropped).
+    builds: u64,
     /// The window asking for a typed path (no file dialog on this desktop, or Ctrl+L).
     pub path_prompt: Option<PathPrompt>,
     /// Watches the mesh's file and the map's file for changes on disk.
@@ -231,13 +235,29 @@ pub struct NavlabApp {
     map_watch: Option<file_watch::FileWatch>,
 }
 
-/// A navmesh build running on a worker thread, and what to do with its result.
+/// A navmesh build for the worker thread, with what to do with its result.
 struct MeshBuild {
-    receiver: std::sync::mpsc::Receiver<Result<crate::navmesh::NavMesh, String>>,
+    map: crate::grid::TileMap,
+    agent_radius: f64,
     /// The mesh's name ("MAP as a navmesh").
     name: String,
     /// The map's start and goal when the build started.
     endpoints: (crate::grid::Cell, crate::grid::Cell),
+}
+
+/// A finished build: the mesh (or why not), its name and the map's start and goal.
+type BuiltMesh = (
+    Result<crate::navmesh::NavMesh, String>,
+    String,
+    (crate::grid::Cell, crate::grid::Cell),
+);
+
+impl MeshBuild {
+    fn run(self) -> BuiltMesh {
+        let built = crate::navmesh::from_map::navmesh_from_map(&self.map, self.agent_radius)
+            .map_err(|e| e.to_string());
+        (built, self.name, self.endpoints)
+    }
 }
 
 impl NavlabApp {
@@ -266,7 +286,8 @@ impl NavlabApp {
             screenshot: None,
             show_help: false,
             quit_requested: false,
-            mesh_build: None,
+            mesh_builder: LatestWorker::new("navlab mesh build", MeshBuild::run),
+            builds: 0,
             path_prompt: None,
             shown_title: None,
             keeper: None,
@@ -297,7 +318,7 @@ impl NavlabApp {
             // A mesh asked for after a build started wins: the build's result would otherwise
             // arrive later and replace it.
             if command.replaces_mesh() && command != Command::BuildMeshFromMap {
-                self.mesh_build = None;
+                self.mesh_builder.forget();
             }
             self.commands.push(command);
         }
@@ -668,57 +689,45 @@ impl NavlabApp {
     /// the map's start to its goal; on failure everything stays as it was. Synchronous (at
     /// launch); the window builds on a worker thread ([`NavlabApp::start_mesh_build`]).
     pub fn build_mesh_from_map(&mut self) {
-        let built =
-            crate::navmesh::from_map::navmesh_from_map(&self.grid.map, self.grid.agent_radius);
-        let name = self.built_mesh_name();
-        let endpoints = (self.grid.start, self.grid.goal);
-        self.show_built_mesh(built.map_err(|e| e.to_string()), name, endpoints);
+        let (built, name, endpoints) = self.mesh_build_job().run();
+        self.show_built_mesh(built, name, endpoints);
     }
 
     /// Starts building the navmesh of the tile map on a worker thread; the window keeps
     /// drawing (a spinner says so) and shows the mesh when it is done. Opening another mesh
     /// meanwhile drops the build.
     pub fn start_mesh_build(&mut self) {
-        let map = self.grid.map.clone();
-        let radius = self.grid.agent_radius;
-        let (sender, receiver) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let built =
-                crate::navmesh::from_map::navmesh_from_map(&map, radius).map_err(|e| e.to_string());
-            // The receiver is gone when the build was dropped: nothing to do.
-            let _ = sender.send(built);
-        });
-        self.mesh_build = Some(MeshBuild {
-            receiver,
+        self.builds += 1;
+        let job = self.mesh_build_job();
+        if let Some((built, name, endpoints)) =
+            self.mesh_builder.answer_or_submit(self.builds, job, true)
+        {
+            // No thread to run it: it ran here.
+            self.show_built_mesh(built, name, endpoints);
+        }
+    }
+
+    /// The build of the current map, start and goal.
+    fn mesh_build_job(&self) -> MeshBuild {
+        MeshBuild {
+            map: self.grid.map.clone(),
+            agent_radius: self.grid.agent_radius,
             name: self.built_mesh_name(),
             endpoints: (self.grid.start, self.grid.goal),
-        });
+        }
     }
 
     /// True while a navmesh is being built.
     pub fn is_building_mesh(&self) -> bool {
-        self.mesh_build.is_some()
+        self.mesh_builder.is_busy()
     }
 
     /// Shows a finished build; returns true while one is still running.
     fn poll_mesh_build(&mut self) -> bool {
-        use std::sync::mpsc::TryRecvError;
-        let Some(build) = &self.mesh_build else {
-            return false;
-        };
-        match build.receiver.try_recv() {
-            Ok(built) => {
-                if let Some(build) = self.mesh_build.take() {
-                    self.show_built_mesh(built, build.name, build.endpoints);
-                }
-                false
-            }
-            Err(TryRecvError::Empty) => true,
-            Err(TryRecvError::Disconnected) => {
-                self.mesh_build = None;
-                false
-            }
+        if let Some((built, name, endpoints)) = self.mesh_builder.take() {
+            self.show_built_mesh(built, name, endpoints);
         }
+        self.is_building_mesh()
     }
 
     fn show_built_mesh(
