@@ -1374,7 +1374,7 @@ fn wait_for_search(h: &mut Harness<'_, NavlabApp>) {
 /// start that asks for the end of the replay gets the end of the new search.
 #[test]
 fn a_large_map_is_searched_in_the_background_and_the_newest_answer_wins() {
-    use navlab::app::search_worker::MAX_RECORDED_STEPS;
+    use navlab::app::grid_query::MAX_RECORDED_STEPS;
     use navlab::grid::TileMap;
     let mut h = harness(vec![]);
     let side = 800; // 640 000 tiles: over the size searched on the UI thread

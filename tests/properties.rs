@@ -471,7 +471,7 @@ fn check_walk(
     path: &[navlab::geom::Vec2],
     options: navlab::navmesh::walk::WalkOptions,
 ) -> Result<(), TestCaseError> {
-    use navlab::navmesh::walk::{WalkEvent, distance_to_polyline, walk};
+    use navlab::navmesh::walk::{WalkEvent, walk};
     let w = walk(path, options);
     prop_assert!(w.arrived(), "{:?}", w.events.last());
     prop_assert_eq!(w.states.last().map(|s| s.position), path.last().copied());
@@ -533,7 +533,7 @@ proptest! {
     /// every state on it, and as far as the path is long.
     #[test]
     fn a_sharp_agent_walks_the_polyline_exactly(path in polyline()) {
-        use navlab::navmesh::walk::{WalkOptions, distance_to_polyline, walk};
+        use navlab::navmesh::walk::{WalkOptions, walk};
         let options = WalkOptions { corner_radius: 0.0, turn_rate: 1e9, ..Default::default() };
         let w = walk(&path, options);
         prop_assert!(w.arrived());

@@ -3,9 +3,9 @@
 
 use super::camera::{CanvasCamera, View, paint_tag};
 use super::chart_marks;
+use super::grid_query::{BACKGROUND_WORK, SearchDone, SearchJob};
 use super::latest_worker::LatestWorker;
 use super::playback::Playback;
-use super::search_worker::{BACKGROUND_WORK, SearchDone, SearchJob};
 pub use super::tile_paint::tile_color;
 use super::tile_paint::{content_key, paint_tiles};
 use crate::geom::Vec2;

@@ -303,18 +303,6 @@ pub fn off_mesh(mesh: &super::NavMesh, walk: &Walk) -> Vec<bool> {
         .collect()
 }
 
-/// The distance from `p` to the polyline through `points`.
-pub fn distance_to_polyline(points: &[Vec2], p: Vec2) -> f64 {
-    match points {
-        [] => f64::INFINITY,
-        [only] => only.distance(p),
-        _ => points
-            .windows(2)
-            .map(|w| crate::geom::closest_point_on_segment(w[0], w[1], p).distance(p))
-            .fold(f64::INFINITY, f64::min),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

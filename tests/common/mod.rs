@@ -640,3 +640,15 @@ pub fn export(path: &std::path::Path, text: &str, age: u64) {
         .and_then(|file| file.set_modified(time))
         .expect("set time");
 }
+
+/// The distance from `p` to the polyline through `points`.
+pub fn distance_to_polyline(points: &[Vec2], p: Vec2) -> f64 {
+    match points {
+        [] => f64::INFINITY,
+        [only] => only.distance(p),
+        _ => points
+            .windows(2)
+            .map(|w| navlab::geom::closest_point_on_segment(w[0], w[1], p).distance(p))
+            .fold(f64::INFINITY, f64::min),
+    }
+}
