@@ -64,18 +64,7 @@ fn frame(c: &mut Criterion) {
 /// tiles are under a pixel each, so they are drawn as one texture, made again only when what it
 /// shows changes.
 fn tile_map_frame(c: &mut Criterion) {
-    use navlab::grid::{Tile, TileMap};
-    use rand::{Rng, SeedableRng};
-    let side = 2048;
-    let mut map = TileMap::new(side, side).expect("map");
-    let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
-    for i in 0..map.cell_count() {
-        if rng.random_bool(0.1) {
-            map.set(map.cell(i), Tile::Wall);
-        }
-    }
-    map.set((0, 0), Tile::Grass);
-    map.set((side - 1, side - 1), Tile::Grass);
+    let map = random_map(2048, 0.1);
     let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
     app.settings.scene = navlab::app::SceneKind::TileMap;
     app.grid.set_map(map, None);
@@ -118,23 +107,28 @@ fn tile_map_frame(c: &mut Criterion) {
     group.finish();
 }
 
-/// A step back through a long recorded search replays it from the start: a 2048² map (three
-/// tiles in ten walls, seeded, the goal walled off so the search covers its region), its
-/// trace cut at a million steps, for A* (the open list) and Fringe Search (its lists).
-fn replay_back(c: &mut Criterion) {
-    use navlab::app::grid_scene::AlgorithmKind;
+/// A `side`² grass map with walls at random (seeded), its corners kept free for start and goal.
+fn random_map(side: usize, walls: f64) -> navlab::grid::TileMap {
     use navlab::grid::{Tile, TileMap};
     use rand::{Rng, SeedableRng};
-    let side = 2048;
     let mut map = TileMap::new(side, side).expect("map");
     let mut rng = rand_pcg::Pcg64::seed_from_u64(7);
     for i in 0..map.cell_count() {
-        if rng.random_bool(0.3) {
+        if rng.random_bool(walls) {
             map.set(map.cell(i), Tile::Wall);
         }
     }
     map.set((0, 0), Tile::Grass);
     map.set((side - 1, side - 1), Tile::Grass);
+    map
+}
+
+/// A step back through a long recorded search replays it from the start: a 2048² map (three
+/// tiles in ten walls, seeded, the goal walled off so the search covers its region), its
+/// trace cut at a million steps, for A* (the open list) and Fringe Search (its lists).
+fn replay_back(c: &mut Criterion) {
+    use navlab::app::grid_scene::AlgorithmKind;
+    let map = random_map(2048, 0.3);
     let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
     app.grid.set_map(map, None);
     let mut group = c.benchmark_group("replay_back_2048");
