@@ -66,7 +66,7 @@ pub enum Command {
         /// the tile-map view; the built-in scene when omitted.
         file: Option<PathBuf>,
         /// Place the start here: X,Z on a mesh, or a cell x,y (column, row) when a map is
-        /// shown (a map file, --map, --compare, --pursuit or --build-mesh).
+        /// shown (a map file, --map, --compare, --partitions, --pursuit or --build-mesh).
         #[arg(long, value_parser = parse_point, allow_hyphen_values = true)]
         from: Option<Vec2>,
         /// Place the goal here (as --from).
@@ -107,6 +107,9 @@ pub enum Command {
         /// shows the whole walk, its trail red where it cut corners off the mesh.
         #[arg(long)]
         walk: bool,
+        /// Open the Partitions window (tile-map lab) with this partition drawn over the map.
+        #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "quadtree")]
+        partitions: Option<PartitionArg>,
     },
     /// Walk through A* and the funnel on an embedded mesh, one explained line per step.
     Demo {
@@ -134,6 +137,25 @@ pub enum Command {
         #[arg(long)]
         steps: bool,
         /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compare the paper's four partitions of a tile map (grid cells, quadtree squares,
+    /// visibility-graph corners, navmesh triangles) on one path: nodes, links, A*'s work and
+    /// the path's length before and after it is pulled straight.
+    Partitions {
+        /// The map file (MovingAI .map, navlab .json, or Tiled .tmx/.tmj).
+        map: PathBuf,
+        /// Start cell, as x,y (column, row; 0-based from the top-left).
+        #[arg(long, value_parser = parse_cell)]
+        from: (usize, usize),
+        /// Goal cell, as x,y.
+        #[arg(long, value_parser = parse_cell)]
+        to: (usize, usize),
+        /// 8 (default: diagonals allowed, no corner cutting) or 4, for the grid.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(4..=8))]
+        connectivity: u8,
+        /// Print one JSON object (with every path's points) instead of a table.
         #[arg(long)]
         json: bool,
     },
@@ -260,6 +282,31 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// A partition of a tile map, as named on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum PartitionArg {
+    /// Grid cells.
+    Grid,
+    /// Quadtree squares.
+    Quadtree,
+    /// The visibility graph's corners.
+    Visibility,
+    /// Navmesh triangles.
+    Navmesh,
+}
+
+impl From<PartitionArg> for crate::partitions::Partition {
+    fn from(arg: PartitionArg) -> Self {
+        use crate::partitions::Partition;
+        match arg {
+            PartitionArg::Grid => Partition::Grid,
+            PartitionArg::Quadtree => Partition::QuadTree,
+            PartitionArg::Visibility => Partition::Visibility,
+            PartitionArg::Navmesh => Partition::NavMesh,
+        }
+    }
 }
 
 /// Cost model choice on the command line.
@@ -574,6 +621,7 @@ pub fn main() -> ExitCode {
             agent_radius: None,
             search: OpenSearchArgs::default(),
             walk: false,
+            partitions: None,
         }),
     }
 }
@@ -642,6 +690,13 @@ pub fn run(command: Command) -> ExitCode {
             steps,
             json,
         } => grid_command(&map, from, to, &search, steps, json),
+        Command::Partitions {
+            map,
+            from,
+            to,
+            connectivity,
+            json,
+        } => partitions_command(&map, from, to, connectivity, json),
         Command::Scen {
             scen,
             map,
@@ -663,6 +718,7 @@ pub fn run(command: Command) -> ExitCode {
             agent_radius,
             search,
             walk,
+            partitions,
         } => {
             let launch = crate::app::LaunchOptions {
                 file,
@@ -679,6 +735,7 @@ pub fn run(command: Command) -> ExitCode {
                 agent_radius,
                 search: search.launch(),
                 walk,
+                partitions: partitions.map(Into::into),
             };
             match crate::app::run_native(launch) {
                 Ok(()) => ExitCode::SUCCESS,
@@ -732,6 +789,80 @@ fn endpoint_problem(
     }
 }
 
+fn partitions_command(
+    map_path: &std::path::Path,
+    from: (usize, usize),
+    to: (usize, usize),
+    connectivity: u8,
+    json: bool,
+) -> ExitCode {
+    use crate::partitions::compare_partitions;
+    let map = match load_map_for_path(map_path, from, to) {
+        Ok(map) => map,
+        Err(code) => return code,
+    };
+    let connectivity = if connectivity < 8 {
+        crate::grid::Connectivity::Four
+    } else {
+        crate::grid::Connectivity::Eight
+    };
+    let comparison = compare_partitions(&map, from, to, connectivity);
+    if json {
+        say!("{}", comparison.to_json());
+    } else {
+        say!(
+            "{:<17} {:>9} {:>9} {:>9} {:>10} {:>10}  {:>9} {:>9}",
+            "partition",
+            "nodes",
+            "links",
+            "expanded",
+            "raw",
+            "straight",
+            "build ms",
+            "search ms"
+        );
+        let length = |v: f64| {
+            if v.is_finite() {
+                format!("{v:.4}")
+            } else {
+                "none".to_string()
+            }
+        };
+        for partition in crate::partitions::Partition::ALL {
+            let Some(r) = comparison.result(partition) else {
+                if let Some((_, why)) = comparison.refused.iter().find(|(p, _)| *p == partition) {
+                    say!("{:<17} not built: {why}", partition.name());
+                }
+                continue;
+            };
+            say!(
+                "{:<17} {:>9} {:>9} {:>9} {:>10} {:>10}  {:>9.2} {:>9.2}",
+                r.partition.name(),
+                r.nodes,
+                r.links,
+                r.expanded,
+                length(r.raw_length()),
+                length(r.straight_length()),
+                r.build_time.as_secs_f64() * 1e3,
+                r.search_time.as_secs_f64() * 1e3
+            );
+        }
+        say!(
+            "raw: through the nodes' centres; straight: pulled straight (grid and quadtree by line \
+             of sight, navmesh by the funnel; the visibility graph's path is straight already)"
+        );
+    }
+    let found = comparison
+        .results
+        .iter()
+        .any(|r| r.outcome == crate::search::SearchOutcome::Found);
+    if found {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
 fn grid_command(
     map_path: &std::path::Path,
     from: (usize, usize),
@@ -741,16 +872,10 @@ fn grid_command(
     json: bool,
 ) -> ExitCode {
     use crate::grid::grid_search;
-    let map = match load_map(map_path) {
+    let map = match load_map_for_path(map_path, from, to) {
         Ok(map) => map,
         Err(code) => return code,
     };
-    for (label, cell) in [("start", from), ("goal", to)] {
-        if let Some(problem) = endpoint_problem(&map, label, cell) {
-            complain!("error: {problem}");
-            return ExitCode::from(2);
-        }
-    }
     let algorithm = search.algorithm();
     let mut trace: Vec<crate::search::SearchEvent> = Vec::new();
     let result = if steps {
@@ -1056,6 +1181,23 @@ fn load(mesh: &std::path::Path, plane: Plane) -> Result<NavMesh, ExitCode> {
 }
 
 /// Reads a tile map (MovingAI `.map`, navlab `.json`, Tiled); exit 2 with the error otherwise.
+/// The map at `path`, with `from` and `to` checked to be passable cells on it (each problem
+/// reported; exit 2).
+fn load_map_for_path(
+    path: &std::path::Path,
+    from: (usize, usize),
+    to: (usize, usize),
+) -> Result<crate::grid::TileMap, ExitCode> {
+    let map = load_map(path)?;
+    for (label, cell) in [("start", from), ("goal", to)] {
+        if let Some(problem) = endpoint_problem(&map, label, cell) {
+            complain!("error: {problem}");
+            return Err(ExitCode::from(2));
+        }
+    }
+    Ok(map)
+}
+
 fn load_map(path: &std::path::Path) -> Result<crate::grid::TileMap, ExitCode> {
     crate::grid::movingai::load_any(path).map_err(|error| {
         complain!("error: {error}");

@@ -13,6 +13,7 @@ pub mod cli;
 pub mod geom;
 pub mod grid;
 pub mod navmesh;
+pub mod partitions;
 pub mod pursuit;
 pub mod search;
 pub mod words;

@@ -877,3 +877,61 @@ fn path_walk_reports_the_agents_walk() {
     assert_eq!(code, Some(2));
     assert!(stderr.contains("--turn-rate"), "{stderr}");
 }
+
+/// `navlab partitions` on arena's scenarios (MovingAI, see SOURCES.md): the grid's path through
+/// cell centres has the listed optimal length, each path's straight length is what its points
+/// say and never beats the visibility graph's (the shortest at any angle); a wall or an
+/// off-map cell is exit 2, a goal walled off is exit 1.
+#[test]
+fn partitions_json_compares_four_partitions_on_arena_scenarios() {
+    let (Some(map), Some(scen)) = (
+        testdata("movingai/arena.map"),
+        testdata("movingai/arena.map.scen"),
+    ) else {
+        return;
+    };
+    let map = map.to_str().expect("utf-8");
+    let scenarios = navlab::grid::movingai::load_scenarios(&scen).expect("scen");
+    // One scenario from every fourth bucket: short to long.
+    for s in scenarios.iter().step_by(40) {
+        let (from, to) = (
+            format!("{},{}", s.start.0, s.start.1),
+            format!("{},{}", s.goal.0, s.goal.1),
+        );
+        let (code, stdout, stderr) =
+            navlab(&["partitions", map, "--from", &from, "--to", &to, "--json"]);
+        assert_eq!(code, Some(0), "{stderr}");
+        let report: Value = serde_json::from_str(&stdout).expect("json");
+        let rows = report["partitions"].as_array().expect("partitions");
+        let names: Vec<&str> = rows
+            .iter()
+            .filter_map(|r| r["partition"].as_str())
+            .collect();
+        assert_eq!(names, ["grid", "quadtree", "visibility graph", "navmesh"]);
+        let grid = &rows[0];
+        let raw = grid["raw_length"].as_f64().expect("grid length");
+        assert!(
+            navlab::grid::movingai::matches_six_digits(raw, s.optimal),
+            "{from} to {to}: grid {raw}, listed {}",
+            s.optimal
+        );
+        let shortest = rows[2]["straight_length"].as_f64().expect("visibility");
+        for row in rows {
+            assert_eq!(row["status"], "found");
+            let straight = row["straight_length"].as_f64().expect("straight");
+            let points = row["straight"].as_array().expect("points");
+            assert_close(polyline_length(points), straight, 1e-9);
+            assert!(straight >= shortest - 1e-9, "{row}");
+            assert!(straight <= row["raw_length"].as_f64().expect("raw") + 1e-9);
+            assert!(row["nodes"].as_u64().expect("nodes") > 0);
+        }
+    }
+    let (code, _, stderr) = navlab(&["partitions", map, "--from", "0,0", "--to", "1,12"]);
+    assert_eq!(code, Some(2), "(0,0) is a wall on arena");
+    assert!(stderr.contains("0,0"), "{stderr}");
+    let dir = tempfile::tempdir().expect("dir");
+    let walled = write_map(dir.path(), "walled.map", "..@..\n..@..");
+    let (code, stdout, _) = navlab(&["partitions", &walled, "--from", "0,0", "--to", "4,1"]);
+    assert_eq!(code, Some(1));
+    assert!(stdout.contains("none"), "{stdout}");
+}

@@ -1619,3 +1619,107 @@ fn launch_options_set_the_map_search_and_mesh_cost() {
     .expect("a path");
     assert_eq!(path.length, direct.length);
 }
+
+/// Runs frames until the Partitions window's comparison has arrived (10 s at most).
+fn wait_for_partitions(h: &mut Harness<'_, NavlabApp>) {
+    for _ in 0..1000 {
+        h.run_steps(1);
+        let view = &h.state().grid.partitions;
+        let current = view.comparison.as_ref().is_some_and(|c| {
+            let grid = &h.state().grid;
+            (c.from, c.to) == (grid.start, grid.goal)
+        });
+        if current && !h.state_mut().grid.poll_partitions() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run_steps(2);
+}
+
+/// The Partitions window: opened by its button, it compares the four partitions of the map
+/// shown (the same answer as the library gives), the chosen one is drawn, an edit brings a new
+/// comparison that goes round the new wall, and P closes it.
+#[test]
+fn partitions_window_compares_the_map_and_follows_edits() {
+    use navlab::partitions::{Partition, compare_partitions};
+    let mut h = harness(vec![]);
+    h.get_by_label("Partitions").click();
+    wait_for_partitions(&mut h);
+    assert!(h.state().grid.partitions.open);
+    let expected = {
+        let g = &h.state().grid;
+        compare_partitions(&g.map, g.start, g.goal, g.connectivity)
+    };
+    let shown = h
+        .state()
+        .grid
+        .partitions
+        .comparison
+        .clone()
+        .expect("compared");
+    for partition in Partition::ALL {
+        let (Some(a), Some(b)) = (shown.result(partition), expected.result(partition)) else {
+            panic!("{partition:?} missing");
+        };
+        assert_eq!(
+            (a.nodes, a.links, a.expanded),
+            (b.nodes, b.links, b.expanded)
+        );
+        assert_eq!(a.straight, b.straight);
+        // Each partition's row can be chosen.
+        h.get_by_label(partition.name()).click();
+        h.run_steps(1);
+        assert_eq!(h.state().grid.partitions.shown, partition);
+    }
+    // A wall across the visibility graph's straight path, next to the start: the new shortest
+    // path goes round it.
+    let before = shown
+        .result(Partition::Visibility)
+        .expect("built")
+        .straight_length();
+    let (start, goal) = (h.state().grid.start, h.state().grid.goal);
+    let step = |a: usize, b: usize| {
+        if b > a {
+            a + 1
+        } else if b < a {
+            a - 1
+        } else {
+            a
+        }
+    };
+    let wall = (step(start.0, goal.0), step(start.1, goal.1));
+    assert!(h.state().grid.map.is_passable(wall));
+    h.state_mut().grid.paint_tile(wall, Tile::Wall);
+    h.state_mut().grid.end_stroke();
+    wait_for_partitions(&mut h);
+    let after = h
+        .state()
+        .grid
+        .partitions
+        .comparison
+        .clone()
+        .expect("compared again");
+    assert_eq!(after.quadtree.squares().len(), {
+        navlab::grid::quadtree::QuadTree::build(&h.state().grid.map)
+            .squares()
+            .len()
+    });
+    let visibility = after.result(Partition::Visibility).expect("built");
+    assert!(visibility.straight_length() >= before - 1e-9);
+    let map = &h.state().grid.map;
+    let lattice = |v: &Vec2| navlab::grid::free_segment::HalfPoint {
+        x2: (v.x * 2.0) as i64,
+        y2: (v.y * 2.0) as i64,
+    };
+    for pair in visibility.straight.windows(2) {
+        assert!(navlab::grid::free_segment::segment_is_free(
+            map,
+            lattice(&pair[0]),
+            lattice(&pair[1])
+        ));
+    }
+    h.key_press(egui::Key::P);
+    h.run_steps(2);
+    assert!(!h.state().grid.partitions.open);
+}

@@ -257,6 +257,10 @@ pub(super) fn help_ui(ui: &mut egui::Ui) {
             ("Tile map: 1 – 5", "paint grass, sand, water, wall, hole"),
             ("Tile map: R", "fill rectangles / paint freely"),
             ("Tile map: G", "fill regions / paint freely"),
+            (
+                "Tile map: P",
+                "the Partitions window: grid, quadtree, visibility graph, navmesh",
+            ),
             ("Ctrl+Z / Ctrl+Shift+Z or Ctrl+Y", "undo / redo"),
             ("Ctrl+S", "save the map"),
             ("Ctrl+B", "build a navmesh from the map and show it"),

@@ -5,6 +5,7 @@ use super::camera::{CanvasCamera, View, paint_tag};
 use super::chart_marks;
 use super::grid_query::{BACKGROUND_WORK, SearchDone, SearchJob};
 use super::latest_worker::LatestWorker;
+use super::partitions_view::PartitionsView;
 use super::playback::Playback;
 pub use super::tile_paint::tile_color;
 use super::tile_paint::{content_key, paint_tiles};
@@ -212,6 +213,8 @@ pub struct GridScene {
     resume_cursor: Option<usize>,
     /// Counts the searches shown, so that the canvas redraws the overlay when one arrives.
     shown: u64,
+    /// The Partitions window: the paper's four partitions of this map, compared.
+    pub partitions: PartitionsView,
 }
 
 /// The start or the goal of the search.
@@ -418,6 +421,7 @@ impl GridScene {
             searcher: LatestWorker::new("navlab grid search", SearchJob::run),
             resume_cursor: None,
             shown: 0,
+            partitions: PartitionsView::default(),
         };
         scene.rerun();
         scene
@@ -469,6 +473,7 @@ impl GridScene {
         self.redo.clear();
         self.camera.fit_next_frame();
         self.comparison = None;
+        self.partitions.clear();
         self.playback.cursor = 0;
         // The last search was of another map: forget it rather than show it over this one
         // while a large map is searched on the worker.
@@ -601,6 +606,14 @@ impl GridScene {
             // No thread to run it: it ran here.
             self.comparison = Some(rows);
         }
+    }
+
+    /// Keeps the Partitions window's comparison up to date with the map, S and G; true while
+    /// one is being worked on.
+    pub fn poll_partitions(&mut self) -> bool {
+        let ends = (self.start, self.goal);
+        self.partitions
+            .follow(&self.map, self.revision, ends, self.connectivity)
     }
 
     /// Takes a finished background comparison; returns true while one is still running.
@@ -780,7 +793,7 @@ impl GridScene {
     pub fn palette_keys(&mut self, ui: &Ui) {
         use egui::Key;
         let keys = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5];
-        let (chosen, rectangle, fill) = ui.input(|i| {
+        let (chosen, rectangle, fill, partitions) = ui.input(|i| {
             let plain = i.modifiers.is_none();
             (
                 keys.iter()
@@ -788,8 +801,12 @@ impl GridScene {
                     .and_then(|k| Tile::ALL.get(k).copied()),
                 plain && i.key_pressed(Key::R),
                 plain && i.key_pressed(Key::G),
+                plain && i.key_pressed(Key::P),
             )
         });
+        if partitions {
+            self.partitions.open = !self.partitions.open;
+        }
         if let Some(tile) = chosen {
             self.choose_tile(tile);
         }
@@ -1396,6 +1413,7 @@ impl GridScene {
         self.sync_replay();
         self.refresh_clearance();
         self.paint_map(&painter, view);
+        self.partitions.paint_overlay(&painter, view);
         // The rectangle being dragged, filled on release.
         if let (Tool::Rectangle(tile), Some(a), Some(b)) = (
             self.tool,

@@ -14,6 +14,7 @@ pub mod grid_scene;
 pub mod latest_worker;
 pub mod mesh_query;
 pub mod navmesh_scene;
+pub mod partitions_view;
 pub mod path_prompt;
 pub mod playback;
 pub mod pursuit_scene;
@@ -521,7 +522,8 @@ impl NavlabApp {
                     self.grid.playback.tick(dt, len);
                     self.grid.sync_replay();
                     let comparing = self.grid.poll_comparison();
-                    self.grid.playback.playing || comparing || searching
+                    let partitioning = self.grid.poll_partitions();
+                    self.grid.playback.playing || comparing || searching || partitioning
                 }
                 SceneKind::Pursuit => {
                     self.pursuit.sync_map(&self.grid);
@@ -827,6 +829,15 @@ impl NavlabApp {
                             ui.spinner();
                             ui.label("building…");
                         }
+                        if ui
+                            .selectable_label(self.grid.partitions.open, "Partitions")
+                            .on_hover_text(
+                                "The paper's four partitions of this map (grid, quadtree, visibility graph, navmesh) searched from S to G and compared, the chosen one drawn over the map (P)",
+                            )
+                            .clicked()
+                        {
+                            self.grid.partitions.open = !self.grid.partitions.open;
+                        }
                     });
                     ui.horizontal(|ui| {
                         use crate::navmesh::from_map::AGENT_RADIUS_STEP;
@@ -845,6 +856,8 @@ impl NavlabApp {
             self.error_ui(ui);
             self.grid.canvas_ui(ui);
         });
+        let canvas = self.grid.canvas_rect;
+        self.grid.partitions.window_ui(ui.ctx(), canvas);
     }
 
     fn pursuit_panels(&mut self, ui: &mut egui::Ui) {
@@ -1181,6 +1194,8 @@ pub struct LaunchOptions {
     pub search: LaunchSearch,
     /// Walk the navmesh path at once (a screenshot shows the whole walk).
     pub walk: bool,
+    /// Open the Partitions window with this partition drawn (tile-map scene).
+    pub partitions: Option<crate::partitions::Partition>,
 }
 
 /// Search options given at launch; each replaces the saved setting only when given.
@@ -1231,12 +1246,13 @@ impl NavlabApp {
         if let Some(map) = &launch.map {
             self.settings.scene = SceneKind::TileMap;
             self.load_map(map.clone());
-        } else if launch.compare {
+        } else if launch.compare || launch.partitions.is_some() {
             self.settings.scene = SceneKind::TileMap;
         }
         let on_map = map_file
             || launch.map.is_some()
             || launch.compare
+            || launch.partitions.is_some()
             || launch.pursuit
             || launch.build_mesh;
         if on_map {
@@ -1272,6 +1288,14 @@ impl NavlabApp {
         self.scene.wait_for_query();
         if launch.compare {
             self.grid.compare();
+        }
+        if let Some(partition) = launch.partitions {
+            self.grid.partitions.open = true;
+            self.grid.partitions.shown = partition;
+            self.grid.poll_partitions();
+            self.grid
+                .partitions
+                .wait(std::time::Duration::from_secs(600));
         }
         if let Some(radius) = launch.agent_radius {
             self.grid.agent_radius = radius;

@@ -2,13 +2,16 @@
 //! imports, and search on the grid with the same instrumented algorithms as the navmesh.
 
 pub mod bresenham;
+pub mod free_segment;
 mod json_lines;
 pub mod map;
 pub mod movingai;
+pub mod quadtree;
 pub mod search;
 pub mod tiled;
 mod tiled_objects;
 pub mod tiles;
+pub mod visibility;
 
 pub use map::{Cell, Connectivity, MapError, TileMap};
 pub use search::{GridAlgorithm, GridPath, Heuristic, grid_search};

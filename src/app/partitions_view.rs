@@ -1,0 +1,309 @@
+//! The tile-map lab's Partitions window: the paper's four partitions of the map (grid, quadtree,
+//! visibility graph, navmesh) built and searched from S to G on a worker thread, a table of what
+//! each gave, and the chosen one drawn over the map with its path before and after straightening.
+
+use super::camera::View;
+use super::latest_worker::LatestWorker;
+use crate::geom::Vec2;
+use crate::grid::{Cell, Connectivity, TileMap};
+use crate::partitions::{Partition, PartitionComparison, compare_partitions};
+use egui::{Color32, Pos2, Rect, Shape, Stroke, Ui};
+use std::time::Duration;
+
+/// Most shapes drawn for one partition; beyond it the structure is not drawn (the window says
+/// so), the paths still are.
+pub const MAX_DRAWN: usize = 60_000;
+
+/// Colour of the path through the nodes' centres.
+const RAW_COLOR: Color32 = Color32::from_rgb(255, 140, 40);
+/// Colour of the path pulled straight.
+const STRAIGHT_COLOR: Color32 = Color32::from_rgb(80, 230, 250);
+/// Colour of the partition's outlines and links.
+const STRUCTURE_COLOR: Color32 = Color32::from_rgba_premultiplied(200, 200, 255, 110);
+
+/// What a comparison is asked for: owned, to run on the worker.
+struct PartitionJob {
+    map: TileMap,
+    from: Cell,
+    to: Cell,
+    connectivity: Connectivity,
+}
+
+/// The window's state.
+#[derive(Debug)]
+pub struct PartitionsView {
+    /// Whether the window is open (and its overlay drawn).
+    pub open: bool,
+    /// The partition drawn over the map.
+    pub shown: Partition,
+    /// Draw the partition's squares, links or triangles (not only its paths).
+    pub draw_structure: bool,
+    /// The latest comparison answered.
+    pub comparison: Option<PartitionComparison>,
+    /// The map revision, start, goal and connectivity of the newest comparison asked for.
+    asked: Option<(u64, Cell, Cell, Connectivity)>,
+    worker: LatestWorker<PartitionJob, PartitionComparison>,
+    generation: u64,
+}
+
+impl Default for PartitionsView {
+    fn default() -> Self {
+        Self {
+            open: false,
+            shown: Partition::QuadTree,
+            draw_structure: true,
+            comparison: None,
+            asked: None,
+            worker: LatestWorker::new("navlab partitions", |job: PartitionJob| {
+                compare_partitions(&job.map, job.from, job.to, job.connectivity)
+            }),
+            generation: 0,
+        }
+    }
+}
+
+impl PartitionsView {
+    /// While the window is open, asks for a new comparison when the map (its `revision`), the
+    /// start, the goal or the connectivity changed, and takes an answer that arrived. Returns
+    /// true while one is being worked on.
+    pub fn follow(
+        &mut self,
+        map: &TileMap,
+        revision: u64,
+        (from, to): (Cell, Cell),
+        connectivity: Connectivity,
+    ) -> bool {
+        if !self.open {
+            return false;
+        }
+        let key = (revision, from, to, connectivity);
+        if self.asked != Some(key) {
+            self.asked = Some(key);
+            self.generation += 1;
+            let job = PartitionJob {
+                map: map.clone(),
+                from,
+                to,
+                connectivity,
+            };
+            if let Some(answer) = self.worker.answer_or_submit(self.generation, job, true) {
+                self.comparison = Some(answer);
+            }
+        }
+        if let Some(answer) = self.worker.take() {
+            self.comparison = Some(answer);
+        }
+        self.worker.is_busy()
+    }
+
+    /// Forgets the comparison (a new map was loaded).
+    pub fn clear(&mut self) {
+        self.comparison = None;
+        self.asked = None;
+        self.worker.forget();
+    }
+
+    /// Waits up to `timeout` for the comparison being worked on (screenshots, tests).
+    pub fn wait(&mut self, timeout: Duration) {
+        if let Some(answer) = self.worker.wait(timeout) {
+            self.comparison = Some(answer);
+        }
+    }
+
+    /// The window (when open): the table, the choice of what to draw, and a copy of the JSON.
+    /// It first opens at the bottom-left corner of `canvas` (start and goal are more often
+    /// near the top-left and bottom-right corners of a map).
+    pub fn window_ui(&mut self, ctx: &egui::Context, canvas: Option<Rect>) {
+        let mut open = self.open;
+        let mut window = egui::Window::new("Partitions")
+            .open(&mut open)
+            .default_width(560.0)
+            .resizable(true);
+        if let Some(canvas) = canvas {
+            window = window
+                .pivot(egui::Align2::LEFT_BOTTOM)
+                .default_pos(canvas.left_bottom() + egui::vec2(8.0, -8.0));
+        }
+        window.show(ctx, |ui| self.contents_ui(ui));
+        self.open = open;
+    }
+
+    fn contents_ui(&mut self, ui: &mut Ui) {
+        ui.label(
+            "The paper's four ways to cut the map into search nodes, each searched by A* from S to G. \
+             The path through the nodes' centres (orange) is then pulled straight (cyan). The grid \
+             and the quadtree weigh steps by terrain cost; the visibility graph and the navmesh \
+             by distance alone.",
+        );
+        if self.worker.is_busy() {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("building and searching…");
+            });
+        }
+        let Some(comparison) = &self.comparison else {
+            return;
+        };
+        egui::Grid::new("partitions_table")
+            .striped(true)
+            .num_columns(8)
+            .show(ui, |ui| {
+                for (heading, tip) in [
+                    ("Partition", "Choose the one drawn over the map"),
+                    ("Nodes", "Cells, squares, wall corners or triangles (passable ones)"),
+                    ("Links", "Pairs of nodes a step joins"),
+                    ("Expanded", "Nodes A* expanded from S to G"),
+                    (
+                        "Path",
+                        "Length through the centres of the nodes A* chose (corners for the visibility graph, centroids for the navmesh)",
+                    ),
+                    (
+                        "Straight",
+                        "Length once pulled straight: line-of-sight smoothing (grid, quadtree), the funnel (navmesh); the visibility graph's path is straight already, and the shortest at any angle",
+                    ),
+                    ("Build ms", "Time to build the partition from the map"),
+                    ("Search ms", "Time to search it and pull the path straight"),
+                ] {
+                    ui.strong(heading).on_hover_text(tip);
+                }
+                ui.end_row();
+                let length = |v: f64| {
+                    if v.is_finite() {
+                        format!("{v:.2}")
+                    } else {
+                        "none".to_string()
+                    }
+                };
+                for partition in Partition::ALL {
+                    ui.radio_value(&mut self.shown, partition, partition.name())
+                        .on_hover_text(format!(
+                            "Draw the {} and its paths over the map",
+                            partition.name()
+                        ));
+                    if let Some(r) = comparison.result(partition) {
+                        ui.label(format!("{} {}", r.nodes, partition.node_name()));
+                        ui.label(r.links.to_string());
+                        ui.label(r.expanded.to_string());
+                        ui.label(length(r.raw_length()));
+                        ui.label(length(r.straight_length()));
+                        ui.label(format!("{:.1}", r.build_time.as_secs_f64() * 1e3));
+                        ui.label(format!("{:.1}", r.search_time.as_secs_f64() * 1e3));
+                    } else if let Some((_, why)) =
+                        comparison.refused.iter().find(|(p, _)| *p == partition)
+                    {
+                        ui.label("not built").on_hover_text(why);
+                    }
+                    ui.end_row();
+                }
+            });
+        ui.horizontal(|ui| {
+            ui.checkbox(&mut self.draw_structure, "Draw the partition")
+                .on_hover_text(
+                    "Outline its squares, links or triangles (the paths are drawn either way)",
+                );
+            if ui
+                .button("Copy as JSON")
+                .on_hover_text("The comparison as `navlab partitions --json` prints it")
+                .clicked()
+            {
+                ui.ctx().copy_text(comparison.to_json().to_string());
+            }
+        });
+        if let Some((_, why)) = comparison.refused.iter().find(|(p, _)| *p == self.shown) {
+            ui.colored_label(Color32::from_rgb(240, 180, 80), why);
+        } else if self.draw_structure && structure_size(comparison, self.shown) > MAX_DRAWN {
+            ui.label(format!(
+                "The {} has over {MAX_DRAWN} pieces: only its paths are drawn.",
+                self.shown.name()
+            ));
+        }
+    }
+
+    /// Draws the chosen partition and its two paths over the map (when the window is open).
+    pub fn paint_overlay(&self, painter: &egui::Painter, view: View) {
+        let (true, Some(comparison)) = (self.open, &self.comparison) else {
+            return;
+        };
+        let at = |p: Vec2| view.screen_from_world(p);
+        let thin = Stroke::new(1.0, STRUCTURE_COLOR);
+        if self.draw_structure && structure_size(comparison, self.shown) <= MAX_DRAWN {
+            let visible = painter.clip_rect();
+            let mut shapes = Vec::new();
+            match self.shown {
+                Partition::Grid => {}
+                Partition::QuadTree => {
+                    for s in comparison.quadtree.squares() {
+                        if !s.tile.is_passable() {
+                            continue;
+                        }
+                        let (x, y, n) = (s.x as f64, s.y as f64, s.size as f64);
+                        let r =
+                            Rect::from_min_max(at(Vec2::new(x, y)), at(Vec2::new(x + n, y + n)));
+                        if r.intersects(visible) {
+                            shapes.push(Shape::rect_stroke(r, 0.0, thin, egui::StrokeKind::Inside));
+                        }
+                    }
+                }
+                Partition::Visibility => {
+                    if let Some(graph) = &comparison.visibility {
+                        for (a, b) in graph.links() {
+                            shapes.push(Shape::line_segment(
+                                [at(a.to_vec2()), at(b.to_vec2())],
+                                thin,
+                            ));
+                        }
+                        for c in graph.corners() {
+                            shapes.push(Shape::circle_filled(at(c.to_vec2()), 2.5, Color32::WHITE));
+                        }
+                    }
+                }
+                Partition::NavMesh => {
+                    if let Some(mesh) = &comparison.mesh {
+                        for edge in mesh.edges() {
+                            let [a, b] = edge.vertices;
+                            let (Some(&a), Some(&b)) =
+                                (mesh.vertices().get(a), mesh.vertices().get(b))
+                            else {
+                                continue;
+                            };
+                            shapes.push(Shape::line_segment([at(a), at(b)], thin));
+                        }
+                    }
+                }
+            }
+            painter.extend(shapes);
+        }
+        let Some(result) = comparison.result(self.shown) else {
+            return;
+        };
+        let line = |points: &[Vec2]| points.iter().map(|&p| at(p)).collect::<Vec<Pos2>>();
+        if result.partition != Partition::Visibility {
+            let raw = line(&result.raw);
+            painter.add(Shape::line(raw.clone(), Stroke::new(2.0, RAW_COLOR)));
+            for p in raw {
+                painter.circle_filled(p, 2.5, RAW_COLOR);
+            }
+        }
+        let straight = line(&result.straight);
+        painter.add(Shape::line(
+            straight.clone(),
+            Stroke::new(3.0, STRAIGHT_COLOR),
+        ));
+        for p in straight {
+            painter.circle_filled(p, 3.5, STRAIGHT_COLOR);
+        }
+    }
+}
+
+/// How many shapes drawing `partition`'s structure takes.
+fn structure_size(comparison: &PartitionComparison, partition: Partition) -> usize {
+    match partition {
+        Partition::Grid => 0,
+        Partition::QuadTree => comparison.quadtree.passable_count(),
+        Partition::Visibility => comparison
+            .visibility
+            .as_ref()
+            .map_or(0, |g| g.link_count() + g.corner_count()),
+        Partition::NavMesh => comparison.mesh.as_ref().map_or(0, |m| m.edges().len()),
+    }
+}
