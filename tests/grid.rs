@@ -371,14 +371,16 @@ fn searches_report_steps_and_the_same_counts() {
 /// reached more cheaply is removed from the list and inserted right after the node being
 /// expanded, the expanded node leaves the list, and a pass over the whole list raises the
 /// threshold to the smallest `f` it skipped. Slow (linear removals) and obviously faithful: the
-/// oracle for the trace of our two-list implementation.
+/// oracle for the trace of our two-list implementation, and for its peak memory (the list's
+/// largest length after an expansion).
 fn paper_fringe(
     map: &TileMap,
     start: usize,
     goal: usize,
     connectivity: Connectivity,
     h: impl Fn(usize) -> f64,
-) -> Vec<SearchEvent> {
+) -> (Vec<SearchEvent>, usize) {
+    let mut peak = 0;
     let mut events = Vec::new();
     let mut g = vec![f64::INFINITY; map.cell_count()];
     g[start] = 0.0;
@@ -453,6 +455,7 @@ fn paper_fringe(
                 g[child] = new_g;
             }
             list.remove(i);
+            peak = peak.max(list.len());
         }
         if !found && !list.is_empty() {
             threshold = smallest_above;
@@ -472,7 +475,7 @@ fn paper_fringe(
         },
         cost: if found { g[goal] } else { f64::INFINITY },
     });
-    events
+    (events, peak)
 }
 
 proptest! {
@@ -480,7 +483,8 @@ proptest! {
 
     /// Every step of our Fringe Search — each expansion, deferral, improvement and threshold,
     /// in order — is the paper's, on random maps with costs, walls, holes and either
-    /// connectivity.
+    /// connectivity; and its peak memory is the paper's list at its longest (superseded
+    /// entries it still carries are not counted).
     #[test]
     fn fringe_takes_exactly_the_papers_steps((map, start, goal, eight) in random_map()) {
         let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
@@ -488,7 +492,7 @@ proptest! {
         let heuristic = if eight { Heuristic::Octile } else { Heuristic::Manhattan };
         let h = |i: usize| heuristic.distance(map.cell(i), goal);
         let mut ours = Vec::new();
-        fringe(
+        let result = fringe(
             map.cell_count(),
             s,
             |i, out: &mut Vec<(usize, f64)>| map.successors(i, connectivity, out),
@@ -496,8 +500,9 @@ proptest! {
             |i| i == t,
             &mut ours,
         );
-        let paper = paper_fringe(&map, s, t, connectivity, h);
+        let (paper, paper_peak) = paper_fringe(&map, s, t, connectivity, h);
         prop_assert_eq!(ours, paper);
+        prop_assert_eq!(result.peak_memory, paper_peak, "peak memory: the list's size");
     }
 }
 
@@ -521,7 +526,7 @@ fn fringe_stops_when_only_superseded_entries_are_left() {
             .filter(|e| matches!(e, SearchEvent::IterationStarted { .. }))
             .count()
     };
-    let paper = paper_fringe(&map, s, t, Connectivity::Four, h);
+    let (paper, _) = paper_fringe(&map, s, t, Connectivity::Four, h);
     assert_eq!(passes(&ours), passes(&paper));
     assert_eq!(ours, paper);
 }

@@ -11,7 +11,9 @@ use super::pass_limit;
 
 /// What Fringe Search keeps per node, together so that one cache line serves a visit: cost so
 /// far (infinite: never reached), heuristic, parent, and the version that list entries must
-/// carry to be current (older entries were superseded by a cheaper route).
+/// carry to be current (older entries were superseded by a cheaper route). The version is odd
+/// while the node's current entry is in the lists, even once it was expanded (or before it was
+/// reached), so that a cheaper route knows whether it leaves a superseded entry behind.
 #[derive(Clone, Copy)]
 struct FringeRecord {
     g: f64,
@@ -44,6 +46,10 @@ pub struct FringeScratch {
     now: Vec<Entry>,
     inserted: Vec<Entry>,
     later: Vec<Entry>,
+    /// Superseded entries not yet dropped: in `now` past the cursor, in `inserted`, and put
+    /// off to `later` before their node was reached more cheaply. The paper's list does not
+    /// hold them (it removes an entry at once), so the list's size leaves them out.
+    stale: usize,
     children: Vec<(usize, f64)>,
 }
 
@@ -60,6 +66,7 @@ impl FringeScratch {
         self.now.clear();
         self.inserted.clear();
         self.later.clear();
+        self.stale = 0;
     }
 }
 
@@ -136,6 +143,7 @@ where
         now,
         inserted,
         later,
+        stale,
         children,
     } = scratch;
 
@@ -166,12 +174,12 @@ where
         loop {
             // The head of the now list: the newest inserted child, else the next entry in order.
             let (node, record) = if let Some(entry) = inserted.pop() {
-                match pass.visit(entry, nodes, later, observer) {
+                match pass.visit(entry, nodes, later, stale, observer) {
                     Some(found) => found,
                     None => continue,
                 }
             } else {
-                match pass.scan(now, nodes, later, observer) {
+                match pass.scan(now, nodes, later, stale, observer) {
                     Scan::Expand(node, record) => (node, record),
                     Scan::LaterFull => {
                         grow(later);
@@ -190,7 +198,8 @@ where
                 result.found(node, record.g, |n| nodes[n].parent);
                 break 'passes;
             }
-            // Leaves the lists (its entry is consumed); a cheaper route later re-inserts it.
+            // Leaves the lists (its entry is consumed: the version turns even); a cheaper route
+            // later re-inserts it.
             nodes[node].version = record.version.wrapping_add(1);
             children.clear();
             successors(node, children);
@@ -210,7 +219,13 @@ where
                 }
                 next.g = new_g;
                 next.parent = node as u32;
-                next.version = next.version.wrapping_add(1);
+                // A new entry (odd version); an entry still listed is superseded by it.
+                if next.version % 2 == 1 {
+                    *stale += 1;
+                    next.version = next.version.wrapping_add(2);
+                } else {
+                    next.version = next.version.wrapping_add(1);
+                }
                 inserted.push((child as u32, next.version));
                 let h_child = next.h;
                 if first {
@@ -229,7 +244,9 @@ where
                     });
                 }
             }
-            let listed = inserted.len() + (now.len() - pass.cursor) + pass.deferred;
+            // The paper's list: what is left to visit and what was put off, less the
+            // superseded entries (every one is counted, so this is exact).
+            let listed = inserted.len() + (now.len() - pass.cursor) + pass.deferred - *stale;
             result.peak_memory = result.peak_memory.max(listed);
         }
         later.truncate(pass.deferred);
@@ -318,10 +335,14 @@ impl Pass {
         entry: Entry,
         nodes: &[FringeRecord],
         later: &mut Vec<Entry>,
+        stale: &mut usize,
         observer: &mut O,
     ) -> Option<(usize, FringeRecord)> {
         match Self::classify(self.limit, entry, nodes) {
-            Visit::Superseded => None,
+            Visit::Superseded => {
+                *stale -= 1;
+                None
+            }
             Visit::Defer(f) => {
                 if self.deferred == later.len() {
                     grow(later);
@@ -351,12 +372,14 @@ impl Pass {
         now: &[Entry],
         nodes: &[FringeRecord],
         later: &mut [Entry],
+        stale: &mut usize,
         observer: &mut O,
     ) -> Scan {
         let limit = self.limit;
         let mut cursor = self.cursor;
         let mut deferred = self.deferred;
         let mut smallest = self.smallest_above;
+        let mut dropped = 0;
         let stop = loop {
             let Some(&entry) = now.get(cursor) else {
                 break Scan::EndOfList;
@@ -366,7 +389,7 @@ impl Pass {
             };
             cursor += 1;
             match Self::classify(limit, entry, nodes) {
-                Visit::Superseded => {}
+                Visit::Superseded => dropped += 1,
                 Visit::Defer(f) => {
                     *slot = entry;
                     deferred += 1;
@@ -385,6 +408,7 @@ impl Pass {
         self.cursor = cursor;
         self.deferred = deferred;
         self.smallest_above = smallest;
+        *stale -= dropped;
         stop
     }
 }
