@@ -130,8 +130,70 @@ fn length_or_infinite(points: &[Vec2]) -> f64 {
     }
 }
 
+/// A partition built from a map, or why it could not be, and how long that took.
+#[derive(Debug)]
+pub struct Built<T> {
+    /// The structure, or the reason it was refused.
+    pub structure: Result<Arc<T>, String>,
+    /// Time spent building it (or finding it cannot be built).
+    pub time: Duration,
+}
+
+// Not derived: that would ask `T: Clone`, and only the `Arc` is cloned.
+impl<T> Clone for Built<T> {
+    fn clone(&self) -> Self {
+        Self {
+            structure: self.structure.clone(),
+            time: self.time,
+        }
+    }
+}
+
+impl<T> Built<T> {
+    fn timed(build: impl FnOnce() -> Result<T, String>) -> Self {
+        let started = Instant::now();
+        let structure = build().map(Arc::new);
+        Self {
+            structure,
+            time: started.elapsed(),
+        }
+    }
+
+    /// The structure, if it was built.
+    pub fn get(&self) -> Option<&T> {
+        self.structure.as_deref().ok()
+    }
+}
+
+/// The four partitions of one map, built once: searching them between other cells needs no
+/// rebuilding (what the Partitions window does while S or G is dragged). Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct BuiltPartitions {
+    /// The grid's moves.
+    pub connectivity: Connectivity,
+    /// The grid: only its links are counted.
+    pub grid_links: Built<usize>,
+    /// The quadtree.
+    pub quadtree: Built<QuadTree>,
+    /// The visibility graph.
+    pub visibility: Built<VisibilityGraph>,
+    /// The navmesh.
+    pub mesh: Built<NavMesh>,
+}
+
+/// Builds the four partitions of `map` (the grid moving with `connectivity`).
+pub fn build_partitions(map: &TileMap, connectivity: Connectivity) -> BuiltPartitions {
+    BuiltPartitions {
+        connectivity,
+        grid_links: Built::timed(|| Ok(grid_link_count(map, connectivity))),
+        quadtree: Built::timed(|| Ok(QuadTree::build(map))),
+        visibility: Built::timed(|| VisibilityGraph::build(map).map_err(|e| e.to_string())),
+        mesh: Built::timed(|| navmesh_from_map(map, 0.0).map_err(|e| e.to_string())),
+    }
+}
+
 /// The four partitions of a map and what each gave between two cells; the built structures are
-/// kept so that they can be drawn.
+/// kept so that they can be drawn and searched again.
 #[derive(Debug, Clone)]
 pub struct PartitionComparison {
     /// Start cell.
@@ -142,12 +204,8 @@ pub struct PartitionComparison {
     pub results: Vec<PartitionResult>,
     /// Partitions that could not be built, and why.
     pub refused: Vec<(Partition, String)>,
-    /// The quadtree.
-    pub quadtree: QuadTree,
-    /// The visibility graph, unless refused.
-    pub visibility: Option<VisibilityGraph>,
-    /// The navmesh, unless refused.
-    pub mesh: Option<Arc<NavMesh>>,
+    /// The partitions searched.
+    pub built: BuiltPartitions,
 }
 
 impl PartitionComparison {
@@ -180,6 +238,16 @@ pub fn compare_partitions(
     to: Cell,
     connectivity: Connectivity,
 ) -> PartitionComparison {
+    search_partitions(build_partitions(map, connectivity), map, from, to)
+}
+
+/// [`compare_partitions`] with partitions already built from `map`.
+pub fn search_partitions(
+    built: BuiltPartitions,
+    map: &TileMap,
+    from: Cell,
+    to: Cell,
+) -> PartitionComparison {
     let centres = |cells: &[Cell]| -> Vec<Vec2> {
         cells
             .iter()
@@ -192,52 +260,53 @@ pub fn compare_partitions(
 
     // Grid: the cells themselves.
     let started = Instant::now();
-    let links = grid_link_count(map, connectivity);
-    let build_time = started.elapsed();
-    let started = Instant::now();
     let algorithm = GridAlgorithm::AStar {
         heuristic: Heuristic::Octile,
         weight: 1.0,
     };
-    let path = grid_search(map, from, to, algorithm, connectivity, &mut NoObserver);
+    let path = grid_search(
+        map,
+        from,
+        to,
+        algorithm,
+        built.connectivity,
+        &mut NoObserver,
+    );
     let cells: Vec<HalfPoint> = path.path.iter().map(|&c| HalfPoint::centre(c)).collect();
     let straight = pull_straight(map, &cells);
     results.push(PartitionResult {
         partition: Partition::Grid,
         nodes: map.passable_count(),
-        links,
+        links: built.grid_links.get().copied().unwrap_or(0),
         outcome: path.outcome,
         expanded: path.expanded,
         raw: centres(&path.path),
         straight: to_vec2(&straight),
-        build_time,
+        build_time: built.grid_links.time,
         search_time: started.elapsed(),
     });
 
     // Quadtree.
-    let started = Instant::now();
-    let quadtree = QuadTree::build(map);
-    let build_time = started.elapsed();
-    let started = Instant::now();
-    let path = quadtree.find_path(map, from, to, &mut NoObserver);
-    let straight = pull_straight(map, &path.points);
-    results.push(PartitionResult {
-        partition: Partition::QuadTree,
-        nodes: quadtree.passable_count(),
-        links: quadtree.link_count(),
-        outcome: path.outcome,
-        expanded: path.expanded,
-        raw: to_vec2(&path.points),
-        straight: to_vec2(&straight),
-        build_time,
-        search_time: started.elapsed(),
-    });
+    if let Some(quadtree) = built.quadtree.get() {
+        let started = Instant::now();
+        let path = quadtree.find_path(map, from, to, &mut NoObserver);
+        let straight = pull_straight(map, &path.points);
+        results.push(PartitionResult {
+            partition: Partition::QuadTree,
+            nodes: quadtree.passable_count(),
+            links: quadtree.link_count(),
+            outcome: path.outcome,
+            expanded: path.expanded,
+            raw: to_vec2(&path.points),
+            straight: to_vec2(&straight),
+            build_time: built.quadtree.time,
+            search_time: started.elapsed(),
+        });
+    }
 
     // Visibility graph.
-    let started = Instant::now();
-    let visibility = match VisibilityGraph::build(map) {
+    match &built.visibility.structure {
         Ok(graph) => {
-            let build_time = started.elapsed();
             let started = Instant::now();
             let (a, b) = (HalfPoint::centre(from), HalfPoint::centre(to));
             let path = graph.find_path(map, a, b, &mut NoObserver);
@@ -250,88 +319,80 @@ pub fn compare_partitions(
                 expanded: path.expanded,
                 raw: points.clone(),
                 straight: points,
-                build_time,
+                build_time: built.visibility.time,
                 search_time: started.elapsed(),
             });
-            Some(graph)
         }
-        Err(error) => {
-            refused.push((Partition::Visibility, error.to_string()));
-            None
-        }
-    };
+        Err(why) => refused.push((Partition::Visibility, why.clone())),
+    }
 
     // Navmesh.
-    let started = Instant::now();
-    let mesh = match navmesh_from_map(map, 0.0) {
-        Ok(mesh) => {
-            let build_time = started.elapsed();
-            let started = Instant::now();
-            let (a, b) = (
-                HalfPoint::centre(from).to_vec2(),
-                HalfPoint::centre(to).to_vec2(),
-            );
-            let on_map = map.is_passable(from) && map.is_passable(to);
-            let path = on_map
-                .then(|| {
-                    find_path(
-                        &mesh,
-                        a,
-                        b,
-                        QueryOptions::default(),
-                        &mut NoObserver,
-                        &mut NoObserver,
-                    )
-                })
-                .flatten()
-                .filter(|p| p.status == PathStatus::Found);
-            let links = mesh.edges().iter().filter(|e| !e.is_border()).count();
-            let result = match path {
-                Some(path) => {
-                    let mut raw = vec![a];
-                    raw.extend(path.corridor.iter().map(|&t| mesh.triangles()[t].centroid));
-                    raw.push(b);
-                    PartitionResult {
-                        partition: Partition::NavMesh,
-                        nodes: mesh.triangles().len(),
-                        links,
-                        outcome: SearchOutcome::Found,
-                        expanded: path.expanded,
-                        raw,
-                        straight: path.waypoints,
-                        build_time,
-                        search_time: started.elapsed(),
-                    }
-                }
-                None => PartitionResult {
-                    partition: Partition::NavMesh,
-                    nodes: mesh.triangles().len(),
-                    links,
-                    outcome: SearchOutcome::Unreachable,
-                    expanded: 0,
-                    raw: Vec::new(),
-                    straight: Vec::new(),
-                    build_time,
-                    search_time: started.elapsed(),
-                },
-            };
-            results.push(result);
-            Some(Arc::new(mesh))
-        }
-        Err(error) => {
-            refused.push((Partition::NavMesh, error.to_string()));
-            None
-        }
-    };
+    match &built.mesh.structure {
+        Ok(mesh) => results.push(search_mesh(mesh, built.mesh.time, map, from, to)),
+        Err(why) => refused.push((Partition::NavMesh, why.clone())),
+    }
 
     PartitionComparison {
         from,
         to,
         results,
         refused,
-        quadtree,
-        visibility,
-        mesh,
+        built,
+    }
+}
+
+/// The navmesh's result: A* over its triangles and the funnel, between the cells' centres.
+fn search_mesh(
+    mesh: &NavMesh,
+    build_time: Duration,
+    map: &TileMap,
+    from: Cell,
+    to: Cell,
+) -> PartitionResult {
+    let started = Instant::now();
+    let (a, b) = (
+        HalfPoint::centre(from).to_vec2(),
+        HalfPoint::centre(to).to_vec2(),
+    );
+    let on_map = map.is_passable(from) && map.is_passable(to);
+    let path = on_map
+        .then(|| {
+            find_path(
+                mesh,
+                a,
+                b,
+                QueryOptions::default(),
+                &mut NoObserver,
+                &mut NoObserver,
+            )
+        })
+        .flatten()
+        .filter(|p| p.status == PathStatus::Found);
+    let links = mesh.edges().iter().filter(|e| !e.is_border()).count();
+    let (outcome, expanded, raw, straight) = match path {
+        Some(path) => {
+            let mut raw = vec![a];
+            raw.extend(
+                path.corridor
+                    .iter()
+                    .filter_map(|&t| mesh.triangles().get(t))
+                    .map(|t| t.centroid),
+            );
+            raw.push(b);
+            (SearchOutcome::Found, path.expanded, raw, path.waypoints)
+        }
+        None => (SearchOutcome::Unreachable, 0, Vec::new(), Vec::new()),
+    };
+    PartitionResult {
+        partition: Partition::NavMesh,
+        nodes: mesh.triangles().len(),
+        links,
+        outcome,
+        expanded,
+        raw,
+        straight,
+        build_time,
+        search_time: started.elapsed(),
     }
 }
 

@@ -1700,11 +1700,20 @@ fn partitions_window_compares_the_map_and_follows_edits() {
         .comparison
         .clone()
         .expect("compared again");
-    assert_eq!(after.quadtree.squares().len(), {
-        navlab::grid::quadtree::QuadTree::build(&h.state().grid.map)
+    assert_eq!(
+        after
+            .built
+            .quadtree
+            .get()
+            .expect("a quadtree")
             .squares()
-            .len()
-    });
+            .len(),
+        {
+            navlab::grid::quadtree::QuadTree::build(&h.state().grid.map)
+                .squares()
+                .len()
+        }
+    );
     let visibility = after.result(Partition::Visibility).expect("built");
     assert!(visibility.straight_length() >= before - 1e-9);
     let map = &h.state().grid.map;
@@ -1722,4 +1731,92 @@ fn partitions_window_compares_the_map_and_follows_edits() {
     h.key_press(egui::Key::P);
     h.run_steps(2);
     assert!(!h.state().grid.partitions.open);
+}
+
+/// Moving the goal with the Partitions window open searches the partitions already built
+/// (the same quadtree and mesh, not rebuilt) and gives what a comparison from scratch gives;
+/// an edit of the map builds them again.
+#[test]
+fn partitions_window_reuses_the_built_partitions_when_only_the_goal_moves() {
+    use navlab::partitions::{Partition, compare_partitions};
+    use std::sync::Arc;
+    let mut h = harness(vec![]);
+    h.key_press(egui::Key::P);
+    wait_for_partitions(&mut h);
+    let first = h
+        .state()
+        .grid
+        .partitions
+        .comparison
+        .clone()
+        .expect("compared");
+    let (Ok(tree), Ok(mesh)) = (&first.built.quadtree.structure, &first.built.mesh.structure)
+    else {
+        panic!("the built-in map has a quadtree and a mesh");
+    };
+    // Another passable goal.
+    let new_goal = {
+        let grid = &h.state().grid;
+        let map = &grid.map;
+        (0..map.cell_count())
+            .map(|i| map.cell(i))
+            .rev()
+            .find(|&c| map.is_passable(c) && c != grid.goal && c != grid.start)
+            .expect("a passable cell")
+    };
+    {
+        let grid = &mut h.state_mut().grid;
+        grid.goal = new_goal;
+        grid.rerun();
+    }
+    wait_for_partitions(&mut h);
+    let moved = h
+        .state()
+        .grid
+        .partitions
+        .comparison
+        .clone()
+        .expect("compared");
+    assert_eq!(moved.to, new_goal);
+    let (Ok(tree_after), Ok(mesh_after)) =
+        (&moved.built.quadtree.structure, &moved.built.mesh.structure)
+    else {
+        panic!("still built");
+    };
+    assert!(Arc::ptr_eq(tree, tree_after) && Arc::ptr_eq(mesh, mesh_after));
+    let fresh = {
+        let g = &h.state().grid;
+        compare_partitions(&g.map, g.start, g.goal, g.connectivity)
+    };
+    for partition in Partition::ALL {
+        let (a, b) = (moved.result(partition), fresh.result(partition));
+        assert_eq!(
+            a.map(|r| (&r.raw, &r.straight, r.expanded)),
+            b.map(|r| (&r.raw, &r.straight, r.expanded)),
+            "{partition:?}"
+        );
+    }
+    // A wall painted: built again.
+    let cell = {
+        let grid = &h.state().grid;
+        let map = &grid.map;
+        (0..map.cell_count())
+            .map(|i| map.cell(i))
+            .find(|&c| map.is_passable(c) && c != grid.goal && c != grid.start)
+            .expect("a passable cell")
+    };
+    h.state_mut().grid.paint_tile(cell, Tile::Wall);
+    h.state_mut().grid.end_stroke();
+    wait_for_partitions(&mut h);
+    let edited = h
+        .state()
+        .grid
+        .partitions
+        .comparison
+        .clone()
+        .expect("compared");
+    let Ok(tree_edited) = &edited.built.quadtree.structure else {
+        panic!("built");
+    };
+    assert!(!Arc::ptr_eq(tree, tree_edited));
 }

@@ -6,7 +6,9 @@ use super::camera::View;
 use super::latest_worker::LatestWorker;
 use crate::geom::Vec2;
 use crate::grid::{Cell, Connectivity, TileMap};
-use crate::partitions::{Partition, PartitionComparison, compare_partitions};
+use crate::partitions::{
+    BuiltPartitions, Partition, PartitionComparison, build_partitions, search_partitions,
+};
 use egui::{Color32, Pos2, Rect, Shape, Stroke, Ui};
 use std::time::Duration;
 
@@ -24,9 +26,32 @@ const STRUCTURE_COLOR: Color32 = Color32::from_rgba_premultiplied(200, 200, 255,
 /// What a comparison is asked for: owned, to run on the worker.
 struct PartitionJob {
     map: TileMap,
+    /// The map's revision, given back with the answer.
+    revision: u64,
     from: Cell,
     to: Cell,
     connectivity: Connectivity,
+    /// The partitions of this very map and connectivity, when built already: only the
+    /// searches run (S or G moved).
+    built: Option<BuiltPartitions>,
+}
+
+impl PartitionJob {
+    fn run(self) -> Answer {
+        let built = self
+            .built
+            .unwrap_or_else(|| build_partitions(&self.map, self.connectivity));
+        Answer {
+            revision: self.revision,
+            comparison: search_partitions(built, &self.map, self.from, self.to),
+        }
+    }
+}
+
+/// A comparison and the revision of the map it was made on.
+struct Answer {
+    revision: u64,
+    comparison: PartitionComparison,
 }
 
 /// The window's state.
@@ -40,9 +65,11 @@ pub struct PartitionsView {
     pub draw_structure: bool,
     /// The latest comparison answered.
     pub comparison: Option<PartitionComparison>,
+    /// The map revision [`comparison`](Self::comparison) was made on.
+    compared_revision: u64,
     /// The map revision, start, goal and connectivity of the newest comparison asked for.
     asked: Option<(u64, Cell, Cell, Connectivity)>,
-    worker: LatestWorker<PartitionJob, PartitionComparison>,
+    worker: LatestWorker<PartitionJob, Answer>,
     generation: u64,
 }
 
@@ -53,10 +80,9 @@ impl Default for PartitionsView {
             shown: Partition::QuadTree,
             draw_structure: true,
             comparison: None,
+            compared_revision: 0,
             asked: None,
-            worker: LatestWorker::new("navlab partitions", |job: PartitionJob| {
-                compare_partitions(&job.map, job.from, job.to, job.connectivity)
-            }),
+            worker: LatestWorker::new("navlab partitions", PartitionJob::run),
             generation: 0,
         }
     }
@@ -65,7 +91,8 @@ impl Default for PartitionsView {
 impl PartitionsView {
     /// While the window is open, asks for a new comparison when the map (its `revision`), the
     /// start, the goal or the connectivity changed, and takes an answer that arrived. Returns
-    /// true while one is being worked on.
+    /// true while one is being worked on. When only S or G moved, the partitions already built
+    /// are searched again rather than rebuilt.
     pub fn follow(
         &mut self,
         map: &TileMap,
@@ -80,20 +107,34 @@ impl PartitionsView {
         if self.asked != Some(key) {
             self.asked = Some(key);
             self.generation += 1;
+            let built = self
+                .comparison
+                .as_ref()
+                .filter(|c| {
+                    self.compared_revision == revision && c.built.connectivity == connectivity
+                })
+                .map(|c| c.built.clone());
             let job = PartitionJob {
                 map: map.clone(),
+                revision,
                 from,
                 to,
                 connectivity,
+                built,
             };
             if let Some(answer) = self.worker.answer_or_submit(self.generation, job, true) {
-                self.comparison = Some(answer);
+                self.receive(answer);
             }
         }
         if let Some(answer) = self.worker.take() {
-            self.comparison = Some(answer);
+            self.receive(answer);
         }
         self.worker.is_busy()
+    }
+
+    fn receive(&mut self, answer: Answer) {
+        self.compared_revision = answer.revision;
+        self.comparison = Some(answer.comparison);
     }
 
     /// Forgets the comparison (a new map was loaded).
@@ -106,7 +147,7 @@ impl PartitionsView {
     /// Waits up to `timeout` for the comparison being worked on (screenshots, tests).
     pub fn wait(&mut self, timeout: Duration) {
         if let Some(answer) = self.worker.wait(timeout) {
-            self.comparison = Some(answer);
+            self.receive(answer);
         }
     }
 
@@ -232,7 +273,8 @@ impl PartitionsView {
             match self.shown {
                 Partition::Grid => {}
                 Partition::QuadTree => {
-                    for s in comparison.quadtree.squares() {
+                    let squares = comparison.built.quadtree.get().map(|q| q.squares());
+                    for s in squares.unwrap_or_default() {
                         if !s.tile.is_passable() {
                             continue;
                         }
@@ -245,7 +287,7 @@ impl PartitionsView {
                     }
                 }
                 Partition::Visibility => {
-                    if let Some(graph) = &comparison.visibility {
+                    if let Some(graph) = comparison.built.visibility.get() {
                         for (a, b) in graph.links() {
                             shapes.push(Shape::line_segment(
                                 [at(a.to_vec2()), at(b.to_vec2())],
@@ -258,7 +300,7 @@ impl PartitionsView {
                     }
                 }
                 Partition::NavMesh => {
-                    if let Some(mesh) = &comparison.mesh {
+                    if let Some(mesh) = comparison.built.mesh.get() {
                         for edge in mesh.edges() {
                             let [a, b] = edge.vertices;
                             let (Some(&a), Some(&b)) =
@@ -297,13 +339,14 @@ impl PartitionsView {
 
 /// How many shapes drawing `partition`'s structure takes.
 fn structure_size(comparison: &PartitionComparison, partition: Partition) -> usize {
+    let built = &comparison.built;
     match partition {
         Partition::Grid => 0,
-        Partition::QuadTree => comparison.quadtree.passable_count(),
-        Partition::Visibility => comparison
+        Partition::QuadTree => built.quadtree.get().map_or(0, |q| q.passable_count()),
+        Partition::Visibility => built
             .visibility
-            .as_ref()
+            .get()
             .map_or(0, |g| g.link_count() + g.corner_count()),
-        Partition::NavMesh => comparison.mesh.as_ref().map_or(0, |m| m.edges().len()),
+        Partition::NavMesh => built.mesh.get().map_or(0, |m| m.edges().len()),
     }
 }
