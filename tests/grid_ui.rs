@@ -1637,6 +1637,36 @@ fn wait_for_partitions(h: &mut Harness<'_, NavlabApp>) {
     h.run_steps(2);
 }
 
+/// Paints a wall at `cell` in one stroke and waits for the Partitions window's new comparison.
+fn paint_wall_for_partitions(
+    h: &mut Harness<'_, NavlabApp>,
+    cell: (usize, usize),
+) -> navlab::partitions::PartitionComparison {
+    h.state_mut().grid.paint_tile(cell, Tile::Wall);
+    h.state_mut().grid.end_stroke();
+    wait_for_partitions(h);
+    h.state()
+        .grid
+        .partitions
+        .comparison
+        .clone()
+        .expect("compared again")
+}
+
+/// A passable cell that is neither S nor G: the first from the top-left, or from the
+/// bottom-right.
+fn free_cell(grid: &navlab::app::grid_scene::GridScene, from_the_end: bool) -> (usize, usize) {
+    let map = &grid.map;
+    let free = |&c: &(usize, usize)| map.is_passable(c) && c != grid.goal && c != grid.start;
+    let mut cells = (0..map.cell_count()).map(|i| map.cell(i));
+    if from_the_end {
+        cells.rev().find(free)
+    } else {
+        cells.find(free)
+    }
+    .expect("a passable cell")
+}
+
 /// The Partitions window: opened by its button, it compares the four partitions of the map
 /// shown (the same answer as the library gives), the chosen one is drawn, an edit brings a new
 /// comparison that goes round the new wall, and P closes it.
@@ -1690,16 +1720,7 @@ fn partitions_window_compares_the_map_and_follows_edits() {
     };
     let wall = (step(start.0, goal.0), step(start.1, goal.1));
     assert!(h.state().grid.map.is_passable(wall));
-    h.state_mut().grid.paint_tile(wall, Tile::Wall);
-    h.state_mut().grid.end_stroke();
-    wait_for_partitions(&mut h);
-    let after = h
-        .state()
-        .grid
-        .partitions
-        .comparison
-        .clone()
-        .expect("compared again");
+    let after = paint_wall_for_partitions(&mut h, wall);
     assert_eq!(
         after
             .built
@@ -1754,16 +1775,7 @@ fn partitions_window_reuses_the_built_partitions_when_only_the_goal_moves() {
     else {
         panic!("the built-in map has a quadtree and a mesh");
     };
-    // Another passable goal.
-    let new_goal = {
-        let grid = &h.state().grid;
-        let map = &grid.map;
-        (0..map.cell_count())
-            .map(|i| map.cell(i))
-            .rev()
-            .find(|&c| map.is_passable(c) && c != grid.goal && c != grid.start)
-            .expect("a passable cell")
-    };
+    let new_goal = free_cell(&h.state().grid, true);
     {
         let grid = &mut h.state_mut().grid;
         grid.goal = new_goal;
@@ -1797,24 +1809,8 @@ fn partitions_window_reuses_the_built_partitions_when_only_the_goal_moves() {
         );
     }
     // A wall painted: built again.
-    let cell = {
-        let grid = &h.state().grid;
-        let map = &grid.map;
-        (0..map.cell_count())
-            .map(|i| map.cell(i))
-            .find(|&c| map.is_passable(c) && c != grid.goal && c != grid.start)
-            .expect("a passable cell")
-    };
-    h.state_mut().grid.paint_tile(cell, Tile::Wall);
-    h.state_mut().grid.end_stroke();
-    wait_for_partitions(&mut h);
-    let edited = h
-        .state()
-        .grid
-        .partitions
-        .comparison
-        .clone()
-        .expect("compared");
+    let cell = free_cell(&h.state().grid, false);
+    let edited = paint_wall_for_partitions(&mut h, cell);
     let Ok(tree_edited) = &edited.built.quadtree.structure else {
         panic!("built");
     };
