@@ -11,7 +11,7 @@ use crate::grid::{Cell, Connectivity, GridAlgorithm, Heuristic, TileMap, grid_se
 use crate::navmesh::NavMesh;
 use crate::navmesh::from_map::navmesh_from_map;
 use crate::navmesh::query::{PathStatus, QueryOptions, find_path};
-use crate::search::{NoObserver, SearchOutcome};
+use crate::search::{NoObserver, Observer, SearchEvent, SearchOutcome};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -80,6 +80,10 @@ pub struct PartitionResult {
     pub outcome: SearchOutcome,
     /// Nodes A* expanded.
     pub expanded: usize,
+    /// The nodes A* expanded, in order, as the partition numbers them: cell indices (`y ×
+    /// width + x`), squares of [`QuadTree::squares`], corners of
+    /// [`VisibilityGraph::corners`] (then the start and the goal), triangle ids.
+    pub expanded_nodes: Vec<usize>,
     /// The path through the nodes A* chose (cell centres, square centres, corners, or
     /// triangle centroids), from the start cell's centre to the goal cell's.
     pub raw: Vec<Vec2>,
@@ -206,6 +210,8 @@ pub struct PartitionComparison {
     pub refused: Vec<(Partition, String)>,
     /// The partitions searched.
     pub built: BuiltPartitions,
+    /// Width of the map, in cells (grid node `n` is cell `(n % width, n / width)`).
+    pub map_width: usize,
 }
 
 impl PartitionComparison {
@@ -241,6 +247,18 @@ pub fn compare_partitions(
     search_partitions(build_partitions(map, connectivity), map, from, to)
 }
 
+/// Collects the nodes a search expands, in order.
+#[derive(Default)]
+struct Expansions(Vec<usize>);
+
+impl Observer<SearchEvent> for Expansions {
+    fn event(&mut self, event: SearchEvent) {
+        if let SearchEvent::Expanded { node, .. } = event {
+            self.0.push(node);
+        }
+    }
+}
+
 /// [`compare_partitions`] with partitions already built from `map`.
 pub fn search_partitions(
     built: BuiltPartitions,
@@ -264,13 +282,14 @@ pub fn search_partitions(
         heuristic: Heuristic::Octile,
         weight: 1.0,
     };
+    let mut expansions = Expansions::default();
     let path = grid_search(
         map,
         from,
         to,
         algorithm,
         built.connectivity,
-        &mut NoObserver,
+        &mut expansions,
     );
     let cells: Vec<HalfPoint> = path.path.iter().map(|&c| HalfPoint::centre(c)).collect();
     let straight = pull_straight(map, &cells);
@@ -280,6 +299,7 @@ pub fn search_partitions(
         links: built.grid_links.get().copied().unwrap_or(0),
         outcome: path.outcome,
         expanded: path.expanded,
+        expanded_nodes: expansions.0,
         raw: centres(&path.path),
         straight: to_vec2(&straight),
         build_time: built.grid_links.time,
@@ -289,7 +309,8 @@ pub fn search_partitions(
     // Quadtree.
     if let Some(quadtree) = built.quadtree.get() {
         let started = Instant::now();
-        let path = quadtree.find_path(map, from, to, &mut NoObserver);
+        let mut expansions = Expansions::default();
+        let path = quadtree.find_path(map, from, to, &mut expansions);
         let straight = pull_straight(map, &path.points);
         results.push(PartitionResult {
             partition: Partition::QuadTree,
@@ -297,6 +318,7 @@ pub fn search_partitions(
             links: quadtree.link_count(),
             outcome: path.outcome,
             expanded: path.expanded,
+            expanded_nodes: expansions.0,
             raw: to_vec2(&path.points),
             straight: to_vec2(&straight),
             build_time: built.quadtree.time,
@@ -309,7 +331,8 @@ pub fn search_partitions(
         Ok(graph) => {
             let started = Instant::now();
             let (a, b) = (HalfPoint::centre(from), HalfPoint::centre(to));
-            let path = graph.find_path(map, a, b, &mut NoObserver);
+            let mut expansions = Expansions::default();
+            let path = graph.find_path(map, a, b, &mut expansions);
             let points = to_vec2(&path.points);
             results.push(PartitionResult {
                 partition: Partition::Visibility,
@@ -317,6 +340,7 @@ pub fn search_partitions(
                 links: graph.link_count(),
                 outcome: path.outcome,
                 expanded: path.expanded,
+                expanded_nodes: expansions.0,
                 raw: points.clone(),
                 straight: points,
                 build_time: built.visibility.time,
@@ -338,6 +362,7 @@ pub fn search_partitions(
         results,
         refused,
         built,
+        map_width: map.width(),
     }
 }
 
@@ -355,6 +380,7 @@ fn search_mesh(
         HalfPoint::centre(to).to_vec2(),
     );
     let on_map = map.is_passable(from) && map.is_passable(to);
+    let mut expansions = Expansions::default();
     let path = on_map
         .then(|| {
             find_path(
@@ -362,7 +388,7 @@ fn search_mesh(
                 a,
                 b,
                 QueryOptions::default(),
-                &mut NoObserver,
+                &mut expansions,
                 &mut NoObserver,
             )
         })
@@ -381,7 +407,12 @@ fn search_mesh(
             raw.push(b);
             (SearchOutcome::Found, path.expanded, raw, path.waypoints)
         }
-        None => (SearchOutcome::Unreachable, 0, Vec::new(), Vec::new()),
+        None => (
+            SearchOutcome::Unreachable,
+            expansions.0.len(),
+            Vec::new(),
+            Vec::new(),
+        ),
     };
     PartitionResult {
         partition: Partition::NavMesh,
@@ -389,6 +420,7 @@ fn search_mesh(
         links,
         outcome,
         expanded,
+        expanded_nodes: expansions.0,
         raw,
         straight,
         build_time,

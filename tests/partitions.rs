@@ -76,7 +76,9 @@ fn free_by_sampling(map: &TileMap, a: HalfPoint, b: HalfPoint) -> bool {
         if !on_free_ground(v) {
             return false;
         }
-        let interior = i > 0 && i < samples;
+        // Strictly between the ends: a segment of no length has no inside to squeeze through
+        // a pinch with (the point itself may sit on one).
+        let interior = v != p && v != q;
         if interior
             && v.x.fract() == 0.0
             && v.y.fract() == 0.0
@@ -159,6 +161,42 @@ proptest! {
             .straight_length();
         for result in &comparison.results {
             prop_assert_eq!(result.outcome, grid.outcome, "{:?}", result.partition);
+            // The nodes shown as expanded: as many as counted, each a passable node of its
+            // partition, the goal's last when found.
+            prop_assert_eq!(result.expanded_nodes.len(), result.expanded, "{:?}", result.partition);
+            let built = &comparison.built;
+            let goal_node = match result.partition {
+                Partition::Grid => {
+                    for &n in &result.expanded_nodes {
+                        prop_assert!(map.is_passable(map.cell(n)));
+                    }
+                    map.index(to)
+                }
+                Partition::QuadTree => {
+                    let tree = built.quadtree.get().expect("a quadtree");
+                    for &n in &result.expanded_nodes {
+                        prop_assert!(tree.squares()[n].tile.is_passable());
+                    }
+                    tree.square_at(&map, to).expect("on the map")
+                }
+                Partition::Visibility => {
+                    let corners = built.visibility.get().expect("a graph").corner_count();
+                    for &n in &result.expanded_nodes {
+                        prop_assert!(n < corners + 2);
+                    }
+                    corners + 1
+                }
+                Partition::NavMesh => {
+                    let mesh = built.mesh.get().expect("a mesh");
+                    for &n in &result.expanded_nodes {
+                        prop_assert!(n < mesh.triangles().len());
+                    }
+                    mesh.locate(HalfPoint::centre(to).to_vec2()).expect("on the mesh").triangle
+                }
+            };
+            if result.outcome == SearchOutcome::Found {
+                prop_assert_eq!(result.expanded_nodes.last(), Some(&goal_node), "{:?}", result.partition);
+            }
             if result.outcome != SearchOutcome::Found {
                 continue;
             }

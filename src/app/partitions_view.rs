@@ -5,6 +5,7 @@
 use super::camera::View;
 use super::latest_worker::LatestWorker;
 use crate::geom::Vec2;
+use crate::grid::free_segment::HalfPoint;
 use crate::grid::{Cell, Connectivity, TileMap};
 use crate::partitions::{
     BuiltPartitions, Partition, PartitionComparison, build_partitions, search_partitions,
@@ -20,6 +21,10 @@ pub const MAX_DRAWN: usize = 60_000;
 const RAW_COLOR: Color32 = Color32::from_rgb(255, 140, 40);
 /// Colour of the path pulled straight.
 const STRAIGHT_COLOR: Color32 = Color32::from_rgb(80, 230, 250);
+/// Fill of the nodes A* expanded.
+const EXPANDED_COLOR: Color32 = Color32::from_rgba_premultiplied(110, 40, 140, 110);
+/// Ring round the visibility graph's corners A* expanded.
+const EXPANDED_RING: Color32 = Color32::from_rgb(200, 110, 255);
 /// Colour of the partition's outlines and links.
 const STRUCTURE_COLOR: Color32 = Color32::from_rgba_premultiplied(200, 200, 255, 110);
 
@@ -63,6 +68,8 @@ pub struct PartitionsView {
     pub shown: Partition,
     /// Draw the partition's squares, links or triangles (not only its paths).
     pub draw_structure: bool,
+    /// Shade the nodes A* expanded.
+    pub draw_expanded: bool,
     /// The latest comparison answered.
     pub comparison: Option<PartitionComparison>,
     /// The map revision [`comparison`](Self::comparison) was made on.
@@ -79,6 +86,7 @@ impl Default for PartitionsView {
             open: false,
             shown: Partition::QuadTree,
             draw_structure: true,
+            draw_expanded: true,
             comparison: None,
             compared_revision: 0,
             asked: None,
@@ -193,7 +201,10 @@ impl PartitionsView {
                     ("Partition", "Choose the one drawn over the map"),
                     ("Nodes", "Cells, squares, wall corners or triangles (passable ones)"),
                     ("Links", "Pairs of nodes a step joins"),
-                    ("Expanded", "Nodes A* expanded from S to G"),
+                    (
+                        "Expanded",
+                        "Nodes A* expanded from S to G (shaded violet on the map)",
+                    ),
                     (
                         "Path",
                         "Length through the centres of the nodes A* chose (corners for the visibility graph, centroids for the navmesh)",
@@ -242,6 +253,8 @@ impl PartitionsView {
                 .on_hover_text(
                     "Outline its squares, links or triangles (the paths are drawn either way)",
                 );
+            ui.checkbox(&mut self.draw_expanded, "Shade expanded")
+                .on_hover_text("Shade the cells, squares, corners or triangles A* expanded");
             if ui
                 .button("Copy as JSON")
                 .on_hover_text("The comparison as `navlab partitions --json` prints it")
@@ -266,6 +279,16 @@ impl PartitionsView {
             return;
         };
         let at = |p: Vec2| view.screen_from_world(p);
+        let expanded = comparison
+            .result(self.shown)
+            .filter(|r| self.draw_expanded && r.expanded_nodes.len() <= MAX_DRAWN)
+            .map(|r| expanded_shapes(comparison, r, painter.clip_rect(), &at))
+            .unwrap_or_default();
+        // Areas go under the outlines; the visibility graph's corners over its links.
+        let points = self.shown == Partition::Visibility;
+        if !points {
+            painter.extend(expanded.iter().cloned());
+        }
         let thin = Stroke::new(1.0, STRUCTURE_COLOR);
         if self.draw_structure && structure_size(comparison, self.shown) <= MAX_DRAWN {
             let visible = painter.clip_rect();
@@ -315,6 +338,9 @@ impl PartitionsView {
             }
             painter.extend(shapes);
         }
+        if points {
+            painter.extend(expanded);
+        }
         let Some(result) = comparison.result(self.shown) else {
             return;
         };
@@ -333,6 +359,65 @@ impl PartitionsView {
         ));
         for p in straight {
             painter.circle_filled(p, 3.5, STRAIGHT_COLOR);
+        }
+    }
+}
+
+/// The nodes `result`'s search expanded, filled, those outside `visible` left out.
+fn expanded_shapes(
+    comparison: &PartitionComparison,
+    result: &crate::partitions::PartitionResult,
+    visible: Rect,
+    at: &impl Fn(Vec2) -> Pos2,
+) -> Vec<Shape> {
+    let built = &comparison.built;
+    let square = |x: f64, y: f64, side: f64| {
+        let r = Rect::from_two_pos(at(Vec2::new(x, y)), at(Vec2::new(x + side, y + side)));
+        r.intersects(visible)
+            .then(|| Shape::rect_filled(r, 0.0, EXPANDED_COLOR))
+    };
+    let nodes = result.expanded_nodes.iter().copied();
+    match result.partition {
+        Partition::Grid => {
+            let width = comparison.map_width.max(1);
+            nodes
+                .filter_map(|n| square((n % width) as f64, (n / width) as f64, 1.0))
+                .collect()
+        }
+        Partition::QuadTree => {
+            let squares = built
+                .quadtree
+                .get()
+                .map(|q| q.squares())
+                .unwrap_or_default();
+            nodes
+                .filter_map(|n| squares.get(n))
+                .filter_map(|s| square(s.x as f64, s.y as f64, s.size as f64))
+                .collect()
+        }
+        Partition::Visibility => {
+            // Corners, then the start and the goal (see `VisibilityGraph::find_path`).
+            let mut points: Vec<Vec2> = built
+                .visibility
+                .get()
+                .map(|g| g.corners().map(|c| c.to_vec2()).collect())
+                .unwrap_or_default();
+            points.extend([comparison.from, comparison.to].map(|c| HalfPoint::centre(c).to_vec2()));
+            nodes
+                .filter_map(|n| points.get(n))
+                .map(|&c| Shape::circle_stroke(at(c), 7.0, Stroke::new(3.0, EXPANDED_RING)))
+                .collect()
+        }
+        Partition::NavMesh => {
+            let Some(mesh) = built.mesh.get() else {
+                return Vec::new();
+            };
+            nodes
+                .filter(|&t| t < mesh.triangles().len())
+                .map(|t| mesh.corners(t).map(at))
+                .filter(|ps| Rect::from_points(ps).intersects(visible))
+                .map(|ps| Shape::convex_polygon(ps.to_vec(), EXPANDED_COLOR, Stroke::NONE))
+                .collect()
         }
     }
 }
