@@ -573,3 +573,51 @@ proptest! {
         prop_assert_eq!(region, expected);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases_or(200), ..ProptestConfig::default() })]
+
+    /// IDA*'s path replayed from its events (`search::IdaPath`, what the window shows) is a
+    /// depth-first stack on random maps: every pass starts at the start; each node expanded is
+    /// a move from the path's last node (a successor, one step's cost further) and not already
+    /// on the path; each backtrack takes off the path's last node; the goal's path is the
+    /// answer.
+    #[test]
+    fn idastar_path_is_a_depth_first_stack((map, start, goal, eight) in random_map()) {
+        use navlab::search::{IdaPath, idastar};
+        let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
+        let (s, t) = (map.index(start), map.index(goal));
+        let heuristic = if eight { Heuristic::Octile } else { Heuristic::Manhattan };
+        let scale = map.costs.cheapest();
+        let h = |i: usize| scale * heuristic.distance(map.cell(i), goal);
+        let successors = |i: usize, out: &mut Vec<(usize, f64)>| map.successors(i, connectivity, out);
+        let mut trace = Vec::new();
+        let result = idastar(map.cell_count(), s, successors, h, |i| i == t, 20_000, &mut trace);
+        let mut path = IdaPath::new();
+        for event in &trace {
+            match *event {
+                SearchEvent::Expanded { node, g, .. } => match path.nodes().last() {
+                    None => prop_assert_eq!((node, g), (s, 0.0)),
+                    Some(last) => {
+                        let mut out = Vec::new();
+                        successors(last.node, &mut out);
+                        prop_assert!(
+                            out.iter().any(|&(m, step)| m == node && last.g + step == g),
+                            "{node} is not a move from {}", last.node
+                        );
+                        prop_assert!(path.nodes().iter().all(|p| p.node != node), "a cycle");
+                    }
+                },
+                SearchEvent::Backtracked { node } => {
+                    prop_assert_eq!(path.nodes().last().map(|p| p.node), Some(node));
+                }
+                _ => {}
+            }
+            path.apply(event);
+        }
+        if result.outcome == SearchOutcome::Found {
+            let ends: Vec<usize> = path.nodes().iter().map(|p| p.node).collect();
+            prop_assert_eq!(ends, result.path);
+        }
+    }
+}

@@ -1305,6 +1305,50 @@ fn the_open_list_shows_the_cell_expanded_next() {
     h.get_by_label("IDA*").click();
     h.run_steps(3);
     h.get_by_label_contains("IDA* keeps no open list");
+    // IDA*: its path instead, the deepest node first; the recorded steps replayed are the
+    // oracle (the replay itself is checked against IDA*'s moves in tests/grid.rs). IDA*
+    // searches on the worker (its budget is counted as work).
+    wait_for_search(&mut h);
+    h.key_press(egui::Key::Home);
+    h.run_steps(1);
+    let mut backtracks = 0;
+    for _ in 0..150 {
+        h.key_press(egui::Key::ArrowRight);
+        h.run_steps(1);
+        let grid = &h.state().grid;
+        let mut path = navlab::search::IdaPath::new();
+        for event in &grid.events[..grid.playback.cursor] {
+            path.apply(event);
+        }
+        if matches!(
+            grid.events.get(grid.playback.cursor.wrapping_sub(1)),
+            Some(SearchEvent::Backtracked { .. })
+        ) {
+            backtracks += 1;
+        }
+        let depth = path.nodes().len().saturating_sub(1);
+        h.get_by_label(&format!("IDA* path: depth {depth}"));
+        if let Some(last) = path.nodes().last() {
+            let cell = grid.map.cell(last.node);
+            let row: Vec<String> = h
+                .get_all_by(|_| true)
+                .filter_map(|node| {
+                    use egui_kittest::kittest::NodeT;
+                    let node = node.accesskit_node();
+                    (node.role() == egui::accesskit::Role::Label)
+                        .then(|| node.value())
+                        .flatten()
+                })
+                .skip_while(|label| label != "deepest")
+                .take(2)
+                .collect();
+            assert_eq!(row.get(1), Some(&format!("{},{}", cell.0, cell.1)));
+        }
+    }
+    assert!(
+        backtracks > 0,
+        "IDA* backs up within 150 steps on the built-in map"
+    );
 
     // Fringe Search: its now list in visiting order, each to be expanded or put off; the
     // recorded steps are the oracle.

@@ -15,7 +15,7 @@ use crate::grid::{Cell, Connectivity, GridAlgorithm, GridPath, Heuristic, Tile, 
 use crate::navmesh::Bounds;
 use crate::navmesh::from_map::MAX_AGENT_RADIUS;
 use crate::search::events::FnObserver;
-use crate::search::{FringeLists, NoObserver, SearchEvent, SearchOutcome};
+use crate::search::{FringeLists, IdaPath, NoObserver, SearchEvent, SearchOutcome};
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui};
 use std::path::PathBuf;
 
@@ -241,28 +241,57 @@ struct GridReplay {
     frontier: crate::search::Frontier,
     /// Fringe Search's now and later lists, when the search replayed is one.
     fringe: Option<FringeLists>,
+    /// IDA*'s path, when the search replayed is IDA*.
+    ida: Option<IdaPath>,
     /// The cells the steps so far changed, so that going back resets only those (a 2048² map
     /// has 4 M cells, a search may touch a few thousand).
     touched: Vec<usize>,
 }
 
+/// What the replay keeps besides the cells: the open list, Fringe's lists or IDA*'s path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReplayLists {
+    Open,
+    Fringe,
+    IdaPath,
+}
+
+impl ReplayLists {
+    fn of(algorithm: AlgorithmKind) -> Self {
+        match algorithm {
+            AlgorithmKind::Fringe => ReplayLists::Fringe,
+            AlgorithmKind::IdaStar => ReplayLists::IdaPath,
+            _ => ReplayLists::Open,
+        }
+    }
+}
+
 impl GridReplay {
-    /// The state before any step of a search on `cells` cells; `fringe`: it is Fringe Search.
-    fn new(cells: usize, fringe: bool) -> Self {
+    /// The state before any step of a search on `cells` cells, keeping `lists`.
+    fn new(cells: usize, lists: ReplayLists) -> Self {
         Self {
             status: vec![CellStatus::Unseen; cells],
             expansions: vec![0; cells],
             g: vec![f32::NAN; cells],
             h: vec![f32::NAN; cells],
-            fringe: fringe.then(FringeLists::new),
+            fringe: (lists == ReplayLists::Fringe).then(FringeLists::new),
+            ida: (lists == ReplayLists::IdaPath).then(IdaPath::new),
             ..Self::default()
+        }
+    }
+
+    fn lists(&self) -> ReplayLists {
+        match (&self.fringe, &self.ida) {
+            (Some(_), _) => ReplayLists::Fringe,
+            (_, Some(_)) => ReplayLists::IdaPath,
+            _ => ReplayLists::Open,
         }
     }
 
     fn seek(&mut self, events: &[SearchEvent], cursor: usize, cells: usize) {
         let cursor = cursor.min(events.len());
         if self.status.len() != cells {
-            *self = GridReplay::new(cells, self.fringe.is_some());
+            *self = GridReplay::new(cells, self.lists());
         } else if cursor < self.cursor {
             self.restart();
         }
@@ -290,13 +319,17 @@ impl GridReplay {
         if let Some(lists) = &mut self.fringe {
             *lists = FringeLists::new();
         }
+        if let Some(path) = &mut self.ida {
+            *path = IdaPath::new();
+        }
     }
 
     fn apply(&mut self, event: &SearchEvent) {
-        // Fringe Search shows its own lists instead of the open list.
-        match &mut self.fringe {
-            Some(lists) => lists.apply(event),
-            None => self.frontier.apply(event),
+        // Fringe Search shows its own lists instead of the open list, IDA* its path.
+        match (&mut self.fringe, &mut self.ida) {
+            (Some(lists), _) => lists.apply(event),
+            (_, Some(path)) => path.apply(event),
+            _ => self.frontier.apply(event),
         }
         let n = self.status.len();
         if let SearchEvent::Opened { node, .. }
@@ -479,7 +512,7 @@ impl GridScene {
         // while a large map is searched on the worker.
         self.events.clear();
         self.result = None;
-        self.replay = GridReplay::new(self.map.cell_count(), false);
+        self.replay = GridReplay::new(self.map.cell_count(), ReplayLists::Open);
         self.shown += 1;
         self.rerun();
     }
@@ -538,8 +571,8 @@ impl GridScene {
         self.shown += 1;
         let cursor = self.resume_cursor.take().unwrap_or(self.playback.cursor);
         self.playback.cursor = cursor.min(self.events.len());
-        let fringe = self.algorithm == AlgorithmKind::Fringe;
-        self.replay = GridReplay::new(self.map.cell_count(), fringe);
+        let lists = ReplayLists::of(self.algorithm);
+        self.replay = GridReplay::new(self.map.cell_count(), lists);
         self.replay
             .seek(&self.events, self.playback.cursor, self.map.cell_count());
     }
@@ -954,13 +987,17 @@ impl GridScene {
     }
 
     /// The open list at the shown step, in the order the algorithm takes it: why the next cell
-    /// is the next. Fringe Search shows its now and later lists instead; IDA* keeps none.
+    /// is the next. Fringe Search shows its now and later lists instead, IDA* its path.
     pub fn frontier_ui(&self, ui: &mut Ui) {
         let width = self.map.width().max(1);
         let name = |node: usize| format!("{},{}", node % width, node / width);
         let finished = self.replay.finished.is_some();
         if let Some(lists) = &self.replay.fringe {
             super::playback::fringe_lists_ui(ui, lists, finished, name);
+            return;
+        }
+        if let Some(path) = &self.replay.ida {
+            super::playback::ida_path_ui(ui, path, finished, name);
             return;
         }
         let no_list = match self.algorithm {
@@ -1531,6 +1568,24 @@ impl GridScene {
             },
         );
         self.paint_clearance(painter, view);
+        if let Some(path) = &self.replay.ida
+            && self.replay.finished.is_none()
+        {
+            // IDA*'s path: everything it remembers.
+            let width = self.map.width().max(1);
+            let points: Vec<Pos2> = path
+                .nodes()
+                .iter()
+                .map(|p| {
+                    let (x, y) = (p.node % width, p.node / width);
+                    view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5))
+                })
+                .collect();
+            painter.add(egui::Shape::line(
+                points,
+                Stroke::new(3.0, Color32::from_rgb(250, 110, 200)),
+            ));
+        }
         if let Some((x, y)) = self.next_to_expand() {
             let cell = Rect::from_min_max(
                 view.screen_from_world(Vec2::new(x as f64, y as f64)),
@@ -1781,24 +1836,32 @@ mod tests {
     use super::*;
 
     /// Going back resets only the cells the steps touched: the state equals a replay from the
-    /// start, for A* (open list) and Fringe Search (its lists), at every few steps back.
+    /// start, for A* (open list), Fringe Search (its lists) and IDA* (its path), at every few
+    /// steps back.
     #[test]
     fn going_back_equals_replaying_from_the_start() {
         let map = default_map();
         let (start, goal) = default_cells(&map);
-        for (algorithm, fringe) in [
+        for (algorithm, lists) in [
             (
                 GridAlgorithm::AStar {
                     heuristic: Heuristic::Octile,
                     weight: 1.0,
                 },
-                false,
+                ReplayLists::Open,
             ),
             (
                 GridAlgorithm::Fringe {
                     heuristic: Heuristic::Octile,
                 },
-                true,
+                ReplayLists::Fringe,
+            ),
+            (
+                GridAlgorithm::IdaStar {
+                    heuristic: Heuristic::Octile,
+                    budget: 20_000,
+                },
+                ReplayLists::IdaPath,
             ),
         ] {
             let mut events = Vec::new();
@@ -1811,11 +1874,11 @@ mod tests {
                 &mut events,
             );
             let cells = map.cell_count();
-            let mut replay = GridReplay::new(cells, fringe);
+            let mut replay = GridReplay::new(cells, lists);
             replay.seek(&events, events.len(), cells);
             for back in (0..events.len()).rev().step_by(37) {
                 replay.seek(&events, back, cells);
-                let mut fresh = GridReplay::new(cells, fringe);
+                let mut fresh = GridReplay::new(cells, lists);
                 fresh.seek(&events, back, cells);
                 assert_eq!(replay.status, fresh.status, "step {back}");
                 assert_eq!(replay.expansions, fresh.expansions);
@@ -1837,8 +1900,10 @@ mod tests {
                         .frontier
                         .next(crate::search::ExpansionOrder::LowestF, 6)
                 );
-                let lists = |r: &GridReplay| r.fringe.as_ref().map(|l| (l.next(6), l.now_len()));
-                assert_eq!(lists(&replay), lists(&fresh));
+                let fringe = |r: &GridReplay| r.fringe.as_ref().map(|l| (l.next(6), l.now_len()));
+                assert_eq!(fringe(&replay), fringe(&fresh));
+                let ida = |r: &GridReplay| r.ida.as_ref().map(|p| p.nodes().to_vec());
+                assert_eq!(ida(&replay), ida(&fresh));
                 // And on again to the end.
                 replay.seek(&events, events.len(), cells);
             }

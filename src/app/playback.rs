@@ -385,6 +385,54 @@ pub fn fringe_lists_ui(
         });
 }
 
+/// IDA*'s path at the shown step — all the memory it keeps: its depth, and its last nodes,
+/// the deepest first (the one expanded last, whose children are tried next).
+pub fn ida_path_ui(
+    ui: &mut Ui,
+    path: &crate::search::IdaPath,
+    finished: bool,
+    name: impl Fn(usize) -> String,
+) {
+    const ROWS: usize = 6;
+    let nodes = path.nodes();
+    let title = format!("IDA* path: depth {}", nodes.len().saturating_sub(1));
+    egui::CollapsingHeader::new(title)
+        .id_salt("ida_path")
+        .default_open(true)
+        .show(ui, |ui| {
+            if finished {
+                ui.weak("The search has ended.");
+                return;
+            }
+            ui.label("IDA* keeps no open list, only the path from the start (pink on the map): it tries the last node's children in turn, deeper while f stays within the threshold, and backs up when none does.");
+            if nodes.is_empty() {
+                ui.weak("No path: a pass is about to start from the start.");
+                return;
+            }
+            egui::Grid::new("ida_path_rows")
+                .num_columns(5)
+                .striped(true)
+                .show(ui, |ui| {
+                    for heading in ["", "", "g", "h", "f"] {
+                        ui.strong(heading);
+                    }
+                    ui.end_row();
+                    for (k, node) in nodes.iter().rev().take(ROWS).enumerate() {
+                        ui.label(if k == 0 { "deepest" } else { "" });
+                        ui.label(name(node.node));
+                        ui.label(format!("{:.2}", node.g));
+                        ui.label(format!("{:.2}", node.h));
+                        ui.label(format!("{:.2}", node.f()));
+                        ui.end_row();
+                    }
+                });
+            let more = nodes.len().saturating_sub(ROWS);
+            if more > 0 {
+                ui.weak(format!("and {more} more back to the start"));
+            }
+        });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

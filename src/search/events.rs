@@ -99,6 +99,13 @@ pub enum SearchEvent {
         /// Its estimated total cost.
         f: f64,
     },
+    /// IDA*: every child of the node at the end of the current path has been tried, so the
+    /// depth-first search backs up past it (it leaves the path). Together with `Expanded`
+    /// (which puts a node at the end of the path) this gives the path at every step.
+    Backtracked {
+        /// The node.
+        node: usize,
+    },
     /// The search ended.
     Finished {
         /// How it ended.
@@ -213,6 +220,10 @@ impl SearchEvent {
             ),
             SearchEvent::Deferred { node, f } => format!(
                 "{} has f = {f:.2} above the threshold: move it to the later list",
+                name(node)
+            ),
+            SearchEvent::Backtracked { node } => format!(
+                "{}: no child left within the threshold, back up to its parent (it leaves the path)",
                 name(node)
             ),
         }

@@ -96,7 +96,7 @@ impl FringeLists {
                     self.inserted.clear();
                 }
             }
-            SearchEvent::Finished { .. } => {}
+            SearchEvent::Finished { .. } | SearchEvent::Backtracked { .. } => {}
         }
     }
 

@@ -1,7 +1,8 @@
 //! Compute a shortest path using [IDA*](https://en.wikipedia.org/wiki/Iterative_deepening_A*):
 //! depth-first passes bounded by a threshold on `f`, the threshold rising each pass to the
 //! smallest `f` that exceeded it. Little memory (the current path), more time (nodes are
-//! expanded again in every pass). A node budget keeps it from running for ever: over budget is
+//! expanded again in every pass). Each expansion puts a node at the end of the path and each
+//! backtrack takes it off, so the events give the path at every step. A node budget keeps it from running for ever: over budget is
 //! an outcome, never a wrong answer.
 
 use super::events::{Observer, SearchEvent, SearchOutcome, SearchResult};
@@ -90,6 +91,7 @@ where
         while let Some(frame) = stack.last_mut() {
             let Some(&(child, step)) = frame.children.get(frame.next) else {
                 on_path[frame.node] = false;
+                observer.event(SearchEvent::Backtracked { node: frame.node });
                 stack.pop();
                 continue;
             };

@@ -9,6 +9,7 @@ pub mod fringe;
 pub mod fringe_lists;
 pub mod frontier;
 pub mod funnel;
+pub mod ida_path;
 pub mod idastar;
 
 pub use astar::{AStarScratch, astar, astar_with_scratch};
@@ -18,6 +19,7 @@ pub use events::{ExpansionOrder, NoObserver, Observer, SearchEvent, SearchOutcom
 pub use fringe::{FringeScratch, fringe, fringe_with_scratch};
 pub use fringe_lists::{FringeLists, NowEntry};
 pub use frontier::{Frontier, FrontierEntry};
+pub use ida_path::{IdaPath, PathNode};
 pub use idastar::idastar;
 
 /// A map keyed by node id for the replays ([`Frontier`], [`FringeLists`]): node ids are dense

@@ -1,0 +1,139 @@
+//! IDA*'s current path — the only memory it keeps — as its recorded events leave it at any
+//! step: each expansion puts a node at the end of the path, each backtrack takes it off, and
+//! a pass starts again from the start with an empty path.
+
+use super::events::SearchEvent;
+
+/// A node on the path, with its costs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PathNode {
+    /// The node.
+    pub node: usize,
+    /// Cost from the start along the path.
+    pub g: f64,
+    /// Heuristic estimate to the goal.
+    pub h: f64,
+}
+
+impl PathNode {
+    /// The estimated total cost `g + h`.
+    pub fn f(&self) -> f64 {
+        self.g + self.h
+    }
+}
+
+/// The path after the events applied so far.
+#[derive(Debug, Clone, Default)]
+pub struct IdaPath {
+    path: Vec<PathNode>,
+}
+
+impl IdaPath {
+    /// No path yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Takes one event of IDA* into account.
+    pub fn apply(&mut self, event: &SearchEvent) {
+        match *event {
+            SearchEvent::IterationStarted { .. } => self.path.clear(),
+            SearchEvent::Expanded { node, g, h } => self.path.push(PathNode { node, g, h }),
+            SearchEvent::Backtracked { node }
+                if self.path.last().is_some_and(|last| last.node == node) =>
+            {
+                self.path.pop();
+            }
+            _ => {}
+        }
+    }
+
+    /// From the start to the node expanded last.
+    pub fn nodes(&self) -> &[PathNode] {
+        &self.path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{NoObserver, idastar};
+
+    /// On a small grid with a wall the estimate does not see: before every expansion the
+    /// path's last node is a neighbour of the node expanded, one step cheaper; each backtrack
+    /// takes off the path's last node; and at the goal the path is the answer.
+    #[test]
+    fn the_path_is_the_depth_first_stack() {
+        let (w, h) = (6usize, 5usize);
+        let wall = |n: usize| n % w == 2 && n / w < 4;
+        let grid = |n: usize, out: &mut Vec<(usize, f64)>| {
+            let (x, y) = (n % w, n / w);
+            let mut push = |m: usize| {
+                if !wall(m) {
+                    out.push((m, 1.0));
+                }
+            };
+            if x > 0 {
+                push(n - 1);
+            }
+            if x + 1 < w {
+                push(n + 1);
+            }
+            if y > 0 {
+                push(n - w);
+            }
+            if y + 1 < h {
+                push(n + w);
+            }
+        };
+        let goal = 5;
+        let manhattan = |n: usize| ((n % w).abs_diff(goal % w) + (n / w).abs_diff(goal / w)) as f64;
+        let mut trace = Vec::new();
+        let result = idastar(
+            w * h,
+            0,
+            grid,
+            manhattan,
+            |n| n == goal,
+            100_000,
+            &mut trace,
+        );
+        let plain = idastar(
+            w * h,
+            0,
+            grid,
+            manhattan,
+            |n| n == goal,
+            100_000,
+            &mut NoObserver,
+        );
+        assert_eq!((result.cost, &result.path), (plain.cost, &plain.path));
+        let mut path = IdaPath::new();
+        let mut backtracks = 0;
+        for event in &trace {
+            match *event {
+                SearchEvent::Expanded { node, g, .. } => {
+                    if let Some(last) = path.nodes().last() {
+                        let mut next = Vec::new();
+                        grid(last.node, &mut next);
+                        assert!(
+                            next.iter()
+                                .any(|&(m, step)| m == node && last.g + step == g)
+                        );
+                    } else {
+                        assert_eq!(node, 0, "a pass starts at the start");
+                    }
+                }
+                SearchEvent::Backtracked { node } => {
+                    assert_eq!(path.nodes().last().map(|p| p.node), Some(node));
+                    backtracks += 1;
+                }
+                _ => {}
+            }
+            path.apply(event);
+        }
+        let ends: Vec<usize> = path.nodes().iter().map(|p| p.node).collect();
+        assert_eq!(ends, result.path);
+        assert!(backtracks > 10, "{backtracks}");
+    }
+}
