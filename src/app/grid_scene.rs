@@ -359,6 +359,14 @@ impl GridReplay {
             SearchEvent::Deferred { node, .. } if node < n => {
                 self.status[node] = CellStatus::Later;
             }
+            SearchEvent::Backtracked { .. } => {
+                // IDA* goes on from the node it backed up to.
+                self.current = self
+                    .ida
+                    .as_ref()
+                    .and_then(|p| p.nodes().last())
+                    .map(|p| p.node);
+            }
             SearchEvent::IterationStarted {
                 iteration,
                 threshold,

@@ -223,7 +223,7 @@ impl SearchEvent {
                 name(node)
             ),
             SearchEvent::Backtracked { node } => format!(
-                "{}: no child left within the threshold, back up to its parent (it leaves the path)",
+                "{}: no child left within the threshold, so back up: it leaves the path",
                 name(node)
             ),
         }
