@@ -1330,18 +1330,7 @@ fn the_open_list_shows_the_cell_expanded_next() {
         h.get_by_label(&format!("IDA* path: depth {depth}"));
         if let Some(last) = path.nodes().last() {
             let cell = grid.map.cell(last.node);
-            let row: Vec<String> = h
-                .get_all_by(|_| true)
-                .filter_map(|node| {
-                    use egui_kittest::kittest::NodeT;
-                    let node = node.accesskit_node();
-                    (node.role() == egui::accesskit::Role::Label)
-                        .then(|| node.value())
-                        .flatten()
-                })
-                .skip_while(|label| label != "deepest")
-                .take(2)
-                .collect();
+            let row = labels_from(&h, "deepest", 2);
             assert_eq!(row.get(1), Some(&format!("{},{}", cell.0, cell.1)));
         }
     }
@@ -1369,18 +1358,7 @@ fn the_open_list_shows_the_cell_expanded_next() {
         let cell = grid.map.cell(node);
         assert_eq!(grid.next_to_expand(), Some(cell));
         // The first row: "next", the cell, g, h, f, and what the visit does.
-        let first_row: Vec<String> = h
-            .get_all_by(|_| true)
-            .filter_map(|node| {
-                use egui_kittest::kittest::NodeT;
-                let node = node.accesskit_node();
-                (node.role() == egui::accesskit::Role::Label)
-                    .then(|| node.value())
-                    .flatten()
-            })
-            .skip_while(|label| label != "next")
-            .take(6)
-            .collect();
+        let first_row = labels_from(&h, "next", 6);
         assert_eq!(first_row.get(1), Some(&format!("{},{}", cell.0, cell.1)));
         let action = if deferred { "put off" } else { "expand" };
         assert_eq!(first_row.get(5).map(String::as_str), Some(action));
@@ -1679,6 +1657,22 @@ fn wait_for_partitions(h: &mut Harness<'_, NavlabApp>) {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     h.run_steps(2);
+}
+
+/// The texts of `n` labels in the window, in order, from the first that reads `first`: a
+/// table's row read from its first cell.
+fn labels_from(h: &Harness<'_, NavlabApp>, first: &str, n: usize) -> Vec<String> {
+    h.get_all_by(|_| true)
+        .filter_map(|node| {
+            use egui_kittest::kittest::NodeT;
+            let node = node.accesskit_node();
+            (node.role() == egui::accesskit::Role::Label)
+                .then(|| node.value())
+                .flatten()
+        })
+        .skip_while(|label| label != first)
+        .take(n)
+        .collect()
 }
 
 /// Paints a wall at `cell` in one stroke and waits for the Partitions window's new comparison.

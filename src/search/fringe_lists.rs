@@ -194,33 +194,13 @@ mod tests {
     #[test]
     fn the_head_of_now_is_the_next_visit() {
         let (w, h) = (7usize, 5usize);
-        let wall = |n: usize| n % w == 3 && n / w < 4;
-        let grid = |n: usize, out: &mut Vec<(usize, f64)>| {
-            let (x, y) = (n % w, n / w);
-            let mut push = |m: usize| {
-                if !wall(m) {
-                    out.push((m, 1.0));
-                }
-            };
-            if x > 0 {
-                push(n - 1);
-            }
-            if x + 1 < w {
-                push(n + 1);
-            }
-            if y > 0 {
-                push(n - w);
-            }
-            if y + 1 < h {
-                push(n + w);
-            }
-        };
+        let grid = crate::search::walled_grid(w, h, |n| n % w == 3 && n / w < 4);
         let goal = 6;
         let manhattan = |n: usize| ((n % w).abs_diff(goal % w) + (n / w).abs_diff(goal / w)) as f64;
         let mut trace = Vec::new();
-        let result = fringe(w * h, 0, grid, manhattan, |n| n == goal, &mut trace);
+        let result = fringe(w * h, 0, &grid, manhattan, |n| n == goal, &mut trace);
         assert!(result.cost.is_finite());
-        let plain = fringe(w * h, 0, grid, manhattan, |n| n == goal, &mut NoObserver);
+        let plain = fringe(w * h, 0, &grid, manhattan, |n| n == goal, &mut NoObserver);
         assert_eq!(plain.cost, result.cost);
         let mut lists = FringeLists::new();
         let (mut expanded, mut deferred) = (0, 0);

@@ -65,34 +65,14 @@ mod tests {
     #[test]
     fn the_path_is_the_depth_first_stack() {
         let (w, h) = (6usize, 5usize);
-        let wall = |n: usize| n % w == 2 && n / w < 4;
-        let grid = |n: usize, out: &mut Vec<(usize, f64)>| {
-            let (x, y) = (n % w, n / w);
-            let mut push = |m: usize| {
-                if !wall(m) {
-                    out.push((m, 1.0));
-                }
-            };
-            if x > 0 {
-                push(n - 1);
-            }
-            if x + 1 < w {
-                push(n + 1);
-            }
-            if y > 0 {
-                push(n - w);
-            }
-            if y + 1 < h {
-                push(n + w);
-            }
-        };
+        let grid = crate::search::walled_grid(w, h, |n| n % w == 2 && n / w < 4);
         let goal = 5;
         let manhattan = |n: usize| ((n % w).abs_diff(goal % w) + (n / w).abs_diff(goal / w)) as f64;
         let mut trace = Vec::new();
         let result = idastar(
             w * h,
             0,
-            grid,
+            &grid,
             manhattan,
             |n| n == goal,
             100_000,
@@ -101,7 +81,7 @@ mod tests {
         let plain = idastar(
             w * h,
             0,
-            grid,
+            &grid,
             manhattan,
             |n| n == goal,
             100_000,

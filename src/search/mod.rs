@@ -54,3 +54,33 @@ impl std::hash::Hasher for NodeHasher {
 pub(crate) fn pass_limit(threshold: f64) -> f64 {
     threshold + 1e-9 * threshold.abs().max(1.0)
 }
+
+/// A `w × h` grid of unit steps (4 directions) without the nodes `wall` names: the small maze
+/// the replays' unit tests search.
+#[cfg(test)]
+pub(crate) fn walled_grid(
+    w: usize,
+    h: usize,
+    wall: impl Fn(usize) -> bool,
+) -> impl Fn(usize, &mut Vec<(usize, f64)>) {
+    move |n: usize, out: &mut Vec<(usize, f64)>| {
+        let (x, y) = (n % w, n / w);
+        let mut push = |m: usize| {
+            if !wall(m) {
+                out.push((m, 1.0));
+            }
+        };
+        if x > 0 {
+            push(n - 1);
+        }
+        if x + 1 < w {
+            push(n + 1);
+        }
+        if y > 0 {
+            push(n - w);
+        }
+        if y + 1 < h {
+            push(n + w);
+        }
+    }
+}
