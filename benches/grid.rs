@@ -1,6 +1,7 @@
 //! Grid search on the MovingAI maps: our A* and Fringe Search against the `pathfinding` crate's
-//! `astar` and `fringe` on the same scenarios, same moves and same heuristic; and building a
-//! navmesh from each map. Run: `cargo bench --bench grid` (reads `../shared/testdata/movingai`).
+//! `astar` and `fringe` on the same scenarios, same moves and same heuristic; building a
+//! navmesh from each map; and the four partitions of each map built and searched. Run: `cargo
+//! bench --bench grid` (reads `../shared/testdata/movingai`).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use navlab::grid::movingai::{Scenario, load_map, load_scenarios, matches_six_digits};
@@ -153,5 +154,34 @@ fn mesh_from_map(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, grid, mesh_from_map);
+/// The Partitions window's work on each map: building the four partitions (what an edit
+/// costs) and searching them for a scenario of the last bucket (what a move of S or G costs),
+/// after checking the grid's path has the listed optimal length.
+fn partitions(c: &mut Criterion) {
+    use navlab::partitions::{build_partitions, search_partitions};
+    let mut group = c.benchmark_group("partitions");
+    group.sample_size(10);
+    for name in ["arena.map", "maze512-4-0.map", "random512-10-0.map"] {
+        let Some((map, scenarios)) = data(name) else {
+            eprintln!("SKIPPED: ../shared/testdata/movingai/{name} is absent");
+            continue;
+        };
+        let Some(s) = scenarios.last() else {
+            continue;
+        };
+        let built = build_partitions(&map, Connectivity::Eight);
+        let comparison = search_partitions(built.clone(), &map, s.start, s.goal);
+        let grid = comparison.results.first().expect("the grid's result");
+        assert!(matches_six_digits(grid.raw_length(), s.optimal), "{name}");
+        group.bench_function(BenchmarkId::new("build", name), |b| {
+            b.iter(|| black_box(build_partitions(&map, Connectivity::Eight)))
+        });
+        group.bench_function(BenchmarkId::new("search", name), |b| {
+            b.iter(|| black_box(search_partitions(built.clone(), &map, s.start, s.goal)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, grid, mesh_from_map, partitions);
 criterion_main!(benches);
