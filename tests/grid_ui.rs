@@ -1854,3 +1854,52 @@ fn partitions_window_reuses_the_built_partitions_when_only_the_goal_moves() {
     };
     assert!(!Arc::ptr_eq(tree, tree_edited));
 }
+
+/// The Partitions window's expansion slider steps through the order A* took a partition's
+/// nodes: each arrow key shows one fewer, always the first ones of the search's order, and
+/// choosing another partition shows all of its own again.
+#[test]
+fn partitions_window_steps_through_the_expansions() {
+    use navlab::partitions::Partition;
+    let mut h = harness(vec![]);
+    h.key_press(egui::Key::P);
+    wait_for_partitions(&mut h);
+    h.get_by_label(Partition::QuadTree.name()).click();
+    h.run_steps(2);
+    let all = h
+        .state()
+        .grid
+        .partitions
+        .comparison
+        .as_ref()
+        .and_then(|c| c.result(Partition::QuadTree))
+        .map(|r| r.expanded_nodes.clone())
+        .expect("the quadtree's search");
+    assert!(all.len() > 5, "{}", all.len());
+    assert_eq!(h.state().grid.partitions.expanded_in_view(), &all[..]);
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "Expansions shown")
+        .focus();
+    h.run_steps(2);
+    for k in 1..=3 {
+        h.key_press(egui::Key::ArrowLeft);
+        h.run_steps(1);
+        assert_eq!(
+            h.state().grid.partitions.expanded_in_view(),
+            &all[..all.len() - k]
+        );
+    }
+    h.key_press(egui::Key::Escape);
+    h.run_steps(1);
+    h.get_by_label(Partition::NavMesh.name()).click();
+    h.run_steps(2);
+    let mesh_all = h
+        .state()
+        .grid
+        .partitions
+        .comparison
+        .as_ref()
+        .and_then(|c| c.result(Partition::NavMesh))
+        .map(|r| r.expanded_nodes.clone())
+        .expect("the navmesh's search");
+    assert_eq!(h.state().grid.partitions.expanded_in_view(), &mesh_all[..]);
+}

@@ -70,6 +70,9 @@ pub struct PartitionsView {
     pub draw_structure: bool,
     /// Shade the nodes A* expanded.
     pub draw_expanded: bool,
+    /// How many of them, in the order A* took them (`None`: all); the last one shown is
+    /// outlined. A new comparison or another partition shows all again.
+    pub expansions_shown: Option<usize>,
     /// The latest comparison answered.
     pub comparison: Option<PartitionComparison>,
     /// The map revision [`comparison`](Self::comparison) was made on.
@@ -87,6 +90,7 @@ impl Default for PartitionsView {
             shown: Partition::QuadTree,
             draw_structure: true,
             draw_expanded: true,
+            expansions_shown: None,
             comparison: None,
             compared_revision: 0,
             asked: None,
@@ -143,6 +147,18 @@ impl PartitionsView {
     fn receive(&mut self, answer: Answer) {
         self.compared_revision = answer.revision;
         self.comparison = Some(answer.comparison);
+        self.expansions_shown = None;
+    }
+
+    /// The nodes shaded as expanded (see [`expansions_shown`](Self::expansions_shown)), in
+    /// the order A* took them, in the shown partition's numbering.
+    pub fn expanded_in_view(&self) -> &[usize] {
+        let Some(result) = self.comparison.as_ref().and_then(|c| c.result(self.shown)) else {
+            return &[];
+        };
+        let all = &result.expanded_nodes;
+        let n = self.expansions_shown.unwrap_or(all.len()).min(all.len());
+        all.get(..n).unwrap_or_default()
     }
 
     /// Forgets the comparison (a new map was loaded).
@@ -227,11 +243,16 @@ impl PartitionsView {
                     }
                 };
                 for partition in Partition::ALL {
-                    ui.radio_value(&mut self.shown, partition, partition.name())
+                    if ui
+                        .radio_value(&mut self.shown, partition, partition.name())
                         .on_hover_text(format!(
                             "Draw the {} and its paths over the map",
                             partition.name()
-                        ));
+                        ))
+                        .changed()
+                    {
+                        self.expansions_shown = None;
+                    }
                     if let Some(r) = comparison.result(partition) {
                         ui.label(format!("{} {}", r.nodes, partition.node_name()));
                         ui.label(r.links.to_string());
@@ -263,6 +284,25 @@ impl PartitionsView {
                 ui.ctx().copy_text(comparison.to_json().to_string());
             }
         });
+        if let Some(result) = comparison.result(self.shown)
+            && self.draw_expanded
+            && !result.expanded_nodes.is_empty()
+        {
+            let all = result.expanded_nodes.len();
+            let mut shown = self.expansions_shown.unwrap_or(all).min(all);
+            let slider = ui
+                .add(
+                    egui::Slider::new(&mut shown, 0..=all)
+                        .step_by(1.0)
+                        .text("Expansions shown"),
+                )
+                .on_hover_text(
+                    "Step through the order A* expanded this partition's nodes (arrow keys once the slider has focus); the last one shown is outlined",
+                );
+            if slider.changed() {
+                self.expansions_shown = (shown < all).then_some(shown);
+            }
+        }
         if let Some((_, why)) = comparison.refused.iter().find(|(p, _)| *p == self.shown) {
             ui.colored_label(Color32::from_rgb(240, 180, 80), why);
         } else if self.draw_structure && structure_size(comparison, self.shown) > MAX_DRAWN {
@@ -279,10 +319,11 @@ impl PartitionsView {
             return;
         };
         let at = |p: Vec2| view.screen_from_world(p);
+        let nodes = self.expanded_in_view();
         let expanded = comparison
             .result(self.shown)
-            .filter(|r| self.draw_expanded && r.expanded_nodes.len() <= MAX_DRAWN)
-            .map(|r| expanded_shapes(comparison, r, painter.clip_rect(), &at))
+            .filter(|_| self.draw_expanded && nodes.len() <= MAX_DRAWN)
+            .map(|r| expanded_shapes(comparison, r.partition, nodes, painter.clip_rect(), &at))
             .unwrap_or_default();
         // Areas go under the outlines; the visibility graph's corners over its links.
         let points = self.shown == Partition::Visibility;
@@ -363,10 +404,43 @@ impl PartitionsView {
     }
 }
 
-/// The nodes `result`'s search expanded, filled, those outside `visible` left out.
+/// `nodes` of `partition` (as its search expanded them) filled, those outside `visible` left
+/// out, the last one outlined too.
 fn expanded_shapes(
     comparison: &PartitionComparison,
-    result: &crate::partitions::PartitionResult,
+    partition: Partition,
+    nodes: &[usize],
+    visible: Rect,
+    at: &impl Fn(Vec2) -> Pos2,
+) -> Vec<Shape> {
+    let mut shapes = node_shapes(comparison, partition, nodes, visible, at);
+    if let Some(&last) = nodes.last() {
+        let outline = Stroke::new(2.5, Color32::WHITE);
+        for shape in node_shapes(comparison, partition, &[last], visible, at) {
+            match shape {
+                Shape::Rect(r) => shapes.push(Shape::rect_stroke(
+                    r.rect,
+                    0.0,
+                    outline,
+                    egui::StrokeKind::Outside,
+                )),
+                Shape::Circle(c) => {
+                    shapes.push(Shape::circle_stroke(c.center, c.radius + 3.0, outline))
+                }
+                Shape::Path(p) => shapes.push(Shape::closed_line(p.points, outline)),
+                _ => {}
+            }
+        }
+    }
+    shapes
+}
+
+/// `nodes` of `partition` as shapes: cells, squares and triangles filled, the visibility
+/// graph's points ringed.
+fn node_shapes(
+    comparison: &PartitionComparison,
+    partition: Partition,
+    nodes: &[usize],
     visible: Rect,
     at: &impl Fn(Vec2) -> Pos2,
 ) -> Vec<Shape> {
@@ -376,8 +450,8 @@ fn expanded_shapes(
         r.intersects(visible)
             .then(|| Shape::rect_filled(r, 0.0, EXPANDED_COLOR))
     };
-    let nodes = result.expanded_nodes.iter().copied();
-    match result.partition {
+    let nodes = nodes.iter().copied();
+    match partition {
         Partition::Grid => {
             let width = comparison.map_width.max(1);
             nodes
