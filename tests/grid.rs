@@ -581,7 +581,7 @@ proptest! {
     /// depth-first stack on random maps: every pass starts at the start; each node expanded is
     /// a move from the path's last node (a successor, one step's cost further) and not already
     /// on the path; each backtrack takes off the path's last node; the goal's path is the
-    /// answer.
+    /// answer; and the smallest f the pass's back-ups cut off is the next pass's threshold.
     #[test]
     fn idastar_path_is_a_depth_first_stack((map, start, goal, eight) in random_map()) {
         use navlab::search::{IdaPath, idastar};
@@ -608,8 +608,13 @@ proptest! {
                         prop_assert!(path.nodes().iter().all(|p| p.node != node), "a cycle");
                     }
                 },
-                SearchEvent::Backtracked { node } => {
+                SearchEvent::Backtracked { node, .. } => {
                     prop_assert_eq!(path.nodes().last().map(|p| p.node), Some(node));
+                }
+                // The back-ups' cut-offs give the next threshold: IDA*'s smallest f over it.
+                SearchEvent::IterationStarted { iteration, threshold, .. } if iteration > 1 => {
+                    prop_assert_eq!(path.nodes().len(), 0, "the last pass backed up to the start");
+                    prop_assert_eq!(path.next_threshold(), Some(threshold));
                 }
                 _ => {}
             }

@@ -1005,7 +1005,7 @@ impl GridScene {
             return;
         }
         if let Some(path) = &self.replay.ida {
-            super::playback::ida_path_ui(ui, path, finished, name);
+            super::playback::ida_path_ui(ui, path, self.replay.threshold, finished, name);
             return;
         }
         let no_list = match self.algorithm {

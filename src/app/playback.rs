@@ -390,6 +390,7 @@ pub fn fringe_lists_ui(
 pub fn ida_path_ui(
     ui: &mut Ui,
     path: &crate::search::IdaPath,
+    threshold: f64,
     finished: bool,
     name: impl Fn(usize) -> String,
 ) {
@@ -405,6 +406,13 @@ pub fn ida_path_ui(
                 return;
             }
             ui.label("IDA* keeps no open list, only the path from the start (pink on the map): it tries the last node's children in turn, deeper while f stays within the threshold, and backs up when none does.");
+            ui.label(match path.next_threshold() {
+                Some(next) => format!(
+                    "Threshold {threshold:.2}; the smallest f cut off by the nodes backed up from so far is {next:.2}: the next pass's threshold unless a smaller one comes."
+                ),
+                None => format!("Threshold {threshold:.2}; nothing cut off yet this pass."),
+            })
+            .on_hover_text("A child whose f is above the threshold is not searched this pass; the smallest such f becomes the next threshold");
             if nodes.is_empty() {
                 ui.weak("No path: a pass is about to start from the start.");
                 return;

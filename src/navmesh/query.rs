@@ -163,7 +163,10 @@ impl<O: Observer<SearchEvent>, T: Observer<SearchEvent>> Observer<SearchEvent>
                 SearchEvent::Expanded { node: tri, g, h }
             }
             SearchEvent::Deferred { node, f } => SearchEvent::Deferred { node: t(node), f },
-            SearchEvent::Backtracked { node } => SearchEvent::Backtracked { node: t(node) },
+            SearchEvent::Backtracked { node, cut_off } => SearchEvent::Backtracked {
+                node: t(node),
+                cut_off,
+            },
             other @ (SearchEvent::Finished { .. } | SearchEvent::IterationStarted { .. }) => other,
         };
         self.inner.event(mapped);

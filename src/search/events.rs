@@ -105,6 +105,9 @@ pub enum SearchEvent {
     Backtracked {
         /// The node.
         node: usize,
+        /// The smallest `f` among its children that were over the threshold (`None`: none
+        /// was). The smallest over a pass's back-ups is the next pass's threshold.
+        cut_off: Option<f64>,
     },
     /// The search ended.
     Finished {
@@ -222,9 +225,13 @@ impl SearchEvent {
                 "{} has f = {f:.2} above the threshold: move it to the later list",
                 name(node)
             ),
-            SearchEvent::Backtracked { node } => format!(
-                "{}: no child left within the threshold, so back up: it leaves the path",
-                name(node)
+            SearchEvent::Backtracked { node, cut_off } => format!(
+                "{}: no child left within the threshold, so back up: it leaves the path{}",
+                name(node),
+                match cut_off {
+                    Some(f) => format!(" (its children over it: smallest f = {f:.2})"),
+                    None => String::new(),
+                }
             ),
         }
     }

@@ -26,6 +26,8 @@ impl PathNode {
 #[derive(Debug, Clone, Default)]
 pub struct IdaPath {
     path: Vec<PathNode>,
+    /// The smallest `f` cut off by the pass's back-ups so far.
+    cut_off: Option<f64>,
 }
 
 impl IdaPath {
@@ -37,12 +39,18 @@ impl IdaPath {
     /// Takes one event of IDA* into account.
     pub fn apply(&mut self, event: &SearchEvent) {
         match *event {
-            SearchEvent::IterationStarted { .. } => self.path.clear(),
+            SearchEvent::IterationStarted { .. } => {
+                self.path.clear();
+                self.cut_off = None;
+            }
             SearchEvent::Expanded { node, g, h } => self.path.push(PathNode { node, g, h }),
-            SearchEvent::Backtracked { node }
+            SearchEvent::Backtracked { node, cut_off }
                 if self.path.last().is_some_and(|last| last.node == node) =>
             {
                 self.path.pop();
+                if let Some(f) = cut_off {
+                    self.cut_off = Some(self.cut_off.map_or(f, |c| c.min(f)));
+                }
             }
             _ => {}
         }
@@ -51,6 +59,12 @@ impl IdaPath {
     /// From the start to the node expanded last.
     pub fn nodes(&self) -> &[PathNode] {
         &self.path
+    }
+
+    /// The smallest `f` cut off in this pass by the nodes backed up from so far: once the
+    /// pass is over (the start backed up from too), the next pass's threshold.
+    pub fn next_threshold(&self) -> Option<f64> {
+        self.cut_off
     }
 }
 
@@ -104,7 +118,7 @@ mod tests {
                         assert_eq!(node, 0, "a pass starts at the start");
                     }
                 }
-                SearchEvent::Backtracked { node } => {
+                SearchEvent::Backtracked { node, .. } => {
                     assert_eq!(path.nodes().last().map(|p| p.node), Some(node));
                     backtracks += 1;
                 }

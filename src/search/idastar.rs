@@ -50,6 +50,8 @@ where
         g: f64,
         children: Vec<(usize, f64)>,
         next: usize,
+        /// The smallest `f` of its children cut off so far.
+        cut_off: f64,
     }
     let mut on_path = vec![false; node_count];
     let mut threshold = heuristic(start);
@@ -87,11 +89,15 @@ where
             g: 0.0,
             children,
             next: 0,
+            cut_off: f64::INFINITY,
         });
         while let Some(frame) = stack.last_mut() {
             let Some(&(child, step)) = frame.children.get(frame.next) else {
                 on_path[frame.node] = false;
-                observer.event(SearchEvent::Backtracked { node: frame.node });
+                observer.event(SearchEvent::Backtracked {
+                    node: frame.node,
+                    cut_off: frame.cut_off.is_finite().then_some(frame.cut_off),
+                });
                 stack.pop();
                 continue;
             };
@@ -103,6 +109,7 @@ where
             let h = heuristic(child);
             if g + h > limit {
                 smallest_above = smallest_above.min(g + h);
+                frame.cut_off = frame.cut_off.min(g + h);
                 continue;
             }
             if result.expanded >= budget {
@@ -126,6 +133,7 @@ where
                 g,
                 children,
                 next: 0,
+                cut_off: f64::INFINITY,
             });
             result.peak_memory = result.peak_memory.max(stack.len());
         }
