@@ -251,8 +251,9 @@ where
         }
         later.truncate(pass.deferred);
         // Entries deferred and then superseded in the same pass do not count: with none
-        // current the list is empty (the paper removes superseded entries at once).
-        if !later.iter().any(|&entry| is_current(entry, nodes)) {
+        // current the list is empty (the paper removes superseded entries at once). The now
+        // list is read and nothing is left inserted, so every superseded entry is in `later`.
+        if pass.deferred == *stale {
             break;
         }
         threshold = pass.smallest_above;
@@ -411,13 +412,6 @@ impl Pass {
         *stale -= dropped;
         stop
     }
-}
-
-/// True when `entry` is its node's newest entry (not superseded by a cheaper route).
-fn is_current((node, version): Entry, nodes: &[FringeRecord]) -> bool {
-    nodes
-        .get(node as usize)
-        .is_some_and(|record| record.version == version)
 }
 
 /// Makes room in the later buffer (its length is its capacity for [`Pass::scan`]).
