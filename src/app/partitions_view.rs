@@ -404,8 +404,8 @@ impl PartitionsView {
     }
 }
 
-/// `nodes` of `partition` (as its search expanded them) filled, those outside `visible` left
-/// out, the last one outlined too.
+/// `nodes` of `partition` (as its search expanded them) filled — the visibility graph's points
+/// ringed — and the last one outlined; those outside `visible` are left out.
 fn expanded_shapes(
     comparison: &PartitionComparison,
     partition: Partition,
@@ -413,42 +413,60 @@ fn expanded_shapes(
     visible: Rect,
     at: &impl Fn(Vec2) -> Pos2,
 ) -> Vec<Shape> {
-    let mut shapes = node_shapes(comparison, partition, nodes, visible, at);
-    if let Some(&last) = nodes.last() {
-        let outline = Stroke::new(2.5, Color32::WHITE);
-        for shape in node_shapes(comparison, partition, &[last], visible, at) {
-            match shape {
-                Shape::Rect(r) => shapes.push(Shape::rect_stroke(
-                    r.rect,
-                    0.0,
-                    outline,
-                    egui::StrokeKind::Outside,
-                )),
-                Shape::Circle(c) => {
-                    shapes.push(Shape::circle_stroke(c.center, c.radius + 3.0, outline))
-                }
-                Shape::Path(p) => shapes.push(Shape::closed_line(p.points, outline)),
-                _ => {}
-            }
-        }
+    let shaded = NodeStyle {
+        fill: EXPANDED_COLOR,
+        stroke: Stroke::NONE,
+        ring: Stroke::new(3.0, EXPANDED_RING),
+        ring_radius: 7.0,
+    };
+    let outlined = NodeStyle {
+        fill: Color32::TRANSPARENT,
+        stroke: Stroke::new(2.5, Color32::WHITE),
+        ring: Stroke::new(2.5, Color32::WHITE),
+        ring_radius: 10.0,
+    };
+    let mut shapes = node_shapes(comparison, partition, nodes, visible, at, shaded);
+    if let Some(last) = nodes.last() {
+        let last = std::slice::from_ref(last);
+        shapes.extend(node_shapes(
+            comparison, partition, last, visible, at, outlined,
+        ));
     }
     shapes
 }
 
-/// `nodes` of `partition` as shapes: cells, squares and triangles filled, the visibility
-/// graph's points ringed.
+/// How [`node_shapes`] draws: areas (cells, squares, triangles) filled and stroked, points
+/// ringed.
+#[derive(Clone, Copy)]
+struct NodeStyle {
+    fill: Color32,
+    stroke: Stroke,
+    ring: Stroke,
+    ring_radius: f32,
+}
+
+/// `nodes` of `partition` as shapes in `style`, those outside `visible` left out.
 fn node_shapes(
     comparison: &PartitionComparison,
     partition: Partition,
     nodes: &[usize],
     visible: Rect,
     at: &impl Fn(Vec2) -> Pos2,
+    style: NodeStyle,
 ) -> Vec<Shape> {
     let built = &comparison.built;
     let square = |x: f64, y: f64, side: f64| {
         let r = Rect::from_two_pos(at(Vec2::new(x, y)), at(Vec2::new(x + side, y + side)));
-        r.intersects(visible)
-            .then(|| Shape::rect_filled(r, 0.0, EXPANDED_COLOR))
+        r.intersects(visible).then(|| {
+            let kind = egui::StrokeKind::Outside;
+            Shape::Rect(egui::epaint::RectShape::new(
+                r,
+                0.0,
+                style.fill,
+                style.stroke,
+                kind,
+            ))
+        })
     };
     let nodes = nodes.iter().copied();
     match partition {
@@ -470,16 +488,20 @@ fn node_shapes(
                 .collect()
         }
         Partition::Visibility => {
+            let Some(graph) = built.visibility.get() else {
+                return Vec::new();
+            };
             // Corners, then the start and the goal (see `VisibilityGraph::find_path`).
-            let mut points: Vec<Vec2> = built
-                .visibility
-                .get()
-                .map(|g| g.corners().map(|c| c.to_vec2()).collect())
-                .unwrap_or_default();
-            points.extend([comparison.from, comparison.to].map(|c| HalfPoint::centre(c).to_vec2()));
+            let corners = graph.corner_count();
+            let point = |n: usize| match n.checked_sub(corners) {
+                None => graph.corner(n),
+                Some(0) => Some(HalfPoint::centre(comparison.from)),
+                Some(1) => Some(HalfPoint::centre(comparison.to)),
+                Some(_) => None,
+            };
             nodes
-                .filter_map(|n| points.get(n))
-                .map(|&c| Shape::circle_stroke(at(c), 7.0, Stroke::new(3.0, EXPANDED_RING)))
+                .filter_map(point)
+                .map(|p| Shape::circle_stroke(at(p.to_vec2()), style.ring_radius, style.ring))
                 .collect()
         }
         Partition::NavMesh => {
@@ -490,7 +512,7 @@ fn node_shapes(
                 .filter(|&t| t < mesh.triangles().len())
                 .map(|t| mesh.corners(t).map(at))
                 .filter(|ps| Rect::from_points(ps).intersects(visible))
-                .map(|ps| Shape::convex_polygon(ps.to_vec(), EXPANDED_COLOR, Stroke::NONE))
+                .map(|ps| Shape::convex_polygon(ps.to_vec(), style.fill, style.stroke))
                 .collect()
         }
     }

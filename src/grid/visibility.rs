@@ -109,6 +109,11 @@ impl VisibilityGraph {
         self.link_count
     }
 
+    /// Corner `i` (the graph's node `i`).
+    pub fn corner(&self, i: usize) -> Option<HalfPoint> {
+        self.corners.get(i).map(|c| c.at)
+    }
+
     /// The corners.
     pub fn corners(&self) -> impl Iterator<Item = HalfPoint> + '_ {
         self.corners.iter().map(|c| c.at)
