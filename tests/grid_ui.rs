@@ -1855,6 +1855,18 @@ fn partitions_window_reuses_the_built_partitions_when_only_the_goal_moves() {
     assert!(!Arc::ptr_eq(tree, tree_edited));
 }
 
+/// The nodes `partition`'s search expanded in the Partitions window's comparison, in order.
+fn expanded_by(h: &Harness<'_, NavlabApp>, partition: navlab::partitions::Partition) -> Vec<usize> {
+    h.state()
+        .grid
+        .partitions
+        .comparison
+        .as_ref()
+        .and_then(|c| c.result(partition))
+        .map(|r| r.expanded_nodes.clone())
+        .expect("a search of that partition")
+}
+
 /// The Partitions window's expansion slider steps through the order A* took a partition's
 /// nodes: each arrow key shows one fewer, always the first ones of the search's order, and
 /// choosing another partition shows all of its own again.
@@ -1866,15 +1878,7 @@ fn partitions_window_steps_through_the_expansions() {
     wait_for_partitions(&mut h);
     h.get_by_label(Partition::QuadTree.name()).click();
     h.run_steps(2);
-    let all = h
-        .state()
-        .grid
-        .partitions
-        .comparison
-        .as_ref()
-        .and_then(|c| c.result(Partition::QuadTree))
-        .map(|r| r.expanded_nodes.clone())
-        .expect("the quadtree's search");
+    let all = expanded_by(&h, Partition::QuadTree);
     assert!(all.len() > 5, "{}", all.len());
     assert_eq!(h.state().grid.partitions.expanded_in_view(), &all[..]);
     h.get_by_role_and_label(egui::accesskit::Role::Slider, "Expansions shown")
@@ -1892,14 +1896,6 @@ fn partitions_window_steps_through_the_expansions() {
     h.run_steps(1);
     h.get_by_label(Partition::NavMesh.name()).click();
     h.run_steps(2);
-    let mesh_all = h
-        .state()
-        .grid
-        .partitions
-        .comparison
-        .as_ref()
-        .and_then(|c| c.result(Partition::NavMesh))
-        .map(|r| r.expanded_nodes.clone())
-        .expect("the navmesh's search");
+    let mesh_all = expanded_by(&h, Partition::NavMesh);
     assert_eq!(h.state().grid.partitions.expanded_in_view(), &mesh_all[..]);
 }

@@ -285,32 +285,19 @@ pub fn open_list_ui(
                 ui.weak("Nothing is open.");
                 return;
             }
-            egui::Grid::new("open_list_rows")
-                .num_columns(5)
-                .striped(true)
-                .show(ui, |ui| {
-                    for heading in ["", "", "g", "h", "f"] {
-                        ui.strong(heading);
-                    }
-                    ui.end_row();
-                    for (k, entry) in next.iter().enumerate() {
-                        if k == 0 {
-                            ui.label("next").on_hover_text(match order {
-                                crate::search::ExpansionOrder::Oldest => {
-                                    "Breadth-first search takes the one that has waited longest"
-                                }
-                                _ => "The lowest f (g for Dijkstra); among equals the newest",
-                            });
-                        } else {
-                            ui.label("");
-                        }
-                        ui.label(name(entry.node));
-                        ui.label(format!("{:.2}", entry.g));
-                        ui.label(format!("{:.2}", entry.h));
-                        ui.label(format!("{:.2}", entry.f()));
-                        ui.end_row();
-                    }
-                });
+            let why_first = match order {
+                crate::search::ExpansionOrder::Oldest => {
+                    "Breadth-first search takes the one that has waited longest"
+                }
+                _ => "The lowest f (g for Dijkstra); among equals the newest",
+            };
+            costs_table_ui(
+                ui,
+                "open_list_rows",
+                ("next", why_first),
+                next.iter()
+                    .map(|entry| (name(entry.node), entry.g, entry.h)),
+            );
             let more = frontier.len().saturating_sub(next.len());
             if more > 0 {
                 ui.weak(format!("and {more} more"));
@@ -385,6 +372,36 @@ pub fn fringe_lists_ui(
         });
 }
 
+/// A table of nodes with their g, h and f, the first row marked `first` (with a tooltip).
+fn costs_table_ui(
+    ui: &mut Ui,
+    id: &str,
+    (first, why_first): (&str, &str),
+    rows: impl Iterator<Item = (String, f64, f64)>,
+) {
+    egui::Grid::new(id)
+        .num_columns(5)
+        .striped(true)
+        .show(ui, |ui| {
+            for heading in ["", "", "g", "h", "f"] {
+                ui.strong(heading);
+            }
+            ui.end_row();
+            for (k, (node, g, h)) in rows.enumerate() {
+                if k == 0 {
+                    ui.label(first).on_hover_text(why_first);
+                } else {
+                    ui.label("");
+                }
+                ui.label(node);
+                ui.label(format!("{g:.2}"));
+                ui.label(format!("{h:.2}"));
+                ui.label(format!("{:.2}", g + h));
+                ui.end_row();
+            }
+        });
+}
+
 /// IDA*'s path at the shown step — all the memory it keeps: its depth, and its last nodes,
 /// the deepest first (the one expanded last, whose children are tried next).
 pub fn ida_path_ui(
@@ -417,23 +434,12 @@ pub fn ida_path_ui(
                 ui.weak("No path: a pass is about to start from the start.");
                 return;
             }
-            egui::Grid::new("ida_path_rows")
-                .num_columns(5)
-                .striped(true)
-                .show(ui, |ui| {
-                    for heading in ["", "", "g", "h", "f"] {
-                        ui.strong(heading);
-                    }
-                    ui.end_row();
-                    for (k, node) in nodes.iter().rev().take(ROWS).enumerate() {
-                        ui.label(if k == 0 { "deepest" } else { "" });
-                        ui.label(name(node.node));
-                        ui.label(format!("{:.2}", node.g));
-                        ui.label(format!("{:.2}", node.h));
-                        ui.label(format!("{:.2}", node.f()));
-                        ui.end_row();
-                    }
-                });
+            costs_table_ui(
+                ui,
+                "ida_path_rows",
+                ("deepest", "The node expanded last: its children are tried next"),
+                nodes.iter().rev().take(ROWS).map(|n| (name(n.node), n.g, n.h)),
+            );
             let more = nodes.len().saturating_sub(ROWS);
             if more > 0 {
                 ui.weak(format!("and {more} more back to the start"));
