@@ -582,6 +582,9 @@ proptest! {
     /// a move from the path's last node (a successor, one step's cost further) and not already
     /// on the path; each backtrack takes off the path's last node; the goal's path is the
     /// answer; and the smallest f the pass's back-ups cut off is the next pass's threshold.
+    /// Every child cut off is a move from the path's last node, off the path, with f over the
+    /// threshold; each back-up's smallest cut-off is the smallest f of its own children cut
+    /// off, and the pass's cut-offs' smallest f is the next threshold.
     #[test]
     fn idastar_path_is_a_depth_first_stack((map, start, goal, eight) in random_map()) {
         use navlab::search::{IdaPath, idastar};
@@ -593,30 +596,60 @@ proptest! {
         let successors = |i: usize, out: &mut Vec<(usize, f64)>| map.successors(i, connectivity, out);
         let mut trace = Vec::new();
         let result = idastar(map.cell_count(), s, successors, h, |i| i == t, 20_000, &mut trace);
+        // `node` reached at cost `g` is one move from the path's last node, and not on it.
+        let a_move_off_the_path = |path: &IdaPath, node: usize, g: f64| {
+            let Some(last) = path.nodes().last() else {
+                return false;
+            };
+            let mut out = Vec::new();
+            successors(last.node, &mut out);
+            out.iter().any(|&(m, step)| m == node && last.g + step == g)
+                && path.nodes().iter().all(|p| p.node != node)
+        };
         let mut path = IdaPath::new();
+        let mut threshold = f64::NAN;
+        // The smallest f cut off below each node of the path, and in the whole pass.
+        let mut below: Vec<f64> = Vec::new();
+        let mut pass_smallest = f64::INFINITY;
         for event in &trace {
             match *event {
-                SearchEvent::Expanded { node, g, .. } => match path.nodes().last() {
-                    None => prop_assert_eq!((node, g), (s, 0.0)),
-                    Some(last) => {
-                        let mut out = Vec::new();
-                        successors(last.node, &mut out);
-                        prop_assert!(
-                            out.iter().any(|&(m, step)| m == node && last.g + step == g),
-                            "{node} is not a move from {}", last.node
-                        );
-                        prop_assert!(path.nodes().iter().all(|p| p.node != node), "a cycle");
+                SearchEvent::CutOff { node, g, h: estimate } => {
+                    prop_assert!(!path.nodes().is_empty(), "a cut-off with no path");
+                    prop_assert!(a_move_off_the_path(&path, node, g), "{node} g {g}");
+                    prop_assert_eq!(estimate, h(node));
+                    prop_assert!(g + estimate > threshold, "{} is within {threshold}", g + estimate);
+                    if let Some(smallest) = below.last_mut() {
+                        *smallest = smallest.min(g + estimate);
                     }
-                },
-                SearchEvent::Backtracked { node, .. } => {
+                    pass_smallest = pass_smallest.min(g + estimate);
+                }
+                SearchEvent::Expanded { node, g, .. } => {
+                    if path.nodes().is_empty() {
+                        prop_assert_eq!((node, g), (s, 0.0));
+                    } else {
+                        prop_assert!(a_move_off_the_path(&path, node, g), "{node} g {g}");
+                    }
+                }
+                SearchEvent::Backtracked { node, cut_off } => {
                     prop_assert_eq!(path.nodes().last().map(|p| p.node), Some(node));
+                    let smallest = below.pop().filter(|f| f.is_finite());
+                    prop_assert_eq!(cut_off, smallest, "the back-up of {}", node);
                 }
                 // The back-ups' cut-offs give the next threshold: IDA*'s smallest f over it.
-                SearchEvent::IterationStarted { iteration, threshold, .. } if iteration > 1 => {
-                    prop_assert_eq!(path.nodes().len(), 0, "the last pass backed up to the start");
-                    prop_assert_eq!(path.next_threshold(), Some(threshold));
+                SearchEvent::IterationStarted { iteration, threshold: next, .. } => {
+                    if iteration > 1 {
+                        prop_assert_eq!(path.nodes().len(), 0, "the last pass backed up to the start");
+                        prop_assert_eq!(path.next_threshold(), Some(next));
+                        prop_assert_eq!(pass_smallest, next);
+                    }
+                    threshold = next;
+                    pass_smallest = f64::INFINITY;
+                    below.clear();
                 }
                 _ => {}
+            }
+            if let SearchEvent::Expanded { .. } = event {
+                below.push(f64::INFINITY);
             }
             path.apply(event);
         }

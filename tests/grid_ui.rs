@@ -476,13 +476,15 @@ fn compare_all_fills_the_table_for_every_algorithm() {
         let count = |wanted: fn(&SearchEvent) -> bool| trace.iter().filter(|e| wanted(e)).count();
         let passes = count(|e| matches!(e, SearchEvent::IterationStarted { .. }));
         let deferred = count(|e| matches!(e, SearchEvent::Deferred { .. }));
+        let cut_off = count(|e| matches!(e, SearchEvent::CutOff { .. }));
         match kind {
             AlgorithmKind::IdaStar => {
-                assert_eq!(r.passes, Some(passes));
+                assert_eq!((r.passes, r.deferred), (Some(passes), Some(cut_off)));
                 assert!(passes >= 1);
-                assert_eq!(r.deferred, None);
+                assert_eq!(deferred, 0, "IDA* keeps no later list");
             }
             AlgorithmKind::Fringe => {
+                assert_eq!(cut_off, 0, "Fringe keeps what it puts off");
                 assert_eq!((r.passes, r.deferred), (Some(passes), Some(deferred)));
                 assert!(passes >= 1);
             }
@@ -490,7 +492,7 @@ fn compare_all_fills_the_table_for_every_algorithm() {
         }
     }
     h.get_by_label("Passes");
-    h.get_by_label("Deferred");
+    h.get_by_label("Put off");
     h.get_by_label("Time (µs)");
     h.get_by_label("Time, µs (log)");
     // The table and charts took room from the map, which was fitted again to show all of it.
@@ -1898,4 +1900,57 @@ fn partitions_window_steps_through_the_expansions() {
     h.run_steps(2);
     let mesh_all = expanded_by(&h, Partition::NavMesh);
     assert_eq!(h.state().grid.partitions.expanded_in_view(), &mesh_all[..]);
+}
+
+/// IDA*'s children over the threshold are cut off: the map marks them (the contour Fringe
+/// would keep in its later list) and a cell's tooltip says so, with the costs the step gave;
+/// the recorded steps are the oracle.
+#[test]
+fn idastar_marks_the_children_it_cuts_off() {
+    use navlab::search::SearchEvent;
+    let mut h = harness(vec![]);
+    h.get_by_label("IDA*").click();
+    h.run_steps(3);
+    wait_for_search(&mut h);
+    h.key_press(egui::Key::Home);
+    h.run_steps(1);
+    // The first cut-off of a cell never expanded before it.
+    let events = h.state().grid.events.clone();
+    let (at, node, g, estimate) = events
+        .iter()
+        .enumerate()
+        .find_map(|(k, e)| match *e {
+            SearchEvent::CutOff { node, g, h }
+                if !events[..k]
+                    .iter()
+                    .any(|e| matches!(*e, SearchEvent::Expanded { node: n, .. } if n == node)) =>
+            {
+                Some((k, node, g, h))
+            }
+            _ => None,
+        })
+        .expect("IDA* cuts children off on the built-in map");
+    let cell = h.state().grid.map.cell(node);
+    for _ in 0..at {
+        assert_eq!(h.state().grid.cell_state(cell), None, "not reached yet");
+        h.key_press(egui::Key::ArrowRight);
+        h.run_steps(1);
+    }
+    assert_eq!(h.state().grid.cell_state(cell), None);
+    h.key_press(egui::Key::ArrowRight);
+    h.run_steps(1);
+    let words = h.state().grid.cell_state(cell).expect("reached");
+    assert!(words.starts_with("cut off"), "{words}");
+    h.hover_at(cell_centres(&h)(cell));
+    h.run_steps(40);
+    h.get_by_label_contains("cut off: its f was over the threshold");
+    let (g, estimate) = (g as f32, estimate as f32);
+    h.get_by_label(&format!(
+        "g {g:.3}   h {estimate:.3}   f {:.3}",
+        g + estimate
+    ));
+    // Going back a step un-marks it.
+    h.key_press(egui::Key::ArrowLeft);
+    h.run_steps(1);
+    assert_eq!(h.state().grid.cell_state(cell), None);
 }

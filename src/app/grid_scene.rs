@@ -119,6 +119,8 @@ enum CellStatus {
     #[default]
     Unseen,
     Open,
+    /// Waiting for a pass with a higher threshold: in Fringe's later list, or cut off by IDA*
+    /// (and not entered yet).
     Later,
     Closed,
 }
@@ -138,8 +140,10 @@ pub struct ComparisonRow {
     pub peak_memory: usize,
     /// IDA*'s and Fringe's passes (threshold raises plus the first); `None` for the others.
     pub passes: Option<usize>,
-    /// Fringe's deferrals: list entries whose `f` was above the threshold, moved to the next
-    /// pass (each costs a visit, like an expansion without the children); `None` for the others.
+    /// What waited for a later pass: Fringe's deferrals (list entries whose `f` was above the
+    /// threshold, moved to the later list) and IDA*'s cut-offs (children over the threshold,
+    /// found again by the next pass's search from the start). Each costs a visit that expands
+    /// nothing. `None` for the others.
     pub deferred: Option<usize>,
     /// Microseconds per run, measured without an observer.
     pub micros: f64,
@@ -280,6 +284,19 @@ impl GridReplay {
         }
     }
 
+    /// What the step shown has made of cell `i`, in words (`None`: nothing yet).
+    fn state_words(&self, i: usize) -> Option<&'static str> {
+        match (self.status.get(i)?, self.lists()) {
+            (CellStatus::Unseen, _) => None,
+            (CellStatus::Open, _) => Some("open"),
+            (CellStatus::Closed, _) => Some("expanded"),
+            (CellStatus::Later, ReplayLists::IdaPath) => {
+                Some("cut off: its f was over the threshold, not entered yet")
+            }
+            (CellStatus::Later, _) => Some("in the later list: waits for the next pass"),
+        }
+    }
+
     fn lists(&self) -> ReplayLists {
         match (&self.fringe, &self.ida) {
             (Some(_), _) => ReplayLists::Fringe,
@@ -335,7 +352,8 @@ impl GridReplay {
         if let SearchEvent::Opened { node, .. }
         | SearchEvent::Improved { node, .. }
         | SearchEvent::Expanded { node, .. }
-        | SearchEvent::Deferred { node, .. } = *event
+        | SearchEvent::Deferred { node, .. }
+        | SearchEvent::CutOff { node, .. } = *event
             && node < n
             && self.status[node] == CellStatus::Unseen
         {
@@ -358,6 +376,15 @@ impl GridReplay {
             }
             SearchEvent::Deferred { node, .. } if node < n => {
                 self.status[node] = CellStatus::Later;
+            }
+            // A cell expanded before keeps its closed shade (and its costs from then); one cut
+            // off again shows its latest costs.
+            SearchEvent::CutOff { node, g, h }
+                if node < n && self.status[node] != CellStatus::Closed =>
+            {
+                self.status[node] = CellStatus::Later;
+                self.g[node] = g as f32;
+                self.h[node] = h as f32;
             }
             SearchEvent::Backtracked { .. } => {
                 // IDA* goes on from the node it backed up to.
@@ -1038,6 +1065,14 @@ impl GridScene {
         next.first().map(|entry| self.map.cell(entry.node))
     }
 
+    /// What the step shown has made of `cell`, as its tooltip says: open, expanded, in
+    /// Fringe's later list or cut off by IDA* (`None`: not reached yet, or off the map).
+    pub fn cell_state(&self, cell: Cell) -> Option<&'static str> {
+        self.map
+            .get(cell)
+            .and_then(|_| self.replay.state_words(self.map.index(cell)))
+    }
+
     fn stats_ui(&mut self, ui: &mut Ui) {
         if self.is_searching() {
             ui.horizontal(|ui| {
@@ -1141,8 +1176,8 @@ impl GridScene {
                         "IDA* and Fringe: how many times the threshold was set (the first pass included)",
                     ),
                     (
-                        "Deferred",
-                        "Fringe: list entries whose f was above the threshold, moved to the next pass; each is a visit that expands nothing",
+                        "Put off",
+                        "What waited for a later pass because its f was above the threshold: Fringe's list entries moved to the later list, IDA*'s children cut off (found again by the next pass from the start). Each is a visit that expands nothing",
                     ),
                     (
                         "Peak memory",
@@ -1501,6 +1536,9 @@ impl GridScene {
             && !g.is_nan()
         {
             ui.label(format!("g {g:.3}   h {h:.3}   f {:.3}", g + h));
+            if let Some(words) = self.cell_state(cell) {
+                ui.label(words);
+            }
             let times = self.replay.expansions[i];
             if times > 1 {
                 ui.label(format!("expanded {times} times"));
@@ -1659,7 +1697,7 @@ fn outcome_word(outcome: SearchOutcome) -> &'static str {
 /// where the window shows —): what Copy table puts on the clipboard.
 pub fn comparison_table_text(rows: &[ComparisonRow]) -> String {
     let mut text =
-        "Algorithm\tCost\tExpanded\tPasses\tDeferred\tPeak memory\tTime (µs)\tStatus\n".to_string();
+        "Algorithm\tCost\tExpanded\tPasses\tPut off\tPeak memory\tTime (µs)\tStatus\n".to_string();
     let optional = |n: Option<usize>| n.map_or_else(String::new, |n| n.to_string());
     for r in rows {
         let cost = if r.cost.is_finite() {
@@ -1709,7 +1747,7 @@ fn comparison_rows(job: &ComparisonJob) -> Vec<ComparisonRow> {
             job.connectivity,
             &mut FnObserver(|event| match event {
                 SearchEvent::IterationStarted { .. } => passes += 1,
-                SearchEvent::Deferred { .. } => deferred += 1,
+                SearchEvent::Deferred { .. } | SearchEvent::CutOff { .. } => deferred += 1,
                 _ => {}
             }),
         );
@@ -1728,7 +1766,8 @@ fn comparison_rows(job: &ComparisonJob) -> Vec<ComparisonRow> {
             peak_memory: result.peak_memory,
             passes: matches!(kind, AlgorithmKind::IdaStar | AlgorithmKind::Fringe)
                 .then_some(passes),
-            deferred: (kind == AlgorithmKind::Fringe).then_some(deferred),
+            deferred: matches!(kind, AlgorithmKind::IdaStar | AlgorithmKind::Fringe)
+                .then_some(deferred),
             micros,
         });
     }

@@ -163,6 +163,11 @@ impl<O: Observer<SearchEvent>, T: Observer<SearchEvent>> Observer<SearchEvent>
                 SearchEvent::Expanded { node: tri, g, h }
             }
             SearchEvent::Deferred { node, f } => SearchEvent::Deferred { node: t(node), f },
+            SearchEvent::CutOff { node, g, h } => SearchEvent::CutOff {
+                node: t(node),
+                g,
+                h,
+            },
             SearchEvent::Backtracked { node, cut_off } => SearchEvent::Backtracked {
                 node: t(node),
                 cut_off,

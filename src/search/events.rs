@@ -99,6 +99,18 @@ pub enum SearchEvent {
         /// Its estimated total cost.
         f: f64,
     },
+    /// IDA*: a child of the node at the end of the current path has `f` above the threshold,
+    /// so this pass does not enter it; a later pass, with a higher threshold, may. A pass's
+    /// cut-off children are its contour: what Fringe Search would keep in its *later* list
+    /// and IDA* finds again from the start.
+    CutOff {
+        /// The child.
+        node: usize,
+        /// Its cost from the start along the current path.
+        g: f64,
+        /// Its heuristic estimate to the goal.
+        h: f64,
+    },
     /// IDA*: every child of the node at the end of the current path has been tried, so the
     /// depth-first search backs up past it (it leaves the path). Together with `Expanded`
     /// (which puts a node at the end of the path) this gives the path at every step.
@@ -224,6 +236,11 @@ impl SearchEvent {
             SearchEvent::Deferred { node, f } => format!(
                 "{} has f = {f:.2} above the threshold: move it to the later list",
                 name(node)
+            ),
+            SearchEvent::CutOff { node, g, h } => format!(
+                "{}: f = {:.2} is above the threshold, so it is cut off: not entered this pass (g = {g:.2}, h = {h:.2})",
+                name(node),
+                g + h
             ),
             SearchEvent::Backtracked { node, cut_off } => format!(
                 "{}: no child left within the threshold, so back up: it leaves the path{}",

@@ -96,7 +96,9 @@ impl FringeLists {
                     self.inserted.clear();
                 }
             }
-            SearchEvent::Finished { .. } | SearchEvent::Backtracked { .. } => {}
+            SearchEvent::Finished { .. }
+            | SearchEvent::Backtracked { .. }
+            | SearchEvent::CutOff { .. } => {}
         }
     }
 

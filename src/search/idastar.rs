@@ -2,8 +2,9 @@
 //! depth-first passes bounded by a threshold on `f`, the threshold rising each pass to the
 //! smallest `f` that exceeded it. Little memory (the current path), more time (nodes are
 //! expanded again in every pass). Each expansion puts a node at the end of the path and each
-//! backtrack takes it off, so the events give the path at every step. A node budget keeps it from running for ever: over budget is
-//! an outcome, never a wrong answer.
+//! backtrack takes it off, so the events give the path at every step; each child over the
+//! threshold is reported as cut off, so they also give the pass's contour. A node budget keeps
+//! it from running for ever: over budget is an outcome, never a wrong answer.
 
 use super::events::{Observer, SearchEvent, SearchOutcome, SearchResult};
 use super::pass_limit;
@@ -110,6 +111,7 @@ where
             if g + h > limit {
                 smallest_above = smallest_above.min(g + h);
                 frame.cut_off = frame.cut_off.min(g + h);
+                observer.event(SearchEvent::CutOff { node: child, g, h });
                 continue;
             }
             if result.expanded >= budget {
