@@ -1941,6 +1941,25 @@ fn idastar_marks_the_children_it_cuts_off() {
     h.run_steps(1);
     let words = h.state().grid.cell_state(cell).expect("reached");
     assert!(words.starts_with("cut off"), "{words}");
+    // The panel counts the pass's cut-offs so far.
+    let pass_start = events[..at]
+        .iter()
+        .rposition(|e| matches!(e, SearchEvent::IterationStarted { .. }))
+        .unwrap_or(0);
+    let mut cut_offs: Vec<usize> = events[pass_start..=at]
+        .iter()
+        .filter_map(|e| match *e {
+            SearchEvent::CutOff { node, .. } => Some(node),
+            _ => None,
+        })
+        .collect();
+    let times = cut_offs.len();
+    cut_offs.sort_unstable();
+    cut_offs.dedup();
+    h.get_by_label(&format!(
+        "Cut off this pass: {} cells, {times} times (purple on the map)",
+        cut_offs.len()
+    ));
     h.hover_at(cell_centres(&h)(cell));
     h.run_steps(40);
     h.get_by_label_contains("cut off: its f was over the threshold");

@@ -430,6 +430,12 @@ pub fn ida_path_ui(
                 None => format!("Threshold {threshold:.2}; nothing cut off yet this pass."),
             })
             .on_hover_text("A child whose f is above the threshold is not searched this pass; the smallest such f becomes the next threshold");
+            ui.label(format!(
+                "Cut off this pass: {} cells, {} times (purple on the map)",
+                path.cut_off_nodes(),
+                path.cut_offs()
+            ))
+            .on_hover_text("Children tried whose f was above the threshold: IDA* keeps no record of them, so a cell reached along several paths is cut off each time, and the next pass finds them again from the start. Fringe Search keeps them, once each, in its later list");
             if nodes.is_empty() {
                 ui.weak("No path: a pass is about to start from the start.");
                 return;

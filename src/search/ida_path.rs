@@ -2,6 +2,7 @@
 //! step: each expansion puts a node at the end of the path, each backtrack takes it off, and
 //! a pass starts again from the start with an empty path.
 
+use super::NodeMap;
 use super::events::SearchEvent;
 
 /// A node on the path, with its costs.
@@ -28,6 +29,9 @@ pub struct IdaPath {
     path: Vec<PathNode>,
     /// The smallest `f` cut off by the pass's back-ups so far.
     cut_off: Option<f64>,
+    /// Children cut off so far this pass, and how often each.
+    cut_offs: usize,
+    cut_nodes: NodeMap<()>,
 }
 
 impl IdaPath {
@@ -42,6 +46,12 @@ impl IdaPath {
             SearchEvent::IterationStarted { .. } => {
                 self.path.clear();
                 self.cut_off = None;
+                self.cut_offs = 0;
+                self.cut_nodes.clear();
+            }
+            SearchEvent::CutOff { node, .. } => {
+                self.cut_offs += 1;
+                self.cut_nodes.insert(node, ());
             }
             SearchEvent::Expanded { node, g, h } => self.path.push(PathNode { node, g, h }),
             SearchEvent::Backtracked { node, cut_off }
@@ -59,6 +69,18 @@ impl IdaPath {
     /// From the start to the node expanded last.
     pub fn nodes(&self) -> &[PathNode] {
         &self.path
+    }
+
+    /// How many times this pass has cut a child off so far (IDA* keeps no record of what it
+    /// saw, so a node reached along several paths is cut off each time).
+    pub fn cut_offs(&self) -> usize {
+        self.cut_offs
+    }
+
+    /// How many different nodes this pass has cut off so far: the pass's contour, what a
+    /// Fringe Search would keep in its later list.
+    pub fn cut_off_nodes(&self) -> usize {
+        self.cut_nodes.len()
     }
 
     /// The smallest `f` cut off in this pass by the nodes backed up from so far: once the
@@ -103,9 +125,21 @@ mod tests {
         );
         assert_eq!((result.cost, &result.path), (plain.cost, &plain.path));
         let mut path = IdaPath::new();
-        let mut backtracks = 0;
+        let (mut backtracks, mut cut_offs) = (0, Vec::new());
         for event in &trace {
             match *event {
+                SearchEvent::IterationStarted { .. } => {
+                    assert_eq!(path.cut_offs(), cut_offs.len(), "the pass's cut-offs");
+                    cut_offs.sort_unstable();
+                    cut_offs.dedup();
+                    assert_eq!(
+                        path.cut_off_nodes(),
+                        cut_offs.len(),
+                        "the pass's cells cut off"
+                    );
+                    cut_offs.clear();
+                }
+                SearchEvent::CutOff { node, .. } => cut_offs.push(node),
                 SearchEvent::Expanded { node, g, .. } => {
                     if let Some(last) = path.nodes().last() {
                         let mut next = Vec::new();
