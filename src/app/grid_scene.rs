@@ -1536,7 +1536,7 @@ impl GridScene {
             && !g.is_nan()
         {
             ui.label(format!("g {g:.3}   h {h:.3}   f {:.3}", g + h));
-            if let Some(words) = self.cell_state(cell) {
+            if let Some(words) = self.replay.state_words(i) {
                 ui.label(words);
             }
             let times = self.replay.expansions[i];

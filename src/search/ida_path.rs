@@ -29,8 +29,9 @@ pub struct IdaPath {
     path: Vec<PathNode>,
     /// The smallest `f` cut off by the pass's back-ups so far.
     cut_off: Option<f64>,
-    /// Children cut off so far this pass, and how often each.
+    /// How many times a child was cut off so far this pass.
     cut_offs: usize,
+    /// The different nodes among them (a set: the values are empty).
     cut_nodes: NodeMap<()>,
 }
 
