@@ -33,6 +33,11 @@ pub struct SearchJob {
 pub struct SearchDone {
     /// The steps, at most [`MAX_RECORDED_STEPS`] of them before the `Finished` step.
     pub events: Vec<SearchEvent>,
+    /// Steps the search took after the first [`MAX_RECORDED_STEPS`], not recorded.
+    pub left_out: usize,
+    /// The last pass (number, threshold) that started among the steps left out, if any: where
+    /// IDA* or Fringe Search really ended.
+    pub last_pass_left_out: Option<(usize, f64)>,
     /// The answer.
     pub result: GridPath,
 }
@@ -48,34 +53,72 @@ impl SearchJob {
 
     /// Runs the search here, recording its steps.
     pub fn run(self) -> SearchDone {
-        let mut events = Vec::new();
+        self.run_recording(MAX_RECORDED_STEPS)
+    }
+
+    /// Runs the search, recording its first `cap` steps and its end.
+    pub(crate) fn run_recording(self, cap: usize) -> SearchDone {
+        let mut recorder = CappedRecorder {
+            events: Vec::new(),
+            cap,
+            left_out: 0,
+            last_pass: None,
+        };
         let result = grid_search(
             &self.map,
             self.start,
             self.goal,
             self.algorithm,
             self.connectivity,
-            &mut CappedRecorder {
-                events: &mut events,
-                cap: MAX_RECORDED_STEPS,
-            },
+            &mut recorder,
         );
-        SearchDone { events, result }
+        SearchDone {
+            events: recorder.events,
+            left_out: recorder.left_out,
+            last_pass_left_out: recorder.last_pass,
+            result,
+        }
     }
 }
 
-/// Records events up to a cap, and always the last one (`Finished`).
-struct CappedRecorder<'a> {
-    events: &'a mut Vec<SearchEvent>,
+/// Records events up to a cap, and always the last one (`Finished`); counts the rest and
+/// remembers the last pass among them.
+struct CappedRecorder {
+    events: Vec<SearchEvent>,
     cap: usize,
+    left_out: usize,
+    last_pass: Option<(usize, f64)>,
 }
 
-impl Observer<SearchEvent> for CappedRecorder<'_> {
+impl Observer<SearchEvent> for CappedRecorder {
     fn event(&mut self, event: SearchEvent) {
         if self.events.len() < self.cap || matches!(event, SearchEvent::Finished { .. }) {
             self.events.push(event);
+        } else {
+            self.left_out += 1;
+            if let SearchEvent::IterationStarted {
+                iteration,
+                threshold,
+                ..
+            } = event
+            {
+                self.last_pass = Some((iteration, threshold));
+            }
         }
     }
+}
+
+/// What the last step's sentence says first when `left_out` steps before it were not
+/// recorded (nothing when none were).
+pub fn left_out_note(left_out: usize) -> String {
+    if left_out == 0 {
+        return String::new();
+    }
+    format!(
+        "{} more steps not recorded (the window keeps the first {}); then: ",
+        crate::words::thousands(left_out),
+        crate::words::thousands(MAX_RECORDED_STEPS)
+    )
 }
 
 #[cfg(test)]
@@ -84,10 +127,11 @@ mod tests {
 
     #[test]
     fn the_recording_stops_at_the_cap_but_keeps_the_end() {
-        let mut events = Vec::new();
         let mut recorder = CappedRecorder {
-            events: &mut events,
+            events: Vec::new(),
             cap: 2,
+            left_out: 0,
+            last_pass: None,
         };
         for node in 0..5 {
             recorder.event(SearchEvent::Expanded {
@@ -100,7 +144,54 @@ mod tests {
             outcome: crate::search::SearchOutcome::Found,
             cost: 1.0,
         });
-        assert_eq!(events.len(), 3);
-        assert!(matches!(events[2], SearchEvent::Finished { .. }));
+        assert_eq!(recorder.events.len(), 3);
+        assert!(matches!(recorder.events[2], SearchEvent::Finished { .. }));
+        assert_eq!(recorder.left_out, 3);
+    }
+
+    /// A capped job keeps the first steps as they are and the end, and counts exactly the
+    /// steps between: together they are the whole trace.
+    #[test]
+    fn a_capped_search_counts_the_steps_it_leaves_out() {
+        let map = TileMap::from_ascii("....\n.@@.\n....").expect("map");
+        let job = SearchJob {
+            map: map.clone(),
+            start: (0, 0),
+            goal: (3, 2),
+            algorithm: GridAlgorithm::Fringe {
+                heuristic: crate::grid::Heuristic::Octile,
+            },
+            connectivity: Connectivity::Eight,
+        };
+        let mut whole = Vec::new();
+        grid_search(
+            &map,
+            (0, 0),
+            (3, 2),
+            job.algorithm,
+            job.connectivity,
+            &mut whole,
+        );
+        let done = job.clone().run_recording(5);
+        assert_eq!(done.events[..5], whole[..5]);
+        assert_eq!(done.events.last(), whole.last());
+        assert_eq!(done.events.len() + done.left_out, whole.len());
+        let last_pass = whole[5..whole.len() - 1]
+            .iter()
+            .rev()
+            .find_map(|e| match *e {
+                SearchEvent::IterationStarted {
+                    iteration,
+                    threshold,
+                    ..
+                } => Some((iteration, threshold)),
+                _ => None,
+            });
+        assert!(last_pass.is_some(), "the test map takes more passes");
+        assert_eq!(done.last_pass_left_out, last_pass);
+        assert!(left_out_note(done.left_out).contains(&done.left_out.to_string()));
+        let all = job.run_recording(whole.len());
+        assert_eq!((all.events, all.left_out), (whole, 0));
+        assert_eq!(left_out_note(0), "");
     }
 }

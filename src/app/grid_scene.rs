@@ -3,7 +3,9 @@
 
 use super::camera::{CanvasCamera, View, paint_tag};
 use super::chart_marks;
-use super::grid_query::{BACKGROUND_WORK, SearchDone, SearchJob};
+use super::grid_query::{
+    BACKGROUND_WORK, MAX_RECORDED_STEPS, SearchDone, SearchJob, left_out_note,
+};
 use super::latest_worker::LatestWorker;
 use super::partitions_view::PartitionsView;
 use super::playback::Playback;
@@ -217,6 +219,10 @@ pub struct GridScene {
     resume_cursor: Option<usize>,
     /// Counts the searches shown, so that the canvas redraws the overlay when one arrives.
     shown: u64,
+    /// Steps the shown search took after the recorded ones (before its last, `Finished`).
+    steps_left_out: usize,
+    /// The last pass that started among those steps: the pass the search ended in.
+    last_pass_left_out: Option<(usize, f64)>,
     /// The Partitions window: the paper's four partitions of this map, compared.
     pub partitions: PartitionsView,
 }
@@ -469,6 +475,8 @@ impl GridScene {
             agent_radius: 0.0,
             clearance: (0, 0.0, Vec::new()),
             events: Vec::new(),
+            steps_left_out: 0,
+            last_pass_left_out: None,
             result: None,
             playback: Playback::default(),
             comparison: None,
@@ -546,6 +554,8 @@ impl GridScene {
         // The last search was of another map: forget it rather than show it over this one
         // while a large map is searched on the worker.
         self.events.clear();
+        self.steps_left_out = 0;
+        self.last_pass_left_out = None;
         self.result = None;
         self.replay = GridReplay::new(self.map.cell_count(), ReplayLists::Open);
         self.shown += 1;
@@ -602,6 +612,8 @@ impl GridScene {
     /// Shows a finished search: its steps replace the recorded ones, the replay keeps its step.
     fn show_search(&mut self, done: SearchDone) {
         self.events = done.events;
+        self.steps_left_out = done.left_out;
+        self.last_pass_left_out = done.last_pass_left_out;
         self.result = Some(done.result);
         self.shown += 1;
         let cursor = self.resume_cursor.take().unwrap_or(self.playback.cursor);
@@ -641,18 +653,48 @@ impl GridScene {
             .seek(&self.events, self.playback.cursor, self.map.cell_count());
     }
 
+    /// The sentence of recorded step `k` (1-based); the last says first how many steps before
+    /// it were not recorded, if any were.
+    fn step_sentence(&self, k: usize) -> String {
+        let Some(event) = k.checked_sub(1).and_then(|i| self.events.get(i)) else {
+            return String::new();
+        };
+        let sentence = self
+            .grid_algorithm(self.algorithm)
+            .explain(event, self.map.width());
+        if k == self.events.len() {
+            format!("{}{sentence}", left_out_note(self.steps_left_out))
+        } else {
+            sentence
+        }
+    }
+
+    /// How many steps the shown search took after the recorded ones, before its end.
+    pub fn steps_left_out(&self) -> usize {
+        self.steps_left_out
+    }
+
     /// The recorded steps, one line each; clicking one jumps there.
     pub fn event_log_ui(&mut self, ui: &mut Ui) {
-        let width = self.map.width();
-        let algorithm = self.grid_algorithm(self.algorithm);
-        let events = &self.events;
-        let jumped = super::playback::event_log_ui(
-            ui,
-            &mut self.playback,
-            events.len(),
-            &mut self.follow_log,
-            |k| algorithm.explain(&events[k - 1], width),
-        );
+        if self.steps_left_out > 0 {
+            ui.label(
+                egui::RichText::new(format!(
+                    "Only the first {} steps are recorded: {} more came before the last one.",
+                    crate::words::thousands(MAX_RECORDED_STEPS),
+                    crate::words::thousands(self.steps_left_out)
+                ))
+                .color(ui.visuals().warn_fg_color),
+            )
+            .on_hover_text("The answer and the counts are the whole search's; only the animation stops early. A smaller node budget, or a start and goal closer together, records every step.");
+        }
+        let len = self.events.len();
+        let mut playback = std::mem::take(&mut self.playback);
+        let mut follow = self.follow_log;
+        let jumped = super::playback::event_log_ui(ui, &mut playback, len, &mut follow, |k| {
+            self.step_sentence(k)
+        });
+        self.playback = playback;
+        self.follow_log = follow;
         if jumped {
             self.sync_replay();
         }
@@ -1103,13 +1145,24 @@ impl GridScene {
                 ui.label("Peak memory");
                 ui.label(format!("{} nodes", r.peak_memory));
                 ui.end_row();
-                if self.replay.iteration > 0 {
-                    ui.label("Pass / threshold");
-                    ui.label(format!(
-                        "{} / {:.2}",
-                        self.replay.iteration, self.replay.threshold
-                    ));
-                    ui.end_row();
+                let at_end = self.playback.cursor >= self.events.len();
+                match self.last_pass_left_out.filter(|_| at_end) {
+                    // The search ended in a pass the steps recorded do not reach.
+                    Some((iteration, threshold)) => {
+                        ui.label("Pass / threshold");
+                        ui.label(format!("{iteration} / {threshold:.2}"))
+                            .on_hover_text("The pass the search ended in; the recorded steps stop in an earlier one");
+                        ui.end_row();
+                    }
+                    None if self.replay.iteration > 0 => {
+                        ui.label("Pass / threshold");
+                        ui.label(format!(
+                            "{} / {:.2}",
+                            self.replay.iteration, self.replay.threshold
+                        ));
+                        ui.end_row();
+                    }
+                    None => {}
                 }
             });
             if ui
@@ -1293,7 +1346,6 @@ impl GridScene {
 
     /// The sentence for the step just taken.
     pub fn current_explanation(&self) -> String {
-        let width = self.map.width();
         match self.playback.cursor.min(self.events.len()) {
             0 => format!(
                 "Ready: {} from {:?} to {:?}. Press Play (Space). Left click paints, right click sets the goal.",
@@ -1301,9 +1353,7 @@ impl GridScene {
                 self.start,
                 self.goal
             ),
-            k => self
-                .grid_algorithm(self.algorithm)
-                .explain(&self.events[k - 1], width),
+            k => self.step_sentence(k),
         }
     }
 
@@ -1881,6 +1931,49 @@ fn tile_help(tile: Tile) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A search recorded only in part says so on its last step and in the step list's note,
+    /// and the panel's pass is the one the search ended in, not the last recorded.
+    #[test]
+    fn a_search_recorded_in_part_says_what_was_left_out() {
+        let mut scene = GridScene::new(default_map());
+        scene.algorithm = AlgorithmKind::Fringe;
+        scene.rerun();
+        scene.wait_for_search();
+        let whole = scene.events.clone();
+        assert_eq!(scene.steps_left_out(), 0);
+        let last = scene.step_sentence(whole.len());
+        assert!(!last.contains("not recorded"), "{last}");
+
+        let job = SearchJob {
+            map: scene.map.clone(),
+            start: scene.start,
+            goal: scene.goal,
+            algorithm: scene.grid_algorithm(scene.algorithm),
+            connectivity: scene.connectivity,
+        };
+        scene.show_search(job.run_recording(50));
+        assert_eq!(scene.events.len(), 51);
+        assert_eq!(scene.steps_left_out(), whole.len() - 51);
+        let sentence = scene.step_sentence(51);
+        assert!(
+            sentence.starts_with(&left_out_note(whole.len() - 51)) && sentence.contains("found"),
+            "{sentence}"
+        );
+        assert_eq!(
+            scene.step_sentence(50),
+            scene
+                .grid_algorithm(scene.algorithm)
+                .explain(&whole[49], scene.map.width())
+        );
+        let passes = whole
+            .iter()
+            .filter(|e| matches!(e, SearchEvent::IterationStarted { .. }))
+            .count();
+        assert_eq!(scene.last_pass_left_out.map(|(pass, _)| pass), Some(passes));
+        scene.playback.cursor = scene.events.len();
+        assert!(scene.current_explanation().contains("not recorded"));
+    }
 
     /// Going back resets only the cells the steps touched: the state equals a replay from the
     /// start, for A* (open list), Fringe Search (its lists) and IDA* (its path), at every few
