@@ -24,6 +24,27 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
+/// `x` with `places` decimals and its whole part in groups of three: "1,180,585.8".
+pub fn thousands_decimal(x: f64, places: usize) -> String {
+    let text = format!("{x:.places$}");
+    let (sign, unsigned) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text.as_str()),
+    };
+    let (whole, fraction) = match unsigned.split_once('.') {
+        Some((whole, fraction)) => (whole, Some(fraction)),
+        None => (unsigned, None),
+    };
+    match whole.parse::<usize>() {
+        Ok(n) => match fraction {
+            Some(fraction) => format!("{sign}{}.{fraction}", thousands(n)),
+            None => format!("{sign}{}", thousands(n)),
+        },
+        // inf, NaN, or too large for a usize: as printed.
+        Err(_) => text,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,5 +68,14 @@ mod tests {
         ] {
             assert_eq!(thousands(n), text);
         }
+    }
+
+    #[test]
+    fn decimals_keep_their_places_and_group_the_whole_part() {
+        assert_eq!(thousands_decimal(1_180_585.84, 1), "1,180,585.8");
+        assert_eq!(thousands_decimal(999.96, 1), "1,000.0");
+        assert_eq!(thousands_decimal(0.25, 2), "0.25");
+        assert_eq!(thousands_decimal(-12_345.0, 0), "-12,345");
+        assert_eq!(thousands_decimal(f64::INFINITY, 1), "inf");
     }
 }

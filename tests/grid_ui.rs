@@ -1957,8 +1957,9 @@ fn idastar_marks_the_children_it_cuts_off() {
     cut_offs.sort_unstable();
     cut_offs.dedup();
     h.get_by_label(&format!(
-        "Cut off this pass: {} cells, {times} times (purple on the map)",
-        cut_offs.len()
+        "Cut off this pass: {} cells, {} times (purple on the map)",
+        navlab::words::thousands(cut_offs.len()),
+        navlab::words::thousands(times)
     ));
     h.hover_at(cell_centres(&h)(cell));
     h.run_steps(40);

@@ -1140,10 +1140,10 @@ impl GridScene {
                 });
                 ui.end_row();
                 ui.label("Expanded");
-                ui.label(r.expanded.to_string());
+                ui.label(crate::words::thousands(r.expanded));
                 ui.end_row();
                 ui.label("Peak memory");
-                ui.label(format!("{} nodes", r.peak_memory));
+                ui.label(format!("{} nodes", crate::words::thousands(r.peak_memory)));
                 ui.end_row();
                 let at_end = self.playback.cursor >= self.events.len();
                 match self.last_pass_left_out.filter(|_| at_end) {
@@ -1242,7 +1242,8 @@ impl GridScene {
                     ui.strong(heading).on_hover_text(tip);
                 }
                 ui.end_row();
-                let count = |n: Option<usize>| n.map_or_else(|| "—".to_string(), |n| n.to_string());
+                use crate::words::{thousands, thousands_decimal};
+                let count = |n: Option<usize>| n.map_or_else(|| "—".to_string(), thousands);
                 for r in rows {
                     ui.label(r.name);
                     ui.label(if r.cost.is_finite() {
@@ -1250,11 +1251,11 @@ impl GridScene {
                     } else {
                         "—".into()
                     });
-                    ui.label(r.expanded.to_string());
+                    ui.label(thousands(r.expanded));
                     ui.label(count(r.passes));
                     ui.label(count(r.deferred));
-                    ui.label(r.peak_memory.to_string());
-                    ui.label(format!("{:.1}", r.micros));
+                    ui.label(thousands(r.peak_memory));
+                    ui.label(thousands_decimal(r.micros, 1));
                     ui.label(outcome_word(r.outcome));
                     ui.end_row();
                 }

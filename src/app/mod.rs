@@ -26,7 +26,7 @@ pub mod walk_playback;
 
 use crate::assets;
 use crate::navmesh::Plane;
-use crate::words::count;
+use crate::words::{count, thousands};
 use files::{FileDialogs, Picked, RecentFiles};
 use grid_scene::GridScene;
 use latest_worker::LatestWorker;
@@ -1094,13 +1094,13 @@ impl NavlabApp {
                     "{} × {} tiles, {} passable",
                     g.map.width(),
                     g.map.height(),
-                    g.map.passable_count()
+                    thousands(g.map.passable_count())
                 ));
                 ui.separator();
                 ui.label(format!(
                     "step {} / {}",
-                    g.playback.cursor.min(g.events.len()),
-                    g.events.len()
+                    thousands(g.playback.cursor.min(g.events.len())),
+                    thousands(g.events.len())
                 ));
                 if let Some(notice) = &self.notice {
                     ui.separator();
@@ -1125,8 +1125,8 @@ impl NavlabApp {
             ui.separator();
             ui.label(format!(
                 "step {} / {}",
-                s.playback.cursor.min(s.timeline.len()),
-                s.timeline.len()
+                thousands(s.playback.cursor.min(s.timeline.len())),
+                thousands(s.timeline.len())
             ));
             if let Some(notice) = &self.notice {
                 ui.separator();

@@ -254,9 +254,13 @@ impl PartitionsView {
                         self.expansions_shown = None;
                     }
                     if let Some(r) = comparison.result(partition) {
-                        ui.label(format!("{} {}", r.nodes, partition.node_name()));
-                        ui.label(r.links.to_string());
-                        ui.label(r.expanded.to_string());
+                        ui.label(format!(
+                            "{} {}",
+                            crate::words::thousands(r.nodes),
+                            partition.node_name()
+                        ));
+                        ui.label(crate::words::thousands(r.links));
+                        ui.label(crate::words::thousands(r.expanded));
                         ui.label(length(r.raw_length()));
                         ui.label(length(r.straight_length()));
                         ui.label(format!("{:.1}", r.build_time.as_secs_f64() * 1e3));

@@ -187,7 +187,11 @@ pub fn event_log_ui(
     step_text: impl Fn(usize) -> String,
 ) -> bool {
     ui.horizontal(|ui| {
-        ui.label(format!("Step {} of {len}", playback.cursor.min(len)));
+        ui.label(format!(
+            "Step {} of {}",
+            crate::words::thousands(playback.cursor.min(len)),
+            crate::words::thousands(len)
+        ));
         if ui
             .small_button("Copy steps")
             .on_hover_text("Copy every step's sentence, one per line (e.g. for teaching notes)")
@@ -230,7 +234,7 @@ fn row_line(row: usize, step_text: &impl Fn(usize) -> String) -> String {
     if row == 0 {
         "0. ready: start and goal placed".to_string()
     } else {
-        format!("{row}. {}", step_text(row))
+        format!("{}. {}", crate::words::thousands(row), step_text(row))
     }
 }
 
@@ -259,7 +263,10 @@ pub fn open_list_ui(
 ) {
     /// Rows shown; the rest are counted.
     const ROWS: usize = 6;
-    let title = format!("Open list: {} open", frontier.len());
+    let title = format!(
+        "Open list: {} open",
+        crate::words::thousands(frontier.len())
+    );
     egui::CollapsingHeader::new(title)
         .id_salt("open_list")
         .default_open(true)
@@ -432,8 +439,8 @@ pub fn ida_path_ui(
             .on_hover_text("A child whose f is above the threshold is not searched this pass; the smallest such f becomes the next threshold");
             ui.label(format!(
                 "Cut off this pass: {} cells, {} times (purple on the map)",
-                path.cut_off_nodes(),
-                path.cut_offs()
+                crate::words::thousands(path.cut_off_nodes()),
+                crate::words::thousands(path.cut_offs())
             ))
             .on_hover_text("Children tried whose f was above the threshold: IDA* keeps no record of them, so a cell reached along several paths is cut off each time, and the next pass finds them again from the start. Fringe Search keeps them, once each, in its later list");
             if nodes.is_empty() {
