@@ -45,6 +45,15 @@ pub fn thousands_decimal(x: f64, places: usize) -> String {
     }
 }
 
+/// A number typed with or without group separators ("2,000,000", "2 000 000", "2_000_000").
+pub fn parse_grouped(text: &str) -> Option<f64> {
+    let digits: String = text
+        .chars()
+        .filter(|c| !matches!(c, ',' | '_' | ' ' | '\u{a0}'))
+        .collect();
+    digits.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,5 +86,17 @@ mod tests {
         assert_eq!(thousands_decimal(0.25, 2), "0.25");
         assert_eq!(thousands_decimal(-12_345.0, 0), "-12,345");
         assert_eq!(thousands_decimal(f64::INFINITY, 1), "inf");
+    }
+
+    #[test]
+    fn grouped_numbers_read_back() {
+        for n in [0, 999, 1_000, 2_000_000, 1_234_567] {
+            assert_eq!(parse_grouped(&thousands(n)), Some(n as f64));
+        }
+        assert_eq!(parse_grouped("2 000 000"), Some(2e6));
+        assert_eq!(parse_grouped(" 5_000 "), Some(5e3));
+        assert_eq!(parse_grouped("12.5"), Some(12.5));
+        assert_eq!(parse_grouped("lots"), None);
+        assert_eq!(parse_grouped(""), None);
     }
 }

@@ -1974,3 +1974,35 @@ fn idastar_marks_the_children_it_cuts_off() {
     h.run_steps(1);
     assert_eq!(h.state().grid.cell_state(cell), None);
 }
+
+/// IDA*'s node budget shows its digits grouped, and a budget typed with the same commas reads
+/// back as the number (and re-runs the search with it).
+#[test]
+fn the_node_budget_shows_and_reads_grouped_digits() {
+    use egui::accesskit::Role;
+    let mut h = harness(vec![]);
+    h.get_by_label("IDA*").click();
+    h.run_steps(2);
+    assert_eq!(h.state().grid.budget, 2_000_000);
+    let shown = h.get_by_role_and_label(Role::SpinButton, "Node budget");
+    assert_eq!(shown.value().as_deref(), Some("2,000,000"));
+    // A click edits the number in place (the field stays a spin button).
+    shown.click();
+    h.run_steps(2);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_role_and_label(Role::SpinButton, "Node budget")
+        .type_text("25,000");
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(3);
+    assert_eq!(h.state().grid.budget, 25_000);
+    h.state_mut().grid.wait_for_search();
+    let result = h.state().grid.result.clone().expect("searched");
+    assert!(result.expanded <= 25_000, "{}", result.expanded);
+    assert_eq!(
+        h.get_by_role_and_label(Role::SpinButton, "Node budget")
+            .value()
+            .as_deref(),
+        Some("25,000")
+    );
+}

@@ -1027,6 +1027,8 @@ impl GridScene {
                 .add(
                     egui::Slider::new(&mut self.budget, 1_000..=10_000_000)
                         .logarithmic(true)
+                        .custom_formatter(|n, _| crate::words::thousands(n.round() as usize))
+                        .custom_parser(crate::words::parse_grouped)
                         .text("Node budget"),
                 )
                 .on_hover_text("IDA* gives up after this many expansions, and says so")
