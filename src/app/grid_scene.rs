@@ -653,20 +653,15 @@ impl GridScene {
             .seek(&self.events, self.playback.cursor, self.map.cell_count());
     }
 
-    /// The sentence of recorded step `k` (1-based); the last says first how many steps before
-    /// it were not recorded, if any were.
+    /// The sentence of recorded step `k` (1-based); see [`step_sentence`].
     fn step_sentence(&self, k: usize) -> String {
-        let Some(event) = k.checked_sub(1).and_then(|i| self.events.get(i)) else {
-            return String::new();
-        };
-        let sentence = self
-            .grid_algorithm(self.algorithm)
-            .explain(event, self.map.width());
-        if k == self.events.len() {
-            format!("{}{sentence}", left_out_note(self.steps_left_out))
-        } else {
-            sentence
-        }
+        step_sentence(
+            &self.events,
+            self.steps_left_out,
+            self.grid_algorithm(self.algorithm),
+            self.map.width(),
+            k,
+        )
     }
 
     /// How many steps the shown search took after the recorded ones, before its end.
@@ -687,14 +682,15 @@ impl GridScene {
             )
             .on_hover_text("The answer and the counts are the whole search's; only the animation stops early. A smaller node budget, or a start and goal closer together, records every step.");
         }
-        let len = self.events.len();
-        let mut playback = std::mem::take(&mut self.playback);
-        let mut follow = self.follow_log;
-        let jumped = super::playback::event_log_ui(ui, &mut playback, len, &mut follow, |k| {
-            self.step_sentence(k)
-        });
-        self.playback = playback;
-        self.follow_log = follow;
+        let (events, left_out) = (&self.events, self.steps_left_out);
+        let (algorithm, width) = (self.grid_algorithm(self.algorithm), self.map.width());
+        let jumped = super::playback::event_log_ui(
+            ui,
+            &mut self.playback,
+            events.len(),
+            &mut self.follow_log,
+            |k| step_sentence(events, left_out, algorithm, width, k),
+        );
         if jumped {
             self.sync_replay();
         }
@@ -1147,24 +1143,24 @@ impl GridScene {
                 ui.label("Peak memory");
                 ui.label(format!("{} nodes", crate::words::thousands(r.peak_memory)));
                 ui.end_row();
+                // At the end, the pass the search ended in, even if the steps recorded stop in
+                // an earlier one; else the shown step's.
                 let at_end = self.playback.cursor >= self.events.len();
-                match self.last_pass_left_out.filter(|_| at_end) {
-                    // The search ended in a pass the steps recorded do not reach.
-                    Some((iteration, threshold)) => {
-                        ui.label("Pass / threshold");
-                        ui.label(format!("{iteration} / {threshold:.2}"))
-                            .on_hover_text("The pass the search ended in; the recorded steps stop in an earlier one");
-                        ui.end_row();
-                    }
-                    None if self.replay.iteration > 0 => {
-                        ui.label("Pass / threshold");
-                        ui.label(format!(
-                            "{} / {:.2}",
-                            self.replay.iteration, self.replay.threshold
-                        ));
-                        ui.end_row();
-                    }
-                    None => {}
+                let pass = match self.last_pass_left_out.filter(|_| at_end) {
+                    Some(last) => Some((
+                        last,
+                        "The pass the search ended in; the recorded steps stop in an earlier one",
+                    )),
+                    None => (self.replay.iteration > 0).then_some((
+                        (self.replay.iteration, self.replay.threshold),
+                        "The pass at the shown step and its threshold",
+                    )),
+                };
+                if let Some(((iteration, threshold), tip)) = pass {
+                    ui.label("Pass / threshold");
+                    ui.label(format!("{iteration} / {threshold:.2}"))
+                        .on_hover_text(tip);
+                    ui.end_row();
                 }
             });
             if ui
@@ -1825,6 +1821,26 @@ fn comparison_rows(job: &ComparisonJob) -> Vec<ComparisonRow> {
         });
     }
     rows
+}
+
+/// The sentence of recorded step `k` (1-based) of `events`; the last one says first how many
+/// steps before it were `left_out` of the recording, if any were.
+fn step_sentence(
+    events: &[SearchEvent],
+    left_out: usize,
+    algorithm: GridAlgorithm,
+    width: usize,
+    k: usize,
+) -> String {
+    let Some(event) = k.checked_sub(1).and_then(|i| events.get(i)) else {
+        return String::new();
+    };
+    let sentence = algorithm.explain(event, width);
+    if k == events.len() {
+        format!("{}{sentence}", left_out_note(left_out))
+    } else {
+        sentence
+    }
 }
 
 fn default_cells(map: &TileMap) -> (Cell, Cell) {
