@@ -2006,3 +2006,58 @@ fn the_node_budget_shows_and_reads_grouped_digits() {
         Some("25,000")
     );
 }
+
+/// Page Down and Page Up (and the Next / Previous pass buttons) jump between the passes of
+/// Fringe Search: to the step that starts the next pass, back to the start of the pass shown,
+/// or of the one before when it is at a start; nothing beyond the first and the last.
+#[test]
+fn page_keys_jump_between_the_passes() {
+    let mut h = harness(vec![]);
+    h.get_by_label("Fringe").click();
+    h.run_steps(3);
+    wait_for_search(&mut h);
+    // The oracle: the steps whose event starts a pass (step k shows events[k - 1]).
+    let starts: Vec<usize> = h
+        .state()
+        .grid
+        .events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, SearchEvent::IterationStarted { .. }))
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert!(starts.len() >= 3, "the built-in map takes Fringe several passes");
+    let cursor = |h: &Harness<'_, NavlabApp>| h.state().grid.playback.cursor;
+    let press = |h: &mut Harness<'_, NavlabApp>, key| {
+        h.key_press(key);
+        h.run_steps(1);
+    };
+    press(&mut h, egui::Key::Home);
+    for &start in &starts {
+        press(&mut h, egui::Key::PageDown);
+        assert_eq!(cursor(&h), start);
+        h.get_by_label_contains(&format!("{}. pass", navlab::words::thousands(start)));
+    }
+    // Past the last pass's start there is none to go to.
+    press(&mut h, egui::Key::PageDown);
+    assert_eq!(cursor(&h), starts[starts.len() - 1]);
+    // Within a pass, back to its start; at a start, to the pass before.
+    press(&mut h, egui::Key::ArrowRight);
+    press(&mut h, egui::Key::ArrowRight);
+    press(&mut h, egui::Key::PageUp);
+    assert_eq!(cursor(&h), starts[starts.len() - 1]);
+    press(&mut h, egui::Key::PageUp);
+    assert_eq!(cursor(&h), starts[starts.len() - 2]);
+    // The buttons do the same.
+    h.get_by_label("Next pass").click();
+    h.run_steps(1);
+    assert_eq!(cursor(&h), starts[starts.len() - 1]);
+    h.get_by_label("Previous pass").click();
+    h.run_steps(1);
+    assert_eq!(cursor(&h), starts[starts.len() - 2]);
+    // Before the first pass's start, nothing earlier.
+    press(&mut h, egui::Key::Home);
+    press(&mut h, egui::Key::PageUp);
+    assert_eq!(cursor(&h), 0);
+    assert!(!h.state().grid.playback.playing);
+}

@@ -254,6 +254,10 @@ pub(super) fn help_ui(ui: &mut egui::Ui) {
             ("Tile map: right click / Shift+click", "set the goal"),
             ("Tile map: drag S or G", "move it; the search re-runs live"),
             ("Tile map: right or middle drag", "pan"),
+            (
+                "Tile map: Page Up / Page Down",
+                "previous / next pass of IDA* or Fringe",
+            ),
             ("Tile map: 1 – 5", "paint grass, sand, water, wall, hole"),
             ("Tile map: R", "fill rectangles / paint freely"),
             ("Tile map: G", "fill regions / paint freely"),

@@ -664,6 +664,54 @@ impl GridScene {
         )
     }
 
+    /// The step that starts the first pass after the shown step (`None`: no later pass is
+    /// recorded).
+    pub fn next_pass_step(&self) -> Option<usize> {
+        let from = self.playback.cursor.min(self.events.len());
+        let rest = self.events.get(from..)?;
+        rest.iter().position(starts_a_pass).map(|j| from + j + 1)
+    }
+
+    /// The step that starts the pass the shown step is in, or the pass before when the shown
+    /// step starts one (`None`: no earlier pass).
+    pub fn previous_pass_step(&self) -> Option<usize> {
+        let before = self
+            .playback
+            .cursor
+            .min(self.events.len())
+            .saturating_sub(1);
+        let earlier = self.events.get(..before)?;
+        earlier.iter().rposition(starts_a_pass).map(|j| j + 1)
+    }
+
+    /// Shows the step `step` (pausing), scrolling the step list to it.
+    fn jump_to(&mut self, step: Option<usize>) {
+        if let Some(step) = step {
+            self.playback.playing = false;
+            self.playback.cursor = step;
+            self.follow_log = true;
+        }
+    }
+
+    /// Page Up / Page Down: the previous / next pass of IDA* or Fringe Search.
+    pub fn pass_keys(&mut self, ui: &Ui) {
+        if ui.ctx().egui_wants_keyboard_input() {
+            return;
+        }
+        let (up, down) = ui.input(|i| {
+            (
+                i.key_pressed(egui::Key::PageUp),
+                i.key_pressed(egui::Key::PageDown),
+            )
+        });
+        if up {
+            self.jump_to(self.previous_pass_step());
+        }
+        if down {
+            self.jump_to(self.next_pass_step());
+        }
+    }
+
     /// How many steps the shown search took after the recorded ones, before its end.
     pub fn steps_left_out(&self) -> usize {
         self.steps_left_out
@@ -1121,6 +1169,7 @@ impl GridScene {
                     .on_hover_text("Large searches run in the background; the last answer stays on the map until the new one is ready");
             });
         }
+        let mut jump = None;
         if let Some(r) = &self.result {
             egui::Grid::new("grid_stats").num_columns(2).show(ui, |ui| {
                 ui.label("Status");
@@ -1163,6 +1212,30 @@ impl GridScene {
                     ui.end_row();
                 }
             });
+            if self.replay.iteration > 0 || self.next_pass_step().is_some() {
+                let (previous, next) = (self.previous_pass_step(), self.next_pass_step());
+                ui.horizontal(|ui| {
+                    if ui
+                        .add_enabled(
+                            previous.is_some(),
+                            egui::Button::new("Previous pass").small(),
+                        )
+                        .on_hover_text(
+                            "Back to where this pass started, or the one before (Page Up)",
+                        )
+                        .clicked()
+                    {
+                        jump = previous;
+                    }
+                    if ui
+                        .add_enabled(next.is_some(), egui::Button::new("Next pass").small())
+                        .on_hover_text("On to where the next pass starts (Page Down)")
+                        .clicked()
+                    {
+                        jump = next;
+                    }
+                });
+            }
             if ui
                 .add_enabled(!self.is_searching(), egui::Button::new("Copy path").small())
                 .on_hover_text(
@@ -1174,6 +1247,7 @@ impl GridScene {
                 ui.ctx().copy_text(r.to_json().to_string());
             }
         }
+        self.jump_to(jump);
     }
 
     /// The comparison table and charts, the charts no taller than keeps the whole within
@@ -1821,6 +1895,11 @@ fn comparison_rows(job: &ComparisonJob) -> Vec<ComparisonRow> {
         });
     }
     rows
+}
+
+/// True for the step that starts a pass (IDA*, Fringe Search).
+fn starts_a_pass(event: &SearchEvent) -> bool {
+    matches!(event, SearchEvent::IterationStarted { .. })
 }
 
 /// The sentence of recorded step `k` (1-based) of `events`; the last one says first how many

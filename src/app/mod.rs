@@ -519,6 +519,7 @@ impl NavlabApp {
                     let searching = self.grid.poll_search();
                     let len = self.grid.events.len();
                     self.grid.playback.keyboard(ui, len);
+                    self.grid.pass_keys(ui);
                     self.grid.playback.tick(dt, len);
                     self.grid.sync_replay();
                     let comparing = self.grid.poll_comparison();
