@@ -2026,7 +2026,10 @@ fn page_keys_jump_between_the_passes() {
         .filter(|(_, e)| matches!(e, SearchEvent::IterationStarted { .. }))
         .map(|(i, _)| i + 1)
         .collect();
-    assert!(starts.len() >= 3, "the built-in map takes Fringe several passes");
+    assert!(
+        starts.len() >= 3,
+        "the built-in map takes Fringe several passes"
+    );
     let cursor = |h: &Harness<'_, NavlabApp>| h.state().grid.playback.cursor;
     let press = |h: &mut Harness<'_, NavlabApp>, key| {
         h.key_press(key);

@@ -223,6 +223,8 @@ pub struct GridScene {
     steps_left_out: usize,
     /// The last pass that started among those steps: the pass the search ended in.
     last_pass_left_out: Option<(usize, f64)>,
+    /// The recorded steps that start a pass (IDA*, Fringe Search), in order.
+    pass_starts: Vec<usize>,
     /// The Partitions window: the paper's four partitions of this map, compared.
     pub partitions: PartitionsView,
 }
@@ -477,6 +479,7 @@ impl GridScene {
             events: Vec::new(),
             steps_left_out: 0,
             last_pass_left_out: None,
+            pass_starts: Vec::new(),
             result: None,
             playback: Playback::default(),
             comparison: None,
@@ -556,6 +559,7 @@ impl GridScene {
         self.events.clear();
         self.steps_left_out = 0;
         self.last_pass_left_out = None;
+        self.pass_starts.clear();
         self.result = None;
         self.replay = GridReplay::new(self.map.cell_count(), ReplayLists::Open);
         self.shown += 1;
@@ -612,6 +616,14 @@ impl GridScene {
     /// Shows a finished search: its steps replace the recorded ones, the replay keeps its step.
     fn show_search(&mut self, done: SearchDone) {
         self.events = done.events;
+        // Step k shows events[k - 1].
+        self.pass_starts = self
+            .events
+            .iter()
+            .enumerate()
+            .filter(|(_, event)| starts_a_pass(event))
+            .map(|(i, _)| i + 1)
+            .collect();
         self.steps_left_out = done.left_out;
         self.last_pass_left_out = done.last_pass_left_out;
         self.result = Some(done.result);
@@ -667,21 +679,20 @@ impl GridScene {
     /// The step that starts the first pass after the shown step (`None`: no later pass is
     /// recorded).
     pub fn next_pass_step(&self) -> Option<usize> {
-        let from = self.playback.cursor.min(self.events.len());
-        let rest = self.events.get(from..)?;
-        rest.iter().position(starts_a_pass).map(|j| from + j + 1)
+        let cursor = self.playback.cursor;
+        let later = self.pass_starts.partition_point(|&step| step <= cursor);
+        self.pass_starts.get(later).copied()
     }
 
     /// The step that starts the pass the shown step is in, or the pass before when the shown
     /// step starts one (`None`: no earlier pass).
     pub fn previous_pass_step(&self) -> Option<usize> {
-        let before = self
-            .playback
-            .cursor
-            .min(self.events.len())
-            .saturating_sub(1);
-        let earlier = self.events.get(..before)?;
-        earlier.iter().rposition(starts_a_pass).map(|j| j + 1)
+        let cursor = self.playback.cursor;
+        let earlier = self.pass_starts.partition_point(|&step| step < cursor);
+        earlier
+            .checked_sub(1)
+            .and_then(|i| self.pass_starts.get(i))
+            .copied()
     }
 
     /// Shows the step `step` (pausing), scrolling the step list to it.
