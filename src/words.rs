@@ -13,7 +13,23 @@ pub fn count(n: usize, noun: &str) -> String {
 
 /// `n` with its digits in groups of three: "999", "1,000", "1,234,567".
 pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
+    grouped(&n.to_string())
+}
+
+/// `x` with `places` decimals and its whole part in groups of three: "1,180,585.8".
+pub fn thousands_decimal(x: f64, places: usize) -> String {
+    let text = format!("{x:.places$}");
+    let (sign, unsigned) = text.split_at(usize::from(text.starts_with('-')));
+    let (whole, fraction) = unsigned.split_at(unsigned.find('.').unwrap_or(unsigned.len()));
+    if whole.bytes().all(|b| b.is_ascii_digit()) {
+        format!("{sign}{}{fraction}", grouped(whole))
+    } else {
+        text // inf, NaN
+    }
+}
+
+/// A string of digits with a comma before each group of three from the right.
+fn grouped(digits: &str) -> String {
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, digit) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
@@ -22,27 +38,6 @@ pub fn thousands(n: usize) -> String {
         out.push(digit);
     }
     out
-}
-
-/// `x` with `places` decimals and its whole part in groups of three: "1,180,585.8".
-pub fn thousands_decimal(x: f64, places: usize) -> String {
-    let text = format!("{x:.places$}");
-    let (sign, unsigned) = match text.strip_prefix('-') {
-        Some(rest) => ("-", rest),
-        None => ("", text.as_str()),
-    };
-    let (whole, fraction) = match unsigned.split_once('.') {
-        Some((whole, fraction)) => (whole, Some(fraction)),
-        None => (unsigned, None),
-    };
-    match whole.parse::<usize>() {
-        Ok(n) => match fraction {
-            Some(fraction) => format!("{sign}{}.{fraction}", thousands(n)),
-            None => format!("{sign}{}", thousands(n)),
-        },
-        // inf, NaN, or too large for a usize: as printed.
-        Err(_) => text,
-    }
 }
 
 /// A number typed with or without group separators ("2,000,000", "2 000 000", "2_000_000").

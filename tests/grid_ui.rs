@@ -1381,6 +1381,15 @@ fn the_open_list_shows_the_cell_expanded_next() {
     assert_eq!(h.state().grid.next_to_expand(), None);
 }
 
+/// The window on the built-in map with `algorithm` chosen and its search shown.
+fn searched_with(algorithm: &str) -> Harness<'static, NavlabApp> {
+    let mut h = harness(vec![]);
+    h.get_by_label(algorithm).click();
+    h.run_steps(3);
+    wait_for_search(&mut h);
+    h
+}
+
 /// Runs frames until the search on the worker thread is answered and shown (a minute at most).
 fn wait_for_search(h: &mut Harness<'_, NavlabApp>) {
     for _ in 0..6000 {
@@ -1908,10 +1917,7 @@ fn partitions_window_steps_through_the_expansions() {
 #[test]
 fn idastar_marks_the_children_it_cuts_off() {
     use navlab::search::SearchEvent;
-    let mut h = harness(vec![]);
-    h.get_by_label("IDA*").click();
-    h.run_steps(3);
-    wait_for_search(&mut h);
+    let mut h = searched_with("IDA*");
     h.key_press(egui::Key::Home);
     h.run_steps(1);
     // The first cut-off of a cell never expanded before it.
@@ -2012,10 +2018,7 @@ fn the_node_budget_shows_and_reads_grouped_digits() {
 /// or of the one before when it is at a start; nothing beyond the first and the last.
 #[test]
 fn page_keys_jump_between_the_passes() {
-    let mut h = harness(vec![]);
-    h.get_by_label("Fringe").click();
-    h.run_steps(3);
-    wait_for_search(&mut h);
+    let mut h = searched_with("Fringe");
     // The oracle: the steps whose event starts a pass (step k shows events[k - 1]).
     let starts: Vec<usize> = h
         .state()

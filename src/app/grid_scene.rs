@@ -678,7 +678,7 @@ impl GridScene {
 
     /// The step that starts the first pass after the shown step (`None`: no later pass is
     /// recorded).
-    pub fn next_pass_step(&self) -> Option<usize> {
+    fn next_pass_step(&self) -> Option<usize> {
         let cursor = self.playback.cursor;
         let later = self.pass_starts.partition_point(|&step| step <= cursor);
         self.pass_starts.get(later).copied()
@@ -686,7 +686,7 @@ impl GridScene {
 
     /// The step that starts the pass the shown step is in, or the pass before when the shown
     /// step starts one (`None`: no earlier pass).
-    pub fn previous_pass_step(&self) -> Option<usize> {
+    fn previous_pass_step(&self) -> Option<usize> {
         let cursor = self.playback.cursor;
         let earlier = self.pass_starts.partition_point(|&step| step < cursor);
         earlier
@@ -721,11 +721,6 @@ impl GridScene {
         if down {
             self.jump_to(self.next_pass_step());
         }
-    }
-
-    /// How many steps the shown search took after the recorded ones, before its end.
-    pub fn steps_left_out(&self) -> usize {
-        self.steps_left_out
     }
 
     /// The recorded steps, one line each; clicking one jumps there.
@@ -1223,7 +1218,7 @@ impl GridScene {
                     ui.end_row();
                 }
             });
-            if self.replay.iteration > 0 || self.next_pass_step().is_some() {
+            if !self.pass_starts.is_empty() {
                 let (previous, next) = (self.previous_pass_step(), self.next_pass_step());
                 ui.horizontal(|ui| {
                     if ui
@@ -2050,7 +2045,7 @@ mod tests {
         scene.rerun();
         scene.wait_for_search();
         let whole = scene.events.clone();
-        assert_eq!(scene.steps_left_out(), 0);
+        assert_eq!(scene.steps_left_out, 0);
         let last = scene.step_sentence(whole.len());
         assert!(!last.contains("not recorded"), "{last}");
 
@@ -2063,7 +2058,7 @@ mod tests {
         };
         scene.show_search(job.run_recording(50));
         assert_eq!(scene.events.len(), 51);
-        assert_eq!(scene.steps_left_out(), whole.len() - 51);
+        assert_eq!(scene.steps_left_out, whole.len() - 51);
         let sentence = scene.step_sentence(51);
         assert!(
             sentence.starts_with(&left_out_note(whole.len() - 51)) && sentence.contains("found"),
