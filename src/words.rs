@@ -49,6 +49,30 @@ pub fn parse_grouped(text: &str) -> Option<f64> {
     digits.parse().ok()
 }
 
+/// When a node was expanded, from the recorded steps that expanded it (earliest first): "not
+/// expanded", "expanded at step 1,234", "expanded at steps 10, 200 and 3,000", or, past four,
+/// "expanded 12 times, first at step 10, last at step 3,000".
+pub fn expanded_at(steps: &[usize]) -> String {
+    match steps {
+        [] => "not expanded".to_owned(),
+        [step] => format!("expanded at step {}", thousands(*step)),
+        [earlier @ .., last] if steps.len() <= 4 => {
+            let earlier: Vec<String> = earlier.iter().map(|&s| thousands(s)).collect();
+            format!(
+                "expanded at steps {} and {}",
+                earlier.join(", "),
+                thousands(*last)
+            )
+        }
+        [first, .., last] => format!(
+            "expanded {} times, first at step {}, last at step {}",
+            thousands(steps.len()),
+            thousands(*first),
+            thousands(*last)
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,5 +117,24 @@ mod tests {
         assert_eq!(parse_grouped("12.5"), Some(12.5));
         assert_eq!(parse_grouped("lots"), None);
         assert_eq!(parse_grouped(""), None);
+    }
+
+    #[test]
+    fn expansions_are_told_as_a_list_up_to_four_then_first_and_last() {
+        assert_eq!(expanded_at(&[]), "not expanded");
+        assert_eq!(expanded_at(&[1234]), "expanded at step 1,234");
+        assert_eq!(expanded_at(&[3, 9]), "expanded at steps 3 and 9");
+        assert_eq!(
+            expanded_at(&[10, 200, 3_000]),
+            "expanded at steps 10, 200 and 3,000"
+        );
+        assert_eq!(
+            expanded_at(&[1, 2, 3, 4]),
+            "expanded at steps 1, 2, 3 and 4"
+        );
+        assert_eq!(
+            expanded_at(&[10, 20, 30, 40, 5_000]),
+            "expanded 5 times, first at step 10, last at step 5,000"
+        );
     }
 }

@@ -757,3 +757,63 @@ fn a_walk_shows_the_whole_path_and_stepping_back_leaves_it() {
     assert!(h.state().scene.walk.is_none());
     assert!(!h.state().scene.current_explanation().starts_with("walk"));
 }
+
+/// A triangle's tooltip says at which steps A* expanded it, and E jumps there — with edge
+/// midpoints A* expands a triangle once per edge it was entered by, so E goes on to the next
+/// expansion and then round to the first. The timeline's steps are the oracle.
+#[test]
+fn e_jumps_to_the_steps_that_expand_the_triangle_under_the_pointer() {
+    use navlab::app::timeline::Step;
+    use navlab::search::SearchEvent;
+    use navlab::words::{expanded_at, thousands};
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    let expansions = |h: &Harness<'_, NavlabApp>| {
+        let mut by_triangle = std::collections::BTreeMap::<usize, Vec<usize>>::new();
+        for (i, step) in h.state().scene.timeline.steps().iter().enumerate() {
+            if let Step::Search(SearchEvent::Expanded { node, .. }) = *step {
+                by_triangle.entry(node).or_default().push(i + 1);
+            }
+        }
+        by_triangle
+    };
+    let hover_triangle = |h: &mut Harness<'_, NavlabApp>, t: usize| {
+        let scene = &h.state().scene;
+        let centroid = scene.mesh.triangles()[t].centroid;
+        let pos = scene
+            .last_view()
+            .expect("drawn")
+            .screen_from_world(centroid);
+        h.hover_at(pos);
+        h.run_steps(40);
+    };
+    let press_e = |h: &mut Harness<'_, NavlabApp>| {
+        h.key_press(egui::Key::E);
+        h.run_steps(1);
+    };
+    // With centroids, each triangle is expanded once.
+    let (t, steps) = expansions(&h)
+        .into_iter()
+        .nth(3)
+        .expect("A* expands triangles");
+    assert_eq!(steps.len(), 1);
+    hover_triangle(&mut h, t);
+    h.get_by_label(&expanded_at(&steps));
+    h.get_by_label(&format!("E: go to step {}", thousands(steps[0])));
+    press_e(&mut h);
+    assert_eq!(cursor(&h), steps[0]);
+    h.get_by_label_contains(&format!("{}. A*: expand triangle {t}", steps[0]));
+
+    h.get_by_label("Edge midpoints").click();
+    h.run_steps(2);
+    let (t, steps) = expansions(&h)
+        .into_iter()
+        .find(|(_, steps)| steps.len() >= 2)
+        .expect("with midpoints A* expands some triangle twice on rooms.obj");
+    hover_triangle(&mut h, t);
+    h.get_by_label(&expanded_at(&steps));
+    for &step in steps.iter().chain(&steps[..1]) {
+        press_e(&mut h);
+        assert_eq!(cursor(&h), step);
+    }
+    assert!(!h.state().scene.playback.playing);
+}

@@ -2067,3 +2067,57 @@ fn page_keys_jump_between_the_passes() {
     assert_eq!(cursor(&h), 0);
     assert!(!h.state().grid.playback.playing);
 }
+
+/// A cell's tooltip says at which recorded steps the search expanded it, and E jumps there:
+/// IDA* expands cells again pass after pass, so E goes on to each later expansion, then round to
+/// the first. The recorded steps are the oracle.
+#[test]
+fn e_jumps_to_the_steps_that_expand_the_cell_under_the_pointer() {
+    use navlab::words::{expanded_at, thousands};
+    let mut h = searched_with("IDA*");
+    h.key_press(egui::Key::Home);
+    h.run_steps(1);
+    let events = h.state().grid.events.clone();
+    let mut by_node = std::collections::BTreeMap::<usize, Vec<usize>>::new();
+    for (i, event) in events.iter().enumerate() {
+        if let SearchEvent::Expanded { node, .. } = *event {
+            by_node.entry(node).or_default().push(i + 1);
+        }
+    }
+    let (node, steps) = by_node
+        .into_iter()
+        .find(|(_, steps)| (2..=4).contains(&steps.len()))
+        .expect("IDA* expands a cell two to four times on the built-in map");
+    let cell = h.state().grid.map.cell(node);
+    h.hover_at(cell_centres(&h)(cell));
+    h.run_steps(40);
+    h.get_by_label(&expanded_at(&steps));
+    h.get_by_label(&format!("E: go to step {}", thousands(steps[0])));
+    let cursor = |h: &Harness<'_, NavlabApp>| h.state().grid.playback.cursor;
+    for &step in steps.iter().chain(&steps[..1]) {
+        h.key_press(egui::Key::E);
+        h.run_steps(1);
+        assert_eq!(cursor(&h), step);
+        // The step list follows, at the expansion of that cell.
+        h.get_by_label_contains(&format!(
+            "{}. expand cell {},{}",
+            thousands(step),
+            cell.0,
+            cell.1
+        ));
+    }
+    assert!(!h.state().grid.playback.playing);
+    // A wall is never expanded: E leaves the step where it is.
+    let wall = {
+        let map = &h.state().grid.map;
+        (0..map.cell_count())
+            .map(|i| map.cell(i))
+            .find(|&c| !map.is_passable(c))
+            .expect("the built-in map has walls")
+    };
+    h.hover_at(cell_centres(&h)(wall));
+    h.run_steps(2);
+    h.key_press(egui::Key::E);
+    h.run_steps(1);
+    assert_eq!(cursor(&h), steps[0]);
+}

@@ -243,6 +243,10 @@ pub(super) fn help_ui(ui: &mut egui::Ui) {
             ("Left / Right arrow", "step back / forward"),
             ("Home / End", "first / last step"),
             ("W", "walk the path: start / pause the agent"),
+            (
+                "E",
+                "go to the step that expands the triangle or cell under the pointer (again: the next one)",
+            ),
             ("Ctrl+O", "open a mesh (a map in map views)"),
             ("Drop a file", "open it, mesh or map"),
             ("Ctrl+L", "open a mesh or a map by typing its path"),

@@ -17,7 +17,7 @@ use crate::grid::{Cell, Connectivity, GridAlgorithm, GridPath, Heuristic, Tile, 
 use crate::navmesh::Bounds;
 use crate::navmesh::from_map::MAX_AGENT_RADIUS;
 use crate::search::events::FnObserver;
-use crate::search::{FringeLists, IdaPath, NoObserver, SearchEvent, SearchOutcome};
+use crate::search::{ExpansionSteps, FringeLists, IdaPath, NoObserver, SearchEvent, SearchOutcome};
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui};
 use std::path::PathBuf;
 
@@ -225,6 +225,8 @@ pub struct GridScene {
     last_pass_left_out: Option<(usize, f64)>,
     /// The recorded steps that start a pass (IDA*, Fringe Search), in order.
     pass_starts: Vec<usize>,
+    /// The recorded steps that expanded each cell, for the cell's tooltip and the E key.
+    expansion_steps: ExpansionSteps,
     /// The Partitions window: the paper's four partitions of this map, compared.
     pub partitions: PartitionsView,
 }
@@ -480,6 +482,7 @@ impl GridScene {
             steps_left_out: 0,
             last_pass_left_out: None,
             pass_starts: Vec::new(),
+            expansion_steps: ExpansionSteps::default(),
             result: None,
             playback: Playback::default(),
             comparison: None,
@@ -560,6 +563,7 @@ impl GridScene {
         self.steps_left_out = 0;
         self.last_pass_left_out = None;
         self.pass_starts.clear();
+        self.expansion_steps = ExpansionSteps::default();
         self.result = None;
         self.replay = GridReplay::new(self.map.cell_count(), ReplayLists::Open);
         self.shown += 1;
@@ -624,6 +628,7 @@ impl GridScene {
             .filter(|(_, event)| starts_a_pass(event))
             .map(|(i, _)| i + 1)
             .collect();
+        self.expansion_steps = done.expansion_steps;
         self.steps_left_out = done.left_out;
         self.last_pass_left_out = done.last_pass_left_out;
         self.result = Some(done.result);
@@ -704,8 +709,16 @@ impl GridScene {
         }
     }
 
-    /// Page Up / Page Down: the previous / next pass of IDA* or Fringe Search.
-    pub fn pass_keys(&mut self, ui: &Ui) {
+    /// The step that next expands `cell` after the shown step, or its first expansion when
+    /// none comes later (`None`: never expanded in the recorded steps).
+    fn next_expansion_of(&self, cell: Cell) -> Option<usize> {
+        self.expansion_steps
+            .next_after(self.map.index(cell), self.playback.cursor)
+    }
+
+    /// Page Up / Page Down: the previous / next pass of IDA* or Fringe Search; E: the step that
+    /// expands the cell under the pointer (again: its next expansion).
+    pub fn replay_keys(&mut self, ui: &Ui) {
         if ui.ctx().egui_wants_keyboard_input() {
             return;
         }
@@ -720,6 +733,9 @@ impl GridScene {
         }
         if down {
             self.jump_to(self.next_pass_step());
+        }
+        if super::playback::expansion_key_pressed(ui) {
+            self.jump_to(self.hover.and_then(|cell| self.next_expansion_of(cell)));
         }
     }
 
@@ -1658,6 +1674,9 @@ impl GridScene {
     }
 
     fn cell_tooltip_ui(&self, ui: &mut Ui, cell: Cell) {
+        // Short lines, each one line: the tooltip grows to fit them rather than wrapping them to
+        // the width it had for the last cell it showed.
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
         let tile = self.map.get(cell).unwrap_or_default();
         ui.label(format!("cell {},{}: {}", cell.0, cell.1, tile.name()));
         let i = self.map.index(cell);
@@ -1668,10 +1687,16 @@ impl GridScene {
             if let Some(words) = self.replay.state_words(i) {
                 ui.label(words);
             }
-            let times = self.replay.expansions[i];
-            if times > 1 {
-                ui.label(format!("expanded {times} times"));
-            }
+        }
+        // When the recorded search expands it, seen from any step, so it can be jumped to.
+        if !self.events.is_empty() && tile.is_passable() {
+            super::playback::expansion_tooltip_ui(
+                ui,
+                &self.expansion_steps,
+                i,
+                self.playback.cursor,
+                self.steps_left_out > 0,
+            );
         }
     }
 

@@ -510,6 +510,7 @@ impl NavlabApp {
                     let querying = self.scene.poll_query();
                     let len = self.scene.timeline.len();
                     self.scene.playback.keyboard(ui, len);
+                    self.scene.expansion_key(ui);
                     self.scene.playback.tick(dt, len);
                     self.scene.sync_replay();
                     let walking = self.scene.tick_walk(dt);
@@ -519,7 +520,7 @@ impl NavlabApp {
                     let searching = self.grid.poll_search();
                     let len = self.grid.events.len();
                     self.grid.playback.keyboard(ui, len);
-                    self.grid.pass_keys(ui);
+                    self.grid.replay_keys(ui);
                     self.grid.playback.tick(dt, len);
                     self.grid.sync_replay();
                     let comparing = self.grid.poll_comparison();

@@ -726,6 +726,9 @@ impl NavmeshScene {
     }
 
     fn triangle_tooltip_ui(&self, ui: &mut Ui, t: TriId) {
+        // Short lines, each one line: the tooltip grows to fit them rather than wrapping them to
+        // the width it had for the last cell it showed.
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
         let tri = &self.mesh.triangles()[t];
         ui.label(format!("triangle {t}"));
         ui.label(format!("centroid {}", tri.centroid));
@@ -745,6 +748,36 @@ impl NavmeshScene {
                 _ => "unseen".to_string(),
             };
             ui.label(status);
+        }
+        if !self.timeline.is_empty() {
+            super::playback::expansion_tooltip_ui(
+                ui,
+                self.timeline.expansion_steps(),
+                t,
+                self.playback.cursor,
+                false,
+            );
+        }
+    }
+
+    /// The step that next expands triangle `t` after the shown step, or its first expansion
+    /// when none comes later (`None`: A* never expanded it).
+    fn next_expansion_of(&self, t: TriId) -> Option<usize> {
+        self.timeline
+            .expansion_steps()
+            .next_after(t, self.playback.cursor)
+    }
+
+    /// E: shows the step that expands the triangle under the pointer (again: its next
+    /// expansion), paused.
+    pub fn expansion_key(&mut self, ui: &Ui) {
+        if !super::playback::expansion_key_pressed(ui) {
+            return;
+        }
+        let hovered = self.hover_world.and_then(|p| self.mesh.triangle_at(p));
+        if let Some(step) = hovered.and_then(|t| self.next_expansion_of(t)) {
+            self.playback.playing = false;
+            self.playback.cursor = step;
         }
     }
 

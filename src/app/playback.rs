@@ -460,6 +460,38 @@ pub fn ida_path_ui(
         });
 }
 
+/// True when E was pressed (no modifier, no text field has the keyboard): jump to the step that
+/// expands the node under the pointer, or its next expansion.
+pub fn expansion_key_pressed(ui: &Ui) -> bool {
+    !ui.ctx().egui_wants_keyboard_input()
+        && ui.input(|i| i.modifiers.is_none() && i.key_pressed(Key::E))
+}
+
+/// A tooltip's lines saying at which recorded steps the search expanded `node` (a cell, a
+/// triangle) and to which step E goes from the step `cursor`; `partial` when the recording
+/// left steps out (so "not expanded" may not be the whole truth).
+pub fn expansion_tooltip_ui(
+    ui: &mut Ui,
+    index: &crate::search::ExpansionSteps,
+    node: usize,
+    cursor: usize,
+    partial: bool,
+) {
+    let steps: Vec<usize> = index.of(node).collect();
+    let mut words = crate::words::expanded_at(&steps);
+    if steps.is_empty() && partial {
+        words.push_str(" in the recorded steps");
+    }
+    ui.label(words);
+    // Nothing to say when its only expansion is the step shown.
+    if let Some(step) = index
+        .next_after(node, cursor)
+        .filter(|&step| step != cursor)
+    {
+        ui.weak(format!("E: go to step {}", crate::words::thousands(step)));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 use crate::geom::Vec2;
 use crate::navmesh::{Path, TriId};
 use crate::search::funnel::{FunnelEvent, FunnelState};
-use crate::search::{SearchEvent, SearchOutcome};
+use crate::search::{ExpansionSteps, SearchEvent, SearchOutcome};
 
 /// One recorded step.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,6 +47,8 @@ pub struct Timeline {
     /// A*'s steps on the nodes it searches, when they are not the triangles (the midpoint
     /// model's states), one per search step; what the open list is replayed from.
     states: Vec<SearchEvent>,
+    /// The steps that expanded each triangle.
+    expansion_steps: ExpansionSteps,
     /// The final answer of the query.
     pub path: Option<Path>,
 }
@@ -70,6 +72,7 @@ impl Timeline {
             }
             open_sizes.push(open.max(0) as u32);
         }
+        let expansion_steps = ExpansionSteps::new(&search);
         let steps = search
             .into_iter()
             .map(Step::Search)
@@ -81,6 +84,7 @@ impl Timeline {
             open_sizes,
             triangle_count,
             states: Vec::new(),
+            expansion_steps,
             path,
         }
     }
@@ -119,6 +123,12 @@ impl Timeline {
     /// Size of the open list after each A* step (for the chart).
     pub fn open_sizes(&self) -> &[u32] {
         &self.open_sizes
+    }
+
+    /// The steps at which A* expanded each triangle (A*'s steps come first, so they are the
+    /// timeline's own step numbers).
+    pub fn expansion_steps(&self) -> &ExpansionSteps {
+        &self.expansion_steps
     }
 
     /// Triangles in the mesh the query ran on.

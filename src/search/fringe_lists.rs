@@ -198,7 +198,7 @@ mod tests {
         let (w, h) = (7usize, 5usize);
         let grid = crate::search::walled_grid(w, h, |n| n % w == 3 && n / w < 4);
         let goal = 6;
-        let manhattan = |n: usize| ((n % w).abs_diff(goal % w) + (n / w).abs_diff(goal / w)) as f64;
+        let manhattan = crate::search::manhattan_to(w, goal);
         let mut trace = Vec::new();
         let result = fringe(w * h, 0, &grid, manhattan, |n| n == goal, &mut trace);
         assert!(result.cost.is_finite());

@@ -104,7 +104,7 @@ mod tests {
         let (w, h) = (6usize, 5usize);
         let grid = crate::search::walled_grid(w, h, |n| n % w == 2 && n / w < 4);
         let goal = 5;
-        let manhattan = |n: usize| ((n % w).abs_diff(goal % w) + (n / w).abs_diff(goal / w)) as f64;
+        let manhattan = crate::search::manhattan_to(w, goal);
         let mut trace = Vec::new();
         let result = idastar(
             w * h,

@@ -5,6 +5,7 @@ pub mod astar;
 pub mod bfs;
 pub mod dijkstra;
 pub mod events;
+pub mod expansion_steps;
 pub mod fringe;
 pub mod fringe_lists;
 pub mod frontier;
@@ -16,6 +17,7 @@ pub use astar::{AStarScratch, astar, astar_with_scratch};
 pub use bfs::bfs;
 pub use dijkstra::dijkstra;
 pub use events::{ExpansionOrder, NoObserver, Observer, SearchEvent, SearchOutcome, SearchResult};
+pub use expansion_steps::ExpansionSteps;
 pub use fringe::{FringeScratch, fringe, fringe_with_scratch};
 pub use fringe_lists::{FringeLists, NowEntry};
 pub use frontier::{Frontier, FrontierEntry};
@@ -53,6 +55,13 @@ impl std::hash::Hasher for NodeHasher {
 /// extra pass. One rule for both algorithms, so they agree on what a pass contains.
 pub(crate) fn pass_limit(threshold: f64) -> f64 {
     threshold + 1e-9 * threshold.abs().max(1.0)
+}
+
+/// The Manhattan distance to `goal` on a grid `w` nodes wide: the estimate the replays' unit
+/// tests search [`walled_grid`] with.
+#[cfg(test)]
+pub(crate) fn manhattan_to(w: usize, goal: usize) -> impl Fn(usize) -> f64 + Copy {
+    move |n: usize| ((n % w).abs_diff(goal % w) + (n / w).abs_diff(goal / w)) as f64
 }
 
 /// A `w × h` grid of unit steps (4 directions) without the nodes `wall` names: the small maze
