@@ -2121,3 +2121,35 @@ fn e_jumps_to_the_steps_that_expand_the_cell_under_the_pointer() {
     h.run_steps(1);
     assert_eq!(cursor(&h), steps[0]);
 }
+
+/// The playback bar's step field shows the step with its digits grouped (IDA*'s recordings run
+/// to a million steps), and a step typed with commas goes there.
+#[test]
+fn the_step_field_shows_and_reads_grouped_digits() {
+    use egui::accesskit::Role;
+    let mut h = searched_with("IDA*");
+    let len = h.state().grid.events.len();
+    assert!(len > 12_345, "{len}");
+    h.key_press(egui::Key::End);
+    h.run_steps(2);
+    let shown = h.get_by_role_and_label(Role::SpinButton, "Step");
+    assert_eq!(
+        shown.value().as_deref(),
+        Some(navlab::words::thousands(len).as_str())
+    );
+    shown.click();
+    h.run_steps(2);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_role_and_label(Role::SpinButton, "Step")
+        .type_text("12,345");
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(2);
+    assert_eq!(h.state().grid.playback.cursor, 12_345);
+    assert_eq!(
+        h.get_by_role_and_label(Role::SpinButton, "Step")
+            .value()
+            .as_deref(),
+        Some("12,345")
+    );
+}

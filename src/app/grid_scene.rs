@@ -1091,11 +1091,10 @@ impl GridScene {
         if self.algorithm == AlgorithmKind::IdaStar {
             changed |= ui
                 .add(
-                    egui::Slider::new(&mut self.budget, 1_000..=10_000_000)
-                        .logarithmic(true)
-                        .custom_formatter(|n, _| crate::words::thousands(n.round() as usize))
-                        .custom_parser(crate::words::parse_grouped)
-                        .text("Node budget"),
+                    super::playback::grouped_digits(
+                        egui::Slider::new(&mut self.budget, 1_000..=10_000_000).logarithmic(true),
+                    )
+                    .text("Node budget"),
                 )
                 .on_hover_text("IDA* gives up after this many expansions, and says so")
                 .changed();

@@ -296,9 +296,10 @@ impl PartitionsView {
             let mut shown = self.expansions_shown.unwrap_or(all).min(all);
             let slider = ui
                 .add(
-                    egui::Slider::new(&mut shown, 0..=all)
-                        .step_by(1.0)
-                        .text("Expansions shown"),
+                    super::playback::grouped_digits(
+                        egui::Slider::new(&mut shown, 0..=all).step_by(1.0),
+                    )
+                    .text("Expansions shown"),
                 )
                 .on_hover_text(
                     "Step through the order A* expanded this partition's nodes (arrow keys once the slider has focus); the last one shown is outlined",
@@ -311,8 +312,9 @@ impl PartitionsView {
             ui.colored_label(Color32::from_rgb(240, 180, 80), why);
         } else if self.draw_structure && structure_size(comparison, self.shown) > MAX_DRAWN {
             ui.label(format!(
-                "The {} has over {MAX_DRAWN} pieces: only its paths are drawn.",
-                self.shown.name()
+                "The {} has over {} pieces: only its paths are drawn.",
+                self.shown.name(),
+                crate::words::thousands(MAX_DRAWN)
             ));
         }
     }

@@ -160,11 +160,12 @@ impl Playback {
             .on_hover_text("Playback speed");
             ui.separator();
             let mut cursor = self.cursor;
-            // Room for the value box (wider for more digits) and the label after the slider.
-            let digits = len.max(1).ilog10() as f32 + 1.0;
-            ui.spacing_mut().slider_width = (ui.available_width() - 70.0 - 9.0 * digits).max(80.0);
+            // Room for the value box (wider for more digits and their commas) and the label
+            // after the slider.
+            let chars = crate::words::thousands(len).len() as f32;
+            ui.spacing_mut().slider_width = (ui.available_width() - 70.0 - 9.0 * chars).max(80.0);
             let changed = ui
-                .add(egui::Slider::new(&mut cursor, 0..=len).text("Step"))
+                .add(grouped_digits(egui::Slider::new(&mut cursor, 0..=len)).text("Step"))
                 .on_hover_text("Drag to scrub through the recorded steps")
                 .changed();
             if changed {
@@ -458,6 +459,14 @@ pub fn ida_path_ui(
                 ui.weak(format!("and {more} more back to the start"));
             }
         });
+}
+
+/// `slider` showing its whole number in groups of three digits ("281,243"), and reading one
+/// typed with or without them.
+pub fn grouped_digits(slider: egui::Slider<'_>) -> egui::Slider<'_> {
+    slider
+        .custom_formatter(|n, _| crate::words::thousands(n.round().max(0.0) as usize))
+        .custom_parser(crate::words::parse_grouped)
 }
 
 /// True when E was pressed (no modifier, no text field has the keyboard): jump to the step that
