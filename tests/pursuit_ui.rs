@@ -3,7 +3,7 @@
 
 mod common;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use navlab::app::files::ScriptedDialogs;
 use navlab::app::{AppSettings, NavlabApp, SceneKind};
 use navlab::geom::Vec2;
@@ -236,6 +236,88 @@ fn a_stroke_within_one_frame_paints_walls() {
             h.state().grid.map.get((x, 20)),
             Some(Tile::Grass),
             "one undo step: {x}"
+        );
+    }
+}
+
+/// Copy command gives the run as `navlab pursue` takes it, and the command, run, ends where the
+/// window stands: the same catches, the same positions (the CLI is the oracle). Without a saved
+/// map the button says why it cannot.
+#[test]
+fn copy_command_gives_a_pursue_command_that_ends_where_the_window_stands() {
+    let mut h = harness();
+    assert!(
+        h.get_by_label("Copy command")
+            .accesskit_node()
+            .is_disabled(),
+        "the built-in map is in no file"
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map = dir.path().join("pursuit map.map");
+    std::fs::write(
+        &map,
+        navlab::grid::movingai::to_map_text(&h.state().grid.map),
+    )
+    .expect("write");
+    h.state_mut()
+        .command(navlab::app::Command::LoadMap(map.clone()));
+    h.run_steps(3);
+    // Opening a map shows it in the Tile map view.
+    h.get_by_label("Pursuit").click();
+    h.run_steps(3);
+    assert_eq!(h.state().settings.scene, SceneKind::Pursuit);
+    assert!(
+        !h.get_by_label("Copy command")
+            .accesskit_node()
+            .is_disabled()
+    );
+    // A third mob, and twelve seconds of the hunt (long enough for the seed to matter).
+    click_at(&mut h, Vec2::new(5.5, 0.5), egui::PointerButton::Primary);
+    assert_eq!(h.state().pursuit.world.mobs.len(), 3);
+    h.get_by_label("Play").click();
+    h.run_steps(720);
+    h.get_by_label("Pause").click();
+    h.run_steps(2);
+    let copied = common::click_and_copied(&mut h, "Copy command");
+    let [command] = copied.as_slice() else {
+        panic!("one copy: {copied:?}")
+    };
+    let world = &h.state().pursuit.world;
+    assert!(world.time() > 11.0, "{}", world.time());
+    // The map's name has a space: the command quotes it.
+    let quoted = format!("'{}'", map.display());
+    let rest = command
+        .strip_prefix("navlab pursue ")
+        .and_then(|c| c.strip_prefix(&quoted))
+        .unwrap_or_else(|| panic!("{command}"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_navlab"))
+        .arg("pursue")
+        .arg(&map)
+        .args(rest.split_whitespace())
+        .arg("--json")
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let round = |t: f64| (t * 1000.0).round() / 1000.0;
+    assert_eq!(printed["seconds"], serde_json::json!(round(world.time())));
+    let kitten = world.kitten.body.position;
+    assert_eq!(
+        printed["kitten"],
+        serde_json::json!([round(kitten.x), round(kitten.y)])
+    );
+    let mobs = printed["mobs"].as_array().expect("mobs");
+    assert_eq!(mobs.len(), world.mobs.len());
+    for (printed, mob) in mobs.iter().zip(&world.mobs) {
+        assert_eq!(printed["catches"], serde_json::json!(mob.catches));
+        let p = mob.body.position;
+        assert_eq!(
+            printed["position"],
+            serde_json::json!([round(p.x), round(p.y)])
         );
     }
 }

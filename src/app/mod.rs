@@ -868,7 +868,16 @@ impl NavlabApp {
             .default_size(side_panel_width(ui, 320.0))
             .show(ui, |ui| {
                 ui.heading("What happened");
-                self.pursuit.log_ui(ui);
+                let map_file = match (&self.grid.file, self.grid.dirty) {
+                    (Some(file), false) => Ok(file.as_path()),
+                    (Some(_), true) => {
+                        Err("The map has unsaved edits: save it first (Ctrl+S in the Tile map view), so the command reads what you see")
+                    }
+                    (None, _) => {
+                        Err("The map is not in a file: save it first (Tile map → Save as…), so the command can read it")
+                    }
+                };
+                self.pursuit.log_ui(ui, map_file);
             });
         egui::Panel::left("pursuit_controls")
             .resizable(true)

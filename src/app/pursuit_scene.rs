@@ -15,6 +15,7 @@ use crate::pursuit::{
 use crate::search::Observer;
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Ui};
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 
 /// What a left click on the map does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +60,22 @@ impl Default for PursuitSettings {
 struct Setup {
     kitten: Vec2,
     mobs: Vec<Vec2>,
+}
+
+const COPY_COMMAND_TIP: &str = "Copy this run as a `navlab pursue` command, for a script or a bug report: where everyone starts (what Reset goes back to), the seed, decay, trail choice and avoidance, run to the time shown. It is the run you see from Reset when the kitten wanders and nothing was changed along the way (the command's kitten wanders; keys, clicks and paint are not in it).";
+
+/// `word` as one shell word: as it is when it holds nothing a shell treats specially, else in
+/// single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+,:=@%".contains(c));
+    if plain {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// Most events kept in the log.
@@ -484,8 +501,46 @@ impl PursuitScene {
         }
     }
 
-    /// The event log, newest at the bottom.
-    pub fn log_ui(&mut self, ui: &mut Ui) {
+    /// This run as a `navlab pursue` command on the map file `map`: where everyone starts (what
+    /// Reset goes back to), the seed, the trail's decay and choice, avoidance, and the time
+    /// shown. `None` without a mob (the command needs one).
+    pub fn command_line(&self, map: &Path) -> Option<String> {
+        if self.setup.mobs.is_empty() {
+            return None;
+        }
+        let point = |p: Vec2| format!("{},{}", p.x, p.y);
+        let config = &self.settings.config;
+        let mut words = vec![
+            "navlab pursue".to_owned(),
+            shell_word(&map.to_string_lossy()),
+            format!("--kitten {}", point(self.setup.kitten)),
+        ];
+        words.extend(
+            self.setup
+                .mobs
+                .iter()
+                .map(|&m| format!("--mob {}", point(m))),
+        );
+        words.push(format!("--seed {}", config.seed));
+        words.push(format!("--decay {}", config.decay));
+        words.push(format!(
+            "--trail {}",
+            match config.trail_choice {
+                TrailChoice::Freshest => "freshest",
+                TrailChoice::Oldest => "oldest",
+            }
+        ));
+        if !config.avoid_walls {
+            words.push("--no-avoid".to_owned());
+        }
+        // Three decimals name the step exactly (the command rounds to a 60th of a second).
+        words.push(format!("--seconds {:.3}", self.world.time()));
+        Some(words.join(" "))
+    }
+
+    /// The event log, newest at the bottom. `map_file` is the map's file when it holds what is
+    /// shown (else why not), for Copy command.
+    pub fn log_ui(&mut self, ui: &mut Ui, map_file: Result<&Path, &str>) {
         ui.horizontal(|ui| {
             ui.label(crate::words::count(self.log.len(), "event"));
             if ui
@@ -495,6 +550,18 @@ impl PursuitScene {
             {
                 let lines: Vec<String> = self.log.iter().map(|e| e.explain()).collect();
                 ui.ctx().copy_text(lines.join("\n"));
+            }
+            let command = map_file.and_then(|map| {
+                self.command_line(map)
+                    .ok_or("Add a mob first: the command needs one")
+            });
+            let button = ui.add_enabled(command.is_ok(), egui::Button::new("Copy command").small());
+            let button = match &command {
+                Ok(_) => button.on_hover_text(COPY_COMMAND_TIP),
+                Err(why) => button.on_disabled_hover_text(*why),
+            };
+            if let (true, Ok(command)) = (button.clicked(), command) {
+                ui.ctx().copy_text(command);
             }
         });
         let row_height = ui.text_style_height(&egui::TextStyle::Body);
@@ -877,4 +944,18 @@ fn build_world(map: TileMap, settings: &PursuitSettings, setup: &Setup) -> World
     }
     world.kitten.control = settings.control;
     world
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shell_word_is_quoted_only_when_a_shell_would_split_or_expand_it() {
+        assert_eq!(shell_word("maps/arena-2.map"), "maps/arena-2.map");
+        assert_eq!(shell_word("my maps/a.map"), "'my maps/a.map'");
+        assert_eq!(shell_word("$HOME/a.map"), "'$HOME/a.map'");
+        assert_eq!(shell_word("kitten's.map"), "'kitten'\\''s.map'");
+        assert_eq!(shell_word(""), "''");
+    }
 }
