@@ -321,3 +321,54 @@ fn copy_command_gives_a_pursue_command_that_ends_where_the_window_stands() {
         );
     }
 }
+
+/// Where the mobs and the kitten start is kept between runs, with the map they were placed
+/// on: the next run puts them back when that map opens again, and not on another map.
+#[test]
+fn placed_mobs_come_back_at_the_next_start_on_their_map() {
+    let mut h = harness();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map = dir.path().join("hunt.map");
+    std::fs::write(
+        &map,
+        navlab::grid::movingai::to_map_text(&h.state().grid.map),
+    )
+    .expect("write");
+    h.state_mut()
+        .command(navlab::app::Command::LoadMap(map.clone()));
+    h.run_steps(3);
+    h.get_by_label("Pursuit").click();
+    h.run_steps(3);
+    click_at(&mut h, Vec2::new(5.5, 0.5), egui::PointerButton::Primary);
+    let homes =
+        |app: &NavlabApp| -> Vec<Vec2> { app.pursuit.world.mobs.iter().map(|m| m.home).collect() };
+    let placed = homes(h.state());
+    assert_eq!(placed.len(), 3);
+    // What eframe would store, through serde; the next run starts on the last map.
+    let saved = serde_json::to_string(&h.state().settings).expect("serialises");
+    let restart = || {
+        let restored: AppSettings = serde_json::from_str(&saved).expect("deserialises");
+        let app = NavlabApp::new(restored, Box::new(ScriptedDialogs::default()));
+        let mut h = Harness::builder()
+            .with_size(egui::vec2(1280.0, 800.0))
+            .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
+        h.run_steps(3);
+        h
+    };
+    let mut again = restart();
+    assert_eq!(again.state().settings.scene, SceneKind::Pursuit);
+    assert_eq!(again.state().grid.file.as_deref(), Some(map.as_path()));
+    assert_eq!(homes(again.state()), placed);
+    // A run that never shows the scene keeps them as they were.
+    again.get_by_label("Tile map").click();
+    again.run_steps(2);
+    let kept = again.state().settings.pursuit.placements.clone();
+    assert_eq!(kept.as_ref().map(|p| p.mobs.len()), Some(3));
+    // On another map they are not put back.
+    std::fs::remove_file(&map).expect("remove");
+    let mut elsewhere = restart();
+    elsewhere.get_by_label("Pursuit").click();
+    elsewhere.run_steps(3);
+    assert_eq!(elsewhere.state().grid.file, None, "the map is gone");
+    assert_ne!(homes(elsewhere.state()), placed);
+}

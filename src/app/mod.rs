@@ -542,7 +542,7 @@ impl NavlabApp {
             SceneKind::TileMap => self.grid_panels(ui),
             SceneKind::Pursuit => self.pursuit_panels(ui),
         }
-        self.settings.pursuit = self.pursuit.settings.clone();
+        self.settings.pursuit = self.pursuit.kept_settings(&self.grid);
         self.settings.navmesh = self.scene.settings.clone();
         self.settings.speed = Some(self.scene.playback.speed);
         self.settings.grid = self.grid.settings();

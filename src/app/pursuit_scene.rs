@@ -15,7 +15,7 @@ use crate::pursuit::{
 use crate::search::Observer;
 use egui::{Color32, Pos2, Rect, Sense, Stroke, Ui};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What a left click on the map does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +42,42 @@ pub struct PursuitSettings {
     pub speed: f64,
     /// Draw the rays, Bresenham tiles and whiskers.
     pub show_rays: bool,
+    /// Where everyone starts, and on which map: put back at the next run when that map is
+    /// open again.
+    pub placements: Option<Placements>,
+}
+
+/// Where the kitten and the mobs start (what Reset goes back to), and the map they were placed
+/// on: its file (none for a map never saved) and size.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Placements {
+    /// The map's file.
+    pub map: Option<PathBuf>,
+    /// The map's width and height in tiles.
+    pub size: [usize; 2],
+    /// The kitten's start, in tiles.
+    pub kitten: [f64; 2],
+    /// Each mob's start, in tiles.
+    pub mobs: Vec<[f64; 2]>,
+}
+
+impl Placements {
+    /// The starting places on `map` (from `file`) when they were made on it: those that no
+    /// longer fit (the file was edited since) are left out, the kitten then starts where it
+    /// would on a new map. `None` for another map.
+    fn setup_on(&self, map: &TileMap, file: Option<&Path>) -> Option<Setup> {
+        if self.map.as_deref() != file || self.size != [map.width(), map.height()] {
+            return None;
+        }
+        let fits = |&[x, y]: &[f64; 2]| {
+            let p = Vec2::new(x, y);
+            crate::pursuit::placement(map, p).is_ok().then_some(p)
+        };
+        Some(Setup {
+            kitten: fits(&self.kitten).unwrap_or_else(|| default_setup(map).kitten),
+            mobs: self.mobs.iter().filter_map(fits).collect(),
+        })
+    }
 }
 
 impl Default for PursuitSettings {
@@ -51,6 +87,7 @@ impl Default for PursuitSettings {
             control: KittenControl::Wander,
             speed: 1.0,
             show_rays: true,
+            placements: None,
         }
     }
 }
@@ -119,6 +156,11 @@ pub struct PursuitScene {
     pub notice: Option<String>,
     /// The editor's map revision this scene last copied.
     map_revision: Option<u64>,
+    /// The file of the map this scene last copied.
+    map_file: Option<PathBuf>,
+    /// Last run's placements, until the scene first copies the editor's map (then put back
+    /// if it is the map they were made on, else forgotten).
+    restore: Option<Placements>,
     stroke_open: bool,
     /// The cell painted last in the current drag (the next one joins it with a line).
     stroke_last: Option<Cell>,
@@ -126,8 +168,9 @@ pub struct PursuitScene {
 
 impl PursuitScene {
     /// The scene on `map` with default placements (see `default_setup`).
-    pub fn new(map: TileMap, settings: PursuitSettings) -> Self {
+    pub fn new(map: TileMap, mut settings: PursuitSettings) -> Self {
         let setup = default_setup(&map);
+        let restore = settings.placements.take();
         let world = build_world(map, &settings, &setup);
         Self {
             world,
@@ -142,6 +185,8 @@ impl PursuitScene {
             canvas_rect: None,
             notice: None,
             map_revision: None,
+            map_file: None,
+            restore,
             stroke_open: false,
             stroke_last: None,
         }
@@ -154,6 +199,17 @@ impl PursuitScene {
             return;
         }
         self.map_revision = Some(grid.revision);
+        self.map_file = grid.file.clone();
+        if let Some(setup) = self
+            .restore
+            .take()
+            .and_then(|kept| kept.setup_on(&grid.map, grid.file.as_deref()))
+        {
+            self.setup = setup;
+            self.camera.fit_next_frame();
+            self.reset_with(grid.map.clone());
+            return;
+        }
         let same_size = grid.map.width() == self.world.map().width()
             && grid.map.height() == self.world.map().height();
         if !same_size {
@@ -174,6 +230,30 @@ impl PursuitScene {
             if crate::pursuit::placement(world.map(), self.setup.kitten).is_err() {
                 self.setup.kitten = world.kitten.body.position;
             }
+        }
+    }
+
+    /// The options to keep for the next run, with where everyone starts and on which map
+    /// (last run's, untouched, while this run has not shown the scene).
+    pub fn kept_settings(&self, grid: &GridScene) -> PursuitSettings {
+        let placements = self.restore.clone().or_else(|| {
+            let point = |p: Vec2| [p.x, p.y];
+            // A file given to the map since it was copied (Save as) is still the same map.
+            let map = if self.map_revision == Some(grid.revision) {
+                grid.file.clone()
+            } else {
+                self.map_file.clone()
+            };
+            Some(Placements {
+                map,
+                size: [self.world.map().width(), self.world.map().height()],
+                kitten: point(self.setup.kitten),
+                mobs: self.setup.mobs.iter().map(|&m| point(m)).collect(),
+            })
+        });
+        PursuitSettings {
+            placements,
+            ..self.settings.clone()
         }
     }
 
@@ -370,7 +450,8 @@ impl PursuitScene {
             self.notice = None;
         }
         ui.horizontal(|ui| {
-            ui.label("Follow the")
+            let label = ui
+                .label("Follow the")
                 .on_hover_text("Which trail point a mob takes when it cannot see the kitten");
             egui::ComboBox::from_id_salt("trail_choice")
                 .selected_text(match self.settings.config.trail_choice {
@@ -390,7 +471,9 @@ impl PursuitScene {
                         "oldest visible point",
                     )
                     .on_hover_text("What the article's loop over its trail does");
-                });
+                })
+                .response
+                .labelled_by(label.id);
         });
         ui.add(
             egui::Slider::new(&mut self.settings.config.decay, 1.0..=60.0).text("trail decay, s"),
@@ -827,7 +910,7 @@ impl PursuitScene {
                 let strong = self.selected == Some(i) || few;
                 let width = if strong { 2.0 } else { 1.0 };
                 let from = mob.body.position;
-                let clear = mob.sight == Sight::Kitten;
+                let clear = ray_is_clear(map, mob, kitten);
                 let color = if clear {
                     Color32::from_rgb(90, 230, 90)
                 } else {
@@ -904,6 +987,17 @@ pub fn state_color(state: MobState) -> Color32 {
     }
 }
 
+/// Whether `mob`'s ray to the kitten (at `kitten`) is drawn clear: what its rays found at its
+/// last look; before its first (a run not started, a mob just added) what they would find, as
+/// its ray's tiles show.
+fn ray_is_clear(map: &TileMap, mob: &crate::pursuit::Mob, kitten: Vec2) -> bool {
+    if mob.timeline.is_empty() {
+        first_blocking(map, cell_of(mob.body.position), cell_of(kitten)).is_none()
+    } else {
+        mob.sight == Sight::Kitten
+    }
+}
+
 /// Kitten near the middle, one mob near the bottom-left corner and one near the top-right
 /// (the free tiles nearest to those spots).
 fn default_setup(map: &TileMap) -> Setup {
@@ -949,6 +1043,56 @@ fn build_world(map: TileMap, settings: &PursuitSettings, setup: &Setup) -> World
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn placements_come_back_only_on_their_map_and_only_where_they_still_fit() {
+        let mut map = TileMap::new(8, 6).expect("size");
+        let file = Path::new("level.map");
+        let kept = Placements {
+            map: Some(file.to_path_buf()),
+            size: [8, 6],
+            kitten: [4.5, 3.5],
+            mobs: vec![[1.5, 1.5], [6.5, 4.5]],
+        };
+        let setup = kept.setup_on(&map, Some(file)).expect("its map");
+        assert_eq!(setup.kitten, Vec2::new(4.5, 3.5));
+        assert_eq!(setup.mobs, [Vec2::new(1.5, 1.5), Vec2::new(6.5, 4.5)]);
+        // Another file, no file, another size: not theirs.
+        assert_eq!(kept.setup_on(&map, Some(Path::new("other.map"))), None);
+        assert_eq!(kept.setup_on(&map, None), None);
+        let wider = TileMap::new(9, 6).expect("size");
+        assert_eq!(kept.setup_on(&wider, Some(file)), None);
+        // Walls drawn since over a mob and the kitten: the mob is left out, the kitten starts
+        // where it would on a new map.
+        map.set((1, 1), Tile::Wall);
+        map.set((4, 3), Tile::Wall);
+        let setup = kept.setup_on(&map, Some(file)).expect("its map");
+        assert_eq!(setup.mobs, [Vec2::new(6.5, 4.5)]);
+        assert_eq!(setup.kitten, default_setup(&map).kitten);
+        assert!(crate::pursuit::placement(&map, setup.kitten).is_ok());
+    }
+
+    /// Before the first step every mob's ray is drawn as the map has it (it has not looked
+    /// yet); after it, as the mob saw it.
+    #[test]
+    fn a_ray_is_drawn_clear_by_the_map_until_the_mob_looks_then_by_its_look() {
+        let mut map = TileMap::new(12, 5).expect("size");
+        map.set((6, 1), Tile::Wall);
+        let mut world =
+            World::new(map, PursuitConfig::default(), Vec2::new(10.5, 2.5)).expect("kitten placed");
+        let seeing = world.add_mob(Vec2::new(1.5, 2.5)).expect("placed");
+        let behind = world.add_mob(Vec2::new(1.5, 0.5)).expect("placed");
+        let kitten = world.kitten.body.position;
+        let clear = |world: &World, i: usize| ray_is_clear(world.map(), &world.mobs[i], kitten);
+        assert!(world.mobs.iter().all(|m| m.timeline.is_empty()));
+        assert!(clear(&world, seeing));
+        assert!(!clear(&world, behind), "the wall at 6,1 is on its ray");
+        world.step(&mut crate::search::NoObserver);
+        for i in [seeing, behind] {
+            assert_eq!(clear(&world, i), world.mobs[i].sight == Sight::Kitten);
+        }
+        assert!(clear(&world, seeing));
+    }
 
     #[test]
     fn a_shell_word_is_quoted_only_when_a_shell_would_split_or_expand_it() {
