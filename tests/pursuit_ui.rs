@@ -240,6 +240,23 @@ fn a_stroke_within_one_frame_paints_walls() {
     }
 }
 
+/// Writes the map shown to `file` and opens it from there, back in the pursuit scene.
+fn open_as_file(h: &mut Harness<'_, NavlabApp>, file: &std::path::Path) {
+    std::fs::write(
+        file,
+        navlab::grid::movingai::to_map_text(&h.state().grid.map),
+    )
+    .expect("write");
+    h.state_mut()
+        .command(navlab::app::Command::LoadMap(file.to_path_buf()));
+    h.run_steps(3);
+    // Opening a map shows it in the Tile map view.
+    h.get_by_label("Pursuit").click();
+    h.run_steps(3);
+    assert_eq!(h.state().settings.scene, SceneKind::Pursuit);
+    assert_eq!(h.state().grid.file.as_deref(), Some(file));
+}
+
 /// Copy command gives the run as `navlab pursue` takes it, and the command, run, ends where the
 /// window stands: the same catches, the same positions (the CLI is the oracle). Without a saved
 /// map the button says why it cannot.
@@ -254,18 +271,7 @@ fn copy_command_gives_a_pursue_command_that_ends_where_the_window_stands() {
     );
     let dir = tempfile::tempdir().expect("temp dir");
     let map = dir.path().join("pursuit map.map");
-    std::fs::write(
-        &map,
-        navlab::grid::movingai::to_map_text(&h.state().grid.map),
-    )
-    .expect("write");
-    h.state_mut()
-        .command(navlab::app::Command::LoadMap(map.clone()));
-    h.run_steps(3);
-    // Opening a map shows it in the Tile map view.
-    h.get_by_label("Pursuit").click();
-    h.run_steps(3);
-    assert_eq!(h.state().settings.scene, SceneKind::Pursuit);
+    open_as_file(&mut h, &map);
     assert!(
         !h.get_by_label("Copy command")
             .accesskit_node()
@@ -329,16 +335,7 @@ fn placed_mobs_come_back_at_the_next_start_on_their_map() {
     let mut h = harness();
     let dir = tempfile::tempdir().expect("temp dir");
     let map = dir.path().join("hunt.map");
-    std::fs::write(
-        &map,
-        navlab::grid::movingai::to_map_text(&h.state().grid.map),
-    )
-    .expect("write");
-    h.state_mut()
-        .command(navlab::app::Command::LoadMap(map.clone()));
-    h.run_steps(3);
-    h.get_by_label("Pursuit").click();
-    h.run_steps(3);
+    open_as_file(&mut h, &map);
     click_at(&mut h, Vec2::new(5.5, 0.5), egui::PointerButton::Primary);
     let homes =
         |app: &NavlabApp| -> Vec<Vec2> { app.pursuit.world.mobs.iter().map(|m| m.home).collect() };
