@@ -2153,3 +2153,35 @@ fn the_step_field_shows_and_reads_grouped_digits() {
         Some("12,345")
     );
 }
+
+/// A map opened by a relative path (as from a terminal: `navlab open ../maps/a.map`) is
+/// remembered by its absolute path, so the next start in another folder still reopens it and
+/// Recent still finds it.
+#[test]
+fn a_map_opened_by_a_relative_path_is_remembered_by_its_absolute_path() {
+    let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("temp dir");
+    let file = dir.path().join("relative.map");
+    std::fs::write(&file, "type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n").expect("write");
+    let here = std::env::current_dir().expect("cwd");
+    let Ok(inside) = file.strip_prefix(&here) else {
+        eprintln!("SKIPPED: the target folder is outside the working folder");
+        return;
+    };
+    // With a detour, as typed paths have.
+    let first = inside.components().next().expect("a folder");
+    let relative = PathBuf::from(".").join(first).join("..").join(inside);
+    assert!(relative.is_relative());
+    let mut h = harness(vec![]);
+    h.state_mut()
+        .command(navlab::app::Command::LoadMap(relative));
+    h.run_steps(3);
+    assert_eq!(h.state().grid.map.width(), 3);
+    let real = std::fs::canonicalize(&file).expect("real path");
+    assert_eq!(h.state().grid.file.as_deref(), Some(real.as_path()));
+    assert_eq!(h.state().settings.last_map.as_deref(), Some(real.as_path()));
+    assert!(
+        h.state().settings.recent.paths().contains(&real),
+        "{:?}",
+        h.state().settings.recent
+    );
+}

@@ -150,6 +150,7 @@ impl NavlabApp {
     /// Loads a tile map; on failure the current map stays and the error shows. Returns true
     /// when it loaded.
     pub fn load_map(&mut self, path: PathBuf) -> bool {
+        let path = absolute(path);
         use crate::grid::{movingai, tiled};
         // A Tiled map is imported: say which layers became walls.
         let loaded = if tiled::is_tiled_path(&path) {
@@ -187,6 +188,7 @@ impl NavlabApp {
 
     /// Saves the tile map to `path` (atomically); returns true on success.
     pub fn save_map_to(&mut self, path: PathBuf) -> bool {
+        let path = absolute(path);
         match crate::grid::movingai::save_any(&self.grid.map, &path) {
             Ok(()) => {
                 self.grid.file = Some(path.clone());
@@ -302,6 +304,7 @@ impl NavlabApp {
 
     /// Loads a mesh file into the scene; on failure the current mesh stays and the error shows.
     pub fn load_file(&mut self, path: PathBuf) {
+        let path = absolute(path);
         let source = MeshSource::File(path.clone());
         match self.scene.load(&source) {
             Ok(mesh) => {
@@ -352,6 +355,7 @@ impl NavlabApp {
     /// Writes the mesh shown to `path`, atomically: OBJ, or a Polyanya mesh for a `.mesh` name;
     /// returns true when it was written.
     pub fn save_mesh_to(&mut self, path: PathBuf) -> bool {
+        let path = absolute(path);
         let name = self.scene.source.name();
         let repaired = self.scene.diagnostics.repaired.is_some();
         let comment = if repaired {
@@ -402,5 +406,50 @@ impl NavlabApp {
                 false
             }
         }
+    }
+}
+
+/// `path` made absolute, without `..` (`../maps/a.map` run from `/home/me/x` is
+/// `/home/me/maps/a.map`): the recent list, the last file (reopened at start) and the pursuit's
+/// placements must still name it when navlab next starts in another folder. A file not written
+/// yet is named in its folder's real path.
+fn absolute(path: PathBuf) -> PathBuf {
+    if let Ok(real) = std::fs::canonicalize(&path) {
+        return real;
+    }
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => std::path::Path::new("."),
+    };
+    match (std::fs::canonicalize(folder), path.file_name()) {
+        (Ok(folder), Some(name)) => folder.join(name),
+        _ => std::path::absolute(&path).unwrap_or(path),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_kept_absolute_and_without_dot_dot() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let real = std::fs::canonicalize(dir.path()).expect("real");
+        std::fs::create_dir(real.join("maps")).expect("folder");
+        std::fs::write(real.join("maps/a.map"), "x").expect("write");
+        let roundabout = real.join("maps/../maps/./a.map");
+        assert_eq!(absolute(roundabout), real.join("maps/a.map"));
+        // Not written yet: its folder's real path and its name.
+        assert_eq!(absolute(real.join("maps/../b.map")), real.join("b.map"));
+        // Relative: against the working folder.
+        let here = std::env::current_dir().expect("cwd");
+        let name = absolute(PathBuf::from("no-such-file-here.map"));
+        assert_eq!(
+            name,
+            std::fs::canonicalize(here)
+                .expect("real")
+                .join("no-such-file-here.map")
+        );
+        assert!(name.is_absolute());
     }
 }
