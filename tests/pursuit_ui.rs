@@ -56,8 +56,11 @@ fn add_a_mob_by_clicking_then_play_pause_and_step() {
     );
 
     assert_eq!(h.state().pursuit.world.ticks(), 0);
+    // No mob has looked yet: none has a state.
+    assert_eq!(h.get_all_by_label("ready").count(), before + 1);
     h.get_by_label("Play").click();
     h.run_steps(20);
+    assert_eq!(h.query_all_by_label("ready").count(), 0);
     let running = h.state().pursuit.world.ticks();
     assert!(running > 5, "{running} steps after 20 frames");
     assert!(h.state().pursuit.world.kitten.body.velocity.length() > 0.0);

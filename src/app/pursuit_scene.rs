@@ -567,7 +567,14 @@ impl PursuitScene {
                 {
                     self.selected = Some(i);
                 }
-                ui.colored_label(state_color(mob.state), mob.state.name());
+                if mob.timeline.is_empty() {
+                    // Not a state yet: it has not looked (the run has not started, or it was
+                    // just added).
+                    ui.weak("ready")
+                        .on_hover_text("It looks for the kitten at the next step");
+                } else {
+                    ui.colored_label(state_color(mob.state), mob.state.name());
+                }
                 ui.label(format!("{} caught", mob.catches))
                     .on_hover_text("Times it reached the kitten (it then goes back to its start)");
                 if ui.small_button("Remove").clicked() {
