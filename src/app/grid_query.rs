@@ -3,7 +3,7 @@
 //! dragging the start or goal stay smooth.
 
 use crate::grid::{Cell, Connectivity, GridAlgorithm, GridPath, TileMap, grid_search};
-use crate::search::{ExpansionSteps, Observer, SearchEvent};
+use crate::search::{Observer, SearchEvent};
 
 /// Searches expected to do more work than this (tiles in the map, or IDA*'s node budget) run on
 /// the worker: ~50 ms for a search that explores half a million tiles, recorded.
@@ -38,9 +38,6 @@ pub struct SearchDone {
     /// The last pass (number, threshold) that started among the steps left out, if any: where
     /// IDA* or Fringe Search really ended.
     pub last_pass_left_out: Option<(usize, f64)>,
-    /// The recorded steps that expanded each cell (indexed here, off the UI thread for a large
-    /// search).
-    pub expansion_steps: ExpansionSteps,
     /// The answer.
     pub result: GridPath,
 }
@@ -76,7 +73,6 @@ impl SearchJob {
             &mut recorder,
         );
         SearchDone {
-            expansion_steps: ExpansionSteps::new(&recorder.events),
             events: recorder.events,
             left_out: recorder.left_out,
             last_pass_left_out: recorder.last_pass,

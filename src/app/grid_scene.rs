@@ -225,8 +225,9 @@ pub struct GridScene {
     last_pass_left_out: Option<(usize, f64)>,
     /// The recorded steps that start a pass (IDA*, Fringe Search), in order.
     pass_starts: Vec<usize>,
-    /// The recorded steps that expanded each cell, for the cell's tooltip and the E key.
-    expansion_steps: ExpansionSteps,
+    /// The recorded steps that expanded each cell, for the cell's tooltip and the E key:
+    /// indexed when first asked for (a search re-run as S or G is dragged never is).
+    expansion_steps: std::cell::OnceCell<ExpansionSteps>,
     /// The Partitions window: the paper's four partitions of this map, compared.
     pub partitions: PartitionsView,
 }
@@ -482,7 +483,7 @@ impl GridScene {
             steps_left_out: 0,
             last_pass_left_out: None,
             pass_starts: Vec::new(),
-            expansion_steps: ExpansionSteps::default(),
+            expansion_steps: Default::default(),
             result: None,
             playback: Playback::default(),
             comparison: None,
@@ -563,7 +564,7 @@ impl GridScene {
         self.steps_left_out = 0;
         self.last_pass_left_out = None;
         self.pass_starts.clear();
-        self.expansion_steps = ExpansionSteps::default();
+        self.expansion_steps = Default::default();
         self.result = None;
         self.replay = GridReplay::new(self.map.cell_count(), ReplayLists::Open);
         self.shown += 1;
@@ -628,7 +629,7 @@ impl GridScene {
             .filter(|(_, event)| starts_a_pass(event))
             .map(|(i, _)| i + 1)
             .collect();
-        self.expansion_steps = done.expansion_steps;
+        self.expansion_steps = Default::default();
         self.steps_left_out = done.left_out;
         self.last_pass_left_out = done.last_pass_left_out;
         self.result = Some(done.result);
@@ -712,8 +713,14 @@ impl GridScene {
     /// The step that next expands `cell` after the shown step, or its first expansion when
     /// none comes later (`None`: never expanded in the recorded steps).
     fn next_expansion_of(&self, cell: Cell) -> Option<usize> {
-        self.expansion_steps
+        self.expansion_steps()
             .next_after(self.map.index(cell), self.playback.cursor)
+    }
+
+    /// The steps that expanded each cell in the recorded search.
+    fn expansion_steps(&self) -> &ExpansionSteps {
+        self.expansion_steps
+            .get_or_init(|| ExpansionSteps::new(&self.events))
     }
 
     /// Page Up / Page Down: the previous / next pass of IDA* or Fringe Search; E: the step that
@@ -1691,7 +1698,7 @@ impl GridScene {
         if !self.events.is_empty() && tile.is_passable() {
             super::playback::expansion_tooltip_ui(
                 ui,
-                &self.expansion_steps,
+                self.expansion_steps(),
                 i,
                 self.playback.cursor,
                 self.steps_left_out > 0,

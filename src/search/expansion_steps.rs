@@ -22,8 +22,8 @@ impl ExpansionSteps {
                 _ => None,
             })
             .collect();
-        // Steps come in order, so a stable sort by node keeps each node's steps in order.
-        pairs.sort_by_key(|&(node, _)| node);
+        // No two pairs are equal (one step, one event), so an unstable sort orders them fully.
+        pairs.sort_unstable();
         Self { pairs }
     }
 
