@@ -817,3 +817,46 @@ fn e_jumps_to_the_steps_that_expand_the_triangle_under_the_pointer() {
     }
     assert!(!h.state().scene.playback.playing);
 }
+
+/// Page Down goes to where the next phase starts (A*'s first step, the funnel's) and Page Up
+/// back to where the phase shown starts, or the one before; the Go to buttons jump to either.
+/// The timeline is the oracle.
+#[test]
+fn page_keys_and_go_to_jump_between_a_star_and_the_funnel() {
+    use navlab::app::timeline::Step;
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    let steps = h.state().scene.timeline.steps().to_vec();
+    let funnel = 1 + steps
+        .iter()
+        .position(|s| matches!(s, Step::Funnel(_)))
+        .expect("the default query has a funnel");
+    assert!(funnel > 2);
+    let press = |h: &mut Harness<'_, NavlabApp>, key| {
+        h.key_press(key);
+        h.run_steps(1);
+    };
+    // From before the first step: A*'s first step, then the funnel's.
+    press(&mut h, egui::Key::PageDown);
+    assert_eq!(cursor(&h), 1);
+    press(&mut h, egui::Key::PageDown);
+    assert_eq!(cursor(&h), funnel);
+    h.get_by_label(&format!("{funnel}. {}", steps[funnel - 1].explain()));
+    // No later phase.
+    press(&mut h, egui::Key::PageDown);
+    assert_eq!(cursor(&h), funnel);
+    // Within the funnel, back to its start; at its start, back to A*'s first step.
+    press(&mut h, egui::Key::ArrowRight);
+    press(&mut h, egui::Key::ArrowRight);
+    press(&mut h, egui::Key::PageUp);
+    assert_eq!(cursor(&h), funnel);
+    press(&mut h, egui::Key::PageUp);
+    assert_eq!(cursor(&h), 1);
+    h.get_by_label(&format!("1. {}", steps[0].explain()));
+    h.get_by_label("Funnel").click();
+    h.run_steps(2);
+    assert_eq!(cursor(&h), funnel);
+    h.get_by_label("A*").click();
+    h.run_steps(2);
+    assert_eq!(cursor(&h), 1);
+    assert!(!h.state().scene.playback.playing);
+}

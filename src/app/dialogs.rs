@@ -259,8 +259,8 @@ pub(super) fn help_ui(ui: &mut egui::Ui) {
             ("Tile map: drag S or G", "move it; the search re-runs live"),
             ("Tile map: right or middle drag", "pan"),
             (
-                "Tile map: Page Up / Page Down",
-                "previous / next pass of IDA* or Fringe",
+                "Page Up / Page Down",
+                "navmesh: A*'s first step / the funnel's; tile map: previous / next pass of IDA* or Fringe",
             ),
             ("Tile map: 1 – 5", "paint grass, sand, water, wall, hole"),
             ("Tile map: R", "fill rectangles / paint freely"),

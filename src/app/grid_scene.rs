@@ -685,20 +685,13 @@ impl GridScene {
     /// The step that starts the first pass after the shown step (`None`: no later pass is
     /// recorded).
     fn next_pass_step(&self) -> Option<usize> {
-        let cursor = self.playback.cursor;
-        let later = self.pass_starts.partition_point(|&step| step <= cursor);
-        self.pass_starts.get(later).copied()
+        super::playback::next_start(&self.pass_starts, self.playback.cursor)
     }
 
     /// The step that starts the pass the shown step is in, or the pass before when the shown
     /// step starts one (`None`: no earlier pass).
     fn previous_pass_step(&self) -> Option<usize> {
-        let cursor = self.playback.cursor;
-        let earlier = self.pass_starts.partition_point(|&step| step < cursor);
-        earlier
-            .checked_sub(1)
-            .and_then(|i| self.pass_starts.get(i))
-            .copied()
+        super::playback::previous_start(&self.pass_starts, self.playback.cursor)
     }
 
     /// Shows the step `step` (pausing), scrolling the step list to it.
@@ -726,20 +719,10 @@ impl GridScene {
     /// Page Up / Page Down: the previous / next pass of IDA* or Fringe Search; E: the step that
     /// expands the cell under the pointer (again: its next expansion).
     pub fn replay_keys(&mut self, ui: &Ui) {
-        if ui.ctx().egui_wants_keyboard_input() {
-            return;
-        }
-        let (up, down) = ui.input(|i| {
-            (
-                i.key_pressed(egui::Key::PageUp),
-                i.key_pressed(egui::Key::PageDown),
-            )
-        });
-        if up {
-            self.jump_to(self.previous_pass_step());
-        }
-        if down {
-            self.jump_to(self.next_pass_step());
+        match super::playback::page_key_pressed(ui) {
+            Some(true) => self.jump_to(self.next_pass_step()),
+            Some(false) => self.jump_to(self.previous_pass_step()),
+            None => {}
         }
         if super::playback::expansion_key_pressed(ui) {
             self.jump_to(self.hover.and_then(|cell| self.next_expansion_of(cell)));

@@ -510,7 +510,7 @@ impl NavlabApp {
                     let querying = self.scene.poll_query();
                     let len = self.scene.timeline.len();
                     self.scene.playback.keyboard(ui, len);
-                    self.scene.expansion_key(ui);
+                    self.scene.replay_keys(ui);
                     self.scene.playback.tick(dt, len);
                     self.scene.sync_replay();
                     let walking = self.scene.tick_walk(dt);

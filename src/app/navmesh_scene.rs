@@ -668,8 +668,68 @@ impl NavmeshScene {
         })
     }
 
+    /// The steps that begin a phase: A*'s first and the funnel's first (step `k` shows the
+    /// timeline's step `k - 1`).
+    fn phase_starts(&self) -> Vec<usize> {
+        let (len, search) = (self.timeline.len(), self.timeline.search_steps());
+        let mut starts = Vec::new();
+        if search > 0 {
+            starts.push(1);
+        }
+        if len > search {
+            starts.push(search + 1);
+        }
+        starts
+    }
+
+    /// Shows step `step`, paused (the step list follows).
+    fn jump_to(&mut self, step: Option<usize>) {
+        if let Some(step) = step {
+            self.playback.playing = false;
+            self.playback.cursor = step;
+        }
+    }
+
+    /// Page Up / Page Down: back to where A* or the funnel starts, on to where the funnel
+    /// starts; E: the step that expands the triangle under the pointer.
+    pub fn replay_keys(&mut self, ui: &Ui) {
+        let starts = self.phase_starts();
+        let cursor = self.playback.cursor;
+        match super::playback::page_key_pressed(ui) {
+            Some(true) => self.jump_to(super::playback::next_start(&starts, cursor)),
+            Some(false) => self.jump_to(super::playback::previous_start(&starts, cursor)),
+            None => {}
+        }
+        if super::playback::expansion_key_pressed(ui) {
+            let hovered = self.hover_world.and_then(|p| self.mesh.triangle_at(p));
+            self.jump_to(hovered.and_then(|t| self.next_expansion_of(t)));
+        }
+    }
+
     /// The list of recorded steps; clicking one jumps there.
     pub fn event_log_ui(&mut self, ui: &mut Ui) {
+        let starts = self.phase_starts();
+        if starts.len() == 2 {
+            ui.horizontal(|ui| {
+                ui.label("Go to");
+                if ui
+                    .small_button("A*")
+                    .on_hover_text("The first step of A* (Page Up)")
+                    .clicked()
+                {
+                    self.jump_to(starts.first().copied());
+                }
+                if ui
+                    .small_button("Funnel")
+                    .on_hover_text(
+                        "The first step of the funnel, once A* has found the corridor (Page Down)",
+                    )
+                    .clicked()
+                {
+                    self.jump_to(starts.get(1).copied());
+                }
+            });
+        }
         let steps = self.timeline.steps();
         let jumped = super::playback::event_log_ui(
             ui,
@@ -766,19 +826,6 @@ impl NavmeshScene {
         self.timeline
             .expansion_steps()
             .next_after(t, self.playback.cursor)
-    }
-
-    /// E: shows the step that expands the triangle under the pointer (again: its next
-    /// expansion), paused.
-    pub fn expansion_key(&mut self, ui: &Ui) {
-        if !super::playback::expansion_key_pressed(ui) {
-            return;
-        }
-        let hovered = self.hover_world.and_then(|p| self.mesh.triangle_at(p));
-        if let Some(step) = hovered.and_then(|t| self.next_expansion_of(t)) {
-            self.playback.playing = false;
-            self.playback.cursor = step;
-        }
     }
 
     fn handle_input(&mut self, ui: &Ui, response: &egui::Response, view: View) {

@@ -461,6 +461,36 @@ pub fn ida_path_ui(
         });
 }
 
+/// Of `starts` (steps that begin a pass or a phase, in order), the first after `cursor`.
+pub fn next_start(starts: &[usize], cursor: usize) -> Option<usize> {
+    let later = starts.partition_point(|&step| step <= cursor);
+    starts.get(later).copied()
+}
+
+/// Of `starts` (in order), the one that begins the part `cursor` is in, or the one before when
+/// `cursor` is at a start (`None`: none earlier).
+pub fn previous_start(starts: &[usize], cursor: usize) -> Option<usize> {
+    let earlier = starts.partition_point(|&step| step < cursor);
+    earlier.checked_sub(1).and_then(|i| starts.get(i)).copied()
+}
+
+/// True when Page Up (`Some(false)`) or Page Down (`Some(true)`) was pressed and no text field
+/// has the keyboard.
+pub fn page_key_pressed(ui: &Ui) -> Option<bool> {
+    if ui.ctx().egui_wants_keyboard_input() {
+        return None;
+    }
+    ui.input(|i| {
+        if i.key_pressed(Key::PageDown) {
+            Some(true)
+        } else if i.key_pressed(Key::PageUp) {
+            Some(false)
+        } else {
+            None
+        }
+    })
+}
+
 /// `slider` showing its whole number in groups of three digits ("281,243"), and reading one
 /// typed with or without them.
 pub fn grouped_digits(slider: egui::Slider<'_>) -> egui::Slider<'_> {
