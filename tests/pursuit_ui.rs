@@ -372,3 +372,34 @@ fn placed_mobs_come_back_at_the_next_start_on_their_map() {
     assert_eq!(elsewhere.state().grid.file, None, "the map is gone");
     assert_ne!(homes(elsewhere.state()), placed);
 }
+
+/// Default places puts back the places a new map gets, whatever was added or removed.
+#[test]
+fn default_places_start_over_from_the_places_a_new_map_gets() {
+    let mut h = harness();
+    let homes = |h: &Harness<'_, NavlabApp>| -> Vec<Vec2> {
+        h.state()
+            .pursuit
+            .world
+            .mobs
+            .iter()
+            .map(|m| m.home)
+            .collect()
+    };
+    let first = homes(&h);
+    let kitten = h.state().pursuit.world.kitten.body.position;
+    click_at(&mut h, Vec2::new(5.5, 0.5), egui::PointerButton::Primary);
+    h.get_by_label("Remove mob").click();
+    h.run_steps(1);
+    click_at(&mut h, first[0], egui::PointerButton::Primary);
+    h.get_by_label("Play").click();
+    h.run_steps(30);
+    assert_ne!(homes(&h), first);
+    h.get_by_label("Default places").click();
+    h.run_steps(2);
+    assert_eq!(homes(&h), first);
+    let pursuit = &h.state().pursuit;
+    assert_eq!(pursuit.world.kitten.body.position, kitten);
+    assert_eq!(pursuit.world.ticks(), 0);
+    assert!(!pursuit.playing);
+}

@@ -264,6 +264,12 @@ impl PursuitScene {
         self.selected = (!self.world.mobs.is_empty()).then_some(0);
     }
 
+    /// Back to the places a new map gets (see `default_setup`), paused at the start.
+    pub fn default_places(&mut self) {
+        self.setup = default_setup(self.world.map());
+        self.reset();
+    }
+
     /// Back to the start, paused: everyone at their starting place, the trail gone, the clock
     /// at zero, the kitten's autopilot re-seeded. The map stays as it is now.
     pub fn reset(&mut self) {
@@ -588,6 +594,13 @@ impl PursuitScene {
         }
         if self.world.mobs.is_empty() {
             ui.label("No mobs: choose Add mob and click the map.");
+        }
+        if ui
+            .small_button("Default places")
+            .on_hover_text("Start over from the places a new map gets: the kitten near the middle, a mob near each of two opposite corners (the places you chose are kept between runs)")
+            .clicked()
+        {
+            self.default_places();
         }
     }
 
