@@ -434,8 +434,8 @@ pub struct GridSearchArgs {
     /// The heuristic (A*, IDA*, Fringe).
     #[arg(long, value_enum, default_value_t = HeuristicArg::Octile)]
     pub heuristic: HeuristicArg,
-    /// Heuristic weight for A* (1 = optimal).
-    #[arg(long, default_value_t = 1.0)]
+    /// Heuristic weight for A*, 0 to 5 (1 = optimal; above 1 greedier, not optimal).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_weight)]
     pub weight: f64,
     /// IDA*'s node budget.
     #[arg(long, default_value_t = crate::grid::search::DEFAULT_IDA_BUDGET)]

@@ -935,3 +935,41 @@ fn partitions_json_compares_four_partitions_on_arena_scenarios() {
     assert_eq!(code, Some(1));
     assert!(stdout.contains("none"), "{stdout}");
 }
+
+/// `grid` and `scen` take A*'s weight from 0 to 5, as the window and `open` do: NaN, infinity, a
+/// negative or a huge weight is a usage error naming `--weight`, never a search with
+/// meaningless priorities.
+#[test]
+fn grid_and_scen_refuse_weights_outside_zero_to_five() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map = dir.path().join("small.map");
+    std::fs::write(&map, "type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n").expect("write");
+    let scen = dir.path().join("small.map.scen");
+    std::fs::write(
+        &scen,
+        "version 1\n0\tsmall.map\t3\t2\t0\t0\t2\t1\t3\n",
+    )
+    .expect("write");
+    let (map, scen) = (map.to_str().expect("utf-8"), scen.to_str().expect("utf-8"));
+    for weight in ["nan", "inf", "-1", "5.5", "1e308", "heavy"] {
+        let option = format!("--weight={weight}");
+        for args in [
+            vec!["grid", map, "--from", "0,0", "--to", "2,1", option.as_str()],
+            vec!["scen", scen, "--map", map, option.as_str()],
+        ] {
+            let (code, _, stderr) = navlab(&args);
+            assert_eq!(code, Some(2), "{args:?}: {stderr}");
+            assert!(
+                stderr.contains("--weight") && stderr.contains("from 0 to 5"),
+                "{args:?}: {stderr}"
+            );
+        }
+    }
+    // In range, both run.
+    let (code, stdout, stderr) =
+        navlab(&["grid", map, "--from", "0,0", "--to", "2,1", "--weight=2.5"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("found"), "{stdout}");
+    let (code, _, stderr) = navlab(&["scen", scen, "--map", map, "--weight", "1"]);
+    assert_eq!(code, Some(0), "{stderr}");
+}

@@ -67,7 +67,11 @@ where
         let limit = pass_limit(threshold);
         let mut smallest_above = f64::INFINITY;
         let mut stack: Vec<Frame> = Vec::new();
-        // Expand the start.
+        // Expand the start (each pass does so again, within the budget like every expansion).
+        if result.expanded >= budget {
+            result.outcome = SearchOutcome::BudgetExceeded;
+            break 'passes;
+        }
         let h0 = heuristic(start);
         result.expanded += 1;
         observer.event(SearchEvent::Expanded {
@@ -149,4 +153,51 @@ where
         cost: result.cost,
     });
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::NoObserver;
+
+    /// Every budget is kept to the expansion, the start of each pass included: below what the
+    /// search needs it gives up (and says so), from there on it finds the same answer.
+    #[test]
+    fn no_budget_is_ever_overspent() {
+        let (w, h) = (7usize, 5usize);
+        let grid = crate::search::walled_grid(w, h, |n| n % w == 3 && n / w < 4);
+        let goal = 6;
+        let manhattan = crate::search::manhattan_to(w, goal);
+        let search = |budget| {
+            idastar(
+                w * h,
+                0,
+                &grid,
+                manhattan,
+                |n| n == goal,
+                budget,
+                &mut NoObserver,
+            )
+        };
+        let full = search(usize::MAX);
+        assert_eq!(full.outcome, SearchOutcome::Found);
+        assert!(full.expanded > 10);
+        for budget in 0..full.expanded + 3 {
+            let r = search(budget);
+            assert!(
+                r.expanded <= budget,
+                "budget {budget}: {} expanded",
+                r.expanded
+            );
+            if budget < full.expanded {
+                assert_eq!(r.outcome, SearchOutcome::BudgetExceeded, "budget {budget}");
+                assert!(r.path.is_empty());
+            } else {
+                assert_eq!(
+                    (r.outcome, r.cost, r.expanded),
+                    (full.outcome, full.cost, full.expanded)
+                );
+            }
+        }
+    }
 }
