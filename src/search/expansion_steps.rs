@@ -100,13 +100,12 @@ mod tests {
     /// the index names for a node is an expansion of it, and every expansion is named once.
     #[test]
     fn an_idastar_recording_is_indexed_exactly() {
-        let (w, h) = (7usize, 5usize);
-        let grid = crate::search::walled_grid(w, h, |n| n % w == 3 && n / w < 4);
-        let goal = 6;
-        let manhattan = crate::search::manhattan_to(w, goal);
+        use crate::search::WallMaze;
+        let (nodes, goal) = (WallMaze::NODES, WallMaze::GOAL);
+        let (grid, manhattan) = (WallMaze::successors(), WallMaze::estimate());
         let mut events = Vec::new();
         let result = idastar(
-            w * h,
+            nodes,
             0,
             &grid,
             manhattan,
@@ -117,7 +116,7 @@ mod tests {
         assert!(result.cost.is_finite());
         let index = ExpansionSteps::new(&events);
         let mut named = 0;
-        for node in 0..w * h {
+        for node in 0..nodes {
             let steps: Vec<usize> = index.of(node).collect();
             assert!(steps.windows(2).all(|pair| pair[0] < pair[1]));
             for &step in &steps {
@@ -133,7 +132,7 @@ mod tests {
             .count();
         assert_eq!(named, expansions);
         assert!(
-            (0..w * h).any(|n| index.of(n).len() > 1),
+            (0..nodes).any(|n| index.of(n).len() > 1),
             "IDA* expands some node again"
         );
     }

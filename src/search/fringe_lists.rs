@@ -195,14 +195,13 @@ mod tests {
     /// or put off, on a small grid with a wall the estimate does not see.
     #[test]
     fn the_head_of_now_is_the_next_visit() {
-        let (w, h) = (7usize, 5usize);
-        let grid = crate::search::walled_grid(w, h, |n| n % w == 3 && n / w < 4);
-        let goal = 6;
-        let manhattan = crate::search::manhattan_to(w, goal);
+        use crate::search::WallMaze;
+        let (nodes, goal) = (WallMaze::NODES, WallMaze::GOAL);
+        let (grid, manhattan) = (WallMaze::successors(), WallMaze::estimate());
         let mut trace = Vec::new();
-        let result = fringe(w * h, 0, &grid, manhattan, |n| n == goal, &mut trace);
+        let result = fringe(nodes, 0, &grid, manhattan, |n| n == goal, &mut trace);
         assert!(result.cost.is_finite());
-        let plain = fringe(w * h, 0, &grid, manhattan, |n| n == goal, &mut NoObserver);
+        let plain = fringe(nodes, 0, &grid, manhattan, |n| n == goal, &mut NoObserver);
         assert_eq!(plain.cost, result.cost);
         let mut lists = FringeLists::new();
         let (mut expanded, mut deferred) = (0, 0);

@@ -164,13 +164,12 @@ mod tests {
     /// search needs it gives up (and says so), from there on it finds the same answer.
     #[test]
     fn no_budget_is_ever_overspent() {
-        let (w, h) = (7usize, 5usize);
-        let grid = crate::search::walled_grid(w, h, |n| n % w == 3 && n / w < 4);
-        let goal = 6;
-        let manhattan = crate::search::manhattan_to(w, goal);
+        use crate::search::WallMaze;
+        let (nodes, goal) = (WallMaze::NODES, WallMaze::GOAL);
+        let (grid, manhattan) = (WallMaze::successors(), WallMaze::estimate());
         let search = |budget| {
             idastar(
-                w * h,
+                nodes,
                 0,
                 &grid,
                 manhattan,

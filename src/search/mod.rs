@@ -57,6 +57,32 @@ pub(crate) fn pass_limit(threshold: f64) -> f64 {
     threshold + 1e-9 * threshold.abs().max(1.0)
 }
 
+/// The replays' small test maze: 7 × 5 unit steps, a wall down column 3 from the top but for
+/// its last row, searched from node 0 (top left) to node 6 (top right), so the estimate is far
+/// too low near the wall.
+#[cfg(test)]
+pub(crate) struct WallMaze;
+
+#[cfg(test)]
+impl WallMaze {
+    const WIDTH: usize = 7;
+    /// Its nodes.
+    pub const NODES: usize = 35;
+    /// The node searched for.
+    pub const GOAL: usize = 6;
+
+    /// Its successors.
+    pub fn successors() -> impl Fn(usize, &mut Vec<(usize, f64)>) {
+        let w = Self::WIDTH;
+        walled_grid(w, Self::NODES / w, move |n| n % w == 3 && n / w < 4)
+    }
+
+    /// The Manhattan distance to the goal.
+    pub fn estimate() -> impl Fn(usize) -> f64 + Copy {
+        manhattan_to(Self::WIDTH, Self::GOAL)
+    }
+}
+
 /// The Manhattan distance to `goal` on a grid `w` nodes wide: the estimate the replays' unit
 /// tests search [`walled_grid`] with.
 #[cfg(test)]
