@@ -1618,13 +1618,20 @@ fn pursue_command(
             world.kitten.body.position
         );
         for (i, m) in world.mobs.iter().enumerate() {
-            let at = |t: Option<f64>| t.map_or("never".to_string(), |t| format!("{t:.2} s"));
+            let caught = match m.caught_at {
+                Some(t) => format!(
+                    "caught the kitten {}, first at {t:.2} s",
+                    count(m.catches as usize, "time")
+                ),
+                None => "never caught the kitten".to_string(),
+            };
+            let lost = match m.lost_at {
+                Some(t) => format!("first lost the trail at {t:.2} s"),
+                None => "never lost the trail".to_string(),
+            };
             say!(
-                "mob {}: caught the kitten {}, first at {}; lost the trail first at {}{}",
+                "mob {}: {caught}; {lost}{}",
                 i + 1,
-                count(m.catches as usize, "time"),
-                at(m.caught_at),
-                at(m.lost_at),
                 if m.entered_blocked_tile {
                     "; walked into a blocked tile"
                 } else {

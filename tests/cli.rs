@@ -467,6 +467,46 @@ fn pursue_json_reports_catches_states_and_the_avoidance_bug() {
     let buggy = run(&["--no-avoid"]);
     assert_eq!(buggy["mobs"][0]["entered_blocked_tile"], Value::Bool(true));
     assert_eq!(buggy["mobs"][0]["caught_at"], Value::Null);
+    // The text says the same, in words: a count and a first time, or never.
+    for (extra, json) in [(&[][..], &fixed), (&["--no-avoid"][..], &buggy)] {
+        let mut args = vec![
+            "pursue",
+            &map,
+            "--kitten",
+            "12.5,1.5",
+            "--mob",
+            "2.5,10.5",
+            "--mob",
+            "27.5,10.5",
+            "--route",
+            "20.5,1.5",
+            "20.5,8.5",
+            "--seconds",
+            "30",
+        ];
+        args.extend_from_slice(extra);
+        let (code, stdout, stderr) = navlab(&args);
+        assert_eq!(code, Some(0), "{stderr}");
+        for (i, mob) in json["mobs"].as_array().expect("mobs").iter().enumerate() {
+            let line = stdout
+                .lines()
+                .find(|l| l.starts_with(&format!("mob {}: ", i + 1)))
+                .unwrap_or_else(|| panic!("{stdout}"));
+            let caught = match mob["caught_at"].as_f64() {
+                Some(t) => format!(
+                    "caught the kitten {} time{}, first at {t:.2} s",
+                    mob["catches"],
+                    if mob["catches"] == 1 { "" } else { "s" }
+                ),
+                None => "never caught the kitten".to_string(),
+            };
+            let lost = match mob["lost_at"].as_f64() {
+                Some(t) => format!("first lost the trail at {t:.2} s"),
+                None => "never lost the trail".to_string(),
+            };
+            assert!(line.contains(&format!("{caught}; {lost}")), "{line}");
+        }
+    }
 }
 
 #[test]
