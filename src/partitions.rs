@@ -130,7 +130,7 @@ fn length_or_infinite(points: &[Vec2]) -> f64 {
     if points.is_empty() {
         f64::INFINITY
     } else {
-        points.windows(2).map(|p| p[0].distance(p[1])).sum()
+        crate::search::funnel::path_length(points)
     }
 }
 

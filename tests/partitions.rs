@@ -245,3 +245,34 @@ proptest! {
         prop_assert!(covered.iter().all(|&c| c == 1));
     }
 }
+
+/// A start on its goal: every partition finds it, the straightened path has length +0 (not
+/// the -0 an empty float sum gives, which printed as "-0.0000"), and so does the grid's own
+/// one-cell path; the JSON says 0.0.
+#[test]
+fn a_start_on_its_goal_has_length_zero_everywhere() {
+    let mut map = TileMap::new(9, 7).expect("size");
+    map.set((4, 2), navlab::grid::Tile::Wall);
+    let comparison = compare_partitions(&map, (1, 1), (1, 1), Connectivity::Eight);
+    assert_eq!(comparison.results.len(), 4);
+    for result in &comparison.results {
+        assert_eq!(
+            result.outcome,
+            SearchOutcome::Found,
+            "{:?}",
+            result.partition
+        );
+        let straight = result.straight_length();
+        assert!(
+            straight == 0.0 && straight.is_sign_positive(),
+            "{:?}: {straight:?}",
+            result.partition
+        );
+        assert!(result.raw_length().is_sign_positive());
+        let json = result.to_json().to_string();
+        assert!(json.contains("\"straight_length\":0.0"), "{json}");
+    }
+    let grid = &comparison.results[0];
+    assert_eq!(grid.partition, Partition::Grid);
+    assert_eq!(grid.raw_length().to_bits(), 0.0f64.to_bits());
+}

@@ -127,7 +127,10 @@ pub fn pull_straight(map: &TileMap, points: &[HalfPoint]) -> Vec<HalfPoint> {
 
 /// Length of the polyline through `points`, in map units.
 pub fn polyline_length(points: &[HalfPoint]) -> f64 {
-    points.windows(2).map(|p| p[0].distance(p[1])).sum()
+    // A fold from +0: `sum` of nothing is -0.
+    points
+        .windows(2)
+        .fold(0.0, |length, p| length + p[0].distance(p[1]))
 }
 
 /// The walk for a segment that is not vertical: column strip by column strip, the cells whose

@@ -93,10 +93,10 @@ impl Walk {
     /// Distance walked up to state `k` (the whole walk for the last state).
     pub fn distance_to(&self, k: usize) -> f64 {
         let end = k.saturating_add(1).min(self.states.len());
-        self.states[..end]
-            .windows(2)
-            .map(|w| w[0].position.distance(w[1].position))
-            .sum()
+        // A fold from +0: `sum` of nothing is -0.
+        self.states[..end].windows(2).fold(0.0, |walked, w| {
+            walked + w[0].position.distance(w[1].position)
+        })
     }
 }
 
@@ -230,7 +230,7 @@ pub fn walk(waypoints: &[Vec2], options: WalkOptions) -> Walk {
     // Near the goal the agent slows in proportion to the distance left (never below a tenth of
     // its speed), so that its turning circle shrinks as it closes in and it stops on the goal.
     let slow_radius = 2.0 * speed / turn_rate;
-    let length: f64 = waypoints.windows(2).map(|w| w[0].distance(w[1])).sum();
+    let length = crate::search::funnel::path_length(waypoints);
     let most_steps = (((3.0 * length / speed + 10.0) / dt).ceil() as usize).min(MAX_STEPS);
     for k in 1..=most_steps {
         // Take every corner already within reach (several when corners bunch up).

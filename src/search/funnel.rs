@@ -345,9 +345,12 @@ fn push_corner(path: &mut Vec<Vec2>, corner: Vec2) {
     path.push(corner);
 }
 
-/// The total length of a polyline.
+/// The total length of a polyline (0 for one point or none).
 pub fn path_length(points: &[Vec2]) -> f64 {
-    points.windows(2).map(|w| w[0].distance(w[1])).sum()
+    // A fold from +0: `sum` of nothing is -0, which prints as "-0.0000".
+    points
+        .windows(2)
+        .fold(0.0, |length, w| length + w[0].distance(w[1]))
 }
 
 #[cfg(test)]
