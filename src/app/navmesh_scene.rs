@@ -787,7 +787,7 @@ impl NavmeshScene {
 
     fn triangle_tooltip_ui(&self, ui: &mut Ui, t: TriId) {
         // Short lines, each one line: the tooltip grows to fit them rather than wrapping them to
-        // the width it had for the last cell it showed.
+        // the width it had for the last triangle it showed.
         ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
         let tri = &self.mesh.triangles()[t];
         ui.label(format!("triangle {t}"));
