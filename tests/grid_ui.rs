@@ -750,12 +750,15 @@ fn lab_options_survive_a_restart() {
     h.run_steps(1);
     h.get_by_label("4 directions").click();
     h.run_steps(2);
+    h.get_by_label("Expansions only").click();
+    h.run_steps(2);
     // What eframe would store, through serde, then a new app from it.
     let saved = serde_json::to_string(&h.state().settings).expect("serialises");
     let restored: AppSettings = serde_json::from_str(&saved).expect("deserialises");
     let app = NavlabApp::new(restored, Box::new(ScriptedDialogs::default()));
     assert_eq!(app.grid.algorithm, AlgorithmKind::Fringe);
     assert_eq!(app.grid.connectivity, navlab::grid::Connectivity::Four);
+    assert!(app.grid.expansions_only);
     assert_eq!(app.settings.scene, SceneKind::TileMap);
 }
 
@@ -2184,4 +2187,84 @@ fn a_map_opened_by_a_relative_path_is_remembered_by_its_absolute_path() {
         "{:?}",
         h.state().settings.recent
     );
+}
+
+/// The step numbers of the step list's rows on screen, in order.
+fn listed_steps(h: &Harness<'_, NavlabApp>) -> Vec<usize> {
+    use egui_kittest::kittest::NodeT;
+    h.get_all_by(|_| true)
+        .filter_map(|node| {
+            let node = node.accesskit_node();
+            if node.role() != egui::accesskit::Role::Button {
+                return None;
+            }
+            let text = node.label()?;
+            let (number, _) = text.split_once(". ")?;
+            navlab::words::parse_grouped(number).map(|n| n as usize)
+        })
+        .collect()
+}
+
+/// "Expansions only" lists just the steps that expand a cell, start a pass or end the search
+/// (the recorded events are the oracle); a row still jumps to its step, Copy steps copies what
+/// is listed, and the box off lists every step again.
+#[test]
+fn expansions_only_lists_the_expansions_passes_and_end() {
+    let mut h = searched_with("Fringe");
+    h.key_press(egui::Key::Home);
+    h.run_steps(1);
+    let events = h.state().grid.events.clone();
+    let oracle: Vec<usize> = events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| {
+            matches!(
+                e,
+                SearchEvent::Expanded { .. }
+                    | SearchEvent::IterationStarted { .. }
+                    | SearchEvent::Finished { .. }
+            )
+        })
+        .map(|(i, _)| i + 1)
+        .collect();
+    assert!(
+        oracle.len() < events.len() / 2,
+        "Fringe puts off more than it expands"
+    );
+    assert_eq!(listed_steps(&h)[..5], [0, 1, 2, 3, 4]);
+    h.get_by_label("Expansions only").click();
+    h.run_steps(2);
+    let shown = listed_steps(&h);
+    assert!(shown.len() > 5, "{shown:?}");
+    assert_eq!(shown[0], 0);
+    assert_eq!(shown[1..], oracle[..shown.len() - 1]);
+    // A row jumps to its step.
+    let step = oracle[3];
+    h.get_by_label_contains(&format!("{}. expand", navlab::words::thousands(step)))
+        .click();
+    h.run_steps(2);
+    assert_eq!(h.state().grid.playback.cursor, step);
+    // At the end the list shows the last step, the end of the search.
+    h.key_press(egui::Key::End);
+    h.run_steps(3);
+    assert_eq!(listed_steps(&h).last(), oracle.last());
+    let copied = common::click_and_copied(&mut h, "Copy steps");
+    let [text] = copied.as_slice() else {
+        panic!("one copy: {copied:?}")
+    };
+    let numbers: Vec<usize> = text
+        .lines()
+        .map(|line| {
+            let (number, _) = line.split_once(". ").expect("numbered");
+            navlab::words::parse_grouped(number).expect("a number") as usize
+        })
+        .collect();
+    assert_eq!(numbers[0], 0);
+    assert_eq!(numbers[1..], oracle[..]);
+    // Off again: every step.
+    h.key_press(egui::Key::Home);
+    h.run_steps(1);
+    h.get_by_label("Expansions only").click();
+    h.run_steps(2);
+    assert_eq!(listed_steps(&h)[..5], [0, 1, 2, 3, 4]);
 }

@@ -91,6 +91,8 @@ pub struct GridSettings {
     pub speed: f64,
     /// The agent radius a navmesh is built for, in tiles.
     pub agent_radius: f64,
+    /// The step list shows only expansions, pass starts and the end.
+    pub expansions_only: bool,
 }
 
 impl Default for GridSettings {
@@ -103,6 +105,7 @@ impl Default for GridSettings {
             connectivity: Connectivity::Eight,
             speed: Playback::default().speed,
             agent_radius: 0.0,
+            expansions_only: false,
         }
     }
 }
@@ -225,6 +228,10 @@ pub struct GridScene {
     last_pass_left_out: Option<(usize, f64)>,
     /// The recorded steps that start a pass (IDA*, Fringe Search), in order.
     pass_starts: Vec<usize>,
+    /// The step list shows only expansions (and pass starts and the end).
+    pub expansions_only: bool,
+    /// The steps it then lists, found when first asked for.
+    expansion_rows: std::cell::OnceCell<Vec<usize>>,
     /// The recorded steps that expanded each cell, for the cell's tooltip and the E key:
     /// indexed when first asked for (a search re-run as S or G is dragged never is).
     expansion_steps: std::cell::OnceCell<ExpansionSteps>,
@@ -484,6 +491,8 @@ impl GridScene {
             last_pass_left_out: None,
             pass_starts: Vec::new(),
             expansion_steps: Default::default(),
+            expansions_only: false,
+            expansion_rows: Default::default(),
             result: None,
             playback: Playback::default(),
             comparison: None,
@@ -520,6 +529,7 @@ impl GridScene {
             connectivity: self.connectivity,
             speed: self.playback.speed,
             agent_radius: self.agent_radius,
+            expansions_only: self.expansions_only,
         }
     }
 
@@ -535,6 +545,7 @@ impl GridScene {
         self.budget = settings.budget.clamp(1_000, 10_000_000);
         self.connectivity = settings.connectivity;
         self.playback.speed = settings.speed;
+        self.expansions_only = settings.expansions_only;
         self.agent_radius = if settings.agent_radius.is_finite() {
             settings.agent_radius.clamp(0.0, MAX_AGENT_RADIUS)
         } else {
@@ -565,6 +576,7 @@ impl GridScene {
         self.last_pass_left_out = None;
         self.pass_starts.clear();
         self.expansion_steps = Default::default();
+        self.expansion_rows = Default::default();
         self.result = None;
         self.replay = GridReplay::new(self.map.cell_count(), ReplayLists::Open);
         self.shown += 1;
@@ -630,6 +642,7 @@ impl GridScene {
             .map(|(i, _)| i + 1)
             .collect();
         self.expansion_steps = Default::default();
+        self.expansion_rows = Default::default();
         self.steps_left_out = done.left_out;
         self.last_pass_left_out = done.last_pass_left_out;
         self.result = Some(done.result);
@@ -742,12 +755,33 @@ impl GridScene {
             )
             .on_hover_text("The answer and the counts are the whole search's; only the animation stops early. A smaller node budget, or a start and goal closer together, records every step.");
         }
+        let passes = matches!(
+            self.algorithm,
+            AlgorithmKind::IdaStar | AlgorithmKind::Fringe
+        );
+        let changed = ui
+            .checkbox(&mut self.expansions_only, "Expansions only")
+            .on_hover_text(if passes {
+                "List only the steps that expand a cell, start a pass, or end the search (the playback still goes through every step)"
+            } else {
+                "List only the steps that expand a cell or end the search (the playback still goes through every step)"
+            })
+            .changed();
+        if changed {
+            self.follow_log = true;
+        }
+        let listed = self.expansions_only.then(|| {
+            self.expansion_rows
+                .get_or_init(|| expansion_rows(&self.events))
+                .as_slice()
+        });
         let (events, left_out) = (&self.events, self.steps_left_out);
         let (algorithm, width) = (self.grid_algorithm(self.algorithm), self.map.width());
         let jumped = super::playback::event_log_ui(
             ui,
             &mut self.playback,
             events.len(),
+            listed,
             &mut self.follow_log,
             |k| step_sentence(events, left_out, algorithm, width, k),
         );
@@ -1218,8 +1252,12 @@ impl GridScene {
                 };
                 if let Some(((iteration, threshold), tip)) = pass {
                     ui.label("Pass / threshold");
-                    ui.label(format!("{iteration} / {threshold:.2}"))
-                        .on_hover_text(tip);
+                    ui.label(format!(
+                        "{} / {}",
+                        crate::words::thousands(iteration),
+                        crate::words::thousands_decimal(threshold, 2)
+                    ))
+                    .on_hover_text(tip);
                     ui.end_row();
                 }
             });
@@ -1920,6 +1958,24 @@ fn comparison_rows(job: &ComparisonJob) -> Vec<ComparisonRow> {
 /// True for the step that starts a pass (IDA*, Fringe Search).
 fn starts_a_pass(event: &SearchEvent) -> bool {
     matches!(event, SearchEvent::IterationStarted { .. })
+}
+
+/// The steps of `events` that expand a node, start a pass or end the search: what the step
+/// list shows with "Expansions only" (step `k` is `events[k - 1]`).
+fn expansion_rows(events: &[SearchEvent]) -> Vec<usize> {
+    events
+        .iter()
+        .enumerate()
+        .filter(|(_, event)| {
+            matches!(
+                event,
+                SearchEvent::Expanded { .. }
+                    | SearchEvent::IterationStarted { .. }
+                    | SearchEvent::Finished { .. }
+            )
+        })
+        .map(|(i, _)| i + 1)
+        .collect()
 }
 
 /// The sentence of recorded step `k` (1-based) of `events`; the last one says first how many

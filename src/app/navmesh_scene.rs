@@ -735,6 +735,7 @@ impl NavmeshScene {
             ui,
             &mut self.playback,
             steps.len(),
+            None,
             &mut self.follow_log,
             |k| steps[k - 1].explain(),
         );

@@ -178,15 +178,29 @@ impl Playback {
 
 /// The list of recorded steps, one line each (virtualised, so a million steps scroll freely);
 /// clicking a line jumps there. Row 0 is "before the first step"; `step_text(k)` gives the
-/// sentence of step `k` (1-based). When `follow` is set the list scrolls to the cursor (once).
-/// Returns true when the user jumped.
+/// sentence of step `k` (1-based). `listed` keeps the list to those steps (in order; `None`:
+/// every step). When `follow` is set the list scrolls to the cursor (once). Returns true when
+/// the user jumped.
 pub fn event_log_ui(
     ui: &mut Ui,
     playback: &mut Playback,
     len: usize,
+    listed: Option<&[usize]>,
     follow: &mut bool,
     step_text: impl Fn(usize) -> String,
 ) -> bool {
+    let rows_count = listed.map_or(len + 1, |steps| steps.len() + 1);
+    // Row 0 is step 0; row r > 0 the r-th step listed.
+    let step_of = |row: usize| match (row, listed) {
+        (0, _) => 0,
+        (row, None) => row,
+        (row, Some(steps)) => steps.get(row - 1).copied().unwrap_or(len),
+    };
+    // The row of the shown step, or of the last step listed before it.
+    let cursor_row = match listed {
+        None => playback.cursor,
+        Some(steps) => steps.partition_point(|&step| step <= playback.cursor),
+    };
     ui.horizontal(|ui| {
         ui.label(format!(
             "Step {} of {}",
@@ -195,10 +209,14 @@ pub fn event_log_ui(
         ));
         if ui
             .small_button("Copy steps")
-            .on_hover_text("Copy every step's sentence, one per line (e.g. for teaching notes)")
+            .on_hover_text(
+                "Copy the sentence of every step listed, one per line (e.g. for teaching notes)",
+            )
             .clicked()
         {
-            let all: Vec<String> = (0..=len).map(|row| row_line(row, &step_text)).collect();
+            let all: Vec<String> = (0..rows_count)
+                .map(|row| row_line(step_of(row), &step_text))
+                .collect();
             ui.ctx().copy_text(all.join("\n"));
         }
     });
@@ -206,26 +224,27 @@ pub fn event_log_ui(
     let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
     if std::mem::take(follow) {
         let spacing = ui.spacing().item_spacing.y;
-        let target = playback.cursor.saturating_sub(3) as f32 * (row_height + spacing);
+        let target = cursor_row.saturating_sub(3) as f32 * (row_height + spacing);
         area = area.vertical_scroll_offset(target);
     }
     let mut jump = None;
-    area.show_rows(ui, row_height, len + 1, |ui, rows| {
+    area.show_rows(ui, row_height, rows_count, |ui, rows| {
         // One line per row (the rows must keep their height); the full sentence is in the
         // tooltip and in the canvas caption.
         ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
         for row in rows {
-            let text = row_line(row, &step_text);
-            let response = ui.selectable_label(row == playback.cursor, &text);
+            let step = step_of(row);
+            let text = row_line(step, &step_text);
+            let response = ui.selectable_label(step == playback.cursor, &text);
             if response.clicked() {
-                jump = Some(row);
+                jump = Some(step);
             }
             response.on_hover_text(text);
         }
     });
-    if let Some(row) = jump {
+    if let Some(step) = jump {
         playback.playing = false;
-        playback.cursor = row;
+        playback.cursor = step;
     }
     jump.is_some()
 }
