@@ -420,7 +420,8 @@ fn scen_names_scenarios_that_start_or_end_off_the_map_or_in_a_wall_and_a_wrong_m
 fn pursue_json_reports_catches_states_and_the_avoidance_bug() {
     let dir = tempfile::tempdir().expect("temp dir");
     let map = write_map(dir.path(), "corner.map", CORNER_MAP);
-    let run = |extra: &[&str]| {
+    // The scene's output, text or (with --json) JSON.
+    let output = |extra: &[&str]| {
         let mut args = vec![
             "pursue",
             &map,
@@ -435,12 +436,15 @@ fn pursue_json_reports_catches_states_and_the_avoidance_bug() {
             "20.5,8.5",
             "--seconds",
             "30",
-            "--json",
         ];
         args.extend_from_slice(extra);
         let (code, stdout, stderr) = navlab(&args);
         assert_eq!(code, Some(0), "{stderr}");
-        serde_json::from_str::<Value>(&stdout).expect("json")
+        stdout
+    };
+    let run = |extra: &[&str]| {
+        let json = output(&[extra, &["--json"]].concat());
+        serde_json::from_str::<Value>(&json).expect("json")
     };
     let fixed = run(&[]);
     let mobs = fixed["mobs"].as_array().expect("mobs");
@@ -469,24 +473,7 @@ fn pursue_json_reports_catches_states_and_the_avoidance_bug() {
     assert_eq!(buggy["mobs"][0]["caught_at"], Value::Null);
     // The text says the same, in words: a count and a first time, or never.
     for (extra, json) in [(&[][..], &fixed), (&["--no-avoid"][..], &buggy)] {
-        let mut args = vec![
-            "pursue",
-            &map,
-            "--kitten",
-            "12.5,1.5",
-            "--mob",
-            "2.5,10.5",
-            "--mob",
-            "27.5,10.5",
-            "--route",
-            "20.5,1.5",
-            "20.5,8.5",
-            "--seconds",
-            "30",
-        ];
-        args.extend_from_slice(extra);
-        let (code, stdout, stderr) = navlab(&args);
-        assert_eq!(code, Some(0), "{stderr}");
+        let stdout = output(extra);
         for (i, mob) in json["mobs"].as_array().expect("mobs").iter().enumerate() {
             let line = stdout
                 .lines()
