@@ -1984,6 +1984,20 @@ fn idastar_marks_the_children_it_cuts_off() {
     assert_eq!(h.state().grid.cell_state(cell), None);
 }
 
+/// Clicks the number field labelled `label` (it edits in place, staying a spin button), replaces
+/// its text with `text` and presses Enter.
+fn type_into_spin_button(h: &mut Harness<'_, NavlabApp>, label: &str, text: &str) {
+    use egui::accesskit::Role;
+    h.get_by_role_and_label(Role::SpinButton, label).click();
+    h.run_steps(2);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.get_by_role_and_label(Role::SpinButton, label)
+        .type_text(text);
+    h.run_steps(1);
+    h.key_press(egui::Key::Enter);
+    h.run_steps(2);
+}
+
 /// IDA*'s node budget shows its digits grouped, and a budget typed with the same commas reads
 /// back as the number (and re-runs the search with it).
 #[test]
@@ -1995,15 +2009,8 @@ fn the_node_budget_shows_and_reads_grouped_digits() {
     assert_eq!(h.state().grid.budget, 2_000_000);
     let shown = h.get_by_role_and_label(Role::SpinButton, "Node budget");
     assert_eq!(shown.value().as_deref(), Some("2,000,000"));
-    // A click edits the number in place (the field stays a spin button).
-    shown.click();
-    h.run_steps(2);
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    h.get_by_role_and_label(Role::SpinButton, "Node budget")
-        .type_text("25,000");
+    type_into_spin_button(&mut h, "Node budget", "25,000");
     h.run_steps(1);
-    h.key_press(egui::Key::Enter);
-    h.run_steps(3);
     assert_eq!(h.state().grid.budget, 25_000);
     h.state_mut().grid.wait_for_search();
     let result = h.state().grid.result.clone().expect("searched");
@@ -2140,14 +2147,7 @@ fn the_step_field_shows_and_reads_grouped_digits() {
         shown.value().as_deref(),
         Some(navlab::words::thousands(len).as_str())
     );
-    shown.click();
-    h.run_steps(2);
-    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
-    h.get_by_role_and_label(Role::SpinButton, "Step")
-        .type_text("12,345");
-    h.run_steps(1);
-    h.key_press(egui::Key::Enter);
-    h.run_steps(2);
+    type_into_spin_button(&mut h, "Step", "12,345");
     assert_eq!(h.state().grid.playback.cursor, 12_345);
     assert_eq!(
         h.get_by_role_and_label(Role::SpinButton, "Step")
