@@ -654,16 +654,20 @@ impl PursuitScene {
                 let lines: Vec<String> = self.log.iter().map(|e| e.explain()).collect();
                 ui.ctx().copy_text(lines.join("\n"));
             }
-            let command = map_file.and_then(|map| {
-                self.command_line(map)
+            // The command is written out only when asked for (a thousand mobs make it long).
+            let map = map_file.and_then(|map| {
+                (!self.setup.mobs.is_empty())
+                    .then_some(map)
                     .ok_or("Add a mob first: the command needs one")
             });
-            let button = ui.add_enabled(command.is_ok(), egui::Button::new("Copy command").small());
-            let button = match &command {
+            let button = ui.add_enabled(map.is_ok(), egui::Button::new("Copy command").small());
+            let button = match &map {
                 Ok(_) => button.on_hover_text(COPY_COMMAND_TIP),
                 Err(why) => button.on_disabled_hover_text(*why),
             };
-            if let (true, Ok(command)) = (button.clicked(), command) {
+            if button.clicked()
+                && let Some(command) = map.ok().and_then(|map| self.command_line(map))
+            {
                 ui.ctx().copy_text(command);
             }
         });
