@@ -85,7 +85,8 @@ pub struct PartitionResult {
     /// [`VisibilityGraph::corners`] (then the start and the goal), triangle ids.
     pub expanded_nodes: Vec<usize>,
     /// The path through the nodes A* chose (cell centres, square centres, corners, or
-    /// triangle centroids), from the start cell's centre to the goal cell's.
+    /// triangle centroids), from the start cell's centre to the goal cell's; when both are in
+    /// one square or triangle, just those two points.
     pub raw: Vec<Vec2>,
     /// The same path pulled straight (see [`Partition::straightening`]).
     pub straight: Vec<Vec2>,
@@ -398,12 +399,15 @@ fn search_mesh(
     let (outcome, expanded, raw, straight) = match path {
         Some(path) => {
             let mut raw = vec![a];
-            raw.extend(
-                path.corridor
-                    .iter()
-                    .filter_map(|&t| mesh.triangles().get(t))
-                    .map(|t| t.centroid),
-            );
+            // A triangle is convex: within one, the raw path is the straight step.
+            if path.corridor.len() > 1 {
+                raw.extend(
+                    path.corridor
+                        .iter()
+                        .filter_map(|&t| mesh.triangles().get(t))
+                        .map(|t| t.centroid),
+                );
+            }
             raw.push(b);
             (SearchOutcome::Found, path.expanded, raw, path.waypoints)
         }

@@ -165,33 +165,38 @@ proptest! {
             // partition, the goal's last when found.
             prop_assert_eq!(result.expanded_nodes.len(), result.expanded, "{:?}", result.partition);
             let built = &comparison.built;
-            let goal_node = match result.partition {
+            // The node the goal is in, and whether the start shares its square or triangle.
+            let (goal_node, one_node) = match result.partition {
                 Partition::Grid => {
                     for &n in &result.expanded_nodes {
                         prop_assert!(map.is_passable(map.cell(n)));
                     }
-                    map.index(to)
+                    (map.index(to), false)
                 }
                 Partition::QuadTree => {
                     let tree = built.quadtree.get().expect("a quadtree");
                     for &n in &result.expanded_nodes {
                         prop_assert!(tree.squares()[n].tile.is_passable());
                     }
-                    tree.square_at(&map, to).expect("on the map")
+                    let square = |c| tree.square_at(&map, c).expect("on the map");
+                    (square(to), square(from) == square(to))
                 }
                 Partition::Visibility => {
                     let corners = built.visibility.get().expect("a graph").corner_count();
                     for &n in &result.expanded_nodes {
                         prop_assert!(n < corners + 2);
                     }
-                    corners + 1
+                    (corners + 1, false)
                 }
                 Partition::NavMesh => {
                     let mesh = built.mesh.get().expect("a mesh");
                     for &n in &result.expanded_nodes {
                         prop_assert!(n < mesh.triangles().len());
                     }
-                    mesh.locate(HalfPoint::centre(to).to_vec2()).expect("on the mesh").triangle
+                    let triangle = |c| {
+                        mesh.locate(HalfPoint::centre(c).to_vec2()).expect("on the mesh").triangle
+                    };
+                    (triangle(to), triangle(from) == triangle(to))
                 }
             };
             if result.outcome == SearchOutcome::Found {
@@ -207,6 +212,11 @@ proptest! {
                 prop_assert_eq!(path.last(), Some(&goal));
             }
             prop_assert!(result.straight_length() <= result.raw_length() + 1e-9);
+            if one_node {
+                // Squares and triangles are convex: inside one, the raw path is the straight
+                // step, not a detour through the node's centre.
+                prop_assert_eq!(result.raw.len(), 2, "{:?}", result.partition);
+            }
             prop_assert!(
                 result.straight_length() >= shortest - 1e-9,
                 "{:?}: {} shorter than the visibility graph's {}",
@@ -268,7 +278,12 @@ fn a_start_on_its_goal_has_length_zero_everywhere() {
             "{:?}: {straight:?}",
             result.partition
         );
-        assert!(result.raw_length().is_sign_positive());
+        let raw = result.raw_length();
+        assert!(
+            raw == 0.0 && raw.is_sign_positive(),
+            "{:?}: {raw:?}",
+            result.partition
+        );
         let json = result.to_json().to_string();
         assert!(json.contains("\"straight_length\":0.0"), "{json}");
     }

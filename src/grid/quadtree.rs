@@ -46,7 +46,8 @@ pub struct QuadTreePath {
     pub outcome: SearchOutcome,
     /// The squares from the start's to the goal's (indices into [`QuadTree::squares`]).
     pub squares: Vec<usize>,
-    /// The start cell's centre, the centres of the squares in turn, the goal cell's centre.
+    /// The start cell's centre, the centres of the squares in turn, the goal cell's centre;
+    /// when both cells are in one square, just the two cell centres.
     pub points: Vec<HalfPoint>,
     /// Cost of `points`: each stretch weighed by the cost of the tiles it crosses.
     pub cost: f64,
@@ -205,14 +206,23 @@ impl QuadTree {
             };
         }
         let (from_point, to_point) = (HalfPoint::centre(from), HalfPoint::centre(to));
-        let mut points = vec![from_point];
-        points.extend(result.path.iter().map(|&n| self.squares[n].centre()));
-        points.push(to_point);
-        // The search's cost plus the stretches from the start cell and to the goal cell, each
-        // inside one square.
-        let cost = result.cost
-            + cost_of(start) * from_point.distance(self.squares[start].centre())
-            + cost_of(goal) * goal_centre.distance(to_point);
+        let (points, cost) = if start == goal {
+            // A square is convex and of one tile: the straight step stays inside it.
+            (
+                vec![from_point, to_point],
+                cost_of(start) * from_point.distance(to_point),
+            )
+        } else {
+            let mut points = vec![from_point];
+            points.extend(result.path.iter().map(|&n| self.squares[n].centre()));
+            points.push(to_point);
+            // The search's cost plus the stretches from the start cell and to the goal cell,
+            // each inside one square.
+            let cost = result.cost
+                + cost_of(start) * from_point.distance(self.squares[start].centre())
+                + cost_of(goal) * goal_centre.distance(to_point);
+            (points, cost)
+        };
         QuadTreePath {
             outcome: SearchOutcome::Found,
             squares: result.path,
