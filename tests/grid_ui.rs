@@ -2205,6 +2205,25 @@ fn listed_steps(h: &Harness<'_, NavlabApp>) -> Vec<usize> {
         .collect()
 }
 
+/// The numbers of the step rows shown selected.
+fn selected_steps(h: &Harness<'_, NavlabApp>) -> Vec<usize> {
+    use egui_kittest::kittest::NodeT;
+    // egui reports a selected label as toggled on.
+    h.get_all_by(|_| true)
+        .filter_map(|node| {
+            let node = node.accesskit_node();
+            if node.role() != egui::accesskit::Role::Button
+                || node.toggled() != Some(egui::accesskit::Toggled::True)
+            {
+                return None;
+            }
+            let text = node.label()?;
+            let (number, _) = text.split_once(". ")?;
+            navlab::words::parse_grouped(number).map(|n| n as usize)
+        })
+        .collect()
+}
+
 /// "Expansions only" lists just the steps that expand a cell, start a pass or end the search
 /// (the recorded events are the oracle); a row still jumps to its step, Copy steps copies what
 /// is listed, and the box off lists every step again.
@@ -2244,6 +2263,13 @@ fn expansions_only_lists_the_expansions_passes_and_end() {
         .click();
     h.run_steps(2);
     assert_eq!(h.state().grid.playback.cursor, step);
+    assert_eq!(selected_steps(&h), [step]);
+    // A step left out (the first child opened) keeps the expansion before it marked.
+    h.get_by_label("Step forward").click();
+    h.run_steps(2);
+    assert_eq!(h.state().grid.playback.cursor, step + 1);
+    assert!(!oracle.contains(&(step + 1)), "step {} is listed", step + 1);
+    assert_eq!(selected_steps(&h), [step]);
     // At the end the list shows the last step, the end of the search.
     h.key_press(egui::Key::End);
     h.run_steps(3);

@@ -235,7 +235,8 @@ pub fn event_log_ui(
         for row in rows {
             let step = step_of(row);
             let text = row_line(step, &step_text);
-            let response = ui.selectable_label(step == playback.cursor, &text);
+            // A step left out of the list is marked on the last row listed before it.
+            let response = ui.selectable_label(row == cursor_row, &text);
             if response.clicked() {
                 jump = Some(step);
             }
