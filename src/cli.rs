@@ -1249,10 +1249,10 @@ fn path_command(
         for (label, loc) in [("start", &path.start), ("goal", &path.goal)] {
             if loc.snapped {
                 say!(
-                    "{label} {} is off the mesh; snapped to {} (distance {:.3})",
+                    "{label} {} is off the mesh; snapped to {} (distance {})",
                     loc.requested,
                     loc.point,
-                    loc.requested.distance(loc.point)
+                    crate::words::decimal(loc.requested.distance(loc.point), 3)
                 );
             }
         }
@@ -1269,10 +1269,11 @@ fn path_command(
             }
             _ => {
                 say!("status: {status}");
-                say!("length: {:.4}", path.length);
+                let decimal = |v: f64| crate::words::decimal(v, 4);
+                say!("length: {}", decimal(path.length));
                 say!("waypoints ({}):", path.waypoints.len());
                 for p in &path.waypoints {
-                    say!("  {:.4} {:.4}", p.x, p.y);
+                    say!("  {} {}", decimal(p.x), decimal(p.y));
                 }
                 say!("corridor: {} triangles", path.corridor.len());
                 say!("triangles expanded: {}", path.expanded);

@@ -110,7 +110,8 @@ impl Mul<f64> for Vec2 {
 
 impl std::fmt::Display for Vec2 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "({:.3}, {:.3})", self.x, self.y)
+        use crate::words::decimal;
+        write!(f, "({}, {})", decimal(self.x, 3), decimal(self.y, 3))
     }
 }
 

@@ -28,6 +28,16 @@ pub fn thousands_decimal(x: f64, places: usize) -> String {
     }
 }
 
+/// `x` with `places` decimals, or in scientific notation once its whole part would run past
+/// fifteen digits (a coordinate of 1e300 typed by hand): "12.500", "1.000e300".
+pub fn decimal(x: f64, places: usize) -> String {
+    if x.abs() < 1e15 || !x.is_finite() {
+        format!("{x:.places$}")
+    } else {
+        format!("{x:.places$e}")
+    }
+}
+
 /// A string of digits with a comma before each group of three from the right.
 fn grouped(digits: &str) -> String {
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
@@ -76,6 +86,16 @@ pub fn expanded_at(steps: &[usize]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decimals_stay_fixed_until_the_whole_part_is_huge() {
+        assert_eq!(decimal(12.5, 3), "12.500");
+        assert_eq!(decimal(-0.25, 2), "-0.25");
+        assert_eq!(decimal(999_999_999_999_999.0, 1), "999999999999999.0");
+        assert_eq!(decimal(1e300, 3), "1.000e300");
+        assert_eq!(decimal(-2.5e20, 2), "-2.50e20");
+        assert_eq!(decimal(f64::INFINITY, 3), "inf");
+    }
 
     #[test]
     fn one_is_singular_and_every_other_count_plural() {

@@ -82,6 +82,16 @@ fn unreachable_exits_1_and_snapped_exits_0() {
     let (code, stdout, _) = navlab(&["path", f, "--from", "0.2,0.2", "--to", "5.2,0.2"]);
     assert_eq!(code, Some(1));
     assert!(stdout.contains("no path"), "{stdout}");
+
+    // A start typed far off (finite, so accepted) snaps, and its numbers stay readable.
+    let (code, stdout, _) = navlab(&["path", f, "--from", "1e300,0.2", "--to", "0.2,0.2"]);
+    assert_eq!(code, Some(0));
+    let first = stdout.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("start (1.000e300, 0.200) is off the mesh"),
+        "{stdout}"
+    );
+    assert!(first.ends_with("(distance 1.000e300)"), "{stdout}");
 }
 
 #[test]
