@@ -5,10 +5,10 @@ mod common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;
-use navlab::app::grid_scene::AlgorithmKind;
+use navlab::app::grid_scene::{AlgorithmKind, GridScene};
 use navlab::app::{AppSettings, NavlabApp, SceneKind};
 use navlab::geom::Vec2;
-use navlab::grid::{Tile, grid_search};
+use navlab::grid::{GridPath, Tile, grid_search};
 use navlab::search::SearchEvent;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -1405,6 +1405,20 @@ fn wait_for_search(h: &mut Harness<'_, NavlabApp>) {
     panic!("the search did not end within a minute");
 }
 
+/// The lab's search run directly on its map, start and goal, with every step traced.
+fn traced_search(grid: &GridScene) -> (GridPath, Vec<SearchEvent>) {
+    let mut trace = Vec::new();
+    let path = grid_search(
+        &grid.map,
+        grid.start,
+        grid.goal,
+        grid.grid_algorithm(grid.algorithm),
+        grid.connectivity,
+        &mut trace,
+    );
+    (path, trace)
+}
+
 /// A large map is searched on the worker thread: the window never shows the last map's search
 /// over it, edits made meanwhile win (the answer is for the map as it is now), and a move of the
 /// start that asks for the end of the replay gets the end of the new search.
@@ -1435,15 +1449,7 @@ fn a_large_map_is_searched_in_the_background_and_the_newest_answer_wins() {
 
     let answered = |h: &Harness<'_, NavlabApp>| {
         let grid = &h.state().grid;
-        let mut trace = Vec::new();
-        let direct = grid_search(
-            &grid.map,
-            grid.start,
-            grid.goal,
-            grid.grid_algorithm(grid.algorithm),
-            grid.connectivity,
-            &mut trace,
-        );
+        let (direct, trace) = traced_search(grid);
         assert_eq!(
             grid.result.as_ref(),
             Some(&direct),
@@ -2293,4 +2299,75 @@ fn expansions_only_lists_the_expansions_passes_and_end() {
     h.get_by_label("Expansions only").click();
     h.run_steps(2);
     assert_eq!(listed_steps(&h)[..5], [0, 1, 2, 3, 4]);
+}
+
+/// IDA* on the built-in map takes more steps than the window records: the step list says how
+/// many were left out, the last row (the end of the search) says so first, and at the end the
+/// pass shown is the one the search ended in, though the recorded steps stop in an earlier
+/// one. A direct run with every step traced is the oracle.
+#[test]
+fn a_search_longer_than_the_recording_says_what_was_left_out() {
+    use navlab::app::grid_query::{MAX_RECORDED_STEPS, left_out_note};
+    use navlab::words::{thousands, thousands_decimal};
+    let mut h = searched_with("IDA*");
+    let grid = &h.state().grid;
+    let (direct, trace) = traced_search(grid);
+    assert!(
+        trace.len() > MAX_RECORDED_STEPS + 1,
+        "IDA* on the built-in map takes {} steps, no more than are recorded",
+        trace.len()
+    );
+    assert_eq!(
+        grid.result.as_ref(),
+        Some(&direct),
+        "the whole search's answer"
+    );
+    let recorded = grid.events.len();
+    assert_eq!(recorded, MAX_RECORDED_STEPS + 1);
+    assert!(grid.events[..recorded - 1] == trace[..recorded - 1]);
+    assert_eq!(grid.events.last(), trace.last());
+    let left_out = trace.len() - recorded;
+    h.get_by_label(&format!(
+        "Only the first {} steps are recorded: {} more came before the last one.",
+        thousands(MAX_RECORDED_STEPS),
+        thousands(left_out)
+    ));
+
+    let pass_of = |events: &[SearchEvent]| {
+        events.iter().rev().find_map(|e| match *e {
+            SearchEvent::IterationStarted {
+                iteration,
+                threshold,
+                ..
+            } => Some(format!(
+                "{} / {}",
+                thousands(iteration),
+                thousands_decimal(threshold, 2)
+            )),
+            _ => None,
+        })
+    };
+    let (last_pass, last_recorded_pass) = (
+        pass_of(&trace).expect("passes"),
+        pass_of(&grid.events).expect("passes recorded"),
+    );
+    assert_ne!(
+        last_pass, last_recorded_pass,
+        "the recording stops a pass early"
+    );
+    h.key_press(egui::Key::End);
+    h.run_steps(3);
+    assert_eq!(h.state().grid.playback.cursor, recorded);
+    h.get_by_label_contains(&format!(
+        "{}. {}",
+        thousands(recorded),
+        left_out_note(left_out)
+    ));
+    h.get_by_label(&last_pass);
+    // One step back is a recorded step: its pass is the one it was recorded in.
+    h.get_by_label("Step back").click();
+    h.run_steps(3);
+    assert_eq!(h.state().grid.playback.cursor, recorded - 1);
+    h.get_by_label(&last_recorded_pass);
+    assert!(h.query_by_label(&last_pass).is_none());
 }
