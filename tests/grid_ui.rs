@@ -876,6 +876,50 @@ fn the_new_map_window_creates_on_enter_and_closes_on_escape() {
     assert_eq!(map.passable_count(), size.0 * size.1, "all grass");
 }
 
+/// Ctrl+S saves to the map's own file without asking; Ctrl+Shift+S asks for a new name (not
+/// taken for Ctrl+S) and the map is in that file from then on; Ctrl+N is New….
+#[test]
+fn ctrl_s_saves_ctrl_shift_s_saves_as_and_ctrl_n_is_new() {
+    let dir = tempfile::tempdir().expect("temp");
+    let map = dir.path().join("small.map");
+    let copy = dir.path().join("copy.map");
+    std::fs::write(&map, "type octile\nheight 2\nwidth 4\nmap\n....\n....\n").expect("write");
+    let mut h = harness(vec![Some(map.clone()), Some(copy.clone())]);
+    h.get_by_label("Open…").click();
+    h.run_steps(2);
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    click_cell(&mut h, (2, 1));
+    assert!(h.state().grid.dirty);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
+    h.run_steps(2);
+    let on_disk = |path: &PathBuf| navlab::grid::movingai::load_any(path).expect("a map");
+    assert_eq!(on_disk(&map).get((2, 1)), Some(Tile::Wall));
+    assert!(!h.state().grid.dirty);
+    assert!(!copy.exists(), "Ctrl+S asked nothing");
+
+    click_cell(&mut h, (1, 0));
+    assert!(h.state().grid.dirty);
+    h.key_press_modifiers(
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::S,
+    );
+    h.run_steps(2);
+    assert_eq!(on_disk(&copy).get((1, 0)), Some(Tile::Wall));
+    assert_eq!(
+        on_disk(&map).get((1, 0)),
+        Some(Tile::Grass),
+        "not saved over"
+    );
+    assert_eq!(h.state().grid.file.as_deref(), Some(copy.as_path()));
+    assert!(!h.state().grid.dirty);
+
+    assert!(h.query_by_label("New map").is_none());
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::N);
+    h.run_steps(2);
+    h.get_by_label("New map");
+}
+
 #[test]
 fn save_does_not_quietly_drop_edited_costs_into_a_movingai_map() {
     let dir = tempfile::tempdir().expect("temp");

@@ -270,7 +270,8 @@ pub(super) fn help_ui(ui: &mut egui::Ui) {
                 "the Partitions window: grid, quadtree, visibility graph, navmesh",
             ),
             ("Ctrl+Z / Ctrl+Shift+Z or Ctrl+Y", "undo / redo"),
-            ("Ctrl+S", "save the map"),
+            ("Ctrl+N", "a new map, of any size"),
+            ("Ctrl+S / Ctrl+Shift+S", "save the map / save it under a new name"),
             ("Ctrl+B", "build a navmesh from the map and show it"),
             (
                 "Pursuit: Space / N / R",

@@ -418,16 +418,21 @@ impl NavlabApp {
         use egui::{Key, KeyboardShortcut, Modifiers};
         let open = KeyboardShortcut::new(Modifiers::COMMAND, Key::O);
         let reload = KeyboardShortcut::new(Modifiers::NONE, Key::F5);
+        let save_as = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
         let save = KeyboardShortcut::new(Modifiers::COMMAND, Key::S);
         let build = KeyboardShortcut::new(Modifiers::COMMAND, Key::B);
         let open_path = KeyboardShortcut::new(Modifiers::COMMAND, Key::L);
-        let (open, reload, save, build, open_path) = ui.input_mut(|i| {
+        let new_map = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
+        // Ctrl+Shift+S first, so that it is not taken for Ctrl+S.
+        let (open, reload, save_as, save, build, open_path, new_map) = ui.input_mut(|i| {
             (
                 i.consume_shortcut(&open),
                 i.consume_shortcut(&reload),
+                i.consume_shortcut(&save_as),
                 i.consume_shortcut(&save),
                 i.consume_shortcut(&build),
                 i.consume_shortcut(&open_path),
+                i.consume_shortcut(&new_map),
             )
         });
         if open_path {
@@ -444,8 +449,13 @@ impl NavlabApp {
                 Command::OpenDialog
             });
         }
-        if save && grid {
+        if save_as && grid {
+            self.command(Command::SaveMapAs);
+        } else if save && grid {
             self.command(Command::SaveMap);
+        }
+        if new_map && grid && self.new_map_size.is_none() {
+            self.new_map_size = Some((self.grid.map.width(), self.grid.map.height()));
         }
         if reload {
             if !grid {
@@ -794,7 +804,7 @@ impl NavlabApp {
                     ui.horizontal(|ui| {
                         if ui
                             .button("New…")
-                            .on_hover_text("A new grass map of any size")
+                            .on_hover_text("A new grass map of any size (Ctrl+N)")
                             .clicked()
                         {
                             self.new_map_size =
@@ -814,7 +824,11 @@ impl NavlabApp {
                         {
                             self.command(Command::SaveMap);
                         }
-                        if ui.button("Save as…").clicked() {
+                        if ui
+                            .button("Save as…")
+                            .on_hover_text("Save under a new name (Ctrl+Shift+S)")
+                            .clicked()
+                        {
                             self.command(Command::SaveMapAs);
                         }
                     });
@@ -902,7 +916,7 @@ impl NavlabApp {
             ui.separator();
             ui.menu_button("File", |ui| {
                 if self.settings.scene.uses_map() {
-                    if ui.button("New map…").clicked() {
+                    if ui.button("New map…").on_hover_text("Ctrl+N").clicked() {
                         self.new_map_size = Some((self.grid.map.width(), self.grid.map.height()));
                     }
                     if ui.button("Open map…").on_hover_text("Ctrl+O").clicked() {
@@ -911,7 +925,11 @@ impl NavlabApp {
                     if ui.button("Save map").on_hover_text("Ctrl+S").clicked() {
                         self.command(Command::SaveMap);
                     }
-                    if ui.button("Save map as…").clicked() {
+                    if ui
+                        .button("Save map as…")
+                        .on_hover_text("Ctrl+Shift+S")
+                        .clicked()
+                    {
                         self.command(Command::SaveMapAs);
                     }
                     let file = self.grid.file.clone();
