@@ -4,7 +4,7 @@
 use crate::geom::Vec2;
 use crate::navmesh::{CostModel, NavMesh, PathStatus, Plane, QueryOptions, find_path};
 use crate::search::NoObserver;
-use crate::words::count;
+use crate::words::{count, thousands};
 use clap::{Parser, Subcommand, ValueEnum};
 use serde_json::json;
 use std::path::PathBuf;
@@ -122,14 +122,8 @@ pub enum Command {
     },
     /// Find a path on a tile map (MovingAI .map, navlab .json, or Tiled .tmx/.tmj).
     Grid {
-        /// The map file.
-        map: PathBuf,
-        /// Start cell, as x,y (column, row; 0-based from the top-left).
-        #[arg(long, value_parser = parse_cell)]
-        from: (usize, usize),
-        /// Goal cell, as x,y.
-        #[arg(long, value_parser = parse_cell)]
-        to: (usize, usize),
+        #[command(flatten)]
+        cells: MapCellsArgs,
         #[command(flatten)]
         search: GridSearchArgs,
         /// Also list every step of the search, explained (as the window's step list does;
@@ -144,18 +138,25 @@ pub enum Command {
     /// visibility-graph corners, navmesh triangles) on one path: nodes, links, A*'s work and
     /// the path's length before and after it is pulled straight.
     Partitions {
-        /// The map file (MovingAI .map, navlab .json, or Tiled .tmx/.tmj).
-        map: PathBuf,
-        /// Start cell, as x,y (column, row; 0-based from the top-left).
-        #[arg(long, value_parser = parse_cell)]
-        from: (usize, usize),
-        /// Goal cell, as x,y.
-        #[arg(long, value_parser = parse_cell)]
-        to: (usize, usize),
+        #[command(flatten)]
+        cells: MapCellsArgs,
         /// 8 (default: diagonals allowed, no corner cutting) or 4, for the grid.
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(4..=8))]
         connectivity: u8,
         /// Print one JSON object (with every path's points) instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run every grid algorithm (BFS, Dijkstra, A*, IDA*, Fringe) from one cell to another and
+    /// compare them, as the window's Compare all does: path cost, cells expanded, IDA*'s and
+    /// Fringe's passes and entries put off, peak memory, and time per run without recording.
+    /// Exit 0 when the goal is reachable, 1 when not, 2 for bad input.
+    Compare {
+        #[command(flatten)]
+        cells: MapCellsArgs,
+        #[command(flatten)]
+        tuning: GridTuningArgs,
+        /// Print one JSON object (`{"rows":[...]}`, one per algorithm) instead of a table.
         #[arg(long)]
         json: bool,
     },
@@ -425,12 +426,32 @@ fn connectivity(n: u8) -> crate::grid::Connectivity {
     }
 }
 
+/// A map and two of its cells: what `grid`, `partitions` and `compare` search between.
+#[derive(Debug, Clone, clap::Args)]
+pub struct MapCellsArgs {
+    /// The map file (MovingAI .map, navlab .json, or Tiled .tmx/.tmj).
+    pub map: PathBuf,
+    /// Start cell, as x,y (column, row; 0-based from the top-left).
+    #[arg(long, value_parser = parse_cell)]
+    pub from: (usize, usize),
+    /// Goal cell, as x,y.
+    #[arg(long, value_parser = parse_cell)]
+    pub to: (usize, usize),
+}
+
 /// Grid search options shared by `grid` and `scen`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct GridSearchArgs {
     /// The algorithm.
     #[arg(long, value_enum, default_value_t = AlgoArg::Astar)]
     pub algo: AlgoArg,
+    #[command(flatten)]
+    pub tuning: GridTuningArgs,
+}
+
+/// How the grid algorithms search: shared by `grid`, `scen` and `compare`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GridTuningArgs {
     /// The heuristic (A*, IDA*, Fringe).
     #[arg(long, value_enum, default_value_t = HeuristicArg::Octile)]
     pub heuristic: HeuristicArg,
@@ -447,9 +468,19 @@ pub struct GridSearchArgs {
 
 impl GridSearchArgs {
     fn algorithm(&self) -> crate::grid::GridAlgorithm {
+        self.tuning.algorithm(self.algo)
+    }
+
+    fn connectivity(&self) -> crate::grid::Connectivity {
+        connectivity(self.tuning.connectivity)
+    }
+}
+
+impl GridTuningArgs {
+    fn algorithm(&self, algo: AlgoArg) -> crate::grid::GridAlgorithm {
         use crate::grid::GridAlgorithm;
         let heuristic = self.heuristic.heuristic();
-        match self.algo {
+        match algo {
             AlgoArg::Bfs => GridAlgorithm::Bfs,
             AlgoArg::Dijkstra => GridAlgorithm::Dijkstra,
             AlgoArg::Astar => GridAlgorithm::AStar {
@@ -464,8 +495,12 @@ impl GridSearchArgs {
         }
     }
 
-    fn connectivity(&self) -> crate::grid::Connectivity {
-        connectivity(self.connectivity)
+    /// Every algorithm, in the lab's order, searching as these options say.
+    fn algorithms(&self) -> Vec<crate::grid::GridAlgorithm> {
+        AlgoArg::value_variants()
+            .iter()
+            .map(|&algo| self.algorithm(algo))
+            .collect()
     }
 }
 
@@ -683,26 +718,27 @@ pub fn run(command: Command) -> ExitCode {
         }
         Command::Demo { scene, cost } => demo_command(scene, cost),
         Command::Grid {
-            map,
-            from,
-            to,
+            cells,
             search,
             steps,
             json,
-        } => grid_command(&map, from, to, &search, steps, json),
+        } => grid_command(&cells, &search, steps, json),
         Command::Partitions {
-            map,
-            from,
-            to,
+            cells,
             connectivity,
             json,
-        } => partitions_command(&map, from, to, connectivity, json),
+        } => partitions_command(&cells, connectivity, json),
         Command::Scen {
             scen,
             map,
             search,
             json,
         } => scen_command(&scen, map.as_deref(), &search, json),
+        Command::Compare {
+            cells,
+            tuning,
+            json,
+        } => compare_command(&cells, &tuning, json),
         Command::Open {
             file,
             from,
@@ -789,14 +825,9 @@ fn endpoint_problem(
     }
 }
 
-fn partitions_command(
-    map_path: &std::path::Path,
-    from: (usize, usize),
-    to: (usize, usize),
-    connectivity: u8,
-    json: bool,
-) -> ExitCode {
+fn partitions_command(cells: &MapCellsArgs, connectivity: u8, json: bool) -> ExitCode {
     use crate::partitions::compare_partitions;
+    let (map_path, from, to) = (cells.map.as_path(), cells.from, cells.to);
     let map = match load_map_for_path(map_path, from, to) {
         Ok(map) => map,
         Err(code) => return code,
@@ -864,14 +895,13 @@ fn partitions_command(
 }
 
 fn grid_command(
-    map_path: &std::path::Path,
-    from: (usize, usize),
-    to: (usize, usize),
+    cells: &MapCellsArgs,
     search: &GridSearchArgs,
     steps: bool,
     json: bool,
 ) -> ExitCode {
     use crate::grid::grid_search;
+    let (map_path, from, to) = (cells.map.as_path(), cells.from, cells.to);
     let map = match load_map_for_path(map_path, from, to) {
         Ok(map) => map,
         Err(code) => return code,
@@ -922,6 +952,68 @@ fn grid_command(
         }
     }
     if result.outcome == crate::search::SearchOutcome::Found {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn compare_command(cells: &MapCellsArgs, tuning: &GridTuningArgs, json: bool) -> ExitCode {
+    use crate::grid::compare::{compare_algorithms, outcome_word};
+    let (map_path, from, to) = (cells.map.as_path(), cells.from, cells.to);
+    let map = match load_map_for_path(map_path, from, to) {
+        Ok(map) => map,
+        Err(code) => return code,
+    };
+    let rows = compare_algorithms(
+        &map,
+        from,
+        to,
+        &tuning.algorithms(),
+        connectivity(tuning.connectivity),
+    );
+    // Every algorithm finds a path when there is one (IDA* may run out of budget first).
+    let reachable = rows
+        .iter()
+        .any(|r| r.outcome == crate::search::SearchOutcome::Found);
+    if json {
+        let rows: Vec<_> = rows.iter().map(|r| r.to_json()).collect();
+        say!(
+            "{}",
+            json!({"from": [from.0, from.1], "to": [to.0, to.1], "rows": rows})
+        );
+    } else {
+        say!(
+            "{:<10} {:>12} {:>12} {:>8} {:>12} {:>12} {:>12}  status",
+            "algorithm",
+            "cost",
+            "expanded",
+            "passes",
+            "put off",
+            "peak memory",
+            "time µs"
+        );
+        let optional = |n: Option<usize>| n.map_or_else(|| "—".to_string(), thousands);
+        for r in &rows {
+            let cost = if r.cost.is_finite() {
+                format!("{:.4}", r.cost)
+            } else {
+                "—".to_string()
+            };
+            say!(
+                "{:<10} {:>12} {:>12} {:>8} {:>12} {:>12} {:>12}  {}",
+                r.name,
+                cost,
+                thousands(r.expanded),
+                optional(r.passes),
+                optional(r.deferred),
+                thousands(r.peak_memory),
+                crate::words::thousands_decimal(r.micros, 1),
+                outcome_word(r.outcome)
+            );
+        }
+    }
+    if reachable {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -1006,3 +1006,102 @@ fn grid_and_scen_refuse_weights_outside_zero_to_five() {
     let (code, _, stderr) = navlab(&["scen", scen, "--map", map, "--weight", "1"]);
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// `navlab compare` on arena scenarios: the optimal algorithms give the published optimal
+/// length, IDA* that length or "over budget" (never another length), BFS no shorter; each row's
+/// counts are what `navlab grid --algo X` reports for that algorithm alone.
+#[test]
+fn compare_runs_every_algorithm_with_the_published_lengths() {
+    use navlab::grid::movingai::{load_scenarios, matches_six_digits};
+    let (Some(map), Some(scen)) = (
+        testdata("movingai/arena.map"),
+        testdata("movingai/arena.map.scen"),
+    ) else {
+        return;
+    };
+    let scenarios = load_scenarios(&scen).expect("scenarios");
+    let map = map.to_str().expect("utf-8");
+    // The first scenario of every fourth bucket: short and long ones.
+    let mut buckets = std::collections::BTreeSet::new();
+    let picked: Vec<_> = scenarios
+        .iter()
+        .filter(|s| s.bucket % 4 == 0 && buckets.insert(s.bucket))
+        .collect();
+    assert!(picked.len() >= 3, "{} buckets", picked.len());
+    for s in picked {
+        let (from, to) = (
+            format!("{},{}", s.start.0, s.start.1),
+            format!("{},{}", s.goal.0, s.goal.1),
+        );
+        let (code, stdout, stderr) =
+            navlab(&["compare", map, "--from", &from, "--to", &to, "--json"]);
+        assert_eq!(code, Some(0), "line {}: {stderr}", s.line);
+        let v: Value = serde_json::from_str(&stdout).expect("json");
+        assert_eq!(v["from"], serde_json::json!([s.start.0, s.start.1]));
+        let rows = v["rows"].as_array().expect("rows");
+        let names: Vec<&str> = rows
+            .iter()
+            .filter_map(|r| r["algorithm"].as_str())
+            .collect();
+        assert_eq!(names, ["BFS", "Dijkstra", "A*", "IDA*", "Fringe"]);
+        for (row, algo) in rows
+            .iter()
+            .zip(["bfs", "dijkstra", "astar", "idastar", "fringe"])
+        {
+            let length = row["length"].as_f64();
+            match (algo, row["status"].as_str()) {
+                ("idastar", Some("budget_exceeded")) => assert_eq!(length, None),
+                ("bfs", Some("found")) => {
+                    let got = length.expect("a length");
+                    assert!(got >= s.optimal - 1e-4, "line {}: BFS {got}", s.line);
+                }
+                (_, Some("found")) => {
+                    let got = length.expect("a length");
+                    assert!(
+                        matches_six_digits(got, s.optimal),
+                        "line {}: {algo} {got} against {}",
+                        s.line,
+                        s.optimal
+                    );
+                }
+                other => panic!("line {}: {algo} {other:?}", s.line),
+            }
+            let (_, alone, _) = navlab(&[
+                "grid", map, "--from", &from, "--to", &to, "--algo", algo, "--json",
+            ]);
+            let alone: Value = serde_json::from_str(&alone).expect("json");
+            for key in ["status", "length", "expanded", "peak_memory"] {
+                assert_eq!(row[key], alone[key], "line {}: {algo} {key}", s.line);
+            }
+            assert!(row["micros"].as_f64().is_some_and(|t| t > 0.0));
+            let passing = matches!(algo, "idastar" | "fringe");
+            assert_eq!(row["passes"].is_u64(), passing, "{algo}");
+            assert_eq!(row["put_off"].is_u64(), passing, "{algo}");
+        }
+    }
+}
+
+/// A walled-off goal: every algorithm says unreachable, exit 1; a goal on a wall is bad
+/// input, exit 2 with a sentence; the text table has a row per algorithm.
+#[test]
+fn compare_exits_1_when_unreachable_and_2_for_bad_cells() {
+    let dir = tempfile::tempdir().expect("temp");
+    let map = write_map(dir.path(), "walled.map", "..@..\n..@..\n..@..");
+    let (code, stdout, stderr) = navlab(&["compare", &map, "--from", "0,0", "--to", "4,2"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 6, "{stdout}");
+    assert!(lines[0].starts_with("algorithm"), "{stdout}");
+    assert!(
+        lines[1..].iter().all(|l| l.ends_with("unreachable")),
+        "{stdout}"
+    );
+    let (code, stdout, stderr) = navlab(&["compare", &map, "--from", "0,0", "--to", "2,1"]);
+    assert_eq!(code, Some(2));
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(stderr.contains("2,1 is a wall tile"), "{stderr}");
+    let (code, _, stderr) = navlab(&[
+        "compare", &map, "--from", "0,0", "--to", "1,2", "--weight", "9",
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+}

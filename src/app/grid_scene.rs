@@ -12,12 +12,13 @@ use super::playback::Playback;
 pub use super::tile_paint::tile_color;
 use super::tile_paint::{content_key, paint_tiles};
 use crate::geom::Vec2;
-use crate::grid::search::{DEFAULT_IDA_BUDGET, GridScratch, grid_search_with_scratch};
+pub use crate::grid::compare::ComparisonRow;
+use crate::grid::compare::{compare_algorithms, comparison_table_text, outcome_word};
+use crate::grid::search::DEFAULT_IDA_BUDGET;
 use crate::grid::{Cell, Connectivity, GridAlgorithm, GridPath, Heuristic, Tile, TileMap};
 use crate::navmesh::Bounds;
 use crate::navmesh::from_map::MAX_AGENT_RADIUS;
-use crate::search::events::FnObserver;
-use crate::search::{ExpansionSteps, FringeLists, IdaPath, NoObserver, SearchEvent, SearchOutcome};
+use crate::search::{ExpansionSteps, FringeLists, IdaPath, SearchEvent, SearchOutcome};
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui};
 use std::path::PathBuf;
 
@@ -128,30 +129,6 @@ enum CellStatus {
     /// (and not entered yet).
     Later,
     Closed,
-}
-
-/// One row of the comparison table.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ComparisonRow {
-    /// Algorithm name.
-    pub name: &'static str,
-    /// How it ended.
-    pub outcome: SearchOutcome,
-    /// Path cost.
-    pub cost: f64,
-    /// Nodes expanded.
-    pub expanded: usize,
-    /// Peak memory in nodes.
-    pub peak_memory: usize,
-    /// IDA*'s and Fringe's passes (threshold raises plus the first); `None` for the others.
-    pub passes: Option<usize>,
-    /// What waited for a later pass: Fringe's deferrals (list entries whose `f` was above the
-    /// threshold, moved to the later list) and IDA*'s cut-offs (children over the threshold,
-    /// found again by the next pass's search from the start). Each costs a visit that expands
-    /// nothing. `None` for the others.
-    pub deferred: Option<usize>,
-    /// Microseconds per run, measured without an observer.
-    pub micros: f64,
 }
 
 /// The tile-map scene's state.
@@ -837,7 +814,7 @@ impl GridScene {
             connectivity: self.connectivity,
             algorithms: AlgorithmKind::ALL
                 .iter()
-                .map(|&kind| (kind, self.grid_algorithm(kind)))
+                .map(|&kind| self.grid_algorithm(kind))
                 .collect(),
         }
     }
@@ -1862,97 +1839,18 @@ struct ComparisonJob {
     start: Cell,
     goal: Cell,
     connectivity: Connectivity,
-    algorithms: Vec<(AlgorithmKind, GridAlgorithm)>,
+    algorithms: Vec<GridAlgorithm>,
 }
 
-/// How a search ended, in the comparison's words.
-fn outcome_word(outcome: SearchOutcome) -> &'static str {
-    match outcome {
-        SearchOutcome::Found => "found",
-        SearchOutcome::Unreachable => "unreachable",
-        SearchOutcome::BudgetExceeded => "over budget",
-    }
-}
-
-/// The comparison table as tab-separated text with a header row, numbers in full (empty
-/// where the window shows —): what Copy table puts on the clipboard.
-pub fn comparison_table_text(rows: &[ComparisonRow]) -> String {
-    let mut text =
-        "Algorithm\tCost\tExpanded\tPasses\tPut off\tPeak memory\tTime (µs)\tStatus\n".to_string();
-    let optional = |n: Option<usize>| n.map_or_else(String::new, |n| n.to_string());
-    for r in rows {
-        let cost = if r.cost.is_finite() {
-            r.cost.to_string()
-        } else {
-            String::new()
-        };
-        text += &format!(
-            "{}\t{cost}\t{}\t{}\t{}\t{}\t{}\t{}\n",
-            r.name,
-            r.expanded,
-            optional(r.passes),
-            optional(r.deferred),
-            r.peak_memory,
-            r.micros,
-            outcome_word(r.outcome)
-        );
-    }
-    text
-}
-
-/// Runs each algorithm once for its answer, then times runs that record nothing (at least 3,
-/// and for at least 20 ms).
+/// Runs the comparison of `job` (on the worker thread, or here when there is none).
 fn comparison_rows(job: &ComparisonJob) -> Vec<ComparisonRow> {
-    let mut rows = Vec::new();
-    let mut scratch = GridScratch::default();
-    for &(kind, algorithm) in &job.algorithms {
-        let run = |scratch: &mut GridScratch| {
-            grid_search_with_scratch(
-                scratch,
-                &job.map,
-                job.start,
-                job.goal,
-                algorithm,
-                job.connectivity,
-                &mut NoObserver,
-            )
-        };
-        // The counted run; the timed runs below record nothing.
-        let (mut passes, mut deferred) = (0usize, 0usize);
-        let result = grid_search_with_scratch(
-            &mut scratch,
-            &job.map,
-            job.start,
-            job.goal,
-            algorithm,
-            job.connectivity,
-            &mut FnObserver(|event| match event {
-                SearchEvent::IterationStarted { .. } => passes += 1,
-                SearchEvent::Deferred { .. } | SearchEvent::CutOff { .. } => deferred += 1,
-                _ => {}
-            }),
-        );
-        let started = std::time::Instant::now();
-        let mut runs = 0u32;
-        while runs < 3 || (started.elapsed().as_millis() < 20 && runs < 10_000) {
-            std::hint::black_box(run(&mut scratch));
-            runs += 1;
-        }
-        let micros = started.elapsed().as_secs_f64() * 1e6 / f64::from(runs);
-        rows.push(ComparisonRow {
-            name: kind.name(),
-            outcome: result.outcome,
-            cost: result.cost,
-            expanded: result.expanded,
-            peak_memory: result.peak_memory,
-            passes: matches!(kind, AlgorithmKind::IdaStar | AlgorithmKind::Fringe)
-                .then_some(passes),
-            deferred: matches!(kind, AlgorithmKind::IdaStar | AlgorithmKind::Fringe)
-                .then_some(deferred),
-            micros,
-        });
-    }
-    rows
+    compare_algorithms(
+        &job.map,
+        job.start,
+        job.goal,
+        &job.algorithms,
+        job.connectivity,
+    )
 }
 
 /// True for the step that starts a pass (IDA*, Fringe Search).

@@ -2,6 +2,7 @@
 //! imports, and search on the grid with the same instrumented algorithms as the navmesh.
 
 pub mod bresenham;
+pub mod compare;
 pub mod free_segment;
 mod json_lines;
 pub mod map;

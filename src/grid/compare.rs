@@ -1,0 +1,188 @@
+//! Every grid algorithm on one map, start and goal — each one's answer, work, memory and
+//! passes, and its time on runs that record nothing: the paper's time/memory claim measured
+//! on the user's own map (the lab's comparison table and `navlab compare`).
+
+use super::search::{GridScratch, grid_search_with_scratch};
+use super::{Cell, Connectivity, GridAlgorithm, TileMap};
+use crate::search::events::FnObserver;
+use crate::search::{NoObserver, SearchEvent, SearchOutcome};
+
+/// One algorithm's row of the comparison.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComparisonRow {
+    /// Algorithm name.
+    pub name: &'static str,
+    /// How it ended.
+    pub outcome: SearchOutcome,
+    /// Path cost.
+    pub cost: f64,
+    /// Nodes expanded.
+    pub expanded: usize,
+    /// Peak memory in nodes.
+    pub peak_memory: usize,
+    /// IDA*'s and Fringe's passes (threshold raises plus the first); `None` for the others.
+    pub passes: Option<usize>,
+    /// What waited for a later pass: Fringe's deferrals (list entries whose `f` was above the
+    /// threshold, moved to the later list) and IDA*'s cut-offs (children over the threshold,
+    /// found again by the next pass's search from the start). Each costs a visit that expands
+    /// nothing. `None` for the others.
+    pub deferred: Option<usize>,
+    /// Microseconds per run, measured without an observer.
+    pub micros: f64,
+}
+
+impl ComparisonRow {
+    /// As `navlab compare --json` prints it (`null` where the table shows —).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "algorithm": self.name,
+            "status": self.outcome.name(),
+            "length": self.cost.is_finite().then_some(self.cost),
+            "expanded": self.expanded,
+            "peak_memory": self.peak_memory,
+            "passes": self.passes,
+            "put_off": self.deferred,
+            "micros": self.micros,
+        })
+    }
+}
+
+/// Runs each of `algorithms` from `start` to `goal` once for its answer and counts, then
+/// times runs that record nothing (at least 3, and for at least 20 ms), in the order given.
+pub fn compare_algorithms(
+    map: &TileMap,
+    start: Cell,
+    goal: Cell,
+    algorithms: &[GridAlgorithm],
+    connectivity: Connectivity,
+) -> Vec<ComparisonRow> {
+    let mut scratch = GridScratch::default();
+    algorithms
+        .iter()
+        .map(|&algorithm| {
+            let (mut passes, mut deferred) = (0usize, 0usize);
+            let result = grid_search_with_scratch(
+                &mut scratch,
+                map,
+                start,
+                goal,
+                algorithm,
+                connectivity,
+                &mut FnObserver(|event| match event {
+                    SearchEvent::IterationStarted { .. } => passes += 1,
+                    SearchEvent::Deferred { .. } | SearchEvent::CutOff { .. } => deferred += 1,
+                    _ => {}
+                }),
+            );
+            let started = std::time::Instant::now();
+            let mut runs = 0u32;
+            while runs < 3 || (started.elapsed().as_millis() < 20 && runs < 10_000) {
+                std::hint::black_box(grid_search_with_scratch(
+                    &mut scratch,
+                    map,
+                    start,
+                    goal,
+                    algorithm,
+                    connectivity,
+                    &mut NoObserver,
+                ));
+                runs += 1;
+            }
+            let micros = started.elapsed().as_secs_f64() * 1e6 / f64::from(runs);
+            let passing = matches!(
+                algorithm,
+                GridAlgorithm::IdaStar { .. } | GridAlgorithm::Fringe { .. }
+            );
+            ComparisonRow {
+                name: algorithm.name(),
+                outcome: result.outcome,
+                cost: result.cost,
+                expanded: result.expanded,
+                peak_memory: result.peak_memory,
+                passes: passing.then_some(passes),
+                deferred: passing.then_some(deferred),
+                micros,
+            }
+        })
+        .collect()
+}
+
+/// How a search ended, in the table's words.
+pub fn outcome_word(outcome: SearchOutcome) -> &'static str {
+    match outcome {
+        SearchOutcome::Found => "found",
+        SearchOutcome::Unreachable => "unreachable",
+        SearchOutcome::BudgetExceeded => "over budget",
+    }
+}
+
+/// The comparison as tab-separated text with a header row, numbers in full (empty where the
+/// window shows —): what the lab's Copy table puts on the clipboard.
+pub fn comparison_table_text(rows: &[ComparisonRow]) -> String {
+    let mut text =
+        "Algorithm\tCost\tExpanded\tPasses\tPut off\tPeak memory\tTime (µs)\tStatus\n".to_string();
+    let optional = |n: Option<usize>| n.map_or_else(String::new, |n| n.to_string());
+    for r in rows {
+        let cost = if r.cost.is_finite() {
+            r.cost.to_string()
+        } else {
+            String::new()
+        };
+        text += &format!(
+            "{}\t{cost}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+            r.name,
+            r.expanded,
+            optional(r.passes),
+            optional(r.deferred),
+            r.peak_memory,
+            r.micros,
+            outcome_word(r.outcome)
+        );
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::grid_search;
+
+    /// Each row is its algorithm's own answer (a direct search is the oracle), in the order
+    /// asked; passes and put-offs only for IDA* and Fringe.
+    #[test]
+    fn each_row_is_its_algorithms_answer() {
+        let map = TileMap::from_ascii("..........\n.@@@@@@@..\n.......@..\n.@@@@..@..\n....@.....")
+            .expect("map");
+        let (start, goal) = ((0, 2), (9, 4));
+        let rows = compare_algorithms(&map, start, goal, &GridAlgorithm::ALL, Connectivity::Eight);
+        assert_eq!(rows.len(), GridAlgorithm::ALL.len());
+        for (row, &algorithm) in rows.iter().zip(&GridAlgorithm::ALL) {
+            let direct = grid_search(
+                &map,
+                start,
+                goal,
+                algorithm,
+                Connectivity::Eight,
+                &mut NoObserver,
+            );
+            assert_eq!(row.name, algorithm.name());
+            assert_eq!(row.outcome, direct.outcome);
+            assert_eq!(row.cost.to_bits(), direct.cost.to_bits(), "{}", row.name);
+            assert_eq!(row.expanded, direct.expanded, "{}", row.name);
+            assert_eq!(row.peak_memory, direct.peak_memory, "{}", row.name);
+            assert!(row.micros > 0.0);
+            let passing = matches!(
+                algorithm,
+                GridAlgorithm::IdaStar { .. } | GridAlgorithm::Fringe { .. }
+            );
+            assert_eq!(row.passes.is_some(), passing, "{}", row.name);
+            assert!(row.passes.is_none_or(|p| p >= 1));
+        }
+        let text = comparison_table_text(&rows);
+        assert_eq!(text.lines().count(), rows.len() + 1);
+        assert!(
+            text.lines().skip(1).all(|l| l.ends_with("\tfound")),
+            "{text}"
+        );
+    }
+}
