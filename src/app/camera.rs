@@ -216,7 +216,7 @@ const CAPTION_ROWS: usize = 2;
 /// [`CAPTION_ROWS`] lines.
 const CAPTION_ROOM: f32 = 58.0;
 
-/// Paints an explanation (at most [`CAPTION_ROWS`] lines) in a dark box at the canvas's
+/// Paints an explanation (at most `CAPTION_ROWS` lines) in a dark box at the canvas's
 /// top-left corner; returns the box.
 pub fn paint_caption(painter: &egui::Painter, rect: Rect, text: String) -> Rect {
     let mut job = egui::text::LayoutJob::simple(

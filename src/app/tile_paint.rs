@@ -164,7 +164,7 @@ fn paint_as_texture(
 
 /// The colours of tiles `x0..x1` × `y0..y1` in an image of `size` texels, row by row: a texel
 /// covering one tile has its colour, one covering several the average of up to
-/// [`MAX_SAMPLES`]² of them spread evenly.
+/// `MAX_SAMPLES` × `MAX_SAMPLES` of them spread evenly.
 pub fn raster(
     (x0, y0, x1, y1): (usize, usize, usize, usize),
     [width, height]: [usize; 2],
