@@ -436,13 +436,7 @@ fn compare_all_fills_the_table_for_every_algorithm() {
     h.run_steps(1);
     // It runs on a worker thread: the window keeps drawing (and says so) until it is done.
     assert!(h.state().grid.is_comparing() || h.state().grid.comparison.is_some());
-    for _ in 0..600 {
-        if h.state().grid.comparison.is_some() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        h.run_steps(1);
-    }
+    wait_for_comparison(&mut h);
     assert!(!h.state().grid.is_comparing());
     let rows = h.state().grid.comparison.clone().expect("compared");
     assert_eq!(rows.len(), 5);
@@ -520,6 +514,34 @@ fn compare_all_fills_the_table_for_every_algorithm() {
         assert_eq!(fields[2].parse::<usize>().ok(), Some(r.expanded));
         assert_eq!(fields[5].parse::<usize>().ok(), Some(r.peak_memory));
     }
+}
+
+/// Runs frames until the comparison on the worker thread is shown (6 s at most).
+fn wait_for_comparison(h: &mut Harness<'_, NavlabApp>) {
+    for _ in 0..600 {
+        if h.state().grid.comparison.is_some() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.run_steps(1);
+    }
+}
+
+/// C is Compare all; Ctrl+C (a copy) is not.
+#[test]
+fn the_c_key_compares_all() {
+    let mut h = harness(vec![]);
+    h.state_mut().grid.budget = 50_000;
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::C);
+    h.run_steps(2);
+    assert!(!h.state().grid.is_comparing() && h.state().grid.comparison.is_none());
+    h.key_press(egui::Key::C);
+    h.run_steps(1);
+    assert!(h.state().grid.is_comparing() || h.state().grid.comparison.is_some());
+    wait_for_comparison(&mut h);
+    let rows = h.state().grid.comparison.clone().expect("compared");
+    let names: Vec<&str> = rows.iter().map(|r| r.name).collect();
+    assert_eq!(names, ["BFS", "Dijkstra", "A*", "IDA*", "Fringe"]);
 }
 
 #[test]

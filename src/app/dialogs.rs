@@ -263,6 +263,7 @@ pub(super) fn help_ui(ui: &mut egui::Ui) {
                 "navmesh: A*'s first step / the funnel's; tile map: previous / next pass of IDA* or Fringe",
             ),
             ("Tile map: 1 – 5", "paint grass, sand, water, wall, hole"),
+            ("Tile map: C", "compare all the algorithms on this map, start and goal"),
             ("Tile map: R", "fill rectangles / paint freely"),
             ("Tile map: G", "fill regions / paint freely"),
             (

@@ -970,7 +970,7 @@ impl GridScene {
     pub fn palette_keys(&mut self, ui: &Ui) {
         use egui::Key;
         let keys = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5];
-        let (chosen, rectangle, fill, partitions) = ui.input(|i| {
+        let (chosen, rectangle, fill, partitions, compare) = ui.input(|i| {
             let plain = i.modifiers.is_none();
             (
                 keys.iter()
@@ -979,8 +979,12 @@ impl GridScene {
                 plain && i.key_pressed(Key::R),
                 plain && i.key_pressed(Key::G),
                 plain && i.key_pressed(Key::P),
+                plain && i.key_pressed(Key::C),
             )
         });
+        if compare && !self.is_comparing() {
+            self.compare_in_background();
+        }
         if partitions {
             self.partitions.open = !self.partitions.open;
         }
@@ -1286,7 +1290,7 @@ impl GridScene {
             if ui
                 .add_enabled(!running, egui::Button::new("Compare all"))
                 .on_hover_text(
-                    "Run every algorithm on this map, start and goal; time is measured on runs that record nothing",
+                    "Run every algorithm on this map, start and goal (C); time is measured on runs that record nothing",
                 )
                 .clicked()
             {
@@ -1308,7 +1312,9 @@ impl GridScene {
             }
         });
         let Some(rows) = &self.comparison else {
-            ui.label("Press Compare all to run every algorithm on this map, start and goal.");
+            ui.label(
+                "Press Compare all (or C) to run every algorithm on this map, start and goal.",
+            );
             return;
         };
         egui::Grid::new("comparison")
