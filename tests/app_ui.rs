@@ -323,6 +323,31 @@ fn f1_shows_and_hides_the_keyboard_help() {
     assert!(h.query_by_label("Keyboard and mouse").is_none());
 }
 
+/// In a small window the help scrolls instead of running off the bottom of the screen.
+#[test]
+fn the_keyboard_help_fits_a_small_window() {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(900.0, 480.0))
+        .build_ui_state(
+            |ui, app: &mut NavlabApp| app.frame_ui(ui),
+            app_with_dialog_answers(vec![]),
+        );
+    h.run_steps(2);
+    h.key_press(egui::Key::F1);
+    h.run_steps(3);
+    // The window holding the help's title: all of it on the screen.
+    use egui_kittest::kittest::NodeT;
+    let title = h.get_by_label("Keyboard and mouse");
+    let mut node = title.accesskit_node();
+    while node.role() != egui::accesskit::Role::Window {
+        node = node.parent().expect("the title is inside a window");
+    }
+    let area = node.bounding_box().expect("laid out");
+    assert!(area.y0 >= 0.0 && area.y1 <= 480.0, "{area:?}");
+    // Its last line is still there, further down the scroll.
+    h.get_by_label("this list");
+}
+
 #[test]
 fn saving_an_overlapping_mesh_as_polyanya_warns_as_convert_does() {
     // Two floors, one above the other: they overlap in the plane.

@@ -557,8 +557,13 @@ impl NavlabApp {
         self.settings.speed = Some(self.scene.playback.speed);
         self.settings.grid = self.grid.settings();
         if self.show_help {
+            // Taller than a small window: it scrolls rather than running off the screen.
+            let room = ui.ctx().content_rect().height() - 80.0;
             egui::Window::new("Keyboard and mouse")
                 .open(&mut self.show_help)
+                .vscroll(true)
+                .default_height(room.max(200.0))
+                .max_height(room.max(200.0))
                 .show(ui.ctx(), dialogs::help_ui);
         }
         self.unsaved_dialog_ui(ui.ctx());
