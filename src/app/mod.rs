@@ -212,6 +212,9 @@ pub struct NavlabApp {
     dialogs: Box<dyn FileDialogs>,
     /// Set in screenshot mode.
     pub screenshot: Option<screenshot::ScreenshotPlan>,
+    /// A window size to ask for at the first frame (`--size`, or a screenshot's size): eframe
+    /// restores the size the window had last time, which must not win over either.
+    window_size: Option<egui::Vec2>,
     show_help: bool,
     quit_requested: bool,
     /// The window title last sent (sent again only when it changes).
@@ -285,6 +288,7 @@ impl NavlabApp {
             commands: Vec::new(),
             dialogs,
             screenshot: None,
+            window_size: None,
             show_help: false,
             quit_requested: false,
             mesh_builder: LatestWorker::new("navlab mesh build", MeshBuild::run),
@@ -1172,6 +1176,10 @@ impl NavlabApp {
 
 impl eframe::App for NavlabApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        if let Some(size) = self.window_size.take() {
+            ui.ctx()
+                .send_viewport_cmd(egui::ViewportCommand::InnerSize(size));
+        }
         self.frame_ui(ui);
     }
 
@@ -1453,7 +1461,13 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
             for warning in app.apply_launch(&launch) {
                 eprintln!("warning: {warning}");
             }
-            app.screenshot = launch.screenshot;
+            // Asked for, or a screenshot's (the same picture on every machine).
+            if launch.size.is_some() || screenshot_mode {
+                app.window_size = Some(egui::Vec2::from(size));
+            }
+            app.screenshot = launch
+                .screenshot
+                .map(|plan| plan.at_size(egui::Vec2::from(size)));
             Ok(Box::new(app))
         }),
     )

@@ -91,6 +91,8 @@ pub struct ScreenshotPlan {
     pub path: PathBuf,
     /// The step to show.
     pub step: StepSpec,
+    /// The window size the picture is taken at, once the window has it.
+    size: Option<egui::Vec2>,
     frames: u32,
     requested: bool,
     result: Arc<Mutex<Option<Result<(), String>>>>,
@@ -102,14 +104,25 @@ impl ScreenshotPlan {
         Self {
             path,
             step,
+            size: None,
             frames: 0,
             requested: false,
             result: Arc::new(Mutex::new(None)),
         }
     }
 
-    /// Called once per frame: sets the step, waits a few frames for the layout to settle, asks
-    /// for the screenshot, and closes the window once it is written.
+    /// The same plan, taken once the window is `size` (in points) — or after two seconds' worth
+    /// of frames if the window system never gives it that size.
+    pub fn at_size(self, size: egui::Vec2) -> Self {
+        Self {
+            size: Some(size),
+            ..self
+        }
+    }
+
+    /// Called once per frame: sets the step, waits a few frames for the layout to settle (and
+    /// the window for its size), asks for the screenshot, and closes the window once it is
+    /// written.
     pub fn frame(&mut self, ctx: &egui::Context, scene: &mut dyn Steps) {
         self.frames += 1;
         let (search, len) = scene.step_counts();
@@ -119,7 +132,10 @@ impl ScreenshotPlan {
             StepSpec::FunnelMiddle => search + (len - search) / 2,
             StepSpec::End => len,
         });
-        if self.frames >= 5 && !self.requested {
+        let sized = self
+            .size
+            .is_none_or(|size| (ctx.content_rect().size() - size).length() < 1.0);
+        if self.frames >= 5 && (sized || self.frames >= 120) && !self.requested {
             self.requested = true;
             let path = self.path.clone();
             let result = Arc::clone(&self.result);
@@ -165,4 +181,51 @@ pub fn write_png(path: &std::path::Path, image: &egui::ColorImage) -> Result<(),
         Ok(())
     };
     write().map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scene with nothing to step through.
+    struct NoSteps;
+
+    impl Steps for NoSteps {
+        fn step_counts(&self) -> (usize, usize) {
+            (0, 0)
+        }
+        fn show_step(&mut self, _k: usize) {}
+    }
+
+    /// Runs `frames` frames of a `screen`-sized window; true once the picture was asked for.
+    fn requested_after(plan: &mut ScreenshotPlan, screen: egui::Vec2, frames: u32) -> bool {
+        let ctx = egui::Context::default();
+        for _ in 0..frames {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, screen)),
+                ..Default::default()
+            };
+            let mut output = ctx.run_ui(input, |ui| plan.frame(ui.ctx(), &mut NoSteps));
+            // No painter takes the font textures here.
+            output.textures_delta.clear();
+        }
+        plan.requested
+    }
+
+    /// The picture waits for the window to have the size asked for (eframe first restores the
+    /// size it had last time), but not forever.
+    #[test]
+    fn the_picture_waits_for_the_window_size() {
+        let wanted = egui::vec2(1024.0, 640.0);
+        let plan = || ScreenshotPlan::new(PathBuf::from("unused.png"), StepSpec::End);
+        assert!(requested_after(&mut plan().at_size(wanted), wanted, 5));
+        assert!(!requested_after(&mut plan().at_size(wanted), wanted, 4));
+        let restored = egui::vec2(900.0, 500.0);
+        assert!(!requested_after(&mut plan().at_size(wanted), restored, 60));
+        assert!(requested_after(&mut plan().at_size(wanted), restored, 120));
+        assert!(
+            requested_after(&mut plan(), restored, 5),
+            "no size asked for"
+        );
+    }
 }
