@@ -827,8 +827,8 @@ fn endpoint_problem(
 
 fn partitions_command(cells: &MapCellsArgs, connectivity: u8, json: bool) -> ExitCode {
     use crate::partitions::compare_partitions;
-    let (map_path, from, to) = (cells.map.as_path(), cells.from, cells.to);
-    let map = match load_map_for_path(map_path, from, to) {
+    let (from, to) = (cells.from, cells.to);
+    let map = match cells.load() {
         Ok(map) => map,
         Err(code) => return code,
     };
@@ -901,8 +901,8 @@ fn grid_command(
     json: bool,
 ) -> ExitCode {
     use crate::grid::grid_search;
-    let (map_path, from, to) = (cells.map.as_path(), cells.from, cells.to);
-    let map = match load_map_for_path(map_path, from, to) {
+    let (from, to) = (cells.from, cells.to);
+    let map = match cells.load() {
         Ok(map) => map,
         Err(code) => return code,
     };
@@ -960,8 +960,8 @@ fn grid_command(
 
 fn compare_command(cells: &MapCellsArgs, tuning: &GridTuningArgs, json: bool) -> ExitCode {
     use crate::grid::compare::{compare_algorithms, outcome_word};
-    let (map_path, from, to) = (cells.map.as_path(), cells.from, cells.to);
-    let map = match load_map_for_path(map_path, from, to) {
+    let (from, to) = (cells.from, cells.to);
+    let map = match cells.load() {
         Ok(map) => map,
         Err(code) => return code,
     };
@@ -1275,19 +1275,18 @@ fn load(mesh: &std::path::Path, plane: Plane) -> Result<NavMesh, ExitCode> {
 /// Reads a tile map (MovingAI `.map`, navlab `.json`, Tiled); exit 2 with the error otherwise.
 /// The map at `path`, with `from` and `to` checked to be passable cells on it (each problem
 /// reported; exit 2).
-fn load_map_for_path(
-    path: &std::path::Path,
-    from: (usize, usize),
-    to: (usize, usize),
-) -> Result<crate::grid::TileMap, ExitCode> {
-    let map = load_map(path)?;
-    for (label, cell) in [("start", from), ("goal", to)] {
-        if let Some(problem) = endpoint_problem(&map, label, cell) {
-            complain!("error: {problem}");
-            return Err(ExitCode::from(2));
+impl MapCellsArgs {
+    /// The map, once both cells are found passable on it; else the error said and exit 2.
+    fn load(&self) -> Result<crate::grid::TileMap, ExitCode> {
+        let map = load_map(&self.map)?;
+        for (label, cell) in [("start", self.from), ("goal", self.to)] {
+            if let Some(problem) = endpoint_problem(&map, label, cell) {
+                complain!("error: {problem}");
+                return Err(ExitCode::from(2));
+            }
         }
+        Ok(map)
     }
-    Ok(map)
 }
 
 fn load_map(path: &std::path::Path) -> Result<crate::grid::TileMap, ExitCode> {

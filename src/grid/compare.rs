@@ -5,7 +5,7 @@
 use super::search::{GridScratch, grid_search_with_scratch};
 use super::{Cell, Connectivity, GridAlgorithm, TileMap};
 use crate::search::events::FnObserver;
-use crate::search::{NoObserver, SearchEvent, SearchOutcome};
+use crate::search::{ExpansionOrder, NoObserver, SearchEvent, SearchOutcome};
 
 /// One algorithm's row of the comparison.
 #[derive(Debug, Clone, PartialEq)]
@@ -89,10 +89,8 @@ pub fn compare_algorithms(
                 runs += 1;
             }
             let micros = started.elapsed().as_secs_f64() * 1e6 / f64::from(runs);
-            let passing = matches!(
-                algorithm,
-                GridAlgorithm::IdaStar { .. } | GridAlgorithm::Fringe { .. }
-            );
+            // IDA* and Fringe search in passes, each under a threshold.
+            let passing = algorithm.expansion_order() == ExpansionOrder::WithinThreshold;
             ComparisonRow {
                 name: algorithm.name(),
                 outcome: result.outcome,
