@@ -150,6 +150,13 @@ impl NavlabApp {
         }
     }
 
+    /// Opens the New map window at the current map's size (an open one keeps what was typed).
+    pub(super) fn ask_new_map_size(&mut self) {
+        if self.new_map_size.is_none() {
+            self.new_map_size = Some((self.grid.map.width(), self.grid.map.height()));
+        }
+    }
+
     pub(super) fn new_map_dialog_ui(&mut self, ctx: &egui::Context) {
         let Some((mut w, mut h)) = self.new_map_size else {
             return;

@@ -458,8 +458,8 @@ impl NavlabApp {
         } else if save && grid {
             self.command(Command::SaveMap);
         }
-        if new_map && grid && self.new_map_size.is_none() {
-            self.new_map_size = Some((self.grid.map.width(), self.grid.map.height()));
+        if new_map && grid {
+            self.ask_new_map_size();
         }
         if reload {
             if !grid {
@@ -816,8 +816,7 @@ impl NavlabApp {
                             .on_hover_text("A new grass map of any size (Ctrl+N)")
                             .clicked()
                         {
-                            self.new_map_size =
-                                Some((self.grid.map.width(), self.grid.map.height()));
+                            self.ask_new_map_size();
                         }
                         if ui
                             .button("Open…")
@@ -926,7 +925,7 @@ impl NavlabApp {
             ui.menu_button("File", |ui| {
                 if self.settings.scene.uses_map() {
                     if ui.button("New map…").on_hover_text("Ctrl+N").clicked() {
-                        self.new_map_size = Some((self.grid.map.width(), self.grid.map.height()));
+                        self.ask_new_map_size();
                     }
                     if ui.button("Open map…").on_hover_text("Ctrl+O").clicked() {
                         self.command(Command::OpenMapDialog);
