@@ -979,11 +979,10 @@ fn partitions_json_compares_four_partitions_on_arena_scenarios() {
 #[test]
 fn grid_and_scen_refuse_weights_outside_zero_to_five() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let map = dir.path().join("small.map");
-    std::fs::write(&map, "type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n").expect("write");
+    let map = write_map(dir.path(), "small.map", "...\n.@.");
     let scen = dir.path().join("small.map.scen");
     std::fs::write(&scen, "version 1\n0\tsmall.map\t3\t2\t0\t0\t2\t1\t3\n").expect("write");
-    let (map, scen) = (map.to_str().expect("utf-8"), scen.to_str().expect("utf-8"));
+    let (map, scen) = (map.as_str(), scen.to_str().expect("utf-8"));
     for weight in ["nan", "inf", "-1", "5.5", "1e308", "heavy"] {
         let option = format!("--weight={weight}");
         for args in [

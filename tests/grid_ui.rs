@@ -458,15 +458,7 @@ fn compare_all_fills_the_table_for_every_algorithm() {
             .into_iter()
             .find(|k| k.name() == r.name)
             .expect("kind");
-        let mut trace = Vec::new();
-        grid_search(
-            &grid.map,
-            grid.start,
-            grid.goal,
-            grid.grid_algorithm(kind),
-            grid.connectivity,
-            &mut trace,
-        );
+        let (_, trace) = traced_search(grid, kind);
         let count = |wanted: fn(&SearchEvent) -> bool| trace.iter().filter(|e| wanted(e)).count();
         let passes = count(|e| matches!(e, SearchEvent::IterationStarted { .. }));
         let deferred = count(|e| matches!(e, SearchEvent::Deferred { .. }));
@@ -1471,14 +1463,14 @@ fn wait_for_search(h: &mut Harness<'_, NavlabApp>) {
     panic!("the search did not end within a minute");
 }
 
-/// The lab's search run directly on its map, start and goal, with every step traced.
-fn traced_search(grid: &GridScene) -> (GridPath, Vec<SearchEvent>) {
+/// The lab's search with `kind` run directly on its map, start and goal, every step traced.
+fn traced_search(grid: &GridScene, kind: AlgorithmKind) -> (GridPath, Vec<SearchEvent>) {
     let mut trace = Vec::new();
     let path = grid_search(
         &grid.map,
         grid.start,
         grid.goal,
-        grid.grid_algorithm(grid.algorithm),
+        grid.grid_algorithm(kind),
         grid.connectivity,
         &mut trace,
     );
@@ -1515,7 +1507,7 @@ fn a_large_map_is_searched_in_the_background_and_the_newest_answer_wins() {
 
     let answered = |h: &Harness<'_, NavlabApp>| {
         let grid = &h.state().grid;
-        let (direct, trace) = traced_search(grid);
+        let (direct, trace) = traced_search(grid, grid.algorithm);
         assert_eq!(
             grid.result.as_ref(),
             Some(&direct),
@@ -2263,30 +2255,23 @@ fn a_map_opened_by_a_relative_path_is_remembered_by_its_absolute_path() {
 
 /// The step numbers of the step list's rows on screen, in order.
 fn listed_steps(h: &Harness<'_, NavlabApp>) -> Vec<usize> {
-    use egui_kittest::kittest::NodeT;
-    h.get_all_by(|_| true)
-        .filter_map(|node| {
-            let node = node.accesskit_node();
-            if node.role() != egui::accesskit::Role::Button {
-                return None;
-            }
-            let text = node.label()?;
-            let (number, _) = text.split_once(". ")?;
-            navlab::words::parse_grouped(number).map(|n| n as usize)
-        })
-        .collect()
+    step_rows(h, false)
 }
 
 /// The numbers of the step rows shown selected.
 fn selected_steps(h: &Harness<'_, NavlabApp>) -> Vec<usize> {
+    step_rows(h, true)
+}
+
+/// The numbers of the step rows shown ("12. expand …"), or of the selected ones only.
+fn step_rows(h: &Harness<'_, NavlabApp>, selected_only: bool) -> Vec<usize> {
     use egui_kittest::kittest::NodeT;
-    // egui reports a selected label as toggled on.
     h.get_all_by(|_| true)
         .filter_map(|node| {
             let node = node.accesskit_node();
-            if node.role() != egui::accesskit::Role::Button
-                || node.toggled() != Some(egui::accesskit::Toggled::True)
-            {
+            // egui reports a selected label as toggled on.
+            let selected = node.toggled() == Some(egui::accesskit::Toggled::True);
+            if node.role() != egui::accesskit::Role::Button || (selected_only && !selected) {
                 return None;
             }
             let text = node.label()?;
@@ -2377,7 +2362,7 @@ fn a_search_longer_than_the_recording_says_what_was_left_out() {
     use navlab::words::{thousands, thousands_decimal};
     let mut h = searched_with("IDA*");
     let grid = &h.state().grid;
-    let (direct, trace) = traced_search(grid);
+    let (direct, trace) = traced_search(grid, grid.algorithm);
     assert!(
         trace.len() > MAX_RECORDED_STEPS + 1,
         "IDA* on the built-in map takes {} steps, no more than are recorded",
