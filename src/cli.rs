@@ -110,6 +110,10 @@ pub enum Command {
         /// Open the Partitions window (tile-map lab) with this partition drawn over the map.
         #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "quadtree")]
         partitions: Option<PartitionArg>,
+        /// The window's colours: the desktop's, dark or light (kept for the next runs;
+        /// screenshots are dark unless this is given).
+        #[arg(long, value_enum)]
+        theme: Option<ThemeArg>,
     },
     /// Walk through A* and the funnel on an embedded mesh, one explained line per step.
     Demo {
@@ -283,6 +287,27 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// The window's colour theme, as named on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ThemeArg {
+    /// The desktop's light or dark preference.
+    System,
+    /// Light text on dark panels.
+    Dark,
+    /// Dark text on light panels.
+    Light,
+}
+
+impl From<ThemeArg> for egui::ThemePreference {
+    fn from(arg: ThemeArg) -> Self {
+        match arg {
+            ThemeArg::System => egui::ThemePreference::System,
+            ThemeArg::Dark => egui::ThemePreference::Dark,
+            ThemeArg::Light => egui::ThemePreference::Light,
+        }
+    }
 }
 
 /// A partition of a tile map, as named on the command line.
@@ -657,6 +682,7 @@ pub fn main() -> ExitCode {
             search: OpenSearchArgs::default(),
             walk: false,
             partitions: None,
+            theme: None,
         }),
     }
 }
@@ -755,6 +781,7 @@ pub fn run(command: Command) -> ExitCode {
             search,
             walk,
             partitions,
+            theme,
         } => {
             let launch = crate::app::LaunchOptions {
                 file,
@@ -772,6 +799,7 @@ pub fn run(command: Command) -> ExitCode {
                 search: search.launch(),
                 walk,
                 partitions: partitions.map(Into::into),
+                theme: theme.map(Into::into),
             };
             match crate::app::run_native(launch) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -885,3 +885,31 @@ fn page_keys_and_go_to_jump_between_a_star_and_the_funnel() {
     assert_eq!(cursor(&h), 1);
     assert!(!h.state().scene.playback.playing);
 }
+
+/// View → Theme switches the panels between light and dark and keeps the choice as a setting;
+/// a theme given at launch (`navlab open --theme`) is the setting too.
+#[test]
+fn view_menu_switches_the_theme_and_keeps_it() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Light").click();
+    h.run_steps(2);
+    assert_eq!(h.state().settings.theme, egui::ThemePreference::Light);
+    assert!(h.ctx.theme() == egui::Theme::Light, "the panels are light");
+
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Dark").click();
+    h.run_steps(2);
+    assert_eq!(h.state().settings.theme, egui::ThemePreference::Dark);
+    assert!(h.ctx.theme() == egui::Theme::Dark);
+
+    let mut app = app_with_dialog_answers(vec![]);
+    app.apply_launch(&navlab::app::LaunchOptions {
+        theme: Some(egui::ThemePreference::Light),
+        ..Default::default()
+    });
+    let h = harness(app);
+    assert!(h.ctx.theme() == egui::Theme::Light, "launched light");
+}

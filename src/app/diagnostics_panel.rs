@@ -14,6 +14,9 @@ use std::sync::Arc;
 
 use super::camera::View;
 
+/// The colour of the all-clear (on dark panels; see [`super::ink::on_panel`]).
+pub const CLEAN_COLOUR: Color32 = Color32::from_rgb(120, 220, 140);
+
 /// Meshes with at least this many triangles are checked on a worker thread (100k take about
 /// 0.3 s); smaller ones at once, which takes no longer than a frame or two.
 pub const CHECK_IN_BACKGROUND_FROM: usize = 20_000;
@@ -192,7 +195,7 @@ impl Diagnostics {
         });
         if report.is_clean() {
             ui.colored_label(
-                Color32::from_rgb(120, 220, 140),
+                super::ink::on_panel(ui.visuals(), CLEAN_COLOUR),
                 "Clean: nothing found. Border edges (white) are the walls, not faults.",
             );
         }
@@ -234,8 +237,8 @@ impl Diagnostics {
             .show(ui, |ui| {
                 for finding in &report.findings {
                     let (badge, colour) = match finding.severity {
-                        Severity::Error => ("error", Color32::from_rgb(240, 90, 90)),
-                        Severity::Warning => ("warning", Color32::from_rgb(240, 190, 80)),
+                        Severity::Error => ("error", ui.visuals().error_fg_color),
+                        Severity::Warning => ("warning", ui.visuals().warn_fg_color),
                     };
                     let title = egui::RichText::new(format!(
                         "{badge}: {} ({})",

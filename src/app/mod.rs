@@ -11,6 +11,7 @@ pub mod file_watch;
 pub mod files;
 pub mod grid_query;
 pub mod grid_scene;
+pub mod ink;
 pub mod latest_worker;
 pub mod mesh_query;
 pub mod navmesh_scene;
@@ -58,6 +59,9 @@ pub struct AppSettings {
     pub pursuit: pursuit_scene::PursuitSettings,
     /// Load the mesh or map file again when it changes on disk (an exporter wrote it again).
     pub reload_changed_files: bool,
+    /// The panels' colours: the desktop's preference, dark or light (the canvases stay dark,
+    /// the colours of the drawings being chosen against it).
+    pub theme: egui::ThemePreference,
 }
 
 impl Default for AppSettings {
@@ -72,6 +76,7 @@ impl Default for AppSettings {
             grid: grid_scene::GridSettings::default(),
             pursuit: pursuit_scene::PursuitSettings::default(),
             reload_changed_files: true,
+            theme: egui::ThemePreference::System,
         }
     }
 }
@@ -493,6 +498,7 @@ impl NavlabApp {
 
     /// One frame of the whole window, inside `ui` (the root of the window or of a test).
     pub fn frame_ui(&mut self, ui: &mut egui::Ui) {
+        self.apply_theme(ui.ctx());
         // Closing with unsaved map edits or an unsaved repair asks first.
         if ui.input(|i| i.viewport().close_requested())
             && self.unsaved_for(&Command::Quit).is_some()
@@ -1037,6 +1043,18 @@ impl NavlabApp {
                 .on_hover_text(
                     "When the mesh's or the map's file is written again (say, exported anew), load it again, keeping start and goal; unsaved edits or an unsaved repair are never replaced: the status bar says the file changed",
                 );
+                ui.separator();
+                ui.horizontal(|ui| {
+                    ui.label("Theme");
+                    for (theme, name, tip) in [
+                        (egui::ThemePreference::System, "System", "The desktop's light or dark preference"),
+                        (egui::ThemePreference::Dark, "Dark", "Light text on dark panels"),
+                        (egui::ThemePreference::Light, "Light", "Dark text on light panels (for a projector); the canvas stays dark"),
+                    ] {
+                        ui.selectable_value(&mut self.settings.theme, theme, name)
+                            .on_hover_text(tip);
+                    }
+                });
             });
             if ui.button("Help").on_hover_text("Keyboard and mouse (F1)").clicked() {
                 self.show_help = true;
@@ -1173,6 +1191,16 @@ impl NavlabApp {
     }
 }
 
+impl NavlabApp {
+    /// Gives egui the theme setting when it differs from egui's (changed in the View menu or at
+    /// launch, or restored).
+    fn apply_theme(&self, ctx: &egui::Context) {
+        if ctx.options(|options| options.theme_preference) != self.settings.theme {
+            ctx.set_theme(self.settings.theme);
+        }
+    }
+}
+
 impl eframe::App for NavlabApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         if let Some(size) = self.window_size.take() {
@@ -1237,6 +1265,8 @@ pub struct LaunchOptions {
     pub walk: bool,
     /// Open the Partitions window with this partition drawn (tile-map scene).
     pub partitions: Option<crate::partitions::Partition>,
+    /// The colour theme (kept as the setting).
+    pub theme: Option<egui::ThemePreference>,
 }
 
 /// Search options given at launch; each replaces the saved setting only when given.
@@ -1271,6 +1301,9 @@ impl NavlabApp {
     /// Returns warnings about options that could not apply (the window opens anyway).
     pub fn apply_launch(&mut self, launch: &LaunchOptions) -> Vec<String> {
         let mut warnings = Vec::new();
+        if let Some(theme) = launch.theme {
+            self.settings.theme = theme;
+        }
         let map_file = launch
             .file
             .as_ref()
@@ -1463,6 +1496,10 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
             // Asked for, or a screenshot's (the same picture on every machine).
             if launch.size.is_some() || screenshot_mode {
                 app.window_size = Some(egui::Vec2::from(size));
+            }
+            // A picture is the same whatever the desktop prefers, unless a theme is asked for.
+            if screenshot_mode && launch.theme.is_none() {
+                app.settings.theme = egui::ThemePreference::Dark;
             }
             app.screenshot = launch
                 .screenshot

@@ -551,7 +551,7 @@ impl PursuitScene {
         self.mobs_ui(ui);
         if let Some(notice) = &self.notice {
             ui.separator();
-            ui.colored_label(Color32::from_rgb(240, 190, 90), notice);
+            ui.colored_label(ui.visuals().warn_fg_color, notice);
         }
     }
 
@@ -579,7 +579,10 @@ impl PursuitScene {
                     ui.weak("ready")
                         .on_hover_text("It looks for the kitten at the next step");
                 } else {
-                    ui.colored_label(state_color(mob.state), mob.state.name());
+                    ui.colored_label(
+                        super::ink::on_panel(ui.visuals(), state_color(mob.state)),
+                        mob.state.name(),
+                    );
                 }
                 ui.label(format!("{} caught", mob.catches))
                     .on_hover_text("Times it reached the kitten (it then goes back to its start)");
