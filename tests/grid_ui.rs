@@ -2422,3 +2422,38 @@ fn a_search_longer_than_the_recording_says_what_was_left_out() {
     h.get_by_label(&last_recorded_pass);
     assert!(h.query_by_label(&last_pass).is_none());
 }
+
+/// Whether one of the next few frames asks the window to close.
+fn closes_within_frames(h: &mut Harness<'_, NavlabApp>) -> bool {
+    (0..4).any(|_| {
+        h.run_steps(1);
+        h.output()
+            .viewport_output
+            .values()
+            .any(|viewport| viewport.commands.contains(&egui::ViewportCommand::Close))
+    })
+}
+
+/// Ctrl+Q quits, as File → Quit does: with unsaved edits it asks first, and Cancel keeps them
+/// and the window; with none it closes at once.
+#[test]
+fn ctrl_q_quits_and_asks_first_about_unsaved_edits() {
+    let mut h = harness(vec![]);
+    click_cell(&mut h, (1, 1));
+    assert!(h.state().grid.dirty);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Q);
+    h.run_steps(2);
+    h.get_by_label("Unsaved changes");
+    assert_eq!(h.state().pending, Some(navlab::app::Command::Quit));
+    h.get_by_label("Cancel").click();
+    assert!(!closes_within_frames(&mut h), "Cancel keeps the window");
+    assert!(h.state().grid.dirty && h.state().pending.is_none());
+
+    // Nothing unsaved: Quit from the File menu closes without a question.
+    let mut h = harness(vec![]);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Quit").click();
+    assert!(closes_within_frames(&mut h));
+    assert!(h.query_by_label("Unsaved changes").is_none());
+}

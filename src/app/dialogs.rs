@@ -289,6 +289,7 @@ pub(super) fn help_ui(ui: &mut egui::Ui) {
             ("Pursuit: right click", "send the kitten there"),
             ("Pursuit: Delete", "remove the selected mob"),
             ("Enter / Escape", "confirm / cancel a dialog"),
+            ("Ctrl+Q", "quit (unsaved edits or repairs ask first)"),
             ("F1", "this list"),
         ] {
             ui.strong(keys);

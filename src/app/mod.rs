@@ -432,8 +432,9 @@ impl NavlabApp {
         let build = KeyboardShortcut::new(Modifiers::COMMAND, Key::B);
         let open_path = KeyboardShortcut::new(Modifiers::COMMAND, Key::L);
         let new_map = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
+        let quit = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q);
         // Ctrl+Shift+S first, so that it is not taken for Ctrl+S.
-        let (open, reload, save_as, save, build, open_path, new_map) = ui.input_mut(|i| {
+        let (open, reload, save_as, save, build, open_path, new_map, quit) = ui.input_mut(|i| {
             (
                 i.consume_shortcut(&open),
                 i.consume_shortcut(&reload),
@@ -442,8 +443,12 @@ impl NavlabApp {
                 i.consume_shortcut(&build),
                 i.consume_shortcut(&open_path),
                 i.consume_shortcut(&new_map),
+                i.consume_shortcut(&quit),
             )
         });
+        if quit {
+            self.command(Command::Quit);
+        }
         if open_path {
             self.command(Command::OpenPathPrompt);
         }
@@ -1026,6 +1031,14 @@ impl NavlabApp {
                         }
                     }
                 });
+                ui.separator();
+                if ui
+                    .button("Quit")
+                    .on_hover_text("Close navlab (Ctrl+Q); unsaved edits or an unsaved repair ask first")
+                    .clicked()
+                {
+                    self.command(Command::Quit);
+                }
             });
             ui.menu_button("View", |ui| {
                 if ui.button("Fit to view").on_hover_text("F").clicked() {
