@@ -886,8 +886,9 @@ fn page_keys_and_go_to_jump_between_a_star_and_the_funnel() {
     assert!(!h.state().scene.playback.playing);
 }
 
-/// View → Theme switches the panels between light and dark and keeps the choice as a setting;
-/// a theme given at launch (`navlab open --theme`) is the setting too.
+/// View → Theme switches the panels between light and dark and keeps the choice as egui's
+/// option (which egui saves); a theme given at launch (`navlab open --theme`) is that option
+/// too, and a launch without one leaves the option as it was.
 #[test]
 fn view_menu_switches_the_theme_and_keeps_it() {
     let mut h = harness(app_with_dialog_answers(vec![]));
@@ -895,14 +896,15 @@ fn view_menu_switches_the_theme_and_keeps_it() {
     h.run_steps(2);
     h.get_by_label("Light").click();
     h.run_steps(2);
-    assert_eq!(h.state().settings.theme, egui::ThemePreference::Light);
+    let preference = |h: &Harness<'_, NavlabApp>| h.ctx.options(|o| o.theme_preference);
+    assert_eq!(preference(&h), egui::ThemePreference::Light);
     assert!(h.ctx.theme() == egui::Theme::Light, "the panels are light");
 
     h.get_by_label("View").click();
     h.run_steps(2);
     h.get_by_label("Dark").click();
     h.run_steps(2);
-    assert_eq!(h.state().settings.theme, egui::ThemePreference::Dark);
+    assert_eq!(preference(&h), egui::ThemePreference::Dark);
     assert!(h.ctx.theme() == egui::Theme::Dark);
 
     let mut app = app_with_dialog_answers(vec![]);
@@ -910,6 +912,11 @@ fn view_menu_switches_the_theme_and_keeps_it() {
         theme: Some(egui::ThemePreference::Light),
         ..Default::default()
     });
-    let h = harness(app);
+    let mut h = harness(app);
     assert!(h.ctx.theme() == egui::Theme::Light, "launched light");
+    // A file given at launch (no --theme) keeps the theme chosen before.
+    h.state_mut()
+        .apply_launch(&navlab::app::LaunchOptions::default());
+    h.run_steps(2);
+    assert_eq!(preference(&h), egui::ThemePreference::Light);
 }

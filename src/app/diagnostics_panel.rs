@@ -14,9 +14,6 @@ use std::sync::Arc;
 
 use super::camera::View;
 
-/// The colour of the all-clear (on dark panels; see [`super::ink::on_panel`]).
-pub const CLEAN_COLOUR: Color32 = Color32::from_rgb(120, 220, 140);
-
 /// Meshes with at least this many triangles are checked on a worker thread (100k take about
 /// 0.3 s); smaller ones at once, which takes no longer than a frame or two.
 pub const CHECK_IN_BACKGROUND_FROM: usize = 20_000;
@@ -195,7 +192,7 @@ impl Diagnostics {
         });
         if report.is_clean() {
             ui.colored_label(
-                super::ink::on_panel(ui.visuals(), CLEAN_COLOUR),
+                super::ink::on_panel(ui.visuals(), super::ink::ALL_CLEAR),
                 "Clean: nothing found. Border edges (white) are the walls, not faults.",
             );
         }
@@ -237,15 +234,15 @@ impl Diagnostics {
             .show(ui, |ui| {
                 for finding in &report.findings {
                     let (badge, colour) = match finding.severity {
-                        Severity::Error => ("error", ui.visuals().error_fg_color),
-                        Severity::Warning => ("warning", ui.visuals().warn_fg_color),
+                        Severity::Error => ("error", super::ink::ERROR),
+                        Severity::Warning => ("warning", super::ink::WARNING),
                     };
                     let title = egui::RichText::new(format!(
                         "{badge}: {} ({})",
                         finding.kind.name(),
                         finding.count
                     ))
-                    .color(colour);
+                    .color(super::ink::on_panel(ui.visuals(), colour));
                     egui::CollapsingHeader::new(title)
                         .id_salt(finding.kind.name())
                         .default_open(finding.severity == Severity::Error)

@@ -3,6 +3,13 @@
 
 use egui::{Color32, Visuals};
 
+/// Warnings and notices (on dark panels).
+pub const WARNING: Color32 = Color32::from_rgb(240, 190, 80);
+/// Errors (on dark panels).
+pub const ERROR: Color32 = Color32::from_rgb(240, 90, 90);
+/// An all-clear (on dark panels).
+pub const ALL_CLEAR: Color32 = Color32::from_rgb(120, 220, 140);
+
 /// How much of a bright colour's red, green and blue is kept on a light panel.
 const ON_LIGHT: f32 = 0.55;
 
@@ -39,15 +46,17 @@ mod tests {
         (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
     }
 
-    /// The panels' bright text colours (the pursuit's mob states, the diagnostics' all clear)
-    /// reach WCAG's 3:1 for text against either theme's panels; on dark panels unchanged.
+    /// The panels' bright text colours (warnings, errors, the all-clear, the pursuit's mob
+    /// states) reach WCAG's 3:1 for text against either theme's panels; on dark panels unchanged.
     #[test]
     fn bright_colours_stay_readable_on_both_themes() {
         let colours = [
             crate::app::pursuit_scene::state_color(crate::pursuit::MobState::Chasing),
             crate::app::pursuit_scene::state_color(crate::pursuit::MobState::Tracking),
             crate::app::pursuit_scene::state_color(crate::pursuit::MobState::Lost),
-            crate::app::diagnostics_panel::CLEAN_COLOUR,
+            WARNING,
+            ERROR,
+            ALL_CLEAR,
         ];
         for visuals in [Visuals::dark(), Visuals::light()] {
             for colour in colours {

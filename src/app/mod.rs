@@ -59,9 +59,6 @@ pub struct AppSettings {
     pub pursuit: pursuit_scene::PursuitSettings,
     /// Load the mesh or map file again when it changes on disk (an exporter wrote it again).
     pub reload_changed_files: bool,
-    /// The panels' colours: the desktop's preference, dark or light (the canvases stay dark,
-    /// the colours of the drawings being chosen against it).
-    pub theme: egui::ThemePreference,
 }
 
 impl Default for AppSettings {
@@ -76,7 +73,6 @@ impl Default for AppSettings {
             grid: grid_scene::GridSettings::default(),
             pursuit: pursuit_scene::PursuitSettings::default(),
             reload_changed_files: true,
-            theme: egui::ThemePreference::System,
         }
     }
 }
@@ -220,6 +216,9 @@ pub struct NavlabApp {
     /// A window size to ask for at the first frame (`--size`, or a screenshot's size): eframe
     /// restores the size the window had last time, which must not win over either.
     window_size: Option<egui::Vec2>,
+    /// A theme to give egui at the first frame (`--theme`, or a screenshot's dark). Otherwise
+    /// the theme is egui's own option, which egui keeps between runs.
+    launch_theme: Option<egui::ThemePreference>,
     show_help: bool,
     quit_requested: bool,
     /// The window title last sent (sent again only when it changes).
@@ -294,6 +293,7 @@ impl NavlabApp {
             dialogs,
             screenshot: None,
             window_size: None,
+            launch_theme: None,
             show_help: false,
             quit_requested: false,
             mesh_builder: LatestWorker::new("navlab mesh build", MeshBuild::run),
@@ -503,7 +503,9 @@ impl NavlabApp {
 
     /// One frame of the whole window, inside `ui` (the root of the window or of a test).
     pub fn frame_ui(&mut self, ui: &mut egui::Ui) {
-        self.apply_theme(ui.ctx());
+        if let Some(theme) = self.launch_theme.take() {
+            ui.ctx().set_theme(theme);
+        }
         // Closing with unsaved map edits or an unsaved repair asks first.
         if ui.input(|i| i.viewport().close_requested())
             && self.unsaved_for(&Command::Quit).is_some()
@@ -1057,15 +1059,22 @@ impl NavlabApp {
                     "When the mesh's or the map's file is written again (say, exported anew), load it again, keeping start and goal; unsaved edits or an unsaved repair are never replaced: the status bar says the file changed",
                 );
                 ui.separator();
+                // egui keeps the choice between runs (its options are saved with its memory).
                 ui.horizontal(|ui| {
                     ui.label("Theme");
+                    let mut chosen = ui.options(|options| options.theme_preference);
                     for (theme, name, tip) in [
                         (egui::ThemePreference::System, "System", "The desktop's light or dark preference"),
                         (egui::ThemePreference::Dark, "Dark", "Light text on dark panels"),
                         (egui::ThemePreference::Light, "Light", "Dark text on light panels (for a projector); the canvas stays dark"),
                     ] {
-                        ui.selectable_value(&mut self.settings.theme, theme, name)
-                            .on_hover_text(tip);
+                        if ui
+                            .selectable_value(&mut chosen, theme, name)
+                            .on_hover_text(tip)
+                            .clicked()
+                        {
+                            ui.ctx().set_theme(chosen);
+                        }
                     }
                 });
             });
@@ -1204,16 +1213,6 @@ impl NavlabApp {
     }
 }
 
-impl NavlabApp {
-    /// Gives egui the theme setting when it differs from egui's (changed in the View menu or at
-    /// launch, or restored).
-    fn apply_theme(&self, ctx: &egui::Context) {
-        if ctx.options(|options| options.theme_preference) != self.settings.theme {
-            ctx.set_theme(self.settings.theme);
-        }
-    }
-}
-
 impl eframe::App for NavlabApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         if let Some(size) = self.window_size.take() {
@@ -1278,7 +1277,7 @@ pub struct LaunchOptions {
     pub walk: bool,
     /// Open the Partitions window with this partition drawn (tile-map scene).
     pub partitions: Option<crate::partitions::Partition>,
-    /// The colour theme (kept as the setting).
+    /// The colour theme (egui keeps it for the next runs).
     pub theme: Option<egui::ThemePreference>,
 }
 
@@ -1314,8 +1313,8 @@ impl NavlabApp {
     /// Returns warnings about options that could not apply (the window opens anyway).
     pub fn apply_launch(&mut self, launch: &LaunchOptions) -> Vec<String> {
         let mut warnings = Vec::new();
-        if let Some(theme) = launch.theme {
-            self.settings.theme = theme;
+        if launch.theme.is_some() {
+            self.launch_theme = launch.theme;
         }
         let map_file = launch
             .file
@@ -1512,7 +1511,7 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
             }
             // A picture is the same whatever the desktop prefers, unless a theme is asked for.
             if screenshot_mode && launch.theme.is_none() {
-                app.settings.theme = egui::ThemePreference::Dark;
+                app.launch_theme = Some(egui::ThemePreference::Dark);
             }
             app.screenshot = launch
                 .screenshot

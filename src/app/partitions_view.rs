@@ -309,7 +309,7 @@ impl PartitionsView {
             }
         }
         if let Some((_, why)) = comparison.refused.iter().find(|(p, _)| *p == self.shown) {
-            ui.colored_label(ui.visuals().warn_fg_color, why);
+            ui.colored_label(super::ink::on_panel(ui.visuals(), super::ink::WARNING), why);
         } else if self.draw_structure && structure_size(comparison, self.shown) > MAX_DRAWN {
             ui.label(format!(
                 "The {} has over {} pieces: only its paths are drawn.",

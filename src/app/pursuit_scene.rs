@@ -551,7 +551,10 @@ impl PursuitScene {
         self.mobs_ui(ui);
         if let Some(notice) = &self.notice {
             ui.separator();
-            ui.colored_label(ui.visuals().warn_fg_color, notice);
+            ui.colored_label(
+                super::ink::on_panel(ui.visuals(), super::ink::WARNING),
+                notice,
+            );
         }
     }
 
