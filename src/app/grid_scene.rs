@@ -74,6 +74,16 @@ impl AlgorithmKind {
     }
 }
 
+/// The comparison charts' bar colours, one per row of the table in its order (BFS, Dijkstra,
+/// A*, IDA*, Fringe), as on dark panels.
+pub(crate) const BAR_COLOURS: [Color32; 5] = [
+    Color32::from_rgb(150, 150, 160),
+    Color32::from_rgb(90, 150, 220),
+    Color32::from_rgb(240, 150, 60),
+    Color32::from_rgb(200, 90, 200),
+    Color32::from_rgb(90, 200, 120),
+];
+
 /// The lab's options kept between runs.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
@@ -1377,13 +1387,8 @@ impl GridScene {
                 false,
             ),
         ];
-        const COLORS: [Color32; 5] = [
-            Color32::from_rgb(150, 150, 160),
-            Color32::from_rgb(90, 150, 220),
-            Color32::from_rgb(240, 150, 60),
-            Color32::from_rgb(200, 90, 200),
-            Color32::from_rgb(90, 200, 120),
-        ];
+        // Darkened on light panels, where the grey and the green were too faint to see.
+        let colours = BAR_COLOURS.map(|c| super::ink::on_panel(ui.visuals(), c));
         let names: Vec<&'static str> = rows.iter().map(|r| r.name).collect();
         // What is left once the table is drawn, less the charts' titles and axis labels.
         let left = height - (ui.cursor().top() - top) - 50.0;
@@ -1440,7 +1445,7 @@ impl GridScene {
                         let bar = egui_plot::Bar::new(i as f64, height).width(0.7);
                         plot.bar_chart(
                             egui_plot::BarChart::new(r.name, vec![bar])
-                                .color(COLORS[i % COLORS.len()])
+                                .color(colours[i % colours.len()])
                                 .element_formatter(Box::new(move |_, _| shown.clone())),
                         );
                     }

@@ -1,4 +1,4 @@
-//! Text colours for the panels: the bright ones chosen to stand out on dark panels are darkened
+//! Colours for the panels' text and charts: the bright ones chosen to stand out on dark panels are darkened
 //! on light panels (the Light theme), so that they keep their contrast.
 
 use egui::{Color32, Visuals};
@@ -58,15 +58,23 @@ mod tests {
             ERROR,
             ALL_CLEAR,
         ];
+        let bars = crate::app::grid_scene::BAR_COLOURS;
         for visuals in [Visuals::dark(), Visuals::light()] {
-            for colour in colours {
-                let ink = on_panel(&visuals, colour);
-                let ratio = contrast(ink, visuals.panel_fill);
-                assert!(
-                    ratio >= 3.0,
-                    "{colour:?} as {ink:?}: {ratio:.2} (dark {})",
-                    visuals.dark_mode
-                );
+            // The comparison's bars stand on the plots' background.
+            let backgrounds = [
+                (visuals.panel_fill, &colours[..]),
+                (visuals.extreme_bg_color, &bars[..]),
+            ];
+            for (background, colours) in backgrounds {
+                for &colour in colours {
+                    let ink = on_panel(&visuals, colour);
+                    let ratio = contrast(ink, background);
+                    assert!(
+                        ratio >= 3.0,
+                        "{colour:?} as {ink:?} on {background:?}: {ratio:.2} (dark {})",
+                        visuals.dark_mode
+                    );
+                }
             }
         }
         assert_eq!(on_panel(&Visuals::dark(), colours[1]), colours[1]);
