@@ -508,6 +508,51 @@ fn compare_all_fills_the_table_for_every_algorithm() {
     }
 }
 
+/// Hide folds the comparison to its heading row, so a small window gives the map and the steps
+/// the room; Show and Compare all (C) bring the table and charts back, and the choice is kept.
+#[test]
+fn the_comparison_hides_and_gives_the_map_its_room() {
+    let mut h = harness(vec![]);
+    h.set_size(egui::vec2(1024.0, 640.0));
+    h.run_steps(2);
+    h.state_mut().grid.budget = 50_000;
+    h.get_by_label("Compare all").click();
+    wait_for_comparison(&mut h);
+    h.run_steps(2);
+    let height =
+        |h: &Harness<'_, NavlabApp>| h.state().grid.last_view().expect("drawn").rect.height();
+    let shown = height(&h);
+    assert!(h.query_by_label("Put off").is_some());
+
+    h.get_by_label("Hide").click();
+    h.run_steps(3);
+    assert!(h.query_by_label("Put off").is_none(), "the table is hidden");
+    assert!(
+        h.query_by_label("Cells expanded (log)").is_none(),
+        "the charts are hidden"
+    );
+    assert!(height(&h) > shown + 150.0, "{} against {shown}", height(&h));
+    assert!(
+        h.state().grid.settings().comparison_hidden,
+        "kept between runs"
+    );
+
+    h.get_by_label("Show").click();
+    h.run_steps(3);
+    assert!(h.query_by_label("Put off").is_some());
+    assert!((height(&h) - shown).abs() < 1.0);
+
+    // Asking for a comparison shows it.
+    h.get_by_label("Hide").click();
+    h.run_steps(2);
+    h.key_press(egui::Key::C);
+    h.run_steps(2);
+    wait_for_comparison(&mut h);
+    h.run_steps(2);
+    assert!(!h.state().grid.settings().comparison_hidden);
+    assert!(h.query_by_label("Put off").is_some());
+}
+
 /// Runs frames until the comparison on the worker thread is shown (6 s at most).
 fn wait_for_comparison(h: &mut Harness<'_, NavlabApp>) {
     for _ in 0..600 {
@@ -517,6 +562,7 @@ fn wait_for_comparison(h: &mut Harness<'_, NavlabApp>) {
         std::thread::sleep(std::time::Duration::from_millis(10));
         h.run_steps(1);
     }
+    panic!("no comparison within 6 s");
 }
 
 /// C is Compare all; Ctrl+C (a copy) is not.

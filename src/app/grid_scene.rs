@@ -104,6 +104,8 @@ pub struct GridSettings {
     pub agent_radius: f64,
     /// The step list shows only expansions, pass starts and the end.
     pub expansions_only: bool,
+    /// The comparison's table and charts are hidden, leaving its heading row.
+    pub comparison_hidden: bool,
 }
 
 impl Default for GridSettings {
@@ -117,6 +119,7 @@ impl Default for GridSettings {
             speed: Playback::default().speed,
             agent_radius: 0.0,
             expansions_only: false,
+            comparison_hidden: false,
         }
     }
 }
@@ -217,6 +220,8 @@ pub struct GridScene {
     pass_starts: Vec<usize>,
     /// The step list shows only expansions (and pass starts and the end).
     pub expansions_only: bool,
+    /// The comparison shows only its heading row, giving the map and the steps the room.
+    pub comparison_hidden: bool,
     /// The steps it then lists, found when first asked for.
     expansion_rows: std::cell::OnceCell<Vec<usize>>,
     /// The recorded steps that expanded each cell, for the cell's tooltip and the E key:
@@ -479,6 +484,7 @@ impl GridScene {
             pass_starts: Vec::new(),
             expansion_steps: Default::default(),
             expansions_only: false,
+            comparison_hidden: false,
             expansion_rows: Default::default(),
             result: None,
             playback: Playback::default(),
@@ -517,6 +523,7 @@ impl GridScene {
             speed: self.playback.speed,
             agent_radius: self.agent_radius,
             expansions_only: self.expansions_only,
+            comparison_hidden: self.comparison_hidden,
         }
     }
 
@@ -533,6 +540,7 @@ impl GridScene {
         self.connectivity = settings.connectivity;
         self.playback.speed = settings.speed;
         self.expansions_only = settings.expansions_only;
+        self.comparison_hidden = settings.comparison_hidden;
         self.agent_radius = if settings.agent_radius.is_finite() {
             settings.agent_radius.clamp(0.0, MAX_AGENT_RADIUS)
         } else {
@@ -788,6 +796,8 @@ impl GridScene {
     /// [`GridScene::poll_comparison`]), so IDA* with a large budget never freezes the window.
     /// An edit meanwhile outdates it.
     pub fn compare_in_background(&mut self) {
+        // Asked for, so shown.
+        self.comparison_hidden = false;
         let job = self.comparison_job();
         if let Some(rows) = self.comparer.answer_or_submit(self.generation, job, true) {
             // No thread to run it: it ran here.
@@ -1320,7 +1330,21 @@ impl GridScene {
             {
                 ui.ctx().copy_text(comparison_table_text(rows));
             }
+            let (label, tip) = if self.comparison_hidden {
+                ("Show", "Show the table and charts")
+            } else {
+                (
+                    "Hide",
+                    "Hide the table and charts, giving the map and the steps the room (Compare all shows them again)",
+                )
+            };
+            if ui.button(label).on_hover_text(tip).clicked() {
+                self.comparison_hidden = !self.comparison_hidden;
+            }
         });
+        if self.comparison_hidden {
+            return;
+        }
         let Some(rows) = &self.comparison else {
             ui.label(
                 "Press Compare all (or C) to run every algorithm on this map, start and goal.",
