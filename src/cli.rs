@@ -803,8 +803,12 @@ pub fn run(command: Command) -> ExitCode {
             };
             match crate::app::run_native(launch) {
                 Ok(()) => ExitCode::SUCCESS,
+                Err(error @ crate::app::LaunchError::Open(_)) => {
+                    complain!("error: {error}");
+                    ExitCode::from(2)
+                }
                 Err(error) => {
-                    complain!("error: cannot open the window: {error}");
+                    complain!("error: {error}");
                     complain!("(the command-line tools work without a display: `navlab --help`)");
                     ExitCode::from(2)
                 }

@@ -688,11 +688,11 @@ fn w_walks_the_agent_along_the_path_to_the_goal() {
 #[test]
 fn the_walk_launch_option_starts_the_agent() {
     let mut app = app_with_dialog_answers(vec![]);
-    let warnings = app.apply_launch(&navlab::app::LaunchOptions {
+    let report = app.apply_launch(&navlab::app::LaunchOptions {
         walk: true,
         ..Default::default()
     });
-    assert!(warnings.is_empty(), "{warnings:?}");
+    assert_eq!(report, navlab::app::LaunchReport::default());
     assert_eq!(app.scene.playback.cursor, app.scene.timeline.len());
     assert!(
         app.scene
@@ -700,6 +700,54 @@ fn the_walk_launch_option_starts_the_agent() {
             .as_ref()
             .is_some_and(|w| w.playing && w.time == 0.0)
     );
+}
+
+/// A file given at launch that does not load is reported with its name and line (for
+/// `navlab open` to say so, and in screenshot mode to write no picture of something else);
+/// the window keeps what it showed, with the error in its banner.
+#[test]
+fn a_launch_file_that_fails_to_open_is_reported() {
+    use navlab::app::{LaunchOptions, LaunchReport};
+    let dir = tempfile::tempdir().expect("temp");
+    let broken = dir.path().join("broken.obj");
+    std::fs::write(&broken, "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 7\n").expect("write");
+    let mut app = app_with_dialog_answers(vec![]);
+    let report = app.apply_launch(&LaunchOptions {
+        file: Some(broken.clone()),
+        ..Default::default()
+    });
+    let message = report.open_failed.expect("reported");
+    assert!(message.contains("broken.obj:4"), "{message}");
+    assert!(report.warnings.is_empty(), "{:?}", report.warnings);
+    assert!(app.scene.source.name().contains("rooms.obj"), "kept");
+    assert_eq!(app.error.as_deref(), Some(message.as_str()));
+
+    // A missing map beside a mesh that loads: only the map is reported.
+    let missing = dir.path().join("missing.map");
+    let mut app = app_with_dialog_answers(vec![]);
+    let report = app.apply_launch(&LaunchOptions {
+        file: Some(common::repo_path("assets/maze.obj")),
+        map: Some(missing),
+        ..Default::default()
+    });
+    let message = report.open_failed.expect("reported");
+    assert!(
+        message.contains("missing.map") && !message.contains("maze.obj"),
+        "{message}"
+    );
+    assert!(app.scene.source.name().contains("maze.obj"));
+
+    // No file, or one that loads: nothing to report.
+    let mut app = app_with_dialog_answers(vec![]);
+    assert_eq!(
+        app.apply_launch(&LaunchOptions::default()),
+        LaunchReport::default()
+    );
+    let report = app.apply_launch(&LaunchOptions {
+        file: Some(common::repo_path("assets/maze.obj")),
+        ..Default::default()
+    });
+    assert_eq!(report, LaunchReport::default());
 }
 
 /// A large mesh is queried on the worker thread: the last mesh's path is never drawn over it,

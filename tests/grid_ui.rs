@@ -1657,7 +1657,7 @@ fn a_map_file_written_again_is_loaded_again_unless_edited() {
 /// passable are refused with a warning that names them.
 #[test]
 fn launch_options_set_the_map_search_and_mesh_cost() {
-    use navlab::app::{LaunchOptions, LaunchSearch};
+    use navlab::app::{LaunchOptions, LaunchReport, LaunchSearch};
     use navlab::grid::{Connectivity, Heuristic};
     let arena = match common::testdata("movingai/arena.map") {
         Some(path) => path,
@@ -1676,8 +1676,8 @@ fn launch_options_set_the_map_search_and_mesh_cost() {
         },
         ..Default::default()
     };
-    let warnings = app.apply_launch(&launch);
-    assert!(warnings.is_empty(), "{warnings:?}");
+    let report = app.apply_launch(&launch);
+    assert_eq!(report, LaunchReport::default());
     assert_eq!(app.settings.scene, SceneKind::TileMap);
     let grid = &app.grid;
     assert_eq!((grid.start, grid.goal), ((3, 4), (40, 44)));
@@ -1713,12 +1713,16 @@ fn launch_options_set_the_map_search_and_mesh_cost() {
         Vec2::new(3.5, 4.0),
     ] {
         let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
-        let warnings = app.apply_launch(&LaunchOptions {
+        let LaunchReport {
+            warnings,
+            open_failed,
+        } = app.apply_launch(&LaunchOptions {
             file: Some(arena.clone()),
             start: Some(bad),
             goal: Some(Vec2::new(40.0, 44.0)),
             ..Default::default()
         });
+        assert_eq!(open_failed, None);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(
             warnings[0].contains("--from") && warnings[0].contains("49 × 49"),
@@ -1732,7 +1736,7 @@ fn launch_options_set_the_map_search_and_mesh_cost() {
     // A mesh with the edge-midpoint cost model, start and goal as points.
     let maze = common::repo_path("assets/maze.obj");
     let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
-    let warnings = app.apply_launch(&LaunchOptions {
+    let report = app.apply_launch(&LaunchOptions {
         file: Some(maze),
         start: Some(Vec2::new(0.5, 0.5)),
         goal: Some(Vec2::new(8.5, 8.5)),
@@ -1742,7 +1746,7 @@ fn launch_options_set_the_map_search_and_mesh_cost() {
         },
         ..Default::default()
     });
-    assert!(warnings.is_empty());
+    assert_eq!(report, LaunchReport::default());
     assert_eq!(app.settings.scene, SceneKind::Navmesh);
     assert_eq!(
         app.scene.settings.cost,

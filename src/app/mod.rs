@@ -1246,6 +1246,26 @@ impl eframe::App for NavlabApp {
     }
 }
 
+/// What the launch options could not do.
+#[derive(Debug, Default, PartialEq)]
+pub struct LaunchReport {
+    /// Options that could not apply; the window opens anyway.
+    pub warnings: Vec<String>,
+    /// Why the file or map given could not be opened (the window shows what it had instead).
+    pub open_failed: Option<String>,
+}
+
+/// Why `navlab open` did not run.
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    /// No window could be made (no display, no graphics).
+    #[error("cannot open the window: {0}")]
+    Window(String),
+    /// A screenshot's file or map could not be opened: the picture would show something else.
+    #[error("could not open {0}; no screenshot written")]
+    Open(String),
+}
+
 /// How to start the window.
 #[derive(Debug, Default)]
 pub struct LaunchOptions {
@@ -1310,9 +1330,11 @@ impl NavlabApp {
     /// Applies the command line's launch options to a new window's state: the file or map to
     /// open, start and goal (a mesh's X,Z, or a map's cell when a map is shown), search
     /// options, the comparison, a navmesh built from the map, the diagnostics, the scene.
-    /// Returns warnings about options that could not apply (the window opens anyway).
-    pub fn apply_launch(&mut self, launch: &LaunchOptions) -> Vec<String> {
+    /// Reports options that could not apply and a file that could not be opened (the window
+    /// opens anyway, on what it had).
+    pub fn apply_launch(&mut self, launch: &LaunchOptions) -> LaunchReport {
         let mut warnings = Vec::new();
+        let mut open_failed = Vec::new();
         if launch.theme.is_some() {
             self.launch_theme = launch.theme;
         }
@@ -1329,9 +1351,13 @@ impl NavlabApp {
             Some(file) => self.load_file(file.clone()),
             None => {}
         }
+        // Each load clears the error on success and sets it on failure.
+        open_failed.extend(launch.file.as_ref().and(self.error.clone()));
         if let Some(map) = &launch.map {
             self.settings.scene = SceneKind::TileMap;
-            self.load_map(map.clone());
+            if !self.load_map(map.clone()) {
+                open_failed.extend(self.error.clone());
+            }
         } else if launch.compare || launch.partitions.is_some() {
             self.settings.scene = SceneKind::TileMap;
         }
@@ -1424,7 +1450,10 @@ impl NavlabApp {
                 None => warnings.push("--walk: there is no path to walk".to_string()),
             }
         }
-        warnings
+        LaunchReport {
+            warnings,
+            open_failed: (!open_failed.is_empty()).then(|| open_failed.join("; ")),
+        }
     }
 
     /// Puts the map's start and goal on the cells given (x = column, y = row), when they are
@@ -1469,7 +1498,7 @@ impl NavlabApp {
 }
 
 /// Opens the window; returns when it closes.
-pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
+pub fn run_native(launch: LaunchOptions) -> Result<(), LaunchError> {
     let size = launch.size.unwrap_or([1280.0, 800.0]);
     let screenshot_mode = launch.screenshot.is_some();
     let options = eframe::NativeOptions {
@@ -1502,8 +1531,15 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
             if !screenshot_mode && let Some(recovery) = recovery::Recovery::in_app_data() {
                 app = app.with_recovery(recovery);
             }
-            for warning in app.apply_launch(&launch) {
+            let report = app.apply_launch(&launch);
+            for warning in &report.warnings {
                 eprintln!("warning: {warning}");
+            }
+            if let Some(message) = report.open_failed {
+                if screenshot_mode {
+                    return Err(Box::new(LaunchError::Open(message)));
+                }
+                eprintln!("error: could not open {message} (the window shows what it had)");
             }
             // Asked for, or a screenshot's (the same picture on every machine).
             if launch.size.is_some() || screenshot_mode {
@@ -1519,5 +1555,11 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), String> {
             Ok(Box::new(app))
         }),
     )
-    .map_err(|e| e.to_string())
+    .map_err(|error| match error {
+        eframe::Error::AppCreation(inner) => match inner.downcast::<LaunchError>() {
+            Ok(launch_error) => *launch_error,
+            Err(other) => LaunchError::Window(other.to_string()),
+        },
+        other => LaunchError::Window(other.to_string()),
+    })
 }
