@@ -968,3 +968,21 @@ fn view_menu_switches_the_theme_and_keeps_it() {
     h.run_steps(2);
     assert_eq!(preference(&h), egui::ThemePreference::Light);
 }
+
+/// The Copy buttons (steps, path, table, report, picture) reach the desktop's clipboard only
+/// through eframe's `clipboard` feature; with `default-features = false` it is off, and each
+/// copy then stayed inside the window — as it did, unnoticed, until the sixteenth session
+/// (egui's copy commands, which the other tests read, are sent either way).
+#[test]
+fn the_window_is_built_with_the_desktop_clipboard() {
+    let manifest = include_str!("../Cargo.toml");
+    let eframe = manifest
+        .lines()
+        .find(|line| line.trim_start().starts_with("eframe"))
+        .expect("eframe is a dependency");
+    let defaults_off = eframe.contains("default-features = false");
+    assert!(
+        !defaults_off || eframe.contains("\"clipboard\""),
+        "eframe without its clipboard feature: {eframe}"
+    );
+}
