@@ -21,6 +21,17 @@ fn app_with_dialog_answers(answers: Vec<Option<PathBuf>>) -> NavlabApp {
     )
 }
 
+/// The app on a desktop with no file dialogs: every Open or Save asks for a typed path.
+fn app_without_file_dialogs() -> NavlabApp {
+    NavlabApp::new(
+        AppSettings::default(),
+        Box::new(ScriptedDialogs {
+            no_dialog: true,
+            ..Default::default()
+        }),
+    )
+}
+
 fn harness(app: NavlabApp) -> Harness<'static, NavlabApp> {
     let mut harness = Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
@@ -279,13 +290,7 @@ fn dragging_the_start_marker_moves_it_and_reruns_live() {
 #[test]
 fn without_a_file_dialog_the_mesh_is_saved_to_a_typed_path() {
     let dir = tempfile::tempdir().expect("temp");
-    let mut h = harness(NavlabApp::new(
-        AppSettings::default(),
-        Box::new(ScriptedDialogs {
-            no_dialog: true,
-            ..Default::default()
-        }),
-    ));
+    let mut h = harness(app_without_file_dialogs());
     h.get_by_label("File").click();
     h.run_steps(2);
     h.get_by_label("Save mesh as…").click();
@@ -700,6 +705,145 @@ fn the_walk_launch_option_starts_the_agent() {
             .as_ref()
             .is_some_and(|w| w.playing && w.time == 0.0)
     );
+}
+
+/// Runs frames until the window asks for a picture of itself: that request, and whether the
+/// File menu was still on screen in the frame that asked.
+fn picture_request(h: &mut Harness<'_, NavlabApp>) -> (egui::ScreenshotCallback, bool) {
+    for _ in 0..6 {
+        eprintln!("DBG before step");
+        h.step();
+        let request = h
+            .output()
+            .viewport_output
+            .values()
+            .flat_map(|viewport| viewport.commands.iter())
+            .find_map(|command| match command {
+                egui::ViewportCommand::Screenshot(callback) => Some(callback.clone()),
+                _ => None,
+            });
+        eprintln!(
+            "DBG step {:?} busy",
+            h.output()
+                .viewport_output
+                .values()
+                .map(|v| v.commands.len())
+                .collect::<Vec<_>>()
+        );
+        if let Some(request) = request {
+            return (request, h.query_by_label("Save picture…").is_some());
+        }
+    }
+    panic!("no picture of the window asked for");
+}
+
+/// Queues one key-down event: one frame handles it (`key_press` queues several events, and
+/// `step` runs a frame for each, of which only the last one's output can be read).
+fn press_once(h: &Harness<'_, NavlabApp>, modifiers: egui::Modifiers, key: egui::Key) {
+    h.event(egui::Event::Key {
+        key,
+        physical_key: None,
+        pressed: true,
+        repeat: false,
+        modifiers,
+    });
+}
+
+/// A small picture with a known first pixel, standing in for the window's.
+fn stand_in_picture() -> std::sync::Arc<egui::ColorImage> {
+    let mut image = egui::ColorImage::filled([4, 3], egui::Color32::from_rgb(10, 200, 30));
+    image.pixels[1] = egui::Color32::from_rgb(250, 5, 60);
+    std::sync::Arc::new(image)
+}
+
+/// The PNG at `path`: its size and RGBA bytes.
+fn read_png(path: &std::path::Path) -> ((u32, u32), Vec<u8>) {
+    let bytes = std::fs::read(path).expect("written");
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut pixels).expect("decodes");
+    pixels.truncate(info.buffer_size());
+    ((info.width, info.height), pixels)
+}
+
+/// File → Save picture… captures the window once its menu has closed and writes it where the
+/// dialog says, as PNG, leaving no temporary file.
+#[test]
+fn save_picture_writes_the_window_as_a_png() {
+    let dir = tempfile::tempdir().expect("temp");
+    let target = dir.path().join("slide.png");
+    let mut h = harness(app_with_dialog_answers(vec![Some(target.clone())]));
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Save picture…").click();
+    let (request, menu_shown) = picture_request(&mut h);
+    assert!(!menu_shown, "a picture of the window, not of its menu");
+    request.complete(stand_in_picture());
+    h.run_steps(2);
+    assert_eq!(h.state().error, None);
+    let ((width, height), pixels) = read_png(&target);
+    assert_eq!((width, height), (4, 3));
+    assert_eq!(&pixels[..8], &[10, 200, 30, 255, 250, 5, 60, 255]);
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("dir")
+        .map(|entry| entry.expect("entry").file_name())
+        .collect();
+    assert_eq!(names, ["slide.png"]);
+    h.get_by_label_contains("Saved a picture of the window (4 × 3)");
+}
+
+/// Ctrl+Shift+C puts the picture on the clipboard; F12 without a file dialog asks for a typed
+/// path, refuses a name that is not a PNG's, and saves under a .png one.
+#[test]
+fn copy_picture_and_a_typed_path_for_save_picture() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    press_once(
+        &h,
+        egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
+        egui::Key::C,
+    );
+    let (request, _) = picture_request(&mut h);
+    let picture = stand_in_picture();
+    request.complete(std::sync::Arc::clone(&picture));
+    h.step();
+    let copied: Vec<_> = h
+        .output()
+        .platform_output
+        .commands
+        .iter()
+        .filter_map(|command| match command {
+            egui::OutputCommand::CopyImage(image) => Some(image.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copied, [(*picture).clone()]);
+    h.run_steps(1);
+    h.get_by_label_contains("Copied a picture of the window");
+
+    let dir = tempfile::tempdir().expect("temp");
+    let mut h = harness(app_without_file_dialogs());
+    press_once(&h, egui::Modifiers::NONE, egui::Key::F12);
+    let (request, _) = picture_request(&mut h);
+    request.complete(stand_in_picture());
+    // The frame that takes it opens the prompt; the next ones lay it out.
+    h.run_steps(3);
+    h.get_by_label_contains("A PNG of the window as it was when asked for");
+    let prompt = h.state().path_prompt.as_ref().expect("asks where");
+    assert!(prompt.text.ends_with("rooms-step-0.png"), "{}", prompt.text);
+    let jpeg = dir.path().join("slide.jpg");
+    common::replace_text(&mut h, "Path", &jpeg.display().to_string());
+    h.get_by_label("Save").click();
+    h.run_steps(2);
+    h.get_by_label_contains("is not a .png name");
+    assert!(!jpeg.exists());
+    let target = dir.path().join("slide");
+    common::replace_text(&mut h, "Path", &target.display().to_string());
+    h.get_by_label("Save").click();
+    h.run_steps(2);
+    assert!(h.state().path_prompt.is_none());
+    assert_eq!(read_png(&target.with_extension("png")).0, (4, 3));
 }
 
 /// A file given at launch that does not load is reported with its name and line (for

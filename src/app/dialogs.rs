@@ -143,9 +143,17 @@ impl NavlabApp {
                     PromptPurpose::SaveMesh => {
                         self.save_mesh_to(path);
                     }
+                    PromptPurpose::SavePicture => {
+                        if let Some(image) = self.picture_to_save.take() {
+                            self.save_picture_to(&image, path);
+                        }
+                    }
                 }
             }
-            Some(PromptAnswer::Cancelled) => self.path_prompt = None,
+            Some(PromptAnswer::Cancelled) => {
+                self.path_prompt = None;
+                self.picture_to_save = None;
+            }
             None => {}
         }
     }
@@ -289,6 +297,8 @@ pub(super) fn help_ui(ui: &mut egui::Ui) {
             ("Pursuit: right click", "send the kitten there"),
             ("Pursuit: Delete", "remove the selected mob"),
             ("Enter / Escape", "confirm / cancel a dialog"),
+            ("F12", "save a picture of the window (PNG)"),
+            ("Ctrl+Shift+C", "copy a picture of the window"),
             ("Ctrl+Q", "quit (unsaved edits or repairs ask first)"),
             ("F1", "this list"),
         ] {

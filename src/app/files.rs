@@ -26,6 +26,8 @@ pub trait FileDialogs {
     fn save_map(&mut self, suggested: &str) -> Picked;
     /// Where to save a mesh (OBJ, or Polyanya `.mesh`).
     fn save_mesh(&mut self, suggested: &str) -> Picked;
+    /// Where to save a picture of the window (PNG).
+    fn save_picture(&mut self, suggested: &str) -> Picked;
 }
 
 /// The system's dialogs, through [`rfd`].
@@ -92,6 +94,16 @@ impl FileDialogs for NativeDialogs {
                 .save_file()
         })
     }
+
+    fn save_picture(&mut self, suggested: &str) -> Picked {
+        timed(|| {
+            rfd::FileDialog::new()
+                .set_title("Save a picture of the window")
+                .set_file_name(suggested)
+                .add_filter("PNG image", &["png"])
+                .save_file()
+        })
+    }
 }
 
 /// Dialogs that answer from a list (for tests and scripted runs).
@@ -129,6 +141,10 @@ impl FileDialogs for ScriptedDialogs {
     }
 
     fn save_mesh(&mut self, _suggested: &str) -> Picked {
+        self.next()
+    }
+
+    fn save_picture(&mut self, _suggested: &str) -> Picked {
         self.next()
     }
 }

@@ -17,6 +17,7 @@ pub mod mesh_query;
 pub mod navmesh_scene;
 pub mod partitions_view;
 pub mod path_prompt;
+pub mod picture;
 pub mod playback;
 pub mod pursuit_scene;
 pub mod recovery;
@@ -151,6 +152,10 @@ pub enum Command {
     OpenRecovered,
     /// Close the window.
     Quit,
+    /// Write a picture of the window to a PNG file (asks where).
+    SavePicture,
+    /// Put a picture of the window on the clipboard.
+    CopyPicture,
 }
 
 impl Command {
@@ -241,6 +246,10 @@ pub struct NavlabApp {
     /// Watches the mesh's file and the map's file for changes on disk.
     mesh_watch: Option<file_watch::FileWatch>,
     map_watch: Option<file_watch::FileWatch>,
+    /// Takes pictures of the window (Save picture, Copy picture).
+    pictures: picture::PictureTaker,
+    /// A picture waiting for its typed path (no file dialog on this desktop).
+    picture_to_save: Option<std::sync::Arc<egui::ColorImage>>,
 }
 
 /// A navmesh build for the worker thread, with what to do with its result.
@@ -305,6 +314,8 @@ impl NavlabApp {
             recovered: Default::default(),
             mesh_watch: None,
             map_watch: None,
+            pictures: picture::PictureTaker::default(),
+            picture_to_save: None,
         };
         let grid_settings = app.settings.grid.clone();
         app.grid.apply_settings(&grid_settings);
@@ -414,6 +425,12 @@ impl NavlabApp {
                     self.allow_close = true;
                     self.quit_requested = true;
                 }
+                Command::SavePicture => {
+                    self.pictures.ask(picture::PictureUse::Save);
+                }
+                Command::CopyPicture => {
+                    self.pictures.ask(picture::PictureUse::Copy);
+                }
                 Command::Reload => {
                     if self.reload_mesh_file() {
                         self.notice = Some("Reloaded".to_string());
@@ -433,6 +450,8 @@ impl NavlabApp {
         let open_path = KeyboardShortcut::new(Modifiers::COMMAND, Key::L);
         let new_map = KeyboardShortcut::new(Modifiers::COMMAND, Key::N);
         let quit = KeyboardShortcut::new(Modifiers::COMMAND, Key::Q);
+        let save_picture = KeyboardShortcut::new(Modifiers::NONE, Key::F12);
+        let copy_picture = KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, Key::C);
         // Ctrl+Shift+S first, so that it is not taken for Ctrl+S.
         let (open, reload, save_as, save, build, open_path, new_map, quit) = ui.input_mut(|i| {
             (
@@ -446,8 +465,20 @@ impl NavlabApp {
                 i.consume_shortcut(&quit),
             )
         });
+        let (save_picture, copy_picture) = ui.input_mut(|i| {
+            (
+                i.consume_shortcut(&save_picture),
+                i.consume_shortcut(&copy_picture),
+            )
+        });
         if quit {
             self.command(Command::Quit);
+        }
+        if save_picture {
+            self.command(Command::SavePicture);
+        }
+        if copy_picture {
+            self.command(Command::CopyPicture);
         }
         if open_path {
             self.command(Command::OpenPathPrompt);
@@ -603,6 +634,7 @@ impl NavlabApp {
                 .send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.shown_title = Some(title);
         }
+        self.take_pictures(ui.ctx());
         if self.quit_requested {
             self.quit_requested = false;
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
@@ -1004,6 +1036,22 @@ impl NavlabApp {
                 {
                     self.save_mesh_as();
                 }
+                ui.separator();
+                if ui
+                    .button("Save picture…")
+                    .on_hover_text("F12 · a PNG of the window as it is now, for slides or a bug report")
+                    .clicked()
+                {
+                    self.command(Command::SavePicture);
+                }
+                if ui
+                    .button("Copy picture")
+                    .on_hover_text("Ctrl+Shift+C · the window as a picture on the clipboard, to paste into slides or a bug report")
+                    .clicked()
+                {
+                    self.command(Command::CopyPicture);
+                }
+                ui.separator();
                 ui.menu_button("Recent", |ui| {
                     if self.settings.recent.is_empty() {
                         ui.label("(none yet)");

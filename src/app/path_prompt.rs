@@ -12,6 +12,8 @@ pub enum PromptPurpose {
     SaveMap,
     /// Save the mesh shown (`.obj`, or `.mesh` for Polyanya).
     SaveMesh,
+    /// Save a picture of the window (`.png`).
+    SavePicture,
 }
 
 impl PromptPurpose {
@@ -21,6 +23,7 @@ impl PromptPurpose {
             PromptPurpose::Open => None,
             PromptPurpose::SaveMap => Some("json"),
             PromptPurpose::SaveMesh => Some("obj"),
+            PromptPurpose::SavePicture => Some("png"),
         }
     }
 }
@@ -40,6 +43,9 @@ pub enum PathProblem {
     /// The folder to save into is not there.
     #[error("There is no folder {0} to save into.")]
     NoFolder(PathBuf),
+    /// A picture's name that is not a PNG's.
+    #[error("{0} is not a .png name: pictures are written as PNG.")]
+    NotPng(PathBuf),
     /// Saving would replace this file, and the user has not said so yet.
     #[error("{0} exists. Press Replace to overwrite it (atomically), or change the name.")]
     Exists(PathBuf),
@@ -73,6 +79,9 @@ pub fn resolve(
         && let Some(extension) = purpose.default_extension()
     {
         path.set_extension(extension);
+    }
+    if purpose == PromptPurpose::SavePicture && super::picture::not_png(&path) {
+        return Err(PathProblem::NotPng(path));
     }
     match path.parent() {
         Some(folder) if !folder.as_os_str().is_empty() && !folder.is_dir() => {
@@ -191,6 +200,7 @@ impl PathPrompt {
             PromptPurpose::Open => ("Open a file by its path", "Open"),
             PromptPurpose::SaveMap => ("Save the tile map as", "Save"),
             PromptPurpose::SaveMesh => ("Save the mesh as", "Save"),
+            PromptPurpose::SavePicture => ("Save the picture as", "Save"),
         };
         let replacing = matches!(self.problem, Some(PathProblem::Exists(_)));
         let mut confirm = false;
@@ -217,6 +227,9 @@ impl PathPrompt {
                     }
                     PromptPurpose::SaveMesh => {
                         ".obj is Wavefront OBJ, .mesh is Polyanya's format; a name without one gets .obj."
+                    }
+                    PromptPurpose::SavePicture => {
+                        "A PNG of the window as it was when asked for; a name without .png gets it."
                     }
                 });
                 let field = ui.make_persistent_id("path_prompt_field");

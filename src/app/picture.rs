@@ -1,0 +1,242 @@
+//! Pictures of the window for slides and bug reports: **Save picture…** (F12) writes a PNG,
+//! **Copy picture** (Ctrl+Shift+C) puts it on the clipboard — the window as shown, once the menu
+//! that asked for it has closed.
+
+use super::files::Picked;
+use super::path_prompt::PromptPurpose;
+use super::{NavlabApp, SAVE_FAILED, SceneKind};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// What a picture is taken for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PictureUse {
+    /// Written to a PNG file the user names.
+    Save,
+    /// Put on the clipboard.
+    Copy,
+}
+
+/// Frames drawn after the request before the window is captured: the frame in which a menu
+/// item was clicked still shows the menu.
+const FRAMES_BEFORE_CAPTURE: u64 = 2;
+
+/// Where the window's pixels arrive (the callback runs when the frame has been painted).
+type Slot = Arc<Mutex<Option<Arc<egui::ColorImage>>>>;
+
+/// Takes one picture of the window at a time.
+#[derive(Default)]
+pub struct PictureTaker {
+    /// Asked for: its use and the frame it was asked in (known from the first frame after).
+    asked: Option<(PictureUse, Option<u64>)>,
+    /// Requested from the window: its use and where the pixels arrive.
+    arriving: Option<(PictureUse, Slot)>,
+}
+
+impl PictureTaker {
+    /// Asks for a picture; false (and nothing asked) while another is being taken.
+    pub fn ask(&mut self, purpose: PictureUse) -> bool {
+        if self.is_busy() {
+            return false;
+        }
+        self.asked = Some((purpose, None));
+        true
+    }
+
+    /// True from the request until the picture is handed over.
+    pub fn is_busy(&self) -> bool {
+        self.asked.is_some() || self.arriving.is_some()
+    }
+
+    /// Called after drawing each pass: captures the window once the menu is gone, and hands
+    /// over a picture that has arrived. Frames are counted, not passes (egui may draw a frame
+    /// twice).
+    pub fn frame(&mut self, ctx: &egui::Context) -> Option<(PictureUse, Arc<egui::ColorImage>)> {
+        let now = ctx.cumulative_frame_nr();
+        if let Some((purpose, asked_in)) = &mut self.asked {
+            let asked_in = *asked_in.get_or_insert(now);
+            if now >= asked_in + FRAMES_BEFORE_CAPTURE {
+                let slot = Slot::default();
+                let (sink, waker) = (Arc::clone(&slot), ctx.clone());
+                ctx.request_screenshot(move |image| {
+                    if let Ok(mut arrived) = sink.lock() {
+                        *arrived = Some(image);
+                    }
+                    waker.request_repaint();
+                });
+                self.arriving = Some((*purpose, slot));
+                self.asked = None;
+            } else {
+                ctx.request_repaint();
+            }
+        }
+        let (purpose, slot) = self.arriving.as_ref()?;
+        let image = slot.lock().ok()?.take()?;
+        let purpose = *purpose;
+        self.arriving = None;
+        Some((purpose, image))
+    }
+}
+
+/// Why `path` cannot take a picture: navlab writes PNG only.
+pub fn not_png(path: &Path) -> bool {
+    !path
+        .extension()
+        .is_some_and(|extension| extension.eq_ignore_ascii_case("png"))
+}
+
+impl NavlabApp {
+    /// Hands a picture that has arrived to the clipboard or to the save dialog.
+    pub(super) fn take_pictures(&mut self, ctx: &egui::Context) {
+        let Some((purpose, image)) = self.pictures.frame(ctx) else {
+            return;
+        };
+        let [width, height] = image.size;
+        match purpose {
+            PictureUse::Copy => {
+                ctx.copy_image((*image).clone());
+                self.notice = Some(format!(
+                    "Copied a picture of the window ({width} × {height} pixels)"
+                ));
+            }
+            PictureUse::Save => {
+                let suggested = self.picture_name();
+                match self.dialogs.save_picture(&suggested) {
+                    Picked::Path(path) => {
+                        self.save_picture_to(&image, path);
+                    }
+                    Picked::NoDialog => {
+                        self.picture_to_save = Some(image);
+                        let start = self.working_folder().join(&suggested);
+                        self.prompt_for_path(PromptPurpose::SavePicture, start, true);
+                    }
+                    Picked::Cancelled => {}
+                }
+            }
+        }
+    }
+
+    /// Writes `image` to `path` as PNG, atomically; true when it was written.
+    pub(super) fn save_picture_to(&mut self, image: &egui::ColorImage, path: PathBuf) -> bool {
+        if not_png(&path) {
+            self.fail(
+                SAVE_FAILED,
+                format!(
+                    "{}: pictures are written as PNG; end the name with .png",
+                    path.display()
+                ),
+            );
+            return false;
+        }
+        match super::screenshot::write_png(&path, image) {
+            Ok(()) => {
+                let [width, height] = image.size;
+                self.notice = Some(format!(
+                    "Saved a picture of the window ({width} × {height}) as {}",
+                    path.display()
+                ));
+                true
+            }
+            Err(message) => {
+                self.fail(SAVE_FAILED, message);
+                false
+            }
+        }
+    }
+
+    /// A name for a picture of what is shown: the mesh's or map's name and the step, so that
+    /// pictures of one search sort by file and tell their steps apart.
+    fn picture_name(&self) -> String {
+        let stem = |name: &str| {
+            Path::new(name.split_whitespace().next().unwrap_or("navlab"))
+                .file_stem()
+                .map_or_else(
+                    || "navlab".to_string(),
+                    |s| s.to_string_lossy().into_owned(),
+                )
+        };
+        match self.settings.scene {
+            SceneKind::Navmesh => format!(
+                "{}-step-{}.png",
+                stem(&self.scene.source.name()),
+                self.scene.playback.cursor
+            ),
+            SceneKind::TileMap => {
+                let name = self
+                    .grid
+                    .file
+                    .as_deref()
+                    .map_or_else(|| "untitled".to_string(), super::files::file_label);
+                format!("{}-step-{}.png", stem(&name), self.grid.playback.cursor)
+            }
+            SceneKind::Pursuit => format!("pursuit-tick-{}.png", self.pursuit.world.ticks()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Runs one frame of `taker`; the screenshot requests it sent.
+    fn frame(
+        ctx: &egui::Context,
+        taker: &mut PictureTaker,
+    ) -> (
+        Option<(PictureUse, Arc<egui::ColorImage>)>,
+        Vec<egui::ScreenshotCallback>,
+    ) {
+        let mut handed = None;
+        let mut output = ctx.run_ui(egui::RawInput::default(), |ui| {
+            handed = taker.frame(ui.ctx());
+        });
+        output.textures_delta.clear();
+        let requests = output
+            .viewport_output
+            .values()
+            .flat_map(|viewport| viewport.commands.iter())
+            .filter_map(|command| match command {
+                egui::ViewportCommand::Screenshot(callback) => Some(callback.clone()),
+                _ => None,
+            })
+            .collect();
+        (handed, requests)
+    }
+
+    /// The window is captured after the menu's frames, once; the picture is handed over the
+    /// frame after it arrives, with its use; one picture at a time.
+    #[test]
+    fn a_picture_is_captured_after_the_menu_closes_and_handed_over_once() {
+        let ctx = egui::Context::default();
+        let mut taker = PictureTaker::default();
+        assert!(taker.ask(PictureUse::Copy));
+        assert!(!taker.ask(PictureUse::Save), "one at a time");
+        for _ in 0..FRAMES_BEFORE_CAPTURE {
+            let (handed, requests) = frame(&ctx, &mut taker);
+            assert!(handed.is_none() && requests.is_empty());
+        }
+        let (handed, requests) = frame(&ctx, &mut taker);
+        assert!(handed.is_none());
+        let [request] = <[_; 1]>::try_from(requests).expect("one request");
+        let (nothing_yet, none_again) = frame(&ctx, &mut taker);
+        assert!(nothing_yet.is_none() && none_again.is_empty(), "asked once");
+        assert!(taker.is_busy());
+        let image = egui::ColorImage::filled([3, 2], egui::Color32::RED);
+        request.complete(Arc::new(image.clone()));
+        let (handed, _) = frame(&ctx, &mut taker);
+        let (purpose, picture) = handed.expect("handed over");
+        assert_eq!(purpose, PictureUse::Copy);
+        assert_eq!(*picture, image);
+        assert!(!taker.is_busy());
+        assert!(frame(&ctx, &mut taker).0.is_none(), "once");
+        assert!(taker.ask(PictureUse::Save));
+    }
+
+    #[test]
+    fn only_png_names_take_pictures() {
+        assert!(!not_png(Path::new("a/step-3.png")));
+        assert!(!not_png(Path::new("STEP.PNG")));
+        assert!(not_png(Path::new("step.jpg")));
+        assert!(not_png(Path::new("step")));
+    }
+}
