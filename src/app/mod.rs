@@ -11,6 +11,7 @@ pub mod file_watch;
 pub mod files;
 pub mod grid_query;
 pub mod grid_scene;
+pub mod icon;
 pub mod ink;
 pub mod latest_worker;
 pub mod mesh_query;
@@ -1552,6 +1553,8 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), LaunchError> {
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("navlab")
+            .with_app_id("navlab")
+            .with_icon(icon::app_icon())
             .with_inner_size(size)
             .with_drag_and_drop(true),
         persist_window: !screenshot_mode,
