@@ -6,7 +6,7 @@ use common::drag_screen;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;
-use navlab::app::{AppSettings, Command, NavlabApp};
+use navlab::app::{AppSettings, Command, NavlabApp, SceneKind};
 use navlab::geom::Vec2;
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -704,6 +704,97 @@ fn the_walk_launch_option_starts_the_agent() {
             .walk
             .as_ref()
             .is_some_and(|w| w.playing && w.time == 0.0)
+    );
+}
+
+/// A file dropped on the window, as the desktop hands it over.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+/// Two frames with `paths` dragged over the window (the desktop says so every frame; an egui
+/// area is measured in its first frame and shown from the next).
+fn hover_files(h: &mut Harness<'_, NavlabApp>, paths: &[&std::path::Path]) {
+    for _ in 0..2 {
+        h.input_mut().hovered_files = paths
+            .iter()
+            .map(|path| egui::HoveredFile {
+                path: Some(path.to_path_buf()),
+                mime: String::new(),
+            })
+            .collect();
+        h.step();
+    }
+}
+
+/// One frame in which `path` is dropped on the window, and one to show what it did.
+fn drop_file(h: &mut Harness<'_, NavlabApp>, path: &std::path::Path) {
+    h.input_mut().dropped_files = vec![std::sync::Arc::new(Dropped(path.to_path_buf()))];
+    h.run_steps(2);
+}
+
+/// Files dragged over the window say what a drop would open, and where; a drop opens a map in
+/// the tile-map view and a mesh in the navmesh view, refuses a file of neither kind with a
+/// clear error (keeping the scene), and asks first before replacing unsaved map edits.
+#[test]
+fn files_dragged_over_and_dropped_on_the_window() {
+    let dir = tempfile::tempdir().expect("temp");
+    let map = dir.path().join("tiny.map");
+    std::fs::write(&map, "type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n").expect("write");
+    let picture = dir.path().join("photo.png");
+    std::fs::write(&picture, b"not a mesh").expect("write");
+    let maze = common::repo_path("assets/maze.obj");
+    let mut h = harness(app_with_dialog_answers(vec![]));
+
+    hover_files(&mut h, &[&map, &picture]);
+    h.get_by_label("Drop to open tiny.map in the tile-map view (the first of 2 files)");
+    hover_files(&mut h, &[&maze]);
+    h.get_by_label("Drop to open maze.obj in the navmesh view");
+    hover_files(&mut h, &[&picture]);
+    h.get_by_label_contains("photo.png: navlab opens meshes (.obj, .mesh) and tile maps");
+    hover_files(&mut h, &[]);
+    h.run_steps(1);
+    assert!(
+        h.query_by_label_contains("Drop to open").is_none(),
+        "gone once the drag leaves"
+    );
+
+    drop_file(&mut h, &map);
+    assert_eq!(h.state().settings.scene, SceneKind::TileMap);
+    assert_eq!(
+        (h.state().grid.map.width(), h.state().grid.map.height()),
+        (3, 2)
+    );
+    assert_eq!(h.state().error, None);
+
+    // Neither a mesh nor a map: said so, and the tile-map view stays with its map.
+    drop_file(&mut h, &picture);
+    assert_eq!(h.state().settings.scene, SceneKind::TileMap);
+    assert_eq!(h.state().grid.map.width(), 3);
+    let error = h.state().error.clone().unwrap_or_default();
+    assert!(error.contains("photo.png: navlab opens meshes"), "{error}");
+
+    drop_file(&mut h, &maze);
+    assert_eq!(h.state().settings.scene, SceneKind::Navmesh);
+    assert!(h.state().scene.source.name().contains("maze.obj"));
+
+    // Unsaved edits to the map: dropping it again asks before replacing them.
+    h.state_mut().grid.paint((0, 0), navlab::grid::Tile::Water);
+    assert!(h.state().grid.dirty);
+    drop_file(&mut h, &map);
+    h.get_by_label("Unsaved changes");
+    assert_eq!(
+        h.state().grid.map.get((0, 0)),
+        Some(navlab::grid::Tile::Water)
     );
 }
 

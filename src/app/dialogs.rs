@@ -308,3 +308,49 @@ pub(super) fn help_ui(ui: &mut egui::Ui) {
         }
     });
 }
+
+/// While files are dragged over the window: a veil over it saying what a drop would open, and
+/// where (or why it would not).
+pub(super) fn drop_preview_ui(ctx: &egui::Context) {
+    let hovered = ctx.input(|i| i.raw.hovered_files.clone());
+    let Some(first) = hovered.first() else {
+        return;
+    };
+    let mut text = match first.path.as_deref() {
+        Some(path) => match super::documents::not_openable(path) {
+            Some(refusal) => refusal,
+            None if crate::grid::is_map_path(path) => {
+                format!(
+                    "Drop to open {} in the tile-map view",
+                    super::files::file_label(path)
+                )
+            }
+            None => format!(
+                "Drop to open {} in the navmesh view",
+                super::files::file_label(path)
+            ),
+        },
+        // Some desktops name the file only once it is dropped.
+        None => "Drop to open the file".to_string(),
+    };
+    if hovered.len() > 1 {
+        text.push_str(&format!(" (the first of {} files)", hovered.len()));
+    }
+    let layer = egui::LayerId::new(egui::Order::Foreground, egui::Id::unique("drop_preview"));
+    ctx.layer_painter(layer).rect_filled(
+        ctx.content_rect(),
+        0.0,
+        egui::Color32::from_black_alpha(180),
+    );
+    egui::Area::new(egui::Id::unique("drop_preview_text"))
+        .order(egui::Order::Tooltip)
+        .anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO)
+        .interactable(false)
+        .show(ctx, |ui| {
+            ui.label(
+                egui::RichText::new(text)
+                    .heading()
+                    .color(egui::Color32::WHITE),
+            );
+        });
+}

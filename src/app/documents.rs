@@ -291,6 +291,11 @@ impl NavlabApp {
     /// Opens `path` as a tile map or a mesh by its extension, showing the scene it belongs to
     /// (as for a dropped file).
     pub fn open_path(&mut self, path: PathBuf) {
+        if let Some(refusal) = not_openable(&path) {
+            // The scene shown stays: an image dropped by mistake is not a reason to leave it.
+            self.fail(OPEN_FAILED, refusal);
+            return;
+        }
         if crate::grid::is_map_path(&path) {
             if !self.settings.scene.uses_map() {
                 self.settings.scene = SceneKind::TileMap;
@@ -407,6 +412,17 @@ impl NavlabApp {
             }
         }
     }
+}
+
+/// Why the window does not open `path`, told by its extension: it is neither a mesh nor a map.
+pub(super) fn not_openable(path: &std::path::Path) -> Option<String> {
+    let known = crate::grid::is_map_path(path) || crate::navmesh::is_mesh_path(path);
+    (!known).then(|| {
+        format!(
+            "{}: navlab opens meshes (.obj, .mesh) and tile maps (.map, .json, .tmx, .tmj)",
+            path.display()
+        )
+    })
 }
 
 /// `path` made absolute, without `..` (`../maps/a.map` run from `/home/me/x` is

@@ -559,6 +559,7 @@ impl NavlabApp {
         if let Some(path) = dropped.into_iter().next() {
             self.open_path(path);
         }
+        dialogs::drop_preview_ui(ui.ctx());
         self.shortcuts(ui);
         self.follow_files_on_disk(ui);
         let dt = f64::from(ui.input(|i| i.stable_dt)).min(0.1);

@@ -192,6 +192,14 @@ pub(crate) fn flat_test_mesh(points: &[[f64; 2]], polygons: &[Vec<usize>]) -> Na
     NavMesh::from_polygons(&positions, polygons, options).expect("builds")
 }
 
+/// True for a path the window opens as a mesh: `.obj` or `.mesh` (any case).
+pub fn is_mesh_path(path: &FsPath) -> bool {
+    polyanya::is_polyanya_path(path)
+        || path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("obj"))
+}
+
 impl NavMesh {
     /// Loads a mesh file, choosing the format by extension: `.mesh` is Polyanya, anything else
     /// Wavefront OBJ.
