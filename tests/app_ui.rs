@@ -1204,6 +1204,40 @@ fn view_menu_switches_the_theme_and_keeps_it() {
     assert_eq!(preference(&h), egui::ThemePreference::Light);
 }
 
+/// View → Interface size makes the whole window larger or smaller through egui's zoom (which
+/// egui keeps with its options), says how large it is, and Ctrl+0 brings it back; the layout
+/// follows (the canvas has fewer points to fill).
+#[test]
+fn view_menu_makes_the_interface_larger_and_ctrl_0_resets_it() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    let canvas = |h: &Harness<'_, NavlabApp>| h.state().scene.last_view().expect("drawn").rect;
+    let before = canvas(&h);
+    for _ in 0..2 {
+        h.get_by_label("View").click();
+        h.run_steps(2);
+        h.get_by_label("Larger").click();
+        h.run_steps(3);
+    }
+    assert!(
+        (h.ctx.zoom_factor() - 1.2).abs() < 1e-6,
+        "{}",
+        h.ctx.zoom_factor()
+    );
+    assert!(
+        canvas(&h).width() < before.width() - 50.0,
+        "the same window holds fewer points"
+    );
+    h.get_by_label("View").click();
+    h.run_steps(2);
+    h.get_by_label("Interface size 120 %");
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    press_once(&h, egui::Modifiers::COMMAND, egui::Key::Num0);
+    h.run_steps(3);
+    assert_eq!(h.ctx.zoom_factor(), 1.0);
+    assert!((canvas(&h).width() - before.width()).abs() < 1.0);
+}
+
 /// The Copy buttons (steps, path, table, report, picture) reach the desktop's clipboard only
 /// through eframe's `clipboard` feature; with `default-features = false` it is off, and each
 /// copy then stayed inside the window — as it did, unnoticed, until the sixteenth session

@@ -297,6 +297,7 @@ pub(super) fn help_ui(ui: &mut egui::Ui) {
             ("Pursuit: right click", "send the kitten there"),
             ("Pursuit: Delete", "remove the selected mob"),
             ("Enter / Escape", "confirm / cancel a dialog"),
+            ("Ctrl+Plus / Ctrl+Minus / Ctrl+0", "larger / smaller / normal interface (View menu)"),
             ("F12", "save a picture of the window (PNG)"),
             ("Ctrl+Shift+C", "copy a picture of the window"),
             ("Ctrl+Q", "quit (unsaved edits or repairs ask first)"),

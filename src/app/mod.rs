@@ -1127,6 +1127,7 @@ impl NavlabApp {
                         }
                     }
                 });
+                interface_size_ui(ui);
             });
             if ui.button("Help").on_hover_text("Keyboard and mouse (F1)").clicked() {
                 self.show_help = true;
@@ -1366,6 +1367,40 @@ pub struct LaunchSearch {
     pub connectivity: Option<crate::grid::Connectivity>,
     /// Navmesh: the step cost model.
     pub cost: Option<crate::navmesh::CostModel>,
+}
+
+/// View → Interface size: egui's zoom of the whole window (text, panels, canvas), which egui
+/// keeps between runs with its options; Ctrl+Plus, Ctrl+Minus and Ctrl+0 work anywhere.
+fn interface_size_ui(ui: &mut egui::Ui) {
+    use egui::gui_zoom::kb_shortcuts;
+    let ctx = ui.ctx().clone();
+    let zoom = ctx.zoom_factor();
+    ui.horizontal(|ui| {
+        ui.label(format!("Interface size {:.0} %", zoom * 100.0))
+            .on_hover_text("Everything in the window larger or smaller: for a projector or a small screen; kept between runs");
+        let shortcut = |s: &egui::KeyboardShortcut| ctx.format_shortcut(s);
+        if ui
+            .button("Larger")
+            .on_hover_text(shortcut(&kb_shortcuts::ZOOM_IN))
+            .clicked()
+        {
+            egui::gui_zoom::zoom_in(&ctx);
+        }
+        if ui
+            .button("Smaller")
+            .on_hover_text(shortcut(&kb_shortcuts::ZOOM_OUT))
+            .clicked()
+        {
+            egui::gui_zoom::zoom_out(&ctx);
+        }
+        if ui
+            .add_enabled(zoom != 1.0, egui::Button::new("Normal"))
+            .on_hover_text(shortcut(&kb_shortcuts::ZOOM_RESET))
+            .clicked()
+        {
+            ctx.set_zoom_factor(1.0);
+        }
+    });
 }
 
 /// A side panel's first width: `default` in a window 1,280 points wide, in proportion in a

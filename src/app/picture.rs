@@ -78,7 +78,7 @@ impl PictureTaker {
     }
 }
 
-/// Why `path` cannot take a picture: navlab writes PNG only.
+/// True when `path` is not a PNG's name (pictures are written as PNG only).
 pub fn not_png(path: &Path) -> bool {
     !path
         .extension()
