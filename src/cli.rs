@@ -287,6 +287,14 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print a completion script for a shell, e.g. `navlab completions bash >
+    /// ~/.local/share/bash-completion/completions/navlab` (zsh: a file `_navlab` on your
+    /// fpath; fish: `~/.config/fish/completions/navlab.fish`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
 }
 
 /// The window's colour theme, as named on the command line.
@@ -700,6 +708,11 @@ pub fn run(command: Command) -> ExitCode {
             json,
         } => path_command(&mesh, from, to, cost, plane.into(), &walk, json),
         Command::Info { mesh, plane, json } => info_command(&mesh, plane.into(), json),
+        Command::Completions { shell } => {
+            use clap::CommandFactory as _;
+            clap_complete::generate(shell, &mut Cli::command(), "navlab", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
         Command::Convert {
             mesh,
             out,

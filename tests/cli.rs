@@ -1104,3 +1104,53 @@ fn compare_exits_1_when_unreachable_and_2_for_bad_cells() {
     ]);
     assert_eq!(code, Some(2), "{stderr}");
 }
+
+/// `navlab completions bash` prints a script with which bash completes subcommands, options
+/// and their values; the other shells get theirs. Skipped where there is no bash.
+#[test]
+fn completions_complete_subcommands_options_and_values_in_bash() {
+    let (code, script, _) = navlab(&["completions", "bash"]);
+    assert_eq!(code, Some(0));
+    let dir = tempfile::tempdir().expect("temp");
+    let file = dir.path().join("navlab.bash");
+    std::fs::write(&file, &script).expect("write");
+    // What bash offers for the words typed so far (the last one being completed).
+    let offered = |words: &[&str]| -> Option<String> {
+        let current = words.len() - 1;
+        let program = format!(
+            "source '{}'; COMP_WORDS=({}); COMP_CWORD={current}; _navlab navlab '{}' '{}'; \
+             echo \"${{COMPREPLY[@]}}\"",
+            file.display(),
+            words.join(" "),
+            words[current],
+            words[current - 1],
+        );
+        let out = Command::new("bash").arg("-c").arg(program).output().ok()?;
+        Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    };
+    let Some(subcommand) = offered(&["navlab", "sc"]) else {
+        eprintln!("SKIPPED: no bash to try the completions in");
+        return;
+    };
+    assert_eq!(subcommand, "scen");
+    assert_eq!(
+        offered(&["navlab", "grid", "m.map", "--al"]).as_deref(),
+        Some("--algo")
+    );
+    assert_eq!(
+        offered(&["navlab", "grid", "m.map", "--algo", "id"]).as_deref(),
+        Some("idastar")
+    );
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let (code, script, _) = navlab(&["completions", shell]);
+        assert_eq!(code, Some(0), "{shell}");
+        // fish writes options without their dashes (`-l algo`).
+        assert!(
+            script.contains("partitions") && script.contains("algo"),
+            "{shell}"
+        );
+    }
+    let (code, _, error) = navlab(&["completions", "tcsh"]);
+    assert_eq!(code, Some(2));
+    assert!(error.contains("possible values"), "{error}");
+}
