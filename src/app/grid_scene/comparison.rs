@@ -1,0 +1,266 @@
+//! The tile-map lab's comparison: every algorithm run on the map, start and goal (on a worker
+//! thread), and its table and charts.
+
+use super::{AlgorithmKind, GridScene};
+use crate::app::chart_marks;
+use crate::grid::compare::{
+    ComparisonRow, compare_algorithms, comparison_table_text, outcome_word,
+};
+use crate::grid::{Cell, Connectivity, GridAlgorithm, TileMap};
+use egui::{Color32, Ui};
+
+/// The comparison charts' bar colours, one per row of the table in its order (BFS, Dijkstra,
+/// A*, IDA*, Fringe), as on dark panels.
+pub(crate) const BAR_COLOURS: [Color32; 5] = [
+    Color32::from_rgb(150, 150, 160),
+    Color32::from_rgb(90, 150, 220),
+    Color32::from_rgb(240, 150, 60),
+    Color32::from_rgb(200, 90, 200),
+    Color32::from_rgb(90, 200, 120),
+];
+
+/// Everything a comparison needs, owned, so it can run on another thread.
+pub(super) struct ComparisonJob {
+    map: TileMap,
+    start: Cell,
+    goal: Cell,
+    connectivity: Connectivity,
+    algorithms: Vec<GridAlgorithm>,
+}
+
+/// Runs the comparison of `job` (on the worker thread, or here when there is none).
+pub(super) fn comparison_rows(job: &ComparisonJob) -> Vec<ComparisonRow> {
+    compare_algorithms(
+        &job.map,
+        job.start,
+        job.goal,
+        &job.algorithms,
+        job.connectivity,
+    )
+}
+
+impl GridScene {
+    /// Runs every algorithm now and shows the table (blocks until done; the button uses
+    /// [`GridScene::compare_in_background`]).
+    pub fn compare(&mut self) {
+        self.comparer.forget();
+        self.comparison = Some(comparison_rows(&self.comparison_job()));
+    }
+
+    /// Starts the comparison on a worker thread; the table appears when it is done (see
+    /// [`GridScene::poll_comparison`]), so IDA* with a large budget never freezes the window.
+    /// An edit meanwhile outdates it.
+    pub fn compare_in_background(&mut self) {
+        // Asked for, so shown.
+        self.comparison_hidden = false;
+        let job = self.comparison_job();
+        if let Some(rows) = self.comparer.answer_or_submit(self.generation, job, true) {
+            // No thread to run it: it ran here.
+            self.comparison = Some(rows);
+        }
+    }
+
+    /// Takes a finished background comparison; returns true while one is still running.
+    pub fn poll_comparison(&mut self) -> bool {
+        if let Some(rows) = self.comparer.take() {
+            self.comparison = Some(rows);
+        }
+        self.is_comparing()
+    }
+
+    /// True while a comparison runs in the background.
+    pub fn is_comparing(&self) -> bool {
+        self.comparer.is_busy()
+    }
+
+    fn comparison_job(&self) -> ComparisonJob {
+        ComparisonJob {
+            map: self.map.clone(),
+            start: self.start,
+            goal: self.goal,
+            connectivity: self.connectivity,
+            algorithms: AlgorithmKind::ALL
+                .iter()
+                .map(|&kind| self.grid_algorithm(kind))
+                .collect(),
+        }
+    }
+
+    /// The comparison table and charts, the charts no taller than keeps the whole within
+    /// `height` (but readable).
+    pub fn comparison_ui(&mut self, ui: &mut Ui, height: f32) {
+        let top = ui.cursor().top();
+        ui.horizontal(|ui| {
+            ui.heading("Comparison");
+            let running = self.is_comparing();
+            if ui
+                .add_enabled(!running, egui::Button::new("Compare all"))
+                .on_hover_text(
+                    "Run every algorithm on this map, start and goal (C); time is measured on runs that record nothing",
+                )
+                .clicked()
+            {
+                self.compare_in_background();
+            }
+            if running {
+                ui.spinner();
+                ui.label("comparing…");
+            }
+            if let Some(rows) = &self.comparison
+                && ui
+                    .button("Copy table")
+                    .on_hover_text(
+                        "Copy the table, tab-separated (it pastes into a spreadsheet), with full precision",
+                    )
+                    .clicked()
+            {
+                ui.ctx().copy_text(comparison_table_text(rows));
+            }
+            let (label, tip) = if self.comparison_hidden {
+                ("Show", "Show the table and charts")
+            } else {
+                (
+                    "Hide",
+                    "Hide the table and charts, giving the map and the steps the room (Compare all shows them again)",
+                )
+            };
+            if ui.button(label).on_hover_text(tip).clicked() {
+                self.comparison_hidden = !self.comparison_hidden;
+            }
+        });
+        if self.comparison_hidden {
+            return;
+        }
+        let Some(rows) = &self.comparison else {
+            ui.label(
+                "Press Compare all (or C) to run every algorithm on this map, start and goal.",
+            );
+            return;
+        };
+        egui::Grid::new("comparison")
+            .striped(true)
+            .num_columns(8)
+            .show(ui, |ui| {
+                for (heading, tip) in [
+                    ("Algorithm", "Each algorithm with the options chosen above"),
+                    ("Cost", "Cost of the path found"),
+                    (
+                        "Expanded",
+                        "Cells whose neighbours were examined (IDA* counts every re-expansion)",
+                    ),
+                    (
+                        "Passes",
+                        "IDA* and Fringe: how many times the threshold was set (the first pass included)",
+                    ),
+                    (
+                        "Put off",
+                        "What waited for a later pass because its f was above the threshold: Fringe's list entries moved to the later list, IDA*'s children cut off (found again by the next pass from the start). Each is a visit that expands nothing",
+                    ),
+                    (
+                        "Peak memory",
+                        "Most cells held at once: open + closed, now + later, or IDA*'s stack",
+                    ),
+                    ("Time (µs)", "Per run, measured on runs that record nothing"),
+                    ("Status", "How the search ended"),
+                ] {
+                    ui.strong(heading).on_hover_text(tip);
+                }
+                ui.end_row();
+                use crate::words::{thousands, thousands_decimal};
+                let count = |n: Option<usize>| n.map_or_else(|| "—".to_string(), thousands);
+                for r in rows {
+                    ui.label(r.name);
+                    ui.label(if r.cost.is_finite() {
+                        format!("{:.3}", r.cost)
+                    } else {
+                        "—".into()
+                    });
+                    ui.label(thousands(r.expanded));
+                    ui.label(count(r.passes));
+                    ui.label(count(r.deferred));
+                    ui.label(thousands(r.peak_memory));
+                    ui.label(thousands_decimal(r.micros, 1));
+                    ui.label(outcome_word(r.outcome));
+                    ui.end_row();
+                }
+            });
+        type Measure = fn(&ComparisonRow) -> f64;
+        // IDA* can expand a hundred thousand times more than the others: counts and times are
+        // drawn on a log scale so every bar stays visible.
+        let charts: [(&str, Measure, bool); 4] = [
+            ("Cells expanded (log)", |r| r.expanded as f64, true),
+            ("Peak memory, nodes (log)", |r| r.peak_memory as f64, true),
+            ("Time, µs (log)", |r| r.micros, true),
+            (
+                "Path cost",
+                |r| if r.cost.is_finite() { r.cost } else { 0.0 },
+                false,
+            ),
+        ];
+        // Darkened on light panels, where the grey and the green were too faint to see.
+        let colours = BAR_COLOURS.map(|c| crate::app::ink::on_panel(ui.visuals(), c));
+        let names: Vec<&'static str> = rows.iter().map(|r| r.name).collect();
+        // What is left once the table is drawn, less the charts' titles and axis labels.
+        let left = height - (ui.cursor().top() - top) - 50.0;
+        let chart_height = left.clamp(50.0, 130.0);
+        ui.columns(4, |columns| {
+            for (column, (title, value, log)) in columns.iter_mut().zip(charts) {
+                column.label(title);
+                let names = names.clone();
+                // Algorithm names under the bars rather than a legend, which would cover them.
+                let mut plot = egui_plot::Plot::new(format!("compare_{title}"))
+                    .height(chart_height)
+                    .allow_scroll(false)
+                    .allow_zoom(false)
+                    .allow_drag(false)
+                    .show_x(false)
+                    .show_y(false)
+                    .show_grid([false, true])
+                    .x_grid_spacer(|input| chart_marks::integer_marks(input.bounds, 1.0))
+                    .custom_x_axes(vec![
+                        egui_plot::AxisHints::new_x()
+                            .label_spacing(20.0..=30.0)
+                            .tick_label_font(egui::FontId::proportional(11.0))
+                            .formatter(move |mark, _| {
+                                let i = mark.value.round();
+                                if (mark.value - i).abs() > 1e-6 || i < 0.0 {
+                                    return String::new();
+                                }
+                                names
+                                    .get(i as usize)
+                                    .map_or(String::new(), |n| n.to_string())
+                            }),
+                    ]);
+                // One step of marks, each far enough from the next to be labelled in full
+                // (`base_step_size` is then that distance in values): egui_plot's own marks are
+                // powers of ten, too dense to label on a short chart, with the next ones up off
+                // it, which left axes bare.
+                plot = plot.grid_spacing(chart_marks::MARK_SPACING..=300.0);
+                if log {
+                    plot = plot
+                        .y_grid_spacer(|input| chart_marks::whole_power_marks(&input))
+                        .y_axis_formatter(|mark, _| chart_marks::power_of_ten_label(mark.value));
+                } else {
+                    plot = plot.y_grid_spacer(|input| chart_marks::round_marks(&input, 30.0));
+                }
+                plot.show(column, |plot| {
+                    for (i, r) in rows.iter().enumerate() {
+                        let v = value(r);
+                        let height = if log { (v.max(0.0) + 1.0).log10() } else { v };
+                        let shown = if v.fract() == 0.0 {
+                            format!("{}: {v:.0}", r.name)
+                        } else {
+                            format!("{}: {v:.1}", r.name)
+                        };
+                        let bar = egui_plot::Bar::new(i as f64, height).width(0.7);
+                        plot.bar_chart(
+                            egui_plot::BarChart::new(r.name, vec![bar])
+                                .color(colours[i % colours.len()])
+                                .element_formatter(Box::new(move |_, _| shown.clone())),
+                        );
+                    }
+                });
+            }
+        });
+    }
+}
