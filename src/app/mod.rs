@@ -1359,6 +1359,9 @@ impl NavlabApp {
 pub fn run_native(launch: LaunchOptions) -> Result<(), LaunchError> {
     let size = launch.size.unwrap_or([1280.0, 800.0]);
     let screenshot_mode = launch.screenshot.is_some();
+    let screenshot_storage = screenshot_mode.then(|| {
+        std::env::temp_dir().join(format!("navlab-screenshot-{}.ron", std::process::id()))
+    });
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("navlab")
@@ -1367,9 +1370,14 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), LaunchError> {
             .with_inner_size(size)
             .with_drag_and_drop(true),
         persist_window: !screenshot_mode,
+        // A screenshot starts from nothing saved: eframe restores the last window size even
+        // with `persist_window` off, and the panels take their first widths from it before the
+        // window is given the picture's size (a picture after a run in a small window had
+        // narrower side panels). Its storage is a file of its own, removed afterwards.
+        persistence_path: screenshot_storage.clone(),
         ..Default::default()
     };
-    eframe::run_native(
+    let outcome = eframe::run_native(
         "navlab",
         options,
         Box::new(move |cc| {
@@ -1421,5 +1429,10 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), LaunchError> {
             Err(other) => LaunchError::Window(other.to_string()),
         },
         other => LaunchError::Window(other.to_string()),
-    })
+    });
+    if let Some(file) = screenshot_storage {
+        // Absent when nothing was saved.
+        let _ = std::fs::remove_file(file);
+    }
+    outcome
 }
