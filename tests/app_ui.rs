@@ -1229,7 +1229,7 @@ fn view_menu_makes_the_interface_larger_and_ctrl_0_resets_it() {
     );
     h.get_by_label("View").click();
     h.run_steps(2);
-    h.get_by_label("Interface size 120 %");
+    h.get_by_label("120 %");
     h.key_press(egui::Key::Escape);
     h.run_steps(2);
     press_once(&h, egui::Modifiers::COMMAND, egui::Key::Num0);

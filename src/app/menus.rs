@@ -156,25 +156,30 @@ impl NavlabApp {
                     "When the mesh's or the map's file is written again (say, exported anew), load it again, keeping start and goal; unsaved edits or an unsaved repair are never replaced: the status bar says the file changed",
                 );
                 ui.separator();
-                // egui keeps the choice between runs (its options are saved with its memory).
-                ui.horizontal(|ui| {
-                    ui.label("Theme");
-                    let mut chosen = ui.options(|options| options.theme_preference);
-                    for (theme, name, tip) in [
-                        (egui::ThemePreference::System, "System", "The desktop's light or dark preference"),
-                        (egui::ThemePreference::Dark, "Dark", "Light text on dark panels"),
-                        (egui::ThemePreference::Light, "Light", "Dark text on light panels (for a projector); the canvas stays dark"),
-                    ] {
-                        if ui
-                            .selectable_value(&mut chosen, theme, name)
-                            .on_hover_text(tip)
-                            .clicked()
-                        {
-                            ui.ctx().set_theme(chosen);
-                        }
-                    }
-                });
-                interface_size_ui(ui);
+                // egui keeps both between runs (its options are saved with its memory).
+                egui::Grid::new("view_menu_appearance")
+                    .num_columns(2)
+                    .show(ui, |ui| {
+                        ui.label("Theme");
+                        ui.horizontal(|ui| {
+                            let mut chosen = ui.options(|options| options.theme_preference);
+                            for (theme, name, tip) in [
+                                (egui::ThemePreference::System, "System", "The desktop's light or dark preference"),
+                                (egui::ThemePreference::Dark, "Dark", "Light text on dark panels"),
+                                (egui::ThemePreference::Light, "Light", "Dark text on light panels (for a projector); the canvas stays dark"),
+                            ] {
+                                if ui
+                                    .selectable_value(&mut chosen, theme, name)
+                                    .on_hover_text(tip)
+                                    .clicked()
+                                {
+                                    ui.ctx().set_theme(chosen);
+                                }
+                            }
+                        });
+                        ui.end_row();
+                        interface_size_row(ui);
+                    });
             });
             if ui.button("Help").on_hover_text("Keyboard and mouse (F1)").clicked() {
                 self.show_help = true;
@@ -202,15 +207,16 @@ impl NavlabApp {
     }
 }
 
-/// View → Interface size: egui's zoom of the whole window (text, panels, canvas), which egui
+/// View → Interface size (a row of the menu's grid): egui's zoom of the whole window (text, panels, canvas), which egui
 /// keeps between runs with its options; Ctrl+Plus, Ctrl+Minus and Ctrl+0 work anywhere.
-fn interface_size_ui(ui: &mut egui::Ui) {
+fn interface_size_row(ui: &mut egui::Ui) {
     use egui::gui_zoom::kb_shortcuts;
     let ctx = ui.ctx().clone();
     let zoom = ctx.zoom_factor();
+    ui.label("Interface size").on_hover_text(
+        "Everything in the window larger or smaller: for a projector or a small screen; kept between runs",
+    );
     ui.horizontal(|ui| {
-        ui.label(format!("Interface size {:.0} %", zoom * 100.0))
-            .on_hover_text("Everything in the window larger or smaller: for a projector or a small screen; kept between runs");
         let shortcut = |s: &egui::KeyboardShortcut| ctx.format_shortcut(s);
         if ui
             .button("Larger")
@@ -233,5 +239,7 @@ fn interface_size_ui(ui: &mut egui::Ui) {
         {
             ctx.set_zoom_factor(1.0);
         }
+        ui.weak(format!("{:.0} %", zoom * 100.0));
     });
+    ui.end_row();
 }
