@@ -7,6 +7,7 @@ use super::path_prompt::PromptPurpose;
 use super::{NavlabApp, SAVE_FAILED, SceneKind};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// What a picture is taken for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +22,10 @@ pub enum PictureUse {
 /// item was clicked still shows the menu.
 const FRAMES_BEFORE_CAPTURE: u64 = 2;
 
+/// A request whose picture has not come back in this long is given up (a window that is not
+/// painted, say minimised, never answers), so that the keys are not dead from then on.
+const GIVE_UP_AFTER: Duration = Duration::from_secs(2);
+
 /// Where the window's pixels arrive (the callback runs when the frame has been painted).
 type Slot = Arc<Mutex<Option<Arc<egui::ColorImage>>>>;
 
@@ -29,13 +34,21 @@ type Slot = Arc<Mutex<Option<Arc<egui::ColorImage>>>>;
 pub struct PictureTaker {
     /// Asked for: its use and the frame it was asked in (known from the first frame after).
     asked: Option<(PictureUse, Option<u64>)>,
-    /// Requested from the window: its use and where the pixels arrive.
-    arriving: Option<(PictureUse, Slot)>,
+    /// Requested from the window: its use, where the pixels arrive, and when it was asked.
+    arriving: Option<(PictureUse, Slot, Instant)>,
 }
 
 impl PictureTaker {
-    /// Asks for a picture; false (and nothing asked) while another is being taken.
+    /// Asks for a picture; false (and nothing asked) while another is being taken, unless that
+    /// one has not come back for [`GIVE_UP_AFTER`].
     pub fn ask(&mut self, purpose: PictureUse) -> bool {
+        if self
+            .arriving
+            .as_ref()
+            .is_some_and(|(_, _, since)| since.elapsed() >= GIVE_UP_AFTER)
+        {
+            self.arriving = None;
+        }
         if self.is_busy() {
             return false;
         }
@@ -64,13 +77,13 @@ impl PictureTaker {
                     }
                     waker.request_repaint();
                 });
-                self.arriving = Some((*purpose, slot));
+                self.arriving = Some((*purpose, slot, Instant::now()));
                 self.asked = None;
             } else {
                 ctx.request_repaint();
             }
         }
-        let (purpose, slot) = self.arriving.as_ref()?;
+        let (purpose, slot, _) = self.arriving.as_ref()?;
         let image = slot.lock().ok()?.take()?;
         let purpose = *purpose;
         self.arriving = None;
@@ -230,6 +243,28 @@ mod tests {
         assert!(!taker.is_busy());
         assert!(frame(&ctx, &mut taker).0.is_none(), "once");
         assert!(taker.ask(PictureUse::Save));
+    }
+
+    /// A picture that never comes back does not block the next one for good.
+    #[test]
+    fn a_picture_that_never_comes_back_is_given_up() {
+        let ctx = egui::Context::default();
+        let mut taker = PictureTaker::default();
+        assert!(taker.ask(PictureUse::Save));
+        let requested = (0..=FRAMES_BEFORE_CAPTURE).any(|_| !frame(&ctx, &mut taker).1.is_empty());
+        assert!(requested);
+        assert!(!taker.ask(PictureUse::Copy), "still waiting for it");
+        let Some((_, _, since)) = &mut taker.arriving else {
+            panic!("requested")
+        };
+        *since = Instant::now()
+            .checked_sub(GIVE_UP_AFTER)
+            .expect("a clock that far back");
+        assert!(taker.ask(PictureUse::Copy), "given up");
+        assert_eq!(
+            taker.asked.map(|(purpose, _)| purpose),
+            Some(PictureUse::Copy)
+        );
     }
 
     #[test]
