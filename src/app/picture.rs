@@ -40,7 +40,7 @@ pub struct PictureTaker {
 
 impl PictureTaker {
     /// Asks for a picture; false (and nothing asked) while another is being taken, unless that
-    /// one has not come back for [`GIVE_UP_AFTER`].
+    /// one has not come back for two seconds (a window that is not painted never answers).
     pub fn ask(&mut self, purpose: PictureUse) -> bool {
         if self
             .arriving
