@@ -313,23 +313,17 @@ pub(super) fn help_ui(ui: &mut egui::Ui) {
 /// While files are dragged over the window: a veil over it saying what a drop would open, and
 /// where (or why it would not).
 pub(super) fn drop_preview_ui(ctx: &egui::Context) {
+    use super::documents::{Opens, opens_as};
     let hovered = ctx.input(|i| i.raw.hovered_files.clone());
     let Some(first) = hovered.first() else {
         return;
     };
+    let name = |path: &std::path::Path| super::files::file_label(path);
     let mut text = match first.path.as_deref() {
-        Some(path) => match super::documents::not_openable(path) {
-            Some(refusal) => refusal,
-            None if crate::grid::is_map_path(path) => {
-                format!(
-                    "Drop to open {} in the tile-map view",
-                    super::files::file_label(path)
-                )
-            }
-            None => format!(
-                "Drop to open {} in the navmesh view",
-                super::files::file_label(path)
-            ),
+        Some(path) => match opens_as(path) {
+            Ok(Opens::Map) => format!("Drop to open {} in the tile-map view", name(path)),
+            Ok(Opens::Mesh) => format!("Drop to open {} in the navmesh view", name(path)),
+            Err(refusal) => refusal,
         },
         // Some desktops name the file only once it is dropped.
         None => "Drop to open the file".to_string(),

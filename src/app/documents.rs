@@ -291,19 +291,19 @@ impl NavlabApp {
     /// Opens `path` as a tile map or a mesh by its extension, showing the scene it belongs to
     /// (as for a dropped file).
     pub fn open_path(&mut self, path: PathBuf) {
-        if let Some(refusal) = not_openable(&path) {
-            // The scene shown stays: an image dropped by mistake is not a reason to leave it.
-            self.fail(OPEN_FAILED, refusal);
-            return;
-        }
-        if crate::grid::is_map_path(&path) {
-            if !self.settings.scene.uses_map() {
-                self.settings.scene = SceneKind::TileMap;
+        match opens_as(&path) {
+            Ok(Opens::Map) => {
+                if !self.settings.scene.uses_map() {
+                    self.settings.scene = SceneKind::TileMap;
+                }
+                self.command(Command::LoadMap(path));
             }
-            self.command(Command::LoadMap(path));
-        } else {
-            self.settings.scene = SceneKind::Navmesh;
-            self.command(Command::Load(path));
+            Ok(Opens::Mesh) => {
+                self.settings.scene = SceneKind::Navmesh;
+                self.command(Command::Load(path));
+            }
+            // The scene shown stays: an image dropped by mistake is not a reason to leave it.
+            Err(refusal) => self.fail(OPEN_FAILED, refusal),
         }
     }
 
@@ -414,15 +414,27 @@ impl NavlabApp {
     }
 }
 
-/// Why the window does not open `path`, told by its extension: it is neither a mesh nor a map.
-pub(super) fn not_openable(path: &std::path::Path) -> Option<String> {
-    let known = crate::grid::is_map_path(path) || crate::navmesh::is_mesh_path(path);
-    (!known).then(|| {
-        format!(
+/// What a file opens as in the window, told by its extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Opens {
+    /// A tile map, in the tile-map view.
+    Map,
+    /// A navmesh, in the navmesh view.
+    Mesh,
+}
+
+/// What the window opens `path` as, or why not: it is neither a mesh nor a map.
+pub(super) fn opens_as(path: &std::path::Path) -> Result<Opens, String> {
+    if crate::grid::is_map_path(path) {
+        Ok(Opens::Map)
+    } else if crate::navmesh::is_mesh_path(path) {
+        Ok(Opens::Mesh)
+    } else {
+        Err(format!(
             "{}: navlab opens meshes (.obj, .mesh) and tile maps (.map, .json, .tmx, .tmj)",
             path.display()
-        )
-    })
+        ))
+    }
 }
 
 /// `path` made absolute, without `..` (`../maps/a.map` run from `/home/me/x` is

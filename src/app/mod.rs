@@ -1381,13 +1381,9 @@ pub fn run_native(launch: LaunchOptions) -> Result<(), LaunchError> {
         "navlab",
         options,
         Box::new(move |cc| {
-            if screenshot_mode {
-                // Nor the panel sizes egui restored: a picture is the same on every machine.
-                cc.egui_ctx
-                    .memory_mut(|memory| *memory = egui::Memory::default());
-            }
-            // Screenshots and explicit files must not depend on what was saved last time.
-            let restored: AppSettings = if screenshot_mode || launch.file.is_some() {
+            // Explicit files must not depend on what was saved last time (a screenshot's
+            // storage, its own, holds nothing).
+            let restored: AppSettings = if launch.file.is_some() {
                 AppSettings::default()
             } else {
                 cc.storage
