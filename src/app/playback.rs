@@ -220,15 +220,22 @@ pub fn event_log_ui(
             ui.ctx().copy_text(all.join("\n"));
         }
     });
-    let row_height = ui.text_style_height(&egui::TextStyle::Body);
-    let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
-    if std::mem::take(follow) {
-        let spacing = ui.spacing().item_spacing.y;
-        let target = cursor_row.saturating_sub(3) as f32 * (row_height + spacing);
-        area = area.vertical_scroll_offset(target);
-    }
+    // A selectable row's height: the text and the button's padding, at least a widget's.
+    let spacing = ui.spacing();
+    let row_height = spacing
+        .interact_size
+        .y
+        .max(ui.text_style_height(&egui::TextStyle::Body) + 2.0 * spacing.button_padding.y);
+    // A jump is not animated: the list is where it belongs in the frame of the jump.
+    let area = egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .animated(false);
+    let follow = std::mem::take(follow);
     let mut jump = None;
     area.show_rows(ui, row_height, rows_count, |ui, rows| {
+        if follow {
+            scroll_to_row(ui, row_height, rows.start, cursor_row.saturating_sub(3));
+        }
         // One line per row (the rows must keep their height); the full sentence is in the
         // tooltip and in the canvas caption.
         ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
@@ -248,6 +255,21 @@ pub fn event_log_ui(
         playback.cursor = step;
     }
     jump.is_some()
+}
+
+/// Scrolls the list of rows `row_height` high so that `row` is at its top, from inside
+/// [`egui::ScrollArea::show_rows`] whose first row drawn is `first_drawn`. Through egui's scroll
+/// target, which the area keeps within this frame's bounds: an offset given to the area
+/// itself is held to last frame's, and past them (when the panel above the list changed
+/// height in the same frame, as it does at the last step) egui springs back over the next
+/// frames at the pace of the clock. The list bounced at a jump to the end, and screenshots
+/// caught it at a different point of the bounce from one run to the next.
+fn scroll_to_row(ui: &Ui, row_height: f32, first_drawn: usize, row: usize) {
+    let stride = row_height + ui.spacing().item_spacing.y;
+    let content_top = ui.max_rect().top() - first_drawn as f32 * stride;
+    let top = content_top + row as f32 * stride;
+    let rect = egui::Rect::from_x_y_ranges(ui.max_rect().x_range(), top..=top + row_height);
+    ui.scroll_to_rect(rect, Some(egui::Align::TOP));
 }
 
 /// One line of the step list: the step's number and sentence.
