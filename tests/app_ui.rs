@@ -998,6 +998,23 @@ fn a_launch_file_that_fails_to_open_is_reported() {
     );
     assert!(app.scene.source.name().contains("maze.obj"));
 
+    // A file that is neither a mesh nor a map is refused by name, as a dropped one is, and
+    // not read as OBJ (a picture is not a mesh with a parse error on line 1).
+    let picture = dir.path().join("level.png");
+    std::fs::write(&picture, "\u{89}PNG\r\n").expect("write");
+    let mut app = app_with_dialog_answers(vec![]);
+    let report = app.apply_launch(&LaunchOptions {
+        file: Some(picture),
+        ..Default::default()
+    });
+    let message = report.open_failed.expect("reported");
+    assert!(
+        message.contains("level.png") && message.contains("navlab opens meshes"),
+        "{message}"
+    );
+    assert!(app.scene.source.name().contains("rooms.obj"), "kept");
+    assert_eq!(app.settings.scene, SceneKind::Navmesh);
+
     // No file, or one that loads: nothing to report.
     let mut app = app_with_dialog_answers(vec![]);
     assert_eq!(

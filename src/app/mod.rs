@@ -1196,18 +1196,18 @@ impl NavlabApp {
         if launch.theme.is_some() {
             self.launch_theme = launch.theme;
         }
-        let map_file = launch
-            .file
-            .as_ref()
-            .is_some_and(|file| crate::grid::is_map_path(file));
-        // A map given as the file opens in the tile-map view, as a dropped one does.
-        match &launch.file {
-            Some(file) if map_file => {
+        let opens = launch.file.as_deref().map(documents::opens_as);
+        let map_file = matches!(opens, Some(Ok(documents::Opens::Map)));
+        // The file opens as a dropped one does: a map in the tile-map view, a mesh in the
+        // navmesh view, anything else refused by name (the scene shown stays).
+        match (&launch.file, opens) {
+            (Some(file), Some(Ok(documents::Opens::Map))) => {
                 self.settings.scene = SceneKind::TileMap;
                 self.load_map(file.clone());
             }
-            Some(file) => self.load_file(file.clone()),
-            None => {}
+            (Some(file), Some(Ok(documents::Opens::Mesh))) => self.load_file(file.clone()),
+            (_, Some(Err(refusal))) => self.fail(OPEN_FAILED, refusal),
+            _ => {}
         }
         // Each load clears the error on success and sets it on failure.
         open_failed.extend(launch.file.as_ref().and(self.error.clone()));
