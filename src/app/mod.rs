@@ -855,7 +855,7 @@ impl NavlabApp {
             });
         egui::Panel::left("grid_controls")
             .resizable(true)
-            .default_size(side_panel_width(ui, 260.0))
+            .default_size(side_panel_width(ui, 290.0))
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     ui.horizontal(|ui| {
@@ -951,7 +951,7 @@ impl NavlabApp {
             });
         egui::Panel::left("pursuit_controls")
             .resizable(true)
-            .default_size(side_panel_width(ui, 270.0))
+            .default_size(side_panel_width(ui, 290.0))
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.pursuit.controls_ui(ui));
             });
