@@ -10,6 +10,13 @@ use navlab::navmesh::{NavMesh, Plane, obj, polyanya};
 use proptest::prelude::*;
 use std::process::Command;
 
+// The fuzz targets' checks (`fuzz/`), compiled and run here too: CI keeps them building, and
+// proptest's inputs go through their whole pipeline.
+#[path = "../fuzz/checks/map_file.rs"]
+mod map_file_checks;
+#[path = "../fuzz/checks/mesh_file.rs"]
+mod mesh_file_checks;
+
 /// (name, contents, the 1-based line the error must name, if any).
 fn obj_corpus() -> Vec<(&'static str, Vec<u8>, Option<usize>)> {
     let tri = "v 0 0 0\nv 1 0 0\nv 0 0 1\n";
@@ -338,6 +345,19 @@ proptest! {
         }
     }
 
+    /// What the fuzz targets do with an input — load; check, repair and query a mesh; search
+    /// a map with Dijkstra as the oracle for A* and Fringe, and build its navmesh — on soups
+    /// of each format's tokens, the first byte choosing the format as in `fuzz/`.
+    #[test]
+    fn the_fuzz_targets_checks_hold_on_soups(
+        format in any::<u8>(),
+        mesh in token_soup(),
+        map in map_soup(),
+    ) {
+        mesh_file_checks::mesh_file(&[&[format][..], &mesh[..]].concat());
+        map_file_checks::map_file(&[&[format][..], map.as_bytes()].concat());
+    }
+
     #[test]
     fn map_soup_never_panics(text in map_soup()) {
         let _ = parse_map(text.as_bytes(), "fuzz.map");
@@ -407,4 +427,38 @@ fn map_soup() -> impl Strategy<Value = String> {
         "\"encoding\": \"base64\", \"compression\": \"zlib\", \"data\": \"eJxjYGBgAAAABAAB\"",
     ]);
     prop::collection::vec(token, 0..60).prop_map(|t| t.concat())
+}
+
+/// The fuzz targets' checks on real files, in every format they may be read as: the built-in
+/// meshes, the Blender export and the Polyanya meshes (loaded, checked, repaired, queried),
+/// and the MovingAI and Tiled maps (arena, small enough, also searched and built).
+#[test]
+fn the_fuzz_targets_checks_hold_on_real_files() {
+    let mut meshes: Vec<std::path::PathBuf> = ["rooms", "maze", "hole", "stairs", "faulty"]
+        .iter()
+        .map(|name| common::repo_path(&format!("assets/{name}.obj")))
+        .collect();
+    meshes.extend(
+        ["meshes/obj/level.nav.obj", "meshes/polyanya/arena.mesh"]
+            .iter()
+            .filter_map(|rel| common::testdata(rel)),
+    );
+    for path in &meshes {
+        let bytes = std::fs::read(path).expect("read");
+        for format in 0..3u8 {
+            mesh_file_checks::mesh_file(&[&[format][..], &bytes[..]].concat());
+        }
+    }
+    let maps = [
+        "movingai/arena.map",
+        "movingai/arena.map.scen",
+        "tiled/orthogonal-simple.tmx",
+        "tiled/orthogonal-simple.tmj",
+    ];
+    for path in maps.iter().filter_map(|rel| common::testdata(rel)) {
+        let bytes = std::fs::read(&path).expect("read");
+        for format in 0..5u8 {
+            map_file_checks::map_file(&[&[format][..], &bytes[..]].concat());
+        }
+    }
 }

@@ -1,0 +1,40 @@
+//! What the `mesh_files` fuzz target does with one input, shared with `tests/malformed.rs` so
+//! that CI compiles it and runs it on proptest's inputs.
+
+use navlab::geom::Vec2;
+use navlab::navmesh::diagnose::{CheckOptions, check, check_raw, repair};
+use navlab::navmesh::query::{CostModel, QueryOptions, find_path};
+use navlab::navmesh::{Plane, obj, polyanya};
+use navlab::search::NoObserver;
+
+/// The first byte chooses the format (OBJ in the XZ plane, OBJ in the XY plane, Polyanya), the
+/// rest is the file. A mesh that loads is checked, repaired and checked again, and queried
+/// across its bounds with both cost models: any of them may refuse, none may panic.
+pub fn mesh_file(data: &[u8]) {
+    let Some((&format, bytes)) = data.split_first() else {
+        return;
+    };
+    let parsed = match format % 3 {
+        0 => obj::parse(bytes, "fuzz.obj", Plane::Xz),
+        1 => obj::parse(bytes, "fuzz.obj", Plane::Xy),
+        _ => polyanya::parse(bytes, "fuzz.mesh"),
+    };
+    let Ok(mesh) = parsed else {
+        return;
+    };
+    let options = CheckOptions::default();
+    let _ = check(&mesh, &options);
+    let (repaired, _) = repair(mesh.raw(), &options);
+    let _ = check_raw(&repaired, &options);
+    let b = mesh.bounds();
+    let mid = Vec2::new((b.min.x + b.max.x) / 2.0, (b.min.y + b.max.y) / 2.0);
+    for (from, to) in [(b.min, b.max), (mid, b.max), (b.max, b.min)] {
+        for cost in [CostModel::Centroid, CostModel::Midpoint] {
+            let options = QueryOptions {
+                cost,
+                ..QueryOptions::default()
+            };
+            let _ = find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver);
+        }
+    }
+}
