@@ -308,11 +308,13 @@ proptest! {
         let _ = polyanya::parse(&bytes, "fuzz.mesh");
     }
 
+    /// Each soup read as each mesh format, and what loads checked, repaired and queried, as
+    /// the `mesh_files` fuzz target does.
     #[test]
     fn token_soup_never_panics(bytes in token_soup()) {
-        let _ = obj::parse(&bytes, "fuzz.obj", Plane::Xz);
-        let _ = obj::parse(&bytes, "fuzz.obj", Plane::Xy);
-        let _ = polyanya::parse(&bytes, "fuzz.mesh");
+        for format in 0..3 {
+            mesh_file_checks::mesh_file(&as_fuzz_input(format, &bytes));
+        }
     }
 
     #[test]
@@ -345,26 +347,13 @@ proptest! {
         }
     }
 
-    /// What the fuzz targets do with an input — load; check, repair and query a mesh; search
-    /// a map with Dijkstra as the oracle for A* and Fringe, and build its navmesh — on soups
-    /// of each format's tokens, the first byte choosing the format as in `fuzz/`.
-    #[test]
-    fn the_fuzz_targets_checks_hold_on_soups(
-        format in any::<u8>(),
-        mesh in token_soup(),
-        map in map_soup(),
-    ) {
-        mesh_file_checks::mesh_file(&[&[format][..], &mesh[..]].concat());
-        map_file_checks::map_file(&[&[format][..], map.as_bytes()].concat());
-    }
-
+    /// Each soup read as each map format (and as scenarios), and a small map that loads
+    /// searched against Dijkstra and built, as the `map_files` fuzz target does.
     #[test]
     fn map_soup_never_panics(text in map_soup()) {
-        let _ = parse_map(text.as_bytes(), "fuzz.map");
-        let _ = parse_navlab_json(text.as_bytes(), "fuzz.json");
-        let _ = parse_scenarios(&text, "fuzz.scen");
-        let _ = parse_tmx(text.as_bytes(), "fuzz.tmx");
-        let _ = parse_tmj(text.as_bytes(), "fuzz.tmj");
+        for format in 0..5 {
+            map_file_checks::map_file(&as_fuzz_input(format, text.as_bytes()));
+        }
     }
 }
 
@@ -446,7 +435,7 @@ fn the_fuzz_targets_checks_hold_on_real_files() {
     for path in &meshes {
         let bytes = std::fs::read(path).expect("read");
         for format in 0..3u8 {
-            mesh_file_checks::mesh_file(&[&[format][..], &bytes[..]].concat());
+            mesh_file_checks::mesh_file(&as_fuzz_input(format, &bytes));
         }
     }
     let maps = [
@@ -458,7 +447,12 @@ fn the_fuzz_targets_checks_hold_on_real_files() {
     for path in maps.iter().filter_map(|rel| common::testdata(rel)) {
         let bytes = std::fs::read(&path).expect("read");
         for format in 0..5u8 {
-            map_file_checks::map_file(&[&[format][..], &bytes[..]].concat());
+            map_file_checks::map_file(&as_fuzz_input(format, &bytes));
         }
     }
+}
+
+/// A fuzz target's input: the byte that chooses the format, then the file.
+fn as_fuzz_input(format: u8, file: &[u8]) -> Vec<u8> {
+    [&[format][..], file].concat()
 }

@@ -36,10 +36,9 @@ pub fn map_file(data: &[u8]) {
 }
 
 fn search_and_build(map: &TileMap) {
-    let passable: Vec<usize> = (0..map.cell_count())
-        .filter(|&i| map.is_passable(map.cell(i)))
-        .collect();
-    if let (Some(&first), Some(&last)) = (passable.first(), passable.last()) {
+    let passable = |&i: &usize| map.is_passable(map.cell(i));
+    let cells = 0..map.cell_count();
+    if let (Some(first), Some(last)) = (cells.clone().find(passable), cells.rev().find(passable)) {
         let (start, goal) = (map.cell(first), map.cell(last));
         for connectivity in [Connectivity::Eight, Connectivity::Four] {
             let cost = |algorithm| {
