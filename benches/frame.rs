@@ -28,12 +28,13 @@ fn frame(c: &mut Criterion) {
     let triangles = mesh.triangles().len();
     assert!(triangles >= 100_000);
     let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
-    app.scene
+    app.scenes
+        .navmesh
         .set_mesh(mesh, MeshSource::Generated("generated 100k".to_string()));
     // A mesh this large is queried on the worker thread.
-    app.scene.wait_for_query();
+    app.scenes.navmesh.wait_for_query();
     // Halfway through A*: open, closed and unseen triangles all on screen.
-    app.scene.playback.cursor = app.scene.timeline.search_steps() / 2;
+    app.scenes.navmesh.playback.cursor = app.scenes.navmesh.timeline.search_steps() / 2;
     let ctx = egui::Context::default();
     let run = |app: &mut NavlabApp| run_frame(&ctx, app);
     for _ in 0..3 {
@@ -67,26 +68,29 @@ fn tile_map_frame(c: &mut Criterion) {
     let map = random_map(2048, 0.1);
     let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
     app.settings.scene = navlab::app::SceneKind::TileMap;
-    app.grid.set_map(map, None);
+    app.replace_map(map, None);
     // A map this large is searched on the worker thread.
-    app.grid.wait_for_search();
-    let steps = app.grid.events.len();
+    app.scenes.tile_map.wait_for_search();
+    let steps = app.scenes.tile_map.search.events.len();
     assert!(steps > 1000, "{steps} steps");
-    app.grid.playback.cursor = steps / 2;
+    app.scenes.tile_map.playback.cursor = steps / 2;
     let ctx = egui::Context::default();
     let run = |app: &mut NavlabApp| run_frame(&ctx, app);
     for _ in 0..3 {
         run(&mut app);
     }
     let made = || {
-        navlab::app::tile_paint::textures_made(&ctx, navlab::app::grid_scene::tiles_texture_id())
+        navlab::app::tile_paint::textures_made(
+            &ctx,
+            navlab::app::tile_map_scene::tiles_texture_id(),
+        )
     };
     let before = made();
     assert!(before > 0, "drawn as a texture");
     run(&mut app);
     assert_eq!(made(), before, "kept while nothing changes");
     for step in 1..=3 {
-        app.grid.playback.cursor = steps / 2 + step;
+        app.scenes.tile_map.playback.cursor = steps / 2 + step;
         run(&mut app);
     }
     assert_eq!(made(), before + 3, "made again for each step");
@@ -100,7 +104,7 @@ fn tile_map_frame(c: &mut Criterion) {
     group.bench_function("run_ui + tessellate, one replay step on", |b| {
         b.iter(|| {
             step = (step + 1) % 1000;
-            app.grid.playback.cursor = steps / 2 + step;
+            app.scenes.tile_map.playback.cursor = steps / 2 + step;
             black_box(run(&mut app))
         })
     });
@@ -127,29 +131,29 @@ fn random_map(side: usize, walls: f64) -> navlab::grid::TileMap {
 /// tiles in ten walls, seeded, the goal walled off so the search covers its region), its
 /// trace cut at a million steps, for A* (the open list) and Fringe Search (its lists).
 fn replay_back(c: &mut Criterion) {
-    use navlab::app::grid_scene::AlgorithmKind;
+    use navlab::grid::AlgorithmKind;
     let map = random_map(2048, 0.3);
     let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
-    app.grid.set_map(map, None);
+    app.replace_map(map, None);
     let mut group = c.benchmark_group("replay_back_2048");
     group.sample_size(20);
     for (name, algorithm) in [
         ("one step back, A*", AlgorithmKind::AStar),
         ("one step back, Fringe", AlgorithmKind::Fringe),
     ] {
-        app.grid.algorithm = algorithm;
-        app.grid.rerun();
-        app.grid.wait_for_search();
-        let steps = app.grid.events.len();
+        app.scenes.tile_map.settings.algorithm = algorithm;
+        app.scenes.tile_map.rerun(&app.map);
+        app.scenes.tile_map.wait_for_search();
+        let steps = app.scenes.tile_map.search.events.len();
         assert!(steps > 900_000, "{steps} steps");
-        app.grid.playback.cursor = steps;
-        app.grid.sync_replay();
+        app.scenes.tile_map.playback.cursor = steps;
+        app.scenes.tile_map.sync_replay();
         group.bench_function(name, |b| {
             b.iter(|| {
-                app.grid.playback.cursor = steps - 1;
-                app.grid.sync_replay();
-                app.grid.playback.cursor = steps;
-                app.grid.sync_replay();
+                app.scenes.tile_map.playback.cursor = steps - 1;
+                app.scenes.tile_map.sync_replay();
+                app.scenes.tile_map.playback.cursor = steps;
+                app.scenes.tile_map.sync_replay();
             })
         });
     }

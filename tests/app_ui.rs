@@ -41,18 +41,23 @@ fn harness(app: NavlabApp) -> Harness<'static, NavlabApp> {
 }
 
 fn cursor(h: &Harness<'_, NavlabApp>) -> usize {
-    h.state().scene.playback.cursor
+    h.state().scenes.navmesh.playback.cursor
 }
 
 fn click_world(h: &mut Harness<'_, NavlabApp>, p: Vec2, button: egui::PointerButton) {
-    let view = h.state().scene.last_view().expect("the canvas was drawn");
+    let view = h
+        .state()
+        .scenes
+        .navmesh
+        .last_view()
+        .expect("the canvas was drawn");
     common::click_screen(h, view.screen_from_world(p), button);
 }
 
 #[test]
 fn opens_on_the_default_scene_ready_at_step_zero() {
     let h = harness(app_with_dialog_answers(vec![]));
-    let scene = &h.state().scene;
+    let scene = &h.state().scenes.navmesh;
     assert!(scene.source.name().contains("rooms.obj"));
     assert_eq!(cursor(&h), 0);
     assert!(scene.timeline.len() > 20);
@@ -69,16 +74,16 @@ fn step_forward_step_back_end_and_restart_move_the_shown_step() {
     h.get_by_label("Step forward").click();
     h.run_steps(2);
     assert_eq!(cursor(&h), 2);
-    assert_eq!(h.state().scene.replay.cursor(), 2);
+    assert_eq!(h.state().scenes.navmesh.replay.cursor(), 2);
     h.get_by_label("Step back").click();
     h.run_steps(2);
     assert_eq!(cursor(&h), 1);
     h.get_by_label("End").click();
     h.run_steps(2);
-    let len = h.state().scene.timeline.len();
+    let len = h.state().scenes.navmesh.timeline.len();
     assert_eq!(cursor(&h), len);
     assert!(
-        h.state().scene.replay.funnel_done,
+        h.state().scenes.navmesh.replay.funnel.done,
         "the final path is shown"
     );
     h.get_by_label("Restart").click();
@@ -93,13 +98,13 @@ fn play_advances_and_pause_stops() {
     h.run_steps(30);
     let after_play = cursor(&h);
     assert!(after_play > 0, "playing moved the cursor");
-    assert!(h.state().scene.playback.playing);
+    assert!(h.state().scenes.navmesh.playback.playing);
     h.get_by_label("Pause").click();
     h.run_steps(2);
     let paused_at = cursor(&h);
     h.run_steps(30);
     assert_eq!(cursor(&h), paused_at);
-    assert!(!h.state().scene.playback.playing);
+    assert!(!h.state().scenes.navmesh.playback.playing);
 }
 
 #[test]
@@ -115,13 +120,13 @@ fn keyboard_steps_plays_and_jumps() {
     assert_eq!(cursor(&h), 1);
     h.key_press(egui::Key::End);
     h.run_steps(1);
-    assert_eq!(cursor(&h), h.state().scene.timeline.len());
+    assert_eq!(cursor(&h), h.state().scenes.navmesh.timeline.len());
     h.key_press(egui::Key::Home);
     h.run_steps(1);
     assert_eq!(cursor(&h), 0);
     h.key_press(egui::Key::Space);
     h.run_steps(1);
-    assert!(h.state().scene.playback.playing);
+    assert!(h.state().scenes.navmesh.playback.playing);
 }
 
 #[test]
@@ -130,27 +135,37 @@ fn clicking_the_canvas_sets_start_and_right_click_sets_goal() {
     // Room B of the rooms mesh: x 8..14, z 0..6.
     let new_start = Vec2::new(10.0, 2.0);
     click_world(&mut h, new_start, egui::PointerButton::Primary);
-    let start = h.state().scene.start;
+    let start = h.state().scenes.navmesh.start;
     assert!(start.distance(new_start) < 0.1, "start {start}");
-    let path = h.state().scene.timeline.path.clone().expect("path");
+    let path = h
+        .state()
+        .scenes
+        .navmesh
+        .timeline
+        .path
+        .clone()
+        .expect("path");
     assert!(path.start.point.distance(new_start) < 0.1);
     // The goal, in room A.
     let new_goal = Vec2::new(2.0, 5.0);
     click_world(&mut h, new_goal, egui::PointerButton::Secondary);
-    let goal = h.state().scene.goal;
+    let goal = h.state().scenes.navmesh.goal;
     assert!(goal.distance(new_goal) < 0.1, "goal {goal}");
     // The new answer is shown at once.
-    assert_eq!(cursor(&h), h.state().scene.timeline.len());
+    assert_eq!(cursor(&h), h.state().scenes.navmesh.timeline.len());
 }
 
 #[test]
 fn clicking_an_event_log_row_jumps_there() {
     let mut h = harness(app_with_dialog_answers(vec![]));
-    let label = format!("5. {}", h.state().scene.timeline.steps()[4].explain());
+    let label = format!(
+        "5. {}",
+        h.state().scenes.navmesh.timeline.steps()[4].explain()
+    );
     h.get_by_label(&label).click();
     h.run_steps(2);
     assert_eq!(cursor(&h), 5);
-    assert_eq!(h.state().scene.replay.cursor(), 5);
+    assert_eq!(h.state().scenes.navmesh.replay.cursor(), 5);
 }
 
 /// End scrolls the step list to its last row, which then stays put. A scroll target past the
@@ -159,7 +174,7 @@ fn clicking_an_event_log_row_jumps_there() {
 #[test]
 fn end_shows_the_last_step_row_and_the_list_stays_still() {
     let mut h = harness(app_with_dialog_answers(vec![]));
-    let steps = h.state().scene.timeline.steps();
+    let steps = h.state().scenes.navmesh.timeline.steps();
     let last = steps.len();
     let label = format!(
         "{}. {}",
@@ -185,18 +200,13 @@ fn a_bad_file_shows_an_error_and_keeps_the_old_mesh() {
     let bad = dir.path().join("broken.obj");
     std::fs::write(&bad, "v 0 0 0\nf 1 2 3\n").expect("write");
     let mut h = harness(app_with_dialog_answers(vec![Some(bad), None]));
-    let triangles = h.state().scene.mesh.triangles().len();
+    let triangles = h.state().scenes.navmesh.mesh.triangles().len();
     h.get_by_label("Open…").click();
     h.run_steps(3);
-    assert!(
-        h.state()
-            .error
-            .as_deref()
-            .is_some_and(|e| e.contains("broken.obj"))
-    );
+    assert!(h.state().error().is_some_and(|e| e.contains("broken.obj")));
     h.get_by_label_contains("Could not open");
-    assert_eq!(h.state().scene.mesh.triangles().len(), triangles);
-    assert!(h.state().scene.source.name().contains("rooms.obj"));
+    assert_eq!(h.state().scenes.navmesh.mesh.triangles().len(), triangles);
+    assert!(h.state().scenes.navmesh.source.name().contains("rooms.obj"));
     // Copy puts the whole message on the clipboard.
     let copied = common::click_and_copied(&mut h, "Copy");
     assert!(
@@ -208,12 +218,12 @@ fn a_bad_file_shows_an_error_and_keeps_the_old_mesh() {
     h.run_steps(1);
     h.get_by_label("Dismiss").click();
     h.run_steps(2);
-    assert!(h.state().error.is_none());
+    assert!(h.state().banner.error.is_none());
     // A cancelled dialog changes nothing.
     h.get_by_label("Open…").click();
     h.run_steps(2);
-    assert!(h.state().error.is_none());
-    assert_eq!(h.state().scene.mesh.triangles().len(), triangles);
+    assert!(h.state().banner.error.is_none());
+    assert_eq!(h.state().scenes.navmesh.mesh.triangles().len(), triangles);
 }
 
 #[test]
@@ -223,12 +233,12 @@ fn a_good_file_opens_and_goes_into_recent_files() {
     h.get_by_label("Open…").click();
     h.run_steps(3);
     let app = h.state();
-    assert!(app.error.is_none());
-    assert_eq!(app.scene.mesh.triangles().len(), 96);
+    assert!(app.banner.error.is_none());
+    assert_eq!(app.scenes.navmesh.mesh.triangles().len(), 96);
     assert_eq!(app.settings.recent.paths().first(), Some(&maze));
     assert_eq!(app.settings.last_file.as_ref(), Some(&maze));
     assert_eq!(
-        app.scene.playback.cursor, 0,
+        app.scenes.navmesh.playback.cursor, 0,
         "animation ready on the new mesh"
     );
 }
@@ -236,20 +246,20 @@ fn a_good_file_opens_and_goes_into_recent_files() {
 #[test]
 fn changing_the_cost_model_reruns_the_search() {
     let mut h = harness(app_with_dialog_answers(vec![]));
-    let before = h.state().scene.timeline.len();
+    let before = h.state().scenes.navmesh.timeline.len();
     h.get_by_label("Edge midpoints").click();
     h.run_steps(2);
     assert_eq!(
-        h.state().scene.settings.cost,
+        h.state().scenes.navmesh.settings.cost,
         navlab::navmesh::CostModel::Midpoint
     );
-    assert_ne!(h.state().scene.timeline.len(), before);
+    assert_ne!(h.state().scenes.navmesh.timeline.len(), before);
 }
 
 #[test]
 fn smoke_every_panel_and_scene_runs_headless() {
     let mut app = app_with_dialog_answers(vec![]);
-    app.scene.settings.display.parent_arrows = true;
+    app.scenes.navmesh.settings.display.parent_arrows = true;
     let mut h = harness(app);
     h.get_by_label("Help").click();
     h.run_steps(2);
@@ -257,11 +267,11 @@ fn smoke_every_panel_and_scene_runs_headless() {
     for i in 0..navlab::assets::ALL.len() {
         h.state_mut().command(Command::LoadEmbedded(i));
         h.run_steps(2);
-        let len = h.state().scene.timeline.len();
+        let len = h.state().scenes.navmesh.timeline.len();
         for k in [0, len / 3, len / 2, len.saturating_sub(1), len] {
-            h.state_mut().scene.playback.cursor = k;
+            h.state_mut().scenes.navmesh.playback.cursor = k;
             h.run_steps(1);
-            assert_eq!(h.state().scene.replay.cursor(), k);
+            assert_eq!(h.state().scenes.navmesh.replay.cursor(), k);
         }
         h.get_by_label("Fit").click();
         h.run_steps(1);
@@ -271,44 +281,51 @@ fn smoke_every_panel_and_scene_runs_headless() {
     h.key_press(egui::Key::F1);
     h.run_steps(2);
     assert!(h.query_by_label("Keyboard and mouse").is_none());
-    let view = h.state().scene.last_view().expect("drawn");
+    let view = h.state().scenes.navmesh.last_view().expect("drawn");
     h.hover_at(view.rect.center());
     h.run_steps(2);
-    assert!(h.state().scene.hover_world.is_some());
+    assert!(h.state().scenes.navmesh.hover_world.is_some());
 }
 
 #[test]
 fn dragging_the_start_marker_moves_it_and_reruns_live() {
     let mut h = harness(app_with_dialog_answers(vec![]));
-    let view = h.state().scene.last_view().expect("drawn");
-    let from = view.screen_from_world(h.state().scene.start);
+    let view = h.state().scenes.navmesh.last_view().expect("drawn");
+    let from = view.screen_from_world(h.state().scenes.navmesh.start);
     let target = Vec2::new(3.0, 3.0); // still in room A
     let to = view.screen_from_world(target);
     let mut timelines = Vec::new();
     drag_screen(&mut h, (from, to), egui::PointerButton::Primary, 10, |h| {
-        let path = h.state().scene.timeline.path.clone().expect("path");
+        let path = h
+            .state()
+            .scenes
+            .navmesh
+            .timeline
+            .path
+            .clone()
+            .expect("path");
         timelines.push(path.start.point);
     });
-    let start = h.state().scene.start;
+    let start = h.state().scenes.navmesh.start;
     assert!(start.distance(target) < 0.1, "start {start}");
     // The query was re-run while dragging, not only at the end.
     timelines.dedup();
     assert!(timelines.len() >= 5, "{timelines:?}");
     // Dragging a marker does not pan the view.
-    let after = h.state().scene.last_view().expect("drawn");
+    let after = h.state().scenes.navmesh.last_view().expect("drawn");
     assert_eq!(after.camera, view.camera);
 
     // A quick flick: the pointer is already off the marker when egui calls it a drag. The
     // marker under the press is still the one that moves.
-    let from = view.screen_from_world(h.state().scene.start);
+    let from = view.screen_from_world(h.state().scenes.navmesh.start);
     let target = Vec2::new(2.0, 4.0);
     let to = view.screen_from_world(target);
     assert!(from.distance(to) > 30.0);
     drag_screen(&mut h, (from, to), egui::PointerButton::Primary, 1, |_| {});
-    let start = h.state().scene.start;
+    let start = h.state().scenes.navmesh.start;
     assert!(start.distance(target) < 0.1, "start {start}");
     assert_eq!(
-        h.state().scene.last_view().expect("drawn").camera,
+        h.state().scenes.navmesh.last_view().expect("drawn").camera,
         view.camera
     );
 }
@@ -336,7 +353,7 @@ fn without_a_file_dialog_the_mesh_is_saved_to_a_typed_path() {
     h.get_by_label_contains("as a Polyanya mesh");
     let saved = navlab::navmesh::NavMesh::load(&target, navlab::navmesh::Plane::Xz)
         .expect("the saved mesh loads");
-    let shown = &h.state().scene.mesh;
+    let shown = &h.state().scenes.navmesh.mesh;
     let area = |m: &navlab::navmesh::NavMesh| m.summary().area;
     common::assert_close(area(&saved), area(shown), 1e-9);
 }
@@ -396,7 +413,11 @@ fn saving_an_overlapping_mesh_as_polyanya_warns_as_convert_does() {
     ]));
     h.get_by_label("Open…").click();
     h.run_steps(3);
-    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+    assert!(
+        h.state().banner.error.is_none(),
+        "{:?}",
+        h.state().banner.error
+    );
     h.get_by_label("File").click();
     h.run_steps(2);
     h.get_by_label("Save mesh as…").click();
@@ -416,7 +437,7 @@ fn copy_steps_puts_every_explained_step_on_the_clipboard() {
     let [text] = copied.as_slice() else {
         panic!("one copy: {copied:?}")
     };
-    let scene = &h.state().scene;
+    let scene = &h.state().scenes.navmesh;
     let steps = scene.timeline.steps();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), steps.len() + 1);
@@ -436,7 +457,7 @@ fn copy_path_copies_what_the_path_command_prints() {
         panic!("one copy: {copied:?}")
     };
     let copied: serde_json::Value = serde_json::from_str(text).expect("json");
-    let scene = &h.state().scene;
+    let scene = &h.state().scenes.navmesh;
     assert!(scene.source.name().contains("rooms.obj"));
     let rooms = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rooms.obj");
     let point = |p: Vec2| format!("{},{}", p.x, p.y);
@@ -457,7 +478,7 @@ fn copy_path_copies_what_the_path_command_prints() {
 #[test]
 fn triangles_are_numbered_by_visit_or_by_id() {
     fn canvas_numbers(h: &Harness<'_, NavlabApp>) -> Vec<usize> {
-        let canvas = h.state().scene.last_view().expect("drawn").rect;
+        let canvas = h.state().scenes.navmesh.last_view().expect("drawn").rect;
         let mut numbers: Vec<usize> = h
             .output()
             .shapes
@@ -478,7 +499,8 @@ fn triangles_are_numbered_by_visit_or_by_id() {
     h.run_steps(2);
     let expanded = h
         .state()
-        .scene
+        .scenes
+        .navmesh
         .timeline
         .path
         .as_ref()
@@ -493,8 +515,8 @@ fn triangles_are_numbered_by_visit_or_by_id() {
 
     h.get_by_label("ids").click();
     h.run_steps(2);
-    assert!(h.state().settings.navmesh.display.triangle_ids);
-    let triangles = h.state().scene.mesh.triangles().len();
+    assert!(h.state().settings.scenes.navmesh.display.triangle_ids);
+    let triangles = h.state().scenes.navmesh.mesh.triangles().len();
     let ids = canvas_numbers(&h);
     assert!(
         ids.len() > visits.len(),
@@ -512,14 +534,14 @@ fn triangles_are_numbered_by_visit_or_by_id() {
 /// recorded steps are the oracle); with edge midpoints it says why it shows none.
 #[test]
 fn the_open_list_shows_the_triangle_expanded_next() {
-    use navlab::app::timeline::Step;
+    use navlab::navmesh::timeline::Step;
     use navlab::search::SearchEvent;
     let mut h = harness(app_with_dialog_answers(vec![]));
     let mut checked = 0;
     for _ in 0..30 {
         h.key_press(egui::Key::ArrowRight);
         h.run_steps(1);
-        let scene = &h.state().scene;
+        let scene = &h.state().scenes.navmesh;
         let next = scene.timeline.steps().get(cursor(&h)).cloned();
         if let Some(Step::Search(SearchEvent::Expanded { node, .. })) = next {
             assert_eq!(scene.next_to_expand(), Some(node));
@@ -534,7 +556,7 @@ fn the_open_list_shows_the_triangle_expanded_next() {
     h.get_by_label("Edge midpoints").click();
     h.run_steps(2);
     h.get_by_label_contains("once per edge it entered by");
-    let scene = &h.state().scene;
+    let scene = &h.state().scenes.navmesh;
     let options = navlab::navmesh::QueryOptions {
         cost: navlab::navmesh::CostModel::Midpoint,
         heuristic_weight: scene.settings.heuristic_weight,
@@ -557,7 +579,7 @@ fn the_open_list_shows_the_triangle_expanded_next() {
     for _ in 0..30 {
         h.key_press(egui::Key::ArrowRight);
         h.run_steps(1);
-        let scene = &h.state().scene;
+        let scene = &h.state().scenes.navmesh;
         if let Some(SearchEvent::Expanded { node, .. }) = states.get(cursor(&h)).copied() {
             assert_eq!(scene.next_to_expand(), Some(layout.triangle_of(node)));
             let name = layout.name(&scene.mesh, node);
@@ -586,10 +608,10 @@ fn a_mesh_file_written_again_is_loaded_again() {
     let mut h = harness(app_with_dialog_answers(vec![]));
     h.state_mut().command(Command::Load(path.clone()));
     h.run_steps(2);
-    assert_eq!(h.state().scene.mesh.triangles().len(), 2);
+    assert_eq!(h.state().scenes.navmesh.mesh.triangles().len(), 2);
     let (start, goal) = (Vec2::new(0.5, 0.5), Vec2::new(3.5, 1.5));
     {
-        let scene = &mut h.state_mut().scene;
+        let scene = &mut h.state_mut().scenes.navmesh;
         scene.start = start;
         scene.goal = goal;
         scene.rerun();
@@ -606,8 +628,11 @@ fn a_mesh_file_written_again_is_loaded_again() {
     common::export(&path, four, 10);
     h.run_steps(6);
     let app = h.state();
-    assert_eq!(app.scene.mesh.triangles().len(), 4);
-    assert_eq!((app.scene.start, app.scene.goal), (start, goal));
+    assert_eq!(app.scenes.navmesh.mesh.triangles().len(), 4);
+    assert_eq!(
+        (app.scenes.navmesh.start, app.scenes.navmesh.goal),
+        (start, goal)
+    );
     assert!(
         app.notice
             .as_deref()
@@ -618,30 +643,25 @@ fn a_mesh_file_written_again_is_loaded_again() {
     // loads.
     common::export(&path, "v 0 0 0\nv 4 0 0\nf 1 2 3\n", 20);
     h.run_steps(6);
-    assert!(
-        h.state()
-            .error
-            .as_deref()
-            .is_some_and(|e| e.contains("export.obj"))
-    );
-    assert_eq!(h.state().scene.mesh.triangles().len(), 4);
+    assert!(h.state().error().is_some_and(|e| e.contains("export.obj")));
+    assert_eq!(h.state().scenes.navmesh.mesh.triangles().len(), 4);
     common::export(&path, two, 30);
     h.run_steps(6);
-    assert!(h.state().error.is_none());
-    assert_eq!(h.state().scene.mesh.triangles().len(), 2);
+    assert!(h.state().banner.error.is_none());
+    assert_eq!(h.state().scenes.navmesh.mesh.triangles().len(), 2);
 
     // An unsaved repair is never replaced: the status bar says the file changed.
-    h.state_mut().scene.unsaved_repair = true;
+    h.state_mut().scenes.navmesh.unsaved_repair = true;
     common::export(&path, four, 40);
     h.run_steps(6);
-    assert_eq!(h.state().scene.mesh.triangles().len(), 2);
+    assert_eq!(h.state().scenes.navmesh.mesh.triangles().len(), 2);
     assert!(
         h.state()
             .notice
             .as_deref()
             .is_some_and(|n| n.contains("Reload (F5) shows it"))
     );
-    h.state_mut().scene.unsaved_repair = false;
+    h.state_mut().scenes.navmesh.unsaved_repair = false;
 
     // Saving over the file is no change to load.
     assert!(h.state_mut().save_mesh_to(path.clone()));
@@ -661,7 +681,7 @@ fn a_mesh_file_written_again_is_loaded_again() {
     assert!(!h.state().settings.reload_changed_files);
     common::export(&path, four, 50);
     h.run_steps(6);
-    assert_eq!(h.state().scene.mesh.triangles().len(), 2);
+    assert_eq!(h.state().scenes.navmesh.mesh.triangles().len(), 2);
 }
 
 /// W walks the path as the seed's NPC does: the agent ends on the goal, never faster than its
@@ -673,11 +693,17 @@ fn w_walks_the_agent_along_the_path_to_the_goal() {
     h.run_steps(1);
     h.get_by_label("Walk the path").click();
     h.run_steps(4);
-    let time = |h: &Harness<'_, NavlabApp>| h.state().scene.walk.as_ref().map(|w| w.time);
+    let time = |h: &Harness<'_, NavlabApp>| h.state().scenes.navmesh.walk.as_ref().map(|w| w.time);
     let walking = time(&h).expect("walking");
     assert!(walking > 0.0);
     h.get_by_label("Stop walking");
-    assert!(h.state().scene.current_explanation().starts_with("walk: "));
+    assert!(
+        h.state()
+            .scenes
+            .navmesh
+            .current_explanation()
+            .starts_with("walk: ")
+    );
 
     // W pauses: the time stands still; W again goes on.
     h.key_press(egui::Key::W);
@@ -691,12 +717,18 @@ fn w_walks_the_agent_along_the_path_to_the_goal() {
 
     // A frame advances the walk by a tenth of a second at most: rooms.obj's takes 13 s.
     for _ in 0..400 {
-        if h.state().scene.walk.as_ref().is_some_and(|w| w.finished()) {
+        if h.state()
+            .scenes
+            .navmesh
+            .walk
+            .as_ref()
+            .is_some_and(|w| w.finished())
+        {
             break;
         }
         h.run_steps(1);
     }
-    let scene = &h.state().scene;
+    let scene = &h.state().scenes.navmesh;
     let walk = scene.walk.as_ref().expect("walked");
     let path = scene.timeline.path.as_ref().expect("a path");
     assert!(walk.finished() && walk.walk.arrived());
@@ -712,21 +744,28 @@ fn w_walks_the_agent_along_the_path_to_the_goal() {
 
     // A new goal is a new path: the walk goes.
     click_world(&mut h, Vec2::new(2.0, 2.0), egui::PointerButton::Secondary);
-    assert!(h.state().scene.walk.is_none());
+    assert!(h.state().scenes.navmesh.walk.is_none());
 }
 
 /// `navlab open --walk` sets the agent off at once, after the whole search and funnel.
 #[test]
 fn the_walk_launch_option_starts_the_agent() {
     let mut app = app_with_dialog_answers(vec![]);
-    let report = app.apply_launch(&navlab::app::LaunchOptions {
-        walk: true,
-        ..Default::default()
-    });
+    let report = app.apply_launch(
+        &navlab::cli::OpenArgs {
+            walk: true,
+            ..Default::default()
+        }
+        .launch(),
+    );
     assert_eq!(report, navlab::app::LaunchReport::default());
-    assert_eq!(app.scene.playback.cursor, app.scene.timeline.len());
+    assert_eq!(
+        app.scenes.navmesh.playback.cursor,
+        app.scenes.navmesh.timeline.len()
+    );
     assert!(
-        app.scene
+        app.scenes
+            .navmesh
             .walk
             .as_ref()
             .is_some_and(|w| w.playing && w.time == 0.0)
@@ -797,29 +836,29 @@ fn files_dragged_over_and_dropped_on_the_window() {
     drop_file(&mut h, &map);
     assert_eq!(h.state().settings.scene, SceneKind::TileMap);
     assert_eq!(
-        (h.state().grid.map.width(), h.state().grid.map.height()),
+        (h.state().map.map.width(), h.state().map.map.height()),
         (3, 2)
     );
-    assert_eq!(h.state().error, None);
+    assert_eq!(h.state().banner.error, None);
 
     // Neither a mesh nor a map: said so, and the tile-map view stays with its map.
     drop_file(&mut h, &picture);
     assert_eq!(h.state().settings.scene, SceneKind::TileMap);
-    assert_eq!(h.state().grid.map.width(), 3);
-    let error = h.state().error.clone().unwrap_or_default();
+    assert_eq!(h.state().map.map.width(), 3);
+    let error = h.state().banner.error.clone().unwrap_or_default();
     assert!(error.contains("photo.png: navlab opens meshes"), "{error}");
 
     drop_file(&mut h, &maze);
     assert_eq!(h.state().settings.scene, SceneKind::Navmesh);
-    assert!(h.state().scene.source.name().contains("maze.obj"));
+    assert!(h.state().scenes.navmesh.source.name().contains("maze.obj"));
 
     // Unsaved edits to the map: dropping it again asks before replacing them.
-    h.state_mut().grid.paint((0, 0), navlab::grid::Tile::Water);
-    assert!(h.state().grid.dirty);
+    h.state_mut().paint((0, 0), navlab::grid::Tile::Water);
+    assert!(h.state().map.dirty);
     drop_file(&mut h, &map);
     h.get_by_label("Unsaved changes");
     assert_eq!(
-        h.state().grid.map.get((0, 0)),
+        h.state().map.map.get((0, 0)),
         Some(navlab::grid::Tile::Water)
     );
 }
@@ -899,7 +938,7 @@ fn save_picture_writes_the_window_as_a_png() {
     assert!(!menu_shown, "a picture of the window, not of its menu");
     request.complete(stand_in_picture());
     h.run_steps(2);
-    assert_eq!(h.state().error, None);
+    assert_eq!(h.state().banner.error, None);
     let ((width, height), pixels) = read_png(&target);
     assert_eq!((width, height), (4, 3));
     assert_eq!(&pixels[..8], &[10, 200, 30, 255, 250, 5, 60, 255]);
@@ -968,63 +1007,82 @@ fn copy_picture_and_a_typed_path_for_save_picture() {
 /// the window keeps what it showed, with the error in its banner.
 #[test]
 fn a_launch_file_that_fails_to_open_is_reported() {
-    use navlab::app::{LaunchOptions, LaunchReport};
+    use navlab::app::LaunchReport;
+    use navlab::cli::OpenArgs;
     let dir = tempfile::tempdir().expect("temp");
     let broken = dir.path().join("broken.obj");
     std::fs::write(&broken, "v 0 0 0\nv 1 0 0\nv 0 0 1\nf 1 2 7\n").expect("write");
     let mut app = app_with_dialog_answers(vec![]);
-    let report = app.apply_launch(&LaunchOptions {
-        file: Some(broken.clone()),
-        ..Default::default()
-    });
+    let report = app.apply_launch(
+        &OpenArgs {
+            file: Some(broken.clone()),
+            ..Default::default()
+        }
+        .launch(),
+    );
     let message = report.open_failed.expect("reported");
     assert!(message.contains("broken.obj:4"), "{message}");
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
-    assert!(app.scene.source.name().contains("rooms.obj"), "kept");
-    assert_eq!(app.error.as_deref(), Some(message.as_str()));
+    assert!(
+        app.scenes.navmesh.source.name().contains("rooms.obj"),
+        "kept"
+    );
+    assert_eq!(app.banner.error.as_deref(), Some(message.as_str()));
 
     // A missing map beside a mesh that loads: only the map is reported.
     let missing = dir.path().join("missing.map");
     let mut app = app_with_dialog_answers(vec![]);
-    let report = app.apply_launch(&LaunchOptions {
-        file: Some(common::repo_path("assets/maze.obj")),
-        map: Some(missing),
-        ..Default::default()
-    });
+    let report = app.apply_launch(
+        &OpenArgs {
+            file: Some(common::repo_path("assets/maze.obj")),
+            map: Some(missing),
+            ..Default::default()
+        }
+        .launch(),
+    );
     let message = report.open_failed.expect("reported");
     assert!(
         message.contains("missing.map") && !message.contains("maze.obj"),
         "{message}"
     );
-    assert!(app.scene.source.name().contains("maze.obj"));
+    assert!(app.scenes.navmesh.source.name().contains("maze.obj"));
 
     // A file that is neither a mesh nor a map is refused by name, as a dropped one is, and
     // not read as OBJ (a picture is not a mesh with a parse error on line 1).
     let picture = dir.path().join("level.png");
     std::fs::write(&picture, "\u{89}PNG\r\n").expect("write");
     let mut app = app_with_dialog_answers(vec![]);
-    let report = app.apply_launch(&LaunchOptions {
-        file: Some(picture),
-        ..Default::default()
-    });
+    let report = app.apply_launch(
+        &OpenArgs {
+            file: Some(picture),
+            ..Default::default()
+        }
+        .launch(),
+    );
     let message = report.open_failed.expect("reported");
     assert!(
         message.contains("level.png") && message.contains("navlab opens meshes"),
         "{message}"
     );
-    assert!(app.scene.source.name().contains("rooms.obj"), "kept");
+    assert!(
+        app.scenes.navmesh.source.name().contains("rooms.obj"),
+        "kept"
+    );
     assert_eq!(app.settings.scene, SceneKind::Navmesh);
 
     // No file, or one that loads: nothing to report.
     let mut app = app_with_dialog_answers(vec![]);
     assert_eq!(
-        app.apply_launch(&LaunchOptions::default()),
+        app.apply_launch(&OpenArgs::default().launch()),
         LaunchReport::default()
     );
-    let report = app.apply_launch(&LaunchOptions {
-        file: Some(common::repo_path("assets/maze.obj")),
-        ..Default::default()
-    });
+    let report = app.apply_launch(
+        &OpenArgs {
+            file: Some(common::repo_path("assets/maze.obj")),
+            ..Default::default()
+        }
+        .launch(),
+    );
     assert_eq!(report, LaunchReport::default());
 }
 
@@ -1033,17 +1091,18 @@ fn a_launch_file_that_fails_to_open_is_reported() {
 /// is now), and the new path shows at its end, as a drag's does.
 #[test]
 fn a_large_mesh_is_queried_in_the_background_and_the_newest_goal_wins() {
-    use navlab::app::mesh_query::BACKGROUND_TRIANGLES;
     use navlab::app::navmesh_scene::MeshSource;
+    use navlab::app::navmesh_scene::jobs::BACKGROUND_TRIANGLES;
     use navlab::navmesh::generate::{GridMeshSpec, jittered_grid};
     let mesh = jittered_grid(GridMeshSpec::with_about(BACKGROUND_TRIANGLES + 2_000, 5));
     assert!(mesh.triangles().len() >= BACKGROUND_TRIANGLES);
     let bounds = mesh.bounds();
     let mut h = harness(app_with_dialog_answers(vec![]));
     h.state_mut()
-        .scene
+        .scenes
+        .navmesh
         .set_mesh(mesh, MeshSource::Generated("large".into()));
-    let scene = &h.state().scene;
+    let scene = &h.state().scenes.navmesh;
     assert!(scene.is_querying());
     assert!(scene.timeline.path.is_none(), "nothing of the last mesh");
     let corner = |u: f64, v: f64| {
@@ -1053,16 +1112,19 @@ fn a_large_mesh_is_queried_in_the_background_and_the_newest_goal_wins() {
         )
     };
     for k in 1..=4 {
-        h.state_mut().scene.set_goal(corner(0.9, 0.2 * k as f64));
+        h.state_mut()
+            .scenes
+            .navmesh
+            .set_goal(corner(0.9, 0.2 * k as f64));
     }
     for _ in 0..6000 {
-        if !h.state().scene.is_querying() {
+        if !h.state().scenes.navmesh.is_querying() {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
         h.run_steps(1);
     }
-    let scene = &h.state().scene;
+    let scene = &h.state().scenes.navmesh;
     assert!(!scene.is_querying(), "answered within a minute");
     let shown = scene.timeline.path.as_ref().expect("a path");
     let options = navlab::navmesh::QueryOptions {
@@ -1099,14 +1161,20 @@ fn a_walk_shows_the_whole_path_and_stepping_back_leaves_it() {
     assert_eq!(cursor(&h), 5);
     h.key_press(egui::Key::W);
     h.run_steps(2);
-    let len = h.state().scene.timeline.len();
+    let len = h.state().scenes.navmesh.timeline.len();
     assert_eq!(cursor(&h), len, "the whole path shown");
-    assert!(h.state().scene.walk.is_some());
+    assert!(h.state().scenes.navmesh.walk.is_some());
     h.key_press(egui::Key::ArrowLeft);
     h.run_steps(1);
     assert_eq!(cursor(&h), len - 1);
-    assert!(h.state().scene.walk.is_none());
-    assert!(!h.state().scene.current_explanation().starts_with("walk"));
+    assert!(h.state().scenes.navmesh.walk.is_none());
+    assert!(
+        !h.state()
+            .scenes
+            .navmesh
+            .current_explanation()
+            .starts_with("walk")
+    );
 }
 
 /// A triangle's tooltip says at which steps A* expanded it, and E jumps there — with edge
@@ -1114,13 +1182,13 @@ fn a_walk_shows_the_whole_path_and_stepping_back_leaves_it() {
 /// expansion and then round to the first. The timeline's steps are the oracle.
 #[test]
 fn e_jumps_to_the_steps_that_expand_the_triangle_under_the_pointer() {
-    use navlab::app::timeline::Step;
+    use navlab::navmesh::timeline::Step;
     use navlab::search::SearchEvent;
     use navlab::words::{expanded_at, thousands};
     let mut h = harness(app_with_dialog_answers(vec![]));
     let expansions = |h: &Harness<'_, NavlabApp>| {
         let mut by_triangle = std::collections::BTreeMap::<usize, Vec<usize>>::new();
-        for (i, step) in h.state().scene.timeline.steps().iter().enumerate() {
+        for (i, step) in h.state().scenes.navmesh.timeline.steps().iter().enumerate() {
             if let Step::Search(SearchEvent::Expanded { node, .. }) = *step {
                 by_triangle.entry(node).or_default().push(i + 1);
             }
@@ -1128,7 +1196,7 @@ fn e_jumps_to_the_steps_that_expand_the_triangle_under_the_pointer() {
         by_triangle
     };
     let hover_triangle = |h: &mut Harness<'_, NavlabApp>, t: usize| {
-        let scene = &h.state().scene;
+        let scene = &h.state().scenes.navmesh;
         let centroid = scene.mesh.triangles()[t].centroid;
         let pos = scene
             .last_view()
@@ -1166,7 +1234,7 @@ fn e_jumps_to_the_steps_that_expand_the_triangle_under_the_pointer() {
         press_e(&mut h);
         assert_eq!(cursor(&h), step);
     }
-    assert!(!h.state().scene.playback.playing);
+    assert!(!h.state().scenes.navmesh.playback.playing);
 }
 
 /// Page Down goes to where the next phase starts (A*'s first step, the funnel's) and Page Up
@@ -1174,9 +1242,9 @@ fn e_jumps_to_the_steps_that_expand_the_triangle_under_the_pointer() {
 /// The timeline is the oracle.
 #[test]
 fn page_keys_and_go_to_jump_between_a_star_and_the_funnel() {
-    use navlab::app::timeline::Step;
+    use navlab::navmesh::timeline::Step;
     let mut h = harness(app_with_dialog_answers(vec![]));
-    let steps = h.state().scene.timeline.steps().to_vec();
+    let steps = h.state().scenes.navmesh.timeline.steps().to_vec();
     let funnel = 1 + steps
         .iter()
         .position(|s| matches!(s, Step::Funnel(_)))
@@ -1209,7 +1277,7 @@ fn page_keys_and_go_to_jump_between_a_star_and_the_funnel() {
     h.get_by_label("A*").click();
     h.run_steps(2);
     assert_eq!(cursor(&h), 1);
-    assert!(!h.state().scene.playback.playing);
+    assert!(!h.state().scenes.navmesh.playback.playing);
 }
 
 /// View → Theme switches the panels between light and dark and keeps the choice as egui's
@@ -1234,15 +1302,18 @@ fn view_menu_switches_the_theme_and_keeps_it() {
     assert!(h.ctx.theme() == egui::Theme::Dark);
 
     let mut app = app_with_dialog_answers(vec![]);
-    app.apply_launch(&navlab::app::LaunchOptions {
-        theme: Some(egui::ThemePreference::Light),
-        ..Default::default()
-    });
+    app.apply_launch(
+        &navlab::cli::OpenArgs {
+            theme: Some(navlab::cli::args::ThemeArg::Light),
+            ..Default::default()
+        }
+        .launch(),
+    );
     let mut h = harness(app);
     assert!(h.ctx.theme() == egui::Theme::Light, "launched light");
     // A file given at launch (no --theme) keeps the theme chosen before.
     h.state_mut()
-        .apply_launch(&navlab::app::LaunchOptions::default());
+        .apply_launch(&navlab::cli::OpenArgs::default().launch());
     h.run_steps(2);
     assert_eq!(preference(&h), egui::ThemePreference::Light);
 }
@@ -1253,7 +1324,8 @@ fn view_menu_switches_the_theme_and_keeps_it() {
 #[test]
 fn view_menu_makes_the_interface_larger_and_ctrl_0_resets_it() {
     let mut h = harness(app_with_dialog_answers(vec![]));
-    let canvas = |h: &Harness<'_, NavlabApp>| h.state().scene.last_view().expect("drawn").rect;
+    let canvas =
+        |h: &Harness<'_, NavlabApp>| h.state().scenes.navmesh.last_view().expect("drawn").rect;
     let before = canvas(&h);
     for _ in 0..2 {
         h.get_by_label("View").click();

@@ -61,7 +61,14 @@ fn faulty_on_diagnostics(
     h.run_steps(2);
     h.get_by_label("Open…").click();
     h.run_steps(3);
-    assert!(h.state().scene.source.name().contains("export.obj"));
+    assert!(
+        h.state()
+            .scenes
+            .navmesh
+            .source
+            .name()
+            .contains("export.obj")
+    );
     h.get_by_label("Diagnostics").click();
     h.run_steps(3);
     h
@@ -72,8 +79,15 @@ fn open_a_faulty_mesh_click_a_finding_and_the_view_moves_to_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let repaired_path = dir.path().join("export-repaired.obj");
     let mut h = faulty_on_diagnostics(dir.path(), vec![Some(repaired_path.clone())]);
-    assert_eq!(h.state().scene.side_tab, SideTab::Diagnostics);
-    let report = h.state().scene.diagnostics.report.clone().expect("checked");
+    assert_eq!(h.state().scenes.navmesh.side_tab, SideTab::Diagnostics);
+    let report = h
+        .state()
+        .scenes
+        .navmesh
+        .diagnostics
+        .report
+        .clone()
+        .expect("checked");
     assert_eq!(report.islands, 3);
     let tj = report.get(FindingKind::TJunction).expect("T-junction");
     let at = tj.items[0].at;
@@ -81,31 +95,32 @@ fn open_a_faulty_mesh_click_a_finding_and_the_view_moves_to_it() {
     h.get_by_label("error: t_junction (1)");
     h.get_by_label("3 islands · 2 errors · 3 warnings");
 
-    let before = h.state().scene.camera.get().expect("drawn");
+    let before = h.state().scenes.navmesh.camera.get().expect("drawn");
     h.get_by_label_contains("lies on edge").click();
     h.run_steps(3);
-    let after = h.state().scene.camera.get().expect("drawn");
+    let after = h.state().scenes.navmesh.camera.get().expect("drawn");
     assert_eq!(after.center, at, "the view is centred on the finding");
     assert!(after.scale > before.scale, "and zoomed in on it");
     assert_eq!(
-        h.state().scene.diagnostics.selected,
+        h.state().scenes.navmesh.diagnostics.selected,
         Some((FindingKind::TJunction, 0))
     );
     // The finding is on screen, in the middle of the canvas.
-    let view = h.state().scene.last_view().expect("view");
+    let view = h.state().scenes.navmesh.last_view().expect("view");
     let on_screen = view.screen_from_world(navlab::geom::Vec2::new(at[0], at[1]));
     assert!((on_screen - view.rect.center()).length() < 1.0);
 
     h.get_by_label("Colour islands").click();
     h.run_steps(2);
-    assert!(h.state().scene.diagnostics.colour_islands);
+    assert!(h.state().scenes.navmesh.diagnostics.colour_islands);
 
     h.get_by_label("Weld near-duplicates and fix T-junctions")
         .click();
     h.run_steps(3);
     let fixed = h
         .state()
-        .scene
+        .scenes
+        .navmesh
         .diagnostics
         .report
         .clone()
@@ -113,7 +128,7 @@ fn open_a_faulty_mesh_click_a_finding_and_the_view_moves_to_it() {
     assert_eq!(fixed.islands, 2, "only the separate platform stays apart");
     assert!(!fixed.has_errors(), "{fixed:#?}");
     assert!(
-        h.state().scene.diagnostics.colour_islands,
+        h.state().scenes.navmesh.diagnostics.colour_islands,
         "the option survives the repair"
     );
     h.get_by_label_contains("Repaired: 1 vertex weld");
@@ -144,11 +159,12 @@ fn an_unsaved_repair_is_not_dropped_without_asking() {
         h.get_by_label("Weld near-duplicates and fix T-junctions")
             .click();
         h.run_steps(3);
-        assert!(h.state().scene.unsaved_repair);
-        assert!(!h.state().scene.mesh.raw().positions.is_empty());
+        assert!(h.state().scenes.navmesh.unsaved_repair);
+        assert!(!h.state().scenes.navmesh.mesh.raw().positions.is_empty());
     };
     let has_errors = |h: &mut Harness<'_, NavlabApp>| {
-        let report = navlab::navmesh::diagnose::check(&h.state().scene.mesh, &Default::default());
+        let report =
+            navlab::navmesh::diagnose::check(&h.state().scenes.navmesh.mesh, &Default::default());
         report.has_errors()
     };
     repair(&mut h);
@@ -161,7 +177,7 @@ fn an_unsaved_repair_is_not_dropped_without_asking() {
     h.get_by_label("Cancel").click();
     h.run_steps(3);
     assert!(h.state().pending.is_none());
-    assert!(h.state().scene.unsaved_repair);
+    assert!(h.state().scenes.navmesh.unsaved_repair);
     assert!(!has_errors(&mut h), "still the repaired mesh");
 
     // Save and continue with the save dialog cancelled: nothing happens, the question stays.
@@ -175,7 +191,7 @@ fn an_unsaved_repair_is_not_dropped_without_asking() {
     h.get_by_label("Save and continue").click();
     h.run_steps(3);
     assert!(h.state().pending.is_none());
-    assert!(!h.state().scene.unsaved_repair);
+    assert!(!h.state().scenes.navmesh.unsaved_repair);
     assert!(has_errors(&mut h), "the file as it is, reloaded");
     let kept = navlab::navmesh::NavMesh::load(&saved_path, navlab::navmesh::Plane::Xz)
         .expect("the saved repair loads");
@@ -188,7 +204,7 @@ fn an_unsaved_repair_is_not_dropped_without_asking() {
     h.get_by_label("Discard changes").click();
     h.run_steps(3);
     assert!(h.state().pending.is_none());
-    assert!(!h.state().scene.unsaved_repair);
+    assert!(!h.state().scenes.navmesh.unsaved_repair);
     assert!(has_errors(&mut h));
 }
 
@@ -201,16 +217,22 @@ fn a_large_mesh_is_checked_in_the_background_and_a_late_report_never_lands_on_an
     let mut h = faulty_on_diagnostics(dir.path(), vec![]);
     let wait_for_report = |h: &mut Harness<'_, NavlabApp>| {
         for _ in 0..500 {
-            if h.state().scene.diagnostics.report.is_some() {
+            if h.state().scenes.navmesh.diagnostics.report.is_some() {
                 break;
             }
             std::thread::sleep(std::time::Duration::from_millis(10));
             h.run_steps(1);
         }
-        h.state().scene.diagnostics.report.clone().expect("checked")
+        h.state()
+            .scenes
+            .navmesh
+            .diagnostics
+            .report
+            .clone()
+            .expect("checked")
     };
     {
-        let scene = &mut h.state_mut().scene;
+        let scene = &mut h.state_mut().scenes.navmesh;
         scene.diagnostics.background_from = 0;
         scene.diagnostics.invalidate();
         assert!(
@@ -220,7 +242,7 @@ fn a_large_mesh_is_checked_in_the_background_and_a_late_report_never_lands_on_an
         assert!(scene.diagnostics.is_checking() && scene.diagnostics.report.is_none());
     }
     let report = wait_for_report(&mut h);
-    let scene = &h.state().scene;
+    let scene = &h.state().scenes.navmesh;
     assert_eq!(report, check(&scene.mesh, &Default::default()));
     assert!(!scene.diagnostics.is_checking());
     h.run_steps(2);
@@ -228,14 +250,14 @@ fn a_large_mesh_is_checked_in_the_background_and_a_late_report_never_lands_on_an
 
     // Start again, then open a built-in mesh before the worker is done.
     {
-        let scene = &mut h.state_mut().scene;
+        let scene = &mut h.state_mut().scenes.navmesh;
         scene.diagnostics.invalidate();
         assert!(scene.diagnostics.ensure_report(&scene.mesh));
     }
     h.state_mut().command(navlab::app::Command::LoadEmbedded(0));
     h.run_steps(1);
     let report = wait_for_report(&mut h);
-    let scene = &h.state().scene;
+    let scene = &h.state().scenes.navmesh;
     assert!(scene.source.name().contains("built in"));
     assert_eq!(report, check(&scene.mesh, &Default::default()));
 }

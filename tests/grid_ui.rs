@@ -5,9 +5,9 @@ mod common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;
-use navlab::app::grid_scene::{AlgorithmKind, GridScene};
 use navlab::app::{AppSettings, NavlabApp, SceneKind};
 use navlab::geom::Vec2;
+use navlab::grid::AlgorithmKind;
 use navlab::grid::{GridPath, Tile, grid_search};
 use navlab::search::SearchEvent;
 use std::collections::VecDeque;
@@ -46,7 +46,7 @@ fn wait_for_mesh_build(h: &mut Harness<'_, NavlabApp>) {
 
 /// Screen positions of cells' centres, as the canvas was last drawn.
 fn cell_centres(h: &Harness<'_, NavlabApp>) -> impl Fn((usize, usize)) -> egui::Pos2 + use<> {
-    let view = h.state().grid.last_view().expect("canvas drawn");
+    let view = h.state().scenes.tile_map.last_view().expect("canvas drawn");
     move |(x, y)| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5))
 }
 
@@ -60,32 +60,32 @@ fn click_cell(h: &mut Harness<'_, NavlabApp>, cell: (usize, usize)) {
 fn painting_by_click_then_undo_and_redo() {
     let mut h = harness(vec![]);
     let cell = (5, 10);
-    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Grass));
+    assert_eq!(h.state().map.map.get(cell), Some(Tile::Grass));
     h.get_by_label("Wall").click();
     h.run_steps(1);
     click_cell(&mut h, cell);
-    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Wall));
-    assert!(h.state().grid.dirty);
+    assert_eq!(h.state().map.map.get(cell), Some(Tile::Wall));
+    assert!(h.state().map.dirty);
     h.get_by_label("Water").click();
     h.run_steps(1);
     click_cell(&mut h, (6, 10));
-    assert_eq!(h.state().grid.map.get((6, 10)), Some(Tile::Water));
+    assert_eq!(h.state().map.map.get((6, 10)), Some(Tile::Water));
     h.get_by_label("Undo").click();
     h.run_steps(2);
-    assert_eq!(h.state().grid.map.get((6, 10)), Some(Tile::Grass));
-    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Wall));
+    assert_eq!(h.state().map.map.get((6, 10)), Some(Tile::Grass));
+    assert_eq!(h.state().map.map.get(cell), Some(Tile::Wall));
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run_steps(2);
-    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Grass));
+    assert_eq!(h.state().map.map.get(cell), Some(Tile::Grass));
     h.get_by_label("Redo").click();
     h.run_steps(2);
-    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Wall));
+    assert_eq!(h.state().map.map.get(cell), Some(Tile::Wall));
     h.key_press_modifiers(
         egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
         egui::Key::Z,
     );
     h.run_steps(2);
-    assert_eq!(h.state().grid.map.get((6, 10)), Some(Tile::Water));
+    assert_eq!(h.state().map.map.get((6, 10)), Some(Tile::Water));
 }
 
 /// Drags with the left button from the centre of one cell to the centre of another, in
@@ -108,26 +108,26 @@ fn drag_cells(
 
 #[test]
 fn number_keys_choose_the_tile_and_r_fills_rectangles_undone_in_one_step() {
-    use navlab::app::grid_scene::Tool;
+    use navlab::app::tile_map_scene::Tool;
     let mut h = harness(vec![]);
     h.key_press(egui::Key::Num2);
     h.run_steps(1);
-    assert_eq!(h.state().grid.tool, Tool::Paint(Tile::Sand));
+    assert_eq!(h.state().scenes.tile_map.tool, Tool::Paint(Tile::Sand));
     h.key_press(egui::Key::R);
     h.run_steps(1);
-    assert_eq!(h.state().grid.tool, Tool::Rectangle(Tile::Sand));
+    assert_eq!(h.state().scenes.tile_map.tool, Tool::Rectangle(Tile::Sand));
     // Choosing another tile keeps the rectangle mode, by key or by button.
     h.key_press(egui::Key::Num5);
     h.run_steps(1);
-    assert_eq!(h.state().grid.tool, Tool::Rectangle(Tile::Hole));
+    assert_eq!(h.state().scenes.tile_map.tool, Tool::Rectangle(Tile::Hole));
     h.get_by_label("Water").click();
     h.run_steps(1);
-    assert_eq!(h.state().grid.tool, Tool::Rectangle(Tile::Water));
+    assert_eq!(h.state().scenes.tile_map.tool, Tool::Rectangle(Tile::Water));
 
-    let before = h.state().grid.map.clone();
+    let before = h.state().map.map.clone();
     let (from, to) = ((3, 14), (7, 17));
     drag_cells(&mut h, from, to, 8);
-    let map = &h.state().grid.map;
+    let map = &h.state().map.map;
     for y in 12..20 {
         for x in 1..10 {
             let inside = (3..=7).contains(&x) && (14..=17).contains(&y);
@@ -142,7 +142,7 @@ fn number_keys_choose_the_tile_and_r_fills_rectangles_undone_in_one_step() {
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run_steps(1);
     assert_eq!(
-        h.state().grid.map,
+        h.state().map.map,
         before,
         "one undo takes the whole rectangle back"
     );
@@ -150,7 +150,7 @@ fn number_keys_choose_the_tile_and_r_fills_rectangles_undone_in_one_step() {
     // R again paints freely with the same tile.
     h.key_press(egui::Key::R);
     h.run_steps(1);
-    assert_eq!(h.state().grid.tool, Tool::Paint(Tile::Water));
+    assert_eq!(h.state().scenes.tile_map.tool, Tool::Paint(Tile::Water));
 }
 
 #[test]
@@ -158,12 +158,12 @@ fn a_fast_stroke_paints_every_cell_it_crosses() {
     let mut h = harness(vec![]);
     h.get_by_label("Wall").click();
     h.run_steps(1);
-    let before = h.state().grid.map.clone();
+    let before = h.state().map.map.clone();
     // Two moves of about seven cells each, over open grass: a frame sees the pointer only at
     // their ends.
     drag_cells(&mut h, (16, 21), (29, 18), 2);
     // The new walls join the two ends without a gap (8-connected), one cell per column.
-    let painted = common::changed_cells(&before, &h.state().grid.map);
+    let painted = common::changed_cells(&before, &h.state().map.map);
     assert!(
         painted.contains(&(16, 21)) && painted.contains(&(29, 18)),
         "{painted:?}"
@@ -182,7 +182,7 @@ fn a_fast_stroke_paints_every_cell_it_crosses() {
     assert_eq!(painted.len(), 14, "{painted:?}");
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run_steps(1);
-    assert_eq!(h.state().grid.map, before, "one undo step");
+    assert_eq!(h.state().map.map, before, "one undo step");
 }
 
 #[test]
@@ -190,14 +190,14 @@ fn a_stroke_whose_first_move_comes_with_the_press_starts_where_it_was_pressed() 
     let mut h = harness(vec![]);
     h.get_by_label("Wall").click();
     h.run_steps(1);
-    let before = h.state().grid.map.clone();
+    let before = h.state().map.map.clone();
     let at = cell_centres(&h);
     let (from, to) = ((16, 21), (22, 21));
     // The press and a move six cells on, in one frame (a quick flick on a slow frame).
     common::pointer_in_one_frame(&mut h, &[at(from), at(to)], false);
     h.event(common::primary_button(at(to), false));
     h.run_steps(2);
-    let painted = common::changed_cells(&before, &h.state().grid.map);
+    let painted = common::changed_cells(&before, &h.state().map.map);
     let row: Vec<(usize, usize)> = (16..=22).map(|x| (x, 21)).collect();
     assert_eq!(painted, row);
 }
@@ -213,8 +213,8 @@ fn a_click_within_one_frame_paints() {
     let at = cell_centres(&h)(cell);
     common::pointer_in_one_frame(&mut h, &[at, at], true);
     h.run_steps(1);
-    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Wall));
-    assert!(h.state().grid.dirty);
+    assert_eq!(h.state().map.map.get(cell), Some(Tile::Wall));
+    assert!(h.state().map.dirty);
 }
 
 /// A large map fitted in the window is drawn as one texture, so a frame's drawing does not grow
@@ -227,9 +227,9 @@ fn a_large_map_is_drawn_with_bounded_work_and_still_paints() {
     h.state_mut()
         .command(navlab::app::Command::NewMap(2048, 2048));
     h.run_steps(3);
-    assert_eq!(h.state().grid.map.width(), 2048);
+    assert_eq!(h.state().map.map.width(), 2048);
     // A map this large is searched on the worker thread; its answer changes the picture.
-    h.state_mut().grid.wait_for_search();
+    h.state_mut().scenes.tile_map.wait_for_search();
     h.run_steps(1);
     let vertices = |h: &Harness<'_, NavlabApp>| -> usize {
         h.output()
@@ -256,7 +256,10 @@ fn a_large_map_is_drawn_with_bounded_work_and_still_paints() {
     // The texture is drawn again as it is while nothing it shows changes (a frame of hovering),
     // and made again when a tile changes.
     let made = |h: &Harness<'_, NavlabApp>| {
-        navlab::app::tile_paint::textures_made(&h.ctx, navlab::app::grid_scene::tiles_texture_id())
+        navlab::app::tile_paint::textures_made(
+            &h.ctx,
+            navlab::app::tile_map_scene::tiles_texture_id(),
+        )
     };
     let cell = (1000, 700);
     let at = cell_centres(&h)(cell);
@@ -265,12 +268,12 @@ fn a_large_map_is_drawn_with_bounded_work_and_still_paints() {
     h.hover_at(at);
     h.run_steps(2);
     assert_eq!(made(&h), before, "nothing it shows changed");
-    assert!(h.state_mut().grid.paint((5, 5), Tile::Water));
-    h.state_mut().grid.wait_for_search();
+    assert!(h.state_mut().paint((5, 5), Tile::Water));
+    h.state_mut().scenes.tile_map.wait_for_search();
     h.run_steps(2);
     assert_eq!(made(&h), before + 1, "a tile changed");
     common::click_screen(&mut h, at, egui::PointerButton::Primary);
-    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Wall));
+    assert_eq!(h.state().map.map.get(cell), Some(Tile::Wall));
 
     // Zoomed in, tiles are rectangles again (with grid lines), still few.
     let built_in = harness(vec![]);
@@ -285,8 +288,11 @@ fn dragging_the_start_or_goal_moves_it_and_paints_nothing() {
     let mut h = harness(vec![]);
     h.get_by_label("Wall").click();
     h.run_steps(1);
-    let before = h.state().grid.map.clone();
-    let (start, goal) = (h.state().grid.start, h.state().grid.goal);
+    let before = h.state().map.map.clone();
+    let (start, goal) = (
+        h.state().scenes.tile_map.start,
+        h.state().scenes.tile_map.goal,
+    );
     let at = cell_centres(&h);
     let to = (5, 10);
     assert!(before.is_passable(to));
@@ -296,18 +302,19 @@ fn dragging_the_start_or_goal_moves_it_and_paints_nothing() {
         (at(start), at(to)),
         egui::PointerButton::Primary,
         4,
-        |h| starts_seen.push(h.state().grid.start),
+        |h| starts_seen.push(h.state().scenes.tile_map.start),
     );
-    let grid = &h.state().grid;
+    let app = h.state();
+    let grid = &app.scenes.tile_map;
     assert_eq!(grid.start, to);
     assert_eq!(grid.goal, goal);
-    assert_eq!(grid.map, before, "nothing painted");
+    assert_eq!(app.map.map, before, "nothing painted");
     assert!(grid.dragging.is_none());
     assert!(
         starts_seen.iter().any(|&s| s != start && s != to),
         "moved on the way: {starts_seen:?}"
     );
-    let result = grid.result.as_ref().expect("searched");
+    let result = grid.search.result.as_ref().expect("searched");
     assert_eq!(result.path.first(), Some(&to), "the search follows");
 
     // The goal, dragged onto a wall (2,3: the upper-left room's west wall) from a passable cell
@@ -321,7 +328,7 @@ fn dragging_the_start_or_goal_moves_it_and_paints_nothing() {
         3,
         |_| {},
     );
-    assert_eq!(h.state().grid.goal, beside);
+    assert_eq!(h.state().scenes.tile_map.goal, beside);
     common::drag_screen(
         &mut h,
         (at(beside), at(wall)),
@@ -329,8 +336,8 @@ fn dragging_the_start_or_goal_moves_it_and_paints_nothing() {
         2,
         |_| {},
     );
-    assert_eq!(h.state().grid.goal, beside);
-    assert_eq!(h.state().grid.map, before);
+    assert_eq!(h.state().scenes.tile_map.goal, beside);
+    assert_eq!(h.state().map.map, before);
 }
 
 /// A whole stroke — press, moves, release — reaching egui in one frame (after a slow frame,
@@ -340,22 +347,22 @@ fn a_stroke_within_one_frame_paints() {
     let mut h = harness(vec![]);
     h.get_by_label("Wall").click();
     h.run_steps(1);
-    let before = h.state().grid.map.clone();
+    let before = h.state().map.map.clone();
     let at = cell_centres(&h);
     let (from, to) = ((16, 20), (22, 20));
     common::pointer_in_one_frame(&mut h, &[at(from), at((19, 20)), at(to)], true);
     h.run_steps(1);
-    let painted = common::changed_cells(&before, &h.state().grid.map);
+    let painted = common::changed_cells(&before, &h.state().map.map);
     let row: Vec<(usize, usize)> = (16..=22).map(|x| (x, 20)).collect();
     assert_eq!(painted, row);
 
     // So does a rectangle dragged corner to corner.
     h.key_press(egui::Key::R);
     h.run_steps(1);
-    let before = h.state().grid.map.clone();
+    let before = h.state().map.map.clone();
     common::pointer_in_one_frame(&mut h, &[at((26, 14)), at((28, 16))], true);
     h.run_steps(1);
-    let painted = common::changed_cells(&before, &h.state().grid.map);
+    let painted = common::changed_cells(&before, &h.state().map.map);
     let block: Vec<(usize, usize)> = (14..=16)
         .flat_map(|y| (26..=28).map(move |x| (x, y)))
         .collect();
@@ -364,13 +371,13 @@ fn a_stroke_within_one_frame_paints() {
 
 #[test]
 fn fill_replaces_the_clicked_region_in_one_undoable_step() {
-    use navlab::app::grid_scene::Tool;
+    use navlab::app::tile_map_scene::Tool;
     let mut h = harness(vec![]);
     h.key_press(egui::Key::Num2);
     h.key_press(egui::Key::G);
     h.run_steps(1);
-    assert_eq!(h.state().grid.tool, Tool::Fill(Tile::Sand));
-    let before = h.state().grid.map.clone();
+    assert_eq!(h.state().scenes.tile_map.tool, Tool::Fill(Tile::Sand));
+    let before = h.state().map.map.clone();
     // Grass inside the built-in map's lower room (joined to the rest through its doors).
     let cell = (12, 12);
     let mut region = before.region_of(cell);
@@ -381,7 +388,7 @@ fn fill_replaces_the_clicked_region_in_one_undoable_step() {
         region.len()
     );
     click_cell(&mut h, cell);
-    let after = h.state().grid.map.clone();
+    let after = h.state().map.map.clone();
     for i in 0..after.cell_count() {
         let c = after.cell(i);
         let want = if region.binary_search(&c).is_ok() {
@@ -393,10 +400,10 @@ fn fill_replaces_the_clicked_region_in_one_undoable_step() {
     }
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run_steps(1);
-    assert_eq!(h.state().grid.map, before, "one undo");
+    assert_eq!(h.state().map.map, before, "one undo");
     h.get_by_label("Fill").click();
     h.run_steps(1);
-    assert_eq!(h.state().grid.tool, Tool::Paint(Tile::Sand));
+    assert_eq!(h.state().scenes.tile_map.tool, Tool::Paint(Tile::Sand));
 }
 
 #[test]
@@ -404,10 +411,12 @@ fn switching_algorithm_reruns_and_stepping_moves_the_animation() {
     let mut h = harness(vec![]);
     h.get_by_label("Fringe").click();
     h.run_steps(2);
-    let grid = &h.state().grid;
-    assert_eq!(grid.algorithm, AlgorithmKind::Fringe);
+    let app = h.state();
+    let grid = &app.scenes.tile_map;
+    assert_eq!(grid.settings.algorithm, AlgorithmKind::Fringe);
     assert!(
-        grid.events
+        grid.search
+            .events
             .iter()
             .any(|e| matches!(e, navlab::search::SearchEvent::IterationStarted { .. }))
     );
@@ -415,13 +424,16 @@ fn switching_algorithm_reruns_and_stepping_moves_the_animation() {
     h.run_steps(1);
     h.get_by_label("Step forward").click();
     h.run_steps(1);
-    assert_eq!(h.state().grid.playback.cursor, 2);
+    assert_eq!(h.state().scenes.tile_map.playback.cursor, 2);
     h.get_by_label("Step back").click();
     h.run_steps(1);
-    assert_eq!(h.state().grid.playback.cursor, 1);
+    assert_eq!(h.state().scenes.tile_map.playback.cursor, 1);
     h.get_by_label("BFS").click();
     h.run_steps(2);
-    assert_eq!(h.state().grid.algorithm, AlgorithmKind::Bfs);
+    assert_eq!(
+        h.state().scenes.tile_map.settings.algorithm,
+        AlgorithmKind::Bfs
+    );
 }
 
 #[test]
@@ -430,15 +442,23 @@ fn compare_all_fills_the_table_for_every_algorithm() {
     h.get_by_label("IDA*").click();
     h.run_steps(1);
     // Keep IDA* quick for the test.
-    h.state_mut().grid.budget = 50_000;
-    let canvas_before = h.state().grid.last_view().expect("drawn").rect;
+    h.state_mut().scenes.tile_map.settings.budget = 50_000;
+    let canvas_before = h.state().scenes.tile_map.last_view().expect("drawn").rect;
     h.get_by_label("Compare all").click();
     h.run_steps(1);
     // It runs on a worker thread: the window keeps drawing (and says so) until it is done.
-    assert!(h.state().grid.is_comparing() || h.state().grid.comparison.is_some());
+    assert!(
+        h.state().scenes.tile_map.is_comparing() || h.state().scenes.tile_map.comparison.is_some()
+    );
     wait_for_comparison(&mut h);
-    assert!(!h.state().grid.is_comparing());
-    let rows = h.state().grid.comparison.clone().expect("compared");
+    assert!(!h.state().scenes.tile_map.is_comparing());
+    let rows = h
+        .state()
+        .scenes
+        .tile_map
+        .comparison
+        .clone()
+        .expect("compared");
     assert_eq!(rows.len(), 5);
     let dijkstra = rows
         .iter()
@@ -452,13 +472,13 @@ fn compare_all_fills_the_table_for_every_algorithm() {
         assert!(r.micros > 0.0);
     }
     // Passes and deferrals, for the algorithms that have them, as a recorded run shows them.
-    let grid = &h.state().grid;
+    let app = h.state();
     for r in &rows {
         let kind = AlgorithmKind::ALL
             .into_iter()
             .find(|k| k.name() == r.name)
             .expect("kind");
-        let (_, trace) = traced_search(grid, kind);
+        let (_, trace) = traced_search(app, kind);
         let count = |wanted: fn(&SearchEvent) -> bool| trace.iter().filter(|e| wanted(e)).count();
         let passes = count(|e| matches!(e, SearchEvent::IterationStarted { .. }));
         let deferred = count(|e| matches!(e, SearchEvent::Deferred { .. }));
@@ -482,10 +502,10 @@ fn compare_all_fills_the_table_for_every_algorithm() {
     h.get_by_label("Time (µs)");
     h.get_by_label("Time, µs (log)");
     // The table and charts took room from the map, which was fitted again to show all of it.
-    let view = h.state().grid.last_view().expect("drawn");
+    let view = h.state().scenes.tile_map.last_view().expect("drawn");
     assert!(view.rect.height() < canvas_before.height() - 100.0);
     let seen = view.visible_world();
-    let map = &h.state().grid.map;
+    let map = &h.state().map.map;
     assert!(seen.min.x <= 0.0 && seen.min.y <= 0.0);
     assert!(seen.max.x >= map.width() as f64 && seen.max.y >= map.height() as f64);
 
@@ -515,12 +535,19 @@ fn the_comparison_hides_and_gives_the_map_its_room() {
     let mut h = harness(vec![]);
     h.set_size(egui::vec2(1024.0, 640.0));
     h.run_steps(2);
-    h.state_mut().grid.budget = 50_000;
+    h.state_mut().scenes.tile_map.settings.budget = 50_000;
     h.get_by_label("Compare all").click();
     wait_for_comparison(&mut h);
     h.run_steps(2);
-    let height =
-        |h: &Harness<'_, NavlabApp>| h.state().grid.last_view().expect("drawn").rect.height();
+    let height = |h: &Harness<'_, NavlabApp>| {
+        h.state()
+            .scenes
+            .tile_map
+            .last_view()
+            .expect("drawn")
+            .rect
+            .height()
+    };
     let shown = height(&h);
     assert!(h.query_by_label("Put off").is_some());
 
@@ -533,7 +560,7 @@ fn the_comparison_hides_and_gives_the_map_its_room() {
     );
     assert!(height(&h) > shown + 150.0, "{} against {shown}", height(&h));
     assert!(
-        h.state().grid.settings().comparison_hidden,
+        h.state().scenes.tile_map.settings().comparison_hidden,
         "kept between runs"
     );
 
@@ -549,14 +576,14 @@ fn the_comparison_hides_and_gives_the_map_its_room() {
     h.run_steps(2);
     wait_for_comparison(&mut h);
     h.run_steps(2);
-    assert!(!h.state().grid.settings().comparison_hidden);
+    assert!(!h.state().scenes.tile_map.settings().comparison_hidden);
     assert!(h.query_by_label("Put off").is_some());
 }
 
 /// Runs frames until the comparison on the worker thread is shown (6 s at most).
 fn wait_for_comparison(h: &mut Harness<'_, NavlabApp>) {
     for _ in 0..600 {
-        if h.state().grid.comparison.is_some() {
+        if h.state().scenes.tile_map.comparison.is_some() {
             return;
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
@@ -569,15 +596,25 @@ fn wait_for_comparison(h: &mut Harness<'_, NavlabApp>) {
 #[test]
 fn the_c_key_compares_all() {
     let mut h = harness(vec![]);
-    h.state_mut().grid.budget = 50_000;
+    h.state_mut().scenes.tile_map.settings.budget = 50_000;
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::C);
     h.run_steps(2);
-    assert!(!h.state().grid.is_comparing() && h.state().grid.comparison.is_none());
+    assert!(
+        !h.state().scenes.tile_map.is_comparing() && h.state().scenes.tile_map.comparison.is_none()
+    );
     h.key_press(egui::Key::C);
     h.run_steps(1);
-    assert!(h.state().grid.is_comparing() || h.state().grid.comparison.is_some());
+    assert!(
+        h.state().scenes.tile_map.is_comparing() || h.state().scenes.tile_map.comparison.is_some()
+    );
     wait_for_comparison(&mut h);
-    let rows = h.state().grid.comparison.clone().expect("compared");
+    let rows = h
+        .state()
+        .scenes
+        .tile_map
+        .comparison
+        .clone()
+        .expect("compared");
     let names: Vec<&str> = rows.iter().map(|r| r.name).collect();
     assert_eq!(names, ["BFS", "Dijkstra", "A*", "IDA*", "Fringe"]);
 }
@@ -587,20 +624,20 @@ fn an_edit_while_comparing_drops_the_outdated_result() {
     let mut h = harness(vec![]);
     // Start and edit with no frame between, so no frame can take the result first (a frame
     // may run more than one pass).
-    h.state_mut().grid.compare_in_background();
-    assert!(h.state().grid.is_comparing());
-    assert!(h.state_mut().grid.paint((5, 10), Tile::Wall));
+    h.state_mut().scenes.tile_map.compare_in_background();
+    assert!(h.state().scenes.tile_map.is_comparing());
+    assert!(h.state_mut().paint((5, 10), Tile::Wall));
     assert!(
-        !h.state().grid.is_comparing(),
+        !h.state().scenes.tile_map.is_comparing(),
         "the edit drops the comparison"
     );
     for _ in 0..100 {
         std::thread::sleep(std::time::Duration::from_millis(10));
         h.run_steps(1);
     }
-    assert!(!h.state().grid.is_comparing());
+    assert!(!h.state().scenes.tile_map.is_comparing());
     assert!(
-        h.state().grid.comparison.is_none(),
+        h.state().scenes.tile_map.comparison.is_none(),
         "the comparison was for the map before the edit"
     );
 }
@@ -615,23 +652,23 @@ fn saving_writes_the_file_and_unsaved_edits_are_asked_about() {
     h.get_by_label("Sand").click();
     h.run_steps(1);
     click_cell(&mut h, (1, 1));
-    h.state_mut().grid.map.costs.sand = 4.5; // a custom cost the .json keeps
+    h.state_mut().map.map.costs.sand = 4.5; // a custom cost the .json keeps
     h.get_by_label("Save").click();
     h.run_steps(2);
-    assert!(!h.state().grid.dirty);
+    assert!(!h.state().map.dirty);
     let loaded = navlab::grid::movingai::load_any(&saved).expect("saved file loads");
     assert_eq!(loaded.get((1, 1)), Some(Tile::Sand));
     assert_eq!(loaded.costs.sand, 4.5);
     // Another edit, then Open: the question comes first; Cancel keeps everything.
     click_cell(&mut h, (2, 1));
-    assert!(h.state().grid.dirty);
+    assert!(h.state().map.dirty);
     h.get_by_label("Open…").click();
     h.run_steps(2);
     h.get_by_label("Unsaved changes");
     h.get_by_label("Cancel").click();
     h.run_steps(2);
     assert!(h.state().pending.is_none());
-    assert_eq!(h.state().grid.map.get((2, 1)), Some(Tile::Sand));
+    assert_eq!(h.state().map.map.get((2, 1)), Some(Tile::Sand));
     // Escape is Cancel.
     h.get_by_label("Open…").click();
     h.run_steps(2);
@@ -640,14 +677,14 @@ fn saving_writes_the_file_and_unsaved_edits_are_asked_about() {
     h.run_steps(2);
     assert!(h.state().pending.is_none());
     assert!(h.query_by_label("Unsaved changes").is_none());
-    assert!(h.state().grid.dirty);
+    assert!(h.state().map.dirty);
     // Open again and discard: the other map opens.
     h.get_by_label("Open…").click();
     h.run_steps(2);
     h.get_by_label("Discard changes").click();
     h.run_steps(3);
-    assert_eq!(h.state().grid.map.width(), 3);
-    assert!(!h.state().grid.dirty);
+    assert_eq!(h.state().map.map.width(), 3);
+    assert!(!h.state().map.dirty);
 }
 
 /// Replaces the text of the path prompt's field with `path` and presses Enter.
@@ -669,7 +706,7 @@ fn without_a_file_dialog_typed_paths_open_and_save_and_nothing_is_lost() {
     h.get_by_label("Sand").click();
     h.run_steps(1);
     click_cell(&mut h, (1, 1));
-    assert!(h.state().grid.dirty);
+    assert!(h.state().map.dirty);
 
     // Open… with unsaved edits asks first; saving finds no dialog and asks for a path.
     h.get_by_label("Open…").click();
@@ -688,7 +725,7 @@ fn without_a_file_dialog_typed_paths_open_and_save_and_nothing_is_lost() {
     let saved = navlab::grid::movingai::load_any(&dir.path().join("edited.json"))
         .expect("the edits were saved");
     assert_eq!(saved.get((1, 1)), Some(Tile::Sand));
-    assert!(!h.state().grid.dirty);
+    assert!(!h.state().map.dirty);
     // Then the open goes on, and finds no dialog either.
     h.run_steps(2);
     assert!(h.state().pending.is_none());
@@ -701,8 +738,8 @@ fn without_a_file_dialog_typed_paths_open_and_save_and_nothing_is_lost() {
     );
     type_path(&mut h, &other);
     assert!(h.state().path_prompt.is_none());
-    assert_eq!(h.state().grid.map.width(), 3);
-    assert_eq!(h.state().grid.file.as_deref(), Some(other.as_path()));
+    assert_eq!(h.state().map.map.width(), 3);
+    assert_eq!(h.state().map.file.as_deref(), Some(other.as_path()));
 
     // Save as over an existing file asks before replacing it.
     h.get_by_label("Save as…").click();
@@ -730,7 +767,7 @@ fn ctrl_l_opens_a_typed_path_in_the_scene_it_belongs_to_tab_completes_escape_can
     let map = dir.path().join("small.map");
     std::fs::write(&map, "type octile\nheight 2\nwidth 4\nmap\n....\n.@..\n").expect("write");
     let mut h = harness(vec![]);
-    let width = h.state().grid.map.width();
+    let width = h.state().map.map.width();
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
     h.run_steps(2);
     assert!(h.state().path_prompt.is_some());
@@ -742,13 +779,13 @@ fn ctrl_l_opens_a_typed_path_in_the_scene_it_belongs_to_tab_completes_escape_can
     h.key_press(egui::Key::Escape);
     h.run_steps(2);
     assert!(h.state().path_prompt.is_none());
-    assert_eq!(h.state().grid.map.width(), width, "nothing opened");
+    assert_eq!(h.state().map.map.width(), width, "nothing opened");
     // A mesh path from the tile map opens in the navmesh view; a map path from there comes back.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
     h.run_steps(2);
     type_path(&mut h, &common::repo_path("assets/hole.obj"));
     assert_eq!(h.state().settings.scene, SceneKind::Navmesh);
-    assert!(h.state().scene.source.name().contains("hole.obj"));
+    assert!(h.state().scenes.navmesh.source.name().contains("hole.obj"));
     // Tab completes the name being typed ("sma" → "small.map"), then Enter opens it.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
     h.run_steps(2);
@@ -769,15 +806,15 @@ fn ctrl_l_opens_a_typed_path_in_the_scene_it_belongs_to_tab_completes_escape_can
     h.key_press(egui::Key::Enter);
     h.run_steps(2);
     assert_eq!(h.state().settings.scene, SceneKind::TileMap);
-    assert_eq!(h.state().grid.map.width(), 4);
+    assert_eq!(h.state().map.map.width(), 4);
 }
 
 #[test]
 fn right_drag_pans_the_map_without_painting_or_moving_the_goal() {
     let mut h = harness(vec![]);
-    let view = h.state().grid.last_view().expect("drawn");
-    let goal = h.state().grid.goal;
-    let tiles_before = h.state().grid.map.clone();
+    let view = h.state().scenes.tile_map.last_view().expect("drawn");
+    let goal = h.state().scenes.tile_map.goal;
+    let tiles_before = h.state().map.map.clone();
     let from = view.rect.center();
     let to = from + egui::vec2(120.0, 40.0);
     common::drag_screen(
@@ -787,20 +824,21 @@ fn right_drag_pans_the_map_without_painting_or_moving_the_goal() {
         6,
         |_| {},
     );
-    let after = h.state().grid.last_view().expect("drawn");
+    let after = h.state().scenes.tile_map.last_view().expect("drawn");
     assert_ne!(after.camera.center, view.camera.center, "the view moved");
-    assert_eq!(h.state().grid.goal, goal);
-    assert_eq!(h.state().grid.map, tiles_before);
+    assert_eq!(h.state().scenes.tile_map.goal, goal);
+    assert_eq!(h.state().map.map, tiles_before);
 }
 
 #[test]
 fn the_step_list_explains_grid_steps_and_jumps_on_click() {
     let mut h = harness(vec![]);
-    let width = h.state().grid.map.width();
-    let text = h.state().grid.events[2].explain(|i| format!("cell {},{}", i % width, i / width));
+    let width = h.state().map.map.width();
+    let text = h.state().scenes.tile_map.search.events[2]
+        .explain(|i| format!("cell {},{}", i % width, i / width));
     h.get_by_label(&format!("3. {text}")).click();
     h.run_steps(2);
-    assert_eq!(h.state().grid.playback.cursor, 3);
+    assert_eq!(h.state().scenes.tile_map.playback.cursor, 3);
 }
 
 #[test]
@@ -816,9 +854,15 @@ fn lab_options_survive_a_restart() {
     let saved = serde_json::to_string(&h.state().settings).expect("serialises");
     let restored: AppSettings = serde_json::from_str(&saved).expect("deserialises");
     let app = NavlabApp::new(restored, Box::new(ScriptedDialogs::default()));
-    assert_eq!(app.grid.algorithm, AlgorithmKind::Fringe);
-    assert_eq!(app.grid.connectivity, navlab::grid::Connectivity::Four);
-    assert!(app.grid.expansions_only);
+    assert_eq!(
+        app.scenes.tile_map.settings.algorithm,
+        AlgorithmKind::Fringe
+    );
+    assert_eq!(
+        app.scenes.tile_map.settings.connectivity,
+        navlab::grid::Connectivity::Four
+    );
+    assert!(app.scenes.tile_map.settings.expansions_only);
     assert_eq!(app.settings.scene, SceneKind::TileMap);
 }
 
@@ -830,19 +874,19 @@ fn the_last_map_reopens_at_start_and_recent_opens_maps_as_maps() {
     let mut h = harness(vec![Some(map.clone())]);
     h.get_by_label("Open…").click();
     h.run_steps(2);
-    assert_eq!(h.state().grid.map.width(), 4);
+    assert_eq!(h.state().map.map.width(), 4);
     // What eframe would store, through serde, then a new app from it: the map is back.
     let saved = serde_json::to_string(&h.state().settings).expect("serialises");
     let restored: AppSettings = serde_json::from_str(&saved).expect("deserialises");
     let app = NavlabApp::new(restored.clone(), Box::new(ScriptedDialogs::default()));
-    assert_eq!(app.grid.map.width(), 4);
-    assert_eq!(app.grid.file.as_deref(), Some(map.as_path()));
-    assert!(!app.grid.dirty);
+    assert_eq!(app.map.map.width(), 4);
+    assert_eq!(app.map.file.as_deref(), Some(map.as_path()));
+    assert!(!app.map.dirty);
     // Gone since: the built-in map, and no error at start.
     std::fs::remove_file(&map).expect("removed");
     let app = NavlabApp::new(restored, Box::new(ScriptedDialogs::default()));
-    assert!(app.error.is_none());
-    assert!(app.grid.file.is_none());
+    assert!(app.banner.error.is_none());
+    assert!(app.map.file.is_none());
 
     // File > Recent lists the map; from the navmesh view it opens as a map, in the map view.
     std::fs::write(
@@ -858,9 +902,13 @@ fn the_last_map_reopens_at_start_and_recent_opens_maps_as_maps() {
     h.run_steps(2);
     h.get_by_label(&map.display().to_string()).click();
     h.run_steps(3);
-    assert!(h.state().error.is_none(), "{:?}", h.state().error);
+    assert!(
+        h.state().banner.error.is_none(),
+        "{:?}",
+        h.state().banner.error
+    );
     assert_eq!(h.state().settings.scene, SceneKind::TileMap);
-    assert_eq!(h.state().grid.map.width(), 5);
+    assert_eq!(h.state().map.map.width(), 5);
 
     // Gone again: the entry is greyed out; Clear the list empties it.
     std::fs::remove_file(&map).expect("removed");
@@ -893,7 +941,7 @@ fn f5_reloads_the_map_from_its_file_after_asking_about_edits() {
     h.get_by_label("Wall").click();
     h.run_steps(1);
     click_cell(&mut h, (2, 0));
-    assert_eq!(h.state().grid.map.get((2, 0)), Some(Tile::Wall));
+    assert_eq!(h.state().map.map.get((2, 0)), Some(Tile::Wall));
     // Changed on disk meanwhile (another tool wrote it).
     std::fs::write(&map, "type octile\nheight 2\nwidth 4\nmap\n...@\n.@..\n").expect("write");
     h.key_press(egui::Key::F5);
@@ -901,19 +949,19 @@ fn f5_reloads_the_map_from_its_file_after_asking_about_edits() {
     h.get_by_label("Unsaved changes");
     h.get_by_label("Discard changes").click();
     h.run_steps(3);
-    assert_eq!(h.state().grid.map.get((2, 0)), Some(Tile::Grass));
+    assert_eq!(h.state().map.map.get((2, 0)), Some(Tile::Grass));
     assert_eq!(
-        h.state().grid.map.get((3, 0)),
+        h.state().map.map.get((3, 0)),
         Some(Tile::Wall),
         "as on disk now"
     );
-    assert!(!h.state().grid.dirty);
+    assert!(!h.state().map.dirty);
 }
 
 #[test]
 fn the_new_map_window_creates_on_enter_and_closes_on_escape() {
     let mut h = harness(vec![]);
-    let size = (h.state().grid.map.width(), h.state().grid.map.height());
+    let size = (h.state().map.map.width(), h.state().map.map.height());
     h.get_by_label("Wall").click();
     h.run_steps(1);
     click_cell(&mut h, (3, 3));
@@ -923,7 +971,7 @@ fn the_new_map_window_creates_on_enter_and_closes_on_escape() {
     h.key_press(egui::Key::Escape);
     h.run_steps(2);
     assert!(h.query_by_label("New map").is_none());
-    assert_eq!(h.state().grid.map.get((3, 3)), Some(Tile::Wall));
+    assert_eq!(h.state().map.map.get((3, 3)), Some(Tile::Wall));
     h.get_by_label("New…").click();
     h.run_steps(2);
     h.key_press(egui::Key::Enter);
@@ -931,7 +979,7 @@ fn the_new_map_window_creates_on_enter_and_closes_on_escape() {
     // The painted wall is unsaved: asked first.
     h.get_by_label("Discard changes").click();
     h.run_steps(3);
-    let map = &h.state().grid.map;
+    let map = &h.state().map.map;
     assert_eq!((map.width(), map.height()), size);
     assert_eq!(map.passable_count(), size.0 * size.1, "all grass");
 }
@@ -950,16 +998,16 @@ fn ctrl_s_saves_ctrl_shift_s_saves_as_and_ctrl_n_is_new() {
     h.get_by_label("Wall").click();
     h.run_steps(1);
     click_cell(&mut h, (2, 1));
-    assert!(h.state().grid.dirty);
+    assert!(h.state().map.dirty);
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run_steps(2);
     let on_disk = |path: &PathBuf| navlab::grid::movingai::load_any(path).expect("a map");
     assert_eq!(on_disk(&map).get((2, 1)), Some(Tile::Wall));
-    assert!(!h.state().grid.dirty);
+    assert!(!h.state().map.dirty);
     assert!(!copy.exists(), "Ctrl+S asked nothing");
 
     click_cell(&mut h, (1, 0));
-    assert!(h.state().grid.dirty);
+    assert!(h.state().map.dirty);
     h.key_press_modifiers(
         egui::Modifiers::COMMAND | egui::Modifiers::SHIFT,
         egui::Key::S,
@@ -971,8 +1019,8 @@ fn ctrl_s_saves_ctrl_shift_s_saves_as_and_ctrl_n_is_new() {
         Some(Tile::Grass),
         "not saved over"
     );
-    assert_eq!(h.state().grid.file.as_deref(), Some(copy.as_path()));
-    assert!(!h.state().grid.dirty);
+    assert_eq!(h.state().map.file.as_deref(), Some(copy.as_path()));
+    assert!(!h.state().map.dirty);
 
     assert!(h.query_by_label("New map").is_none());
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::N);
@@ -994,8 +1042,8 @@ fn save_does_not_quietly_drop_edited_costs_into_a_movingai_map() {
     ]);
     h.get_by_label("Open…").click();
     h.run_steps(2);
-    h.state_mut().grid.map.costs.sand = 4.5;
-    h.state_mut().grid.dirty = true;
+    h.state_mut().map.map.costs.sand = 4.5;
+    h.state_mut().map.dirty = true;
     // Ctrl+S on the .map asks where (the next answer, a .json) instead of writing the .map.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run_steps(2);
@@ -1006,8 +1054,8 @@ fn save_does_not_quietly_drop_edited_costs_into_a_movingai_map() {
     );
     let saved = navlab::grid::movingai::load_any(&json).expect("saved as .json");
     assert_eq!(saved.costs.sand, 4.5);
-    assert_eq!(h.state().grid.file.as_deref(), Some(json.as_path()));
-    assert!(!h.state().grid.dirty);
+    assert_eq!(h.state().map.file.as_deref(), Some(json.as_path()));
+    assert!(!h.state().map.dirty);
     // Chosen on purpose, a .map is written, and the notice says the costs are not in it.
     h.get_by_label("Save as…").click();
     h.run_steps(2);
@@ -1022,13 +1070,13 @@ fn a_failed_save_says_so_and_keeps_the_edits() {
     h.get_by_label("Wall").click();
     h.run_steps(1);
     click_cell(&mut h, (5, 10));
-    assert!(h.state().grid.dirty);
+    assert!(h.state().map.dirty);
     h.get_by_label("Save as…").click();
     h.run_steps(3);
     h.get_by_label_contains("Could not save");
     h.get_by_label_contains("nothing is lost");
-    assert!(h.state().grid.dirty, "the edits are still unsaved");
-    assert_eq!(h.state().grid.map.get((5, 10)), Some(Tile::Wall));
+    assert!(h.state().map.dirty, "the edits are still unsaved");
+    assert_eq!(h.state().map.map.get((5, 10)), Some(Tile::Wall));
 }
 
 #[test]
@@ -1043,8 +1091,11 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
     for x in 4..12 {
         click_cell(&mut h, (x, 10));
     }
-    let map = h.state().grid.map.clone();
-    let (start, goal) = (h.state().grid.start, h.state().grid.goal);
+    let map = h.state().map.map.clone();
+    let (start, goal) = (
+        h.state().scenes.tile_map.start,
+        h.state().scenes.tile_map.goal,
+    );
 
     // Ctrl+B, or the button. It builds on a worker thread: the window keeps drawing meanwhile.
     h.get_by_label("Build navmesh");
@@ -1053,22 +1104,22 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
     wait_for_mesh_build(&mut h);
     let app = h.state();
     assert_eq!(app.settings.scene, SceneKind::Navmesh);
-    assert!(app.scene.source.name().contains("as a navmesh"));
-    let summary = app.scene.mesh.summary();
+    assert!(app.scenes.navmesh.source.name().contains("as a navmesh"));
+    let summary = app.scenes.navmesh.mesh.summary();
     assert!((summary.area - map.passable_count() as f64).abs() < 1e-9 * summary.area);
     // No triangle covers a blocked tile.
-    for t in 0..app.scene.mesh.triangles().len() {
-        let [a, b, c] = app.scene.mesh.corners(t);
+    for t in 0..app.scenes.navmesh.mesh.triangles().len() {
+        let [a, b, c] = app.scenes.navmesh.mesh.corners(t);
         let centroid = (a + b + c) * (1.0 / 3.0);
         let tile = (centroid.x.floor() as usize, centroid.y.floor() as usize);
         assert!(map.is_passable(tile), "triangle {t} on {tile:?}");
     }
     let centre = |(x, y): (usize, usize)| Vec2::new(x as f64 + 0.5, y as f64 + 0.5);
     assert_eq!(
-        (app.scene.start, app.scene.goal),
+        (app.scenes.navmesh.start, app.scenes.navmesh.goal),
         (centre(start), centre(goal))
     );
-    let path = app.scene.timeline.path.clone().expect("a path");
+    let path = app.scenes.navmesh.timeline.path.clone().expect("a path");
     assert_ne!(path.status, navlab::navmesh::PathStatus::Unreachable);
     assert!(path.length >= centre(start).distance(centre(goal)) - 1e-9);
 
@@ -1080,7 +1131,7 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
     assert!(!h.state().is_building_mesh());
     std::thread::sleep(std::time::Duration::from_millis(100));
     h.run_steps(3);
-    assert!(h.state().scene.source.name().contains("built in"));
+    assert!(h.state().scenes.navmesh.source.name().contains("built in"));
     h.state_mut()
         .command(navlab::app::Command::BuildMeshFromMap);
     for _ in 0..600 {
@@ -1090,7 +1141,14 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    assert!(h.state().scene.source.name().contains("as a navmesh"));
+    assert!(
+        h.state()
+            .scenes
+            .navmesh
+            .source
+            .name()
+            .contains("as a navmesh")
+    );
 
     // File > Save mesh as… writes it as OBJ.
     h.get_by_label("File").click();
@@ -1101,7 +1159,7 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
         .expect("the saved mesh loads");
     assert_eq!(
         written.triangles().len(),
-        h.state().scene.mesh.triangles().len()
+        h.state().scenes.navmesh.mesh.triangles().len()
     );
     // … and, given a .mesh name, as a Polyanya mesh.
     h.get_by_label("File").click();
@@ -1111,7 +1169,7 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
     h.get_by_label_contains("as a Polyanya mesh: convex polygons");
     let written = navlab::navmesh::NavMesh::load(&polyanya, navlab::navmesh::Plane::Xz)
         .expect("the Polyanya mesh loads");
-    let (ours, back) = (h.state().scene.mesh.summary(), written.summary());
+    let (ours, back) = (h.state().scenes.navmesh.mesh.summary(), written.summary());
     assert_eq!(
         (back.triangles, back.islands),
         (ours.triangles, ours.islands)
@@ -1127,37 +1185,41 @@ fn the_agent_radius_slider_shrinks_the_built_navmesh_away_from_the_walls() {
     h.get_by_role_and_label(egui::accesskit::Role::Slider, "Agent radius")
         .focus();
     h.run_steps(2);
-    let step = h.state().grid.playback.cursor;
-    assert!(!h.state().grid.playback.playing);
+    let step = h.state().scenes.tile_map.playback.cursor;
+    assert!(!h.state().scenes.tile_map.playback.playing);
     for _ in 0..4 {
         h.key_press(egui::Key::ArrowRight);
         h.run_steps(1);
     }
-    assert_eq!(h.state().grid.agent_radius, 0.5);
+    assert_eq!(h.state().scenes.tile_map.settings.agent_radius, 0.5);
     // The arrows went to the slider only, not to the playback too.
-    assert_eq!(h.state().grid.playback.cursor, step);
+    assert_eq!(h.state().scenes.tile_map.playback.cursor, step);
     h.key_press(egui::Key::Escape);
     h.run_steps(1);
     h.key_press(egui::Key::ArrowRight);
     h.run_steps(1);
     assert_eq!(
-        h.state().grid.playback.cursor,
+        h.state().scenes.tile_map.playback.cursor,
         step + 1,
         "Esc gives the keys back"
     );
-    assert_eq!(h.state().grid.agent_radius, 0.5);
-    let map = h.state().grid.map.clone();
+    assert_eq!(h.state().scenes.tile_map.settings.agent_radius, 0.5);
+    let map = h.state().map.map.clone();
     h.get_by_label("Build navmesh").click();
     h.run_steps(1);
     wait_for_mesh_build(&mut h);
     let app = h.state();
     assert_eq!(app.settings.scene, SceneKind::Navmesh);
     assert!(
-        app.scene.source.name().contains("(agent radius 0.5)"),
+        app.scenes
+            .navmesh
+            .source
+            .name()
+            .contains("(agent radius 0.5)"),
         "{}",
-        app.scene.source.name()
+        app.scenes.navmesh.source.name()
     );
-    let mesh = &app.scene.mesh;
+    let mesh = &app.scenes.navmesh.mesh;
     assert!(mesh.summary().area < map.passable_count() as f64 - 1.0);
     // No corner of the mesh is closer than half a tile to a blocked tile or the edge.
     let (w, h_) = (map.width() as f64, map.height() as f64);
@@ -1176,9 +1238,9 @@ fn the_agent_radius_slider_shrinks_the_built_navmesh_away_from_the_walls() {
         }
     }
     // Start and goal were moved onto the mesh, and the path joins them.
-    assert!(mesh.triangle_at(app.scene.start).is_some());
-    assert!(mesh.triangle_at(app.scene.goal).is_some());
-    let path = app.scene.timeline.path.clone().expect("a path");
+    assert!(mesh.triangle_at(app.scenes.navmesh.start).is_some());
+    assert!(mesh.triangle_at(app.scenes.navmesh.goal).is_some());
+    let path = app.scenes.navmesh.timeline.path.clone().expect("a path");
     assert_ne!(path.status, navlab::navmesh::PathStatus::Unreachable);
 }
 
@@ -1194,20 +1256,20 @@ fn a_tiled_map_opens_with_its_collision_layer_as_walls_and_saves_under_a_new_nam
     h.get_by_label("Open…").click();
     h.run_steps(3);
     let app = h.state();
-    assert_eq!(app.error, None);
+    assert_eq!(app.banner.error, None);
     assert_eq!(
         app.notice.as_deref(),
         Some("Imported from Tiled: walls from layer PlayerLayer; Save writes .map or .json")
     );
-    assert_eq!(app.grid.map.width(), 10);
-    assert_eq!(app.grid.map.passable_count(), 100 - 33);
+    assert_eq!(app.map.map.width(), 10);
+    assert_eq!(app.map.map.passable_count(), 100 - 33);
     // Ctrl+S does not write Tiled XML over the Tiled file: it asks for a new name.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::S);
     h.run_steps(2);
     assert_eq!(std::fs::read(&tmx).expect("tmx"), before);
     let written = navlab::grid::movingai::load_any(&saved).expect("saved as navlab JSON");
-    assert_eq!(written, h.state().grid.map);
-    assert_eq!(h.state().grid.file.as_deref(), Some(saved.as_path()));
+    assert_eq!(written, h.state().map.map);
+    assert_eq!(h.state().map.file.as_deref(), Some(saved.as_path()));
 }
 
 #[test]
@@ -1219,7 +1281,7 @@ fn the_window_title_names_the_document_and_marks_unsaved_edits() {
     click_cell(&mut h, (3, 3));
     assert_eq!(h.state().window_title(), "untitled map* — navlab");
     // The window is told in the frame the title changes.
-    h.state_mut().grid.dirty = false;
+    h.state_mut().map.dirty = false;
     h.step();
     let sent = h
         .output()
@@ -1268,7 +1330,7 @@ fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
     h.state_mut().keep_unsaved_edits();
     h.state().wait_until_edits_kept();
     assert_eq!(kept_files(dir.path()).len(), 1, "kept");
-    let edited = h.state().grid.map.clone();
+    let edited = h.state().map.map.clone();
     drop(h);
 
     // The next start offers it; opening it gives the edited map, still unsaved.
@@ -1276,8 +1338,8 @@ fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
     h.get_by_label("Unsaved edits from the last session");
     // New edits meanwhile are kept in the new window's own file, and asked about before the
     // offer opens (the offer steps aside for the question).
-    h.state_mut().grid.map.set((1, 1), Tile::Sand);
-    h.state_mut().grid.dirty = true;
+    h.state_mut().map.map.set((1, 1), Tile::Sand);
+    h.state_mut().map.dirty = true;
     h.state_mut().keep_unsaved_edits();
     h.state().wait_until_edits_kept();
     assert_eq!(kept_files(dir.path()).len(), 2, "both kept");
@@ -1293,8 +1355,8 @@ fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
     h.get_by_label("Discard changes").click();
     h.run_steps(3);
     h.state().wait_until_edits_kept();
-    assert_eq!(h.state().grid.map, edited);
-    assert!(h.state().grid.dirty);
+    assert_eq!(h.state().map.map, edited);
+    assert!(h.state().map.dirty);
     assert_eq!(h.state().settings.scene, SceneKind::TileMap);
     assert!(h.state().window_title().contains('*'));
     // The opened edits are this window's to keep now: one file, holding them.
@@ -1319,8 +1381,8 @@ fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
     // meanwhile offers nothing; once the second dies, the next start offers its edits.
     let mut first = start(ScriptedDialogs::default());
     let mut second = start(ScriptedDialogs::default());
-    second.state_mut().grid.map.set((1, 1), Tile::Water);
-    second.state_mut().grid.dirty = true;
+    second.state_mut().map.map.set((1, 1), Tile::Water);
+    second.state_mut().map.dirty = true;
     second.state_mut().keep_unsaved_edits();
     second.state().wait_until_edits_kept();
     first.state_mut().keep_unsaved_edits();
@@ -1352,15 +1414,16 @@ fn copy_path_copies_what_the_grid_command_prints() {
         panic!("one copy: {copied:?}")
     };
     let copied: serde_json::Value = serde_json::from_str(text).expect("json");
-    let grid = &h.state().grid;
+    let app = h.state();
+    let grid = &app.scenes.tile_map;
     assert_eq!(
-        grid.algorithm,
+        grid.settings.algorithm,
         AlgorithmKind::AStar,
         "the default the command shares"
     );
     let dir = tempfile::tempdir().expect("temp dir");
     let map = dir.path().join("built-in.map");
-    std::fs::write(&map, navlab::grid::movingai::to_map_text(&grid.map)).expect("write");
+    std::fs::write(&map, navlab::grid::movingai::to_map_text(&app.map.map)).expect("write");
     let cell = |(x, y): (usize, usize)| format!("{x},{y}");
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_navlab"))
         .arg("grid")
@@ -1398,10 +1461,11 @@ fn the_open_list_shows_the_cell_expanded_next() {
     for _ in 0..40 {
         h.key_press(egui::Key::ArrowRight);
         h.run_steps(1);
-        let grid = &h.state().grid;
-        let next_event = grid.events.get(grid.playback.cursor).copied();
+        let app = h.state();
+        let grid = &app.scenes.tile_map;
+        let next_event = grid.search.events.get(grid.playback.cursor).copied();
         if let Some(SearchEvent::Expanded { node, .. }) = next_event {
-            let cell = grid.map.cell(node);
+            let cell = app.map.map.cell(node);
             assert_eq!(grid.next_to_expand(), Some(cell));
             // The first row of the table names it.
             let name = format!("{},{}", cell.0, cell.1);
@@ -1424,13 +1488,14 @@ fn the_open_list_shows_the_cell_expanded_next() {
     for _ in 0..150 {
         h.key_press(egui::Key::ArrowRight);
         h.run_steps(1);
-        let grid = &h.state().grid;
+        let app = h.state();
+        let grid = &app.scenes.tile_map;
         let mut path = navlab::search::IdaPath::new();
-        for event in &grid.events[..grid.playback.cursor] {
+        for event in &grid.search.events[..grid.playback.cursor] {
             path.apply(event);
         }
         if matches!(
-            grid.events.get(grid.playback.cursor.wrapping_sub(1)),
+            grid.search.events.get(grid.playback.cursor.wrapping_sub(1)),
             Some(SearchEvent::Backtracked { .. })
         ) {
             backtracks += 1;
@@ -1438,7 +1503,7 @@ fn the_open_list_shows_the_cell_expanded_next() {
         let depth = path.nodes().len().saturating_sub(1);
         h.get_by_label(&format!("IDA* path: depth {depth}"));
         if let Some(last) = path.nodes().last() {
-            let cell = grid.map.cell(last.node);
+            let cell = app.map.map.cell(last.node);
             let row = labels_from(&h, "deepest", 2);
             assert_eq!(row.get(1), Some(&format!("{},{}", cell.0, cell.1)));
         }
@@ -1458,13 +1523,14 @@ fn the_open_list_shows_the_cell_expanded_next() {
     for _ in 0..200 {
         h.key_press(egui::Key::ArrowRight);
         h.run_steps(1);
-        let grid = &h.state().grid;
-        let (node, deferred) = match grid.events.get(grid.playback.cursor).copied() {
+        let app = h.state();
+        let grid = &app.scenes.tile_map;
+        let (node, deferred) = match grid.search.events.get(grid.playback.cursor).copied() {
             Some(SearchEvent::Expanded { node, .. }) => (node, false),
             Some(SearchEvent::Deferred { node, .. }) => (node, true),
             _ => continue,
         };
-        let cell = grid.map.cell(node);
+        let cell = app.map.map.cell(node);
         assert_eq!(grid.next_to_expand(), Some(cell));
         // The first row: "next", the cell, g, h, f, and what the visit does.
         let first_row = labels_from(&h, "next", 6);
@@ -1485,7 +1551,7 @@ fn the_open_list_shows_the_cell_expanded_next() {
     h.key_press(egui::Key::End);
     h.run_steps(2);
     h.get_by_label_contains("The search has ended;");
-    assert_eq!(h.state().grid.next_to_expand(), None);
+    assert_eq!(h.state().scenes.tile_map.next_to_expand(), None);
 }
 
 /// The window on the built-in map with `algorithm` chosen and its search shown.
@@ -1500,7 +1566,7 @@ fn searched_with(algorithm: &str) -> Harness<'static, NavlabApp> {
 /// Runs frames until the search on the worker thread is answered and shown (a minute at most).
 fn wait_for_search(h: &mut Harness<'_, NavlabApp>) {
     for _ in 0..6000 {
-        if !h.state().grid.is_searching() {
+        if !h.state().scenes.tile_map.is_searching() {
             return;
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
@@ -1510,14 +1576,15 @@ fn wait_for_search(h: &mut Harness<'_, NavlabApp>) {
 }
 
 /// The lab's search with `kind` run directly on its map, start and goal, every step traced.
-fn traced_search(grid: &GridScene, kind: AlgorithmKind) -> (GridPath, Vec<SearchEvent>) {
+fn traced_search(app: &NavlabApp, kind: AlgorithmKind) -> (GridPath, Vec<SearchEvent>) {
+    let grid = &app.scenes.tile_map;
     let mut trace = Vec::new();
     let path = grid_search(
-        &grid.map,
+        &app.map.map,
         grid.start,
         grid.goal,
         grid.grid_algorithm(kind),
-        grid.connectivity,
+        grid.settings.connectivity,
         &mut trace,
     );
     (path, trace)
@@ -1528,7 +1595,7 @@ fn traced_search(grid: &GridScene, kind: AlgorithmKind) -> (GridPath, Vec<Search
 /// start that asks for the end of the replay gets the end of the new search.
 #[test]
 fn a_large_map_is_searched_in_the_background_and_the_newest_answer_wins() {
-    use navlab::app::grid_query::MAX_RECORDED_STEPS;
+    use navlab::app::tile_map_scene::jobs::MAX_RECORDED_STEPS;
     use navlab::grid::TileMap;
     let mut h = harness(vec![]);
     let side = 800; // 640 000 tiles: over the size searched on the UI thread
@@ -1536,53 +1603,57 @@ fn a_large_map_is_searched_in_the_background_and_the_newest_answer_wins() {
     for y in 0..side - 10 {
         map.set((side / 2, y), Tile::Wall);
     }
-    h.state_mut().grid.set_map(map, None);
-    let grid = &h.state().grid;
+    h.state_mut().replace_map(map, None);
+    let app = h.state();
+    let grid = &app.scenes.tile_map;
     assert!(grid.is_searching());
     assert!(
-        grid.result.is_none() && grid.events.is_empty(),
+        grid.search.result.is_none() && grid.search.events.is_empty(),
         "no answer of the old map"
     );
     // Close the gap at the bottom and open one at the top before the answer arrives.
     for y in side - 10..side {
-        h.state_mut().grid.paint((side / 2, y), Tile::Wall);
+        h.state_mut().paint((side / 2, y), Tile::Wall);
     }
-    h.state_mut().grid.paint((side / 2, 3), Tile::Grass);
-    assert!(h.state().grid.is_searching());
+    h.state_mut().paint((side / 2, 3), Tile::Grass);
+    assert!(h.state().scenes.tile_map.is_searching());
     wait_for_search(&mut h);
 
     let answered = |h: &Harness<'_, NavlabApp>| {
-        let grid = &h.state().grid;
-        let (direct, trace) = traced_search(grid, grid.algorithm);
+        let app = h.state();
+        let grid = &app.scenes.tile_map;
+        let (direct, trace) = traced_search(app, grid.settings.algorithm);
         assert_eq!(
-            grid.result.as_ref(),
+            grid.search.result.as_ref(),
             Some(&direct),
             "the answer is for the map as it is"
         );
         // The steps as recorded for the animation: the first million, and the end.
-        let recorded = grid.events.len();
+        let recorded = grid.search.events.len();
         assert!(recorded <= MAX_RECORDED_STEPS + 1);
         assert!(
-            grid.events[..recorded - 1] == trace[..recorded - 1],
+            grid.search.events[..recorded - 1] == trace[..recorded - 1],
             "the same steps"
         );
-        assert_eq!(grid.events.last(), trace.last());
+        assert_eq!(grid.search.events.last(), trace.last());
         direct
     };
     let path = answered(&h).path;
     assert!(path.contains(&(side / 2, 3)), "through the only gap");
 
     // Moving the start asks for the end of the new search (as a drag of S does).
-    let grid = &mut h.state_mut().grid;
+    let app = h.state_mut();
+    let grid = &mut app.scenes.tile_map;
     grid.start = (side - 1, 0);
     grid.playback.cursor = usize::MAX;
-    grid.rerun();
+    grid.rerun(&app.map);
     assert!(grid.is_searching());
     wait_for_search(&mut h);
     let direct = answered(&h);
     assert!(!direct.path.contains(&(side / 2, 3)), "no need to cross");
-    let grid = &h.state().grid;
-    assert_eq!(grid.playback.cursor, grid.events.len());
+    let app = h.state();
+    let grid = &app.scenes.tile_map;
+    assert_eq!(grid.playback.cursor, grid.search.events.len());
     h.get_by_label("Copy path");
 }
 
@@ -1607,20 +1678,22 @@ fn a_map_file_written_again_is_loaded_again_unless_edited() {
     h.state_mut()
         .command(navlab::app::Command::LoadMap(path.clone()));
     h.run_steps(2);
-    assert_eq!(h.state().grid.map.get((5, 5)), Some(Tile::Wall));
+    assert_eq!(h.state().map.map.get((5, 5)), Some(Tile::Wall));
     {
-        let grid = &mut h.state_mut().grid;
+        let app = h.state_mut();
+        let grid = &mut app.scenes.tile_map;
         grid.goal = (9, 2);
-        grid.rerun();
+        grid.rerun(&app.map);
     }
     common::export(&path, &map_text((6, 1)), 10);
     h.run_steps(6);
-    let grid = &h.state().grid;
-    assert_eq!(grid.map.get((5, 5)), Some(Tile::Grass));
-    assert_eq!(grid.map.get((6, 1)), Some(Tile::Wall));
+    let app = h.state();
+    let grid = &app.scenes.tile_map;
+    assert_eq!(app.map.map.get((5, 5)), Some(Tile::Grass));
+    assert_eq!(app.map.map.get((6, 1)), Some(Tile::Wall));
     assert_eq!(grid.goal, (9, 2), "kept");
     assert_eq!(
-        grid.result.as_ref().and_then(|r| r.path.last()),
+        grid.search.result.as_ref().and_then(|r| r.path.last()),
         Some(&(9, 2))
     );
     assert!(
@@ -1631,13 +1704,13 @@ fn a_map_file_written_again_is_loaded_again_unless_edited() {
     );
 
     // Unsaved edits are never replaced.
-    assert!(h.state_mut().grid.paint((0, 7), Tile::Water));
+    assert!(h.state_mut().paint((0, 7), Tile::Water));
     common::export(&path, &map_text((7, 7)), 20);
     h.run_steps(6);
-    let grid = &h.state().grid;
-    assert_eq!(grid.map.get((0, 7)), Some(Tile::Water));
-    assert_eq!(grid.map.get((7, 7)), Some(Tile::Grass));
-    assert!(grid.dirty);
+    let app = h.state();
+    assert_eq!(app.map.map.get((0, 7)), Some(Tile::Water));
+    assert_eq!(app.map.map.get((7, 7)), Some(Tile::Grass));
+    assert!(app.map.dirty);
     assert!(
         h.state()
             .notice
@@ -1648,8 +1721,8 @@ fn a_map_file_written_again_is_loaded_again_unless_edited() {
     // Saved over by the window itself: no reload (which would forget the undo history).
     assert!(h.state_mut().save_map_to(path.clone()));
     h.run_steps(6);
-    assert!(h.state().grid.can_undo());
-    assert_eq!(h.state().grid.map.get((0, 7)), Some(Tile::Water));
+    assert!(h.state().map.can_undo());
+    assert_eq!(h.state().map.map.get((0, 7)), Some(Tile::Water));
 }
 
 /// What `navlab open` is given applies to the window: a map with start and goal cells and a
@@ -1657,38 +1730,40 @@ fn a_map_file_written_again_is_loaded_again_unless_edited() {
 /// passable are refused with a warning that names them.
 #[test]
 fn launch_options_set_the_map_search_and_mesh_cost() {
-    use navlab::app::{LaunchOptions, LaunchReport, LaunchSearch};
+    use navlab::app::LaunchReport;
+    use navlab::cli::args::{AlgoArg, CostArg, HeuristicArg};
+    use navlab::cli::{OpenArgs, OpenSearchArgs};
     use navlab::grid::{Connectivity, Heuristic};
     let arena = match common::testdata("movingai/arena.map") {
         Some(path) => path,
         None => return,
     };
     let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
-    let launch = LaunchOptions {
+    let launch = OpenArgs {
         file: Some(arena.clone()),
-        start: Some(Vec2::new(3.0, 4.0)),
-        goal: Some(Vec2::new(40.0, 44.0)),
-        search: LaunchSearch {
-            algorithm: Some(AlgorithmKind::Fringe),
-            heuristic: Some(Heuristic::Manhattan),
-            connectivity: Some(Connectivity::Four),
+        from: Some(Vec2::new(3.0, 4.0)),
+        to: Some(Vec2::new(40.0, 44.0)),
+        search: OpenSearchArgs {
+            algo: Some(AlgoArg::Fringe),
+            heuristic: Some(HeuristicArg::Manhattan),
+            connectivity: Some(4),
             ..Default::default()
         },
         ..Default::default()
     };
-    let report = app.apply_launch(&launch);
+    let report = app.apply_launch(&launch.launch());
     assert_eq!(report, LaunchReport::default());
     assert_eq!(app.settings.scene, SceneKind::TileMap);
-    let grid = &app.grid;
+    let grid = &app.scenes.tile_map;
     assert_eq!((grid.start, grid.goal), ((3, 4), (40, 44)));
-    assert_eq!(grid.algorithm, AlgorithmKind::Fringe);
+    assert_eq!(grid.settings.algorithm, AlgorithmKind::Fringe);
     assert_eq!(
-        (grid.heuristic, grid.connectivity),
+        (grid.settings.heuristic, grid.settings.connectivity),
         (Heuristic::Manhattan, Connectivity::Four)
     );
     let mut trace = Vec::new();
     let direct = grid_search(
-        &grid.map,
+        &app.map.map,
         (3, 4),
         (40, 44),
         grid.grid_algorithm(AlgorithmKind::Fringe),
@@ -1696,16 +1771,16 @@ fn launch_options_set_the_map_search_and_mesh_cost() {
         &mut trace,
     );
     assert_eq!(
-        grid.result.as_ref(),
+        grid.search.result.as_ref(),
         Some(&direct),
         "the search shown is of those options"
     );
-    assert_eq!(grid.events, trace);
+    assert_eq!(grid.search.events, trace);
 
     // A wall, a cell off the map and half a cell are refused; the rest applies.
-    let wall = (0..app.grid.map.cell_count())
-        .map(|i| app.grid.map.cell(i))
-        .find(|&c| !app.grid.map.is_passable(c))
+    let wall = (0..app.map.map.cell_count())
+        .map(|i| app.map.map.cell(i))
+        .find(|&c| !app.map.map.is_passable(c))
         .expect("arena has walls");
     for bad in [
         Vec2::new(wall.0 as f64, wall.1 as f64),
@@ -1716,12 +1791,15 @@ fn launch_options_set_the_map_search_and_mesh_cost() {
         let LaunchReport {
             warnings,
             open_failed,
-        } = app.apply_launch(&LaunchOptions {
-            file: Some(arena.clone()),
-            start: Some(bad),
-            goal: Some(Vec2::new(40.0, 44.0)),
-            ..Default::default()
-        });
+        } = app.apply_launch(
+            &OpenArgs {
+                file: Some(arena.clone()),
+                from: Some(bad),
+                to: Some(Vec2::new(40.0, 44.0)),
+                ..Default::default()
+            }
+            .launch(),
+        );
         assert_eq!(open_failed, None);
         assert_eq!(warnings.len(), 1, "{warnings:?}");
         assert!(
@@ -1729,37 +1807,40 @@ fn launch_options_set_the_map_search_and_mesh_cost() {
             "{}",
             warnings[0]
         );
-        assert_ne!(app.grid.start, (bad.x as usize, bad.y as usize));
-        assert_eq!(app.grid.goal, (40, 44));
+        assert_ne!(app.scenes.tile_map.start, (bad.x as usize, bad.y as usize));
+        assert_eq!(app.scenes.tile_map.goal, (40, 44));
     }
 
     // A mesh with the edge-midpoint cost model, start and goal as points.
     let maze = common::repo_path("assets/maze.obj");
     let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
-    let report = app.apply_launch(&LaunchOptions {
-        file: Some(maze),
-        start: Some(Vec2::new(0.5, 0.5)),
-        goal: Some(Vec2::new(8.5, 8.5)),
-        search: LaunchSearch {
-            cost: Some(navlab::navmesh::CostModel::Midpoint),
+    let report = app.apply_launch(
+        &OpenArgs {
+            file: Some(maze),
+            from: Some(Vec2::new(0.5, 0.5)),
+            to: Some(Vec2::new(8.5, 8.5)),
+            search: OpenSearchArgs {
+                cost: Some(CostArg::Midpoint),
+                ..Default::default()
+            },
             ..Default::default()
-        },
-        ..Default::default()
-    });
+        }
+        .launch(),
+    );
     assert_eq!(report, LaunchReport::default());
     assert_eq!(app.settings.scene, SceneKind::Navmesh);
     assert_eq!(
-        app.scene.settings.cost,
+        app.scenes.navmesh.settings.cost,
         navlab::navmesh::CostModel::Midpoint
     );
-    assert_eq!(app.scene.start, Vec2::new(0.5, 0.5));
-    let path = app.scene.timeline.path.as_ref().expect("a path");
+    assert_eq!(app.scenes.navmesh.start, Vec2::new(0.5, 0.5));
+    let path = app.scenes.navmesh.timeline.path.as_ref().expect("a path");
     let options = navlab::navmesh::QueryOptions {
         cost: navlab::navmesh::CostModel::Midpoint,
-        heuristic_weight: app.scene.settings.heuristic_weight,
+        heuristic_weight: app.scenes.navmesh.settings.heuristic_weight,
     };
     let direct = navlab::navmesh::find_path(
-        &app.scene.mesh,
+        &app.scenes.navmesh.mesh,
         Vec2::new(0.5, 0.5),
         Vec2::new(8.5, 8.5),
         options,
@@ -1774,12 +1855,14 @@ fn launch_options_set_the_map_search_and_mesh_cost() {
 fn wait_for_partitions(h: &mut Harness<'_, NavlabApp>) {
     for _ in 0..1000 {
         h.run_steps(1);
-        let view = &h.state().grid.partitions;
+        let view = &h.state().scenes.tile_map.partitions;
         let current = view.comparison.as_ref().is_some_and(|c| {
-            let grid = &h.state().grid;
+            let app = h.state();
+            let grid = &app.scenes.tile_map;
             (c.from, c.to) == (grid.start, grid.goal)
         });
-        if current && !h.state_mut().grid.poll_partitions() {
+        let app = h.state_mut();
+        if current && !app.scenes.tile_map.poll_partitions(&app.map) {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
@@ -1808,11 +1891,14 @@ fn paint_wall_for_partitions(
     h: &mut Harness<'_, NavlabApp>,
     cell: (usize, usize),
 ) -> navlab::partitions::PartitionComparison {
-    h.state_mut().grid.paint_tile(cell, Tile::Wall);
-    h.state_mut().grid.end_stroke();
+    h.state_mut().edit_map(|map| {
+        map.paint_tile(cell, Tile::Wall);
+        map.end_stroke()
+    });
     wait_for_partitions(h);
     h.state()
-        .grid
+        .scenes
+        .tile_map
         .partitions
         .comparison
         .clone()
@@ -1821,8 +1907,9 @@ fn paint_wall_for_partitions(
 
 /// A passable cell that is neither S nor G: the first from the top-left, or from the
 /// bottom-right.
-fn free_cell(grid: &navlab::app::grid_scene::GridScene, from_the_end: bool) -> (usize, usize) {
-    let map = &grid.map;
+fn free_cell(app: &NavlabApp, from_the_end: bool) -> (usize, usize) {
+    let grid = &app.scenes.tile_map;
+    let map = &app.map.map;
     let free = |&c: &(usize, usize)| map.is_passable(c) && c != grid.goal && c != grid.start;
     let mut cells = (0..map.cell_count()).map(|i| map.cell(i));
     if from_the_end {
@@ -1842,14 +1929,16 @@ fn partitions_window_compares_the_map_and_follows_edits() {
     let mut h = harness(vec![]);
     h.get_by_label("Partitions").click();
     wait_for_partitions(&mut h);
-    assert!(h.state().grid.partitions.open);
+    assert!(h.state().scenes.tile_map.partitions.open);
     let expected = {
-        let g = &h.state().grid;
-        compare_partitions(&g.map, g.start, g.goal, g.connectivity)
+        let app = h.state();
+        let g = &app.scenes.tile_map;
+        compare_partitions(&app.map.map, g.start, g.goal, g.settings.connectivity)
     };
     let shown = h
         .state()
-        .grid
+        .scenes
+        .tile_map
         .partitions
         .comparison
         .clone()
@@ -1866,7 +1955,7 @@ fn partitions_window_compares_the_map_and_follows_edits() {
         // Each partition's row can be chosen.
         h.get_by_label(partition.name()).click();
         h.run_steps(1);
-        assert_eq!(h.state().grid.partitions.shown, partition);
+        assert_eq!(h.state().scenes.tile_map.partitions.shown, partition);
     }
     // A wall across the visibility graph's straight path, next to the start: the new shortest
     // path goes round it.
@@ -1874,7 +1963,10 @@ fn partitions_window_compares_the_map_and_follows_edits() {
         .result(Partition::Visibility)
         .expect("built")
         .straight_length();
-    let (start, goal) = (h.state().grid.start, h.state().grid.goal);
+    let (start, goal) = (
+        h.state().scenes.tile_map.start,
+        h.state().scenes.tile_map.goal,
+    );
     let step = |a: usize, b: usize| {
         if b > a {
             a + 1
@@ -1885,7 +1977,7 @@ fn partitions_window_compares_the_map_and_follows_edits() {
         }
     };
     let wall = (step(start.0, goal.0), step(start.1, goal.1));
-    assert!(h.state().grid.map.is_passable(wall));
+    assert!(h.state().map.map.is_passable(wall));
     let after = paint_wall_for_partitions(&mut h, wall);
     assert_eq!(
         after
@@ -1896,14 +1988,14 @@ fn partitions_window_compares_the_map_and_follows_edits() {
             .squares()
             .len(),
         {
-            navlab::grid::quadtree::QuadTree::build(&h.state().grid.map)
+            navlab::grid::quadtree::QuadTree::build(&h.state().map.map)
                 .squares()
                 .len()
         }
     );
     let visibility = after.result(Partition::Visibility).expect("built");
     assert!(visibility.straight_length() >= before - 1e-9);
-    let map = &h.state().grid.map;
+    let map = &h.state().map.map;
     let lattice = |v: &Vec2| navlab::grid::free_segment::HalfPoint {
         x2: (v.x * 2.0) as i64,
         y2: (v.y * 2.0) as i64,
@@ -1917,7 +2009,7 @@ fn partitions_window_compares_the_map_and_follows_edits() {
     }
     h.key_press(egui::Key::P);
     h.run_steps(2);
-    assert!(!h.state().grid.partitions.open);
+    assert!(!h.state().scenes.tile_map.partitions.open);
 }
 
 /// Moving the goal with the Partitions window open searches the partitions already built
@@ -1932,7 +2024,8 @@ fn partitions_window_reuses_the_built_partitions_when_only_the_goal_moves() {
     wait_for_partitions(&mut h);
     let first = h
         .state()
-        .grid
+        .scenes
+        .tile_map
         .partitions
         .comparison
         .clone()
@@ -1941,16 +2034,18 @@ fn partitions_window_reuses_the_built_partitions_when_only_the_goal_moves() {
     else {
         panic!("the built-in map has a quadtree and a mesh");
     };
-    let new_goal = free_cell(&h.state().grid, true);
+    let new_goal = free_cell(h.state(), true);
     {
-        let grid = &mut h.state_mut().grid;
+        let app = h.state_mut();
+        let grid = &mut app.scenes.tile_map;
         grid.goal = new_goal;
-        grid.rerun();
+        grid.rerun(&app.map);
     }
     wait_for_partitions(&mut h);
     let moved = h
         .state()
-        .grid
+        .scenes
+        .tile_map
         .partitions
         .comparison
         .clone()
@@ -1963,8 +2058,9 @@ fn partitions_window_reuses_the_built_partitions_when_only_the_goal_moves() {
     };
     assert!(Arc::ptr_eq(tree, tree_after) && Arc::ptr_eq(mesh, mesh_after));
     let fresh = {
-        let g = &h.state().grid;
-        compare_partitions(&g.map, g.start, g.goal, g.connectivity)
+        let app = h.state();
+        let g = &app.scenes.tile_map;
+        compare_partitions(&app.map.map, g.start, g.goal, g.settings.connectivity)
     };
     for partition in Partition::ALL {
         let (a, b) = (moved.result(partition), fresh.result(partition));
@@ -1975,7 +2071,7 @@ fn partitions_window_reuses_the_built_partitions_when_only_the_goal_moves() {
         );
     }
     // A wall painted: built again.
-    let cell = free_cell(&h.state().grid, false);
+    let cell = free_cell(h.state(), false);
     let edited = paint_wall_for_partitions(&mut h, cell);
     let Ok(tree_edited) = &edited.built.quadtree.structure else {
         panic!("built");
@@ -1986,7 +2082,8 @@ fn partitions_window_reuses_the_built_partitions_when_only_the_goal_moves() {
 /// The nodes `partition`'s search expanded in the Partitions window's comparison, in order.
 fn expanded_by(h: &Harness<'_, NavlabApp>, partition: navlab::partitions::Partition) -> Vec<usize> {
     h.state()
-        .grid
+        .scenes
+        .tile_map
         .partitions
         .comparison
         .as_ref()
@@ -2008,7 +2105,10 @@ fn partitions_window_steps_through_the_expansions() {
     h.run_steps(2);
     let all = expanded_by(&h, Partition::QuadTree);
     assert!(all.len() > 5, "{}", all.len());
-    assert_eq!(h.state().grid.partitions.expanded_in_view(), &all[..]);
+    assert_eq!(
+        h.state().scenes.tile_map.partitions.expanded_in_view(),
+        &all[..]
+    );
     h.get_by_role_and_label(egui::accesskit::Role::Slider, "Expansions shown")
         .focus();
     h.run_steps(2);
@@ -2016,7 +2116,7 @@ fn partitions_window_steps_through_the_expansions() {
         h.key_press(egui::Key::ArrowLeft);
         h.run_steps(1);
         assert_eq!(
-            h.state().grid.partitions.expanded_in_view(),
+            h.state().scenes.tile_map.partitions.expanded_in_view(),
             &all[..all.len() - k]
         );
     }
@@ -2025,7 +2125,10 @@ fn partitions_window_steps_through_the_expansions() {
     h.get_by_label(Partition::NavMesh.name()).click();
     h.run_steps(2);
     let mesh_all = expanded_by(&h, Partition::NavMesh);
-    assert_eq!(h.state().grid.partitions.expanded_in_view(), &mesh_all[..]);
+    assert_eq!(
+        h.state().scenes.tile_map.partitions.expanded_in_view(),
+        &mesh_all[..]
+    );
 }
 
 /// IDA*'s children over the threshold are cut off: the map marks them (the contour Fringe
@@ -2038,7 +2141,7 @@ fn idastar_marks_the_children_it_cuts_off() {
     h.key_press(egui::Key::Home);
     h.run_steps(1);
     // The first cut-off of a cell never expanded before it.
-    let events = h.state().grid.events.clone();
+    let events = h.state().scenes.tile_map.search.events.clone();
     let (at, node, g, estimate) = events
         .iter()
         .enumerate()
@@ -2053,16 +2156,20 @@ fn idastar_marks_the_children_it_cuts_off() {
             _ => None,
         })
         .expect("IDA* cuts children off on the built-in map");
-    let cell = h.state().grid.map.cell(node);
+    let cell = h.state().map.map.cell(node);
     for _ in 0..at {
-        assert_eq!(h.state().grid.cell_state(cell), None, "not reached yet");
+        assert_eq!(
+            h.state().scenes.tile_map.cell_state(cell),
+            None,
+            "not reached yet"
+        );
         h.key_press(egui::Key::ArrowRight);
         h.run_steps(1);
     }
-    assert_eq!(h.state().grid.cell_state(cell), None);
+    assert_eq!(h.state().scenes.tile_map.cell_state(cell), None);
     h.key_press(egui::Key::ArrowRight);
     h.run_steps(1);
-    let words = h.state().grid.cell_state(cell).expect("reached");
+    let words = h.state().scenes.tile_map.cell_state(cell).expect("reached");
     assert!(words.starts_with("cut off"), "{words}");
     // The panel counts the pass's cut-offs so far.
     let pass_start = events[..at]
@@ -2095,7 +2202,7 @@ fn idastar_marks_the_children_it_cuts_off() {
     // Going back a step un-marks it.
     h.key_press(egui::Key::ArrowLeft);
     h.run_steps(1);
-    assert_eq!(h.state().grid.cell_state(cell), None);
+    assert_eq!(h.state().scenes.tile_map.cell_state(cell), None);
 }
 
 /// Clicks the number field labelled `label` (it edits in place, staying a spin button), replaces
@@ -2120,14 +2227,21 @@ fn the_node_budget_shows_and_reads_grouped_digits() {
     let mut h = harness(vec![]);
     h.get_by_label("IDA*").click();
     h.run_steps(2);
-    assert_eq!(h.state().grid.budget, 2_000_000);
+    assert_eq!(h.state().scenes.tile_map.settings.budget, 2_000_000);
     let shown = h.get_by_role_and_label(Role::SpinButton, "Node budget");
     assert_eq!(shown.value().as_deref(), Some("2,000,000"));
     type_into_spin_button(&mut h, "Node budget", "25,000");
     h.run_steps(1);
-    assert_eq!(h.state().grid.budget, 25_000);
-    h.state_mut().grid.wait_for_search();
-    let result = h.state().grid.result.clone().expect("searched");
+    assert_eq!(h.state().scenes.tile_map.settings.budget, 25_000);
+    h.state_mut().scenes.tile_map.wait_for_search();
+    let result = h
+        .state()
+        .scenes
+        .tile_map
+        .search
+        .result
+        .clone()
+        .expect("searched");
     assert!(result.expanded <= 25_000, "{}", result.expanded);
     assert_eq!(
         h.get_by_role_and_label(Role::SpinButton, "Node budget")
@@ -2146,7 +2260,9 @@ fn page_keys_jump_between_the_passes() {
     // The oracle: the steps whose event starts a pass (step k shows events[k - 1]).
     let starts: Vec<usize> = h
         .state()
-        .grid
+        .scenes
+        .tile_map
+        .search
         .events
         .iter()
         .enumerate()
@@ -2157,7 +2273,7 @@ fn page_keys_jump_between_the_passes() {
         starts.len() >= 3,
         "the built-in map takes Fringe several passes"
     );
-    let cursor = |h: &Harness<'_, NavlabApp>| h.state().grid.playback.cursor;
+    let cursor = |h: &Harness<'_, NavlabApp>| h.state().scenes.tile_map.playback.cursor;
     let press = |h: &mut Harness<'_, NavlabApp>, key| {
         h.key_press(key);
         h.run_steps(1);
@@ -2189,7 +2305,7 @@ fn page_keys_jump_between_the_passes() {
     press(&mut h, egui::Key::Home);
     press(&mut h, egui::Key::PageUp);
     assert_eq!(cursor(&h), 0);
-    assert!(!h.state().grid.playback.playing);
+    assert!(!h.state().scenes.tile_map.playback.playing);
 }
 
 /// A cell's tooltip says at which recorded steps the search expanded it, and E jumps there:
@@ -2201,7 +2317,7 @@ fn e_jumps_to_the_steps_that_expand_the_cell_under_the_pointer() {
     let mut h = searched_with("IDA*");
     h.key_press(egui::Key::Home);
     h.run_steps(1);
-    let events = h.state().grid.events.clone();
+    let events = h.state().scenes.tile_map.search.events.clone();
     let mut by_node = std::collections::BTreeMap::<usize, Vec<usize>>::new();
     for (i, event) in events.iter().enumerate() {
         if let SearchEvent::Expanded { node, .. } = *event {
@@ -2212,12 +2328,12 @@ fn e_jumps_to_the_steps_that_expand_the_cell_under_the_pointer() {
         .into_iter()
         .find(|(_, steps)| (2..=4).contains(&steps.len()))
         .expect("IDA* expands a cell two to four times on the built-in map");
-    let cell = h.state().grid.map.cell(node);
+    let cell = h.state().map.map.cell(node);
     h.hover_at(cell_centres(&h)(cell));
     h.run_steps(40);
     h.get_by_label(&expanded_at(&steps));
     h.get_by_label(&format!("E: go to step {}", thousands(steps[0])));
-    let cursor = |h: &Harness<'_, NavlabApp>| h.state().grid.playback.cursor;
+    let cursor = |h: &Harness<'_, NavlabApp>| h.state().scenes.tile_map.playback.cursor;
     for &step in steps.iter().chain(&steps[..1]) {
         h.key_press(egui::Key::E);
         h.run_steps(1);
@@ -2230,10 +2346,10 @@ fn e_jumps_to_the_steps_that_expand_the_cell_under_the_pointer() {
             cell.1
         ));
     }
-    assert!(!h.state().grid.playback.playing);
+    assert!(!h.state().scenes.tile_map.playback.playing);
     // A wall is never expanded: E leaves the step where it is.
     let wall = {
-        let map = &h.state().grid.map;
+        let map = &h.state().map.map;
         (0..map.cell_count())
             .map(|i| map.cell(i))
             .find(|&c| !map.is_passable(c))
@@ -2252,7 +2368,7 @@ fn e_jumps_to_the_steps_that_expand_the_cell_under_the_pointer() {
 fn the_step_field_shows_and_reads_grouped_digits() {
     use egui::accesskit::Role;
     let mut h = searched_with("IDA*");
-    let len = h.state().grid.events.len();
+    let len = h.state().scenes.tile_map.search.events.len();
     assert!(len > 12_345, "{len}");
     h.key_press(egui::Key::End);
     h.run_steps(2);
@@ -2262,7 +2378,7 @@ fn the_step_field_shows_and_reads_grouped_digits() {
         Some(navlab::words::thousands(len).as_str())
     );
     type_into_spin_button(&mut h, "Step", "12,345");
-    assert_eq!(h.state().grid.playback.cursor, 12_345);
+    assert_eq!(h.state().scenes.tile_map.playback.cursor, 12_345);
     assert_eq!(
         h.get_by_role_and_label(Role::SpinButton, "Step")
             .value()
@@ -2292,9 +2408,9 @@ fn a_map_opened_by_a_relative_path_is_remembered_by_its_absolute_path() {
     h.state_mut()
         .command(navlab::app::Command::LoadMap(relative));
     h.run_steps(3);
-    assert_eq!(h.state().grid.map.width(), 3);
+    assert_eq!(h.state().map.map.width(), 3);
     let real = std::fs::canonicalize(&file).expect("real path");
-    assert_eq!(h.state().grid.file.as_deref(), Some(real.as_path()));
+    assert_eq!(h.state().map.file.as_deref(), Some(real.as_path()));
     assert_eq!(h.state().settings.last_map.as_deref(), Some(real.as_path()));
     assert!(
         h.state().settings.recent.paths().contains(&real),
@@ -2339,7 +2455,7 @@ fn expansions_only_lists_the_expansions_passes_and_end() {
     let mut h = searched_with("Fringe");
     h.key_press(egui::Key::Home);
     h.run_steps(1);
-    let events = h.state().grid.events.clone();
+    let events = h.state().scenes.tile_map.search.events.clone();
     let oracle: Vec<usize> = events
         .iter()
         .enumerate()
@@ -2369,12 +2485,12 @@ fn expansions_only_lists_the_expansions_passes_and_end() {
     h.get_by_label_contains(&format!("{}. expand", navlab::words::thousands(step)))
         .click();
     h.run_steps(2);
-    assert_eq!(h.state().grid.playback.cursor, step);
+    assert_eq!(h.state().scenes.tile_map.playback.cursor, step);
     assert_eq!(selected_steps(&h), [step]);
     // A step left out (the first child opened) keeps the expansion before it marked.
     h.get_by_label("Step forward").click();
     h.run_steps(2);
-    assert_eq!(h.state().grid.playback.cursor, step + 1);
+    assert_eq!(h.state().scenes.tile_map.playback.cursor, step + 1);
     assert!(!oracle.contains(&(step + 1)), "step {} is listed", step + 1);
     assert_eq!(selected_steps(&h), [step]);
     // At the end the list shows the last step, the end of the search.
@@ -2408,25 +2524,26 @@ fn expansions_only_lists_the_expansions_passes_and_end() {
 /// one. A direct run with every step traced is the oracle.
 #[test]
 fn a_search_longer_than_the_recording_says_what_was_left_out() {
-    use navlab::app::grid_query::{MAX_RECORDED_STEPS, left_out_note};
+    use navlab::app::tile_map_scene::jobs::{MAX_RECORDED_STEPS, left_out_note};
     use navlab::words::{thousands, thousands_decimal};
     let mut h = searched_with("IDA*");
-    let grid = &h.state().grid;
-    let (direct, trace) = traced_search(grid, grid.algorithm);
+    let app = h.state();
+    let grid = &app.scenes.tile_map;
+    let (direct, trace) = traced_search(app, grid.settings.algorithm);
     assert!(
         trace.len() > MAX_RECORDED_STEPS + 1,
         "IDA* on the built-in map takes {} steps, no more than are recorded",
         trace.len()
     );
     assert_eq!(
-        grid.result.as_ref(),
+        grid.search.result.as_ref(),
         Some(&direct),
         "the whole search's answer"
     );
-    let recorded = grid.events.len();
+    let recorded = grid.search.events.len();
     assert_eq!(recorded, MAX_RECORDED_STEPS + 1);
-    assert!(grid.events[..recorded - 1] == trace[..recorded - 1]);
-    assert_eq!(grid.events.last(), trace.last());
+    assert!(grid.search.events[..recorded - 1] == trace[..recorded - 1]);
+    assert_eq!(grid.search.events.last(), trace.last());
     let left_out = trace.len() - recorded;
     h.get_by_label(&format!(
         "Only the first {} steps are recorded: {} more came before the last one.",
@@ -2450,7 +2567,7 @@ fn a_search_longer_than_the_recording_says_what_was_left_out() {
     };
     let (last_pass, last_recorded_pass) = (
         pass_of(&trace).expect("passes"),
-        pass_of(&grid.events).expect("passes recorded"),
+        pass_of(&grid.search.events).expect("passes recorded"),
     );
     assert_ne!(
         last_pass, last_recorded_pass,
@@ -2458,7 +2575,7 @@ fn a_search_longer_than_the_recording_says_what_was_left_out() {
     );
     h.key_press(egui::Key::End);
     h.run_steps(3);
-    assert_eq!(h.state().grid.playback.cursor, recorded);
+    assert_eq!(h.state().scenes.tile_map.playback.cursor, recorded);
     h.get_by_label_contains(&format!(
         "{}. {}",
         thousands(recorded),
@@ -2468,7 +2585,7 @@ fn a_search_longer_than_the_recording_says_what_was_left_out() {
     // One step back is a recorded step: its pass is the one it was recorded in.
     h.get_by_label("Step back").click();
     h.run_steps(3);
-    assert_eq!(h.state().grid.playback.cursor, recorded - 1);
+    assert_eq!(h.state().scenes.tile_map.playback.cursor, recorded - 1);
     h.get_by_label(&last_recorded_pass);
     assert!(h.query_by_label(&last_pass).is_none());
 }
@@ -2490,14 +2607,14 @@ fn closes_within_frames(h: &mut Harness<'_, NavlabApp>) -> bool {
 fn ctrl_q_quits_and_asks_first_about_unsaved_edits() {
     let mut h = harness(vec![]);
     click_cell(&mut h, (1, 1));
-    assert!(h.state().grid.dirty);
+    assert!(h.state().map.dirty);
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Q);
     h.run_steps(2);
     h.get_by_label("Unsaved changes");
     assert_eq!(h.state().pending, Some(navlab::app::Command::Quit));
     h.get_by_label("Cancel").click();
     assert!(!closes_within_frames(&mut h), "Cancel keeps the window");
-    assert!(h.state().grid.dirty && h.state().pending.is_none());
+    assert!(h.state().map.dirty && h.state().pending.is_none());
 
     // Nothing unsaved: Quit from the File menu closes without a question.
     let mut h = harness(vec![]);

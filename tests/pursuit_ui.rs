@@ -29,7 +29,7 @@ fn harness() -> Harness<'static, NavlabApp> {
 }
 
 fn click_at(h: &mut Harness<'_, NavlabApp>, world: Vec2, button: egui::PointerButton) {
-    let view = h.state().pursuit.last_view().expect("canvas drawn");
+    let view = h.state().scenes.pursuit.last_view().expect("canvas drawn");
     common::click_screen(h, view.screen_from_world(world), button);
     h.run_steps(1);
 }
@@ -37,57 +37,58 @@ fn click_at(h: &mut Harness<'_, NavlabApp>, world: Vec2, button: egui::PointerBu
 #[test]
 fn add_a_mob_by_clicking_then_play_pause_and_step() {
     let mut h = harness();
-    let before = h.state().pursuit.world.mobs.len();
+    let before = h.state().scenes.pursuit.world.mobs.len();
     h.get_by_label("Add mob").click();
     h.run_steps(1);
     click_at(&mut h, Vec2::new(5.5, 0.5), egui::PointerButton::Primary);
-    assert_eq!(h.state().pursuit.world.mobs.len(), before + 1);
-    let added = h.state().pursuit.world.mobs[before].body.position;
+    assert_eq!(h.state().scenes.pursuit.world.mobs.len(), before + 1);
+    let added = h.state().scenes.pursuit.world.mobs[before].body.position;
     assert!(added.distance(Vec2::new(5.5, 0.5)) < 0.5, "{added}");
     // A click on a wall adds nothing and says why.
     click_at(&mut h, Vec2::new(2.5, 5.5), egui::PointerButton::Primary);
-    assert_eq!(h.state().pursuit.world.mobs.len(), before + 1);
+    assert_eq!(h.state().scenes.pursuit.world.mobs.len(), before + 1);
     assert!(
         h.state()
+            .scenes
             .pursuit
             .notice
             .as_deref()
             .is_some_and(|n| n.contains("wall"))
     );
 
-    assert_eq!(h.state().pursuit.world.ticks(), 0);
+    assert_eq!(h.state().scenes.pursuit.world.ticks(), 0);
     // No mob has looked yet: none has a state.
     assert_eq!(h.get_all_by_label("ready").count(), before + 1);
     h.get_by_label("Play").click();
     h.run_steps(20);
     assert_eq!(h.query_all_by_label("ready").count(), 0);
-    let running = h.state().pursuit.world.ticks();
+    let running = h.state().scenes.pursuit.world.ticks();
     assert!(running > 5, "{running} steps after 20 frames");
-    assert!(h.state().pursuit.world.kitten.body.velocity.length() > 0.0);
+    assert!(h.state().scenes.pursuit.world.kitten.body.velocity.length() > 0.0);
     h.get_by_label("Pause").click();
     h.run_steps(2);
-    let paused = h.state().pursuit.world.ticks();
+    let paused = h.state().scenes.pursuit.world.ticks();
     h.run_steps(10);
     assert_eq!(
-        h.state().pursuit.world.ticks(),
+        h.state().scenes.pursuit.world.ticks(),
         paused,
         "paused means paused"
     );
     h.get_by_label("Step").click();
     h.run_steps(2);
-    assert_eq!(h.state().pursuit.world.ticks(), paused + 1);
+    assert_eq!(h.state().scenes.pursuit.world.ticks(), paused + 1);
     // Keyboard: N steps, Space plays.
     h.key_press(egui::Key::N);
     h.run_steps(1);
-    assert_eq!(h.state().pursuit.world.ticks(), paused + 2);
+    assert_eq!(h.state().scenes.pursuit.world.ticks(), paused + 2);
     h.key_press(egui::Key::Space);
     h.run_steps(10);
-    assert!(h.state().pursuit.playing);
-    assert!(h.state().pursuit.world.ticks() > paused + 2);
+    assert!(h.state().scenes.pursuit.playing);
+    assert!(h.state().scenes.pursuit.world.ticks() > paused + 2);
     // Reset goes back to the start, paused, keeping the added mob.
     h.get_by_label("Reset").click();
     h.run_steps(3);
-    let p = &h.state().pursuit;
+    let p = &h.state().scenes.pursuit;
     assert!(!p.playing);
     assert_eq!(p.world.mobs.len(), before + 1);
     assert_eq!(p.world.ticks(), 0);
@@ -98,18 +99,18 @@ fn add_a_mob_by_clicking_then_play_pause_and_step() {
 #[test]
 fn toggling_avoidance_reaches_the_simulation() {
     let mut h = harness();
-    assert!(h.state().pursuit.settings.config.avoid_walls);
+    assert!(h.state().scenes.pursuit.settings.config.avoid_walls);
     h.get_by_label("Avoid walls").click();
     h.run_steps(1);
-    assert!(!h.state().pursuit.settings.config.avoid_walls);
+    assert!(!h.state().scenes.pursuit.settings.config.avoid_walls);
     h.get_by_label("Step").click();
     h.run_steps(1);
-    assert!(!h.state().pursuit.world.config.avoid_walls);
+    assert!(!h.state().scenes.pursuit.world.config.avoid_walls);
     h.get_by_label("Avoid walls").click();
     h.run_steps(1);
     h.get_by_label("Step").click();
     h.run_steps(1);
-    assert!(h.state().pursuit.world.config.avoid_walls);
+    assert!(h.state().scenes.pursuit.world.config.avoid_walls);
 }
 
 #[test]
@@ -121,14 +122,20 @@ fn walls_painted_while_running_join_the_map_and_its_undo() {
     h.run_steps(1);
     let cell = (28, 20);
     click_at(&mut h, Vec2::new(28.5, 20.5), egui::PointerButton::Primary);
-    assert_eq!(h.state().pursuit.world.map().get(cell), Some(Tile::Wall));
-    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Wall));
-    assert!(h.state().grid.dirty, "the edit is unsaved work");
-    assert!(h.state().pursuit.playing);
+    assert_eq!(
+        h.state().scenes.pursuit.world.map().get(cell),
+        Some(Tile::Wall)
+    );
+    assert_eq!(h.state().map.map.get(cell), Some(Tile::Wall));
+    assert!(h.state().map.dirty, "the edit is unsaved work");
+    assert!(h.state().scenes.pursuit.playing);
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run_steps(2);
-    assert_eq!(h.state().grid.map.get(cell), Some(Tile::Grass));
-    assert_eq!(h.state().pursuit.world.map().get(cell), Some(Tile::Grass));
+    assert_eq!(h.state().map.map.get(cell), Some(Tile::Grass));
+    assert_eq!(
+        h.state().scenes.pursuit.world.map().get(cell),
+        Some(Tile::Grass)
+    );
 }
 
 #[test]
@@ -136,9 +143,13 @@ fn right_click_sends_the_kitten_and_the_keys_drive_it() {
     let mut h = harness();
     let goal = Vec2::new(29.5, 20.5);
     click_at(&mut h, goal, egui::PointerButton::Secondary);
-    assert_eq!(h.state().pursuit.settings.control, KittenControl::Route);
+    assert_eq!(
+        h.state().scenes.pursuit.settings.control,
+        KittenControl::Route
+    );
     assert!(
         h.state()
+            .scenes
             .pursuit
             .world
             .kitten
@@ -147,7 +158,7 @@ fn right_click_sends_the_kitten_and_the_keys_drive_it() {
             .is_some_and(|p| p.distance(goal) < 0.5)
     );
     h.get_by_label("Play").click();
-    let x0 = h.state().pursuit.world.kitten.body.position.x;
+    let x0 = h.state().scenes.pursuit.world.kitten.body.position.x;
     h.event(egui::Event::Key {
         key: egui::Key::A,
         physical_key: None,
@@ -164,8 +175,11 @@ fn right_click_sends_the_kitten_and_the_keys_drive_it() {
         modifiers: egui::Modifiers::NONE,
     });
     h.run_steps(1);
-    assert_eq!(h.state().pursuit.settings.control, KittenControl::Keys);
-    let x1 = h.state().pursuit.world.kitten.body.position.x;
+    assert_eq!(
+        h.state().scenes.pursuit.settings.control,
+        KittenControl::Keys
+    );
+    let x1 = h.state().scenes.pursuit.world.kitten.body.position.x;
     assert!(x1 < x0 - 0.5, "moved left: {x0} -> {x1}");
 }
 
@@ -176,7 +190,14 @@ fn copy_log_puts_every_event_on_the_clipboard() {
     h.run_steps(120);
     h.get_by_label("Pause").click();
     h.run_steps(2);
-    let log: Vec<String> = h.state().pursuit.log.iter().map(|e| e.explain()).collect();
+    let log: Vec<String> = h
+        .state()
+        .scenes
+        .pursuit
+        .log
+        .iter()
+        .map(|e| e.explain())
+        .collect();
     assert!(
         !log.is_empty(),
         "two seconds of the default scene have events"
@@ -193,7 +214,7 @@ fn a_large_paused_map_is_not_redrawn_until_something_changes() {
     h.state_mut()
         .command(navlab::app::Command::NewMap(1024, 1024));
     h.run_steps(3);
-    assert_eq!(h.state().pursuit.world.map().width(), 1024);
+    assert_eq!(h.state().scenes.pursuit.world.map().width(), 1024);
     let made = |h: &Harness<'_, NavlabApp>| {
         navlab::app::tile_paint::textures_made(
             &h.ctx,
@@ -204,10 +225,10 @@ fn a_large_paused_map_is_not_redrawn_until_something_changes() {
     assert!(before > 0, "drawn as a texture");
     h.run_steps(3);
     assert_eq!(made(&h), before, "paused: nothing changed");
-    assert!(h.state_mut().grid.paint((700, 700), Tile::Wall));
+    assert!(h.state_mut().paint((700, 700), Tile::Wall));
     h.run_steps(2);
     assert_eq!(
-        h.state().pursuit.world.map().get((700, 700)),
+        h.state().scenes.pursuit.world.map().get((700, 700)),
         Some(Tile::Wall)
     );
     assert_eq!(made(&h), before + 1, "the map changed");
@@ -220,23 +241,23 @@ fn a_stroke_within_one_frame_paints_walls() {
     let mut h = harness();
     h.get_by_label("Wall").click();
     h.run_steps(1);
-    let view = h.state().pursuit.last_view().expect("canvas drawn");
+    let view = h.state().scenes.pursuit.last_view().expect("canvas drawn");
     let at = |x: usize, y: usize| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
     common::pointer_in_one_frame(&mut h, &[at(26, 20), at(28, 20), at(29, 20)], true);
     h.run_steps(1);
     for x in 26..=29 {
         assert_eq!(
-            h.state().pursuit.world.map().get((x, 20)),
+            h.state().scenes.pursuit.world.map().get((x, 20)),
             Some(Tile::Wall),
             "{x}"
         );
-        assert_eq!(h.state().grid.map.get((x, 20)), Some(Tile::Wall), "{x}");
+        assert_eq!(h.state().map.map.get((x, 20)), Some(Tile::Wall), "{x}");
     }
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
     h.run_steps(2);
     for x in 26..=29 {
         assert_eq!(
-            h.state().grid.map.get((x, 20)),
+            h.state().map.map.get((x, 20)),
             Some(Tile::Grass),
             "one undo step: {x}"
         );
@@ -247,7 +268,7 @@ fn a_stroke_within_one_frame_paints_walls() {
 fn open_as_file(h: &mut Harness<'_, NavlabApp>, file: &std::path::Path) {
     std::fs::write(
         file,
-        navlab::grid::movingai::to_map_text(&h.state().grid.map),
+        navlab::grid::movingai::to_map_text(&h.state().map.map),
     )
     .expect("write");
     h.state_mut()
@@ -257,7 +278,7 @@ fn open_as_file(h: &mut Harness<'_, NavlabApp>, file: &std::path::Path) {
     h.get_by_label("Pursuit").click();
     h.run_steps(3);
     assert_eq!(h.state().settings.scene, SceneKind::Pursuit);
-    assert_eq!(h.state().grid.file.as_deref(), Some(file));
+    assert_eq!(h.state().map.file.as_deref(), Some(file));
 }
 
 /// Copy command gives the run as `navlab pursue` takes it, and the command, run, ends where the
@@ -282,7 +303,7 @@ fn copy_command_gives_a_pursue_command_that_ends_where_the_window_stands() {
     );
     // A third mob, and twelve seconds of the hunt (long enough for the seed to matter).
     click_at(&mut h, Vec2::new(5.5, 0.5), egui::PointerButton::Primary);
-    assert_eq!(h.state().pursuit.world.mobs.len(), 3);
+    assert_eq!(h.state().scenes.pursuit.world.mobs.len(), 3);
     h.get_by_label("Play").click();
     h.run_steps(720);
     h.get_by_label("Pause").click();
@@ -291,7 +312,7 @@ fn copy_command_gives_a_pursue_command_that_ends_where_the_window_stands() {
     let [command] = copied.as_slice() else {
         panic!("one copy: {copied:?}")
     };
-    let world = &h.state().pursuit.world;
+    let world = &h.state().scenes.pursuit.world;
     assert!(world.time() > 11.0, "{}", world.time());
     // The map's name has a space: the command quotes it.
     let quoted = format!("'{}'", map.display());
@@ -340,8 +361,15 @@ fn placed_mobs_come_back_at_the_next_start_on_their_map() {
     let map = dir.path().join("hunt.map");
     open_as_file(&mut h, &map);
     click_at(&mut h, Vec2::new(5.5, 0.5), egui::PointerButton::Primary);
-    let homes =
-        |app: &NavlabApp| -> Vec<Vec2> { app.pursuit.world.mobs.iter().map(|m| m.home).collect() };
+    let homes = |app: &NavlabApp| -> Vec<Vec2> {
+        app.scenes
+            .pursuit
+            .world
+            .mobs
+            .iter()
+            .map(|m| m.home)
+            .collect()
+    };
     let placed = homes(h.state());
     assert_eq!(placed.len(), 3);
     // What eframe would store, through serde; the next run starts on the last map.
@@ -357,19 +385,19 @@ fn placed_mobs_come_back_at_the_next_start_on_their_map() {
     };
     let mut again = restart();
     assert_eq!(again.state().settings.scene, SceneKind::Pursuit);
-    assert_eq!(again.state().grid.file.as_deref(), Some(map.as_path()));
+    assert_eq!(again.state().map.file.as_deref(), Some(map.as_path()));
     assert_eq!(homes(again.state()), placed);
     // A run that never shows the scene keeps them as they were.
     again.get_by_label("Tile map").click();
     again.run_steps(2);
-    let kept = again.state().settings.pursuit.placements.clone();
+    let kept = again.state().settings.scenes.pursuit.placements.clone();
     assert_eq!(kept.as_ref().map(|p| p.mobs.len()), Some(3));
     // On another map they are not put back.
     std::fs::remove_file(&map).expect("remove");
     let mut elsewhere = restart();
     elsewhere.get_by_label("Pursuit").click();
     elsewhere.run_steps(3);
-    assert_eq!(elsewhere.state().grid.file, None, "the map is gone");
+    assert_eq!(elsewhere.state().map.file, None, "the map is gone");
     assert_ne!(homes(elsewhere.state()), placed);
 }
 
@@ -379,6 +407,7 @@ fn default_places_start_over_from_the_places_a_new_map_gets() {
     let mut h = harness();
     let homes = |h: &Harness<'_, NavlabApp>| -> Vec<Vec2> {
         h.state()
+            .scenes
             .pursuit
             .world
             .mobs
@@ -387,7 +416,7 @@ fn default_places_start_over_from_the_places_a_new_map_gets() {
             .collect()
     };
     let first = homes(&h);
-    let kitten = h.state().pursuit.world.kitten.body.position;
+    let kitten = h.state().scenes.pursuit.world.kitten.body.position;
     click_at(&mut h, Vec2::new(5.5, 0.5), egui::PointerButton::Primary);
     h.get_by_label("Remove mob").click();
     h.run_steps(1);
@@ -398,7 +427,7 @@ fn default_places_start_over_from_the_places_a_new_map_gets() {
     h.get_by_label("Default places").click();
     h.run_steps(2);
     assert_eq!(homes(&h), first);
-    let pursuit = &h.state().pursuit;
+    let pursuit = &h.state().scenes.pursuit;
     assert_eq!(pursuit.world.kitten.body.position, kitten);
     assert_eq!(pursuit.world.ticks(), 0);
     assert!(!pursuit.playing);

@@ -1,12 +1,33 @@
 //! The app's own windows: the unsaved-changes question, New map, the typed path, last
-//! session's edits, the error banner and the keyboard help.
+//! session's edits, the error banner, the keyboard help and the veil over dragged files.
 
 use super::path_prompt::{PromptAnswer, PromptPurpose};
-use super::{Command, NavlabApp, Unsaved};
+use super::{Banner, Command, NavlabApp, Scenes, UiCommand, Unsaved};
 
 impl NavlabApp {
+    /// The windows over the scene, in the order they stack: the help, the unsaved-changes
+    /// question, New map, the typed path, last session's edits.
+    pub(super) fn windows_ui(&mut self, ctx: &egui::Context) {
+        if self.windows.help {
+            // Taller than a small window: it scrolls rather than running off the screen.
+            let room = ctx.content_rect().height() - 80.0;
+            let mut open = true;
+            egui::Window::new("Keyboard and mouse")
+                .open(&mut open)
+                .vscroll(true)
+                .default_height(room.max(200.0))
+                .max_height(room.max(200.0))
+                .show(ctx, |ui| help_ui(ui, &self.scenes));
+            self.windows.help &= open;
+        }
+        self.unsaved_dialog_ui(ctx);
+        self.new_map_dialog_ui(ctx);
+        self.path_prompt_ui(ctx);
+        self.recovered_ui(ctx);
+    }
+
     /// Asks whether to open last session's unsaved edits.
-    pub(super) fn recovered_ui(&mut self, ctx: &egui::Context) {
+    fn recovered_ui(&mut self, ctx: &egui::Context) {
         // Not over the unsaved-changes question that "Open them" can raise.
         let Some(offer) = self.recovered.front().filter(|_| self.pending.is_none()) else {
             return;
@@ -58,15 +79,7 @@ impl NavlabApp {
         }
     }
 
-    pub(super) fn error_ui(&mut self, ui: &mut egui::Ui) {
-        if let Some(error) = self.error.clone()
-            && error_banner_ui(ui, self.error_context, &error)
-        {
-            self.error = None;
-        }
-    }
-
-    pub(super) fn unsaved_dialog_ui(&mut self, ctx: &egui::Context) {
+    fn unsaved_dialog_ui(&mut self, ctx: &egui::Context) {
         let Some(pending) = self.pending.clone() else {
             return;
         };
@@ -115,8 +128,8 @@ impl NavlabApp {
             }
             Some(2) => {
                 match unsaved {
-                    Unsaved::Map => self.grid.dirty = false,
-                    Unsaved::RepairedMesh => self.scene.unsaved_repair = false,
+                    Unsaved::Map => self.map.dirty = false,
+                    Unsaved::RepairedMesh => self.scenes.navmesh.unsaved_repair = false,
                 }
                 self.pending = None;
                 self.command(pending);
@@ -127,7 +140,7 @@ impl NavlabApp {
     }
 
     /// The typed-path window, and what its answer does.
-    pub(super) fn path_prompt_ui(&mut self, ctx: &egui::Context) {
+    fn path_prompt_ui(&mut self, ctx: &egui::Context) {
         let Some(prompt) = &mut self.path_prompt else {
             return;
         };
@@ -144,7 +157,7 @@ impl NavlabApp {
                         self.save_mesh_to(path);
                     }
                     PromptPurpose::SavePicture => {
-                        if let Some(image) = self.picture_to_save.take() {
+                        if let Some(image) = self.windows.picture_to_save.take() {
                             self.save_picture_to(&image, path);
                         }
                     }
@@ -152,7 +165,7 @@ impl NavlabApp {
             }
             Some(PromptAnswer::Cancelled) => {
                 self.path_prompt = None;
-                self.picture_to_save = None;
+                self.windows.picture_to_save = None;
             }
             None => {}
         }
@@ -160,13 +173,14 @@ impl NavlabApp {
 
     /// Opens the New map window at the current map's size (an open one keeps what was typed).
     pub(super) fn ask_new_map_size(&mut self) {
-        if self.new_map_size.is_none() {
-            self.new_map_size = Some((self.grid.map.width(), self.grid.map.height()));
+        if self.windows.new_map_size.is_none() {
+            let map = &self.map.map;
+            self.windows.new_map_size = Some((map.width(), map.height()));
         }
     }
 
-    pub(super) fn new_map_dialog_ui(&mut self, ctx: &egui::Context) {
-        let Some((mut w, mut h)) = self.new_map_size else {
+    fn new_map_dialog_ui(&mut self, ctx: &egui::Context) {
+        let Some((mut w, mut h)) = self.windows.new_map_size else {
             return;
         };
         let mut create = false;
@@ -195,23 +209,28 @@ impl NavlabApp {
             create |= ctx.input(|i| i.key_pressed(egui::Key::Enter));
         }
         cancel |= ctx.input(|i| i.key_pressed(egui::Key::Escape));
-        self.new_map_size = Some((w, h));
+        self.windows.new_map_size = Some((w, h));
         if create {
-            self.new_map_size = None;
+            self.windows.new_map_size = None;
             self.command(Command::NewMap(w, h));
         }
         if cancel {
-            self.new_map_size = None;
+            self.windows.new_map_size = None;
         }
     }
 }
 
+/// The error banner, when there is an error; Dismiss clears it.
+pub(super) fn error_ui(ui: &mut egui::Ui, banner: &mut Banner) {
+    if let Some(error) = &banner.error
+        && error_banner_ui(ui, banner.context, error)
+    {
+        banner.error = None;
+    }
+}
+
 /// A red banner with the error and a close button; returns true when dismissed.
-pub(super) fn error_banner_ui(
-    ui: &mut egui::Ui,
-    (headline, reassurance): (&str, &str),
-    error: &str,
-) -> bool {
+fn error_banner_ui(ui: &mut egui::Ui, (headline, reassurance): (&str, &str), error: &str) -> bool {
     let mut dismissed = false;
     egui::Frame::new()
         .fill(egui::Color32::from_rgb(120, 30, 30))
@@ -245,67 +264,44 @@ pub(super) fn error_banner_ui(
     dismissed
 }
 
-pub(super) fn help_ui(ui: &mut egui::Ui) {
+/// The keyboard help: every command's keys, then each scene's keys and mouse, under the
+/// scene's name; what is written is what the commands and scenes say of themselves.
+fn help_ui(ui: &mut egui::Ui, scenes: &Scenes) {
+    let ctx = ui.ctx().clone();
     egui::Grid::new("help").num_columns(2).show(ui, |ui| {
+        ui.heading("Everywhere");
+        ui.end_row();
+        for command in UiCommand::ALL {
+            let keys = command.keys_text(&ctx);
+            if keys.is_empty() {
+                continue;
+            }
+            ui.strong(keys);
+            ui.label(command.help_text());
+            ui.end_row();
+        }
         for (keys, what) in [
-            ("Left click", "set the start"),
-            ("Right click / Shift+click", "set the goal"),
-            ("Drag S or G", "move it; the search re-runs live"),
-            ("Drag elsewhere", "pan"),
-            ("Wheel / pinch", "zoom at the cursor"),
-            ("F", "fit the mesh to the view"),
-            ("Space", "play / pause"),
-            ("Left / Right arrow", "step back / forward"),
-            ("Home / End", "first / last step"),
-            ("W", "walk the path: start / pause the agent"),
-            (
-                "E",
-                "go to the step that expands the triangle or cell under the pointer (again: the next one)",
-            ),
-            ("Ctrl+O", "open a mesh (a map in map views)"),
             ("Drop a file", "open it, mesh or map"),
-            ("Ctrl+L", "open a mesh or a map by typing its path"),
-            ("F5", "reload the mesh or the map from its file"),
-            (
-                "Tile map: left click / drag",
-                "paint with the selected tile",
-            ),
-            ("Tile map: right click / Shift+click", "set the goal"),
-            ("Tile map: drag S or G", "move it; the search re-runs live"),
-            ("Tile map: right or middle drag", "pan"),
-            (
-                "Page Up / Page Down",
-                "navmesh: A*'s first step / the funnel's; tile map: previous / next pass of IDA* or Fringe",
-            ),
-            ("Tile map: 1 – 5", "paint grass, sand, water, wall, hole"),
-            ("Tile map: C", "compare all the algorithms on this map, start and goal"),
-            ("Tile map: R", "fill rectangles / paint freely"),
-            ("Tile map: G", "fill regions / paint freely"),
-            (
-                "Tile map: P",
-                "the Partitions window: grid, quadtree, visibility graph, navmesh",
-            ),
-            ("Ctrl+Z / Ctrl+Shift+Z or Ctrl+Y", "undo / redo"),
-            ("Ctrl+N", "a new map, of any size"),
-            ("Ctrl+S / Ctrl+Shift+S", "save the map / save it under a new name"),
-            ("Ctrl+B", "build a navmesh from the map and show it"),
-            (
-                "Pursuit: Space / N / R",
-                "play or pause / one step / reset to the seed",
-            ),
-            ("Pursuit: WASD or arrows", "drive the kitten"),
-            ("Pursuit: right click", "send the kitten there"),
-            ("Pursuit: Delete", "remove the selected mob"),
             ("Enter / Escape", "confirm / cancel a dialog"),
-            ("Ctrl+Plus / Ctrl+Minus / Ctrl+0", "larger / smaller / normal interface (View menu)"),
-            ("F12", "save a picture of the window (PNG)"),
-            ("Ctrl+Shift+C", "copy a picture of the window"),
-            ("Ctrl+Q", "quit (unsaved edits or repairs ask first)"),
-            ("F1", "this list"),
+            (
+                "Ctrl+Plus / Ctrl+Minus / Ctrl+0",
+                "larger / smaller / normal interface (View menu)",
+            ),
         ] {
             ui.strong(keys);
             ui.label(what);
             ui.end_row();
+        }
+        for &kind in Scenes::ALL {
+            let scene = scenes.get(kind);
+            ui.end_row();
+            ui.heading(scene.name());
+            ui.end_row();
+            for (keys, what) in scene.keys() {
+                ui.strong(*keys);
+                ui.label(*what);
+                ui.end_row();
+            }
         }
     });
 }

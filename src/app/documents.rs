@@ -1,14 +1,124 @@
-//! Opening and saving tile maps and meshes (through the file dialogs, or a typed path where
-//! there are none), and keeping unsaved map edits for recovery after a crash.
+//! The documents: opening and saving tile maps and meshes (through the file dialogs, or a
+//! typed path where there are none), following their files on disk, keeping unsaved map edits
+//! for recovery after a crash, and the commands that do all this after a frame.
 
+use super::file_watch::FileWatch;
 use super::files::Picked;
 use super::navmesh_scene::MeshSource;
 use super::path_prompt::{PathPrompt, PromptPurpose};
-use super::{Command, NavlabApp, OPEN_FAILED, RECOVERY_FAILED, SAVE_FAILED, SceneKind, recovery};
+use super::{Command, NavlabApp, OPEN_FAILED, SAVE_FAILED, SceneKind, picture, recovery};
 use crate::words::count;
 use std::path::PathBuf;
 
+/// Banner wording for a recovery file that does not read.
+const RECOVERY_FAILED: (&str, &str) = (
+    "Could not read the edits kept from the last session",
+    "The file is left as it is.",
+);
+
+/// The files of the documents shown, watched for changes on disk.
+#[derive(Default)]
+pub(super) struct Watches {
+    mesh: Option<FileWatch>,
+    map: Option<FileWatch>,
+}
+
 impl NavlabApp {
+    /// Applies the commands queued during the frame.
+    pub(super) fn apply_commands(&mut self) {
+        for command in std::mem::take(&mut self.commands) {
+            match command {
+                Command::OpenDialog => match self.dialogs.pick_mesh() {
+                    Picked::Path(path) => self.load_file(path),
+                    Picked::NoDialog => self.prompt_for_open(true),
+                    Picked::Cancelled => {}
+                },
+                Command::OpenPathPrompt => self.prompt_for_open(false),
+                Command::Load(path) => self.load_file(path),
+                Command::LoadEmbedded(i) => self.load_embedded(i),
+                Command::OpenMapDialog => match self.dialogs.pick_map() {
+                    Picked::Path(path) => {
+                        self.load_map(path);
+                    }
+                    Picked::NoDialog => self.prompt_for_open(true),
+                    Picked::Cancelled => {}
+                },
+                Command::LoadMap(path) => {
+                    self.load_map(path);
+                }
+                Command::OpenRecovered => self.open_recovered(),
+                Command::NewMap(w, h) => {
+                    if let Some(map) = crate::grid::TileMap::new(w, h) {
+                        self.replace_map(map, None);
+                        self.settings.last_map = None;
+                    }
+                }
+                Command::SaveMap => {
+                    self.save_map(false);
+                }
+                Command::SaveMapAs => {
+                    self.save_map(true);
+                }
+                Command::BuildMeshFromMap => self.start_mesh_build(),
+                Command::Quit => {
+                    self.allow_close = true;
+                    self.quit_requested = true;
+                }
+                Command::SavePicture => {
+                    self.pictures.ask(picture::PictureUse::Save);
+                }
+                Command::CopyPicture => {
+                    self.pictures.ask(picture::PictureUse::Copy);
+                }
+                Command::Reload => {
+                    if self.reload_mesh_file() {
+                        self.notice = Some("Reloaded".to_string());
+                    }
+                }
+            }
+        }
+    }
+
+    /// Shows built-in mesh `i`.
+    fn load_embedded(&mut self, i: usize) {
+        let Some(scene) = crate::assets::ALL.get(i).copied() else {
+            return;
+        };
+        let source = MeshSource::Embedded(scene);
+        let navmesh = &mut self.scenes.navmesh;
+        match navmesh.load(&source) {
+            Ok(mesh) => {
+                navmesh.set_mesh(mesh, source);
+                self.settings.last_file = None;
+                self.banner.error = None;
+            }
+            Err(message) => self.fail(OPEN_FAILED, message),
+        }
+    }
+
+    /// Opens the first edits offered from the last session, still unsaved.
+    fn open_recovered(&mut self) {
+        let Some(offer) = self.recovered.pop_front() else {
+            return;
+        };
+        let recovered = offer.recovered.clone();
+        self.replace_map(recovered.map, recovered.file);
+        self.map.dirty = true;
+        self.kept = None;
+        self.settings.scene = SceneKind::TileMap;
+        self.notice = Some("Last session's edits opened; not saved yet".into());
+        // Still unsaved: kept in this window's own file before the old one goes (if that
+        // fails, the old one stays for the next start).
+        self.keep_unsaved_edits_then_dismiss(vec![offer]);
+    }
+
+    /// Puts `map` (from `file`) in the map document, forgetting its history; the map scenes
+    /// start over on it.
+    pub fn replace_map(&mut self, map: crate::grid::TileMap, file: Option<PathBuf>) {
+        self.map.replace(map, file);
+        self.scenes.tile_map.follow(&self.map);
+    }
+
     /// Keeps unsaved map edits in `recovery` from now on, and offers back what windows that are
     /// gone left beside it.
     pub fn with_recovery(mut self, recovery: recovery::Recovery) -> Self {
@@ -38,17 +148,17 @@ impl NavlabApp {
         if keeper.take_failure() {
             self.kept = None; // try again
         }
-        if !self.grid.dirty {
+        if !self.map.dirty {
             // Also a copy opened from the last session and saved since.
             self.kept = None;
             keeper.clear(offers);
             return;
         }
-        let now = (self.grid.revision, self.grid.map.costs);
+        let now = (self.map.revision(), self.map.map.costs);
         if self.kept == Some(now) && offers.is_empty() {
             return;
         }
-        keeper.store(self.grid.map.clone(), self.grid.file.clone(), offers);
+        keeper.store(self.map.map.clone(), self.map.file.clone(), offers);
         self.kept = Some(now);
     }
 
@@ -62,12 +172,13 @@ impl NavlabApp {
     /// Loads the mesh's file again, keeping start, goal and view; on failure the mesh shown
     /// stays and the error shows. Returns true when it loaded.
     pub(super) fn reload_mesh_file(&mut self) -> bool {
-        let source = self.scene.source.clone();
-        match self.scene.load(&source) {
+        let navmesh = &mut self.scenes.navmesh;
+        let source = navmesh.source.clone();
+        match navmesh.load(&source) {
             Ok(mesh) => {
-                self.scene.reload_mesh(mesh);
-                self.error = None;
-                self.mesh_watch = None; // watched again from this version
+                navmesh.reload_mesh(mesh);
+                self.banner.error = None;
+                self.watches.mesh = None; // watched again from this version
                 true
             }
             Err(message) => {
@@ -83,20 +194,19 @@ impl NavlabApp {
     pub(super) fn follow_files_on_disk(&mut self, ui: &egui::Ui) {
         use super::file_watch::{LOOK_EVERY, follow};
         if !self.settings.reload_changed_files || self.screenshot.is_some() {
-            self.mesh_watch = None;
-            self.map_watch = None;
+            self.watches = Watches::default();
             return;
         }
         let now = ui.input(|i| i.time);
-        let mesh_file = match &self.scene.source {
+        let mesh_file = match &self.scenes.navmesh.source {
             MeshSource::File(path) => Some(path.as_path()),
             _ => None,
         };
-        follow(&mut self.mesh_watch, mesh_file, now);
-        follow(&mut self.map_watch, self.grid.file.as_deref(), now);
-        if self.mesh_watch.as_mut().is_some_and(|w| w.changed(now)) {
-            let name = self.scene.source.name();
-            if self.scene.unsaved_repair {
+        follow(&mut self.watches.mesh, mesh_file, now);
+        follow(&mut self.watches.map, self.map.file.as_deref(), now);
+        if self.watches.mesh.as_mut().is_some_and(|w| w.changed(now)) {
+            let name = self.scenes.navmesh.source.name();
+            if self.scenes.navmesh.unsaved_repair {
                 self.notice = Some(format!(
                     "{name} changed on disk; Reload (F5) shows it (the repair is not saved)"
                 ));
@@ -104,9 +214,9 @@ impl NavlabApp {
                 self.notice = Some(format!("{name} changed on disk: reloaded"));
             }
         }
-        if self.map_watch.as_mut().is_some_and(|w| w.changed(now)) {
-            let name = self.map_name();
-            if self.grid.dirty {
+        if self.watches.map.as_mut().is_some_and(|w| w.changed(now)) {
+            let (name, _) = super::tile_map_scene::map_document(&self.map);
+            if self.map.dirty {
                 self.notice = Some(format!(
                     "{name} changed on disk; Reload map (F5) loads it (asks about your edits first)"
                 ));
@@ -114,7 +224,7 @@ impl NavlabApp {
                 self.notice = Some(format!("{name} changed on disk: reloaded"));
             }
         }
-        if self.mesh_watch.is_some() || self.map_watch.is_some() {
+        if self.watches.mesh.is_some() || self.watches.map.is_some() {
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_secs_f64(LOOK_EVERY));
         }
@@ -123,26 +233,23 @@ impl NavlabApp {
     /// Loads the map's file again after it changed on disk, keeping start and goal where they
     /// are still passable, and the view when the size is the same. Returns true when it loaded.
     fn reload_map_file(&mut self) -> bool {
-        let Some(path) = self.grid.file.clone() else {
+        let Some(path) = self.map.file.clone() else {
             return false;
         };
-        let (start, goal, size) = (
-            self.grid.start,
-            self.grid.goal,
-            (self.grid.map.width(), self.grid.map.height()),
-        );
-        let camera = self.grid.camera;
+        let scene = &self.scenes.tile_map;
+        let (start, goal, camera) = (scene.start, scene.goal, scene.camera);
+        let size = (self.map.map.width(), self.map.map.height());
         if !self.load_map(path) {
             return false;
         }
-        let grid = &mut self.grid;
-        if (grid.map.width(), grid.map.height()) == size {
-            grid.camera = camera;
+        let (map, scene) = (&self.map, &mut self.scenes.tile_map);
+        if (map.map.width(), map.map.height()) == size {
+            scene.camera = camera;
         }
-        if grid.map.is_passable(start) && grid.map.is_passable(goal) {
-            grid.start = start;
-            grid.goal = goal;
-            grid.rerun();
+        if map.map.is_passable(start) && map.map.is_passable(goal) {
+            scene.start = start;
+            scene.goal = goal;
+            scene.rerun(map);
         }
         true
     }
@@ -171,11 +278,11 @@ impl NavlabApp {
         };
         match loaded {
             Ok((map, notice)) => {
-                self.grid.set_map(map, Some(path.clone()));
-                self.map_watch = None; // watched again from this version
+                self.replace_map(map, Some(path.clone()));
+                self.watches.map = None; // watched again from this version
                 self.settings.recent.add(path.clone());
                 self.settings.last_map = Some(path);
-                self.error = None;
+                self.banner.error = None;
                 self.notice = Some(notice);
                 true
             }
@@ -189,12 +296,11 @@ impl NavlabApp {
     /// Saves the tile map to `path` (atomically); returns true on success.
     pub fn save_map_to(&mut self, path: PathBuf) -> bool {
         let path = absolute(path);
-        match crate::grid::movingai::save_any(&self.grid.map, &path) {
+        match crate::grid::movingai::save_any(&self.map.map, &path) {
             Ok(()) => {
-                self.grid.file = Some(path.clone());
+                self.map.saved_as(path.clone());
                 self.settings.last_map = Some(path.clone());
-                self.grid.dirty = false;
-                self.map_watch = None; // our own write is no change
+                self.watches.map = None; // our own write is no change
                 self.notice = Some(if self.costs_lost_in(&path) {
                     format!(
                         "Saved {}; its tile costs are not in it (a MovingAI .map has none): \
@@ -219,13 +325,13 @@ impl NavlabApp {
         let json = path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("json"));
-        !json && self.grid.map.costs != crate::grid::TileCosts::default()
+        !json && self.map.map.costs != crate::grid::TileCosts::default()
     }
 
     pub(super) fn save_map(&mut self, ask: bool) -> bool {
         // navlab does not write Tiled files: an imported map is saved under a new name; nor
         // does Save quietly drop edited tile costs into a .map: it asks, suggesting a .json.
-        let target = match (&self.grid.file, ask) {
+        let target = match (&self.map.file, ask) {
             (Some(path), false)
                 if !crate::grid::tiled::is_tiled_path(path) && !self.costs_lost_in(path) =>
             {
@@ -293,7 +399,7 @@ impl NavlabApp {
     pub fn open_path(&mut self, path: PathBuf) {
         match opens_as(&path) {
             Ok(Opens::Map) => {
-                if !self.settings.scene.uses_map() {
+                if self.settings.scene == SceneKind::Navmesh {
                     self.settings.scene = SceneKind::TileMap;
                 }
                 self.command(Command::LoadMap(path));
@@ -311,14 +417,15 @@ impl NavlabApp {
     pub fn load_file(&mut self, path: PathBuf) {
         let path = absolute(path);
         let source = MeshSource::File(path.clone());
-        match self.scene.load(&source) {
+        let navmesh = &mut self.scenes.navmesh;
+        match navmesh.load(&source) {
             Ok(mesh) => {
-                self.scene.set_mesh(mesh, source);
-                self.mesh_watch = None; // watched again from this version
+                navmesh.set_mesh(mesh, source);
+                self.watches.mesh = None; // watched again from this version
                 self.settings.recent.add(path.clone());
                 self.settings.last_file = Some(path);
-                self.error = None;
-                self.notice = Some(format!("Opened {}", self.scene.source.name()));
+                self.banner.error = None;
+                self.notice = Some(format!("Opened {}", navmesh.source.name()));
             }
             Err(message) => {
                 self.fail(OPEN_FAILED, message);
@@ -330,14 +437,14 @@ impl NavlabApp {
     /// `.mesh` name (a repaired one is suggested as `NAME-repaired.obj`); returns true when it
     /// was written.
     pub fn save_mesh_as(&mut self) -> bool {
-        let name = self.scene.source.name();
+        let name = self.scenes.navmesh.source.name();
         // "rooms.obj (built in)", "arena.map as a navmesh": the first word's file stem.
         let stem = name
             .split_whitespace()
             .next()
             .and_then(|first| std::path::Path::new(first).file_stem())
             .map_or("mesh".into(), |s| s.to_string_lossy());
-        let repaired = self.scene.diagnostics.repaired.is_some();
+        let repaired = self.scenes.navmesh.diagnostics.repaired.is_some();
         let suggested = if repaired {
             format!("{stem}-repaired.obj")
         } else {
@@ -346,7 +453,7 @@ impl NavlabApp {
         match self.dialogs.save_mesh(&suggested) {
             Picked::Path(path) => self.save_mesh_to(path),
             Picked::NoDialog => {
-                let start = match &self.scene.source {
+                let start = match &self.scenes.navmesh.source {
                     MeshSource::File(file) => file.with_file_name(&suggested),
                     _ => self.working_folder().join(&suggested),
                 };
@@ -361,29 +468,34 @@ impl NavlabApp {
     /// returns true when it was written.
     pub fn save_mesh_to(&mut self, path: PathBuf) -> bool {
         let path = absolute(path);
-        let name = self.scene.source.name();
-        let repaired = self.scene.diagnostics.repaired.is_some();
+        let name = self.scenes.navmesh.source.name();
+        let repaired = self.scenes.navmesh.diagnostics.repaired.is_some();
         let comment = if repaired {
             format!("{name}, repaired by navlab (near-duplicates welded, T-junctions split)")
         } else {
             format!("{name}, saved by navlab")
         };
         let written = self
-            .scene
+            .scenes
+            .navmesh
             .mesh
             .to_file_text(&path, &comment, Default::default())
             .map_err(|e| format!("{}: {e}", path.display()))
             .and_then(|text| crate::atomic::write_atomically(&path, text.as_bytes()));
         match written {
             Ok(()) => {
-                if self.mesh_watch.as_ref().is_some_and(|w| w.path() == path) {
-                    self.mesh_watch = None; // our own write is no change
+                if self.watches.mesh.as_ref().is_some_and(|w| w.path() == path) {
+                    self.watches.mesh = None; // our own write is no change
                 }
-                self.scene.unsaved_repair = false;
+                self.scenes.navmesh.unsaved_repair = false;
                 self.notice = Some(if crate::navmesh::polyanya::is_polyanya_path(&path) {
                     // As `navlab convert` warns: what one flat layer cannot hold.
                     use crate::navmesh::diagnose::FindingKind;
-                    let report = self.scene.diagnostics.report(&self.scene.mesh);
+                    let report = self
+                        .scenes
+                        .navmesh
+                        .diagnostics
+                        .report(&self.scenes.navmesh.mesh);
                     let overlaps = report
                         .get(FindingKind::Overlap)
                         .map_or(0, |finding| finding.items.len());

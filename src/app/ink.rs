@@ -58,7 +58,7 @@ mod tests {
             ERROR,
             ALL_CLEAR,
         ];
-        let bars = crate::app::grid_scene::comparison::BAR_COLOURS;
+        let bars = crate::app::tile_map_scene::comparison::BAR_COLOURS;
         for visuals in [Visuals::dark(), Visuals::light()] {
             // The comparison's bars stand on the plots' background.
             let backgrounds = [

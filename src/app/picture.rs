@@ -4,7 +4,7 @@
 
 use super::files::Picked;
 use super::path_prompt::PromptPurpose;
-use super::{NavlabApp, SAVE_FAILED, SceneKind};
+use super::{NavlabApp, SAVE_FAILED};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -113,13 +113,13 @@ impl NavlabApp {
                 ));
             }
             PictureUse::Save => {
-                let suggested = self.picture_name();
+                let suggested = self.scene().picture_name(&self.map);
                 match self.dialogs.save_picture(&suggested) {
                     Picked::Path(path) => {
                         self.save_picture_to(&image, path);
                     }
                     Picked::NoDialog => {
-                        self.picture_to_save = Some(image);
+                        self.windows.picture_to_save = Some(image);
                         let start = self.working_folder().join(&suggested);
                         self.prompt_for_path(PromptPurpose::SavePicture, start, true);
                     }
@@ -156,35 +156,17 @@ impl NavlabApp {
             }
         }
     }
+}
 
-    /// A name for a picture of what is shown: the mesh's or map's name and the step, so that
-    /// pictures of one search sort by file and tell their steps apart.
-    fn picture_name(&self) -> String {
-        let stem = |name: &str| {
-            Path::new(name.split_whitespace().next().unwrap_or("navlab"))
-                .file_stem()
-                .map_or_else(
-                    || "navlab".to_string(),
-                    |s| s.to_string_lossy().into_owned(),
-                )
-        };
-        match self.settings.scene {
-            SceneKind::Navmesh => format!(
-                "{}-step-{}.png",
-                stem(&self.scene.source.name()),
-                self.scene.playback.cursor
-            ),
-            SceneKind::TileMap => {
-                let name = self
-                    .grid
-                    .file
-                    .as_deref()
-                    .map_or_else(|| "untitled".to_string(), super::files::file_label);
-                format!("{}-step-{}.png", stem(&name), self.grid.playback.cursor)
-            }
-            SceneKind::Pursuit => format!("pursuit-tick-{}.png", self.pursuit.world.ticks()),
-        }
-    }
+/// The file stem of a document's name ("rooms.obj (built in)", "arena.map as a navmesh":
+/// the first word's stem), for a picture's name.
+pub fn file_stem(name: &str) -> String {
+    Path::new(name.split_whitespace().next().unwrap_or("navlab"))
+        .file_stem()
+        .map_or_else(
+            || "navlab".to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        )
 }
 
 #[cfg(test)]

@@ -35,6 +35,14 @@ impl Default for Playback {
 pub const SPEED_RANGE: std::ops::RangeInclusive<f64> = 1.0..=1000.0;
 
 impl Playback {
+    /// Paused before the first step, playing at `speed` steps per second when played.
+    pub fn at_speed(speed: f64) -> Self {
+        Self {
+            speed,
+            ..Self::default()
+        }
+    }
+
     /// Advances while playing by `dt` seconds over a timeline of `len` steps; stops at the end.
     /// Returns true when the cursor moved.
     pub fn tick(&mut self, dt: f64, len: usize) -> bool {

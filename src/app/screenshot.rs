@@ -1,10 +1,8 @@
 //! Screenshot mode: open the window, move to a step, save the frame as a PNG and exit. Used to
 //! make the pictures in `screenshots/`.
 
-use super::grid_scene::GridScene;
-use super::navmesh_scene::NavmeshScene;
-use super::pursuit_scene::PursuitScene;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 /// A scene whose recorded steps a screenshot can move through.
 pub trait Steps {
@@ -14,51 +12,8 @@ pub trait Steps {
     fn show_step(&mut self, k: usize);
 }
 
-impl Steps for NavmeshScene {
-    fn step_counts(&self) -> (usize, usize) {
-        (self.timeline.search_steps(), self.timeline.len())
-    }
-    fn show_step(&mut self, k: usize) {
-        // A large mesh is searched on the worker: the picture is of its answer.
-        self.wait_for_query();
-        self.playback.playing = false;
-        self.playback.cursor = k;
-        self.sync_replay();
-    }
-}
-
-impl Steps for GridScene {
-    fn step_counts(&self) -> (usize, usize) {
-        (self.events.len(), self.events.len())
-    }
-    fn show_step(&mut self, k: usize) {
-        // A large map is searched on the worker: the picture is of its answer.
-        self.wait_for_search();
-        self.playback.playing = false;
-        self.playback.cursor = k;
-        self.sync_replay();
-    }
-}
-/// The pursuit scene's steps are simulation steps (60 per second), run up to the one asked for
-/// (at most ten minutes).
-impl Steps for PursuitScene {
-    fn step_counts(&self) -> (usize, usize) {
-        let ticks = self.world.ticks() as usize;
-        (ticks, 600 * crate::pursuit::TICKS_PER_SECOND as usize)
-    }
-
-    fn show_step(&mut self, k: usize) {
-        self.playing = false;
-        while (self.world.ticks() as usize) < k {
-            self.step();
-        }
-    }
-}
-
-use std::sync::{Arc, Mutex};
-
 /// Which step to show.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum StepSpec {
     /// A step number (0 = before the first step).
     Number(usize),
@@ -67,6 +22,7 @@ pub enum StepSpec {
     /// Halfway through the funnel.
     FunnelMiddle,
     /// The end: the final path.
+    #[default]
     End,
 }
 

@@ -3,6 +3,7 @@
 
 pub mod bresenham;
 pub mod compare;
+pub mod document;
 pub mod free_segment;
 mod json_lines;
 pub mod map;
@@ -14,8 +15,9 @@ mod tiled_objects;
 pub mod tiles;
 pub mod visibility;
 
+pub use document::MapDocument;
 pub use map::{Cell, Connectivity, MapError, TileMap};
-pub use search::{GridAlgorithm, GridPath, Heuristic, grid_search};
+pub use search::{AlgorithmKind, GridAlgorithm, GridPath, Heuristic, SearchTuning, grid_search};
 pub use tiles::{Tile, TileCosts};
 
 /// True for the extensions of the tile maps navlab reads (`.map`, navlab `.json`, Tiled

@@ -130,6 +130,17 @@ impl GridAlgorithm {
         })
     }
 
+    /// Which algorithm this is.
+    pub fn kind(self) -> AlgorithmKind {
+        match self {
+            GridAlgorithm::Bfs => AlgorithmKind::Bfs,
+            GridAlgorithm::Dijkstra => AlgorithmKind::Dijkstra,
+            GridAlgorithm::AStar { .. } => AlgorithmKind::AStar,
+            GridAlgorithm::IdaStar { .. } => AlgorithmKind::IdaStar,
+            GridAlgorithm::Fringe { .. } => AlgorithmKind::Fringe,
+        }
+    }
+
     /// A short name.
     pub fn name(self) -> &'static str {
         match self {
@@ -153,6 +164,91 @@ impl GridAlgorithm {
 
 /// IDA*'s default node budget.
 pub const DEFAULT_IDA_BUDGET: usize = 2_000_000;
+
+/// Which grid algorithm, without its settings: what the lab's buttons and `--algo` choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AlgorithmKind {
+    /// Breadth-first search.
+    Bfs,
+    /// Dijkstra.
+    Dijkstra,
+    /// A*.
+    AStar,
+    /// IDA*.
+    IdaStar,
+    /// Fringe Search.
+    Fringe,
+}
+
+impl AlgorithmKind {
+    /// All, in menu order.
+    pub const ALL: [AlgorithmKind; 5] = [
+        AlgorithmKind::Bfs,
+        AlgorithmKind::Dijkstra,
+        AlgorithmKind::AStar,
+        AlgorithmKind::IdaStar,
+        AlgorithmKind::Fringe,
+    ];
+
+    /// Menu name.
+    pub fn name(self) -> &'static str {
+        match self {
+            AlgorithmKind::Bfs => "BFS",
+            AlgorithmKind::Dijkstra => "Dijkstra",
+            AlgorithmKind::AStar => "A*",
+            AlgorithmKind::IdaStar => "IDA*",
+            AlgorithmKind::Fringe => "Fringe",
+        }
+    }
+
+    /// This algorithm with `tuning`'s settings (those it takes).
+    pub fn with(self, tuning: SearchTuning) -> GridAlgorithm {
+        let SearchTuning {
+            heuristic,
+            weight,
+            budget,
+        } = tuning;
+        match self {
+            AlgorithmKind::Bfs => GridAlgorithm::Bfs,
+            AlgorithmKind::Dijkstra => GridAlgorithm::Dijkstra,
+            AlgorithmKind::AStar => GridAlgorithm::AStar { heuristic, weight },
+            AlgorithmKind::IdaStar => GridAlgorithm::IdaStar { heuristic, budget },
+            AlgorithmKind::Fringe => GridAlgorithm::Fringe { heuristic },
+        }
+    }
+
+    /// True for the algorithms that search by passes with a threshold (IDA*, Fringe Search).
+    pub fn has_passes(self) -> bool {
+        matches!(self, AlgorithmKind::IdaStar | AlgorithmKind::Fringe)
+    }
+
+    /// True for the algorithms that use an estimate (A*, IDA*, Fringe Search).
+    pub fn uses_heuristic(self) -> bool {
+        !matches!(self, AlgorithmKind::Bfs | AlgorithmKind::Dijkstra)
+    }
+}
+
+/// The settings the grid algorithms take: the estimate (A*, IDA*, Fringe Search), A*'s weight
+/// and IDA*'s node budget.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SearchTuning {
+    /// The estimate.
+    pub heuristic: Heuristic,
+    /// A*'s weight on the estimate (1 = optimal).
+    pub weight: f64,
+    /// IDA*'s most expansions over all passes.
+    pub budget: usize,
+}
+
+impl Default for SearchTuning {
+    fn default() -> Self {
+        Self {
+            heuristic: Heuristic::Octile,
+            weight: 1.0,
+            budget: DEFAULT_IDA_BUDGET,
+        }
+    }
+}
 
 /// The answer of a grid search.
 #[derive(Debug, Clone, PartialEq)]

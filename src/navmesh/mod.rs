@@ -11,6 +11,7 @@ pub mod obj;
 pub mod polyanya;
 mod polyanya_write;
 pub mod query;
+pub mod timeline;
 pub mod walk;
 
 pub use build::{BuildError, BuildOptions, BuildReport};

@@ -12,6 +12,7 @@ pub mod frontier;
 pub mod funnel;
 pub mod ida_path;
 pub mod idastar;
+pub mod replay;
 
 pub use astar::{AStarScratch, astar, astar_with_scratch};
 pub use bfs::bfs;
@@ -23,6 +24,7 @@ pub use fringe_lists::{FringeLists, NowEntry};
 pub use frontier::{Frontier, FrontierEntry};
 pub use ida_path::{IdaPath, PathNode};
 pub use idastar::idastar;
+pub use replay::{ListKind, NodeStatus, NodesShown, ReplayList, SearchReplay};
 
 /// A map keyed by node id for the replays ([`Frontier`], [`FringeLists`]): node ids are dense
 /// integers, so one multiplication hashes them well; std's SipHash cost more than the rest of a

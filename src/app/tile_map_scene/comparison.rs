@@ -1,13 +1,14 @@
 //! The tile-map lab's comparison: every algorithm run on the map, start and goal (on a worker
 //! thread), and its table and charts.
 
-use super::{AlgorithmKind, GridScene};
+use super::TileMapScene;
 use crate::app::chart_marks;
 use crate::grid::compare::{
     ComparisonRow, compare_algorithms, comparison_table_text, outcome_word,
 };
 use crate::grid::{Cell, Connectivity, GridAlgorithm, TileMap};
 use egui::{Color32, Ui};
+use std::sync::Arc;
 
 /// The comparison charts' bar colours, one per row of the table in its order (BFS, Dijkstra,
 /// A*, IDA*, Fringe), as on dark panels.
@@ -21,11 +22,11 @@ pub(crate) const BAR_COLOURS: [Color32; 5] = [
 
 /// Everything a comparison needs, owned, so it can run on another thread.
 pub(super) struct ComparisonJob {
-    map: TileMap,
-    start: Cell,
-    goal: Cell,
-    connectivity: Connectivity,
-    algorithms: Vec<GridAlgorithm>,
+    pub(super) map: Arc<TileMap>,
+    pub(super) start: Cell,
+    pub(super) goal: Cell,
+    pub(super) connectivity: Connectivity,
+    pub(super) algorithms: Vec<GridAlgorithm>,
 }
 
 /// Runs the comparison of `job` (on the worker thread, or here when there is none).
@@ -39,53 +40,7 @@ pub(super) fn comparison_rows(job: &ComparisonJob) -> Vec<ComparisonRow> {
     )
 }
 
-impl GridScene {
-    /// Runs every algorithm now and shows the table (blocks until done; the button uses
-    /// [`GridScene::compare_in_background`]).
-    pub fn compare(&mut self) {
-        self.comparer.forget();
-        self.comparison = Some(comparison_rows(&self.comparison_job()));
-    }
-
-    /// Starts the comparison on a worker thread; the table appears when it is done (see
-    /// [`GridScene::poll_comparison`]), so IDA* with a large budget never freezes the window.
-    /// An edit meanwhile outdates it.
-    pub fn compare_in_background(&mut self) {
-        // Asked for, so shown.
-        self.comparison_hidden = false;
-        let job = self.comparison_job();
-        if let Some(rows) = self.comparer.answer_or_submit(self.generation, job, true) {
-            // No thread to run it: it ran here.
-            self.comparison = Some(rows);
-        }
-    }
-
-    /// Takes a finished background comparison; returns true while one is still running.
-    pub fn poll_comparison(&mut self) -> bool {
-        if let Some(rows) = self.comparer.take() {
-            self.comparison = Some(rows);
-        }
-        self.is_comparing()
-    }
-
-    /// True while a comparison runs in the background.
-    pub fn is_comparing(&self) -> bool {
-        self.comparer.is_busy()
-    }
-
-    fn comparison_job(&self) -> ComparisonJob {
-        ComparisonJob {
-            map: self.map.clone(),
-            start: self.start,
-            goal: self.goal,
-            connectivity: self.connectivity,
-            algorithms: AlgorithmKind::ALL
-                .iter()
-                .map(|&kind| self.grid_algorithm(kind))
-                .collect(),
-        }
-    }
-
+impl TileMapScene {
     /// The comparison table and charts, the charts no taller than keeps the whole within
     /// `height` (but readable).
     pub fn comparison_ui(&mut self, ui: &mut Ui, height: f32) {
@@ -116,7 +71,7 @@ impl GridScene {
             {
                 ui.ctx().copy_text(comparison_table_text(rows));
             }
-            let (label, tip) = if self.comparison_hidden {
+            let (label, tip) = if self.settings.comparison_hidden {
                 ("Show", "Show the table and charts")
             } else {
                 (
@@ -125,10 +80,10 @@ impl GridScene {
                 )
             };
             if ui.button(label).on_hover_text(tip).clicked() {
-                self.comparison_hidden = !self.comparison_hidden;
+                self.settings.comparison_hidden = !self.settings.comparison_hidden;
             }
         });
-        if self.comparison_hidden {
+        if self.settings.comparison_hidden {
             return;
         }
         let Some(rows) = &self.comparison else {

@@ -1,9 +1,10 @@
 //! The tile map's search as a job, recorded for replay: run here when small, on a
-//! [`LatestWorker`](super::latest_worker::LatestWorker) when large, so that painting and
+//! [`LatestWorker`](crate::app::latest_worker::LatestWorker) when large, so that painting and
 //! dragging the start or goal stay smooth.
 
 use crate::grid::{Cell, Connectivity, GridAlgorithm, GridPath, TileMap, grid_search};
 use crate::search::{Observer, SearchEvent};
+use std::sync::Arc;
 
 /// Searches expected to do more work than this (tiles in the map, or IDA*'s node budget) run on
 /// the worker: ~50 ms for a search that explores half a million tiles, recorded.
@@ -16,8 +17,8 @@ pub const MAX_RECORDED_STEPS: usize = 1_000_000;
 /// One search of the tile map, owned so that it can run on another thread.
 #[derive(Debug, Clone)]
 pub struct SearchJob {
-    /// A copy of the map as it was asked about.
-    pub map: TileMap,
+    /// The map as it was asked about (shared, not copied).
+    pub map: Arc<TileMap>,
     /// Start cell.
     pub start: Cell,
     /// Goal cell.
@@ -155,7 +156,7 @@ mod tests {
     fn a_capped_search_counts_the_steps_it_leaves_out() {
         let map = TileMap::from_ascii("....\n.@@.\n....").expect("map");
         let job = SearchJob {
-            map: map.clone(),
+            map: Arc::new(map.clone()),
             start: (0, 0),
             goal: (3, 2),
             algorithm: GridAlgorithm::Fringe {

@@ -2,7 +2,7 @@
 //! the trail it leaves (magenta where it left the mesh, cutting a corner) and explained in the
 //! caption.
 
-use super::camera::View;
+use crate::app::camera::View;
 use crate::geom::Vec2;
 use crate::navmesh::NavMesh;
 use crate::navmesh::walk::{AgentState, Walk, WalkEvent, WalkOptions, off_mesh, walk};

@@ -2,8 +2,8 @@
 //! visibility graph, navmesh) built and searched from S to G on a worker thread, a table of what
 //! each gave, and the chosen one drawn over the map with its path before and after straightening.
 
-use super::camera::View;
-use super::latest_worker::LatestWorker;
+use crate::app::camera::View;
+use crate::app::latest_worker::LatestWorker;
 use crate::geom::Vec2;
 use crate::grid::free_segment::HalfPoint;
 use crate::grid::{Cell, Connectivity, TileMap};
@@ -296,7 +296,7 @@ impl PartitionsView {
             let mut shown = self.expansions_shown.unwrap_or(all).min(all);
             let slider = ui
                 .add(
-                    super::playback::grouped_digits(
+                    crate::app::playback::grouped_digits(
                         egui::Slider::new(&mut shown, 0..=all).step_by(1.0),
                     )
                     .text("Expansions shown"),
@@ -309,7 +309,10 @@ impl PartitionsView {
             }
         }
         if let Some((_, why)) = comparison.refused.iter().find(|(p, _)| *p == self.shown) {
-            ui.colored_label(super::ink::on_panel(ui.visuals(), super::ink::WARNING), why);
+            ui.colored_label(
+                crate::app::ink::on_panel(ui.visuals(), crate::app::ink::WARNING),
+                why,
+            );
         } else if self.draw_structure && structure_size(comparison, self.shown) > MAX_DRAWN {
             ui.label(format!(
                 "The {} has over {} pieces: only its paths are drawn.",

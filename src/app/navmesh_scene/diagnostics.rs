@@ -2,7 +2,7 @@
 //! a click zooms to a finding and highlights it; islands in distinct colours; and a repair that
 //! welds near-duplicates and fixes T-junctions, then checks again.
 
-use super::latest_worker::LatestWorker;
+use crate::app::latest_worker::LatestWorker;
 use crate::geom::Vec2;
 use crate::navmesh::diagnose::{
     CheckOptions, CheckReport, FindingItem, FindingKind, RepairSummary, Severity, check, check_raw,
@@ -12,7 +12,7 @@ use crate::words::count;
 use egui::{Color32, Pos2, Stroke, Ui};
 use std::sync::Arc;
 
-use super::camera::View;
+use crate::app::camera::View;
 
 /// Meshes with at least this many triangles are checked on a worker thread (100k take about
 /// 0.3 s); smaller ones at once, which takes no longer than a frame or two.
@@ -192,7 +192,7 @@ impl Diagnostics {
         });
         if report.is_clean() {
             ui.colored_label(
-                super::ink::on_panel(ui.visuals(), super::ink::ALL_CLEAR),
+                crate::app::ink::on_panel(ui.visuals(), crate::app::ink::ALL_CLEAR),
                 "Clean: nothing found. Border edges (white) are the walls, not faults.",
             );
         }
@@ -234,15 +234,15 @@ impl Diagnostics {
             .show(ui, |ui| {
                 for finding in &report.findings {
                     let (badge, colour) = match finding.severity {
-                        Severity::Error => ("error", super::ink::ERROR),
-                        Severity::Warning => ("warning", super::ink::WARNING),
+                        Severity::Error => ("error", crate::app::ink::ERROR),
+                        Severity::Warning => ("warning", crate::app::ink::WARNING),
                     };
                     let title = egui::RichText::new(format!(
                         "{badge}: {} ({})",
                         finding.kind.name(),
                         finding.count
                     ))
-                    .color(super::ink::on_panel(ui.visuals(), colour));
+                    .color(crate::app::ink::on_panel(ui.visuals(), colour));
                     egui::CollapsingHeader::new(title)
                         .id_salt(finding.kind.name())
                         .default_open(finding.severity == Severity::Error)

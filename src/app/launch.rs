@@ -1,0 +1,364 @@
+//! Starting the window: what `navlab open` asked for, as a list of [`LaunchAction`]s applied to a
+//! new window in order, and the native window itself.
+
+use super::navmesh_scene::SideTab;
+use super::screenshot::ScreenshotPlan;
+use super::{AppSettings, NavlabApp, OPEN_FAILED, SceneKind, documents, files, icon, recovery};
+use crate::geom::Vec2;
+use crate::grid::{AlgorithmKind, Cell, Connectivity, Heuristic};
+use crate::navmesh::CostModel;
+use crate::partitions::Partition;
+use std::path::PathBuf;
+
+/// How to start the window: what to do first, and how the window itself looks.
+#[derive(Debug, Default)]
+pub struct Launch {
+    /// What to open and show, in order.
+    pub actions: Vec<LaunchAction>,
+    /// Save a PNG of the window at a step and exit.
+    pub screenshot: Option<ScreenshotPlan>,
+    /// Window size in points.
+    pub size: Option<[f32; 2]>,
+    /// The colour theme (egui keeps it for the next runs).
+    pub theme: Option<egui::ThemePreference>,
+}
+
+impl Launch {
+    /// True when the launch names a file or a map: then what was saved last time (the last
+    /// file, the last map) is not opened.
+    fn names_a_file(&self) -> bool {
+        self.actions
+            .iter()
+            .any(|action| matches!(action, LaunchAction::Open(_)))
+    }
+}
+
+/// One thing to do as the window starts.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LaunchAction {
+    /// Open a file as a mesh or a tile map, by its extension (refused by name when it is
+    /// neither, as a dropped file is).
+    Open(PathBuf),
+    /// Open a tile map in the tile-map scene.
+    OpenMap(PathBuf),
+    /// Show a scene.
+    Show(SceneKind),
+    /// Put the map's start and goal on these cells (x = column, y = row), each when it is a
+    /// passable cell of the map.
+    PlaceOnMap {
+        /// The start.
+        start: Option<Vec2>,
+        /// The goal.
+        goal: Option<Vec2>,
+    },
+    /// Put the mesh's start and goal at these points (world x, z).
+    PlaceOnMesh {
+        /// The start.
+        start: Option<Vec2>,
+        /// The goal.
+        goal: Option<Vec2>,
+    },
+    /// Search options replacing the saved ones.
+    Search(LaunchSearch),
+    /// Run the comparison of every grid algorithm.
+    Compare,
+    /// Open the Partitions window with this partition drawn.
+    Partitions(Partition),
+    /// The agent radius a navmesh is built for (tiles).
+    AgentRadius(f64),
+    /// Build a navmesh from the map and show it.
+    BuildMesh,
+    /// Show the Diagnostics tab with islands coloured and the first error selected.
+    Diagnostics,
+    /// Walk the navmesh path at once (a screenshot shows the whole walk).
+    Walk,
+}
+
+/// Search options given at launch; each replaces the saved setting only when given.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LaunchSearch {
+    /// Tile map: the algorithm animated.
+    pub algorithm: Option<AlgorithmKind>,
+    /// Tile map: the heuristic.
+    pub heuristic: Option<Heuristic>,
+    /// Tile map: A*'s weight.
+    pub weight: Option<f64>,
+    /// Tile map: IDA*'s node budget.
+    pub budget: Option<usize>,
+    /// Tile map: moves.
+    pub connectivity: Option<Connectivity>,
+    /// Navmesh: the step cost model.
+    pub cost: Option<CostModel>,
+}
+
+/// What the launch options could not do.
+#[derive(Debug, Default, PartialEq)]
+pub struct LaunchReport {
+    /// Options that could not apply; the window opens anyway.
+    pub warnings: Vec<String>,
+    /// Why the file or map given could not be opened (the window shows what it had instead).
+    pub open_failed: Option<String>,
+}
+
+/// Why `navlab open` did not run.
+#[derive(Debug, thiserror::Error)]
+pub enum LaunchError {
+    /// No window could be made (no display, no graphics).
+    #[error("cannot open the window: {0}")]
+    Window(String),
+    /// A screenshot's file or map could not be opened: the picture would show something else.
+    #[error("could not open {0}; no screenshot written")]
+    Open(String),
+}
+
+impl NavlabApp {
+    /// Applies the launch's actions to a new window's state, in order. Reports options that
+    /// could not apply and a file that could not be opened (the window opens anyway, on what
+    /// it had).
+    pub fn apply_launch(&mut self, launch: &Launch) -> LaunchReport {
+        if launch.theme.is_some() {
+            self.launch_theme = launch.theme;
+        }
+        let mut report = LaunchReport::default();
+        let mut failed = Vec::new();
+        for action in &launch.actions {
+            if let Err(message) = self.launch_action(action, &mut report.warnings) {
+                failed.push(message);
+            }
+        }
+        report.open_failed = (!failed.is_empty()).then(|| failed.join("; "));
+        report
+    }
+
+    /// Does one launch action; a file that did not open is the error.
+    fn launch_action(
+        &mut self,
+        action: &LaunchAction,
+        warnings: &mut Vec<String>,
+    ) -> Result<(), String> {
+        match action {
+            // The file opens as a dropped one does: a map in the tile-map view, a mesh in the
+            // navmesh view, anything else refused by name (the scene shown stays).
+            LaunchAction::Open(file) => match documents::opens_as(file) {
+                Ok(documents::Opens::Map) => {
+                    self.settings.scene = SceneKind::TileMap;
+                    self.opened(|app| app.load_map(file.clone()))?;
+                }
+                Ok(documents::Opens::Mesh) => {
+                    self.opened(|app| {
+                        app.load_file(file.clone());
+                        app.banner.error.is_none()
+                    })?;
+                }
+                Err(refusal) => {
+                    self.fail(OPEN_FAILED, refusal.clone());
+                    return Err(refusal);
+                }
+            },
+            LaunchAction::OpenMap(map) => {
+                self.settings.scene = SceneKind::TileMap;
+                self.opened(|app| app.load_map(map.clone()))?;
+            }
+            LaunchAction::Show(kind) => {
+                self.settings.scene = *kind;
+                if *kind == SceneKind::Pursuit {
+                    self.scenes.pursuit.sync_map(&self.map);
+                }
+            }
+            LaunchAction::PlaceOnMap { start, goal } => self.place_on_map(*start, *goal, warnings),
+            LaunchAction::PlaceOnMesh { start, goal } => {
+                self.scenes.navmesh.place(*start, *goal);
+            }
+            LaunchAction::Search(search) => self.launch_search(search),
+            LaunchAction::Compare => self.scenes.tile_map.compare(),
+            LaunchAction::Partitions(partition) => {
+                let scene = &mut self.scenes.tile_map;
+                scene.partitions.open = true;
+                scene.partitions.shown = *partition;
+                scene.poll_partitions(&self.map);
+                scene.partitions.wait(std::time::Duration::from_secs(600));
+            }
+            LaunchAction::AgentRadius(radius) => {
+                self.scenes.tile_map.settings.agent_radius = *radius;
+            }
+            LaunchAction::BuildMesh => self.build_mesh_from_map(),
+            LaunchAction::Diagnostics => self.scenes.navmesh.show_diagnostics(),
+            LaunchAction::Walk => {
+                let picture = self.screenshot.is_some();
+                let navmesh = &mut self.scenes.navmesh;
+                navmesh.wait_for_query();
+                navmesh.playback.cursor = navmesh.timeline.len();
+                navmesh.sync_replay();
+                navmesh.toggle_walk();
+                match &mut navmesh.walk {
+                    // A picture of the whole walk.
+                    Some(walk) if picture => {
+                        walk.time = walk.walk.duration();
+                        walk.playing = false;
+                    }
+                    Some(_) => {}
+                    None => warnings.push("--walk: there is no path to walk".to_string()),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `open`, which returns true when its file opened; else the error it showed.
+    fn opened(&mut self, open: impl FnOnce(&mut Self) -> bool) -> Result<(), String> {
+        if open(self) {
+            Ok(())
+        } else {
+            Err(self.banner.error.clone().unwrap_or_default())
+        }
+    }
+
+    /// Search options replacing the saved ones, each when given; a large mesh is then queried
+    /// on the worker, and what follows (a walk, a screenshot's step) is of its answer.
+    fn launch_search(&mut self, search: &LaunchSearch) {
+        let scene = &mut self.scenes.tile_map;
+        let mut settings = scene.settings();
+        settings.algorithm = search.algorithm.unwrap_or(settings.algorithm);
+        settings.heuristic = search.heuristic.unwrap_or(settings.heuristic);
+        settings.weight = search.weight.unwrap_or(settings.weight);
+        settings.budget = search.budget.unwrap_or(settings.budget);
+        settings.connectivity = search.connectivity.unwrap_or(settings.connectivity);
+        if settings != scene.settings() {
+            scene.apply_settings(&settings, &self.map);
+        }
+        let navmesh = &mut self.scenes.navmesh;
+        if let Some(cost) = search.cost
+            && cost != navmesh.settings.cost
+        {
+            navmesh.settings.cost = cost;
+            navmesh.rerun();
+        }
+        navmesh.wait_for_query();
+    }
+
+    /// Puts the map's start and goal on the cells given (x = column, y = row), when they are
+    /// passable cells of the map; says why not otherwise.
+    fn place_on_map(
+        &mut self,
+        start: Option<Vec2>,
+        goal: Option<Vec2>,
+        warnings: &mut Vec<String>,
+    ) {
+        let map = &self.map.map;
+        let mut cell_of = |point: Option<Vec2>, what: &str| -> Option<Cell> {
+            let p = point?;
+            let whole = p.x >= 0.0 && p.y >= 0.0 && p.x.fract() == 0.0 && p.y.fract() == 0.0;
+            let cell = (p.x as usize, p.y as usize);
+            if whole && map.is_passable(cell) {
+                Some(cell)
+            } else {
+                warnings.push(format!(
+                    "{what} {},{} is not a passable cell of the {} × {} map (x = column, y = row, from 0); it stays where it was",
+                    p.x,
+                    p.y,
+                    map.width(),
+                    map.height()
+                ));
+                None
+            }
+        };
+        let (start, goal) = (cell_of(start, "--from"), cell_of(goal, "--to"));
+        if start.is_none() && goal.is_none() {
+            return;
+        }
+        let scene = &mut self.scenes.tile_map;
+        if let Some(cell) = start {
+            scene.start = cell;
+        }
+        if let Some(cell) = goal {
+            scene.goal = cell;
+        }
+        scene.playback.cursor = 0;
+        scene.rerun(&self.map);
+    }
+
+    /// Shows the Diagnostics tab of the navmesh view.
+    pub fn show_mesh_diagnostics(&mut self) {
+        self.settings.scene = SceneKind::Navmesh;
+        self.scenes.navmesh.side_tab = SideTab::Diagnostics;
+    }
+}
+
+/// Opens the window; returns when it closes.
+pub fn run_native(launch: Launch) -> Result<(), LaunchError> {
+    let size = launch.size.unwrap_or([1280.0, 800.0]);
+    let screenshot_mode = launch.screenshot.is_some();
+    let screenshot_storage = screenshot_mode.then(|| {
+        std::env::temp_dir().join(format!("navlab-screenshot-{}.ron", std::process::id()))
+    });
+    let options = eframe::NativeOptions {
+        viewport: egui::ViewportBuilder::default()
+            .with_title("navlab")
+            .with_app_id("navlab")
+            .with_icon(icon::app_icon())
+            .with_inner_size(size)
+            .with_drag_and_drop(true),
+        persist_window: !screenshot_mode,
+        // A screenshot starts from nothing saved: eframe restores the last window size even
+        // with `persist_window` off, and the panels take their first widths from it before the
+        // window is given the picture's size. Its storage is a file of its own, removed
+        // afterwards.
+        persistence_path: screenshot_storage.clone(),
+        ..Default::default()
+    };
+    let mut launch = launch;
+    let screenshot = launch.screenshot.take();
+    let outcome = eframe::run_native(
+        "navlab",
+        options,
+        Box::new(move |cc| {
+            // Explicit files must not depend on what was saved last time (a screenshot's
+            // storage, its own, holds nothing).
+            let restored: AppSettings = if launch.names_a_file() {
+                AppSettings::default()
+            } else {
+                cc.storage
+                    .and_then(|s| eframe::get_value(s, eframe::APP_KEY))
+                    .unwrap_or_default()
+            };
+            let mut app = NavlabApp::new(restored, Box::new(files::NativeDialogs));
+            // Screenshots neither keep nor offer edits.
+            if !screenshot_mode && let Some(recovery) = recovery::Recovery::in_app_data() {
+                app = app.with_recovery(recovery);
+            }
+            // A walk in a picture is shown whole.
+            app.screenshot = screenshot.map(|plan| plan.at_size(egui::Vec2::from(size)));
+            let report = app.apply_launch(&launch);
+            for warning in &report.warnings {
+                eprintln!("warning: {warning}");
+            }
+            if let Some(message) = report.open_failed {
+                if screenshot_mode {
+                    return Err(Box::new(LaunchError::Open(message)));
+                }
+                eprintln!("error: could not open {message} (the window shows what it had)");
+            }
+            // Asked for, or a screenshot's (the same picture on every machine).
+            if launch.size.is_some() || screenshot_mode {
+                app.window_size = Some(egui::Vec2::from(size));
+            }
+            // A picture is the same whatever the desktop prefers, unless a theme is asked for.
+            if screenshot_mode && launch.theme.is_none() {
+                app.launch_theme = Some(egui::ThemePreference::Dark);
+            }
+            Ok(Box::new(app))
+        }),
+    )
+    .map_err(|error| match error {
+        eframe::Error::AppCreation(inner) => match inner.downcast::<LaunchError>() {
+            Ok(launch_error) => *launch_error,
+            Err(other) => LaunchError::Window(other.to_string()),
+        },
+        other => LaunchError::Window(other.to_string()),
+    });
+    if let Some(file) = screenshot_storage {
+        // Absent when nothing was saved.
+        let _ = std::fs::remove_file(file);
+    }
+    outcome
+}

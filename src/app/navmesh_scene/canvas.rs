@@ -1,0 +1,423 @@
+//! The navmesh canvas: clicks and drags that place the start and goal or pan, the wheel's
+//! zoom, and the mesh painted with the search and the funnel replayed over it.
+
+use super::{Drag, NavmeshScene};
+use crate::app::camera::{View, paint_tag};
+use crate::geom::Vec2;
+use crate::navmesh::{NavMesh, TriId};
+use crate::search::NodeStatus;
+use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui, vec2};
+
+impl NavmeshScene {
+    /// The canvas: paints the mesh and the replayed state, and handles clicks, drags and zoom.
+    pub fn canvas_ui(&mut self, ui: &mut Ui) {
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Navmesh canvas"));
+        let rect = response.rect;
+        self.canvas_rect = Some(rect);
+        let camera = self.camera.for_canvas(self.mesh.bounds(), rect);
+        let view = View { camera, rect };
+        painter.rect_filled(rect, 0.0, Color32::from_rgb(24, 26, 31));
+
+        self.handle_input(ui, &response, view);
+        let view = View {
+            camera: self.camera.get().unwrap_or(camera),
+            rect,
+        };
+        self.paint(&painter, view);
+        crate::app::camera::paint_caption(&painter, rect, self.current_explanation());
+
+        if let Some(pointer) = response.hover_pos() {
+            let world = view.world_from_screen(pointer);
+            self.hover_world = Some(world);
+            if let Some(t) = self.mesh.triangle_at(world) {
+                let _ = response.on_hover_ui_at_pointer(|ui| self.triangle_tooltip_ui(ui, t));
+            }
+        } else {
+            self.hover_world = None;
+        }
+    }
+
+    fn triangle_tooltip_ui(&self, ui: &mut Ui, t: TriId) {
+        // Short lines, each one line: the tooltip grows to fit them rather than wrapping them to
+        // the width it had for the last triangle it showed.
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+        let tri = &self.mesh.triangles()[t];
+        ui.label(format!("triangle {t}"));
+        ui.label(format!("centroid {}", tri.centroid));
+        ui.label(format!("area {:.3}", tri.area));
+        let r = &self.replay.search;
+        if let Some((g, h)) = r.costs(t) {
+            ui.label(format!("g {g:.3}   h {h:.3}   f {:.3}", g + h));
+            match r.parent(t) {
+                Some(p) => ui.label(format!("parent: triangle {p}")),
+                None => ui.label("parent: none (start)"),
+            };
+            let status = match r.status(t) {
+                NodeStatus::Open => "open (frontier)".to_string(),
+                NodeStatus::Closed => {
+                    format!("closed, visit #{}", r.visit_number(t).unwrap_or(0))
+                }
+                _ => "unseen".to_string(),
+            };
+            ui.label(status);
+        }
+        if !self.timeline.is_empty() {
+            crate::app::playback::expansion_tooltip_ui(
+                ui,
+                self.timeline.expansion_steps(),
+                t,
+                self.playback.cursor,
+                false,
+            );
+        }
+    }
+    fn handle_input(&mut self, ui: &Ui, response: &egui::Response, view: View) {
+        let rect = view.rect;
+        let start_screen = view.screen_from_world(self.start);
+        let goal_screen = view.screen_from_world(self.goal);
+        let grab = 12.0;
+        if response.drag_started() {
+            // Where the button went down (the drag is noticed a few points later).
+            let press = ui
+                .input(|i| i.pointer.press_origin())
+                .or(response.interact_pointer_pos())
+                .unwrap_or(rect.center());
+            self.drag = Some(if press.distance(start_screen) < grab {
+                Drag::Start
+            } else if press.distance(goal_screen) < grab {
+                Drag::Goal
+            } else {
+                Drag::Pan
+            });
+        }
+        if response.dragged() {
+            match self.drag {
+                Some(Drag::Start) | Some(Drag::Goal) => {
+                    if let Some(pos) = response.interact_pointer_pos() {
+                        let world = view.world_from_screen(pos);
+                        if self.drag == Some(Drag::Start) {
+                            self.set_start(world);
+                        } else {
+                            self.set_goal(world);
+                        }
+                    }
+                }
+                _ => {
+                    self.camera.pan(response.drag_delta());
+                }
+            }
+        }
+        if response.drag_stopped() {
+            self.drag = None;
+        }
+        let shift = ui.input(|i| i.modifiers.shift);
+        if response.clicked()
+            && let Some(pos) = response.interact_pointer_pos()
+        {
+            let world = view.world_from_screen(pos);
+            if shift {
+                self.set_goal(world);
+            } else {
+                self.set_start(world);
+            }
+        }
+        if response.secondary_clicked()
+            && let Some(pos) = response.interact_pointer_pos()
+        {
+            self.set_goal(view.world_from_screen(pos));
+        }
+        self.camera.zoom_with_wheel(ui, response);
+    }
+
+    /// Paints everything in one pass of batched meshes.
+    pub fn paint(&self, painter: &egui::Painter, view: View) {
+        let mesh = &self.mesh;
+        let visible = view.visible_world();
+        let vertices = mesh.vertices();
+        let screen: Vec<Pos2> = vertices
+            .iter()
+            .map(|&v| view.screen_from_world(v))
+            .collect();
+        let in_view = |t: TriId| {
+            let [a, b, c] = mesh.triangles()[t].vertices.map(|v| vertices[v]);
+            let (min_x, max_x) = (a.x.min(b.x).min(c.x), a.x.max(b.x).max(c.x));
+            let (min_y, max_y) = (a.y.min(b.y).min(c.y), a.y.max(b.y).max(c.y));
+            max_x >= visible.min.x
+                && min_x <= visible.max.x
+                && max_y >= visible.min.y
+                && min_y <= visible.max.y
+        };
+        let visible_tris: Vec<TriId> = (0..mesh.triangles().len())
+            .filter(|&t| in_view(t))
+            .collect();
+
+        // Which triangles the corridor holds (shown once A* has finished).
+        let path = self.timeline.path.as_ref();
+        let mut in_corridor = vec![false; mesh.triangles().len()];
+        if self.replay.search.is_finished()
+            && let Some(path) = path
+        {
+            for &t in &path.corridor {
+                if let Some(flag) = in_corridor.get_mut(t) {
+                    *flag = true;
+                }
+            }
+        }
+
+        // Fills.
+        let mut fill = egui::Mesh::default();
+        fill.reserve_triangles(visible_tris.len());
+        fill.reserve_vertices(visible_tris.len() * 3);
+        for &t in &visible_tris {
+            let color = if self.diagnostics.colour_islands {
+                super::diagnostics::island_colour(mesh.island_of(t))
+            } else if self.replay.current() == Some(t) {
+                CURRENT
+            } else if in_corridor[t] {
+                CORRIDOR
+            } else {
+                match self.replay.search.status(t) {
+                    NodeStatus::Open => OPEN,
+                    NodeStatus::Closed => CLOSED,
+                    _ => UNSEEN,
+                }
+            };
+            let i = fill.vertices.len() as u32;
+            for v in mesh.triangles()[t].vertices {
+                fill.colored_vertex(screen[v], color);
+            }
+            fill.add_triangle(i, i + 1, i + 2);
+        }
+        painter.add(Shape::mesh(fill));
+        // The triangle A* expands next, outlined.
+        if let Some(next) = self.next_to_expand()
+            && let Some(triangle) = mesh.triangles().get(next)
+        {
+            let corners: Vec<Pos2> = triangle.vertices.iter().map(|&v| screen[v]).collect();
+            painter.add(Shape::closed_line(
+                corners,
+                Stroke::new(2.5, Color32::WHITE),
+            ));
+        }
+
+        // Edges: every edge when zoomed in enough to see them, borders and non-manifold always.
+        let mean_edge_px = mean_edge_length(mesh) * view.camera.scale;
+        let draw_all = self.settings.display.edges && mean_edge_px > 4.0;
+        let mut lines = egui::Mesh::default();
+        let mut push_edge = |e: usize| {
+            let edge = &mesh.edges()[e];
+            let [a, b] = edge.vertices.map(|v| screen[v]);
+            if edge.is_non_manifold() {
+                push_segment(&mut lines, a, b, 3.0, NON_MANIFOLD);
+            } else if edge.is_border() {
+                push_segment(&mut lines, a, b, 2.0, BORDER);
+            } else {
+                push_segment(&mut lines, a, b, 1.0, EDGE);
+            }
+        };
+        if draw_all {
+            let mut edge_seen = vec![false; mesh.edges().len()];
+            for &t in &visible_tris {
+                for e in mesh.triangles()[t].edges {
+                    if !std::mem::replace(&mut edge_seen[e], true) {
+                        push_edge(e);
+                    }
+                }
+            }
+        } else {
+            let clip = view.rect.expand(4.0);
+            for &e in &self.outline_edges {
+                let [a, b] = mesh.edges()[e].vertices.map(|v| screen[v]);
+                if clip.intersects(Rect::from_two_pos(a, b)) {
+                    push_edge(e);
+                }
+            }
+        }
+        painter.add(Shape::mesh(lines));
+
+        self.paint_search_details(painter, view, &visible_tris);
+        self.paint_funnel(painter, view);
+        self.paint_markers(painter, view);
+        if let Some(walk) = &self.walk {
+            walk.paint(painter, view);
+        }
+        self.diagnostics.paint_selection(painter, view, mesh);
+    }
+
+    fn paint_search_details(&self, painter: &egui::Painter, view: View, visible: &[TriId]) {
+        let display = &self.settings.display;
+        let tris = self.mesh.triangles();
+        let px = |t: TriId| (tris[t].area.sqrt() * view.camera.scale) as f32;
+        if display.parent_arrows {
+            let mut arrows = egui::Mesh::default();
+            for &t in visible {
+                let Some(p) = self.replay.search.parent(t).filter(|_| px(t) >= 14.0) else {
+                    continue;
+                };
+                let from = view.screen_from_world(tris[t].centroid);
+                let to = view.screen_from_world(tris[p].centroid);
+                let tip = from + (to - from) * 0.6;
+                push_segment(&mut arrows, from, tip, 1.5, ARROW);
+                let dir = (to - from).normalized();
+                let side = vec2(-dir.y, dir.x);
+                push_segment(&mut arrows, tip, tip - dir * 6.0 + side * 4.0, 1.5, ARROW);
+                push_segment(&mut arrows, tip, tip - dir * 6.0 - side * 4.0, 1.5, ARROW);
+            }
+            painter.add(Shape::mesh(arrows));
+        }
+        if display.visit_numbers || display.triangle_ids {
+            let mut labels = 0;
+            for &t in visible {
+                let label = if display.triangle_ids {
+                    t
+                } else {
+                    self.replay.search.visit_number(t).unwrap_or(0) as usize
+                };
+                let unvisited = !display.triangle_ids && label == 0;
+                if unvisited || px(t) < 18.0 {
+                    continue;
+                }
+                labels += 1;
+                if labels > 1500 {
+                    break;
+                }
+                painter.text(
+                    view.screen_from_world(tris[t].centroid),
+                    egui::Align2::CENTER_CENTER,
+                    label.to_string(),
+                    egui::FontId::proportional(11.0),
+                    Color32::WHITE,
+                );
+            }
+        }
+    }
+
+    fn paint_funnel(&self, painter: &egui::Painter, view: View) {
+        let Some(path) = &self.timeline.path else {
+            return;
+        };
+        let r = &self.replay.funnel;
+        if r.funnel.is_none() {
+            return;
+        }
+        let s = |p: Vec2| view.screen_from_world(p);
+        if self.settings.display.portals && !r.done {
+            for (i, portal) in path.portals.iter().enumerate() {
+                let current = r.portal == Some(i);
+                let (width, color) = if current {
+                    (3.0, Color32::WHITE)
+                } else {
+                    (1.0, Color32::from_gray(150))
+                };
+                painter.line_segment([s(portal.left), s(portal.right)], Stroke::new(width, color));
+                painter.circle_filled(s(portal.left), if current { 5.0 } else { 3.0 }, LEFT);
+                painter.circle_filled(s(portal.right), if current { 5.0 } else { 3.0 }, RIGHT);
+                if current {
+                    paint_tag(painter, s(portal.left) + vec2(6.0, -6.0), "L".into(), LEFT);
+                    paint_tag(
+                        painter,
+                        s(portal.right) + vec2(6.0, -6.0),
+                        "R".into(),
+                        RIGHT,
+                    );
+                }
+            }
+        }
+        if r.done {
+            let points: Vec<Pos2> = path.waypoints.iter().map(|&p| s(p)).collect();
+            painter.add(Shape::line(points.clone(), Stroke::new(4.0, PATH)));
+            for p in points {
+                painter.circle_filled(p, 4.0, PATH);
+            }
+            return;
+        }
+        if r.corners.len() > 1 {
+            let points: Vec<Pos2> = r.corners.iter().map(|&p| s(p)).collect();
+            painter.add(Shape::line(points, Stroke::new(3.0, PATH)));
+        }
+        if let Some(f) = r.funnel {
+            painter.line_segment([s(f.apex), s(f.left)], Stroke::new(2.5, LEFT));
+            painter.line_segment([s(f.apex), s(f.right)], Stroke::new(2.5, RIGHT));
+            painter.circle_filled(s(f.apex), 6.0, APEX);
+            paint_tag(painter, s(f.apex) + vec2(8.0, 20.0), "apex".into(), APEX);
+        }
+    }
+
+    fn paint_markers(&self, painter: &egui::Painter, view: View) {
+        let Some(path) = &self.timeline.path else {
+            return;
+        };
+        for (loc, color, label) in [(&path.start, START, "S"), (&path.goal, GOAL, "G")] {
+            let at = view.screen_from_world(loc.point);
+            if loc.snapped {
+                let asked = view.screen_from_world(loc.requested);
+                painter.add(Shape::dashed_line(
+                    &[asked, at],
+                    Stroke::new(1.5, color),
+                    4.0,
+                    3.0,
+                ));
+                painter.circle_stroke(asked, 6.0, Stroke::new(1.5, color));
+            }
+            painter.circle_filled(at, 9.0, color);
+            painter.text(
+                at,
+                egui::Align2::CENTER_CENTER,
+                label,
+                egui::FontId::proportional(12.0),
+                Color32::BLACK,
+            );
+        }
+    }
+}
+
+const UNSEEN: Color32 = Color32::from_rgb(62, 70, 84);
+const OPEN: Color32 = Color32::from_rgb(222, 170, 52);
+const CLOSED: Color32 = Color32::from_rgb(64, 112, 186);
+const CURRENT: Color32 = Color32::from_rgb(226, 72, 72);
+const CORRIDOR: Color32 = Color32::from_rgb(72, 160, 104);
+const EDGE: Color32 = Color32::from_rgb(110, 120, 138);
+const BORDER: Color32 = Color32::from_rgb(220, 222, 230);
+const NON_MANIFOLD: Color32 = Color32::from_rgb(232, 64, 206);
+const ARROW: Color32 = Color32::from_rgb(240, 240, 240);
+const LEFT: Color32 = Color32::from_rgb(90, 220, 120);
+const RIGHT: Color32 = Color32::from_rgb(240, 90, 90);
+const APEX: Color32 = Color32::from_rgb(250, 230, 80);
+const PATH: Color32 = Color32::from_rgb(255, 150, 40);
+const START: Color32 = Color32::from_rgb(120, 230, 140);
+const GOAL: Color32 = Color32::from_rgb(250, 110, 110);
+
+/// Adds a segment as a thin quad to a batched mesh.
+fn push_segment(mesh: &mut egui::Mesh, a: Pos2, b: Pos2, width: f32, color: Color32) {
+    let d = b - a;
+    let len = d.length();
+    if len <= f32::EPSILON || !len.is_finite() {
+        return;
+    }
+    let n = vec2(-d.y, d.x) / len * (width / 2.0);
+    let i = mesh.vertices.len() as u32;
+    mesh.colored_vertex(a + n, color);
+    mesh.colored_vertex(b + n, color);
+    mesh.colored_vertex(b - n, color);
+    mesh.colored_vertex(a - n, color);
+    mesh.add_triangle(i, i + 1, i + 2);
+    mesh.add_triangle(i, i + 2, i + 3);
+}
+
+/// Border and non-manifold edges (the outline that is always drawn).
+pub(super) fn outline_edges(mesh: &NavMesh) -> Vec<usize> {
+    (0..mesh.edges().len())
+        .filter(|&e| {
+            let edge = &mesh.edges()[e];
+            edge.is_border() || edge.is_non_manifold()
+        })
+        .collect()
+}
+
+fn mean_edge_length(mesh: &NavMesh) -> f64 {
+    let b = mesh.bounds();
+    let area = ((b.max.x - b.min.x) * (b.max.y - b.min.y)).max(f64::MIN_POSITIVE);
+    (area / mesh.triangles().len().max(1) as f64).sqrt()
+}

@@ -1,0 +1,259 @@
+//! The navmesh scene's panels: on the left the file buttons, the plane, the cost model and
+//! heuristic weight, what to draw, the walk's options and the query's numbers with the open
+//! list's chart; on the right the Steps and Diagnostics tabs.
+
+use super::{NavmeshScene, SideTab};
+use crate::app::commands::UiCommand;
+use crate::app::scenes::Shared;
+use crate::navmesh::{CostModel, PathStatus, Plane};
+use egui::Ui;
+
+impl NavmeshScene {
+    /// The left panel.
+    pub(super) fn controls_ui(&mut self, ui: &mut Ui, shared: &mut Shared) {
+        ui.horizontal(|ui| {
+            shared.button(ui, UiCommand::OpenMesh);
+            shared.button(ui, UiCommand::ReloadMesh);
+            if UiCommand::FitView.panel_button(ui, true) {
+                self.fit_view();
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("Plane");
+            let before = self.settings.plane;
+            ui.radio_value(&mut self.settings.plane, Plane::Xz, "XZ")
+                .on_hover_text("Y-up 3D files: the ground is XZ");
+            ui.radio_value(&mut self.settings.plane, Plane::Xy, "XY")
+                .on_hover_text("Meshes authored in 2D");
+            if before != self.settings.plane && matches!(self.source, super::MeshSource::File(_)) {
+                shared.ask(UiCommand::ReloadMesh);
+            }
+        });
+        ui.separator();
+        self.query_controls_ui(ui);
+        ui.separator();
+        self.stats_ui(ui);
+    }
+
+    /// The right panel: the recorded steps with the open list above them, or the diagnostics.
+    pub(super) fn side_panel_ui(&mut self, ui: &mut Ui, shared: &mut Shared) {
+        use super::diagnostics::DiagnosticsAction;
+        ui.horizontal(|ui| {
+            ui.selectable_value(&mut self.side_tab, SideTab::Steps, "Steps")
+                .on_hover_text("The recorded steps of A* and the funnel");
+            ui.selectable_value(&mut self.side_tab, SideTab::Diagnostics, "Diagnostics")
+                .on_hover_text("What is wrong with this mesh: islands, seams, T-junctions…");
+        });
+        ui.separator();
+        match self.side_tab {
+            SideTab::Steps => {
+                crate::app::playback::above_steps(ui, |ui| self.frontier_ui(ui));
+                ui.separator();
+                self.event_log_ui(ui);
+            }
+            SideTab::Diagnostics => match self.diagnostics.ui(ui, &self.mesh) {
+                Some(DiagnosticsAction::Focus { at, extent }) => self.focus(at, extent),
+                Some(DiagnosticsAction::Repair) => self.repair(shared.notice, shared.banner),
+                Some(DiagnosticsAction::SaveRepaired) => shared.ask(UiCommand::SaveMeshAs),
+                None => {}
+            },
+        }
+    }
+
+    /// Cost model, heuristic weight, display toggles and the walk's options.
+    fn query_controls_ui(&mut self, ui: &mut Ui) {
+        let mut changed = false;
+        ui.label("Step cost");
+        changed |= ui
+            .radio_value(
+                &mut self.settings.cost,
+                CostModel::Centroid,
+                "Centroid to centroid",
+            )
+            .on_hover_text("As in the seed article: A* measures steps between triangle centres")
+            .changed();
+        changed |= ui
+            .radio_value(
+                &mut self.settings.cost,
+                CostModel::Midpoint,
+                "Edge midpoints",
+            )
+            .on_hover_text("As Detour: from the start through the midpoints of the edges crossed")
+            .changed();
+        changed |= ui
+            .add(
+                egui::Slider::new(&mut self.settings.heuristic_weight, 0.0..=3.0)
+                    .text("Heuristic weight"),
+            )
+            .on_hover_text("1 = A*, 0 = Dijkstra, above 1 = greedier (not optimal)")
+            .changed();
+        if changed {
+            self.rerun();
+        }
+        ui.separator();
+        let d = &mut self.settings.display;
+        ui.checkbox(&mut d.edges, "Edges")
+            .on_hover_text("Draw every edge; borders and non-manifold edges are always drawn");
+        ui.horizontal(|ui| {
+            ui.label("Numbers");
+            if ui
+                .radio(d.visit_numbers && !d.triangle_ids, "visits")
+                .on_hover_text("Number expanded triangles in the order A* expanded them")
+                .clicked()
+            {
+                (d.visit_numbers, d.triangle_ids) = (true, false);
+            }
+            if ui
+                .radio(d.triangle_ids, "ids")
+                .on_hover_text("Label every triangle with its id, as the steps name them")
+                .clicked()
+            {
+                (d.visit_numbers, d.triangle_ids) = (false, true);
+            }
+            if ui
+                .radio(!d.visit_numbers && !d.triangle_ids, "none")
+                .on_hover_text("No numbers on the triangles")
+                .clicked()
+            {
+                (d.visit_numbers, d.triangle_ids) = (false, false);
+            }
+        });
+        ui.checkbox(&mut d.parent_arrows, "Parent arrows")
+            .on_hover_text("Arrows from each reached triangle to the one it was reached from");
+        ui.checkbox(&mut d.portals, "Portals")
+            .on_hover_text("The corridor's portals, left end green, right end red");
+        ui.separator();
+        self.walk_controls_ui(ui);
+    }
+
+    /// Walk the path (W): an agent goes corner to corner, taking the next corner within the
+    /// corner radius and turning at a bounded rate, as the seed's NPC does.
+    fn walk_controls_ui(&mut self, ui: &mut Ui) {
+        let can_walk = self
+            .timeline
+            .path
+            .as_ref()
+            .is_some_and(|p| p.waypoints.len() >= 2);
+        let label = if self.walk.as_ref().is_some_and(|w| w.playing) {
+            "Stop walking"
+        } else {
+            "Walk the path"
+        };
+        if ui
+            .add_enabled(can_walk, egui::Button::new(label))
+            .on_hover_text("An agent walks the path corner to corner, turning smoothly (W)")
+            .on_disabled_hover_text("No path to walk")
+            .clicked()
+        {
+            self.toggle_walk();
+        }
+        let w = &mut self.settings.walk;
+        let mut changed = false;
+        changed |= ui
+            .add(egui::Slider::new(&mut w.corner_radius, 0.0..=2.0).text("Corner radius"))
+            .on_hover_text("The next corner is taken once the agent is this close (0.5 in the seed); larger rounds corners wider")
+            .changed();
+        changed |= ui
+            .add(
+                egui::Slider::new(&mut w.speed, 0.5..=6.0)
+                    .suffix("/s")
+                    .text("Walk speed"),
+            )
+            .on_hover_text("Units (metres in the seed) per second")
+            .changed();
+        changed |= ui
+            .add(
+                egui::Slider::new(&mut w.turn_rate, 1.0..=12.0)
+                    .suffix(" rad/s")
+                    .text("Turn rate"),
+            )
+            .on_hover_text("Radians per second (4 is about 230 degrees a second): lower turns wider and cuts corners more")
+            .changed();
+        if changed && self.walk.is_some() {
+            self.start_walk();
+        }
+    }
+
+    /// Numbers about the mesh and the current query, and the open-list chart.
+    fn stats_ui(&mut self, ui: &mut Ui) {
+        let s = &self.summary;
+        egui::Grid::new("mesh_stats").num_columns(2).show(ui, |ui| {
+            ui.label("Triangles");
+            ui.label(s.triangles.to_string());
+            ui.end_row();
+            ui.label("Islands");
+            ui.label(s.islands.to_string());
+            ui.end_row();
+            ui.label("Non-manifold edges");
+            ui.label(s.non_manifold_edges.to_string());
+            ui.end_row();
+            if let Some(path) = &self.timeline.path {
+                ui.label("Status");
+                ui.label(match path.status {
+                    PathStatus::Found => "found",
+                    PathStatus::Snapped => "found (snapped)",
+                    PathStatus::Unreachable => "unreachable",
+                });
+                ui.end_row();
+                ui.label("Triangles expanded");
+                ui.label(path.expanded.to_string());
+                ui.end_row();
+                ui.label("Corridor");
+                ui.label(format!("{} triangles", path.corridor.len()));
+                ui.end_row();
+                ui.label("Path length");
+                ui.label(if path.length.is_finite() {
+                    format!("{:.3}", path.length)
+                } else {
+                    "—".to_string()
+                });
+                ui.end_row();
+                ui.label("Straight line");
+                ui.label(format!("{:.3}", path.start.point.distance(path.goal.point)));
+                ui.end_row();
+            }
+        });
+        if self.is_querying() {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Searching…").on_hover_text(
+                    "Large meshes are searched in the background; the last answer stays until the new one is ready",
+                );
+            });
+        }
+        if let Some(path) = &self.timeline.path
+            && ui
+                .add_enabled(!self.is_querying(), egui::Button::new("Copy path").small())
+                .on_hover_text(
+                    "Copy the answer as `navlab path --json` prints it: waypoints (x, z), corridor, length",
+                )
+                .clicked()
+        {
+            ui.ctx().copy_text(path.to_json().to_string());
+        }
+        ui.add_space(6.0);
+        ui.label("Open list size per A* step");
+        let points: Vec<[f64; 2]> = self
+            .timeline
+            .open_sizes()
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| [(i + 1) as f64, f64::from(n)])
+            .collect();
+        let cursor = self.playback.cursor.min(self.timeline.search_steps()) as f64;
+        use crate::app::chart_marks::{MARK_SPACING, round_marks};
+        egui_plot::Plot::new("open_list_plot")
+            .height(120.0)
+            .allow_scroll(false)
+            .allow_zoom(false)
+            .allow_drag(false)
+            .show_x(true)
+            .grid_spacing(MARK_SPACING..=300.0)
+            .x_grid_spacer(|input| round_marks(&input, 80.0))
+            .y_grid_spacer(|input| round_marks(&input, 30.0))
+            .show(ui, |plot| {
+                plot.line(egui_plot::Line::new("open list", points));
+                plot.vline(egui_plot::VLine::new("step", cursor));
+            });
+    }
+}

@@ -1,0 +1,663 @@
+//! The navmesh scene: a loaded mesh, a start and a goal, the recorded A* and funnel steps, and
+//! the canvas that replays them; the Diagnostics tab beside the steps; an agent walking the
+//! path.
+
+mod canvas;
+mod controls;
+pub mod diagnostics;
+pub mod jobs;
+mod steps;
+pub mod walk;
+
+use super::camera::{Camera, CanvasCamera, View};
+use super::commands::UiCommand;
+use super::latest_worker::LatestWorker;
+use super::playback::Playback;
+use super::scenes::{Banner, Scene, SceneSetup, Shared};
+use super::screenshot::Steps;
+use crate::assets::{self, EmbeddedScene};
+use crate::geom::Vec2;
+use crate::grid::MapDocument;
+use crate::navmesh::timeline::{Timeline, TimelineReplay};
+use crate::navmesh::walk::WalkOptions;
+use crate::navmesh::{CostModel, NavMesh, Plane, QueryOptions, TriId, obj};
+use egui::{Pos2, Rect};
+use jobs::{BACKGROUND_TRIANGLES, QueryJob};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::Arc;
+use walk::WalkPlayback;
+
+/// Where the current mesh came from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MeshSource {
+    /// Compiled into the program.
+    Embedded(EmbeddedScene),
+    /// A file on disk.
+    File(PathBuf),
+    /// Made by a generator (benchmarks, tests, a map); cannot be reloaded.
+    Generated(String),
+}
+
+impl MeshSource {
+    /// A short name for titles.
+    pub fn name(&self) -> String {
+        match self {
+            MeshSource::Embedded(scene) => format!("{} (built in)", scene.name),
+            MeshSource::File(path) => super::files::file_label(path),
+            MeshSource::Generated(name) => name.clone(),
+        }
+    }
+}
+
+/// What to draw; persisted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DisplayOptions {
+    /// Draw every edge (borders and non-manifold edges are always drawn).
+    pub edges: bool,
+    /// Number closed triangles in visit order.
+    pub visit_numbers: bool,
+    /// Label every triangle with its id (as the captions name them), instead of visit numbers.
+    pub triangle_ids: bool,
+    /// Arrows from each reached triangle to its parent.
+    pub parent_arrows: bool,
+    /// The corridor's portals during the funnel.
+    pub portals: bool,
+}
+
+impl Default for DisplayOptions {
+    fn default() -> Self {
+        Self {
+            edges: true,
+            visit_numbers: true,
+            triangle_ids: false,
+            parent_arrows: false,
+            portals: true,
+        }
+    }
+}
+
+/// The scene's persisted settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NavmeshSettings {
+    /// A* step cost model.
+    pub cost: CostModel,
+    /// Heuristic weight (1 = A*, 0 = Dijkstra, more = greedier).
+    pub heuristic_weight: f64,
+    /// Plane OBJ files are projected onto.
+    pub plane: Plane,
+    /// Display toggles.
+    pub display: DisplayOptions,
+    /// How the agent walks the path.
+    pub walk: WalkOptions,
+    /// Playback speed (steps per second).
+    pub speed: f64,
+}
+
+impl Default for NavmeshSettings {
+    fn default() -> Self {
+        Self {
+            cost: CostModel::Centroid,
+            heuristic_weight: 1.0,
+            plane: Plane::Xz,
+            display: DisplayOptions::default(),
+            walk: WalkOptions::default(),
+            speed: Playback::default().speed,
+        }
+    }
+}
+
+/// Which marker a drag moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Drag {
+    Start,
+    Goal,
+    Pan,
+}
+
+/// The tabs of the navmesh view's right panel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SideTab {
+    /// The recorded steps.
+    #[default]
+    Steps,
+    /// What is wrong with the mesh.
+    Diagnostics,
+}
+
+/// The navmesh scene's state.
+pub struct NavmeshScene {
+    /// Persisted settings.
+    pub settings: NavmeshSettings,
+    /// The mesh shown (shared with a query running on the worker).
+    pub mesh: Arc<NavMesh>,
+    /// Its counts, computed once per mesh (not every frame).
+    summary: crate::navmesh::MeshSummary,
+    /// Border and non-manifold edges, drawn even when the others are too dense to draw.
+    outline_edges: Vec<usize>,
+    /// Where it came from.
+    pub source: MeshSource,
+    /// Start point as asked for (world).
+    pub start: Vec2,
+    /// Goal point as asked for (world).
+    pub goal: Vec2,
+    /// The recorded steps of the current query.
+    pub timeline: Timeline,
+    /// The state at the playback cursor.
+    pub replay: TimelineReplay,
+    /// Playback position and speed.
+    pub playback: Playback,
+    /// The view: fitted to the mesh until the user pans or zooms.
+    pub camera: CanvasCamera,
+    drag: Option<Drag>,
+    /// World position under the pointer, for the status bar.
+    pub hover_world: Option<Vec2>,
+    /// Set when the event log should scroll to the cursor.
+    follow_log: bool,
+    /// Where the canvas was drawn last frame.
+    pub canvas_rect: Option<Rect>,
+    /// The Diagnostics tab's state.
+    pub diagnostics: diagnostics::Diagnostics,
+    /// Which tab the right panel shows.
+    pub side_tab: SideTab,
+    /// The mesh shown was repaired in memory and not saved since: replacing it asks first.
+    pub unsaved_repair: bool,
+    /// The agent walking the path, once asked for (dropped when the path changes).
+    pub walk: Option<WalkPlayback>,
+    /// Runs queries on large meshes off the UI thread.
+    querier: LatestWorker<QueryJob, Timeline>,
+    /// Bumped by every query asked for; the worker's answer to an older one is dropped.
+    generation: u64,
+    /// Where the playback cursor goes when the worker's answer arrives.
+    resume_cursor: Option<usize>,
+}
+
+/// Banner wording for a repair that went wrong.
+const REPAIR_FAILED: (&str, &str) = ("Could not repair", "The mesh shown is unchanged.");
+
+impl NavmeshScene {
+    /// The scene on the built-in default mesh, its start and goal placed and the animation
+    /// ready.
+    pub fn new(settings: NavmeshSettings) -> Self {
+        Self::embedded(assets::ROOMS, settings)
+    }
+
+    /// The scene on an embedded mesh, with its start and goal placed and the animation ready.
+    pub fn embedded(scene: EmbeddedScene, settings: NavmeshSettings) -> Self {
+        // The embedded meshes are tested to load; an empty fallback keeps this infallible.
+        let mesh = obj::parse(scene.obj, scene.name, Plane::Xz)
+            .or_else(|_| obj::parse(assets::ROOMS.obj, assets::ROOMS.name, Plane::Xz))
+            .expect("the embedded meshes load");
+        let playback = Playback::at_speed(settings.speed);
+        let mut this = Self {
+            settings,
+            summary: mesh.summary(),
+            outline_edges: canvas::outline_edges(&mesh),
+            mesh: Arc::new(mesh),
+            source: MeshSource::Embedded(scene),
+            start: Vec2::new(scene.start.0, scene.start.1),
+            goal: Vec2::new(scene.goal.0, scene.goal.1),
+            timeline: Timeline::default(),
+            replay: TimelineReplay::default(),
+            playback,
+            camera: CanvasCamera::default(),
+            drag: None,
+            hover_world: None,
+            follow_log: true,
+            canvas_rect: None,
+            diagnostics: Default::default(),
+            side_tab: SideTab::default(),
+            unsaved_repair: false,
+            walk: None,
+            querier: LatestWorker::new("navlab mesh query", QueryJob::run),
+            generation: 0,
+            resume_cursor: None,
+        };
+        this.rerun();
+        this
+    }
+
+    /// The options to keep between runs.
+    pub fn settings(&self) -> NavmeshSettings {
+        NavmeshSettings {
+            speed: self.playback.speed,
+            ..self.settings.clone()
+        }
+    }
+
+    /// Loads a mesh from `source` with the current plane, without touching the scene.
+    pub fn load(&self, source: &MeshSource) -> Result<NavMesh, String> {
+        match source {
+            MeshSource::Embedded(scene) => {
+                obj::parse(scene.obj, scene.name, Plane::Xz).map_err(|e| e.to_string())
+            }
+            MeshSource::File(path) => {
+                NavMesh::load(path, self.settings.plane).map_err(|e| e.to_string())
+            }
+            MeshSource::Generated(name) => {
+                Err(format!("{name} was generated; there is no file to reload"))
+            }
+        }
+    }
+
+    /// Replaces the mesh: start and goal move to the source's defaults (or two far-apart points
+    /// of the largest island), the view refits, and the animation is ready at step 0.
+    pub fn set_mesh(&mut self, mesh: NavMesh, source: MeshSource) {
+        self.set_mesh_at(mesh, source, None);
+    }
+
+    /// [`NavmeshScene::set_mesh`] with start and goal given (`None`: the source's defaults), so
+    /// the search runs once, between them.
+    pub fn set_mesh_at(
+        &mut self,
+        mesh: NavMesh,
+        source: MeshSource,
+        endpoints: Option<(Vec2, Vec2)>,
+    ) {
+        let (start, goal) = endpoints.unwrap_or_else(|| match &source {
+            MeshSource::Embedded(scene) => (
+                Vec2::new(scene.start.0, scene.start.1),
+                Vec2::new(scene.goal.0, scene.goal.1),
+            ),
+            MeshSource::File(_) | MeshSource::Generated(_) => default_endpoints(&mesh),
+        });
+        self.replace_mesh(mesh);
+        self.source = source;
+        self.start = start;
+        self.goal = goal;
+        self.camera.fit_next_frame();
+        self.playback.cursor = 0;
+        self.playback.playing = false;
+        self.rerun();
+    }
+
+    /// Replaces the mesh with a new version of the same file, keeping start, goal and view.
+    pub fn reload_mesh(&mut self, mesh: NavMesh) {
+        self.replace_mesh(mesh);
+        self.rerun();
+    }
+
+    /// Takes `mesh` as the one shown, forgetting what was worked out on the last one (its
+    /// query, while a large mesh's runs on the worker, would name other triangles).
+    fn replace_mesh(&mut self, mesh: NavMesh) {
+        self.summary = mesh.summary();
+        self.outline_edges = canvas::outline_edges(&mesh);
+        self.timeline = Timeline::default();
+        self.replay = TimelineReplay::new(mesh.triangles().len());
+        self.mesh = Arc::new(mesh);
+        self.diagnostics.invalidate();
+        self.unsaved_repair = false;
+    }
+
+    /// Welds near-duplicates and fixes T-junctions in the mesh shown (in memory), keeping start,
+    /// goal and view, and checks it again; says what it did in `notice`, or why not in
+    /// `banner`.
+    pub fn repair(&mut self, notice: &mut Option<String>, banner: &mut Banner) {
+        use crate::navmesh::diagnose::{CheckOptions, repair};
+        use crate::words::count;
+        let colour_islands = self.diagnostics.colour_islands;
+        let (fixed, summary) = repair(self.mesh.raw(), &CheckOptions::default());
+        match fixed.build() {
+            Ok(mesh) => {
+                self.reload_mesh(mesh);
+                self.unsaved_repair = true;
+                self.diagnostics.repaired = Some(summary);
+                self.diagnostics.colour_islands = colour_islands;
+                *notice = Some(format!(
+                    "Repaired in memory: {}, {}; F5 reloads the file",
+                    count(summary.welded, "weld"),
+                    count(summary.split, "split")
+                ));
+            }
+            Err(error) => banner.fail(
+                REPAIR_FAILED,
+                format!("the repair made an unusable mesh: {error}"),
+            ),
+        }
+    }
+
+    /// Shows the Diagnostics tab with islands coloured and the first error selected, so that a
+    /// picture shows one.
+    pub fn show_diagnostics(&mut self) {
+        self.side_tab = SideTab::Diagnostics;
+        self.diagnostics.colour_islands = true;
+        let first_error = self
+            .diagnostics
+            .report(&self.mesh)
+            .findings
+            .iter()
+            .find(|f| f.severity == crate::navmesh::diagnose::Severity::Error)
+            .map(|f| f.kind);
+        if let Some(kind) = first_error {
+            self.diagnostics.select(&self.mesh, kind, 0);
+        }
+    }
+
+    /// Runs the query again (after the mesh, an end point or an option changed), recording its
+    /// steps: here for small meshes, on the worker for large ones (see
+    /// [`BACKGROUND_TRIANGLES`]), whose answer [`NavmeshScene::poll_query`] shows when it
+    /// arrives; until then the last answer stays.
+    pub fn rerun(&mut self) {
+        self.walk = None;
+        self.generation += 1;
+        let job = QueryJob {
+            mesh: Arc::clone(&self.mesh),
+            start: self.start,
+            goal: self.goal,
+            options: QueryOptions {
+                cost: self.settings.cost,
+                heuristic_weight: self.settings.heuristic_weight,
+            },
+        };
+        let in_background = self.mesh.triangles().len() >= BACKGROUND_TRIANGLES;
+        match self
+            .querier
+            .answer_or_submit(self.generation, job, in_background)
+        {
+            Some(timeline) => self.show_query(timeline),
+            None => {
+                // The cursor may ask for the end (usize::MAX): kept for the new steps.
+                self.resume_cursor = Some(self.playback.cursor);
+                self.playback.cursor = self.playback.cursor.min(self.timeline.len());
+            }
+        }
+    }
+
+    /// Shows a finished query: its steps replace the recorded ones, the replay keeps its step.
+    fn show_query(&mut self, timeline: Timeline) {
+        self.timeline = timeline;
+        self.walk = None;
+        self.replay = TimelineReplay::new(self.mesh.triangles().len());
+        let cursor = self.resume_cursor.take().unwrap_or(self.playback.cursor);
+        self.playback.cursor = cursor.min(self.timeline.len());
+        self.replay.seek(&self.timeline, self.playback.cursor);
+        self.follow_log = true;
+    }
+
+    /// Shows the worker's answer if it has arrived; returns true while it is still querying.
+    pub fn poll_query(&mut self) -> bool {
+        if let Some(timeline) = self.querier.take() {
+            self.show_query(timeline);
+        }
+        self.is_querying()
+    }
+
+    /// Waits (up to a minute) for the worker's answer and shows it: for screenshots, launch
+    /// options and tests.
+    pub fn wait_for_query(&mut self) {
+        if let Some(timeline) = self.querier.wait(std::time::Duration::from_secs(60)) {
+            self.show_query(timeline);
+        }
+    }
+
+    /// True while a query runs on the worker; the last answer is shown meanwhile.
+    pub fn is_querying(&self) -> bool {
+        self.querier.is_busy()
+    }
+
+    /// Moves the replay to the playback cursor.
+    pub fn sync_replay(&mut self) {
+        if self.replay.cursor() != self.playback.cursor {
+            // Stepping back into the search leaves the walk (it walks the whole path).
+            if self.playback.cursor < self.timeline.len() {
+                self.walk = None;
+            }
+            self.replay.seek(&self.timeline, self.playback.cursor);
+            self.follow_log = true;
+        }
+    }
+
+    /// Sets the start and shows the new answer at once (the animation can be replayed).
+    pub fn set_start(&mut self, p: Vec2) {
+        self.start = p;
+        self.playback.cursor = usize::MAX;
+        self.playback.playing = false;
+        self.rerun();
+    }
+
+    /// Sets the goal and shows the new answer at once.
+    pub fn set_goal(&mut self, p: Vec2) {
+        self.goal = p;
+        self.playback.cursor = usize::MAX;
+        self.playback.playing = false;
+        self.rerun();
+    }
+
+    /// Puts the start and the goal where asked, and searches once.
+    pub fn place(&mut self, start: Option<Vec2>, goal: Option<Vec2>) {
+        if let Some(start) = start {
+            self.start = start;
+        }
+        if let Some(goal) = goal {
+            self.goal = goal;
+        }
+        self.playback.cursor = 0;
+        self.rerun();
+    }
+
+    /// The canvas view of the last frame (for tests and tools that click on world points).
+    pub fn last_view(&self) -> Option<View> {
+        Some(View {
+            camera: self.camera.get()?,
+            rect: self.canvas_rect?,
+        })
+    }
+
+    /// Refits the view on the next frame.
+    pub fn fit_view(&mut self) {
+        self.camera.fit_next_frame();
+    }
+
+    /// Centres the view on `at`, zoomed so that `extent` world units fill about 60 % of it.
+    pub fn focus(&mut self, at: Vec2, extent: f64) {
+        let rect = self
+            .canvas_rect
+            .unwrap_or(Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0)));
+        let side = f64::from(rect.width().min(rect.height()));
+        let scale = side * 0.6 / extent.max(1e-9);
+        self.camera.set(Camera {
+            center: [at.x, at.y],
+            scale: if scale.is_finite() { scale } else { 20.0 },
+        });
+    }
+
+    /// Starts the agent on the path (again from the start once it has finished), or pauses it.
+    pub fn toggle_walk(&mut self) {
+        match &mut self.walk {
+            Some(walk) if walk.playing => walk.playing = false,
+            Some(walk) if !walk.finished() => walk.playing = true,
+            _ => self.start_walk(),
+        }
+    }
+
+    /// Walks the current path from its start, the replay at its end (the whole path shown).
+    fn start_walk(&mut self) {
+        self.playback.cursor = self.timeline.len();
+        self.playback.playing = false;
+        self.sync_replay();
+        self.walk = self
+            .timeline
+            .path
+            .as_ref()
+            .filter(|p| p.waypoints.len() >= 2)
+            .map(|p| WalkPlayback::new(&self.mesh, &p.waypoints, self.settings.walk));
+    }
+
+    /// Advances the walk by `dt` seconds; true while the agent walks.
+    pub fn tick_walk(&mut self, dt: f64) -> bool {
+        self.walk.as_mut().is_some_and(|w| w.tick(dt))
+    }
+}
+
+impl SceneSetup for NavmeshScene {
+    type Settings = NavmeshSettings;
+
+    fn with_settings(settings: &NavmeshSettings, _map: &MapDocument) -> Self {
+        Self::new(settings.clone())
+    }
+
+    fn settings(&self, _map: &MapDocument) -> NavmeshSettings {
+        NavmeshScene::settings(self)
+    }
+}
+
+/// The navmesh scene's keys for the help window.
+const KEYS: &[(&str, &str)] = &[
+    ("Left click", "set the start"),
+    ("Right click / Shift+click", "set the goal"),
+    ("Drag S or G", "move it; the search re-runs live"),
+    ("Drag elsewhere", "pan"),
+    ("Wheel / pinch", "zoom at the cursor"),
+    ("Space", "play / pause"),
+    ("Left / Right arrow", "step back / forward"),
+    ("Home / End", "first / last step"),
+    ("Page Up / Page Down", "A*'s first step / the funnel's"),
+    (
+        "E",
+        "go to the step that expands the triangle under the pointer (again: the next one)",
+    ),
+    ("W", "walk the path: start / pause the agent"),
+];
+
+impl Scene for NavmeshScene {
+    fn name(&self) -> &'static str {
+        "Navmesh"
+    }
+
+    fn about(&self) -> &'static str {
+        "A* over triangles and the funnel"
+    }
+
+    fn document(&self, _map: &MapDocument) -> (String, Option<&'static str>) {
+        (
+            self.source.name(),
+            self.unsaved_repair.then_some("repaired, unsaved"),
+        )
+    }
+
+    fn commands(&self) -> &'static [UiCommand] {
+        &[
+            UiCommand::OpenMesh,
+            UiCommand::ReloadMesh,
+            UiCommand::SaveMeshAs,
+        ]
+    }
+
+    fn tick(&mut self, ui: &egui::Ui, _shared: &mut Shared, dt: f64) -> bool {
+        if !ui.ctx().egui_wants_keyboard_input() && ui.input(|i| i.key_pressed(egui::Key::W)) {
+            self.toggle_walk();
+        }
+        let querying = self.poll_query();
+        let len = self.timeline.len();
+        self.playback.keyboard(ui, len);
+        self.replay_keys(ui);
+        self.playback.tick(dt, len);
+        self.sync_replay();
+        let walking = self.tick_walk(dt);
+        self.playback.playing || walking || querying
+    }
+
+    fn panels_ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared) {
+        egui::Panel::bottom("playback").show(ui, |ui| {
+            let len = self.timeline.len();
+            self.playback.bar_ui(ui, len);
+        });
+        egui::Panel::left("controls")
+            .resizable(true)
+            .default_size(super::side_panel_width(ui, 250.0))
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| self.controls_ui(ui, shared));
+            });
+        egui::Panel::right("event_log")
+            .resizable(true)
+            .default_size(super::side_panel_width(ui, 330.0))
+            .show(ui, |ui| self.side_panel_ui(ui, shared));
+    }
+
+    fn canvas_ui(&mut self, ui: &mut egui::Ui, _shared: &mut Shared) {
+        NavmeshScene::canvas_ui(self, ui);
+    }
+
+    fn windows_ui(&mut self, _ctx: &egui::Context, _shared: &mut Shared) {
+        self.sync_replay();
+    }
+
+    fn status_ui(&self, ui: &mut egui::Ui, _map: &MapDocument) {
+        use crate::words::{count, thousands};
+        match self.hover_world {
+            Some(p) => ui.monospace(format!("x {:>9.3}  z {:>9.3}", p.x, p.y)),
+            None => ui.monospace("x        —  z        —"),
+        };
+        ui.separator();
+        ui.label(format!(
+            "{}: {}, {}",
+            self.source.name(),
+            count(self.mesh.triangles().len(), "triangle"),
+            count(self.mesh.island_count(), "island")
+        ));
+        ui.separator();
+        ui.label(format!(
+            "step {} / {}",
+            thousands(self.playback.cursor.min(self.timeline.len())),
+            thousands(self.timeline.len())
+        ));
+    }
+
+    fn picture_name(&self, _map: &MapDocument) -> String {
+        format!(
+            "{}-step-{}.png",
+            super::picture::file_stem(&self.source.name()),
+            self.playback.cursor
+        )
+    }
+
+    fn keys(&self) -> &'static [(&'static str, &'static str)] {
+        KEYS
+    }
+
+    fn fit_view(&mut self) {
+        NavmeshScene::fit_view(self);
+    }
+}
+
+/// A large mesh is searched on the worker: a picture is of its answer.
+impl Steps for NavmeshScene {
+    fn step_counts(&self) -> (usize, usize) {
+        (self.timeline.search_steps(), self.timeline.len())
+    }
+
+    fn show_step(&mut self, k: usize) {
+        self.wait_for_query();
+        self.playback.playing = false;
+        self.playback.cursor = k;
+        self.sync_replay();
+    }
+}
+
+/// Two far-apart points on the largest island: the centroid of its first triangle and the
+/// centroid farthest from it.
+pub fn default_endpoints(mesh: &NavMesh) -> (Vec2, Vec2) {
+    let mut sizes = vec![0usize; mesh.island_count()];
+    for t in 0..mesh.triangles().len() {
+        if let Some(size) = sizes.get_mut(mesh.island_of(t)) {
+            *size += 1;
+        }
+    }
+    let largest = (0..sizes.len()).max_by_key(|&i| sizes[i]).unwrap_or(0);
+    let tris = mesh.triangles();
+    let members: Vec<TriId> = (0..tris.len())
+        .filter(|&t| mesh.island_of(t) == largest)
+        .collect();
+    let Some(&first) = members.first() else {
+        return (Vec2::default(), Vec2::default());
+    };
+    let a = tris[first].centroid;
+    let b = members
+        .iter()
+        .map(|&t| tris[t].centroid)
+        .max_by(|u, v| u.distance(a).total_cmp(&v.distance(a)))
+        .unwrap_or(a);
+    (a, b)
+}

@@ -1,0 +1,159 @@
+//! The navmesh scene's steps: the open list at the step shown, the step list with its jumps to
+//! where A* and the funnel start, the sentence of each step, and the keys that move between
+//! them.
+
+use super::NavmeshScene;
+use crate::app::playback;
+use crate::navmesh::{CostModel, MidpointStates, TriId};
+use egui::Ui;
+
+impl NavmeshScene {
+    /// A*'s open list at the shown step, in the order A* takes it: triangles (centroid model),
+    /// or with edge midpoints A*'s (triangle, entry edge) states, named "12 from 7".
+    pub fn frontier_ui(&self, ui: &mut Ui) {
+        let states = self.midpoint_states();
+        let mesh = &self.mesh;
+        let note = if states.is_some() {
+            "With edge midpoints A* keeps a triangle once per edge it entered by: \"12 from 7\" is \
+             triangle 12 entered from 7, at their shared edge's midpoint."
+        } else {
+            ""
+        };
+        playback::open_list_ui(
+            ui,
+            self.replay
+                .search
+                .frontier()
+                .unwrap_or(&crate::search::Frontier::new()),
+            crate::search::ExpansionOrder::LowestF,
+            self.replay.search.is_finished(),
+            ("", note),
+            |node| match states {
+                Some(states) => states.name(mesh, node),
+                None => format!("triangle {node}"),
+            },
+        );
+    }
+
+    /// The midpoint model's states of the query shown (`None` for the centroid model, whose
+    /// nodes are the triangles).
+    fn midpoint_states(&self) -> Option<MidpointStates> {
+        if self.settings.cost != CostModel::Midpoint {
+            return None;
+        }
+        let path = self.timeline.path.as_ref()?;
+        Some(MidpointStates::new(&self.mesh, &path.start, &path.goal))
+    }
+
+    /// The triangle A* expands next, while its search is being replayed.
+    pub fn next_to_expand(&self) -> Option<TriId> {
+        if self.replay.search.is_finished() {
+            return None;
+        }
+        let next = self
+            .replay
+            .search
+            .frontier()?
+            .next(crate::search::ExpansionOrder::LowestF, 1)?;
+        let node = next.first()?.node;
+        Some(match self.midpoint_states() {
+            Some(states) => states.triangle_of(node),
+            None => node,
+        })
+    }
+
+    /// The steps that begin a phase: A*'s first and the funnel's first (step `k` shows the
+    /// timeline's step `k - 1`).
+    fn phase_starts(&self) -> Vec<usize> {
+        let (len, search) = (self.timeline.len(), self.timeline.search_steps());
+        let mut starts = Vec::new();
+        if search > 0 {
+            starts.push(1);
+        }
+        if len > search {
+            starts.push(search + 1);
+        }
+        starts
+    }
+
+    /// Shows step `step`, paused (the step list follows).
+    fn jump_to(&mut self, step: Option<usize>) {
+        if let Some(step) = step {
+            self.playback.playing = false;
+            self.playback.cursor = step;
+        }
+    }
+
+    /// Page Up / Page Down: back to where A* or the funnel starts, on to where the funnel
+    /// starts; E: the step that expands the triangle under the pointer.
+    pub fn replay_keys(&mut self, ui: &Ui) {
+        let starts = self.phase_starts();
+        let cursor = self.playback.cursor;
+        match playback::page_key_pressed(ui) {
+            Some(true) => self.jump_to(playback::next_start(&starts, cursor)),
+            Some(false) => self.jump_to(playback::previous_start(&starts, cursor)),
+            None => {}
+        }
+        if playback::expansion_key_pressed(ui) {
+            let hovered = self.hover_world.and_then(|p| self.mesh.triangle_at(p));
+            self.jump_to(hovered.and_then(|t| self.next_expansion_of(t)));
+        }
+    }
+
+    /// The list of recorded steps; clicking one jumps there.
+    pub fn event_log_ui(&mut self, ui: &mut Ui) {
+        let starts = self.phase_starts();
+        if starts.len() == 2 {
+            ui.horizontal(|ui| {
+                ui.label("Go to");
+                if ui
+                    .small_button("A*")
+                    .on_hover_text("The first step of A* (Page Up)")
+                    .clicked()
+                {
+                    self.jump_to(starts.first().copied());
+                }
+                if ui
+                    .small_button("Funnel")
+                    .on_hover_text(
+                        "The first step of the funnel, once A* has found the corridor (Page Down)",
+                    )
+                    .clicked()
+                {
+                    self.jump_to(starts.get(1).copied());
+                }
+            });
+        }
+        let steps = self.timeline.steps();
+        let jumped = playback::event_log_ui(
+            ui,
+            &mut self.playback,
+            steps.len(),
+            None,
+            &mut self.follow_log,
+            |k| steps[k - 1].explain(),
+        );
+        if jumped {
+            self.sync_replay();
+        }
+    }
+
+    /// The sentence for the step just taken, for the canvas caption.
+    pub fn current_explanation(&self) -> String {
+        if let Some(walk) = &self.walk {
+            return walk.caption();
+        }
+        match self.playback.cursor.min(self.timeline.len()) {
+            0 => "Ready: press Play (Space) or step (Right arrow). Left click: start, right click: goal."
+                .to_string(),
+            k => self.timeline.steps()[k - 1].explain(),
+        }
+    }
+    /// The step that next expands triangle `t` after the shown step, or its first expansion
+    /// when none comes later (`None`: A* never expanded it).
+    fn next_expansion_of(&self, t: TriId) -> Option<usize> {
+        self.timeline
+            .expansion_steps()
+            .next_after(t, self.playback.cursor)
+    }
+}

@@ -1,0 +1,399 @@
+//! The tile-map canvas: painting, filling and placing S and G with the pointer, and drawing the
+//! map with the search replayed over it, the path, the agent radius's shading and the
+//! Partitions overlay.
+
+use super::{Endpoint, TileMapScene, Tool, tiles_texture_id};
+use crate::app::brush::{StrokeFrom, stroke_cells, stroke_within_frame};
+use crate::app::camera::{View, paint_tag};
+use crate::app::tile_paint::{content_key, paint_tiles, tile_color};
+use crate::geom::Vec2;
+use crate::grid::{Cell, MapDocument};
+use crate::navmesh::Bounds;
+use crate::search::NodeStatus;
+use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui};
+
+/// The pointer's buttons this frame: Shift held, the primary pressed on the canvas, the
+/// primary down anywhere.
+#[derive(Debug, Clone, Copy)]
+struct Buttons {
+    shift: bool,
+    primary: bool,
+    primary_down: bool,
+}
+
+impl TileMapScene {
+    /// Ends the stroke being painted into `map`: one undo step, searched again.
+    fn end_stroke(&mut self, map: &mut MapDocument) {
+        if map.end_stroke() {
+            self.rerun(map);
+        }
+    }
+
+    /// What the selected tool does with this frame's pointer: paint, fill, place.
+    fn tool_input(
+        &mut self,
+        ui: &Ui,
+        response: &egui::Response,
+        map: &mut MapDocument,
+        cell_at: impl Fn(Pos2) -> Option<Cell> + Copy,
+        buttons: Buttons,
+    ) {
+        let pointer = response.interact_pointer_pos();
+        // A whole press, its moves and its release can reach egui in one frame (after a slow
+        // one, such as a search re-run on a large map): egui then reports no drag at all.
+        let in_one_frame: Option<Vec<Cell>> = stroke_within_frame(ui, response)
+            .map(|points| points.into_iter().filter_map(cell_at).collect());
+        match self.tool {
+            Tool::Paint(tile) if !buttons.shift && in_one_frame.is_some() => {
+                let mut last = None;
+                for cell in in_one_frame.into_iter().flatten() {
+                    for c in stroke_cells(last.map(StrokeFrom::Painted), cell) {
+                        map.paint_tile(c, tile);
+                    }
+                    last = Some(cell);
+                }
+                self.stroke_last = None;
+                self.end_stroke(map);
+            }
+            Tool::Rectangle(tile)
+                if let Some([a, .., b]) = in_one_frame.as_deref()
+                    && a != b =>
+            {
+                self.rect_anchor = None;
+                if map.fill_rectangle(*a, *b, tile) {
+                    self.rerun(map);
+                }
+            }
+            Tool::Paint(tile) => {
+                if (buttons.primary || response.clicked())
+                    && let Some(cell) = pointer.and_then(cell_at)
+                {
+                    if buttons.shift && map.map.is_passable(cell) {
+                        self.place(Endpoint::Goal, cell, map);
+                    } else if !buttons.shift {
+                        // The pointer can cross several cells between two frames.
+                        let pressed = ui.input(|i| i.pointer.press_origin()).and_then(cell_at);
+                        for c in stroke_cells(StrokeFrom::new(self.stroke_last, pressed), cell) {
+                            map.paint_tile(c, tile);
+                        }
+                        self.stroke_last = Some(cell);
+                    }
+                }
+                if !buttons.primary_down {
+                    self.stroke_last = None;
+                    self.end_stroke(map);
+                }
+            }
+            Tool::Rectangle(tile) => {
+                if response.drag_started() {
+                    // Where the button went down: the drag is noticed a few points later,
+                    // possibly over the next cell.
+                    let origin = ui.input(|i| i.pointer.press_origin()).or(pointer);
+                    self.rect_anchor = origin.and_then(cell_at);
+                }
+                if response.drag_stopped()
+                    && let (Some(a), Some(b)) = (self.rect_anchor.take(), pointer.and_then(cell_at))
+                    && map.fill_rectangle(a, b, tile)
+                {
+                    self.rerun(map);
+                }
+                if response.clicked()
+                    && let Some(cell) = pointer.and_then(cell_at)
+                    && map.paint(cell, tile)
+                {
+                    self.rerun(map);
+                }
+            }
+            Tool::Fill(tile) => {
+                if response.clicked()
+                    && let Some(cell) = pointer.and_then(cell_at)
+                    && map.fill(cell, tile)
+                {
+                    self.rerun(map);
+                }
+            }
+            Tool::Start | Tool::Goal => {
+                if response.clicked()
+                    && let Some(cell) = pointer.and_then(cell_at)
+                    && map.map.is_passable(cell)
+                {
+                    let endpoint = if self.tool == Tool::Start {
+                        Endpoint::Start
+                    } else {
+                        Endpoint::Goal
+                    };
+                    self.place(endpoint, cell, map);
+                }
+            }
+        }
+    }
+
+    /// The map canvas.
+    pub fn canvas_ui(&mut self, ui: &mut Ui, map: &mut MapDocument) {
+        self.follow(map);
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Tile map canvas"));
+        let rect = response.rect;
+        self.canvas_rect = Some(rect);
+        let (map_w, map_h) = (map.map.width(), map.map.height());
+        let bounds = Bounds {
+            min: Vec2::new(0.0, 0.0),
+            max: Vec2::new(map_w as f64, map_h as f64),
+        };
+        let camera = self.camera.for_canvas(bounds, rect);
+        let view = View { camera, rect };
+        painter.rect_filled(rect, 0.0, Color32::from_rgb(24, 26, 31));
+        let cell_at = move |pos: Pos2| -> Option<Cell> {
+            let w = view.world_from_screen(pos);
+            (w.x >= 0.0 && w.y >= 0.0)
+                .then_some((w.x as usize, w.y as usize))
+                .filter(|&(x, y)| x < map_w && y < map_h)
+        };
+        self.hover = response.hover_pos().and_then(cell_at);
+
+        // Editing and placing.
+        let pointer = response.interact_pointer_pos();
+        let shift = ui.input(|i| i.modifiers.shift);
+        if response.secondary_clicked()
+            && let Some(cell) = pointer.and_then(cell_at)
+            && map.map.is_passable(cell)
+        {
+            self.place(Endpoint::Goal, cell, map);
+        }
+        let primary_down = ui.input(|i| i.pointer.primary_down());
+        let primary = response.is_pointer_button_down_on() && primary_down;
+        // A press on S or G grabs it, whatever the tool (as in the navmesh view): dragging moves
+        // it over passable cells and the search re-runs live; nothing is painted.
+        let over_marker = |cell: Option<Cell>| match cell {
+            Some(c) if c == self.start => Some(Endpoint::Start),
+            Some(c) if c == self.goal => Some(Endpoint::Goal),
+            _ => None,
+        };
+        if ui.input(|i| i.pointer.primary_pressed()) && response.hovered() && !shift {
+            let pressed = ui.input(|i| i.pointer.press_origin()).and_then(cell_at);
+            self.dragging = over_marker(pressed);
+        }
+        if self.dragging.is_some() {
+            ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
+        } else if over_marker(self.hover).is_some() {
+            ui.ctx().set_cursor_icon(egui::CursorIcon::Grab);
+        }
+        if let Some(endpoint) = self.dragging {
+            let under = ui.input(|i| i.pointer.interact_pos()).and_then(cell_at);
+            if let Some(cell) = under.filter(|&c| map.map.is_passable(c)) {
+                let at = match endpoint {
+                    Endpoint::Start => self.start,
+                    Endpoint::Goal => self.goal,
+                };
+                if at != cell {
+                    self.place(endpoint, cell, map);
+                }
+            }
+            if !primary_down {
+                self.dragging = None;
+            }
+        } else {
+            let buttons = Buttons {
+                shift,
+                primary,
+                primary_down,
+            };
+            self.tool_input(ui, &response, map, cell_at, buttons);
+        }
+        // Pan with the middle or right button held (a right click without moving sets the goal).
+        if response.dragged_by(egui::PointerButton::Middle)
+            || response.dragged_by(egui::PointerButton::Secondary)
+        {
+            self.camera.pan(response.drag_delta());
+        }
+        self.camera.zoom_with_wheel(ui, &response);
+        self.sync_replay();
+        self.refresh_clearance(map);
+        self.paint_map(&painter, view, map);
+        self.partitions.paint_overlay(&painter, view);
+        // The rectangle being dragged, filled on release.
+        if let (Tool::Rectangle(tile), Some(a), Some(b)) = (
+            self.tool,
+            self.rect_anchor,
+            response.interact_pointer_pos().and_then(cell_at),
+        ) && response.dragged()
+        {
+            let (x0, x1) = (a.0.min(b.0), a.0.max(b.0) + 1);
+            let (y0, y1) = (a.1.min(b.1), a.1.max(b.1) + 1);
+            let area = Rect::from_two_pos(
+                view.screen_from_world(Vec2::new(x0 as f64, y0 as f64)),
+                view.screen_from_world(Vec2::new(x1 as f64, y1 as f64)),
+            );
+            painter.rect_filled(area, 0.0, tile_color(tile).gamma_multiply(0.6));
+            painter.rect_stroke(
+                area,
+                0.0,
+                Stroke::new(2.0, Color32::YELLOW),
+                egui::StrokeKind::Outside,
+            );
+            let size = format!("{} × {}", x1 - x0, y1 - y0);
+            paint_tag(
+                &painter,
+                area.right_bottom() + egui::vec2(6.0, 22.0),
+                size,
+                Color32::WHITE,
+            );
+        }
+        if let Some(cell) = self.hover {
+            let _ = response.on_hover_ui_at_pointer(|ui| self.cell_tooltip_ui(ui, map, cell));
+        }
+        crate::app::camera::paint_caption(&painter, rect, self.current_explanation());
+    }
+
+    fn cell_tooltip_ui(&self, ui: &mut Ui, map: &MapDocument, cell: Cell) {
+        // Short lines, each one line: the tooltip grows to fit them rather than wrapping them to
+        // the width it had for the last cell it showed.
+        ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
+        let tile = map.map.get(cell).unwrap_or_default();
+        ui.label(format!("cell {},{}: {}", cell.0, cell.1, tile.name()));
+        let i = map.map.index(cell);
+        if let Some((g, h)) = self.search.replay.costs(i) {
+            ui.label(format!("g {g:.3}   h {h:.3}   f {:.3}", g + h));
+            if let Some(words) = self.search.state_words(i) {
+                ui.label(words);
+            }
+        }
+        // When the recorded search expands it, seen from any step, so it can be jumped to.
+        if !self.search.events.is_empty() && tile.is_passable() {
+            crate::app::playback::expansion_tooltip_ui(
+                ui,
+                self.search.expansion_steps(),
+                i,
+                self.playback.cursor,
+                self.search.left_out > 0,
+            );
+        }
+    }
+
+    /// Recomputes the shaded clearance when the map or the agent radius changed (not in the
+    /// middle of a paint stroke: ~17 ms on a 512² map would slow the brush).
+    fn refresh_clearance(&mut self, map: &MapDocument) {
+        if map.is_painting() {
+            return;
+        }
+        let (revision, radius, _) = self.clearance;
+        let agent_radius = self.settings.agent_radius;
+        if revision != map.revision() || radius != agent_radius {
+            let rects = crate::navmesh::from_map::too_close_for_agent(&map.map, agent_radius);
+            self.clearance = (map.revision(), agent_radius, rects);
+        }
+    }
+
+    /// The passable ground an agent of the chosen radius cannot reach, shaded.
+    fn paint_clearance(&self, painter: &egui::Painter, view: View) {
+        let visible = view.visible_world();
+        let fill = Color32::from_rgba_unmultiplied(255, 40, 120, 120);
+        let mut mesh = egui::Mesh::default();
+        for &[x0, y0, x1, y1] in &self.clearance.2 {
+            if x1 < visible.min.x || x0 > visible.max.x || y1 < visible.min.y || y0 > visible.max.y
+            {
+                continue;
+            }
+            let a = view.screen_from_world(Vec2::new(x0, y0));
+            let b = view.screen_from_world(Vec2::new(x1, y1));
+            mesh.add_colored_rect(Rect::from_min_max(a, b), fill);
+        }
+        painter.add(Shape::mesh(mesh));
+    }
+
+    fn paint_map(&self, painter: &egui::Painter, view: View, document: &MapDocument) {
+        let map = &document.map;
+        let replay = &self.search.replay;
+        let result = self.search.result.as_ref();
+        let path_cells: std::collections::HashSet<Cell> = if replay.is_finished() {
+            result.iter().flat_map(|r| r.path.iter().copied()).collect()
+        } else {
+            Default::default()
+        };
+        // The overlay follows the search shown and the replay's step.
+        let content = content_key((self.search.shown, document.revision(), replay.cursor()));
+        paint_tiles(
+            painter,
+            view,
+            map,
+            tiles_texture_id(),
+            Some(content),
+            |(x, y)| {
+                let i = map.index((x, y));
+                if replay.current() == Some(i) {
+                    Some(Color32::from_rgb(226, 72, 72))
+                } else if path_cells.contains(&(x, y)) {
+                    Some(Color32::from_rgb(255, 150, 40))
+                } else {
+                    match replay.status(i) {
+                        NodeStatus::Open => Some(Color32::from_rgb(222, 170, 52)),
+                        NodeStatus::Later => Some(Color32::from_rgb(190, 120, 220)),
+                        NodeStatus::Closed => {
+                            let times = replay.expansions(i).min(6) as u8;
+                            Some(Color32::from_rgb(64, 112, 186u8.saturating_add(times * 10)))
+                        }
+                        NodeStatus::Unseen => None,
+                    }
+                }
+            },
+        );
+        self.paint_clearance(painter, view);
+        if let Some(path) = replay.ida_path().filter(|_| !replay.is_finished()) {
+            // IDA*'s path: everything it remembers.
+            let width = map.width().max(1);
+            let points: Vec<Pos2> = path
+                .nodes()
+                .iter()
+                .map(|p| {
+                    let (x, y) = (p.node % width, p.node / width);
+                    view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5))
+                })
+                .collect();
+            painter.add(egui::Shape::line(
+                points,
+                Stroke::new(3.0, Color32::from_rgb(250, 110, 200)),
+            ));
+        }
+        if let Some((x, y)) = self.next_to_expand() {
+            let cell = Rect::from_min_max(
+                view.screen_from_world(Vec2::new(x as f64, y as f64)),
+                view.screen_from_world(Vec2::new(x as f64 + 1.0, y as f64 + 1.0)),
+            );
+            painter.rect_stroke(
+                cell.expand(1.0),
+                0.0,
+                Stroke::new(2.0, Color32::WHITE),
+                egui::StrokeKind::Outside,
+            );
+        }
+        if replay.is_finished()
+            && let Some(r) = result
+        {
+            let points: Vec<Pos2> = r
+                .path
+                .iter()
+                .map(|&(x, y)| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5)))
+                .collect();
+            painter.add(Shape::line(
+                points,
+                Stroke::new(3.0, Color32::from_rgb(255, 230, 120)),
+            ));
+        }
+        let radius = (view.camera.scale as f32 * 0.4).clamp(4.0, 14.0);
+        for (cell, color, label) in [
+            (self.start, Color32::from_rgb(120, 230, 140), "S"),
+            (self.goal, Color32::from_rgb(250, 110, 110), "G"),
+        ] {
+            let at = view.screen_from_world(Vec2::new(cell.0 as f64 + 0.5, cell.1 as f64 + 0.5));
+            painter.circle_filled(at, radius, color);
+            painter.text(
+                at,
+                egui::Align2::CENTER_CENTER,
+                label,
+                egui::FontId::proportional(radius * 1.2),
+                Color32::BLACK,
+            );
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! The tile-map scene's left panel: the map's file buttons, Build navmesh and Partitions, the
+//! agent radius, the palette and tools, the algorithm and its options, the tile costs, and the
+//! answer's numbers; and the palette's keys.
+
+use super::{TileMapScene, Tool};
+use crate::app::brush::{tile_button, tile_help};
+use crate::app::commands::UiCommand;
+use crate::app::scenes::Shared;
+use crate::grid::{AlgorithmKind, Connectivity, Heuristic, MapDocument, Tile};
+use egui::Ui;
+
+/// What the agent radius does, for its tooltip.
+const AGENT_RADIUS_TIP: &str = "The navmesh keeps this far from every wall, hole and the map's edge (along each axis), so an agent's centre can go anywhere on it; in eighths of a tile. 0 covers the passable tiles exactly. Used by Build navmesh; the map shades in pink the ground it leaves out.";
+
+impl TileMapScene {
+    /// The tile the brush paints with (wall while placing the start or goal).
+    pub fn brush_tile(&self) -> Tile {
+        match self.tool {
+            Tool::Paint(tile) | Tool::Rectangle(tile) | Tool::Fill(tile) => tile,
+            Tool::Start | Tool::Goal => Tile::Wall,
+        }
+    }
+
+    /// Selects the tile to paint with, keeping the rectangle or fill mode if one is on.
+    pub fn choose_tile(&mut self, tile: Tile) {
+        self.tool = match self.tool {
+            Tool::Rectangle(_) => Tool::Rectangle(tile),
+            Tool::Fill(_) => Tool::Fill(tile),
+            _ => Tool::Paint(tile),
+        };
+    }
+
+    /// Switches between filling rectangles and painting freely, with the same tile.
+    pub fn toggle_rectangle(&mut self) {
+        self.tool = match self.tool {
+            Tool::Rectangle(tile) => Tool::Paint(tile),
+            _ => Tool::Rectangle(self.brush_tile()),
+        };
+    }
+
+    /// Switches between filling regions and painting freely, with the same tile.
+    pub fn toggle_fill(&mut self) {
+        self.tool = match self.tool {
+            Tool::Fill(tile) => Tool::Paint(tile),
+            _ => Tool::Fill(self.brush_tile()),
+        };
+    }
+
+    /// The palette's keys, for when no text field has the keyboard: 1–5 choose the tile (in
+    /// the palette's order), R switches rectangle filling on and off, G region filling, P the
+    /// Partitions window, C compares every algorithm.
+    pub(super) fn palette_keys(&mut self, ui: &Ui, _map: &MapDocument) {
+        use egui::Key;
+        let keys = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5];
+        let (chosen, rectangle, fill, partitions, compare) = ui.input(|i| {
+            let plain = i.modifiers.is_none();
+            (
+                keys.iter()
+                    .position(|&k| plain && i.key_pressed(k))
+                    .and_then(|k| Tile::ALL.get(k).copied()),
+                plain && i.key_pressed(Key::R),
+                plain && i.key_pressed(Key::G),
+                plain && i.key_pressed(Key::P),
+                plain && i.key_pressed(Key::C),
+            )
+        });
+        if compare && !self.is_comparing() {
+            self.compare_in_background();
+        }
+        if partitions {
+            self.partitions.open = !self.partitions.open;
+        }
+        if let Some(tile) = chosen {
+            self.choose_tile(tile);
+        }
+        if rectangle {
+            self.toggle_rectangle();
+        }
+        if fill {
+            self.toggle_fill();
+        }
+    }
+
+    /// The whole left panel.
+    pub(super) fn controls_ui(&mut self, ui: &mut Ui, shared: &mut Shared) {
+        ui.horizontal(|ui| {
+            for command in [
+                UiCommand::NewMap,
+                UiCommand::OpenMap,
+                UiCommand::SaveMap,
+                UiCommand::SaveMapAs,
+            ] {
+                shared.button(ui, command);
+            }
+        });
+        ui.horizontal(|ui| {
+            shared.button(ui, UiCommand::BuildMesh);
+            if shared.building_mesh {
+                ui.spinner();
+                ui.label("building…");
+            }
+            if ui
+                .selectable_label(self.partitions.open, "Partitions")
+                .on_hover_text(
+                    "The paper's four partitions of this map (grid, quadtree, visibility graph, navmesh) searched from S to G and compared, the chosen one drawn over the map (P)",
+                )
+                .clicked()
+            {
+                self.partitions.open = !self.partitions.open;
+            }
+        });
+        ui.horizontal(|ui| {
+            use crate::navmesh::from_map::AGENT_RADIUS_STEP;
+            ui.add(
+                egui::Slider::new(&mut self.settings.agent_radius, 0.0..=8.0)
+                    .step_by(AGENT_RADIUS_STEP)
+                    .text("Agent radius"),
+            )
+            .on_hover_text(AGENT_RADIUS_TIP);
+        });
+        ui.separator();
+        self.tools_ui(ui, shared);
+        ui.separator();
+        self.algorithm_ui(ui, shared.map);
+        ui.separator();
+        self.stats_ui(ui);
+    }
+
+    /// The palette, the rectangle and fill tools, placing S and G, Undo and Redo.
+    fn tools_ui(&mut self, ui: &mut Ui, shared: &mut Shared) {
+        ui.label("Paint");
+        ui.horizontal_wrapped(|ui| {
+            for (key, tile) in Tile::ALL.into_iter().enumerate() {
+                let selected =
+                    !matches!(self.tool, Tool::Start | Tool::Goal) && self.brush_tile() == tile;
+                if ui
+                    .add(tile_button(tile, selected))
+                    .on_hover_text(format!("{} (key {})", tile_help(tile), key + 1))
+                    .clicked()
+                {
+                    self.choose_tile(tile);
+                }
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            if ui
+                .selectable_label(matches!(self.tool, Tool::Rectangle(_)), "Rectangle")
+                .on_hover_text(
+                    "Drag from corner to corner to fill with the selected tile (R; again to paint freely)",
+                )
+                .clicked()
+            {
+                self.toggle_rectangle();
+            }
+            if ui
+                .selectable_label(matches!(self.tool, Tool::Fill(_)), "Fill")
+                .on_hover_text(
+                    "Click to fill the cell's region (its tile, reached by side steps) with the selected tile (G; again to paint freely)",
+                )
+                .clicked()
+            {
+                self.toggle_fill();
+            }
+            if ui
+                .selectable_label(self.tool == Tool::Start, "Place start")
+                .on_hover_text("Click a cell to put the start there")
+                .clicked()
+            {
+                self.tool = Tool::Start;
+            }
+            if ui
+                .selectable_label(self.tool == Tool::Goal, "Place goal")
+                .on_hover_text("Click a cell to put the goal there")
+                .clicked()
+            {
+                self.tool = Tool::Goal;
+            }
+        });
+        ui.horizontal(|ui| {
+            shared.button(ui, UiCommand::Undo);
+            shared.button(ui, UiCommand::Redo);
+        });
+    }
+
+    /// The algorithm, its heuristic, weight and budget, the moves and the tile costs.
+    fn algorithm_ui(&mut self, ui: &mut Ui, map: &mut MapDocument) {
+        let options = &mut self.settings;
+        let mut changed = false;
+        ui.label("Algorithm");
+        ui.horizontal_wrapped(|ui| {
+            for kind in AlgorithmKind::ALL {
+                changed |= ui
+                    .radio_value(&mut options.algorithm, kind, kind.name())
+                    .changed();
+            }
+        });
+        ui.add_enabled_ui(options.algorithm.uses_heuristic(), |ui| {
+            egui::ComboBox::from_label("Heuristic")
+                .selected_text(options.heuristic.name())
+                .show_ui(ui, |ui| {
+                    for h in Heuristic::ALL {
+                        changed |= ui
+                            .selectable_value(&mut options.heuristic, h, h.name())
+                            .changed();
+                    }
+                });
+        });
+        if options.algorithm == AlgorithmKind::AStar {
+            changed |= ui
+                .add(egui::Slider::new(&mut options.weight, 0.0..=5.0).text("Weight"))
+                .on_hover_text("1 = optimal; above 1 greedier, faster, not optimal")
+                .changed();
+        }
+        if options.algorithm == AlgorithmKind::IdaStar {
+            changed |= ui
+                .add(
+                    crate::app::playback::grouped_digits(
+                        egui::Slider::new(&mut options.budget, 1_000..=10_000_000)
+                            .logarithmic(true),
+                    )
+                    .text("Node budget"),
+                )
+                .on_hover_text("IDA* gives up after this many expansions, and says so")
+                .changed();
+        }
+        ui.horizontal(|ui| {
+            ui.label("Moves");
+            changed |= ui
+                .radio_value(
+                    &mut options.connectivity,
+                    Connectivity::Eight,
+                    "8 directions",
+                )
+                .changed();
+            changed |= ui
+                .radio_value(
+                    &mut options.connectivity,
+                    Connectivity::Four,
+                    "4 directions",
+                )
+                .changed();
+        });
+        ui.label("Tile costs");
+        let mut costs = map.map.costs;
+        for (label, value) in [
+            ("Grass", &mut costs.grass),
+            ("Sand", &mut costs.sand),
+            ("Water", &mut costs.water),
+        ] {
+            ui.add(egui::Slider::new(value, 0.1..=10.0).text(format!("{label} cost")));
+        }
+        // A change of costs is a change of the map: every view of it follows.
+        changed |= map.set_costs(costs);
+        if changed {
+            self.rerun(map);
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! The command line's shared words: the value names (`--cost`, `--plane`, `--algo`, …), the
+//! parsers of points, cells and sizes, and the option groups several commands take.
+
+use crate::geom::Vec2;
+use crate::navmesh::{CostModel, Plane};
+use clap::ValueEnum;
+use std::path::PathBuf;
+
+/// The window's colour theme, as named on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ThemeArg {
+    /// The desktop's light or dark preference.
+    System,
+    /// Light text on dark panels.
+    Dark,
+    /// Dark text on light panels.
+    Light,
+}
+
+impl From<ThemeArg> for egui::ThemePreference {
+    fn from(arg: ThemeArg) -> Self {
+        match arg {
+            ThemeArg::System => egui::ThemePreference::System,
+            ThemeArg::Dark => egui::ThemePreference::Dark,
+            ThemeArg::Light => egui::ThemePreference::Light,
+        }
+    }
+}
+
+/// A partition of a tile map, as named on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum PartitionArg {
+    /// Grid cells.
+    Grid,
+    /// Quadtree squares.
+    Quadtree,
+    /// The visibility graph's corners.
+    Visibility,
+    /// Navmesh triangles.
+    Navmesh,
+}
+
+impl From<PartitionArg> for crate::partitions::Partition {
+    fn from(arg: PartitionArg) -> Self {
+        use crate::partitions::Partition;
+        match arg {
+            PartitionArg::Grid => Partition::Grid,
+            PartitionArg::Quadtree => Partition::QuadTree,
+            PartitionArg::Visibility => Partition::Visibility,
+            PartitionArg::Navmesh => Partition::NavMesh,
+        }
+    }
+}
+
+/// Cost model choice on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum CostArg {
+    /// Centroid to centroid (the seed article).
+    Centroid,
+    /// Through edge midpoints (as Detour).
+    Midpoint,
+}
+
+/// Walking the path found, as the window's agent does.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct WalkArgs {
+    /// Also walk the path: an agent goes corner to corner, turning at a bounded rate; says how
+    /// long it takes and how long it spends off the mesh (cutting corners through walls).
+    #[arg(long)]
+    pub walk: bool,
+    /// The next corner is taken once the agent is this close (with --walk).
+    #[arg(long, default_value_t = 0.5, value_parser = parse_non_negative)]
+    pub corner_radius: f64,
+    /// Walking speed, units per second (with --walk).
+    #[arg(long, default_value_t = 2.0, value_parser = parse_positive)]
+    pub walk_speed: f64,
+    /// Fastest turn, radians per second (with --walk).
+    #[arg(long, default_value_t = 4.0, value_parser = parse_positive)]
+    pub turn_rate: f64,
+}
+
+impl WalkArgs {
+    pub(super) fn options(&self) -> crate::navmesh::walk::WalkOptions {
+        crate::navmesh::walk::WalkOptions {
+            speed: self.walk_speed,
+            turn_rate: self.turn_rate,
+            corner_radius: self.corner_radius,
+            ..Default::default()
+        }
+    }
+}
+
+/// Parses a finite number above 0.
+pub(super) fn parse_positive(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("`{text}` is not a number above 0")),
+    }
+}
+
+/// Parses a finite number of 0 or more.
+pub(super) fn parse_non_negative(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("`{text}` is not a number of 0 or more")),
+    }
+}
+
+/// Parses a heuristic weight from 0 to 5.
+pub(super) fn parse_weight(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(w) if (0.0..=5.0).contains(&w) => Ok(w),
+        _ => Err(format!("`{text}` is not a weight from 0 to 5")),
+    }
+}
+
+/// 8 or 4 directions (below 8 counts as 4).
+pub(super) fn connectivity(n: u8) -> crate::grid::Connectivity {
+    if n >= 8 {
+        crate::grid::Connectivity::Eight
+    } else {
+        crate::grid::Connectivity::Four
+    }
+}
+
+/// A map and two of its cells: what `grid`, `partitions` and `compare` search between.
+#[derive(Debug, Clone, clap::Args)]
+pub struct MapCellsArgs {
+    /// The map file (MovingAI .map, navlab .json, or Tiled .tmx/.tmj).
+    pub map: PathBuf,
+    /// Start cell, as x,y (column, row; 0-based from the top-left).
+    #[arg(long, value_parser = parse_cell)]
+    pub from: (usize, usize),
+    /// Goal cell, as x,y.
+    #[arg(long, value_parser = parse_cell)]
+    pub to: (usize, usize),
+}
+
+/// Grid search options shared by `grid` and `scen`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GridSearchArgs {
+    /// The algorithm.
+    #[arg(long, value_enum, default_value_t = AlgoArg::Astar)]
+    pub algo: AlgoArg,
+    #[command(flatten)]
+    pub tuning: GridTuningArgs,
+}
+
+/// How the grid algorithms search: shared by `grid`, `scen` and `compare`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GridTuningArgs {
+    /// The heuristic (A*, IDA*, Fringe).
+    #[arg(long, value_enum, default_value_t = HeuristicArg::Octile)]
+    pub heuristic: HeuristicArg,
+    /// Heuristic weight for A*, 0 to 5 (1 = optimal; above 1 greedier, not optimal).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_weight)]
+    pub weight: f64,
+    /// IDA*'s node budget.
+    #[arg(long, default_value_t = crate::grid::search::DEFAULT_IDA_BUDGET)]
+    pub budget: usize,
+    /// 8 (default: diagonals allowed, no corner cutting) or 4 (below 8 counts as 4).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(4..=8))]
+    pub connectivity: u8,
+}
+
+impl GridSearchArgs {
+    pub(super) fn algorithm(&self) -> crate::grid::GridAlgorithm {
+        self.tuning.algorithm(self.algo)
+    }
+
+    pub(super) fn connectivity(&self) -> crate::grid::Connectivity {
+        connectivity(self.tuning.connectivity)
+    }
+}
+
+impl GridTuningArgs {
+    pub(super) fn algorithm(&self, algo: AlgoArg) -> crate::grid::GridAlgorithm {
+        algo.kind().with(crate::grid::SearchTuning {
+            heuristic: self.heuristic.heuristic(),
+            weight: self.weight,
+            budget: self.budget,
+        })
+    }
+
+    /// Every algorithm, in the lab's order, searching as these options say.
+    pub(super) fn algorithms(&self) -> Vec<crate::grid::GridAlgorithm> {
+        AlgoArg::value_variants()
+            .iter()
+            .map(|&algo| self.algorithm(algo))
+            .collect()
+    }
+}
+
+/// Grid algorithm choice.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum AlgoArg {
+    /// Breadth-first search (fewest steps).
+    Bfs,
+    /// Dijkstra.
+    Dijkstra,
+    /// A*.
+    Astar,
+    /// IDA* (node budget).
+    Idastar,
+    /// Fringe Search.
+    Fringe,
+}
+
+impl AlgoArg {
+    /// The algorithm named.
+    pub fn kind(self) -> crate::grid::AlgorithmKind {
+        use crate::grid::AlgorithmKind;
+        match self {
+            AlgoArg::Bfs => AlgorithmKind::Bfs,
+            AlgoArg::Dijkstra => AlgorithmKind::Dijkstra,
+            AlgoArg::Astar => AlgorithmKind::AStar,
+            AlgoArg::Idastar => AlgorithmKind::IdaStar,
+            AlgoArg::Fringe => AlgorithmKind::Fringe,
+        }
+    }
+}
+
+/// Heuristic choice.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum HeuristicArg {
+    /// Octile distance.
+    Octile,
+    /// Manhattan distance.
+    Manhattan,
+    /// Straight-line distance.
+    Euclidean,
+    /// Chebyshev distance.
+    Chebyshev,
+    /// Zero.
+    Zero,
+}
+
+impl HeuristicArg {
+    pub(super) fn heuristic(self) -> crate::grid::Heuristic {
+        use crate::grid::Heuristic;
+        match self {
+            HeuristicArg::Octile => Heuristic::Octile,
+            HeuristicArg::Manhattan => Heuristic::Manhattan,
+            HeuristicArg::Euclidean => Heuristic::Euclidean,
+            HeuristicArg::Chebyshev => Heuristic::Chebyshev,
+            HeuristicArg::Zero => Heuristic::Zero,
+        }
+    }
+}
+
+/// Parses `x,y` into a cell (non-negative whole numbers).
+pub fn parse_cell(text: &str) -> Result<(usize, usize), String> {
+    let (x, y) = text
+        .split_once(',')
+        .ok_or_else(|| format!("`{text}` is not a cell: write x,y (column,row)"))?;
+    let number = |s: &str| {
+        s.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("`{}` in `{text}` is not a whole number ≥ 0", s.trim()))
+    };
+    Ok((number(x)?, number(y)?))
+}
+
+/// Trail point choice on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum TrailArg {
+    /// The freshest trail point the mob can see.
+    Freshest,
+    /// The oldest trail point the mob can see (the article's loop order).
+    Oldest,
+}
+
+impl From<TrailArg> for crate::pursuit::TrailChoice {
+    fn from(t: TrailArg) -> Self {
+        match t {
+            TrailArg::Freshest => crate::pursuit::TrailChoice::Freshest,
+            TrailArg::Oldest => crate::pursuit::TrailChoice::Oldest,
+        }
+    }
+}
+
+/// Embedded scene choice on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SceneArg {
+    /// Three rooms joined by doorways.
+    Rooms,
+    /// A maze-like corridor.
+    Maze,
+    /// A floor with an obstacle.
+    Hole,
+    /// Stairs over a floor (non-manifold edge).
+    Stairs,
+}
+
+/// Plane choice on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum PlaneArg {
+    /// Y-up 3D meshes: the ground is XZ.
+    Xz,
+    /// 2D meshes in XY.
+    Xy,
+}
+
+impl From<PlaneArg> for Plane {
+    fn from(p: PlaneArg) -> Plane {
+        match p {
+            PlaneArg::Xz => Plane::Xz,
+            PlaneArg::Xy => Plane::Xy,
+        }
+    }
+}
+
+/// Parses `X,Z` into a point; both must be finite numbers.
+pub fn parse_point(text: &str) -> Result<Vec2, String> {
+    let mut parts = text.split(',');
+    let (Some(x), Some(y), None) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(format!("`{text}` is not a point: write two numbers as X,Z"));
+    };
+    let number = |s: &str| -> Result<f64, String> {
+        let v: f64 = s
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{}` in `{text}` is not a number", s.trim()))?;
+        if v.is_finite() {
+            Ok(v)
+        } else {
+            Err(format!("`{}` in `{text}` is not a finite number", s.trim()))
+        }
+    };
+    Ok(Vec2::new(number(x)?, number(y)?))
+}
+
+/// Parses `WxH` into a window size.
+pub fn parse_size(text: &str) -> Result<[f32; 2], String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("`{text}` is not a size: write WxH, e.g. 1280x800"))?;
+    let number = |s: &str| -> Result<f32, String> {
+        match s.trim().parse::<f32>() {
+            Ok(v) if (200.0..=8000.0).contains(&v) => Ok(v),
+            _ => Err(format!(
+                "`{s}` in `{text}` is not a size between 200 and 8000"
+            )),
+        }
+    };
+    Ok([number(w)?, number(h)?])
+}
+
+pub(super) fn cost_model(cost: CostArg) -> CostModel {
+    match cost {
+        CostArg::Centroid => CostModel::Centroid,
+        CostArg::Midpoint => CostModel::Midpoint,
+    }
+}

@@ -1,0 +1,459 @@
+//! The tile-map commands: `grid` (one search), `scen` (a MovingAI scenario file), `compare`
+//! (every algorithm), `partitions` (the four partitions) and `mesh` (a navmesh of the map).
+
+use super::args::*;
+use super::mesh::{print_summary, write_mesh};
+use crate::search::NoObserver;
+use crate::words::thousands;
+use serde_json::json;
+use std::process::ExitCode;
+
+/// Why an agent cannot start or end at `cell` (`label`: "start" or "goal"), if it cannot.
+pub(super) fn endpoint_problem(
+    map: &crate::grid::TileMap,
+    label: &str,
+    cell: (usize, usize),
+) -> Option<String> {
+    match map.get(cell) {
+        None => Some(format!(
+            "{label} {},{} is off the map ({} columns × {} rows)",
+            cell.0,
+            cell.1,
+            map.width(),
+            map.height()
+        )),
+        Some(tile) if !tile.is_passable() => Some(format!(
+            "{label} {},{} is a {} tile: agents cannot stand there",
+            cell.0,
+            cell.1,
+            tile.name().to_lowercase()
+        )),
+        _ => None,
+    }
+}
+
+pub(super) fn partitions_command(cells: &MapCellsArgs, connectivity: u8, json: bool) -> ExitCode {
+    use crate::partitions::compare_partitions;
+    let (from, to) = (cells.from, cells.to);
+    let map = match cells.load() {
+        Ok(map) => map,
+        Err(code) => return code,
+    };
+    let connectivity = if connectivity < 8 {
+        crate::grid::Connectivity::Four
+    } else {
+        crate::grid::Connectivity::Eight
+    };
+    let comparison = compare_partitions(&map, from, to, connectivity);
+    if json {
+        say!("{}", comparison.to_json());
+    } else {
+        say!(
+            "{:<17} {:>9} {:>9} {:>9} {:>10} {:>10}  {:>9} {:>9}",
+            "partition",
+            "nodes",
+            "links",
+            "expanded",
+            "raw",
+            "straight",
+            "build ms",
+            "search ms"
+        );
+        let length = |v: f64| {
+            if v.is_finite() {
+                format!("{v:.4}")
+            } else {
+                "none".to_string()
+            }
+        };
+        for partition in crate::partitions::Partition::ALL {
+            let Some(r) = comparison.result(partition) else {
+                if let Some((_, why)) = comparison.refused.iter().find(|(p, _)| *p == partition) {
+                    say!("{:<17} not built: {why}", partition.name());
+                }
+                continue;
+            };
+            say!(
+                "{:<17} {:>9} {:>9} {:>9} {:>10} {:>10}  {:>9.2} {:>9.2}",
+                r.partition.name(),
+                r.nodes,
+                r.links,
+                r.expanded,
+                length(r.raw_length()),
+                length(r.straight_length()),
+                r.build_time.as_secs_f64() * 1e3,
+                r.search_time.as_secs_f64() * 1e3
+            );
+        }
+        say!(
+            "raw: through the nodes' centres; straight: pulled straight (grid and quadtree by line \
+             of sight, navmesh by the funnel; the visibility graph's path is straight already)"
+        );
+    }
+    let found = comparison
+        .results
+        .iter()
+        .any(|r| r.outcome == crate::search::SearchOutcome::Found);
+    if found {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+pub(super) fn grid_command(
+    cells: &MapCellsArgs,
+    search: &GridSearchArgs,
+    steps: bool,
+    json: bool,
+) -> ExitCode {
+    use crate::grid::grid_search;
+    let (from, to) = (cells.from, cells.to);
+    let map = match cells.load() {
+        Ok(map) => map,
+        Err(code) => return code,
+    };
+    let algorithm = search.algorithm();
+    let mut trace: Vec<crate::search::SearchEvent> = Vec::new();
+    let result = if steps {
+        grid_search(&map, from, to, algorithm, search.connectivity(), &mut trace)
+    } else {
+        grid_search(
+            &map,
+            from,
+            to,
+            algorithm,
+            search.connectivity(),
+            &mut NoObserver,
+        )
+    };
+    let width = map.width();
+    let explained: Vec<String> = trace.iter().map(|e| algorithm.explain(e, width)).collect();
+    let status = result.outcome.name();
+    if json {
+        let mut report = result.to_json();
+        if steps {
+            report["steps"] = json!(explained);
+        }
+        say!("{report}");
+    } else {
+        say!("algorithm: {}", algorithm.name());
+        say!("status: {status}");
+        if result.cost.is_finite() {
+            say!("length: {:.6}", result.cost);
+            say!("path ({} cells):", result.path.len());
+            let cells: Vec<String> = result
+                .path
+                .iter()
+                .map(|(x, y)| format!("{x},{y}"))
+                .collect();
+            say!("  {}", cells.join(" "));
+        }
+        say!("expanded: {}", result.expanded);
+        say!("peak memory: {} nodes", result.peak_memory);
+        if steps {
+            say!("steps:");
+            for (i, line) in explained.iter().enumerate() {
+                say!("  {}. {line}", i + 1);
+            }
+        }
+    }
+    if result.outcome == crate::search::SearchOutcome::Found {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+pub(super) fn compare_command(
+    cells: &MapCellsArgs,
+    tuning: &GridTuningArgs,
+    json: bool,
+) -> ExitCode {
+    use crate::grid::compare::{compare_algorithms, outcome_word};
+    let (from, to) = (cells.from, cells.to);
+    let map = match cells.load() {
+        Ok(map) => map,
+        Err(code) => return code,
+    };
+    let rows = compare_algorithms(
+        &map,
+        from,
+        to,
+        &tuning.algorithms(),
+        connectivity(tuning.connectivity),
+    );
+    // Every algorithm finds a path when there is one (IDA* may run out of budget first).
+    let reachable = rows
+        .iter()
+        .any(|r| r.outcome == crate::search::SearchOutcome::Found);
+    if json {
+        let rows: Vec<_> = rows.iter().map(|r| r.to_json()).collect();
+        say!(
+            "{}",
+            json!({"from": [from.0, from.1], "to": [to.0, to.1], "rows": rows})
+        );
+    } else {
+        say!(
+            "{:<10} {:>12} {:>12} {:>8} {:>12} {:>12} {:>12}  status",
+            "algorithm",
+            "cost",
+            "expanded",
+            "passes",
+            "put off",
+            "peak memory",
+            "time µs"
+        );
+        let optional = |n: Option<usize>| n.map_or_else(|| "—".to_string(), thousands);
+        for r in &rows {
+            let cost = if r.cost.is_finite() {
+                format!("{:.4}", r.cost)
+            } else {
+                "—".to_string()
+            };
+            say!(
+                "{:<10} {:>12} {:>12} {:>8} {:>12} {:>12} {:>12}  {}",
+                r.name,
+                cost,
+                thousands(r.expanded),
+                optional(r.passes),
+                optional(r.deferred),
+                thousands(r.peak_memory),
+                crate::words::thousands_decimal(r.micros, 1),
+                outcome_word(r.outcome)
+            );
+        }
+    }
+    if reachable {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+pub(super) fn scen_command(
+    scen_path: &std::path::Path,
+    map_path: Option<&std::path::Path>,
+    search: &GridSearchArgs,
+    json: bool,
+) -> ExitCode {
+    use crate::grid::movingai::{self, matches_six_digits};
+    use crate::grid::search::{GridScratch, grid_search_with_scratch};
+    let scenarios = match movingai::load_scenarios(scen_path) {
+        Ok(s) => s,
+        Err(error) => {
+            complain!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let map_path = match map_path {
+        Some(p) => p.to_path_buf(),
+        None => {
+            let dir = scen_path.parent().unwrap_or(std::path::Path::new("."));
+            let named = scenarios.first().and_then(|s| {
+                std::path::Path::new(&s.map)
+                    .file_name()
+                    .map(|n| dir.join(n))
+            });
+            let beside = scen_path.with_extension("");
+            match named.filter(|p| p.exists()) {
+                Some(p) => p,
+                None if beside.exists() => beside,
+                None => {
+                    complain!(
+                        "error: {}: cannot find the map it names; give it with --map",
+                        scen_path.display()
+                    );
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    };
+    let map = match load_map(map_path.as_ref()) {
+        Ok(map) => map,
+        Err(code) => return code,
+    };
+    let algorithm = search.algorithm();
+    let mut scratch = GridScratch::default();
+    let mut details = Vec::with_capacity(scenarios.len());
+    let (mut matched, mut budget_exceeded) = (0usize, 0usize);
+    // Scenarios made for another map cannot match: say so once rather than only mismatching.
+    let size = (map.width(), map.height());
+    if let Some(other) = scenarios.iter().find(|s| s.map_size != size) {
+        complain!(
+            "warning: {} line {} is for a {}×{} map ({}); {} is {}×{}",
+            scen_path.display(),
+            other.line,
+            other.map_size.0,
+            other.map_size.1,
+            other.map,
+            map_path.display(),
+            size.0,
+            size.1
+        );
+    }
+    for s in &scenarios {
+        let problem = endpoint_problem(&map, "start", s.start)
+            .or_else(|| endpoint_problem(&map, "goal", s.goal));
+        let result = match problem {
+            None => grid_search_with_scratch(
+                &mut scratch,
+                &map,
+                s.start,
+                s.goal,
+                algorithm,
+                search.connectivity(),
+                &mut NoObserver,
+            ),
+            Some(_) => crate::grid::GridPath {
+                outcome: crate::search::SearchOutcome::Unreachable,
+                path: Vec::new(),
+                cost: f64::INFINITY,
+                expanded: 0,
+                peak_memory: 0,
+            },
+        };
+        let ok = result.cost.is_finite() && matches_six_digits(result.cost, s.optimal);
+        matched += usize::from(ok);
+        budget_exceeded +=
+            usize::from(result.outcome == crate::search::SearchOutcome::BudgetExceeded);
+        let status = match &problem {
+            Some(_) => "invalid",
+            None => result.outcome.name(),
+        };
+        let mut detail = json!({
+            "line": s.line,
+            "bucket": s.bucket,
+            "start": [s.start.0, s.start.1],
+            "goal": [s.goal.0, s.goal.1],
+            "optimal": s.optimal,
+            "length": if result.cost.is_finite() { json!(result.cost) } else { json!(null) },
+            "status": status,
+            "expanded": result.expanded,
+            "peak_memory": result.peak_memory,
+            "matches": ok,
+        });
+        if let Some(problem) = problem {
+            detail["problem"] = json!(problem);
+        }
+        details.push(detail);
+    }
+    let total = scenarios.len();
+    if json {
+        say!(
+            "{}",
+            json!({
+                "scen": scen_path.display().to_string(),
+                "map": map_path.display().to_string(),
+                "algorithm": algorithm.name(),
+                "scenarios": total,
+                "matched": matched,
+                "mismatched": total - matched,
+                "budget_exceeded": budget_exceeded,
+                "details": details,
+            })
+        );
+    } else {
+        say!(
+            "{}: {matched} of {total} scenarios match the listed optimal length ({}, map {})",
+            scen_path.display(),
+            algorithm.name(),
+            map_path.display()
+        );
+        if budget_exceeded > 0 {
+            say!("{budget_exceeded} gave up at the node budget (--budget)");
+        }
+        for d in details.iter().filter(|d| d["matches"] == false).take(20) {
+            let why = match d["problem"].as_str() {
+                Some(problem) => problem.to_string(),
+                None => format!("got {} ({})", d["length"], d["status"]),
+            };
+            say!(
+                "  line {}: {} → {}: listed {}, {why}",
+                d["line"],
+                d["start"],
+                d["goal"],
+                d["optimal"]
+            );
+        }
+    }
+    if matched == total {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// Reads a tile map (MovingAI `.map`, navlab `.json`, Tiled); exit 2 with the error otherwise.
+/// The map at `path`, with `from` and `to` checked to be passable cells on it (each problem
+/// reported; exit 2).
+impl MapCellsArgs {
+    /// The map, once both cells are found passable on it; else the error said and exit 2.
+    fn load(&self) -> Result<crate::grid::TileMap, ExitCode> {
+        let map = load_map(&self.map)?;
+        for (label, cell) in [("start", self.from), ("goal", self.to)] {
+            if let Some(problem) = endpoint_problem(&map, label, cell) {
+                complain!("error: {problem}");
+                return Err(ExitCode::from(2));
+            }
+        }
+        Ok(map)
+    }
+}
+
+pub(super) fn load_map(path: &std::path::Path) -> Result<crate::grid::TileMap, ExitCode> {
+    crate::grid::movingai::load_any(path).map_err(|error| {
+        complain!("error: {error}");
+        let mesh_like = crate::navmesh::polyanya::is_polyanya_path(path)
+            || path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("obj"));
+        if mesh_like {
+            complain!(
+                "hint: {} looks like a navmesh: `navlab path` searches it",
+                path.display()
+            );
+        }
+        ExitCode::from(2)
+    })
+}
+
+pub(super) fn mesh_command(
+    map_path: &std::path::Path,
+    out: &std::path::Path,
+    triangles: bool,
+    agent_radius: f64,
+    json: bool,
+) -> ExitCode {
+    let map = match load_map(map_path) {
+        Ok(map) => map,
+        Err(code) => return code,
+    };
+    let used = crate::navmesh::from_map::agent_radius_used(agent_radius);
+    if agent_radius.is_finite() && used != agent_radius {
+        complain!(
+            "note: agent radius {agent_radius} rounded to {used} (steps of {} tile)",
+            crate::navmesh::from_map::AGENT_RADIUS_STEP
+        );
+    }
+    let mesh = match crate::navmesh::from_map::navmesh_from_map(&map, agent_radius) {
+        Ok(mesh) => mesh,
+        Err(error) => {
+            complain!("error: {}: {error}", map_path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let comment = format!(
+        "{} as a navmesh by navlab: the passable tiles{}, one unit per tile (x = column, z = row)",
+        map_path.display(),
+        if used > 0.0 {
+            format!(" kept {used} clear of walls and the edge (agent radius)")
+        } else {
+            String::new()
+        }
+    );
+    if let Err(code) = write_mesh(&mesh, out, &comment, triangles) {
+        return code;
+    }
+    print_summary(&out.display().to_string(), &mesh.summary(), json)
+}

@@ -1,0 +1,382 @@
+//! The mesh commands: `path` (a query, and its walk), `info`, `check` (the diagnostics, and the
+//! repair), `convert` (OBJ and Polyanya) and `demo` (a walk-through of a built-in mesh).
+
+use super::args::*;
+use crate::geom::Vec2;
+use crate::navmesh::{NavMesh, PathStatus, Plane, QueryOptions, find_path};
+use crate::search::NoObserver;
+use crate::words::count;
+use serde_json::json;
+use std::process::ExitCode;
+
+pub(super) fn demo_command(scene: SceneArg, cost: CostArg) -> ExitCode {
+    use crate::assets;
+    let scene = match scene {
+        SceneArg::Rooms => assets::ROOMS,
+        SceneArg::Maze => assets::MAZE,
+        SceneArg::Hole => assets::HOLE,
+        SceneArg::Stairs => assets::STAIRS,
+    };
+    let mesh = match crate::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz) {
+        Ok(mesh) => mesh,
+        Err(error) => {
+            complain!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let (from, to) = (
+        Vec2::new(scene.start.0, scene.start.1),
+        Vec2::new(scene.goal.0, scene.goal.1),
+    );
+    let options = QueryOptions {
+        cost: cost_model(cost),
+        ..QueryOptions::default()
+    };
+    let mut search_trace = Vec::new();
+    let mut funnel_trace = Vec::new();
+    let Some(path) = find_path(
+        &mesh,
+        from,
+        to,
+        options,
+        &mut search_trace,
+        &mut funnel_trace,
+    ) else {
+        return ExitCode::from(2);
+    };
+    say!(
+        "navlab demo: {} ({} triangles), start {from}, goal {to}, {:?} cost",
+        scene.name,
+        mesh.triangles().len(),
+        options.cost
+    );
+    say!("\nA* over triangles ({} steps):", search_trace.len());
+    for (i, event) in search_trace.iter().enumerate() {
+        say!(
+            "{:>4}. {}",
+            i + 1,
+            crate::navmesh::explain_search_step(event)
+        );
+    }
+    say!(
+        "\ncorridor ({} triangles): {:?}",
+        path.corridor.len(),
+        path.corridor
+    );
+    say!("\nfunnel ({} steps):", funnel_trace.len());
+    for (i, event) in funnel_trace.iter().enumerate() {
+        say!("{:>4}. {}", i + 1, event.explain());
+    }
+    say!("\npath ({:.3} long):", path.length);
+    for p in &path.waypoints {
+        say!("  {p}");
+    }
+    let options = crate::navmesh::walk::WalkOptions::default();
+    let walk = crate::navmesh::walk::walk(&path.waypoints, options);
+    say!(
+        "\nwalk (an agent at {} per second, turning at most {} radians per second, heading for the next corner once within {} of the current one):",
+        options.speed,
+        options.turn_rate,
+        options.corner_radius
+    );
+    for line in walk.event_lines(&path.waypoints) {
+        say!("  {line}");
+    }
+    say!("{}", walk.describe(&mesh));
+    say!("\nMore: `navlab --help`; other scenes: `navlab demo --scene maze|hole|stairs`.");
+    ExitCode::SUCCESS
+}
+
+pub(super) fn load(mesh: &std::path::Path, plane: Plane) -> Result<NavMesh, ExitCode> {
+    NavMesh::load(mesh, plane).map_err(|error| {
+        complain!("error: {error}");
+        if crate::grid::is_map_path(mesh) {
+            complain!(
+                "hint: {} looks like a tile map: `navlab grid` searches it, `navlab mesh` builds a \
+                 navmesh from it",
+                mesh.display()
+            );
+        }
+        ExitCode::from(2)
+    })
+}
+
+pub(super) fn path_command(
+    mesh_path: &std::path::Path,
+    from: Vec2,
+    to: Vec2,
+    cost: CostArg,
+    plane: Plane,
+    walk: &WalkArgs,
+    json: bool,
+) -> ExitCode {
+    let mesh = match load(mesh_path, plane) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let options = QueryOptions {
+        cost: cost_model(cost),
+        ..QueryOptions::default()
+    };
+    let Some(path) = find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver) else {
+        complain!("error: start and goal must be finite numbers");
+        return ExitCode::from(2);
+    };
+    let status = path.status.name();
+    let walked = (walk.walk && path.status != PathStatus::Unreachable)
+        .then(|| crate::navmesh::walk::walk(&path.waypoints, walk.options()));
+    if json {
+        let mut answer = path.to_json();
+        if let Some(w) = &walked {
+            answer["walk"] = w.to_json(&mesh);
+        }
+        say!("{answer}");
+    } else {
+        for (label, loc) in [("start", &path.start), ("goal", &path.goal)] {
+            if loc.snapped {
+                say!(
+                    "{label} {} is off the mesh; snapped to {} (distance {})",
+                    loc.requested,
+                    loc.point,
+                    crate::words::decimal(loc.requested.distance(loc.point), 3)
+                );
+            }
+        }
+        match path.status {
+            PathStatus::Unreachable => {
+                say!(
+                    "no path: start (triangle {}, island {}) and goal (triangle {}, island {}) are not connected",
+                    path.start.triangle,
+                    mesh.island_of(path.start.triangle),
+                    path.goal.triangle,
+                    mesh.island_of(path.goal.triangle)
+                );
+                say!("triangles expanded: {}", path.expanded);
+            }
+            _ => {
+                say!("status: {status}");
+                let decimal = |v: f64| crate::words::decimal(v, 4);
+                say!("length: {}", decimal(path.length));
+                say!("waypoints ({}):", path.waypoints.len());
+                for p in &path.waypoints {
+                    say!("  {} {}", decimal(p.x), decimal(p.y));
+                }
+                say!("corridor: {} triangles", path.corridor.len());
+                say!("triangles expanded: {}", path.expanded);
+                if let Some(w) = &walked {
+                    say!("{}", w.describe(&mesh));
+                }
+            }
+        }
+    }
+    if path.status == PathStatus::Unreachable {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+pub(super) fn check_command(
+    mesh_path: &std::path::Path,
+    plane: Plane,
+    strict: bool,
+    repair_to: Option<&std::path::Path>,
+    json: bool,
+) -> ExitCode {
+    use crate::navmesh::diagnose::{CheckOptions, Severity, check, check_raw, repair};
+    let mesh = match load(mesh_path, plane) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let mut report = check(&mesh, &CheckOptions::default());
+    let mut triangles = mesh.triangles().len();
+    let mut repaired = None;
+    if let Some(out) = repair_to {
+        let (fixed, summary) = repair(mesh.raw(), &CheckOptions::default());
+        let comment = format!(
+            "{} repaired by navlab check: {}, {}",
+            mesh_path.display(),
+            count(summary.welded, "vertex weld"),
+            count(summary.split, "edge split")
+        );
+        if let Err(error) = crate::atomic::write_atomically(out, fixed.to_obj(&comment).as_bytes())
+        {
+            complain!("error: {error}");
+            return ExitCode::from(2);
+        }
+        report = check_raw(&fixed, &CheckOptions::default());
+        triangles = fixed.build().map_or(0, |m| m.triangles().len());
+        repaired = Some(summary);
+        if !json {
+            say!(
+                "repaired: {}, {}; written to {}; the report below is of the repaired mesh",
+                count(summary.welded, "vertex weld"),
+                count(summary.split, "edge split"),
+                out.display()
+            );
+        }
+    }
+    if json {
+        let value = match (serde_json::to_value(&report), repaired) {
+            (Ok(serde_json::Value::Object(mut fields)), Some(summary)) => {
+                fields.insert(
+                    "repaired".to_string(),
+                    json!({"welded": summary.welded, "split": summary.split,
+                           "written": repair_to.map(|p| p.display().to_string())}),
+                );
+                Ok(serde_json::Value::Object(fields))
+            }
+            (value, _) => value,
+        };
+        match value.and_then(|v| serde_json::to_string(&v)) {
+            Ok(text) => say!("{text}"),
+            Err(e) => {
+                complain!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        say!(
+            "{}: {}, {}",
+            mesh_path.display(),
+            count(triangles, "triangle"),
+            count(report.islands, "island")
+        );
+        if report.is_clean() {
+            say!("clean: nothing found");
+        }
+        const SHOWN: usize = 5;
+        for finding in &report.findings {
+            let severity = match finding.severity {
+                Severity::Error => "error",
+                Severity::Warning => "warning",
+            };
+            say!(
+                "{severity}: {} × {}: {}",
+                finding.count,
+                finding.kind.name(),
+                finding.kind.explain()
+            );
+            for item in finding.items.iter().take(SHOWN) {
+                say!("  at {:.3}, {:.3}: {}", item.at[0], item.at[1], item.note);
+            }
+            if finding.count > SHOWN {
+                say!("  … and {} more (--json lists all)", finding.count - SHOWN);
+            }
+        }
+    }
+    let failed = report.has_errors() || (strict && !report.is_clean());
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+pub(super) fn info_command(mesh_path: &std::path::Path, plane: Plane, json: bool) -> ExitCode {
+    let mesh = match load(mesh_path, plane) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    print_summary(&mesh_path.display().to_string(), &mesh.summary(), json)
+}
+
+pub(super) fn convert_command(
+    mesh_path: &std::path::Path,
+    out: &std::path::Path,
+    plane: Plane,
+    triangles: bool,
+    json: bool,
+) -> ExitCode {
+    let mesh = match load(mesh_path, plane) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    if crate::navmesh::polyanya::is_polyanya_path(out) {
+        use crate::navmesh::diagnose::{CheckOptions, FindingKind, check};
+        // A Polyanya mesh is one flat layer: say what of the source it cannot keep.
+        let report = check(&mesh, &CheckOptions::default());
+        if let Some(overlap) = report.get(FindingKind::Overlap) {
+            complain!(
+                "warning: {}: {} in the plane; Polyanya expects one flat layer",
+                mesh_path.display(),
+                count(overlap.items.len(), "overlap")
+            );
+        }
+        let [low, high] = mesh.summary().height_range;
+        if high > low {
+            complain!("note: heights ({low:.3} to {high:.3}) are left out: a Polyanya mesh is 2D");
+        }
+    }
+    let comment = format!("{}, converted by navlab", mesh_path.display());
+    if let Err(code) = write_mesh(&mesh, out, &comment, triangles) {
+        return code;
+    }
+    print_summary(&out.display().to_string(), &mesh.summary(), json)
+}
+
+/// Writes `mesh` to `out` atomically, in the format its extension names (see
+/// [`NavMesh::to_file_text`]); exit 2 on failure.
+pub(super) fn write_mesh(
+    mesh: &NavMesh,
+    out: &std::path::Path,
+    comment: &str,
+    triangles: bool,
+) -> Result<(), ExitCode> {
+    let shape = if triangles {
+        crate::navmesh::polyanya::PolygonShape::Triangles
+    } else {
+        crate::navmesh::polyanya::PolygonShape::Convex
+    };
+    mesh.to_file_text(out, comment, shape)
+        .map_err(|e| format!("{}: {e}", out.display()))
+        .and_then(|text| crate::atomic::write_atomically(out, text.as_bytes()))
+        .map_err(|error| {
+            complain!("error: {error}");
+            ExitCode::from(2)
+        })
+}
+
+/// Prints a mesh's counts, as text under `name` or as one JSON object.
+pub(super) fn print_summary(name: &str, s: &crate::navmesh::MeshSummary, json: bool) -> ExitCode {
+    if json {
+        match serde_json::to_string(s) {
+            Ok(text) => say!("{text}"),
+            Err(e) => {
+                complain!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        say!("{name}");
+        say!("vertices:           {}", s.vertices);
+        say!("triangles:          {}", s.triangles);
+        say!(
+            "edges:              {} ({} border, {} non-manifold)",
+            s.edges,
+            s.border_edges,
+            s.non_manifold_edges
+        );
+        say!("islands:            {}", s.islands);
+        say!("bounds:             {} .. {}", s.bounds.min, s.bounds.max);
+        say!(
+            "height:             {:.3} .. {:.3}",
+            s.height_range[0],
+            s.height_range[1]
+        );
+        say!("area:               {:.3}", s.area);
+        let b = &s.build;
+        say!(
+            "loading:            {} polygons, {} vertices in; {} welded (tolerance {:.2e}), {} polygons triangulated, {} degenerate and {} duplicate triangles dropped, {} vertices unused",
+            b.input_polygons,
+            b.input_vertices,
+            b.welded_vertices,
+            b.weld_tolerance,
+            b.triangulated_polygons,
+            b.degenerate_triangles,
+            b.duplicate_triangles,
+            b.unused_vertices
+        );
+    }
+    ExitCode::SUCCESS
+}

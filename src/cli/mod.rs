@@ -1,0 +1,369 @@
+//! The command line: `navlab open` (the window), the mesh commands (`path`, `info`, `check`,
+//! `convert`, `demo`), the tile-map commands (`grid`, `scen`, `compare`, `partitions`, `mesh`),
+//! `pursue` and `completions`. Exit codes: 0 success, 1 a normal negative answer (no path),
+//! 2 bad input.
+
+use crate::geom::Vec2;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Prints a line to stdout; a closed pipe (`navlab demo | head`) is not an error worth a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// Prints a line to stderr, ignoring a closed pipe.
+macro_rules! complain {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+
+pub mod args;
+mod grid;
+mod mesh;
+pub mod open;
+mod pursue;
+
+use args::*;
+pub use open::{OpenArgs, OpenSearchArgs};
+
+/// A lab for navigation meshes and pathfinding.
+#[derive(Debug, Parser)]
+#[command(name = "navlab", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Find a path on a navmesh (OBJ or Polyanya .mesh).
+    Path {
+        /// The mesh file.
+        mesh: PathBuf,
+        /// Start point, as X,Z (or X,Y with --plane xy).
+        #[arg(long, value_parser = parse_point, allow_hyphen_values = true)]
+        from: Vec2,
+        /// Goal point, as X,Z (or X,Y with --plane xy).
+        #[arg(long, value_parser = parse_point, allow_hyphen_values = true)]
+        to: Vec2,
+        /// How A* measures a step between triangles.
+        #[arg(long, value_enum, default_value_t = CostArg::Centroid)]
+        cost: CostArg,
+        /// The plane an OBJ mesh lies in (Polyanya meshes are always XY).
+        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
+        plane: PlaneArg,
+        #[command(flatten)]
+        walk: WalkArgs,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Open the window (the default when no command is given), optionally on a mesh or map file.
+    Open(OpenArgs),
+    /// Walk through A* and the funnel on an embedded mesh, one explained line per step.
+    Demo {
+        /// Which embedded mesh.
+        #[arg(long, value_enum, default_value_t = SceneArg::Rooms)]
+        scene: SceneArg,
+        /// How A* measures a step between triangles.
+        #[arg(long, value_enum, default_value_t = CostArg::Centroid)]
+        cost: CostArg,
+    },
+    /// Find a path on a tile map (MovingAI .map, navlab .json, or Tiled .tmx/.tmj).
+    Grid {
+        #[command(flatten)]
+        cells: MapCellsArgs,
+        #[command(flatten)]
+        search: GridSearchArgs,
+        /// Also list every step of the search, explained (as the window's step list does;
+        /// in the JSON as "steps").
+        #[arg(long)]
+        steps: bool,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compare the paper's four partitions of a tile map (grid cells, quadtree squares,
+    /// visibility-graph corners, navmesh triangles) on one path: nodes, links, A*'s work and
+    /// the path's length before and after it is pulled straight.
+    Partitions {
+        #[command(flatten)]
+        cells: MapCellsArgs,
+        /// 8 (default: diagonals allowed, no corner cutting) or 4, for the grid.
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(4..=8))]
+        connectivity: u8,
+        /// Print one JSON object (with every path's points) instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run every grid algorithm (BFS, Dijkstra, A*, IDA*, Fringe) from one cell to another and
+    /// compare them, as the window's Compare all does: path cost, cells expanded, IDA*'s and
+    /// Fringe's passes and entries put off, peak memory, and time per run without recording.
+    /// Exit 0 when the goal is reachable, 1 when not, 2 for bad input.
+    Compare {
+        #[command(flatten)]
+        cells: MapCellsArgs,
+        #[command(flatten)]
+        tuning: GridTuningArgs,
+        /// Print one JSON object (`{"rows":[...]}`, one per algorithm) instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run every scenario of a MovingAI .scen file and compare with the listed optimal lengths.
+    Scen {
+        /// The scenario file.
+        scen: PathBuf,
+        /// The map (default: the file named in the scenarios, looked up beside the .scen file).
+        #[arg(long)]
+        map: Option<PathBuf>,
+        #[command(flatten)]
+        search: GridSearchArgs,
+        /// Print one JSON object with per-scenario details.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run the pursuit scene headless: mobs hunt the kitten by sight and by its smell trail.
+    Pursue {
+        /// The map file (MovingAI .map, navlab .json, or Tiled .tmx/.tmj).
+        map: PathBuf,
+        /// Where the kitten starts, as x,y in tiles (3.5,4.5 is the centre of tile 3,4).
+        #[arg(long, value_parser = parse_point)]
+        kitten: Vec2,
+        /// Where a mob starts (repeat for more mobs).
+        #[arg(long = "mob", value_parser = parse_point, required = true)]
+        mobs: Vec<Vec2>,
+        /// Points the kitten walks to in turn (grid A* between them), then it stands still.
+        /// Without a route it wanders (seeded).
+        #[arg(long, value_parser = parse_point, num_args = 1..)]
+        route: Vec<Vec2>,
+        /// Seed of the kitten's wandering.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Seconds to simulate (60 steps per second).
+        #[arg(long, default_value_t = 60.0)]
+        seconds: f64,
+        /// Seconds a trail point lasts.
+        #[arg(long, default_value_t = 20.0)]
+        decay: f64,
+        /// Which visible trail point a mob follows.
+        #[arg(long, value_enum, default_value_t = TrailArg::Freshest)]
+        trail: TrailArg,
+        /// Turn wall avoidance off: mobs move like the article's and can walk into walls.
+        #[arg(long)]
+        no_avoid: bool,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check a navmesh for faults (islands, non-manifold edges, degenerate and needle triangles,
+    /// near-duplicate vertices, T-junctions, winding, overlaps, steep parts, a Polyanya file's
+    /// neighbour lists). Exit 0 clean, 1 errors found (with --strict, warnings too), 2
+    /// unreadable.
+    Check {
+        /// The mesh file.
+        mesh: PathBuf,
+        /// The plane an OBJ mesh lies in.
+        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
+        plane: PlaneArg,
+        /// Warnings count as findings for the exit code.
+        #[arg(long)]
+        strict: bool,
+        /// Weld near-duplicates and fix T-junctions, write the result to this OBJ file, and
+        /// report (and exit) on the repaired mesh.
+        #[arg(long, value_name = "OUT.obj")]
+        repair: Option<PathBuf>,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Build a navmesh from a tile map — a constrained Delaunay triangulation of the passable
+    /// tiles' outline, one unit per tile, in the XZ plane — write it as OBJ (or Polyanya
+    /// `.mesh`) and describe it.
+    /// Exit 0, or 2 for an unreadable map, a map with nothing passable, a radius outside 0–16
+    /// or one that leaves no room, or a failed write.
+    Mesh {
+        /// The tile map (MovingAI `.map`, navlab `.json`, or Tiled `.tmx`/`.tmj`).
+        map: PathBuf,
+        /// Where to write the mesh (written atomically): a Polyanya mesh (format 2, x and
+        /// z as its x and y, triangles merged into convex polygons) for a `.mesh` name,
+        /// Wavefront OBJ for any other.
+        #[arg(short, long, value_name = "OUT.obj|OUT.mesh")]
+        out: PathBuf,
+        /// For a Polyanya mesh: one polygon per triangle, as navlab shows it, instead of
+        /// convex polygons.
+        #[arg(long)]
+        triangles: bool,
+        /// Keep the mesh this far from walls, holes and the map's edge (along each axis), so
+        /// an agent's centre can go anywhere on it; 0 covers the passable tiles exactly.
+        /// Rounded to eighths of a tile.
+        #[arg(long, value_name = "TILES", default_value_t = 0.0)]
+        agent_radius: f64,
+        /// Print one JSON object (the mesh's summary) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Convert a navmesh between formats: write MESH as OUT (Polyanya for a `.mesh` name,
+    /// with its triangles merged into convex polygons; OBJ otherwise) and describe it. Exit 0,
+    /// or 2 for an unreadable mesh or a failed write.
+    Convert {
+        /// The mesh file (OBJ or Polyanya `.mesh`).
+        mesh: PathBuf,
+        /// Where to write it (atomically).
+        #[arg(short, long, value_name = "OUT.obj|OUT.mesh")]
+        out: PathBuf,
+        /// The plane an OBJ mesh lies in.
+        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
+        plane: PlaneArg,
+        /// For a Polyanya mesh: one polygon per triangle instead of convex polygons.
+        #[arg(long)]
+        triangles: bool,
+        /// Print one JSON object (the mesh's summary) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Describe a navmesh: counts, islands, bounds, what loading repaired.
+    Info {
+        /// The mesh file.
+        mesh: PathBuf,
+        /// The plane an OBJ mesh lies in.
+        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
+        plane: PlaneArg,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a completion script for a shell, e.g. `navlab completions bash >
+    /// ~/.local/share/bash-completion/completions/navlab` (zsh: a file `_navlab` on your
+    /// fpath; fish: `~/.config/fish/completions/navlab.fish`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// Runs the command line of this process.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => {
+            let code = if error.use_stderr() { 2 } else { 0 };
+            let _ = error.print();
+            return ExitCode::from(code);
+        }
+    };
+    match cli.command {
+        Some(command) => run(command),
+        None => run(Command::Open(OpenArgs::default())),
+    }
+}
+
+/// Runs one subcommand, printing to stdout/stderr; returns the exit code.
+pub fn run(command: Command) -> ExitCode {
+    match command {
+        Command::Path {
+            mesh,
+            from,
+            to,
+            cost,
+            plane,
+            walk,
+            json,
+        } => mesh::path_command(&mesh, from, to, cost, plane.into(), &walk, json),
+        Command::Info { mesh, plane, json } => mesh::info_command(&mesh, plane.into(), json),
+        Command::Completions { shell } => {
+            use clap::CommandFactory as _;
+            clap_complete::generate(shell, &mut Cli::command(), "navlab", &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
+        Command::Convert {
+            mesh,
+            out,
+            plane,
+            triangles,
+            json,
+        } => mesh::convert_command(&mesh, &out, plane.into(), triangles, json),
+        Command::Mesh {
+            map,
+            out,
+            triangles,
+            agent_radius,
+            json,
+        } => grid::mesh_command(&map, &out, triangles, agent_radius, json),
+        Command::Check {
+            mesh,
+            plane,
+            strict,
+            repair,
+            json,
+        } => mesh::check_command(&mesh, plane.into(), strict, repair.as_deref(), json),
+        Command::Pursue {
+            map,
+            kitten,
+            mobs,
+            route,
+            seed,
+            seconds,
+            decay,
+            trail,
+            no_avoid,
+            json,
+        } => {
+            let config = crate::pursuit::PursuitConfig {
+                seed,
+                decay,
+                trail_choice: trail.into(),
+                avoid_walls: !no_avoid,
+                ..Default::default()
+            };
+            pursue::pursue_command(&map, kitten, &mobs, &route, config, seconds, json)
+        }
+        Command::Demo { scene, cost } => mesh::demo_command(scene, cost),
+        Command::Grid {
+            cells,
+            search,
+            steps,
+            json,
+        } => grid::grid_command(&cells, &search, steps, json),
+        Command::Partitions {
+            cells,
+            connectivity,
+            json,
+        } => grid::partitions_command(&cells, connectivity, json),
+        Command::Scen {
+            scen,
+            map,
+            search,
+            json,
+        } => grid::scen_command(&scen, map.as_deref(), &search, json),
+        Command::Compare {
+            cells,
+            tuning,
+            json,
+        } => grid::compare_command(&cells, &tuning, json),
+        Command::Open(args) => {
+            let launch = args.launch();
+            match crate::app::run_native(launch) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(error @ crate::app::LaunchError::Open(_)) => {
+                    complain!("error: {error}");
+                    ExitCode::from(2)
+                }
+                Err(error) => {
+                    complain!("error: {error}");
+                    complain!("(the command-line tools work without a display: `navlab --help`)");
+                    ExitCode::from(2)
+                }
+            }
+        }
+    }
+}

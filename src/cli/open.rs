@@ -1,0 +1,167 @@
+//! `navlab open`: the window's options as one struct, turned into the launch actions the
+//! window applies in order.
+
+use super::args::*;
+use crate::app::screenshot::ScreenshotPlan;
+use crate::app::{Launch, LaunchAction, LaunchSearch, SceneKind};
+use crate::geom::Vec2;
+use std::path::PathBuf;
+
+/// The options of `navlab open`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct OpenArgs {
+    /// A mesh (OBJ or Polyanya .mesh), or a tile map (.map, .json, .tmx, .tmj) to open in
+    /// the tile-map view; the built-in scene when omitted.
+    pub file: Option<PathBuf>,
+    /// Place the start here: X,Z on a mesh, or a cell x,y (column, row) when a map is
+    /// shown (a map file, --map, --compare, --partitions, --pursuit or --build-mesh).
+    #[arg(long, value_parser = parse_point, allow_hyphen_values = true)]
+    pub from: Option<Vec2>,
+    /// Place the goal here (as --from).
+    #[arg(long, value_parser = parse_point, allow_hyphen_values = true)]
+    pub to: Option<Vec2>,
+    /// Save a PNG of the window at --step and exit.
+    #[arg(long)]
+    pub screenshot: Option<PathBuf>,
+    /// The step for --screenshot: a number, search-end, funnel-middle or end.
+    #[arg(long, default_value = "end")]
+    pub step: crate::app::screenshot::StepSpec,
+    /// Window size in points, as WxH.
+    #[arg(long, value_parser = parse_size)]
+    pub size: Option<[f32; 2]>,
+    /// Open the tile-map lab on this map (MovingAI .map, navlab .json, or Tiled .tmx/.tmj).
+    #[arg(long)]
+    pub map: Option<PathBuf>,
+    /// Run the comparison of all grid algorithms at start (tile-map lab).
+    #[arg(long)]
+    pub compare: bool,
+    /// Open the pursuit scene (on --map or the built-in map); with --screenshot, --step
+    /// counts simulation steps (60 per second).
+    #[arg(long)]
+    pub pursuit: bool,
+    /// Show the mesh diagnostics with islands coloured.
+    #[arg(long)]
+    pub diagnostics: bool,
+    /// Build a navmesh from the map (--map or the built-in one) and show it, from the
+    /// map's start to its goal.
+    #[arg(long)]
+    pub build_mesh: bool,
+    /// The agent radius for the built navmesh, in tiles (see `navlab mesh`).
+    #[arg(long, value_name = "TILES")]
+    pub agent_radius: Option<f64>,
+    #[command(flatten)]
+    pub search: OpenSearchArgs,
+    /// Walk the path (navmesh): the agent sets off at once; with --screenshot the picture
+    /// shows the whole walk, its trail red where it cut corners off the mesh.
+    #[arg(long)]
+    pub walk: bool,
+    /// Open the Partitions window (tile-map lab) with this partition drawn over the map.
+    #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "quadtree")]
+    pub partitions: Option<PartitionArg>,
+    /// The window's colours: the desktop's, dark or light (kept for the next runs;
+    /// screenshots are dark unless this is given).
+    #[arg(long, value_enum)]
+    pub theme: Option<ThemeArg>,
+}
+
+impl OpenArgs {
+    /// What the window does first, in order: the file, the map, the scene, start and goal
+    /// (cells when a map is shown, else points on the mesh), the search options, the
+    /// comparison, the partitions, the agent radius, a navmesh built, the diagnostics, the
+    /// pursuit, the walk; and the picture, the size and the theme.
+    pub fn launch(&self) -> Launch {
+        let mut actions = Vec::new();
+        if let Some(file) = &self.file {
+            actions.push(LaunchAction::Open(file.clone()));
+        }
+        if let Some(map) = &self.map {
+            actions.push(LaunchAction::OpenMap(map.clone()));
+        } else if self.compare || self.partitions.is_some() {
+            actions.push(LaunchAction::Show(SceneKind::TileMap));
+        }
+        let map_file = self.file.as_deref().is_some_and(crate::grid::is_map_path);
+        let on_map = map_file
+            || self.map.is_some()
+            || self.compare
+            || self.partitions.is_some()
+            || self.pursuit
+            || self.build_mesh;
+        let (start, goal) = (self.from, self.to);
+        if start.is_some() || goal.is_some() {
+            actions.push(if on_map {
+                LaunchAction::PlaceOnMap { start, goal }
+            } else {
+                LaunchAction::PlaceOnMesh { start, goal }
+            });
+        }
+        actions.push(LaunchAction::Search(self.search.launch()));
+        if self.compare {
+            actions.push(LaunchAction::Compare);
+        }
+        if let Some(partition) = self.partitions {
+            actions.push(LaunchAction::Partitions(partition.into()));
+        }
+        if let Some(radius) = self.agent_radius {
+            actions.push(LaunchAction::AgentRadius(radius));
+        }
+        if self.build_mesh {
+            actions.push(LaunchAction::BuildMesh);
+        }
+        if self.diagnostics {
+            actions.push(LaunchAction::Diagnostics);
+        }
+        if self.pursuit {
+            actions.push(LaunchAction::Show(SceneKind::Pursuit));
+        }
+        if self.walk {
+            actions.push(LaunchAction::Walk);
+        }
+        Launch {
+            actions,
+            screenshot: self
+                .screenshot
+                .clone()
+                .map(|path| ScreenshotPlan::new(path, self.step)),
+            size: self.size,
+            theme: self.theme.map(Into::into),
+        }
+    }
+}
+
+/// Search options of `open`, for slides and bug reports: each replaces the saved setting only
+/// when given.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct OpenSearchArgs {
+    /// Tile map: the algorithm animated.
+    #[arg(long, value_enum)]
+    pub algo: Option<AlgoArg>,
+    /// Tile map: the heuristic (A*, IDA*, Fringe).
+    #[arg(long, value_enum)]
+    pub heuristic: Option<HeuristicArg>,
+    /// Tile map: A*'s heuristic weight, 0 to 5 (1 = optimal).
+    #[arg(long, value_parser = parse_weight)]
+    pub weight: Option<f64>,
+    /// Tile map: IDA*'s node budget, 1000 to 10000000.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1_000..=10_000_000))]
+    pub budget: Option<u64>,
+    /// Tile map: 8 directions (diagonals, no corner cutting) or 4.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(4..=8))]
+    pub connectivity: Option<u8>,
+    /// Navmesh: how A* measures a step between triangles.
+    #[arg(long, value_enum)]
+    pub cost: Option<CostArg>,
+}
+
+impl OpenSearchArgs {
+    /// The options in the window's terms.
+    fn launch(&self) -> LaunchSearch {
+        LaunchSearch {
+            algorithm: self.algo.map(AlgoArg::kind),
+            heuristic: self.heuristic.map(HeuristicArg::heuristic),
+            weight: self.weight,
+            budget: self.budget.map(|b| b as usize),
+            connectivity: self.connectivity.map(connectivity),
+            cost: self.cost.map(cost_model),
+        }
+    }
+}

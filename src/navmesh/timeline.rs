@@ -1,0 +1,341 @@
+//! The recorded steps of one path query on a navmesh — A\*'s events, then the funnel's — and the
+//! state they add up to at any step, replayed forward and back: what a view of the query draws.
+
+use super::query::{CostModel, QueryOptions, find_path, find_path_with_states};
+use super::{NavMesh, Path, TriId};
+use crate::geom::Vec2;
+use crate::search::funnel::{FunnelEvent, FunnelState};
+use crate::search::{ExpansionSteps, ListKind, NodesShown, SearchEvent, SearchReplay};
+
+/// One recorded step.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// A step of A\* over triangles.
+    Search(SearchEvent),
+    /// A step of the funnel algorithm.
+    Funnel(FunnelEvent),
+}
+
+impl Step {
+    /// One plain sentence for a step list.
+    pub fn explain(&self) -> String {
+        match self {
+            Step::Search(e) => format!("A*: {}", super::explain_search_step(e)),
+            Step::Funnel(e) => format!("funnel: {}", e.explain()),
+        }
+    }
+}
+
+/// Everything recorded about one query.
+#[derive(Debug, Clone, Default)]
+pub struct Timeline {
+    steps: Vec<Step>,
+    search_steps: usize,
+    open_sizes: Vec<u32>,
+    triangle_count: usize,
+    /// A\*'s steps on the nodes it searches, when they are not the triangles (the midpoint
+    /// model's states), one per search step; what the open list is replayed from.
+    states: Vec<SearchEvent>,
+    /// The steps that expanded each triangle.
+    expansion_steps: ExpansionSteps,
+    /// The final answer of the query.
+    pub path: Option<Path>,
+}
+
+impl Timeline {
+    /// Records a query's traces.
+    pub fn new(
+        triangle_count: usize,
+        search: Vec<SearchEvent>,
+        funnel: Vec<FunnelEvent>,
+        path: Option<Path>,
+    ) -> Self {
+        let search_steps = search.len();
+        let mut open_sizes = Vec::with_capacity(search_steps);
+        let mut open: i64 = 0;
+        for event in &search {
+            match event {
+                SearchEvent::Opened { .. } => open += 1,
+                SearchEvent::Expanded { .. } => open -= 1,
+                _ => {}
+            }
+            open_sizes.push(open.max(0) as u32);
+        }
+        let expansion_steps = ExpansionSteps::new(&search);
+        let steps = search
+            .into_iter()
+            .map(Step::Search)
+            .chain(funnel.into_iter().map(Step::Funnel))
+            .collect();
+        Self {
+            steps,
+            search_steps,
+            open_sizes,
+            triangle_count,
+            states: Vec::new(),
+            expansion_steps,
+            path,
+        }
+    }
+
+    /// Runs the query from `start` to `goal` on `mesh`, recording A\*'s steps (on its own nodes
+    /// too, with edge midpoints) and the funnel's.
+    pub fn record(mesh: &NavMesh, start: Vec2, goal: Vec2, options: QueryOptions) -> Self {
+        let (mut search, mut funnel) = (Vec::new(), Vec::new());
+        // A*'s own nodes, when they are not the triangles: the open list is of them.
+        let mut states = Vec::new();
+        let path = if options.cost == CostModel::Midpoint {
+            find_path_with_states(
+                mesh,
+                start,
+                goal,
+                options,
+                &mut search,
+                &mut states,
+                &mut funnel,
+            )
+        } else {
+            find_path(mesh, start, goal, options, &mut search, &mut funnel)
+        };
+        Self::new(mesh.triangles().len(), search, funnel, path).with_states(states)
+    }
+
+    /// With A\*'s steps on its own nodes (see [`find_path_with_states`]); ignored unless there
+    /// is one per search step.
+    pub fn with_states(mut self, states: Vec<SearchEvent>) -> Self {
+        if states.len() == self.search_steps {
+            self.states = states;
+        }
+        self
+    }
+
+    /// All steps, A\* first.
+    pub fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// Number of steps.
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// True when nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// How many of the steps belong to A\*.
+    pub fn search_steps(&self) -> usize {
+        self.search_steps
+    }
+
+    /// True when A\*'s open list is of its own nodes, not of triangles (edge midpoints).
+    pub fn searches_states(&self) -> bool {
+        !self.states.is_empty()
+    }
+
+    /// Size of the open list after each A\* step (for the chart).
+    pub fn open_sizes(&self) -> &[u32] {
+        &self.open_sizes
+    }
+
+    /// The steps at which A\* expanded each triangle (A\*'s steps come first, so they are the
+    /// timeline's own step numbers).
+    pub fn expansion_steps(&self) -> &ExpansionSteps {
+        &self.expansion_steps
+    }
+
+    /// Triangles in the mesh the query ran on.
+    pub fn triangle_count(&self) -> usize {
+        self.triangle_count
+    }
+}
+
+/// The funnel's part of the state at a step.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FunnelReplay {
+    /// The funnel, once it has started.
+    pub funnel: Option<FunnelState>,
+    /// The portal being examined.
+    pub portal: Option<usize>,
+    /// Start and the corners emitted so far.
+    pub corners: Vec<Vec2>,
+    /// Set once the funnel has finished.
+    pub done: bool,
+}
+
+impl FunnelReplay {
+    fn apply(&mut self, event: &FunnelEvent) {
+        match event {
+            FunnelEvent::Started { state } => {
+                self.funnel = Some(*state);
+                self.corners = vec![state.apex];
+            }
+            FunnelEvent::PortalConsidered { portal, state } => {
+                self.portal = Some(*portal);
+                self.funnel = Some(*state);
+            }
+            FunnelEvent::Narrowed { state, .. } => self.funnel = Some(*state),
+            FunnelEvent::Kept { .. } => {}
+            FunnelEvent::Corner { corner, state, .. } => {
+                self.corners.push(*corner);
+                self.funnel = Some(*state);
+            }
+            FunnelEvent::Done { .. } => {
+                self.done = true;
+                self.portal = None;
+            }
+        }
+    }
+}
+
+/// The state after the first `cursor` steps of a timeline: A\*'s per triangle, then the
+/// funnel's.
+#[derive(Debug, Clone)]
+pub struct TimelineReplay {
+    /// A\*'s state: each triangle's status, costs, parent and visit number, and the open list
+    /// (of A\*'s own nodes with edge midpoints).
+    pub search: SearchReplay,
+    /// The funnel's state.
+    pub funnel: FunnelReplay,
+    /// How many of the funnel's steps have been applied.
+    funnel_cursor: usize,
+}
+
+impl Default for TimelineReplay {
+    fn default() -> Self {
+        Self::new(0)
+    }
+}
+
+impl TimelineReplay {
+    /// The state before any step of a query on `triangle_count` triangles.
+    pub fn new(triangle_count: usize) -> Self {
+        Self {
+            search: SearchReplay::new(triangle_count, ListKind::Open, NodesShown::Gathered),
+            funnel: FunnelReplay::default(),
+            funnel_cursor: 0,
+        }
+    }
+
+    /// How many steps have been applied.
+    pub fn cursor(&self) -> usize {
+        self.search.cursor() + self.funnel_cursor
+    }
+
+    /// Moves to step `k` (clamped to the timeline): forward by applying steps, back by
+    /// starting over.
+    pub fn seek(&mut self, timeline: &Timeline, k: usize) {
+        let k = k.min(timeline.len());
+        if self.search.node_count() != timeline.triangle_count() {
+            *self = Self::new(timeline.triangle_count());
+        } else if k < self.cursor() {
+            self.search.restart();
+            self.funnel = FunnelReplay::default();
+            self.funnel_cursor = 0;
+        }
+        while self.cursor() < k {
+            let at = self.cursor();
+            match timeline.steps().get(at) {
+                Some(Step::Search(event)) => {
+                    let on_list = timeline.states.get(at).unwrap_or(event);
+                    self.search.apply_with_list(event, on_list);
+                }
+                Some(Step::Funnel(event)) => {
+                    self.funnel.apply(event);
+                    self.funnel_cursor += 1;
+                }
+                None => break,
+            }
+        }
+    }
+
+    /// The triangle expanded by the latest A\* step.
+    pub fn current(&self) -> Option<TriId> {
+        self.search.current()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::navmesh::{Plane, obj};
+    use crate::search::{NodeStatus, SearchOutcome};
+
+    fn recorded(cost: CostModel) -> Timeline {
+        let scene = crate::assets::ROOMS;
+        let mesh: NavMesh = obj::parse(scene.obj, scene.name, Plane::Xz).expect("asset");
+        let options = QueryOptions {
+            cost,
+            ..QueryOptions::default()
+        };
+        let (start, goal) = (
+            Vec2::new(scene.start.0, scene.start.1),
+            Vec2::new(scene.goal.0, scene.goal.1),
+        );
+        Timeline::record(&mesh, start, goal, options)
+    }
+
+    #[test]
+    fn seeking_back_gives_the_same_state_as_seeking_forward() {
+        for cost in [CostModel::Centroid, CostModel::Midpoint] {
+            let timeline = recorded(cost);
+            assert_eq!(timeline.searches_states(), cost == CostModel::Midpoint);
+            let mut forward = TimelineReplay::new(timeline.triangle_count());
+            let mut states = Vec::new();
+            for k in 0..=timeline.len() {
+                forward.seek(&timeline, k);
+                states.push(forward.clone());
+            }
+            let mut back = TimelineReplay::new(timeline.triangle_count());
+            back.seek(&timeline, timeline.len());
+            for k in (0..=timeline.len()).rev() {
+                back.seek(&timeline, k);
+                assert_eq!(back.cursor(), k);
+                assert!(back.search.same_state(&states[k].search), "{cost:?} {k}");
+                assert_eq!(back.funnel, states[k].funnel);
+            }
+        }
+    }
+
+    #[test]
+    fn the_end_state_matches_the_query_answer() {
+        let timeline = recorded(CostModel::Centroid);
+        let path = timeline.path.clone().expect("path");
+        let mut replay = TimelineReplay::new(timeline.triangle_count());
+        replay.seek(&timeline, usize::MAX);
+        assert!(replay.funnel.done);
+        assert_eq!(replay.search.outcome(), Some(SearchOutcome::Found));
+        let closed = replay
+            .search
+            .statuses()
+            .iter()
+            .filter(|&&s| s == NodeStatus::Closed)
+            .count();
+        assert_eq!(closed, path.expanded);
+        // Emitted corners plus the goal are the waypoints.
+        let mut corners = replay.funnel.corners.clone();
+        corners.push(path.goal.point);
+        corners.dedup();
+        assert_eq!(corners, path.waypoints);
+        assert_eq!(timeline.open_sizes().len(), timeline.search_steps());
+        // The step that ends A* names the corridor's cost; the funnel's last step the length.
+        let end_of_search = &timeline.steps()[timeline.search_steps() - 1];
+        let Step::Search(SearchEvent::Finished { cost, .. }) = end_of_search else {
+            panic!("A* ends with Finished, not {end_of_search:?}");
+        };
+        assert_eq!(*cost, path.corridor_cost);
+        assert!(
+            end_of_search
+                .explain()
+                .contains(&format!("the corridor costs {:.2}", path.corridor_cost)),
+            "{}",
+            end_of_search.explain()
+        );
+        let last = timeline.steps().last().expect("steps").explain();
+        assert!(
+            last.contains(&format!("length {:.3}", path.length)),
+            "{last}"
+        );
+    }
+}
