@@ -11,7 +11,6 @@ pub mod movingai;
 pub mod quadtree;
 pub mod search;
 pub mod tiled;
-mod tiled_objects;
 pub mod tiles;
 pub mod visibility;
 
