@@ -659,3 +659,56 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases_or(120), ..ProptestConfig::default() })]
+
+    /// The state a view shows at step k (`search::SearchReplay`) is the same however the
+    /// playback got there: seeking back and forth in any order equals replaying from the start
+    /// to k, for every algorithm and its list (the open list, Fringe's lists, IDA*'s path).
+    /// For A*, Dijkstra and BFS, which never reopen a node, it also agrees with the events
+    /// themselves: a cell is closed once expanded, open once opened and not yet expanded.
+    #[test]
+    fn a_replay_seeked_in_any_order_equals_one_replayed_forward(
+        (map, start, goal, eight) in random_map(),
+        seeks in prop::collection::vec(0.0f64..=1.0, 1..8),
+    ) {
+        use navlab::search::{ListKind, NodeStatus, NodesShown, SearchReplay};
+        let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
+        let heuristic = Heuristic::Octile;
+        for (algorithm, list) in [
+            (GridAlgorithm::AStar { heuristic, weight: 1.0 }, ListKind::Open),
+            (GridAlgorithm::Dijkstra, ListKind::Open),
+            (GridAlgorithm::Bfs, ListKind::Open),
+            (GridAlgorithm::Fringe { heuristic }, ListKind::Fringe),
+            (GridAlgorithm::IdaStar { heuristic, budget: 3_000 }, ListKind::IdaPath),
+        ] {
+            let mut events = Vec::new();
+            grid_search(&map, start, goal, algorithm, connectivity, &mut events);
+            let cells = map.cell_count();
+            let mut replay = SearchReplay::new(cells, list, NodesShown::Searched);
+            for &at in &seeks {
+                let k = (at * events.len() as f64).round() as usize;
+                replay.seek(&events, k);
+                let mut fresh = SearchReplay::new(cells, list, NodesShown::Searched);
+                for event in &events[..k] {
+                    fresh.apply(event);
+                }
+                prop_assert!(replay.same_state(&fresh), "{} at step {k}", algorithm.name());
+                if list == ListKind::Open {
+                    let mut expected = vec![NodeStatus::Unseen; cells];
+                    for event in &events[..k] {
+                        match *event {
+                            SearchEvent::Opened { node, .. } | SearchEvent::Improved { node, .. } => {
+                                expected[node] = NodeStatus::Open;
+                            }
+                            SearchEvent::Expanded { node, .. } => expected[node] = NodeStatus::Closed,
+                            _ => {}
+                        }
+                    }
+                    prop_assert_eq!(replay.statuses(), &expected[..], "{}", algorithm.name());
+                }
+            }
+        }
+    }
+}

@@ -565,3 +565,47 @@ proptest! {
         prop_assert!(off.iter().all(|&o| !o), "off the mesh at state {:?}", off.iter().position(|&o| o));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases_or(64), ..ProptestConfig::default() })]
+
+    /// A query's timeline replayed (`navmesh::timeline::TimelineReplay`: A* per triangle, then
+    /// the funnel) is the same state at step k however the playback got there, for both cost
+    /// models; and once A* has finished its closed triangles are the ones it expanded.
+    #[test]
+    fn a_timeline_seeked_in_any_order_equals_one_replayed_forward(
+        (spec, a, b, c, d) in small_mesh(),
+        midpoint in any::<bool>(),
+        seeks in prop::collection::vec(0.0f64..=1.0, 1..8),
+    ) {
+        use navlab::navmesh::timeline::{Step, Timeline, TimelineReplay};
+        use navlab::search::{NodeStatus, SearchEvent};
+        let mesh = jittered_grid(spec);
+        let (from, to) = (point_in(&mesh, a, b), point_in(&mesh, c, d));
+        let cost = if midpoint { CostModel::Midpoint } else { CostModel::Centroid };
+        let options = QueryOptions { cost, heuristic_weight: 1.0 };
+        let timeline = Timeline::record(&mesh, from, to, options);
+        let triangles = mesh.triangles().len();
+        let mut replay = TimelineReplay::new(triangles);
+        for &at in &seeks {
+            let k = (at * timeline.len() as f64).round() as usize;
+            replay.seek(&timeline, k);
+            let mut fresh = TimelineReplay::new(triangles);
+            fresh.seek(&timeline, k);
+            prop_assert_eq!(replay.cursor(), k);
+            prop_assert!(replay.search.same_state(&fresh.search), "step {}", k);
+            prop_assert_eq!(&replay.funnel, &fresh.funnel);
+            let expanded: std::collections::BTreeSet<usize> = timeline.steps()[..k]
+                .iter()
+                .filter_map(|step| match step {
+                    Step::Search(SearchEvent::Expanded { node, .. }) => Some(*node),
+                    _ => None,
+                })
+                .collect();
+            let closed: std::collections::BTreeSet<usize> = (0..triangles)
+                .filter(|&t| replay.search.status(t) == NodeStatus::Closed)
+                .collect();
+            prop_assert_eq!(closed, expanded);
+        }
+    }
+}
