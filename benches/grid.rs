@@ -31,13 +31,22 @@ fn octile(map: &TileMap, i: usize, goal: usize) -> f64 {
     Heuristic::Octile.distance(map.cell(i), map.cell(goal))
 }
 
-/// Successors in the form the `pathfinding` crate takes: a fresh list per node.
-fn crate_successors(map: &TileMap) -> impl FnMut(&usize) -> Vec<(usize, OrderedFloat<f64>)> + '_ {
-    let mut out = Vec::with_capacity(8);
+/// The moves from a node in the form the `pathfinding` crate takes, as a careful user writes
+/// them: the (at most eight) moves in an array on the stack, handed over as its iterator, so
+/// that no node allocates.
+type Moves = std::iter::Take<std::array::IntoIter<(usize, OrderedFloat<f64>), 8>>;
+
+fn crate_successors(map: &TileMap) -> impl FnMut(&usize) -> Moves + '_ {
     move |&n| {
-        out.clear();
-        map.successors(n, Connectivity::Eight, &mut out);
-        out.iter().map(|&(m, c)| (m, OrderedFloat(c))).collect()
+        let mut moves = [(0, OrderedFloat(0.0)); 8];
+        let mut len = 0;
+        map.for_each_move(n, Connectivity::Eight, |next, cost| {
+            if let Some(slot) = moves.get_mut(len) {
+                *slot = (next, OrderedFloat(cost));
+                len += 1;
+            }
+        });
+        moves.into_iter().take(len)
     }
 }
 

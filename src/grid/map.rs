@@ -182,6 +182,19 @@ impl TileMap {
         connectivity: Connectivity,
         out: &mut Vec<(usize, f64)>,
     ) {
+        self.for_each_move(index, connectivity, |next, cost| out.push((next, cost)));
+    }
+
+    /// Calls `visit(next, cost)` for each neighbour of node `index` reachable in one step: the
+    /// four sides, then (8 directions) the diagonals whose two sides are open, so that no move
+    /// cuts a blocked corner.
+    #[inline]
+    pub fn for_each_move(
+        &self,
+        index: usize,
+        connectivity: Connectivity,
+        mut visit: impl FnMut(usize, f64),
+    ) {
         let (w, h) = (self.width, self.height);
         let (x, y) = (index % w, index / w);
         let passable = |i: usize| self.tiles[i].is_passable();
@@ -191,30 +204,30 @@ impl TileMap {
         let up = y > 0 && passable(index - w);
         let down = y + 1 < h && passable(index + w);
         if left {
-            out.push((index - 1, cost(index - 1)));
+            visit(index - 1, cost(index - 1));
         }
         if right {
-            out.push((index + 1, cost(index + 1)));
+            visit(index + 1, cost(index + 1));
         }
         if up {
-            out.push((index - w, cost(index - w)));
+            visit(index - w, cost(index - w));
         }
         if down {
-            out.push((index + w, cost(index + w)));
+            visit(index + w, cost(index + w));
         }
         if connectivity == Connectivity::Eight {
             const SQRT2: f64 = std::f64::consts::SQRT_2;
             if up && left && passable(index - w - 1) {
-                out.push((index - w - 1, SQRT2 * cost(index - w - 1)));
+                visit(index - w - 1, SQRT2 * cost(index - w - 1));
             }
             if up && right && passable(index - w + 1) {
-                out.push((index - w + 1, SQRT2 * cost(index - w + 1)));
+                visit(index - w + 1, SQRT2 * cost(index - w + 1));
             }
             if down && left && passable(index + w - 1) {
-                out.push((index + w - 1, SQRT2 * cost(index + w - 1)));
+                visit(index + w - 1, SQRT2 * cost(index + w - 1));
             }
             if down && right && passable(index + w + 1) {
-                out.push((index + w + 1, SQRT2 * cost(index + w + 1)));
+                visit(index + w + 1, SQRT2 * cost(index + w + 1));
             }
         }
     }
