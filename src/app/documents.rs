@@ -215,7 +215,7 @@ impl NavlabApp {
             }
         }
         if self.watches.map.as_mut().is_some_and(|w| w.changed(now)) {
-            let (name, _) = super::tile_map_scene::map_document(&self.map);
+            let name = self.map.name();
             if self.map.dirty {
                 self.notice = Some(format!(
                     "{name} changed on disk; Reload map (F5) loads it (asks about your edits first)"

@@ -157,6 +157,24 @@ pub fn file_label(path: &std::path::Path) -> String {
     )
 }
 
+/// True when `path` is not a PNG's name (pictures are written as PNG only).
+pub fn not_png(path: &std::path::Path) -> bool {
+    !path
+        .extension()
+        .is_some_and(|extension| extension.eq_ignore_ascii_case("png"))
+}
+
+/// The file stem of a document's name ("rooms.obj (built in)", "arena.map as a navmesh":
+/// the first word's stem), for a picture's name.
+pub fn file_stem(name: &str) -> String {
+    std::path::Path::new(name.split_whitespace().next().unwrap_or("navlab"))
+        .file_stem()
+        .map_or_else(
+            || "navlab".to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        )
+}
+
 /// Recently opened files, newest first, at most [`RecentFiles::MAX`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct RecentFiles(Vec<PathBuf>);
@@ -199,5 +217,13 @@ mod tests {
         assert_eq!(recent.paths()[1], PathBuf::from("9.obj"));
         let fives = recent.paths().iter().filter(|p| p.as_os_str() == "5.obj");
         assert_eq!(fives.count(), 1);
+    }
+
+    #[test]
+    fn only_png_names_take_pictures() {
+        assert!(!not_png(std::path::Path::new("a/step-3.png")));
+        assert!(!not_png(std::path::Path::new("STEP.PNG")));
+        assert!(not_png(std::path::Path::new("step.jpg")));
+        assert!(not_png(std::path::Path::new("step")));
     }
 }

@@ -75,7 +75,7 @@ impl MeshBuilder {
 impl NavlabApp {
     /// What a mesh built from the map is called (with the agent radius, when there is one).
     fn built_mesh_name(&self) -> String {
-        let (map, _) = super::tile_map_scene::map_document(&self.map);
+        let map = self.map.name();
         let radius = self.scenes.tile_map.settings.agent_radius;
         match crate::navmesh::from_map::agent_radius_used(radius) {
             r if r > 0.0 => format!("{map} as a navmesh (agent radius {r})"),

@@ -23,6 +23,7 @@ pub mod picture;
 pub mod playback;
 pub mod pursuit_scene;
 pub mod recovery;
+pub mod scene;
 pub mod scenes;
 pub mod screenshot;
 pub mod tile_map_scene;
@@ -30,7 +31,8 @@ pub mod tile_paint;
 
 pub use commands::{Command, UiCommand};
 pub use launch::{Launch, LaunchAction, LaunchError, LaunchReport, LaunchSearch, run_native};
-pub use scenes::{Banner, Scene, SceneKind, SceneSettings, Scenes, Shared};
+pub use scene::{Banner, Scene, SceneSetup, Shared, side_panel_width};
+pub use scenes::{SceneKind, SceneSettings, Scenes};
 
 use crate::grid::MapDocument;
 use files::{FileDialogs, RecentFiles};
@@ -466,12 +468,4 @@ impl eframe::App for NavlabApp {
     fn persist_egui_memory(&self) -> bool {
         self.screenshot.is_none()
     }
-}
-
-/// A side panel's first width: `default` in a window 1,280 points wide, in proportion in a
-/// narrower one (at least 160), so that a small window keeps room for the canvas. egui keeps
-/// the width the user drags it to.
-pub fn side_panel_width(ui: &egui::Ui, default: f32) -> f32 {
-    let window = ui.ctx().content_rect().width();
-    default.min(window * default / 1280.0).max(160.0)
 }

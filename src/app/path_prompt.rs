@@ -80,7 +80,7 @@ pub fn resolve(
     {
         path.set_extension(extension);
     }
-    if purpose == PromptPurpose::SavePicture && super::picture::not_png(&path) {
+    if purpose == PromptPurpose::SavePicture && super::files::not_png(&path) {
         return Err(PathProblem::NotPng(path));
     }
     match path.parent() {

@@ -5,7 +5,7 @@
 use super::files::Picked;
 use super::path_prompt::PromptPurpose;
 use super::{NavlabApp, SAVE_FAILED};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -91,13 +91,6 @@ impl PictureTaker {
     }
 }
 
-/// True when `path` is not a PNG's name (pictures are written as PNG only).
-pub fn not_png(path: &Path) -> bool {
-    !path
-        .extension()
-        .is_some_and(|extension| extension.eq_ignore_ascii_case("png"))
-}
-
 impl NavlabApp {
     /// Hands a picture that has arrived to the clipboard or to the save dialog.
     pub(super) fn take_pictures(&mut self, ctx: &egui::Context) {
@@ -131,7 +124,7 @@ impl NavlabApp {
 
     /// Writes `image` to `path` as PNG, atomically; true when it was written.
     pub(super) fn save_picture_to(&mut self, image: &egui::ColorImage, path: PathBuf) -> bool {
-        if not_png(&path) {
+        if super::files::not_png(&path) {
             self.fail(
                 SAVE_FAILED,
                 format!(
@@ -156,17 +149,6 @@ impl NavlabApp {
             }
         }
     }
-}
-
-/// The file stem of a document's name ("rooms.obj (built in)", "arena.map as a navmesh":
-/// the first word's stem), for a picture's name.
-pub fn file_stem(name: &str) -> String {
-    Path::new(name.split_whitespace().next().unwrap_or("navlab"))
-        .file_stem()
-        .map_or_else(
-            || "navlab".to_string(),
-            |s| s.to_string_lossy().into_owned(),
-        )
 }
 
 #[cfg(test)]
@@ -247,13 +229,5 @@ mod tests {
             taker.asked.map(|(purpose, _)| purpose),
             Some(PictureUse::Copy)
         );
-    }
-
-    #[test]
-    fn only_png_names_take_pictures() {
-        assert!(!not_png(Path::new("a/step-3.png")));
-        assert!(!not_png(Path::new("STEP.PNG")));
-        assert!(not_png(Path::new("step.jpg")));
-        assert!(not_png(Path::new("step")));
     }
 }

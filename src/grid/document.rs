@@ -46,6 +46,18 @@ impl MapDocument {
         }
     }
 
+    /// The map's name for titles and messages: its file's name, or "untitled map" before it
+    /// is saved.
+    pub fn name(&self) -> String {
+        match self.file.as_deref() {
+            Some(file) => file.file_name().map_or_else(
+                || file.display().to_string(),
+                |name| name.to_string_lossy().into_owned(),
+            ),
+            None => "untitled map".to_string(),
+        }
+    }
+
     /// Counts every change of the map: edits, undo, redo, costs, a new map. A view that shows
     /// the map compares it with the revision it last drew.
     pub fn revision(&self) -> u64 {
@@ -256,6 +268,14 @@ mod tests {
         assert!(changed(&doc));
         assert_eq!(doc.maps(), maps + 1);
         assert!(!doc.dirty && !doc.can_undo() && !doc.can_redo());
+    }
+
+    #[test]
+    fn a_map_is_named_by_its_file_or_untitled() {
+        let mut doc = document();
+        assert_eq!(doc.name(), "untitled map");
+        doc.saved_as("maps/arena.map".into());
+        assert_eq!(doc.name(), "arena.map");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::{NavmeshScene, SideTab};
 use crate::app::commands::UiCommand;
-use crate::app::scenes::Shared;
+use crate::app::scene::Shared;
 use crate::navmesh::{CostModel, PathStatus, Plane};
 use egui::Ui;
 

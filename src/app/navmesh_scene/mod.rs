@@ -13,7 +13,7 @@ use super::camera::{Camera, CanvasCamera, View};
 use super::commands::UiCommand;
 use super::latest_worker::LatestWorker;
 use super::playback::Playback;
-use super::scenes::{Banner, Scene, SceneSetup, Shared};
+use super::scene::{Banner, Scene, SceneSetup, Shared};
 use super::screenshot::Steps;
 use crate::assets::{self, EmbeddedScene};
 use crate::geom::Vec2;
@@ -566,13 +566,13 @@ impl Scene for NavmeshScene {
         });
         egui::Panel::left("controls")
             .resizable(true)
-            .default_size(super::side_panel_width(ui, 250.0))
+            .default_size(super::scene::side_panel_width(ui, 250.0))
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.controls_ui(ui, shared));
             });
         egui::Panel::right("event_log")
             .resizable(true)
-            .default_size(super::side_panel_width(ui, 330.0))
+            .default_size(super::scene::side_panel_width(ui, 330.0))
             .show(ui, |ui| self.side_panel_ui(ui, shared));
     }
 
@@ -608,7 +608,7 @@ impl Scene for NavmeshScene {
     fn picture_name(&self, _map: &MapDocument) -> String {
         format!(
             "{}-step-{}.png",
-            super::picture::file_stem(&self.source.name()),
+            super::files::file_stem(&self.source.name()),
             self.playback.cursor
         )
     }

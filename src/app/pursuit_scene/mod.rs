@@ -8,7 +8,7 @@ mod log;
 
 use super::camera::{CanvasCamera, View};
 use super::commands::UiCommand;
-use super::scenes::{Scene, SceneSetup, Shared};
+use super::scene::{Scene, SceneSetup, Shared};
 use super::screenshot::Steps;
 use crate::geom::Vec2;
 use crate::grid::{Cell, MapDocument, Tile, TileMap};
@@ -428,7 +428,7 @@ impl Scene for PursuitScene {
     }
 
     fn document(&self, map: &MapDocument) -> (String, Option<&'static str>) {
-        super::tile_map_scene::map_document(map)
+        (map.name(), map.dirty.then_some("unsaved"))
     }
 
     fn commands(&self) -> &'static [UiCommand] {
@@ -454,7 +454,7 @@ impl Scene for PursuitScene {
     fn panels_ui(&mut self, ui: &mut Ui, shared: &mut Shared) {
         egui::Panel::right("pursuit_log")
             .resizable(true)
-            .default_size(super::side_panel_width(ui, 320.0))
+            .default_size(super::scene::side_panel_width(ui, 320.0))
             .show(ui, |ui| {
                 ui.heading("What happened");
                 let map_file = match (&shared.map.file, shared.map.dirty) {
@@ -470,7 +470,7 @@ impl Scene for PursuitScene {
             });
         egui::Panel::left("pursuit_controls")
             .resizable(true)
-            .default_size(super::side_panel_width(ui, 290.0))
+            .default_size(super::scene::side_panel_width(ui, 290.0))
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.controls_ui(ui));
             });

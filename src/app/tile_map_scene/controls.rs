@@ -5,7 +5,7 @@
 use super::{TileMapScene, Tool};
 use crate::app::brush::{tile_button, tile_help};
 use crate::app::commands::UiCommand;
-use crate::app::scenes::Shared;
+use crate::app::scene::Shared;
 use crate::grid::{AlgorithmKind, Connectivity, Heuristic, MapDocument, Tile};
 use egui::Ui;
 

@@ -13,7 +13,7 @@ use super::camera::{CanvasCamera, View};
 use super::commands::UiCommand;
 use super::latest_worker::LatestWorker;
 use super::playback::Playback;
-use super::scenes::{Scene, SceneSetup, Shared};
+use super::scene::{Scene, SceneSetup, Shared};
 use super::screenshot::Steps;
 use crate::grid::compare::ComparisonRow;
 use crate::grid::search::DEFAULT_IDA_BUDGET;
@@ -493,7 +493,7 @@ impl Scene for TileMapScene {
     }
 
     fn document(&self, map: &MapDocument) -> (String, Option<&'static str>) {
-        map_document(map)
+        (map.name(), map.dirty.then_some("unsaved"))
     }
 
     fn commands(&self) -> &'static [UiCommand] {
@@ -538,7 +538,7 @@ impl Scene for TileMapScene {
             .show(ui, |ui| self.comparison_ui(ui, most));
         egui::Panel::right("grid_event_log")
             .resizable(true)
-            .default_size(super::side_panel_width(ui, 300.0))
+            .default_size(super::scene::side_panel_width(ui, 300.0))
             .show(ui, |ui| {
                 super::playback::above_steps(ui, |ui| self.frontier_ui(ui));
                 ui.separator();
@@ -547,7 +547,7 @@ impl Scene for TileMapScene {
             });
         egui::Panel::left("grid_controls")
             .resizable(true)
-            .default_size(super::side_panel_width(ui, 290.0))
+            .default_size(super::scene::side_panel_width(ui, 290.0))
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.controls_ui(ui, shared));
             });
@@ -586,10 +586,9 @@ impl Scene for TileMapScene {
     }
 
     fn picture_name(&self, map: &MapDocument) -> String {
-        let (name, _) = map_document(map);
         format!(
             "{}-step-{}.png",
-            super::picture::file_stem(&name),
+            super::files::file_stem(&map.name()),
             self.playback.cursor
         )
     }
@@ -601,15 +600,6 @@ impl Scene for TileMapScene {
     fn fit_view(&mut self) {
         self.camera.fit_next_frame();
     }
-}
-
-/// The map's name for titles ("untitled map" before it is saved) and its unsaved note.
-pub fn map_document(map: &MapDocument) -> (String, Option<&'static str>) {
-    let name = map
-        .file
-        .as_deref()
-        .map_or("untitled map".to_string(), super::files::file_label);
-    (name, map.dirty.then_some("unsaved"))
 }
 
 /// A large map is searched on the worker: a picture is of its answer.

@@ -1,0 +1,128 @@
+//! What a scene is: the [`Scene`] trait each scene of the lab implements — its panels, canvas,
+//! status line, keys, tick, document and help — and what the window shares with it for a
+//! frame ([`Shared`]).
+
+use super::commands::UiCommand;
+use super::screenshot::Steps;
+use crate::grid::MapDocument;
+use serde::Serialize;
+
+/// What a scene gets of the window for one frame.
+pub struct Shared<'a> {
+    /// The tile map the map scenes show and edit.
+    pub map: &'a mut MapDocument,
+    /// Commands asked for during the frame (a button, a menu item); the window runs them
+    /// after the scene's part of the frame.
+    pub asked: &'a mut Vec<UiCommand>,
+    /// The error banner.
+    pub banner: &'a mut Banner,
+    /// A short confirmation for the status bar.
+    pub notice: &'a mut Option<String>,
+    /// True while a navmesh is being built from the map.
+    pub building_mesh: bool,
+}
+
+impl Shared<'_> {
+    /// Asks for `command` after the frame.
+    pub fn ask(&mut self, command: UiCommand) {
+        self.asked.push(command);
+    }
+
+    /// True when `command` can run now (a build is not running, the map has a file to
+    /// reload, there is something to undo…).
+    pub fn can(&self, command: UiCommand) -> bool {
+        match command {
+            UiCommand::BuildMesh => !self.building_mesh,
+            UiCommand::ReloadMap => self.map.file.is_some(),
+            UiCommand::Undo => self.map.can_undo(),
+            UiCommand::Redo => self.map.can_redo(),
+            _ => true,
+        }
+    }
+
+    /// A panel button for `command` (its short text, its tooltip with its keys), enabled when
+    /// it [`can`](Self::can) run; a click asks for it.
+    pub fn button(&mut self, ui: &mut egui::Ui, command: UiCommand) {
+        if command.panel_button(ui, self.can(command)) {
+            self.ask(command);
+        }
+    }
+}
+
+/// The error banner over the canvas: the last error, what failed and what is still there.
+#[derive(Debug, Clone, Default)]
+pub struct Banner {
+    /// The message, shown until dismissed.
+    pub error: Option<String>,
+    /// What failed (the banner's first words) and what is still there (its second line).
+    pub context: (&'static str, &'static str),
+}
+
+impl Banner {
+    /// Shows `message`; `context` says what failed and what is still there.
+    pub fn fail(&mut self, context: (&'static str, &'static str), message: String) {
+        self.context = context;
+        self.error = Some(message);
+    }
+}
+
+/// One scene of the lab.
+pub trait Scene: Steps {
+    /// Its name in the menu bar.
+    fn name(&self) -> &'static str;
+
+    /// What it shows, for the name's tooltip.
+    fn about(&self) -> &'static str;
+
+    /// The document shown, for the window title and the menu bar: its name, and what is
+    /// unsaved about it ("unsaved"; `None`: nothing). The map scenes show `map`.
+    fn document(&self, map: &MapDocument) -> (String, Option<&'static str>);
+
+    /// The commands the scene offers first in the File menu and whose keys it takes.
+    fn commands(&self) -> &'static [UiCommand];
+
+    /// Keys and time, before anything is drawn: `dt` seconds have passed. Returns true while
+    /// something moves (the window draws the next frame at once).
+    fn tick(&mut self, ui: &egui::Ui, shared: &mut Shared, dt: f64) -> bool;
+
+    /// The side and bottom panels, before the canvas takes the rest of the window.
+    fn panels_ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared);
+
+    /// The canvas, in the rest of the window (under the error banner).
+    fn canvas_ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared);
+
+    /// Windows of the scene's own over the canvas, after it.
+    fn windows_ui(&mut self, _ctx: &egui::Context, _shared: &mut Shared) {}
+
+    /// The scene's part of the status bar.
+    fn status_ui(&self, ui: &mut egui::Ui, map: &MapDocument);
+
+    /// A file name for a picture of what is shown (`NAME-step-K.png`).
+    fn picture_name(&self, map: &MapDocument) -> String;
+
+    /// Its keys and mouse actions for the help window: (keys, what they do).
+    fn keys(&self) -> &'static [(&'static str, &'static str)];
+
+    /// Fits the view to what the scene shows, at the next frame.
+    fn fit_view(&mut self);
+}
+
+/// How a scene starts and what it keeps between runs.
+pub trait SceneSetup: Scene + Sized {
+    /// The options kept between runs.
+    type Settings: Clone + Default + PartialEq + Serialize + serde::de::DeserializeOwned;
+
+    /// The scene with `settings`, on its default content (the map scenes on `map`).
+    fn with_settings(settings: &Self::Settings, map: &MapDocument) -> Self;
+
+    /// The options to keep for the next run.
+    fn settings(&self, map: &MapDocument) -> Self::Settings;
+}
+
+/// A side panel's first width: `default` in a window 1,280 points wide, in proportion in a
+/// narrower one (at least 160), so that a small window keeps room for the canvas. egui keeps
+/// the width the user drags it to.
+pub fn side_panel_width(ui: &egui::Ui, default: f32) -> f32 {
+    let window = ui.ctx().content_rect().width();
+    default.min(window * default / 1280.0).max(160.0)
+}
