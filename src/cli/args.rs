@@ -55,7 +55,7 @@ impl From<PartitionArg> for crate::partitions::Partition {
 /// Cost model choice on the command line.
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum CostArg {
-    /// Centroid to centroid (the seed article).
+    /// Centroid to centroid (as “A* on a navigation mesh” does).
     Centroid,
     /// Through edge midpoints (as Detour).
     Midpoint,

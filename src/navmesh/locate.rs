@@ -275,7 +275,7 @@ impl NavMesh {
         })
     }
 
-    /// The seed's method, kept as a baseline for benchmarks: scan every triangle and accept `p`
+    /// The method of “A* on a navigation mesh”, kept as a baseline for benchmarks: scan every triangle and accept `p`
     /// when the areas of the three sub-triangles it makes sum to the triangle's area within 0.1 %.
     pub fn triangle_at_linear_scan(&self, p: Vec2) -> Option<TriId> {
         (0..self.triangles.len()).find(|&t| {

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CostModel {
-    /// Centroid to centroid, as in the seed article. Simple; prefers corridors through big
+    /// Centroid to centroid, as in “A* on a navigation mesh”. Simple; prefers corridors through big
     /// triangles' centres.
     #[default]
     Centroid,

@@ -1,6 +1,6 @@
-//! Walking a path, as the seed's NPC does: an agent heads for one corner after another at a
-//! steady speed, turning at a bounded rate, and takes the next corner once it is within a radius
-//! of the current one (0.5 m in the seed), so it rounds corners instead of stopping on them. It
+//! Walking a path, as the NPC of “A* on a navigation mesh” does: an agent heads for one corner
+//! after another at a steady speed, turning at a bounded rate, and takes the next corner once it is within a radius
+//! of the current one (0.5 m in that lesson), so it rounds corners instead of stopping on them. It
 //! slows when a corner is too near for its turn (turning on the spot at a right angle or more)
 //! and near the goal, where it stops exactly. Fixed time steps, so a walk is the same every
 //! time.

@@ -1,6 +1,6 @@
 //! Compute a shortest path using [Fringe Search](https://en.wikipedia.org/wiki/Fringe_search)
-//! (Björnsson, Enzenberger, Holte and Schaeffer, 2005) — the "improved A*/IDA*" of the seed
-//! paper (Suzhou 2012): an unsorted *now* list processed in order, children inserted right after
+//! (Björnsson, Enzenberger, Holte and Schaeffer, 2005) — the "improved A*/IDA*" of “Path search
+//! in virtual scenes” (Suzhou 2012): an unsorted *now* list processed in order, children inserted right after
 //! the node being expanded; a node whose `f` exceeds the threshold moves to the *later* list;
 //! when *now* runs out, *later* becomes *now* and the threshold rises to the smallest `f` that
 //! exceeded it. Costs found so far are cached between passes, so nothing is re-searched from

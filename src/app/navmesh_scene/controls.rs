@@ -70,7 +70,9 @@ impl NavmeshScene {
                 CostModel::Centroid,
                 "Centroid to centroid",
             )
-            .on_hover_text("As in the seed article: A* measures steps between triangle centres")
+            .on_hover_text(
+                "As in “A* on a navigation mesh”: A* measures steps between triangle centres",
+            )
             .changed();
         changed |= ui
             .radio_value(
@@ -127,7 +129,7 @@ impl NavmeshScene {
     }
 
     /// Walk the path (W): an agent goes corner to corner, taking the next corner within the
-    /// corner radius and turning at a bounded rate, as the seed's NPC does.
+    /// corner radius and turning at a bounded rate, as the NPC of “A* on a navigation mesh” does.
     fn walk_controls_ui(&mut self, ui: &mut Ui) {
         let can_walk = self
             .timeline
@@ -151,7 +153,7 @@ impl NavmeshScene {
         let mut changed = false;
         changed |= ui
             .add(egui::Slider::new(&mut w.corner_radius, 0.0..=2.0).text("Corner radius"))
-            .on_hover_text("The next corner is taken once the agent is this close (0.5 in the seed); larger rounds corners wider")
+            .on_hover_text("The next corner is taken once the agent is this close (0.5 in “A* on a navigation mesh”); larger rounds corners wider")
             .changed();
         changed |= ui
             .add(
@@ -159,7 +161,7 @@ impl NavmeshScene {
                     .suffix("/s")
                     .text("Walk speed"),
             )
-            .on_hover_text("Units (metres in the seed) per second")
+            .on_hover_text("Units per second (metres, for a mesh modelled in metres)")
             .changed();
         changed |= ui
             .add(

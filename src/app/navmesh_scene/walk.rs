@@ -1,4 +1,4 @@
-//! The agent walking the navmesh view's path in real time, as the seed's NPC does: drawn with
+//! The agent walking the navmesh view's path in real time, as the NPC of “A* on a navigation mesh” does: drawn with
 //! the trail it leaves (magenta where it left the mesh, cutting a corner) and explained in the
 //! caption.
 

@@ -412,7 +412,7 @@ const KEYS: &[(&str, &str)] = &[
     ("Wheel / pinch", "zoom at the cursor"),
     (
         "Space / N / R",
-        "play or pause / one step / reset to the seed",
+        "play or pause / one step / back to the start, re-seeded",
     ),
     ("WASD or arrows", "drive the kitten"),
     ("Delete", "remove the selected mob"),

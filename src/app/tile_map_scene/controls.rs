@@ -102,7 +102,7 @@ impl TileMapScene {
             if ui
                 .selectable_label(self.partitions.open, "Partitions")
                 .on_hover_text(
-                    "The paper's four partitions of this map (grid, quadtree, visibility graph, navmesh) searched from S to G and compared, the chosen one drawn over the map (P)",
+                    "The four partitions of “Path search in virtual scenes” (grid, quadtree, visibility graph, navmesh) of this map, searched from S to G and compared, the chosen one drawn over the map (P)",
                 )
                 .clicked()
             {
