@@ -12,6 +12,7 @@ pub mod atomic;
 pub mod cli;
 pub mod geom;
 pub mod grid;
+pub mod input;
 pub mod navmesh;
 pub mod partitions;
 pub mod pursuit;

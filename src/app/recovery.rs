@@ -354,10 +354,18 @@ fn claim(lock_path: &Path) -> std::io::Result<Option<File>> {
 /// The edits in recovery file `path`, `None` if it is gone, an error naming it if it does not
 /// read.
 fn read(path: &Path) -> Option<Result<Recovered, String>> {
-    let bytes = std::fs::read(path).ok()?;
     let name = path.display().to_string();
+    // A map as navlab JSON, inside the recovery file's own JSON (its quotes escaped).
+    let limit = 2 * crate::input::MAX_MAP_BYTES;
+    let bytes = match crate::input::read_file(path, limit, "a recovery file") {
+        Ok(bytes) => bytes,
+        Err(crate::input::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+            return None;
+        }
+        Err(e) => return Some(Err(format!("{name}: {e}"))),
+    };
     let read = serde_json::from_slice::<Stored>(&bytes)
-        .map_err(|e| format!("{name}: {e}"))
+        .map_err(|e| format!("{name}: {}", crate::input::json_problem(&e)))
         .and_then(|stored| {
             parse_navlab_json(stored.map.as_bytes(), &name)
                 .map(|map| Recovered {

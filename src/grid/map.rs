@@ -41,14 +41,19 @@ pub enum MapError {
     },
 }
 
-/// The bytes of a map file and its name for messages; an error naming it when it cannot be read.
-pub(crate) fn read_map_file(path: &std::path::Path) -> Result<(Vec<u8>, String), MapError> {
+/// The bytes of a map file, at most `limit` of them (see [`crate::input`]), and its name for
+/// messages; an error naming it when it cannot be read.
+pub(crate) fn read_map_file(
+    path: &std::path::Path,
+    limit: u64,
+    what: &'static str,
+) -> Result<(Vec<u8>, String), MapError> {
     let file = path.display().to_string();
-    match std::fs::read(path) {
+    match crate::input::read_file(path, limit, what) {
         Ok(bytes) => Ok((bytes, file)),
         Err(e) => Err(MapError::Invalid {
             file,
-            message: format!("cannot read the file: {e}"),
+            message: e.to_string(),
         }),
     }
 }

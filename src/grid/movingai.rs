@@ -9,12 +9,13 @@
 use super::json_lines::{json_array_string_lines, json_key_line};
 use super::map::{Cell, MapError, TileMap, read_map_file};
 use super::tiles::{Tile, TileCosts};
+use crate::input::{MAX_MAP_BYTES, MAX_SCENARIO_BYTES};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// Reads a `.map` file.
 pub fn load_map(path: &Path) -> Result<TileMap, MapError> {
-    let (bytes, file) = read_map_file(path)?;
+    let (bytes, file) = read_map_file(path, MAX_MAP_BYTES, "a tile map")?;
     parse_map(&bytes, &file)
 }
 
@@ -42,7 +43,10 @@ pub fn parse_map(bytes: &[u8], file: &str) -> Result<TileMap, MapError> {
         if parts.next() != Some(word) {
             return Err(syntax(
                 i + 1,
-                format!("expected `{word} …`, found `{line}`: not a MovingAI map"),
+                format!(
+                    "expected `{word} …`, found {}: not a MovingAI map",
+                    crate::input::quoted(line)
+                ),
             ));
         }
         Ok((i + 1, parts.collect::<Vec<_>>().join(" ")))
@@ -51,7 +55,10 @@ pub fn parse_map(bytes: &[u8], file: &str) -> Result<TileMap, MapError> {
     if kind != "octile" {
         return Err(syntax(
             1,
-            format!("map type `{kind}` is not supported (octile is)"),
+            format!(
+                "map type {} is not supported (octile is)",
+                crate::input::quoted(&kind)
+            ),
         ));
     }
     let mut dimension = |word: &str| -> Result<usize, MapError> {
@@ -61,7 +68,8 @@ pub fn parse_map(bytes: &[u8], file: &str) -> Result<TileMap, MapError> {
             _ => Err(syntax(
                 line,
                 format!(
-                    "{word} `{value}` is not a size from 1 to {}",
+                    "{word} {} is not a size from 1 to {}",
+                    crate::input::quoted(&value),
                     super::map::MAX_SIDE
                 ),
             )),
@@ -101,7 +109,14 @@ fn parse_row(text: &str, width: usize, says: &str) -> Result<Vec<Tile>, String> 
     let row: Vec<Tile> = text
         .chars()
         .enumerate()
-        .map(|(x, c)| Tile::from_char(c).ok_or_else(|| format!("unknown tile `{c}` in column {x}")))
+        .map(|(x, c)| {
+            Tile::from_char(c).ok_or_else(|| {
+                format!(
+                    "unknown tile {} in column {x}",
+                    crate::input::quoted(&c.to_string())
+                )
+            })
+        })
         .collect::<Result<_, _>>()?;
     if row.len() != width {
         return Err(format!("row has {} tiles, {says} {width}", row.len()));
@@ -144,12 +159,19 @@ pub struct Scenario {
 
 /// Reads a `.scen` file.
 pub fn load_scenarios(path: &Path) -> Result<Vec<Scenario>, MapError> {
-    let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| MapError::Invalid {
-        file: file.clone(),
-        message: format!("cannot read the file: {e}"),
+    let (bytes, file) = read_map_file(path, MAX_SCENARIO_BYTES, "a scenario file")?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let line = bytes
+            .get(..e.valid_up_to())
+            .map_or(0, |valid| valid.iter().filter(|&&b| b == b'\n').count())
+            + 1;
+        MapError::Syntax {
+            file: file.clone(),
+            line,
+            message: "not a text file".to_string(),
+        }
     })?;
-    parse_scenarios(&text, &file)
+    parse_scenarios(text, &file)
 }
 
 /// Parses `.scen` text (`version 1`, then bucket, map, width, height, start x, start y, goal x,
@@ -174,18 +196,31 @@ pub fn parse_scenarios(text: &str, file: &str) -> Result<Vec<Scenario>, MapError
             ));
         }
         let int = |k: usize| -> Result<usize, MapError> {
-            f[k].parse()
-                .map_err(|_| syntax(i + 1, format!("`{}` is not a whole number", f[k])))
+            f[k].parse().map_err(|_| {
+                syntax(
+                    i + 1,
+                    format!("{} is not a whole number", crate::input::quoted(f[k])),
+                )
+            })
         };
         let optimal: f64 = f[8]
             .parse()
             .ok()
             .filter(|v: &f64| v.is_finite())
-            .ok_or_else(|| syntax(i + 1, format!("`{}` is not a length", f[8])))?;
+            .ok_or_else(|| {
+                syntax(
+                    i + 1,
+                    format!("{} is not a length", crate::input::quoted(f[8])),
+                )
+            })?;
         let bucket = f[0].parse().map_err(|_| {
             syntax(
                 i + 1,
-                format!("bucket `{}` is not a whole number up to {}", f[0], u32::MAX),
+                format!(
+                    "bucket {} is not a whole number up to {}",
+                    crate::input::quoted(f[0]),
+                    u32::MAX
+                ),
             )
         })?;
         out.push(Scenario {
@@ -246,7 +281,7 @@ pub fn parse_navlab_json(bytes: &[u8], file: &str) -> Result<TileMap, MapError> 
     let parsed: NavlabMapFile = serde_json::from_slice(bytes).map_err(|e| MapError::Syntax {
         file: file.to_string(),
         line: e.line(),
-        message: e.to_string(),
+        message: format!("not a navlab map: {}", crate::input::json_problem(&e)),
     })?;
     if parsed.navlab_map != 1 {
         return Err(invalid(format!(
@@ -255,7 +290,12 @@ pub fn parse_navlab_json(bytes: &[u8], file: &str) -> Result<TileMap, MapError> 
         )));
     }
     if !parsed.costs.are_valid() {
-        return Err(invalid("tile costs must be positive numbers".to_string()));
+        let range = TileCosts::RANGE;
+        return Err(invalid(format!(
+            "tile costs must be numbers from {} to {}",
+            range.start(),
+            crate::words::thousands_decimal(*range.end(), 0)
+        )));
     }
     // serde has no positions for values: find the lines of the fields again, for messages.
     let text = String::from_utf8_lossy(bytes);
@@ -309,7 +349,7 @@ pub fn load_any(path: &Path) -> Result<TileMap, MapError> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"))
     {
-        let (bytes, file) = read_map_file(path)?;
+        let (bytes, file) = read_map_file(path, MAX_MAP_BYTES, "a tile map")?;
         parse_navlab_json(&bytes, &file)
     } else {
         load_map(path)

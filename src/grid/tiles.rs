@@ -114,10 +114,14 @@ impl TileCosts {
         self.grass.min(self.sand).min(self.water)
     }
 
-    /// True when every cost is a finite positive number.
+    /// The costs a tile may have: from a hundredth of grass's default to a million times it,
+    /// so that a path across the largest map still adds up to a finite number.
+    pub const RANGE: std::ops::RangeInclusive<f64> = 0.01..=1_000_000.0;
+
+    /// True when every cost is within [`TileCosts::RANGE`].
     pub fn are_valid(&self) -> bool {
         [self.grass, self.sand, self.water]
             .iter()
-            .all(|c| c.is_finite() && *c > 0.0)
+            .all(|c| Self::RANGE.contains(c))
     }
 }

@@ -349,13 +349,13 @@ pub struct MeshSummary {
 /// Why a mesh file could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    /// The file could not be read.
-    #[error("{file}: cannot read the file: {source}")]
-    Io {
+    /// The file could not be read, or was not read (not a file, too large).
+    #[error("{file}: {source}")]
+    Read {
         /// The file.
         file: String,
-        /// What the system said.
-        source: std::io::Error,
+        /// Why.
+        source: crate::input::ReadError,
     },
     /// A line could not be understood.
     #[error("{file}:{line}: {message}")]

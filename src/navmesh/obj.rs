@@ -8,10 +8,11 @@ use std::path::Path;
 /// Loads an OBJ file.
 pub fn load(path: &Path, plane: Plane) -> Result<NavMesh, LoadError> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
-        file: file.clone(),
-        source,
-    })?;
+    let bytes = crate::input::read_file(path, crate::input::MAX_MESH_BYTES, "a mesh file")
+        .map_err(|source| LoadError::Read {
+            file: file.clone(),
+            source,
+        })?;
     parse(&bytes, &file, plane)
 }
 
@@ -206,7 +207,10 @@ fn find_non_finite_vertex(bytes: &[u8]) -> Option<(usize, String)> {
             {
                 return Some((
                     i + 1,
-                    format!("vertex coordinate `{token}` is not a finite number"),
+                    format!(
+                        "vertex coordinate {} is not a finite number",
+                        crate::input::quoted(token)
+                    ),
                 ));
             }
         }

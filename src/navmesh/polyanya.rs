@@ -17,10 +17,11 @@ pub fn is_polyanya_path(path: &Path) -> bool {
 /// Loads a `.mesh` file.
 pub fn load(path: &Path) -> Result<NavMesh, LoadError> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
-        file: file.clone(),
-        source,
-    })?;
+    let bytes = crate::input::read_file(path, crate::input::MAX_MESH_BYTES, "a mesh file")
+        .map_err(|source| LoadError::Read {
+            file: file.clone(),
+            source,
+        })?;
     parse(&bytes, &file)
 }
 
@@ -72,10 +73,12 @@ impl<'a> Tokens<'a> {
 
     fn parse<T: std::str::FromStr>(&mut self, what: &str) -> Result<(T, usize), LoadError> {
         let (token, line) = self.word(what)?;
-        token
-            .parse()
-            .map(|v| (v, line))
-            .map_err(|_| self.error(line, format!("expected {what}, found `{token}`")))
+        token.parse().map(|v| (v, line)).map_err(|_| {
+            self.error(
+                line,
+                format!("expected {what}, found {}", crate::input::quoted(token)),
+            )
+        })
     }
 
     fn count(&mut self, what: &str, limit: usize) -> Result<usize, LoadError> {
@@ -110,7 +113,10 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<NavMesh, LoadError> {
     if magic != "mesh" {
         return Err(tokens.error(
             line,
-            format!("expected the word `mesh`, found `{magic}`: not a Polyanya mesh"),
+            format!(
+                "expected the word `mesh`, found {}: not a Polyanya mesh",
+                crate::input::quoted(magic)
+            ),
         ));
     }
     let (version, line) = tokens.parse::<u32>("the format version")?;
@@ -188,7 +194,13 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<NavMesh, LoadError> {
         }
     }
     if let Some(&(extra, line)) = tokens.items.get(tokens.next) {
-        return Err(tokens.error(line, format!("unexpected `{extra}` after the last polygon")));
+        return Err(tokens.error(
+            line,
+            format!(
+                "unexpected {} after the last polygon",
+                crate::input::quoted(extra)
+            ),
+        ));
     }
     let mut mesh = NavMesh::from_polygons(
         &positions,

@@ -39,10 +39,13 @@ where
         return result;
     }
     let mut g = vec![f64::INFINITY; node_count];
+    // Reached or not, whatever the costs add up to (a sum may overflow to infinity).
+    let mut seen = vec![false; node_count];
     let mut parent = vec![u32::MAX; node_count];
     let mut queue = VecDeque::new();
     let mut out = Vec::new();
     g[start] = 0.0;
+    seen[start] = true;
     queue.push_back(start);
     observer.event(SearchEvent::Opened {
         node: start,
@@ -66,7 +69,8 @@ where
         out.clear();
         successors(node, &mut out);
         for &(next, step) in &out {
-            if next < node_count && g[next].is_infinite() {
+            if let Some(seen) = seen.get_mut(next).filter(|seen| !**seen) {
+                *seen = true;
                 g[next] = g[node] + step;
                 parent[next] = node as u32;
                 queue.push_back(next);

@@ -61,6 +61,23 @@ pub(super) fn map_from_layers(
         file: file.to_string(),
         message: format!("a {width} × {height} map is not allowed"),
     })?;
+    // Every tile layer covers the map exactly, whatever it holds.
+    for layer in &layers {
+        if let Content::Tiles(gids) = &layer.content
+            && gids.len() != width * height
+        {
+            return Err(MapError::at(
+                file,
+                line_of(layer),
+                format!(
+                    "layer {} has {} cells, the map {width} × {height} = {}",
+                    crate::input::quoted(&layer.name),
+                    gids.len(),
+                    width * height
+                ),
+            ));
+        }
+    }
     let place = |map: &mut TileMap, layer: &Layer, pick: &dyn Fn(u32) -> Option<Tile>| {
         place_layer_tiles(map, layer, tile_size, pick)
             .map_err(|message| MapError::at(file, line_of(layer), message))
@@ -80,7 +97,10 @@ pub(super) fn map_from_layers(
     }
     let terrain_cells = map.tiles().iter().filter(|&&t| t != Tile::Grass).count();
     if chosen.is_empty() && used_solid_tiles.is_empty() && solid_objects == 0 && !terrain_placed {
-        let names: Vec<&str> = layers.iter().map(|l| l.name.as_str()).collect();
+        let names: Vec<String> = layers
+            .iter()
+            .map(|l| crate::input::quoted(&l.name))
+            .collect();
         return Err(MapError::Invalid {
             file: file.to_string(),
             message: format!(
@@ -113,10 +133,11 @@ pub(super) fn map_from_layers(
                             file,
                             object.line.or_else(|| line_of(layer)),
                             format!(
-                                "an object of layer `{}` takes its shape from the template \
-                                 `{template}`, which navlab does not read: in Tiled, select it \
+                                "an object of layer {} takes its shape from the template \
+                                 {}, which navlab does not read: in Tiled, select it \
                                  and use Detach (from the template)",
-                                layer.name
+                                crate::input::quoted(&layer.name),
+                                crate::input::quoted(template)
                             ),
                         ));
                     }
@@ -129,8 +150,8 @@ pub(super) fn map_from_layers(
                             file: file.to_string(),
                             message: format!(
                                 "{NO_TILE_SIZE} (tilewidth × tileheight) is missing or not \
-                                 positive, and the objects of layer `{}` are placed in pixels",
-                                layer.name
+                                 positive, and the objects of layer {} are placed in pixels",
+                                crate::input::quoted(&layer.name)
                             ),
                         });
                     }
@@ -184,21 +205,15 @@ pub(super) fn place_layer_tiles(
     if picked.is_empty() {
         return Ok(false);
     }
-    if gids.len() != width * height {
-        return Err(format!(
-            "layer `{}` has {} cells, the map {} × {} = {}",
-            layer.name,
-            gids.len(),
-            width,
-            height,
-            width * height
-        ));
-    }
     let (dx, dy) = whole_tile_offset(layer.offset, tile_size).ok_or_else(|| {
         format!(
-            "layer `{}` is offset by {} × {} px, not a whole number of {} × {} px tiles, so its \
+            "layer {} is offset by {} × {} px, not a whole number of {} × {} px tiles, so its \
              tiles fall between cells: in Tiled, set its offset (and its groups') to whole tiles",
-            layer.name, layer.offset.0, layer.offset.1, tile_size[0], tile_size[1]
+            crate::input::quoted(&layer.name),
+            layer.offset.0,
+            layer.offset.1,
+            tile_size[0],
+            tile_size[1]
         )
     })?;
     for (i, tile) in picked {

@@ -73,7 +73,8 @@ impl TiledImport {
     pub fn wall_sources(&self) -> String {
         let mut parts = Vec::new();
         if !self.wall_layers.is_empty() {
-            parts.push(format!("layer {}", self.wall_layers.join(", ")));
+            let names = crate::input::printable(&self.wall_layers.join(", "));
+            parts.push(format!("layer {names}"));
         }
         if self.solid_tiles > 0 {
             parts.push(format!(
@@ -105,7 +106,7 @@ pub fn is_tiled_path(path: &Path) -> bool {
 
 /// Reads a `.tmx` or `.tmj` file (by extension).
 pub fn load(path: &Path) -> Result<TiledImport, MapError> {
-    let (bytes, file) = read_map_file(path)?;
+    let (bytes, file) = read_map_file(path, crate::input::MAX_TILED_BYTES, "a Tiled map")?;
     let dir = path.parent();
     if path
         .extension()
@@ -162,6 +163,32 @@ impl Layer {
     }
 }
 
+/// What is left of the tiles the layers of one map may hold together
+/// ([`crate::input::MAX_TILED_TILES`]): each tile layer takes the map's size before it is
+/// decoded, so that no layer, compressed or not, is inflated past it.
+pub(super) struct TileBudget(usize);
+
+impl TileBudget {
+    pub(super) fn new() -> Self {
+        Self(crate::input::MAX_TILED_TILES)
+    }
+
+    /// Takes one more tile layer of `cells` cells, or says why not.
+    pub(super) fn take_layer(&mut self, cells: usize) -> Result<(), String> {
+        match self.0.checked_sub(cells) {
+            Some(left) => {
+                self.0 = left;
+                Ok(())
+            }
+            None => Err(format!(
+                "the tile layers hold more than {} tiles in all (each layer is the map's width \
+                 × height), the most navlab reads of a map",
+                crate::words::thousands(crate::input::MAX_TILED_TILES)
+            )),
+        }
+    }
+}
+
 /// Orthogonal and finite, or why not.
 fn check_shape(orientation: &str, infinite: bool) -> Result<(), String> {
     if orientation != "orthogonal" {
@@ -180,8 +207,10 @@ fn check_shape(orientation: &str, infinite: bool) -> Result<(), String> {
 
 fn unsupported_encoding(layer: &str, encoding: &str) -> String {
     format!(
-        "layer `{layer}`: {encoding} data is not supported; in Tiled set Map > Map Properties > \
-         Tile Layer Format to CSV and save again"
+        "layer {}: {} data is not supported; in Tiled set Map > Map Properties > \
+         Tile Layer Format to CSV and save again",
+        crate::input::quoted(layer),
+        crate::input::quoted(encoding)
     )
 }
 
@@ -243,7 +272,7 @@ fn parse_csv(text: &str) -> Result<Vec<u32>, String> {
         .filter(|s| !s.is_empty())
         .map(|s| {
             s.parse::<u32>()
-                .map_err(|_| format!("`{s}` is not a tile gid"))
+                .map_err(|_| format!("{} is not a tile gid", crate::input::quoted(s)))
         })
         .collect()
 }
@@ -252,8 +281,9 @@ fn parse_csv(text: &str) -> Result<Vec<u32>, String> {
 fn terrain_named(value: &str, what: &str) -> Result<Tile, String> {
     Tile::from_name(value).ok_or_else(|| {
         format!(
-            "the terrain `{value}` of {what} is not one of grass, sand, water, wall, hole (as a \
-             tile's class or its `terrain` property)"
+            "the terrain {} of {what} is not one of grass, sand, water, wall, hole (as a \
+             tile's class or its `terrain` property)",
+            crate::input::quoted(value)
         )
     })
 }
@@ -264,27 +294,68 @@ fn terrain_of_class(class: Option<&str>) -> Option<Tile> {
     class.and_then(Tile::from_name)
 }
 
-/// What an external tileset file (`.tsx` XML, else JSON), read from `dir`, says of its tiles
-/// (see [`tile_kinds_in_tsx`]).
+/// What an external tileset file (`.tsx` XML, else `.tsj` or `.json`), named relative to the
+/// map's folder `dir`, says of its tiles (see [`tile_kinds_in_tsx`]). Only a tileset in that
+/// folder or below it is read, and only by a tileset's extension: a map shared by a stranger
+/// cannot make navlab read other files. What a tileset holds is never quoted in an error.
 fn external_tileset(source: &str, dir: Option<&Path>) -> Result<Vec<(u32, Tile)>, String> {
+    let shown = crate::input::quoted(source);
     let Some(dir) = dir else {
         return Err(format!(
-            "the external tileset `{source}` can only be read when the map is opened from a file"
+            "the external tileset {shown} can only be read when the map is opened from a file"
         ));
     };
-    let path = dir.join(source);
-    let bytes = std::fs::read(&path)
-        .map_err(|e| format!("cannot read the tileset {}: {e}", path.display()))?;
-    let broken = |e: String| format!("the tileset {} is not readable: {e}", path.display());
-    if source.to_ascii_lowercase().ends_with(".tsx") {
-        let text = std::str::from_utf8(&bytes).map_err(|e| broken(e.to_string()))?;
-        let doc = roxmltree::Document::parse(text).map_err(|e| broken(e.to_string()))?;
-        tile_kinds_in_tsx(doc.root_element()).map_err(broken)
-    } else {
-        let tileset: TmjTileset =
-            serde_json::from_slice(&bytes).map_err(|e| broken(e.to_string()))?;
-        tileset.tile_kinds().map_err(broken)
+    let extension = Path::new(source)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let xml = match extension.as_deref() {
+        Some("tsx") => true,
+        Some("tsj" | "json") => false,
+        _ => {
+            return Err(format!(
+                "the external tileset {shown} is not a .tsx, .tsj or .json file: navlab reads \
+                 only tilesets"
+            ));
+        }
+    };
+    let outside = || {
+        format!(
+            "the external tileset {shown} is outside the map's folder: navlab reads tilesets \
+             in the map's folder or below it (in Tiled, keep the tileset beside the map)"
+        )
+    };
+    let relative = Path::new(source);
+    let plain = relative.components().all(|c| {
+        matches!(
+            c,
+            std::path::Component::Normal(_) | std::path::Component::CurDir
+        )
+    });
+    if !plain {
+        return Err(outside());
     }
+    // Links are followed to where they lead, which must be in the folder too.
+    let folder = std::fs::canonicalize(dir).map_err(|_| outside())?;
+    let path = std::fs::canonicalize(folder.join(relative))
+        .map_err(|_| format!("the external tileset {shown} is not in the map's folder"))?;
+    if !path.starts_with(&folder) {
+        return Err(outside());
+    }
+    let bytes = crate::input::read_file(&path, crate::input::MAX_TILED_BYTES, "a tileset")
+        .map_err(|e| format!("the external tileset {shown}: {e}"))?;
+    let broken = |why: &str| format!("the external tileset {shown} is not a valid tileset: {why}");
+    let kinds = if xml {
+        let text = std::str::from_utf8(&bytes).map_err(|_| broken("not text"))?;
+        let doc = roxmltree::Document::parse(text)
+            .map_err(|e| broken(&format!("broken XML at line {}", e.pos().row)))?;
+        tile_kinds_in_tsx(doc.root_element())
+    } else {
+        let tileset: TmjTileset = serde_json::from_slice(&bytes)
+            .map_err(|e| broken(&format!("not the JSON of a tileset at line {}", e.line())))?;
+        tileset.tile_kinds()
+    };
+    // Its own words may quote it: only what kind of problem it is leaves this function.
+    kinds.map_err(|_| broken("a tile's terrain names no tile (grass, sand, water, wall or hole)"))
 }
 
 #[cfg(test)]
@@ -733,7 +804,7 @@ mod tests {
             (
                 tmx("<layer name=\"Collision\">\n<data encoding=\"binary\">AAAA</data></layer>"),
                 4,
-                "binary data is not supported",
+                "`binary` data is not supported",
             ),
             (
                 tmx("<layer name=\"Collision\">\n<data encoding=\"csv\">1,2</data></layer>"),
@@ -743,7 +814,7 @@ mod tests {
             (
                 tmx("<layer name=\"Ground\"><data encoding=\"csv\">0,0,0,0,0,0</data></layer>"),
                 0,
-                "no collision layer among the tile and object layers (Ground)",
+                "no collision layer among the tile and object layers (`Ground`)",
             ),
             (
                 "<map orientation=\"isometric\" width=\"2\" height=\"2\"/>".to_string(),
@@ -816,7 +887,7 @@ mod tests {
             (
                 map("", ground),
                 0,
-                "no collision layer among the tile and object layers (Ground)",
+                "no collision layer among the tile and object layers (`Ground`)",
             ),
         ] {
             let error = parse_tmj(text.as_bytes(), "bad.tmj")

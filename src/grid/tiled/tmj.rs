@@ -92,7 +92,7 @@ pub(super) struct TmjLayer {
     #[serde(rename = "type", default)]
     kind: String,
     #[serde(default)]
-    data: Option<serde_json::Value>,
+    data: Option<TmjData>,
     #[serde(default)]
     encoding: Option<String>,
     #[serde(default)]
@@ -109,6 +109,108 @@ pub(super) struct TmjLayer {
     offsety: f64,
     #[serde(default)]
     class: Option<String>,
+}
+
+/// A tile layer's `data`: an array of gids, read straight into numbers (not into JSON values,
+/// which take twenty times the room), or base64 text.
+pub(super) enum TmjData {
+    /// The array.
+    Gids(Vec<u32>),
+    /// An array with something else than a gid in it.
+    NotGids,
+    /// Base64 text (maybe compressed).
+    Text(String),
+}
+
+impl<'de> Deserialize<'de> for TmjData {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = TmjData;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an array of tile gids or base64 text")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<TmjData, E> {
+                Ok(TmjData::Text(text.to_string()))
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<TmjData, A::Error> {
+                let mut gids = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1 << 20));
+                let mut all_gids = true;
+                while let Some(value) = seq.next_element::<Gid>()? {
+                    match value {
+                        Gid(Some(gid)) if all_gids => gids.push(gid),
+                        _ => all_gids = false,
+                    }
+                }
+                Ok(if all_gids {
+                    TmjData::Gids(gids)
+                } else {
+                    TmjData::NotGids
+                })
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
+}
+
+/// One element of a gid array: a gid, or `None` for anything else (read and dropped).
+struct Gid(Option<u32>);
+
+impl<'de> Deserialize<'de> for Gid {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = Gid;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a tile gid")
+            }
+
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<Gid, E> {
+                Ok(Gid(u32::try_from(n).ok()))
+            }
+
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<Gid, E> {
+                Ok(Gid(u32::try_from(n).ok()))
+            }
+
+            fn visit_f64<E: serde::de::Error>(self, _: f64) -> Result<Gid, E> {
+                Ok(Gid(None))
+            }
+
+            fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<Gid, E> {
+                Ok(Gid(None))
+            }
+
+            fn visit_str<E: serde::de::Error>(self, _: &str) -> Result<Gid, E> {
+                Ok(Gid(None))
+            }
+
+            fn visit_unit<E: serde::de::Error>(self) -> Result<Gid, E> {
+                Ok(Gid(None))
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Gid, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Gid(None))
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Gid, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(Gid(None))
+            }
+        }
+        deserializer.deserialize_any(Visitor)
+    }
 }
 
 /// An object in Tiled JSON; its kind is told by which of the optional fields it has.
@@ -197,10 +299,10 @@ pub(super) fn parse_tmj_in(
     file: &str,
     dir: Option<&Path>,
 ) -> Result<TiledImport, MapError> {
-    let parsed: TmjMap = serde_json::from_slice(bytes).map_err(|e| MapError::Syntax {
+    let mut parsed: TmjMap = serde_json::from_slice(bytes).map_err(|e| MapError::Syntax {
         file: file.to_string(),
         line: e.line(),
-        message: format!("not a Tiled JSON map: {e}"),
+        message: format!("not a Tiled JSON map: {}", crate::input::json_problem(&e)),
     })?;
     // serde has no positions for values: the lines are found again in the text, and only for
     // a message (a large map's data would make that a second pass over it).
@@ -246,48 +348,52 @@ pub(super) fn parse_tmj_in(
         );
     }
     let mut layers = Vec::new();
+    let mut budget = TileBudget::new();
     // Layers are taken depth first, in the order of the file, as their lines are listed.
     // Each layer with the offset of the groups around it.
-    let mut pending: Vec<(&TmjLayer, (f64, f64))> = parsed
-        .layers
-        .iter()
+    let mut pending: Vec<(TmjLayer, (f64, f64))> = std::mem::take(&mut parsed.layers)
+        .into_iter()
         .rev()
         .map(|l| (l, (0.0, 0.0)))
         .collect();
     let mut taken = 0;
-    while let Some((layer, around)) = pending.pop() {
+    while let Some((mut layer, around)) = pending.pop() {
         let order = taken;
         taken += 1;
         let invalid = |message: String| at(line_of_layer_at(order), message);
         let offset = (around.0 + layer.offsetx, around.1 + layer.offsety);
         match layer.kind.as_str() {
-            "group" => pending.extend(layer.layers.iter().rev().map(|l| (l, offset))),
+            "group" => {
+                let inner = std::mem::take(&mut layer.layers);
+                pending.extend(inner.into_iter().rev().map(|l| (l, offset)));
+            }
             "tilelayer" => {
                 let name = &layer.name;
-                let gids = match &layer.data {
-                    Some(serde_json::Value::String(text))
-                        if layer.encoding.as_deref() == Some("base64") =>
-                    {
+                let shown = crate::input::quoted(name);
+                budget
+                    .take_layer(parsed.width * parsed.height)
+                    .map_err(&invalid)?;
+                let gids = match layer.data.take() {
+                    Some(TmjData::Text(text)) if layer.encoding.as_deref() == Some("base64") => {
                         decode_base64(
-                            text,
+                            &text,
                             layer.compression.as_deref().unwrap_or(""),
                             parsed.width * parsed.height,
                         )
-                        .map_err(|m| invalid(format!("layer `{name}`: {m}")))?
+                        .map_err(|m| invalid(format!("layer {shown}: {m}")))?
                     }
-                    Some(serde_json::Value::Array(cells)) => cells
-                        .iter()
-                        .map(|c| c.as_u64().and_then(|g| u32::try_from(g).ok()))
-                        .collect::<Option<Vec<u32>>>()
-                        .ok_or_else(|| {
-                            invalid(format!("layer `{name}`: a tile gid is not a number"))
-                        })?,
-                    _ => return Err(invalid(format!("layer `{name}` has no data array"))),
+                    Some(TmjData::Gids(gids)) => gids,
+                    Some(TmjData::NotGids) => {
+                        return Err(invalid(format!(
+                            "layer {shown}: a tile gid is not a number"
+                        )));
+                    }
+                    _ => return Err(invalid(format!("layer {shown} has no data array"))),
                 };
                 let solid = any_solid(&layer.properties);
                 let terrain = match json_terrain(&layer.properties) {
                     Some(value) => {
-                        Some(terrain_named(value, &format!("layer `{name}`")).map_err(invalid)?)
+                        Some(terrain_named(value, &format!("layer {shown}")).map_err(invalid)?)
                     }
                     None => terrain_of_class(layer.class.as_deref()),
                 };
@@ -307,9 +413,9 @@ pub(super) fn parse_tmj_in(
                     .iter()
                     .map(|o| {
                         Ok(LayerObject {
-                            area: o
-                                .shape()
-                                .map_err(|m| invalid(format!("layer `{}`: {m}", layer.name)))?,
+                            area: o.shape().map_err(|m| {
+                                invalid(format!("layer {}: {m}", crate::input::quoted(&layer.name)))
+                            })?,
                             solid: any_solid(&o.properties),
                             template: o.template.clone(),
                             line: None,

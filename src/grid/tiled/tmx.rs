@@ -29,8 +29,10 @@ pub(super) fn parse_tmx_in(
             + 1;
         syntax(line, "not a text file".to_string())
     })?;
-    let doc = roxmltree::Document::parse(text)
-        .map_err(|e| syntax(e.pos().row as usize, format!("not valid XML: {e}")))?;
+    let doc = roxmltree::Document::parse(text).map_err(|e| {
+        let said = crate::input::printable(&e.to_string());
+        syntax(e.pos().row as usize, format!("not valid XML: {said}"))
+    })?;
     let line_of = |node: roxmltree::Node| doc.text_pos_at(node.range().start).row as usize;
     let root = doc.root_element();
     if !root.has_tag_name("map") {
@@ -56,7 +58,10 @@ pub(super) fn parse_tmx_in(
             .ok_or_else(|| {
                 syntax(
                     line_of(root),
-                    format!("map {name} `{value}` is not a size from 1 to {MAX_SIDE}"),
+                    format!(
+                        "map {name} {} is not a size from 1 to {MAX_SIDE}",
+                        crate::input::quoted(value)
+                    ),
                 )
             })
     };
@@ -81,6 +86,7 @@ pub(super) fn parse_tmx_in(
         );
     }
     let mut layers = Vec::new();
+    let mut budget = TileBudget::new();
     // Each node with the offset of the groups around it.
     let mut pending: Vec<(roxmltree::Node, (f64, f64))> = root
         .children()
@@ -102,10 +108,11 @@ pub(super) fn parse_tmx_in(
             }
             "layer" => {
                 let name = node.attribute("name").unwrap_or("").to_string();
+                let shown = crate::input::quoted(&name);
                 let solid = has_solid_property(node);
                 let terrain = match xml_property(node, TERRAIN_PROPERTY) {
                     Some(value) => Some(
-                        terrain_named(value, &format!("layer `{name}`"))
+                        terrain_named(value, &format!("layer {shown}"))
                             .map_err(|m| syntax(line_of(node), m))?,
                     ),
                     None => terrain_of_class(node.attribute("class")),
@@ -113,26 +120,27 @@ pub(super) fn parse_tmx_in(
                 let data = node
                     .children()
                     .find(|n| n.has_tag_name("data"))
-                    .ok_or_else(|| {
-                        syntax(line_of(node), format!("layer `{name}` has no <data>"))
-                    })?;
+                    .ok_or_else(|| syntax(line_of(node), format!("layer {shown} has no <data>")))?;
                 let at = line_of(data);
+                budget
+                    .take_layer(width * height)
+                    .map_err(|m| syntax(at, m))?;
                 let gids = match data.attribute("encoding") {
                     Some("csv") => parse_csv(data.text().unwrap_or(""))
-                        .map_err(|m| syntax(at, format!("layer `{name}`: {m}")))?,
+                        .map_err(|m| syntax(at, format!("layer {shown}: {m}")))?,
                     Some("base64") => decode_base64(
                         data.text().unwrap_or(""),
                         data.attribute("compression").unwrap_or(""),
                         width * height,
                     )
-                    .map_err(|m| syntax(at, format!("layer `{name}`: {m}")))?,
+                    .map_err(|m| syntax(at, format!("layer {shown}: {m}")))?,
                     None => data
                         .children()
                         .filter(|n| n.has_tag_name("tile"))
                         .map(|t| t.attribute("gid").unwrap_or("0").parse::<u32>())
                         .collect::<Result<_, _>>()
                         .map_err(|_| {
-                            syntax(at, format!("layer `{name}`: a tile gid is not a number"))
+                            syntax(at, format!("layer {shown}: a tile gid is not a number"))
                         })?,
                     Some(other) => return Err(syntax(at, unsupported_encoding(&name, other))),
                 };
@@ -202,7 +210,7 @@ pub(super) fn tmx_offset(node: roxmltree::Node, around: (f64, f64)) -> Result<(f
             .parse::<f64>()
             .ok()
             .filter(|v| v.is_finite())
-            .ok_or_else(|| format!("{name} `{text}` is not a number")),
+            .ok_or_else(|| format!("{name} {} is not a number", crate::input::quoted(text))),
     };
     Ok((around.0 + read("offsetx")?, around.1 + read("offsety")?))
 }
@@ -216,7 +224,12 @@ pub(super) fn tmx_object(object: roxmltree::Node) -> Result<Option<ObjectShape>,
                 .parse::<f64>()
                 .ok()
                 .filter(|n| n.is_finite())
-                .ok_or_else(|| format!("object attribute {name} `{v}` is not a number")),
+                .ok_or_else(|| {
+                    format!(
+                        "object attribute {name} {} is not a number",
+                        crate::input::quoted(v)
+                    )
+                }),
         }
     };
     let (x, y, width, height) = (
@@ -256,10 +269,16 @@ pub(super) fn parse_points(text: &str) -> Result<Vec<(f64, f64)>, String> {
             (x.is_finite() && y.is_finite()).then_some((x, y))
         })
         .collect::<Option<Vec<_>>>()
-        .ok_or_else(|| format!("polygon points `{text}` are not x,y pairs of numbers"))?;
+        .ok_or_else(|| {
+            format!(
+                "polygon points {} are not x,y pairs of numbers",
+                crate::input::quoted(text)
+            )
+        })?;
     if points.len() < 3 {
         return Err(format!(
-            "a polygon needs 3 points, `{text}` has {}",
+            "a polygon needs 3 points, {} has {}",
+            crate::input::quoted(text),
             points.len()
         ));
     }
