@@ -14,6 +14,9 @@ pub const MAX_MESH_BYTES: u64 = 128 << 20;
 /// triangles. Larger meshes are refused before they are built.
 pub const MAX_TRIANGLES: usize = 1_000_000;
 
+/// The most vertices a mesh file may list: three for each of [`MAX_TRIANGLES`].
+pub const MAX_VERTICES: usize = 3 * MAX_TRIANGLES;
+
 /// The most corners of one polygon of a mesh file. Exporters write n-gons of a few dozen
 /// corners; a face larger than this is refused.
 pub const MAX_POLYGON_CORNERS: usize = 4_096;

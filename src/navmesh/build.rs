@@ -65,8 +65,12 @@ pub enum BuildError {
     /// A vertex coordinate is NaN or infinite.
     #[error("vertex {0} has a coordinate that is not a finite number")]
     NonFinite(usize),
-    /// Too large to index with 32-bit node ids.
-    #[error("the mesh is too large ({0} triangles)")]
+    /// More triangles than [`crate::input::MAX_TRIANGLES`].
+    #[error(
+        "{} triangles, more than the {} navlab builds a mesh of",
+        crate::words::thousands(*.0),
+        crate::words::thousands(crate::input::MAX_TRIANGLES)
+    )]
     TooLarge(usize),
 }
 
@@ -77,6 +81,15 @@ impl NavMesh {
         polygons: &[Vec<usize>],
         options: BuildOptions,
     ) -> Result<NavMesh, BuildError> {
+        let raw = super::RawMesh::new(positions.to_vec(), polygons.to_vec(), options.plane);
+        Self::from_raw(raw, options)
+    }
+
+    /// Builds a mesh from the polygons of a file, which the mesh keeps (for the diagnostics)
+    /// without a copy. The plane is `options`' (the raw mesh's is set to it).
+    pub fn from_raw(mut raw: super::RawMesh, options: BuildOptions) -> Result<NavMesh, BuildError> {
+        raw.plane = options.plane;
+        let (positions, polygons) = (&raw.positions, &raw.polygons);
         let mut report = BuildReport {
             input_polygons: polygons.len(),
             input_vertices: positions.len(),
@@ -157,13 +170,16 @@ impl NavMesh {
                 corner_triples.push(ccw);
             }
         }
+        // What only triangulating needed goes before the mesh takes its room.
+        drop(seen);
+        drop(weld_map);
         if corner_triples.is_empty() {
             return Err(BuildError::Empty(match options.plane {
                 Plane::Xz => "XZ",
                 Plane::Xy => "XY",
             }));
         }
-        if corner_triples.len() >= u32::MAX as usize / 4 {
+        if corner_triples.len() > crate::input::MAX_TRIANGLES {
             return Err(BuildError::TooLarge(corner_triples.len()));
         }
 
@@ -182,6 +198,7 @@ impl NavMesh {
             }
         }
         report.unused_vertices = welded_positions.len() - vertices.len();
+        drop((renumber, projected, plane_points, welded_positions));
 
         // Shared edges and triangles.
         let mut edge_ids: HashMap<[usize; 2], EdgeId> = HashMap::new();
@@ -211,6 +228,7 @@ impl NavMesh {
             });
         }
 
+        drop((edge_ids, corner_triples));
         let mut neighbours: Vec<Vec<(TriId, EdgeId)>> = vec![Vec::new(); triangles.len()];
         for (e, edge) in edges.iter().enumerate() {
             for &t in &edge.triangles {
@@ -236,11 +254,7 @@ impl NavMesh {
             bounds,
             index,
             report,
-            raw: std::sync::Arc::new(super::RawMesh::new(
-                positions.to_vec(),
-                polygons.to_vec(),
-                options.plane,
-            )),
+            raw: std::sync::Arc::new(raw),
         })
     }
 }

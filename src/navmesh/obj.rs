@@ -1,31 +1,55 @@
 //! Wavefront OBJ navmeshes, read with [`tobj`]: `f a/b/c` forms, negative indices, quads and
 //! n-gons, normals and uvs (ignored), comments and several objects (merged) are all accepted.
 
-use super::{BuildOptions, LoadError, NavMesh, Plane};
+use super::{BuildOptions, LoadError, NavMesh, Plane, RawMesh};
 use std::io::{BufRead, Read};
 use std::path::Path;
 
-/// Loads an OBJ file.
+/// Loads an OBJ file (at most [`MAX_MESH_BYTES`](crate::input::MAX_MESH_BYTES)).
 pub fn load(path: &Path, plane: Plane) -> Result<NavMesh, LoadError> {
     let file = path.display().to_string();
-    let bytes = crate::input::read_file(path, crate::input::MAX_MESH_BYTES, "a mesh file")
-        .map_err(|source| LoadError::Read {
-            file: file.clone(),
-            source,
-        })?;
-    parse(&bytes, &file, plane)
+    // The file's bytes are gone before the mesh is built: one copy of the mesh at a time.
+    let raw = {
+        let bytes = crate::input::read_file(path, crate::input::MAX_MESH_BYTES, "a mesh file")
+            .map_err(|source| LoadError::Read {
+                file: file.clone(),
+                source,
+            })?;
+        read_polygons(&bytes, &file, plane)?
+    };
+    build(raw, &file, plane)
 }
 
 /// Parses OBJ text; `file` names it in error messages.
 pub fn parse(bytes: &[u8], file: &str, plane: Plane) -> Result<NavMesh, LoadError> {
+    let raw = read_polygons(bytes, file, plane)?;
+    build(raw, file, plane)
+}
+
+/// Builds the mesh of the file's polygons.
+fn build(raw: RawMesh, file: &str, plane: Plane) -> Result<NavMesh, LoadError> {
+    NavMesh::from_raw(
+        raw,
+        BuildOptions {
+            plane,
+            ..BuildOptions::default()
+        },
+    )
+    .map_err(|source| LoadError::Build {
+        file: file.to_string(),
+        source,
+    })
+}
+
+/// The positions and polygons of OBJ text, vertices numbered as in the file; an error naming
+/// the line of the first problem, and of the first limit passed (see [`crate::input`]).
+fn read_polygons(bytes: &[u8], file: &str, plane: Plane) -> Result<RawMesh, LoadError> {
     let syntax = |line: usize, message: String| LoadError::Syntax {
         file: file.to_string(),
         line,
         message,
     };
-    if let Some((line, message)) = find_non_finite_vertex(bytes) {
-        return Err(syntax(line, message));
-    }
+    check_limits(bytes).map_err(|(line, message)| syntax(line, message))?;
     let options = tobj::LoadOptions {
         single_index: false,
         triangulate: false,
@@ -59,8 +83,8 @@ pub fn parse(bytes: &[u8], file: &str, plane: Plane) -> Result<NavMesh, LoadErro
 
     let mut positions: Vec<[f64; 3]> = Vec::new();
     let mut polygons: Vec<Vec<usize>> = Vec::new();
-    for model in &models {
-        let mesh = &model.mesh;
+    for model in models {
+        let mesh = model.mesh;
         let base = positions.len();
         positions.extend(mesh.positions.chunks_exact(3).map(|c| [c[0], c[1], c[2]]));
         let mut offset = 0usize;
@@ -85,40 +109,37 @@ pub fn parse(bytes: &[u8], file: &str, plane: Plane) -> Result<NavMesh, LoadErro
         };
         return Err(syntax(reader.current_line(), message.to_string()));
     }
-    let mut mesh = NavMesh::from_polygons(
-        &positions,
-        &polygons,
-        BuildOptions {
-            plane,
-            ..BuildOptions::default()
-        },
-    )
-    .map_err(|source| LoadError::Build {
-        file: file.to_string(),
-        source,
-    })?;
-    // The reader numbers vertices by first use in each object; reports should use the file's
-    // numbers, so map them back through the faces (both lists are in file order).
+    let mut raw = RawMesh::new(positions, polygons, plane);
+    raw.vertex_ids = file_vertex_ids(bytes, &raw);
+    Ok(raw)
+}
+
+/// The reader numbers vertices by first use in each object; reports should use the file's
+/// numbers, so they are mapped back through the faces (both lists are in file order). Empty
+/// when the two do not line up.
+fn file_vertex_ids(bytes: &[u8], raw: &RawMesh) -> Vec<usize> {
     let file_faces = file_face_indices(bytes);
-    let same_shape = file_faces.len() == polygons.len()
+    let same_shape = file_faces.len() == raw.polygons.len()
         && file_faces
             .iter()
-            .zip(&polygons)
+            .zip(&raw.polygons)
             .all(|(f, p)| f.len() == p.len());
-    if same_shape {
-        let mut ids = vec![usize::MAX; positions.len()];
-        for (file_face, poly) in file_faces.iter().zip(&polygons) {
-            for (&file_id, &v) in file_face.iter().zip(poly) {
-                if let Some(slot) = ids.get_mut(v) {
-                    *slot = file_id;
-                }
+    if !same_shape {
+        return Vec::new();
+    }
+    let mut ids = vec![usize::MAX; raw.positions.len()];
+    for (file_face, poly) in file_faces.iter().zip(&raw.polygons) {
+        for (&file_id, &v) in file_face.iter().zip(poly) {
+            if let Some(slot) = ids.get_mut(v) {
+                *slot = file_id;
             }
         }
-        if ids.iter().all(|&id| id != usize::MAX) {
-            std::sync::Arc::make_mut(&mut mesh.raw).vertex_ids = ids;
-        }
     }
-    Ok(mesh)
+    if ids.iter().all(|&id| id != usize::MAX) {
+        ids
+    } else {
+        Vec::new()
+    }
 }
 
 /// Every face line: its 1-based line number, the number of vertices read before it, and each
@@ -193,29 +214,87 @@ fn positions_only_faces(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Finds the first `v` line with a NaN or infinite coordinate, which the parser would accept.
-fn find_non_finite_vertex(bytes: &[u8]) -> Option<(usize, String)> {
-    let text = String::from_utf8_lossy(bytes);
-    for (i, line) in text.lines().enumerate() {
-        let mut tokens = line.split_whitespace();
-        if tokens.next() != Some("v") {
-            continue;
-        }
-        for token in tokens.take(3) {
-            if let Ok(value) = token.parse::<f64>()
-                && !value.is_finite()
-            {
-                return Some((
-                    i + 1,
-                    format!(
-                        "vertex coordinate {} is not a finite number",
-                        crate::input::quoted(token)
-                    ),
-                ));
+/// A first pass over the file, before it is parsed: the line of the first vertex with a
+/// coordinate that is not a finite number (the parser would take NaN) or is beyond
+/// [`MAX_COORDINATE`](crate::input::MAX_COORDINATE), of the vertex past
+/// [`MAX_VERTICES`](crate::input::MAX_VERTICES), of a face of more than
+/// [`MAX_POLYGON_CORNERS`](crate::input::MAX_POLYGON_CORNERS) corners, or of the face that
+/// takes the mesh past [`MAX_TRIANGLES`](crate::input::MAX_TRIANGLES); with what is wrong.
+fn check_limits(bytes: &[u8]) -> Result<(), (usize, String)> {
+    use crate::input::{MAX_COORDINATE, MAX_POLYGON_CORNERS, MAX_TRIANGLES, MAX_VERTICES};
+    use crate::words::thousands;
+    let (mut vertices, mut triangles) = (0usize, 0usize);
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        let mut tokens = line
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty());
+        match tokens.next() {
+            Some(b"v") => {
+                vertices += 1;
+                if vertices > MAX_VERTICES {
+                    return Err((
+                        i + 1,
+                        format!(
+                            "more than {} vertices, the most navlab reads of a mesh",
+                            thousands(MAX_VERTICES)
+                        ),
+                    ));
+                }
+                for token in tokens {
+                    let Some(value) = std::str::from_utf8(token)
+                        .ok()
+                        .and_then(|t| t.parse::<f64>().ok())
+                    else {
+                        // Not a number: the parser says so itself.
+                        continue;
+                    };
+                    let shown = || crate::input::quoted(&String::from_utf8_lossy(token));
+                    if !value.is_finite() {
+                        return Err((
+                            i + 1,
+                            format!("vertex coordinate {} is not a finite number", shown()),
+                        ));
+                    }
+                    if value.abs() > MAX_COORDINATE {
+                        return Err((
+                            i + 1,
+                            format!(
+                                "vertex coordinate {} is beyond ±{MAX_COORDINATE:e}, the \
+                                 largest navlab takes (a mesh must fit in that box)",
+                                shown()
+                            ),
+                        ));
+                    }
+                }
             }
+            Some(b"f") => {
+                let corners = tokens.count();
+                if corners > MAX_POLYGON_CORNERS {
+                    return Err((
+                        i + 1,
+                        format!(
+                            "a face of {} corners, more than the {} navlab triangulates",
+                            thousands(corners),
+                            thousands(MAX_POLYGON_CORNERS)
+                        ),
+                    ));
+                }
+                triangles += corners.saturating_sub(2);
+                if triangles > MAX_TRIANGLES {
+                    return Err((
+                        i + 1,
+                        format!(
+                            "the faces so far make more than {} triangles, the most navlab \
+                             builds a mesh of",
+                            thousands(MAX_TRIANGLES)
+                        ),
+                    ));
+                }
+            }
+            _ => {}
         }
     }
-    None
+    Ok(())
 }
 
 /// Finds the line of the first face naming a vertex that does not exist (yet). Tokens that are

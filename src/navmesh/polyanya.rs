@@ -25,24 +25,35 @@ pub fn load(path: &Path) -> Result<NavMesh, LoadError> {
     parse(&bytes, &file)
 }
 
-/// A whitespace-separated token and the line it is on.
+/// The whitespace-separated tokens of a text, each with the line it is on, read one at a
+/// time (a list of them all would take many times the file's size).
 struct Tokens<'a> {
     file: &'a str,
-    items: Vec<(&'a str, usize)>,
-    next: usize,
+    lines: std::iter::Enumerate<std::str::Lines<'a>>,
+    current: std::str::SplitWhitespace<'a>,
+    /// The line `current` is from (at the end: the last line).
+    line: usize,
 }
 
 impl<'a> Tokens<'a> {
     fn new(text: &'a str, file: &'a str) -> Self {
-        let items = text
-            .lines()
-            .enumerate()
-            .flat_map(|(i, line)| line.split_whitespace().map(move |t| (t, i + 1)))
-            .collect();
         Self {
             file,
-            items,
-            next: 0,
+            lines: text.lines().enumerate(),
+            current: "".split_whitespace(),
+            line: 1,
+        }
+    }
+
+    /// The next token and its line.
+    fn next_token(&mut self) -> Option<(&'a str, usize)> {
+        loop {
+            if let Some(token) = self.current.next() {
+                return Some((token, self.line));
+            }
+            let (i, line) = self.lines.next()?;
+            self.line = i + 1;
+            self.current = line.split_whitespace();
         }
     }
 
@@ -54,18 +65,11 @@ impl<'a> Tokens<'a> {
         }
     }
 
-    fn last_line(&self) -> usize {
-        self.items.last().map_or(1, |&(_, l)| l)
-    }
-
     fn word(&mut self, what: &str) -> Result<(&'a str, usize), LoadError> {
-        match self.items.get(self.next) {
-            Some(&item) => {
-                self.next += 1;
-                Ok(item)
-            }
+        match self.next_token() {
+            Some(item) => Ok(item),
             None => Err(self.error(
-                self.last_line(),
+                self.line,
                 format!("the file ends where {what} was expected"),
             )),
         }
@@ -81,20 +85,48 @@ impl<'a> Tokens<'a> {
         })
     }
 
+    /// A count, at most `limit` (the most navlab reads, see [`crate::input`]).
     fn count(&mut self, what: &str, limit: usize) -> Result<usize, LoadError> {
-        let (n, line) = self.parse::<usize>(what)?;
-        if n > limit {
-            return Err(self.error(line, format!("{what} {n} is implausibly large")));
-        }
-        Ok(n)
+        self.count_at(what, limit).map(|(n, _)| n)
     }
 
+    /// [`count`](Self::count), with the line it is on.
+    fn count_at(&mut self, what: &str, limit: usize) -> Result<(usize, usize), LoadError> {
+        let (n, line) = self.parse::<usize>(what)?;
+        if n > limit {
+            return Err(self.error(
+                line,
+                format!(
+                    "{what} {}, more than the {} navlab reads",
+                    crate::words::thousands(n),
+                    crate::words::thousands(limit)
+                ),
+            ));
+        }
+        Ok((n, line))
+    }
+
+    /// A coordinate: a finite number within [`MAX_COORDINATE`](crate::input::MAX_COORDINATE).
     fn coordinate(&mut self, what: &str) -> Result<f64, LoadError> {
+        self.coordinate_at(what).map(|(v, _)| v)
+    }
+
+    /// [`coordinate`](Self::coordinate), with the line it is on.
+    fn coordinate_at(&mut self, what: &str) -> Result<(f64, usize), LoadError> {
         let (v, line) = self.parse::<f64>(what)?;
         if !v.is_finite() {
             return Err(self.error(line, format!("{what} is not a finite number")));
         }
-        Ok(v)
+        if v.abs() > crate::input::MAX_COORDINATE {
+            return Err(self.error(
+                line,
+                format!(
+                    "{what} is beyond ±{:e}, the largest navlab takes",
+                    crate::input::MAX_COORDINATE
+                ),
+            ));
+        }
+        Ok((v, line))
     }
 }
 
@@ -120,22 +152,34 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<NavMesh, LoadError> {
         ));
     }
     let (version, line) = tokens.parse::<u32>("the format version")?;
-    // No real mesh comes close to this; it stops a corrupt count from allocating gigabytes.
-    let limit = text.len();
+    use crate::input::{MAX_POLYGON_CORNERS, MAX_TRIANGLES, MAX_VERTICES};
+    // A polygon makes at least one triangle; one of n corners makes n - 2.
+    let mut triangles = 0usize;
+    let mut add_triangles = |tokens: &Tokens, corners: usize, line: usize| {
+        triangles += corners.saturating_sub(2);
+        if triangles > MAX_TRIANGLES {
+            return Err(tokens.error(
+                line,
+                format!(
+                    "the polygons so far make more than {} triangles, the most navlab builds \
+                     a mesh of",
+                    crate::words::thousands(MAX_TRIANGLES)
+                ),
+            ));
+        }
+        Ok(())
+    };
     let mut positions = Vec::new();
     let mut polygons = Vec::new();
     let mut lists = DeclaredLists::default();
     match version {
         2 => {
-            let vertex_count = tokens.count("the vertex count", limit)?;
-            let polygon_count = tokens.count("the polygon count", limit)?;
+            let vertex_count = tokens.count("the vertex count", MAX_VERTICES)?;
+            let polygon_count = tokens.count("the polygon count", MAX_TRIANGLES)?;
             for _ in 0..vertex_count {
-                let (x, line) = tokens.parse::<f64>("a vertex x")?;
-                if !x.is_finite() {
-                    return Err(tokens.error(line, "a vertex x is not a finite number".into()));
-                }
+                let (x, line) = tokens.coordinate_at("a vertex x")?;
                 let y = tokens.coordinate("a vertex y")?;
-                let n = tokens.count("a vertex's neighbour count", limit)?;
+                let n = tokens.count("a vertex's neighbour count", MAX_POLYGON_CORNERS)?;
                 let mut around = Vec::with_capacity(n);
                 for _ in 0..n {
                     around.push(tokens.parse::<i64>("a neighbouring polygon")?.0);
@@ -144,13 +188,8 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<NavMesh, LoadError> {
                 lists.vertices.push((around, line));
             }
             for _ in 0..polygon_count {
-                let (n, line) = tokens.parse::<usize>("a polygon's vertex count")?;
-                if n > limit {
-                    return Err(tokens.error(
-                        line,
-                        format!("a polygon's vertex count {n} is implausibly large"),
-                    ));
-                }
+                let (n, line) = tokens.count_at("a polygon's vertex count", MAX_POLYGON_CORNERS)?;
+                add_triangles(&tokens, n, line)?;
                 let mut poly = Vec::with_capacity(n);
                 for _ in 0..n {
                     poly.push(vertex_index(&mut tokens, vertex_count, 0)?);
@@ -164,16 +203,17 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<NavMesh, LoadError> {
             }
         }
         3 => {
-            let vertex_count = tokens.count("the vertex count", limit)?;
-            let face_count = tokens.count("the face count", limit)?;
+            let vertex_count = tokens.count("the vertex count", MAX_VERTICES)?;
+            let face_count = tokens.count("the face count", MAX_TRIANGLES)?;
             for _ in 0..vertex_count {
                 let x = tokens.coordinate("a vertex x")?;
                 let y = tokens.coordinate("a vertex y")?;
                 positions.push([x, y, 0.0]);
             }
             for _ in 0..face_count {
-                let (traversable, _) = tokens.parse::<i64>("a face's traversable flag")?;
-                let n = tokens.count("a face's vertex count", limit)?;
+                let (traversable, line) = tokens.parse::<i64>("a face's traversable flag")?;
+                let n = tokens.count("a face's vertex count", MAX_POLYGON_CORNERS)?;
+                add_triangles(&tokens, n, line)?;
                 let mut poly = Vec::with_capacity(n);
                 for _ in 0..n {
                     poly.push(vertex_index(&mut tokens, vertex_count, 1)?);
@@ -193,7 +233,7 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<NavMesh, LoadError> {
             ));
         }
     }
-    if let Some(&(extra, line)) = tokens.items.get(tokens.next) {
+    if let Some((extra, line)) = tokens.next_token() {
         return Err(tokens.error(
             line,
             format!(
@@ -202,9 +242,13 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<NavMesh, LoadError> {
             ),
         ));
     }
-    let mut mesh = NavMesh::from_polygons(
-        &positions,
-        &polygons,
+    let mut raw = super::RawMesh::new(positions, polygons, Plane::Xy);
+    if version == 2 {
+        raw.neighbour_list_problems = lists.problems(&raw.polygons);
+    }
+    drop(lists);
+    NavMesh::from_raw(
+        raw,
         BuildOptions {
             plane: Plane::Xy,
             ..BuildOptions::default()
@@ -213,11 +257,7 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<NavMesh, LoadError> {
     .map_err(|source| LoadError::Build {
         file: file.to_string(),
         source,
-    })?;
-    if version == 2 {
-        std::sync::Arc::make_mut(&mut mesh.raw).neighbour_list_problems = lists.problems(&polygons);
-    }
-    Ok(mesh)
+    })
 }
 
 /// What a version 2 file says is next to what: per vertex the polygons around it, per polygon
