@@ -1307,6 +1307,47 @@ fn kept_files(dir: &std::path::Path) -> Vec<PathBuf> {
     files
 }
 
+/// A stroke is in the recovery file within a second of being painted, with no save asked for:
+/// a crash (here, the window dropped without a word) two seconds after it loses nothing.
+#[test]
+fn a_stroke_reaches_the_recovery_file_within_a_second() {
+    use navlab::app::recovery::Recovery;
+    let dir = tempfile::tempdir().expect("temp");
+    let app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()))
+        .with_recovery(Recovery::in_dir(dir.path()).expect("recovery"));
+    // Frames a tenth of a second apart.
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_step_dt(0.1)
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
+    h.run_steps(2);
+    h.get_by_label("Tile map").click();
+    h.run_steps(2);
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    click_cell(&mut h, (3, 3));
+    assert!(h.state().map.dirty);
+    // A second of frames, then the worker's write.
+    h.run_steps(10);
+    h.state().wait_until_edits_kept();
+    let [kept] = kept_files(dir.path()).try_into().expect("one file kept");
+    let stored: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&kept).expect("reads")).expect("json");
+    let map = navlab::grid::movingai::parse_navlab_json(
+        stored["map"].as_str().expect("a map").as_bytes(),
+        "kept",
+    )
+    .expect("reads back");
+    assert_eq!(map, h.state().map.map, "the stroke is in it");
+    assert_eq!(map.get((3, 3)), Some(Tile::Wall));
+    // The window ends without saving or discarding; the next start offers the edits.
+    drop(h);
+    let next = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()))
+        .with_recovery(Recovery::in_dir(dir.path()).expect("recovery"));
+    assert_eq!(next.recovered.len(), 1);
+    assert_eq!(next.recovered[0].recovered.map, map);
+}
+
 #[test]
 fn edits_left_unsaved_by_a_crash_are_offered_back_at_the_next_start() {
     use navlab::app::recovery::Recovery;

@@ -330,13 +330,21 @@ pub fn run_native(launch: Launch) -> Result<(), LaunchError> {
             app.screenshot = screenshot.map(|plan| plan.at_size(egui::Vec2::from(size)));
             let report = app.apply_launch(&launch);
             for warning in &report.warnings {
-                eprintln!("warning: {warning}");
+                eprintln!(
+                    "{}",
+                    crate::input::printable(&format!("warning: {warning}"))
+                );
             }
             if let Some(message) = report.open_failed {
                 if screenshot_mode {
                     return Err(Box::new(LaunchError::Open(message)));
                 }
-                eprintln!("error: could not open {message} (the window shows what it had)");
+                eprintln!(
+                    "{}",
+                    crate::input::printable(&format!(
+                        "error: could not open {message} (the window shows what it had)"
+                    ))
+                );
             }
             // Asked for, or a screenshot's (the same picture on every machine).
             if launch.size.is_some() || screenshot_mode {

@@ -78,7 +78,9 @@ const SAVE_FAILED: (&str, &str) = (
     "Could not save",
     "Nothing was overwritten and nothing is lost: the work is still here.",
 );
-/// How often unsaved map edits are written to the recovery file (with eframe's settings).
+/// How often eframe saves the settings, and with them once more any unsaved map edits (they
+/// are written to the recovery file half a second after they are made, see
+/// [`recovery::KeepSchedule`]).
 const KEEP_EDITS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// A document with changes that are not saved.
@@ -141,6 +143,8 @@ pub struct NavlabApp {
     keeper: Option<recovery::Keeper>,
     /// The map revision and costs last kept there.
     kept: Option<(u64, crate::grid::TileCosts)>,
+    /// When the edits not kept yet are written.
+    keep_schedule: recovery::KeepSchedule,
     /// Edits windows that are gone left unsaved, offered one at a time until the user opens
     /// or discards each.
     pub recovered: std::collections::VecDeque<recovery::Offer>,
@@ -178,6 +182,7 @@ impl NavlabApp {
             shown_title: None,
             keeper: None,
             kept: None,
+            keep_schedule: recovery::KeepSchedule::default(),
             recovered: Default::default(),
             mesh_build: mesh_build::MeshBuilder::default(),
             watches: documents::Watches::default(),
@@ -382,15 +387,7 @@ impl NavlabApp {
         self.settings.scenes = self.scenes.settings(&self.map);
         self.windows_ui(ui.ctx());
         self.apply_commands();
-        // eframe saves (and so keeps edits) only after a frame: an idle window with edits not
-        // kept yet wakes up for it.
-        if self.keeper.is_some()
-            && self.map.dirty
-            && self.kept != Some((self.map.revision(), self.map.map.costs))
-        {
-            ui.ctx()
-                .request_repaint_after(KEEP_EDITS_EVERY + std::time::Duration::from_secs(1));
-        }
+        self.keep_edits_soon(ui.ctx());
         let title = self.window_title();
         if self.shown_title.as_ref() != Some(&title) {
             ui.ctx()
@@ -407,6 +404,22 @@ impl NavlabApp {
         }
         if let Some(plan) = &mut self.screenshot {
             plan.frame(ui.ctx(), self.scenes.get_mut(self.settings.scene));
+        }
+    }
+
+    /// Writes edits not kept yet to the recovery file (on its worker) shortly after they are
+    /// made, waking an idle window for it.
+    fn keep_edits_soon(&mut self, ctx: &egui::Context) {
+        if self.keeper.is_none() || self.screenshot.is_some() {
+            return;
+        }
+        let unkept = self.map.dirty && self.kept != Some((self.map.revision(), self.map.map.costs));
+        let now = ctx.input(|i| i.time);
+        if self.keep_schedule.due(unkept, now) {
+            self.keep_unsaved_edits();
+        }
+        if let Some(wait) = self.keep_schedule.wait(now) {
+            ctx.request_repaint_after(std::time::Duration::from_secs_f64(wait));
         }
     }
 

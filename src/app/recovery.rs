@@ -92,7 +92,14 @@ impl Recovery {
     pub fn in_app_data() -> Option<Self> {
         let dir = eframe::storage_dir("navlab")?;
         Self::in_dir(&dir)
-            .map_err(|e| eprintln!("navlab: unsaved edits will not be kept: {e}"))
+            .map_err(|e| {
+                eprintln!(
+                    "{}",
+                    crate::input::printable(&format!(
+                        "navlab: unsaved edits will not be kept: {e}"
+                    ))
+                )
+            })
             .ok()
     }
 
@@ -240,7 +247,12 @@ impl Keeper {
                         // flush is answered (dropped later, a start right after the flush
                         // could find them still held and skip them).
                         Err(message) => {
-                            eprintln!("navlab: could not keep unsaved edits: {message}");
+                            eprintln!(
+                                "{}",
+                                crate::input::printable(&format!(
+                                    "navlab: could not keep unsaved edits: {message}"
+                                ))
+                            );
                             report.store(true, std::sync::atomic::Ordering::Relaxed);
                             drop(offers);
                         }
@@ -250,7 +262,14 @@ impl Keeper {
                     }
                 }
             })
-            .map_err(|e| eprintln!("navlab: unsaved edits will not be kept: {e}"))
+            .map_err(|e| {
+                eprintln!(
+                    "{}",
+                    crate::input::printable(&format!(
+                        "navlab: unsaved edits will not be kept: {e}"
+                    ))
+                )
+            })
             .ok();
         Self {
             jobs: worker.as_ref().map(|_| jobs),
@@ -377,9 +396,71 @@ fn read(path: &Path) -> Option<Result<Recovered, String>> {
     Some(read)
 }
 
+/// When edits not kept yet are written to the recovery file: [`KeepSchedule::AFTER`] seconds
+/// after the first of them, however many follow (a long run of edits is kept as it goes, not
+/// once it stops), so that at most that much work is lost to a crash.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KeepSchedule {
+    /// When the first edit not kept yet was seen.
+    since: Option<f64>,
+}
+
+impl KeepSchedule {
+    /// Seconds from the first edit not kept to its write.
+    pub const AFTER: f64 = 0.5;
+
+    /// Called each frame at time `now` (seconds), with whether there are edits not kept yet;
+    /// true when they are due to be written now.
+    pub fn due(&mut self, unkept: bool, now: f64) -> bool {
+        match (unkept, self.since) {
+            (false, _) => {
+                self.since = None;
+                false
+            }
+            (true, None) => {
+                self.since = Some(now);
+                false
+            }
+            (true, Some(since)) if now - since >= Self::AFTER => {
+                self.since = None;
+                true
+            }
+            (true, Some(_)) => false,
+        }
+    }
+
+    /// Seconds until the edits waiting are due (`None`: none wait).
+    pub fn wait(&self, now: f64) -> Option<f64> {
+        self.since.map(|since| (since + Self::AFTER - now).max(0.0))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Edits are written half a second after the first of them, even while more keep coming,
+    /// and the schedule forgets them once they are saved or discarded.
+    #[test]
+    fn edits_are_kept_half_a_second_after_the_first_whatever_follows() {
+        let mut schedule = KeepSchedule::default();
+        assert!(!schedule.due(false, 0.0));
+        assert_eq!(schedule.wait(0.0), None);
+        assert!(!schedule.due(true, 1.0), "the first edit starts the wait");
+        let wait = schedule.wait(1.2).expect("waiting");
+        assert!((wait - 0.3).abs() < 1e-9, "{wait}");
+        // Edits every tenth of a second: still written at 1.5.
+        for t in [1.1, 1.2, 1.3, 1.4] {
+            assert!(!schedule.due(true, t), "{t}");
+        }
+        assert!(schedule.due(true, 1.5), "due half a second after the first");
+        assert!(!schedule.due(true, 1.6), "the next edits wait again");
+        assert!(schedule.due(true, 2.1));
+        assert!(!schedule.due(true, 3.0));
+        assert!(!schedule.due(false, 3.2), "saved meanwhile");
+        assert!(!schedule.due(true, 3.3), "a new wait");
+        assert!(schedule.due(true, 3.8));
+    }
     use crate::grid::Tile;
 
     fn edited_map() -> TileMap {

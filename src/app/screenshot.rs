@@ -105,11 +105,14 @@ impl ScreenshotPlan {
         let done = self.result.lock().ok().and_then(|mut slot| slot.take());
         match done {
             Some(Ok(())) => {
-                eprintln!("wrote {}", self.path.display());
+                eprintln!(
+                    "{}",
+                    crate::input::printable(&format!("wrote {}", self.path.display()))
+                );
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
             Some(Err(message)) => {
-                eprintln!("error: {message}");
+                eprintln!("{}", crate::input::printable(&format!("error: {message}")));
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
             None => ctx.request_repaint(),

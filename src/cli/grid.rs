@@ -321,22 +321,23 @@ pub(super) fn scen_command(
             Some(_) => "invalid",
             None => result.outcome.name(),
         };
-        let mut detail = json!({
-            "line": s.line,
-            "bucket": s.bucket,
-            "start": [s.start.0, s.start.1],
-            "goal": [s.goal.0, s.goal.1],
-            "optimal": s.optimal,
-            "length": if result.cost.is_finite() { json!(result.cost) } else { json!(null) },
-            "status": status,
-            "expanded": result.expanded,
-            "peak_memory": result.peak_memory,
-            "matches": ok,
-        });
-        if let Some(problem) = problem {
-            detail["problem"] = json!(problem);
+        let detail = ScenarioDetail {
+            line: s.line,
+            bucket: s.bucket,
+            start: [s.start.0, s.start.1],
+            goal: [s.goal.0, s.goal.1],
+            optimal: s.optimal,
+            length: result.cost.is_finite().then_some(result.cost),
+            status,
+            expanded: result.expanded,
+            peak_memory: result.peak_memory,
+            matches: ok,
+            problem,
+        };
+        // Text lists the first mismatches only.
+        if json || (!ok && details.len() < 20) {
+            details.push(detail);
         }
-        details.push(detail);
     }
     let total = scenarios.len();
     if json {
@@ -363,17 +364,22 @@ pub(super) fn scen_command(
         if budget_exceeded > 0 {
             say!("{budget_exceeded} gave up at the node budget (--budget)");
         }
-        for d in details.iter().filter(|d| d["matches"] == false).take(20) {
-            let why = match d["problem"].as_str() {
-                Some(problem) => problem.to_string(),
-                None => format!("got {} ({})", d["length"], d["status"]),
+        for d in &details {
+            let why = match &d.problem {
+                Some(problem) => problem.clone(),
+                None => match d.length {
+                    Some(length) => format!("got {length} ({})", d.status),
+                    None => format!("got null ({})", d.status),
+                },
             };
             say!(
-                "  line {}: {} → {}: listed {}, {why}",
-                d["line"],
-                d["start"],
-                d["goal"],
-                d["optimal"]
+                "  line {}: [{},{}] → [{},{}]: listed {}, {why}",
+                d.line,
+                d.start[0],
+                d.start[1],
+                d.goal[0],
+                d.goal[1],
+                d.optimal
             );
         }
     }
@@ -382,6 +388,24 @@ pub(super) fn scen_command(
     } else {
         ExitCode::from(1)
     }
+}
+
+/// What `navlab scen` reports of one scenario (a struct, not a JSON value: a scenario file
+/// may hold a million of them).
+#[derive(serde::Serialize)]
+struct ScenarioDetail {
+    line: usize,
+    bucket: u32,
+    start: [usize; 2],
+    goal: [usize; 2],
+    optimal: f64,
+    length: Option<f64>,
+    status: &'static str,
+    expanded: usize,
+    peak_memory: usize,
+    matches: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    problem: Option<String>,
 }
 
 /// Reads a tile map (MovingAI `.map`, navlab `.json`, Tiled); exit 2 with the error otherwise.

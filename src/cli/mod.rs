@@ -9,18 +9,22 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Prints a line to stdout; a closed pipe (`navlab demo | head`) is not an error worth a panic.
+/// Control characters that came from a file (its name, a layer's) are written as escapes, so
+/// that a file cannot send the terminal its escape sequences.
 macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+        let line = crate::input::printable(&format!($($arg)*));
+        let _ = writeln!(std::io::stdout().lock(), "{line}");
     }};
 }
 
-/// Prints a line to stderr, ignoring a closed pipe.
+/// Prints a line to stderr, ignoring a closed pipe, control characters escaped as by `say!`.
 macro_rules! complain {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+        let line = crate::input::printable(&format!($($arg)*));
+        let _ = writeln!(std::io::stderr().lock(), "{line}");
     }};
 }
 
