@@ -88,7 +88,7 @@ pub fn read_file(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>,
 }
 
 /// The most characters of a file's text an error message quotes.
-const QUOTED_CHARS: usize = 40;
+pub const QUOTED_CHARS: usize = 40;
 
 /// Text from a file, quoted for a message: between backticks, its control characters written
 /// as escapes (so that a file cannot send a terminal its escape sequences), and cut after

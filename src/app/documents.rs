@@ -29,23 +29,19 @@ impl NavlabApp {
         for command in std::mem::take(&mut self.commands) {
             match command {
                 Command::OpenDialog => match self.dialogs.pick_mesh() {
-                    Picked::Path(path) => self.load_file(path),
+                    Picked::Path(path) => self.open_mesh_file(path),
                     Picked::NoDialog => self.prompt_for_open(true),
                     Picked::Cancelled => {}
                 },
                 Command::OpenPathPrompt => self.prompt_for_open(false),
-                Command::Load(path) => self.load_file(path),
+                Command::Load(path) => self.open_mesh_file(path),
                 Command::LoadEmbedded(i) => self.load_embedded(i),
                 Command::OpenMapDialog => match self.dialogs.pick_map() {
-                    Picked::Path(path) => {
-                        self.load_map(path);
-                    }
+                    Picked::Path(path) => self.open_map_file(path),
                     Picked::NoDialog => self.prompt_for_open(true),
                     Picked::Cancelled => {}
                 },
-                Command::LoadMap(path) => {
-                    self.load_map(path);
-                }
+                Command::LoadMap(path) => self.open_map_file(path),
                 Command::OpenRecovered => self.open_recovered(),
                 Command::NewMap(w, h) => {
                     if let Some(map) = crate::grid::TileMap::new(w, h) {
@@ -258,24 +254,16 @@ impl NavlabApp {
     /// when it loaded.
     pub fn load_map(&mut self, path: PathBuf) -> bool {
         let path = absolute(path);
-        use crate::grid::{movingai, tiled};
-        // A Tiled map is imported: say which layers became walls.
-        let loaded = if tiled::is_tiled_path(&path) {
-            tiled::load(&path).map(|import| {
-                let walls = match import.wall_sources() {
-                    sources if sources.is_empty() => "no walls".to_string(),
-                    sources => format!("walls from {sources}"),
-                };
-                let terrain = import
-                    .terrain_summary()
-                    .map_or(String::new(), |t| format!(", {t}"));
-                let notice =
-                    format!("Imported from Tiled: {walls}{terrain}; Save writes .map or .json");
-                (import.map, notice)
-            })
-        } else {
-            movingai::load_any(&path).map(|map| (map, "Map opened".to_string()))
-        };
+        let loaded = read_map(&path);
+        self.show_map(path, loaded)
+    }
+
+    /// Shows a map read from `path` (see [`read_map`]), or its error; true when it opened.
+    pub(super) fn show_map(
+        &mut self,
+        path: PathBuf,
+        loaded: Result<(crate::grid::TileMap, String), String>,
+    ) -> bool {
         match loaded {
             Ok((map, notice)) => {
                 self.replace_map(map, Some(path.clone()));
@@ -287,7 +275,7 @@ impl NavlabApp {
                 true
             }
             Err(e) => {
-                self.fail(OPEN_FAILED, e.to_string());
+                self.fail(OPEN_FAILED, e);
                 false
             }
         }
@@ -416,9 +404,20 @@ impl NavlabApp {
     /// Loads a mesh file into the scene; on failure the current mesh stays and the error shows.
     pub fn load_file(&mut self, path: PathBuf) {
         let path = absolute(path);
+        let loaded = crate::navmesh::NavMesh::load(&path, self.scenes.navmesh.settings.plane)
+            .map_err(|e| e.to_string());
+        self.show_mesh_file(path, loaded);
+    }
+
+    /// Shows a mesh read from `path`, or its error.
+    pub(super) fn show_mesh_file(
+        &mut self,
+        path: PathBuf,
+        loaded: Result<crate::navmesh::NavMesh, String>,
+    ) {
         let source = MeshSource::File(path.clone());
         let navmesh = &mut self.scenes.navmesh;
-        match navmesh.load(&source) {
+        match loaded {
             Ok(mesh) => {
                 navmesh.set_mesh(mesh, source);
                 self.watches.mesh = None; // watched again from this version
@@ -526,6 +525,29 @@ impl NavlabApp {
     }
 }
 
+/// Reads the tile map at `path`: the map and what to say of it (for a Tiled map, which layers
+/// became walls), or the error naming the file.
+pub(super) fn read_map(path: &std::path::Path) -> Result<(crate::grid::TileMap, String), String> {
+    use crate::grid::{movingai, tiled};
+    let loaded = if tiled::is_tiled_path(path) {
+        tiled::load(path).map(|import| {
+            let walls = match import.wall_sources() {
+                sources if sources.is_empty() => "no walls".to_string(),
+                sources => format!("walls from {sources}"),
+            };
+            let terrain = import
+                .terrain_summary()
+                .map_or(String::new(), |t| format!(", {t}"));
+            let notice =
+                format!("Imported from Tiled: {walls}{terrain}; Save writes .map or .json");
+            (import.map, notice)
+        })
+    } else {
+        movingai::load_any(path).map(|map| (map, "Map opened".to_string()))
+    };
+    loaded.map_err(|e| e.to_string())
+}
+
 /// What a file opens as in the window, told by its extension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Opens {
@@ -553,7 +575,7 @@ pub(super) fn opens_as(path: &std::path::Path) -> Result<Opens, String> {
 /// `/home/me/maps/a.map`): the recent list, the last file (reopened at start) and the pursuit's
 /// placements must still name it when navlab next starts in another folder. A file not written
 /// yet is named in its folder's real path.
-fn absolute(path: PathBuf) -> PathBuf {
+pub(super) fn absolute(path: PathBuf) -> PathBuf {
     if let Ok(real) = std::fs::canonicalize(&path) {
         return real;
     }

@@ -15,6 +15,7 @@ pub mod icon;
 pub mod ink;
 pub mod latest_worker;
 pub mod launch;
+pub mod loading;
 mod menus;
 mod mesh_build;
 pub mod navmesh_scene;
@@ -154,6 +155,8 @@ pub struct NavlabApp {
     watches: documents::Watches,
     /// Takes pictures of the window (Save picture, Copy picture).
     pictures: picture::PictureTaker,
+    /// Reads large files on a worker thread.
+    loader: loading::Loader,
 }
 
 impl NavlabApp {
@@ -187,6 +190,7 @@ impl NavlabApp {
             mesh_build: mesh_build::MeshBuilder::default(),
             watches: documents::Watches::default(),
             pictures: picture::PictureTaker::default(),
+            loader: loading::Loader::default(),
         };
         if let Some(last) = app.settings.last_file.clone() {
             app.load_file(last);
@@ -365,7 +369,7 @@ impl NavlabApp {
         self.shortcuts(ui);
         self.follow_files_on_disk(ui);
         let dt = f64::from(ui.input(|i| i.stable_dt)).min(0.1);
-        let building = self.poll_mesh_build();
+        let building = self.poll_mesh_build() | self.poll_loading();
         let moving = {
             let (scene, mut shared) = self.scene_and_shared();
             scene.tick(ui, &mut shared, dt)
@@ -427,6 +431,11 @@ impl NavlabApp {
     fn status_ui(&self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             self.scene().status_ui(ui, &self.map);
+            if let Some(name) = self.opening() {
+                ui.separator();
+                ui.spinner();
+                ui.label(format!("opening {name}…"));
+            }
             if let Some(notice) = &self.notice {
                 ui.separator();
                 ui.label(notice);

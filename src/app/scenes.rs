@@ -1,4 +1,4 @@
-//! The scenes of the lab, one line each in [`scenes!`]: the kind kept between runs, every
+//! The scenes of the lab, one line each in the `scenes!` macro below: the kind kept between runs, every
 //! scene's settings, and the set of them the window switches between.
 
 use super::navmesh_scene::NavmeshScene;

@@ -305,19 +305,6 @@ fn external_tileset(source: &str, dir: Option<&Path>) -> Result<Vec<(u32, Tile)>
             "the external tileset {shown} can only be read when the map is opened from a file"
         ));
     };
-    let extension = Path::new(source)
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    let xml = match extension.as_deref() {
-        Some("tsx") => true,
-        Some("tsj" | "json") => false,
-        _ => {
-            return Err(format!(
-                "the external tileset {shown} is not a .tsx, .tsj or .json file: navlab reads \
-                 only tilesets"
-            ));
-        }
-    };
     let outside = || {
         format!(
             "the external tileset {shown} is outside the map's folder: navlab reads tilesets \
@@ -334,6 +321,19 @@ fn external_tileset(source: &str, dir: Option<&Path>) -> Result<Vec<(u32, Tile)>
     if !plain {
         return Err(outside());
     }
+    let extension = Path::new(source)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let xml = match extension.as_deref() {
+        Some("tsx") => true,
+        Some("tsj" | "json") => false,
+        _ => {
+            return Err(format!(
+                "the external tileset {shown} is not a .tsx, .tsj or .json file: navlab reads \
+                 only tilesets"
+            ));
+        }
+    };
     // Links are followed to where they lead, which must be in the folder too.
     let folder = std::fs::canonicalize(dir).map_err(|_| outside())?;
     let path = std::fs::canonicalize(folder.join(relative))

@@ -347,8 +347,21 @@ pub(super) fn parse_tmj_in(
                 .filter_map(|(id, kind)| Some((tileset.firstgid.checked_add(id)?, kind))),
         );
     }
-    let mut layers = Vec::new();
+    // Every tile layer is counted before any is decoded (as for XML), in the file's depth-first
+    // order of layers, which is also how their lines are looked up.
     let mut budget = TileBudget::new();
+    let mut counting: Vec<&TmjLayer> = parsed.layers.iter().rev().collect();
+    let mut order = 0;
+    while let Some(layer) = counting.pop() {
+        if layer.kind == "tilelayer" {
+            budget
+                .take_layer(parsed.width * parsed.height)
+                .map_err(|m| at(line_of_layer_at(order), m))?;
+        }
+        counting.extend(layer.layers.iter().rev());
+        order += 1;
+    }
+    let mut layers = Vec::new();
     // Layers are taken depth first, in the order of the file, as their lines are listed.
     // Each layer with the offset of the groups around it.
     let mut pending: Vec<(TmjLayer, (f64, f64))> = std::mem::take(&mut parsed.layers)
@@ -370,9 +383,6 @@ pub(super) fn parse_tmj_in(
             "tilelayer" => {
                 let name = &layer.name;
                 let shown = crate::input::quoted(name);
-                budget
-                    .take_layer(parsed.width * parsed.height)
-                    .map_err(&invalid)?;
                 let gids = match layer.data.take() {
                     Some(TmjData::Text(text)) if layer.encoding.as_deref() == Some("base64") => {
                         decode_base64(

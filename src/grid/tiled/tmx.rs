@@ -85,8 +85,15 @@ pub(super) fn parse_tmx_in(
                 .filter_map(|(id, kind)| Some((first.checked_add(id)?, kind))),
         );
     }
-    let mut layers = Vec::new();
+    // Every tile layer is counted before any is decoded: a map of too many is refused at
+    // once, whatever its layers would inflate to.
     let mut budget = TileBudget::new();
+    for layer in root.descendants().filter(|n| n.has_tag_name("layer")) {
+        budget
+            .take_layer(width * height)
+            .map_err(|m| syntax(line_of(layer), m))?;
+    }
+    let mut layers = Vec::new();
     // Each node with the offset of the groups around it.
     let mut pending: Vec<(roxmltree::Node, (f64, f64))> = root
         .children()
@@ -122,9 +129,6 @@ pub(super) fn parse_tmx_in(
                     .find(|n| n.has_tag_name("data"))
                     .ok_or_else(|| syntax(line_of(node), format!("layer {shown} has no <data>")))?;
                 let at = line_of(data);
-                budget
-                    .take_layer(width * height)
-                    .map_err(|m| syntax(at, m))?;
                 let gids = match data.attribute("encoding") {
                     Some("csv") => parse_csv(data.text().unwrap_or(""))
                         .map_err(|m| syntax(at, format!("layer {shown}: {m}")))?,
