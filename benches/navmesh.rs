@@ -1,5 +1,5 @@
-//! Point location and path queries on a generated 100k-triangle mesh, with the seed article's
-//! linear scan as the baseline. Run: `cargo bench --bench navmesh`.
+//! Point location and path queries on a generated 100k-triangle mesh, against the linear scan
+//! of “A* on a navigation mesh” as the baseline. Run: `cargo bench --bench navmesh`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use navlab::geom::Vec2;
@@ -37,7 +37,7 @@ fn random_points(mesh: &NavMesh, n: usize, seed: u64) -> Vec<Vec2> {
 fn point_location(c: &mut Criterion) {
     let mesh = mesh_100k();
     let points = random_points(&mesh, 200, 1);
-    // Same answers where the exact test finds a triangle (the seed's slack accepts a superset).
+    // Same answers where the exact test finds a triangle (the area sums' slack accepts a superset).
     for &p in &points {
         if mesh.triangle_at(p).is_some() {
             assert!(mesh.triangle_at_linear_scan(p).is_some());
@@ -52,7 +52,7 @@ fn point_location(c: &mut Criterion) {
             }
         })
     });
-    group.bench_function("linear_scan_seed (per 200 points)", |b| {
+    group.bench_function("linear_scan_area_sums (per 200 points)", |b| {
         b.iter(|| {
             for &p in &points {
                 black_box(mesh.triangle_at_linear_scan(black_box(p)));

@@ -10,9 +10,10 @@ use std::path::Path;
 /// with normals, uvs and comments fits many times over.
 pub const MAX_MESH_BYTES: u64 = 128 << 20;
 
-/// The most triangles in a mesh (after its polygons are triangulated): a 30 MB OBJ of bare
-/// triangles. Larger meshes are refused before they are built.
-pub const MAX_TRIANGLES: usize = 1_000_000;
+/// The most triangles in a mesh (after its polygons are triangulated): a 16 MB OBJ of bare
+/// triangles, which every command reads, checks and converts in a few seconds and under half
+/// a gigabyte. Larger meshes are refused before they are built.
+pub const MAX_TRIANGLES: usize = 500_000;
 
 /// The most vertices a mesh file may list: three for each of [`MAX_TRIANGLES`].
 pub const MAX_VERTICES: usize = 3 * MAX_TRIANGLES;

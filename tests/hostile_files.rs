@@ -433,13 +433,16 @@ fn meshes_too_large_to_hold_are_refused_at_the_line_that_passes_the_limit() {
     }
     one_face.push('\n');
     std::fs::write(&face, &one_face).expect("write");
+    use navlab::words::thousands;
+    let too_many_triangles = format!("more than {} triangles", thousands(MAX_TRIANGLES));
+    let too_many_vertices = format!("more than {} vertices", thousands(MAX_VERTICES));
     for (path, line, says) in [
         (
             &triangles,
             3 + MAX_TRIANGLES + 1,
-            "more than 1,000,000 triangles",
+            too_many_triangles.as_str(),
         ),
-        (&vertices, MAX_VERTICES + 1, "more than 3,000,000 vertices"),
+        (&vertices, MAX_VERTICES + 1, too_many_vertices.as_str()),
         (&face, corners + 1, "a face of 200,000 corners"),
     ] {
         let started = Instant::now();

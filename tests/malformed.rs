@@ -449,6 +449,37 @@ fn the_fuzz_targets_checks_hold_on_real_files() {
         for format in 0..5u8 {
             map_file_checks::map_file(&as_fuzz_input(format, &bytes));
         }
+        map_file_checks::map_path(&path);
+    }
+    for path in &meshes {
+        mesh_file_checks::mesh_path(path);
+    }
+}
+
+/// The fuzz targets' checks on files opened from disk that are not files: a folder, devices,
+/// a pipe (which would block a reader that opened it for ever).
+#[test]
+fn the_fuzz_targets_checks_refuse_what_is_not_a_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut paths = vec![dir.path().to_path_buf()];
+    for device in ["/dev/zero", "/dev/urandom", "/dev/null"] {
+        if std::path::Path::new(device).exists() {
+            paths.push(device.into());
+        }
+    }
+    let fifo = dir.path().join("pipe.obj");
+    if std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        paths.push(fifo);
+    } else {
+        eprintln!("SKIPPED: the pipe case (mkfifo is absent)");
+    }
+    for path in &paths {
+        mesh_file_checks::mesh_path(path);
+        map_file_checks::map_path(path);
     }
 }
 

@@ -35,6 +35,22 @@ pub fn map_file(data: &[u8]) {
     }
 }
 
+/// [`map_file`] on a whole file on disk, read as every map reader reads one (`.map`, navlab
+/// `.json` or Tiled by its name, MovingAI `.map` whatever its name, `.scen`). A folder, a device
+/// or a pipe is refused, never read.
+pub fn map_path(path: &std::path::Path) {
+    use navlab::grid::movingai::{load_any, load_map, load_scenarios};
+    for map in [load_any(path).ok(), load_map(path).ok()]
+        .into_iter()
+        .flatten()
+    {
+        if map.cell_count() <= SEARCHED_CELLS {
+            search_and_build(&map);
+        }
+    }
+    let _ = load_scenarios(path);
+}
+
 fn search_and_build(map: &TileMap) {
     let passable = |&i: &usize| map.is_passable(map.cell(i));
     let cells = 0..map.cell_count();

@@ -4,7 +4,7 @@
 use navlab::geom::Vec2;
 use navlab::navmesh::diagnose::{CheckOptions, check, check_raw, repair};
 use navlab::navmesh::query::{CostModel, QueryOptions, find_path};
-use navlab::navmesh::{Plane, obj, polyanya};
+use navlab::navmesh::{NavMesh, Plane, obj, polyanya};
 use navlab::search::NoObserver;
 
 /// The first byte chooses the format (OBJ in the XZ plane, OBJ in the XY plane, Polyanya), the
@@ -19,11 +19,30 @@ pub fn mesh_file(data: &[u8]) {
         1 => obj::parse(bytes, "fuzz.obj", Plane::Xy),
         _ => polyanya::parse(bytes, "fuzz.mesh"),
     };
-    let Ok(mesh) = parsed else {
-        return;
-    };
+    if let Ok(mesh) = parsed {
+        check_mesh(&mesh);
+    }
+}
+
+/// [`mesh_file`] on a whole file on disk, read as every reader reads one: as OBJ in both
+/// planes and as Polyanya. A folder, a device or a pipe is refused, never read.
+pub fn mesh_path(path: &std::path::Path) {
+    for mesh in [
+        NavMesh::load(path, Plane::Xz),
+        NavMesh::load(path, Plane::Xy),
+        polyanya::load(path),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        check_mesh(&mesh);
+    }
+}
+
+/// A mesh that loaded is checked, repaired and checked again, and queried across its bounds.
+fn check_mesh(mesh: &NavMesh) {
     let options = CheckOptions::default();
-    let _ = check(&mesh, &options);
+    let _ = check(mesh, &options);
     let (repaired, _) = repair(mesh.raw(), &options);
     let _ = check_raw(&repaired, &options);
     let b = mesh.bounds();
@@ -34,7 +53,7 @@ pub fn mesh_file(data: &[u8]) {
                 cost,
                 ..QueryOptions::default()
             };
-            let _ = find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver);
+            let _ = find_path(mesh, from, to, options, &mut NoObserver, &mut NoObserver);
         }
     }
 }
