@@ -560,6 +560,7 @@ fn the_open_list_shows_the_triangle_expanded_next() {
     let options = navlab::navmesh::QueryOptions {
         cost: navlab::navmesh::CostModel::Midpoint,
         heuristic_weight: scene.settings.heuristic_weight,
+        ..navlab::navmesh::QueryOptions::default()
     };
     let mut states = Vec::new();
     let path = navlab::navmesh::find_path_with_states(
@@ -1130,6 +1131,7 @@ fn a_large_mesh_is_queried_in_the_background_and_the_newest_goal_wins() {
     let options = navlab::navmesh::QueryOptions {
         cost: scene.settings.cost,
         heuristic_weight: scene.settings.heuristic_weight,
+        ..navlab::navmesh::QueryOptions::default()
     };
     let direct = navlab::navmesh::find_path(
         &scene.mesh,

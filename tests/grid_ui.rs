@@ -1879,6 +1879,7 @@ fn launch_options_set_the_map_search_and_mesh_cost() {
     let options = navlab::navmesh::QueryOptions {
         cost: navlab::navmesh::CostModel::Midpoint,
         heuristic_weight: app.scenes.navmesh.settings.heuristic_weight,
+        ..navlab::navmesh::QueryOptions::default()
     };
     let direct = navlab::navmesh::find_path(
         &app.scenes.navmesh.mesh,

@@ -60,7 +60,7 @@ proptest! {
         let mesh = jittered_grid(spec);
         let (from, to) = (point_in(&mesh, a, b), point_in(&mesh, c, d));
         let cost = if midpoint { CostModel::Midpoint } else { CostModel::Centroid };
-        let options = QueryOptions { cost, heuristic_weight: weight };
+        let options = QueryOptions { cost, heuristic_weight: weight, ..QueryOptions::default() };
         let (mut trace, mut states): (Vec<SearchEvent>, Vec<SearchEvent>) = (Vec::new(), Vec::new());
         let path = find_path_with_states(&mesh, from, to, options, &mut trace, &mut states, &mut NoObserver)
             .expect("finite");
@@ -100,6 +100,7 @@ proptest! {
         let options = QueryOptions {
             cost: CostModel::Centroid,
             heuristic_weight: if weight_zero { 0.0 } else { 1.0 },
+            ..QueryOptions::default()
         };
         let path = find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver).expect("finite");
         let oracle = dijkstra_oracle(mesh.triangles().len(), &centroid_graph(&mesh), path.start.triangle);
@@ -583,7 +584,7 @@ proptest! {
         let mesh = jittered_grid(spec);
         let (from, to) = (point_in(&mesh, a, b), point_in(&mesh, c, d));
         let cost = if midpoint { CostModel::Midpoint } else { CostModel::Centroid };
-        let options = QueryOptions { cost, heuristic_weight: 1.0 };
+        let options = QueryOptions { cost, heuristic_weight: 1.0, ..QueryOptions::default() };
         let timeline = Timeline::record(&mesh, from, to, options);
         let triangles = mesh.triangles().len();
         let mut replay = TimelineReplay::new(triangles);

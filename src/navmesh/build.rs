@@ -124,8 +124,9 @@ impl NavMesh {
 
         // Triangulate every polygon (after welding, so repeated corners collapse).
         let mut corner_triples: Vec<[usize; 3]> = Vec::new();
+        let mut triple_areas: Vec<super::areas::AreaId> = Vec::new();
         let mut seen = HashMap::new();
-        for poly in polygons {
+        for (polygon, poly) in polygons.iter().enumerate() {
             let mut ring: Vec<usize> = poly.iter().map(|&v| weld_map[v]).collect();
             ring.dedup();
             while ring.len() > 1 && ring.first() == ring.last() {
@@ -168,6 +169,7 @@ impl NavMesh {
                     continue;
                 }
                 corner_triples.push(ccw);
+                triple_areas.push(raw.polygon_area(polygon));
             }
         }
         // What only triangulating needed goes before the mesh takes its room.
@@ -254,7 +256,10 @@ impl NavMesh {
             bounds,
             index,
             report,
-            raw: std::sync::Arc::new(raw),
+            plane: options.plane,
+            area_types: triple_areas,
+            area_names: raw.area_names.clone(),
+            raw: std::sync::OnceLock::from(std::sync::Arc::new(raw)),
         })
     }
 }
@@ -341,7 +346,7 @@ pub(crate) fn is_sliver(a: Vec2, b: Vec2, c: Vec2) -> bool {
     signed_area2(a, b, c).abs() <= 1e-12 * longest2
 }
 
-fn islands(neighbours: &[Vec<(TriId, EdgeId)>]) -> (Vec<usize>, usize) {
+pub(crate) fn islands(neighbours: &[Vec<(TriId, EdgeId)>]) -> (Vec<usize>, usize) {
     let mut island_of = vec![usize::MAX; neighbours.len()];
     let mut count = 0;
     let mut stack = Vec::new();

@@ -20,10 +20,10 @@ pub struct Location {
     pub snapped: bool,
 }
 
-#[derive(Debug, Clone)]
-struct IndexedTriangle {
-    id: TriId,
-    corners: [Vec2; 3],
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct IndexedTriangle {
+    pub(crate) id: TriId,
+    pub(crate) corners: [Vec2; 3],
 }
 
 impl RTreeObject for IndexedTriangle {
@@ -51,10 +51,10 @@ impl PointDistance for IndexedTriangle {
 }
 
 /// Spatial index over a mesh's triangles.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct TriangleIndex {
-    tree: RTree<IndexedTriangle>,
-    grid: Option<CellGrid>,
+    pub(crate) tree: RTree<IndexedTriangle>,
+    pub(crate) grid: Option<CellGrid>,
 }
 
 impl TriangleIndex {
@@ -78,8 +78,8 @@ impl TriangleIndex {
 /// A uniform grid over the mesh bounds, each cell listing the triangles whose bounding box
 /// overlaps it (compressed: one offsets array, one ids array). About one cell per triangle, so a
 /// query tests a handful of triangles.
-#[derive(Debug)]
-struct CellGrid {
+#[derive(Debug, Clone)]
+pub(crate) struct CellGrid {
     origin: Vec2,
     inverse_cell: f64,
     columns: usize,

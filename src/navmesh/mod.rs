@@ -1,13 +1,16 @@
 //! A navigation mesh: triangles in the plane with shared edges (an edge keeps a *list* of
 //! triangles, so stairs passing over a floor work), adjacency, islands and a spatial index.
 
+pub mod areas;
 mod build;
 pub mod diagnose;
+pub mod edit;
 pub mod from_map;
 pub mod generate;
 pub mod locate;
 mod merge;
 pub mod obj;
+mod patch;
 pub mod polyanya;
 mod polyanya_write;
 pub mod query;
@@ -49,6 +52,14 @@ impl Plane {
         match self {
             Plane::Xz => (Vec2::new(x, z), y),
             Plane::Xy => (Vec2::new(x, y), z),
+        }
+    }
+
+    /// The 3D position of a plane point at a height: the inverse of [`project`](Self::project).
+    pub fn unproject(self, p: Vec2, height: f64) -> [f64; 3] {
+        match self {
+            Plane::Xz => [p.x, height, p.y],
+            Plane::Xy => [p.x, p.y, height],
         }
     }
 }
@@ -98,7 +109,7 @@ pub struct Bounds {
 }
 
 /// A navigation mesh ready for queries.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct NavMesh {
     pub(crate) vertices: Vec<Vec2>,
     pub(crate) heights: Vec<f64>,
@@ -110,7 +121,14 @@ pub struct NavMesh {
     pub(crate) bounds: Bounds,
     pub(crate) index: locate::TriangleIndex,
     pub(crate) report: BuildReport,
-    pub(crate) raw: std::sync::Arc<RawMesh>,
+    pub(crate) plane: Plane,
+    /// The area type of each triangle.
+    pub(crate) area_types: Vec<areas::AreaId>,
+    /// The names of the area types, by id (the built-in ones first).
+    pub(crate) area_names: Vec<String>,
+    /// The polygons the mesh was built from; made from the triangles when first asked for on a
+    /// mesh that was edited.
+    pub(crate) raw: std::sync::OnceLock<std::sync::Arc<RawMesh>>,
 }
 
 /// The polygons of a mesh as given (read from a file or generated), before welding,
@@ -129,6 +147,10 @@ pub struct RawMesh {
     /// Where a Polyanya file's own neighbour lists disagree with its polygons (empty for
     /// other formats, and once the polygons are rewritten).
     pub neighbour_list_problems: Vec<polyanya::ListProblem>,
+    /// The area type of each polygon, by id into `area_names`; empty when all are ground.
+    pub polygon_areas: Vec<areas::AreaId>,
+    /// The names of the area types (the built-in ones first).
+    pub area_names: Vec<String>,
 }
 
 impl RawMesh {
@@ -140,7 +162,14 @@ impl RawMesh {
             plane,
             vertex_ids: Vec::new(),
             neighbour_list_problems: Vec::new(),
+            polygon_areas: Vec::new(),
+            area_names: areas::built_in_names(),
         }
+    }
+
+    /// The area type of polygon `k` (ground when none was given).
+    pub fn polygon_area(&self, k: usize) -> areas::AreaId {
+        self.polygon_areas.get(k).copied().unwrap_or(0)
     }
 
     /// The mesh as Wavefront OBJ text (positions as stored, faces 1-based), e.g. to save a
@@ -154,7 +183,24 @@ impl RawMesh {
         for p in &self.positions {
             let _ = writeln!(out, "v {} {} {}", p[0], p[1], p[2]);
         }
-        for poly in self.polygons.iter().filter(|p| p.len() >= 3) {
+        // Area types as groups `g area:NAME`, written only when some polygon is not ground.
+        let with_areas = self.polygon_areas.iter().any(|&a| a != 0);
+        let mut group = None;
+        for (k, poly) in self
+            .polygons
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.len() >= 3)
+        {
+            let area = self.polygon_area(k);
+            if with_areas && group != Some(area) {
+                let name = self
+                    .area_names
+                    .get(usize::from(area))
+                    .map_or("ground", String::as_str);
+                let _ = writeln!(out, "g area:{name}");
+                group = Some(area);
+            }
             out.push('f');
             for v in poly {
                 let _ = write!(out, " {}", v + 1);
@@ -225,13 +271,80 @@ impl NavMesh {
         if polyanya::is_polyanya_path(path) {
             polyanya::to_polyanya(self, shape)
         } else {
-            Ok(self.raw.to_obj(comment))
+            Ok(self.raw().to_obj(comment))
         }
     }
 
-    /// The polygons this mesh was built from.
+    /// The polygons this mesh was built from (for an edited mesh: its triangles, over the
+    /// vertices they use).
     pub fn raw(&self) -> &RawMesh {
-        &self.raw
+        self.shared_raw()
+    }
+
+    /// [`raw`](Self::raw), shared (for a worker thread).
+    pub fn shared_raw(&self) -> &std::sync::Arc<RawMesh> {
+        self.raw
+            .get_or_init(|| std::sync::Arc::new(self.triangles_as_raw()))
+    }
+
+    /// The triangles as polygons over the vertices they use, with their area types.
+    fn triangles_as_raw(&self) -> RawMesh {
+        let plane = self.plane;
+        let mut renumber = vec![usize::MAX; self.vertices.len()];
+        let mut positions = Vec::new();
+        let mut polygons = Vec::with_capacity(self.triangles.len());
+        for t in &self.triangles {
+            let corners = t.vertices.map(|v| {
+                if renumber[v] == usize::MAX {
+                    renumber[v] = positions.len();
+                    positions.push(plane.unproject(self.vertices[v], self.heights[v]));
+                }
+                renumber[v]
+            });
+            polygons.push(corners.to_vec());
+        }
+        let mut raw = RawMesh::new(positions, polygons, plane);
+        raw.polygon_areas = self.area_types.clone();
+        raw.area_names = self.area_names.clone();
+        raw
+    }
+
+    /// The area type of triangle `tri` (ground for an id past the mesh).
+    pub fn area_type(&self, tri: TriId) -> areas::AreaId {
+        self.area_types.get(tri).copied().unwrap_or(0)
+    }
+
+    /// The area type of every triangle, by triangle id.
+    pub fn area_types(&self) -> &[areas::AreaId] {
+        &self.area_types
+    }
+
+    /// The area types some triangle has: bit k for area type k.
+    pub fn area_types_present(&self) -> u32 {
+        self.area_types.iter().fold(0, |bits, &a| {
+            bits | 1u32.checked_shl(u32::from(a)).unwrap_or(0)
+        })
+    }
+
+    /// The names of the area types, by [`areas::AreaId`] (the built-in ones first).
+    pub fn area_names(&self) -> &[String] {
+        &self.area_names
+    }
+
+    /// The plane the mesh lies in.
+    pub fn plane(&self) -> Plane {
+        self.plane
+    }
+
+    /// How many vertices the triangles use (an edited mesh keeps vertices it no longer uses).
+    pub fn used_vertex_count(&self) -> usize {
+        let mut used = vec![false; self.vertices.len()];
+        for t in &self.triangles {
+            for &v in &t.vertices {
+                used[v] = true;
+            }
+        }
+        used.iter().filter(|&&u| u).count()
     }
 
     /// Vertex positions in the plane.
@@ -301,7 +414,7 @@ impl NavMesh {
     /// A summary for `navlab info`.
     pub fn summary(&self) -> MeshSummary {
         MeshSummary {
-            vertices: self.vertices.len(),
+            vertices: self.used_vertex_count(),
             triangles: self.triangles.len(),
             edges: self.edges.len(),
             border_edges: self.edges.iter().filter(|e| e.is_border()).count(),

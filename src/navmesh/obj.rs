@@ -111,7 +111,61 @@ fn read_polygons(bytes: &[u8], file: &str, plane: Plane) -> Result<RawMesh, Load
     }
     let mut raw = RawMesh::new(positions, polygons, plane);
     raw.vertex_ids = file_vertex_ids(bytes, &raw);
+    read_areas(bytes, &mut raw).map_err(|(line, message)| syntax(line, message))?;
     Ok(raw)
+}
+
+/// The prefix of a group or material name that gives its faces an area type.
+pub const AREA_PREFIX: &str = "area:";
+
+/// Area types from `g area:NAME` and `usemtl area:NAME` lines: each face takes the area of
+/// the latest such line before it (a group or material without the prefix sets ground). Names
+/// must be [valid](super::areas::is_valid_name); at most
+/// [`MAX_AREA_TYPES`](super::areas::MAX_AREA_TYPES) in all.
+fn read_areas(bytes: &[u8], raw: &mut RawMesh) -> Result<(), (usize, String)> {
+    use super::areas::{MAX_AREA_TYPES, intern, is_valid_name};
+    if !bytes
+        .windows(AREA_PREFIX.len())
+        .any(|w| w == AREA_PREFIX.as_bytes())
+    {
+        return Ok(());
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let mut current = 0;
+    let mut areas = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let mut tokens = line.split_whitespace();
+        match tokens.next() {
+            Some("g" | "o" | "usemtl") => {
+                let name = tokens.next().unwrap_or("");
+                current = match name.strip_prefix(AREA_PREFIX) {
+                    None => 0,
+                    Some(area) if !is_valid_name(area) => {
+                        return Err((
+                            i + 1,
+                            "an area name (after `area:`) is 1 to 32 letters, digits, `_` or `-`"
+                                .to_string(),
+                        ));
+                    }
+                    Some(area) => intern(&mut raw.area_names, area).ok_or_else(|| {
+                        (
+                            i + 1,
+                            format!(
+                                "more than {MAX_AREA_TYPES} area types (built-in ones included)"
+                            ),
+                        )
+                    })?,
+                };
+            }
+            Some("f") if tokens.clone().count() >= 3 => areas.push(current),
+            _ => {}
+        }
+    }
+    // Faces the reader kept are the face lines of three or more corners, in order.
+    if areas.len() == raw.polygons.len() && areas.iter().any(|&a| a != 0) {
+        raw.polygon_areas = areas;
+    }
+    Ok(())
 }
 
 /// The reader numbers vertices by first use in each object; reports should use the file's

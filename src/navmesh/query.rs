@@ -2,6 +2,7 @@
 //! edges along it are the *portals*, and the funnel pulls the string through them into
 //! *waypoints*.
 
+use super::areas::AreaCosts;
 use super::{Location, NavMesh, TriId};
 use crate::geom::Vec2;
 use crate::search::events::Both;
@@ -29,6 +30,9 @@ pub struct QueryOptions {
     pub cost: CostModel,
     /// Multiplies the heuristic: 1 is optimal A*, more is greedier, 0 is Dijkstra.
     pub heuristic_weight: f64,
+    /// What crossing each area type costs (a step's distance times its multiplier). The
+    /// heuristic is scaled by the cheapest, so it never overestimates.
+    pub area_costs: AreaCosts,
 }
 
 impl Default for QueryOptions {
@@ -36,6 +40,7 @@ impl Default for QueryOptions {
         Self {
             cost: CostModel::Centroid,
             heuristic_weight: 1.0,
+            area_costs: AreaCosts::default(),
         }
     }
 }
@@ -324,17 +329,26 @@ where
     } else {
         1.0
     };
+    let costs = &options.area_costs;
+    let weight = weight * costs.cheapest_of(mesh.area_types_present());
     let (corridor, corridor_cost, expanded) = match options.cost {
         CostModel::Centroid => centroid_search(
             mesh,
             &start,
             &goal,
             weight,
+            costs,
             &mut Both(search_observer, state_observer),
         ),
-        CostModel::Midpoint => {
-            midpoint_search(mesh, &start, &goal, weight, search_observer, state_observer)
-        }
+        CostModel::Midpoint => midpoint_search(
+            mesh,
+            &start,
+            &goal,
+            weight,
+            costs,
+            search_observer,
+            state_observer,
+        ),
     };
     let mut path = Path {
         status: PathStatus::Unreachable,
@@ -392,17 +406,22 @@ fn centroid_search<S: Observer<SearchEvent>>(
     start: &Location,
     goal: &Location,
     weight: f64,
+    costs: &AreaCosts,
     observer: &mut S,
 ) -> (Option<Vec<TriId>>, f64, usize) {
     let goal_centre = mesh.triangles[goal.triangle].centroid;
     let tris = &mesh.triangles;
+    let multiplier = |t: TriId| costs.of(mesh.area_type(t));
     let result = astar(
         tris.len(),
         start.triangle,
         |t, out| {
             let here = tris[t].centroid;
+            let m = multiplier(t);
             for &(n, _) in mesh.neighbours(t) {
-                out.push((n, here.distance(tris[n].centroid)));
+                // Half the step lies in each triangle.
+                let step = here.distance(tris[n].centroid) * (m + multiplier(n)) / 2.0;
+                out.push((n, step));
             }
         },
         |t| weight * tris[t].centroid.distance(goal_centre),
@@ -418,10 +437,12 @@ fn midpoint_search<S: Observer<SearchEvent>, T: Observer<SearchEvent>>(
     start: &Location,
     goal: &Location,
     weight: f64,
+    costs: &AreaCosts,
     observer: &mut S,
     state_observer: &mut T,
 ) -> (Option<Vec<TriId>>, f64, usize) {
     let layout = MidpointStates::new(mesh, start, goal);
+    let multiplier = |t: TriId| costs.of(mesh.area_type(t));
     let tris = &mesh.triangles;
     let edge_mid = |e: usize| {
         let [a, b] = mesh.edges[e].vertices;
@@ -453,8 +474,10 @@ fn midpoint_search<S: Observer<SearchEvent>, T: Observer<SearchEvent>>(
             let here = position(node);
             let t = layout.triangle_of(node);
             let entry = (node != layout.start_node()).then_some(node % 3);
+            // Every step runs inside triangle t.
+            let m = multiplier(t);
             if t == goal.triangle {
-                out.push((layout.goal_node(), here.distance(goal.point)));
+                out.push((layout.goal_node(), here.distance(goal.point) * m));
             }
             for (k, &e) in tris[t].edges.iter().enumerate() {
                 if Some(k) == entry {
@@ -466,7 +489,7 @@ fn midpoint_search<S: Observer<SearchEvent>, T: Observer<SearchEvent>>(
                         continue;
                     }
                     if let Some(k_in) = tris[n].edges.iter().position(|&x| x == e) {
-                        out.push((3 * n + k_in, here.distance(mid)));
+                        out.push((3 * n + k_in, here.distance(mid) * m));
                     }
                 }
             }

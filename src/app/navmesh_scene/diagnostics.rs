@@ -111,7 +111,7 @@ impl Diagnostics {
             return self.checker.is_busy();
         }
         let in_background = mesh.triangles().len() >= self.background_from;
-        let raw = Arc::clone(&mesh.raw);
+        let raw = Arc::clone(mesh.shared_raw());
         match self
             .checker
             .answer_or_submit(self.generation, raw, in_background)

@@ -349,6 +349,7 @@ impl NavmeshScene {
             options: QueryOptions {
                 cost: self.settings.cost,
                 heuristic_weight: self.settings.heuristic_weight,
+                area_costs: crate::navmesh::areas::AreaCosts::for_names(self.mesh.area_names()),
             },
         };
         let in_background = self.mesh.triangles().len() >= BACKGROUND_TRIANGLES;

@@ -1,0 +1,589 @@
+//! Editing a navigation mesh: obstacles, doors and area shapes cut into it, triangles painted
+//! with area types, every edit undoable. Only the triangles a change touches are rebuilt.
+
+mod cut;
+pub mod shape;
+
+pub use cut::CutError;
+pub use shape::{Shape, ShapeError, ShapeKind};
+
+use super::areas::AreaId;
+use super::patch::Corner;
+use super::{NavMesh, TriId};
+use crate::geom::Vec2;
+use cut::{Pieces, cut_cluster};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The most shapes one mesh may carry.
+pub const MAX_SHAPES: usize = 1000;
+
+/// What the user has done to a mesh: the shapes on it and the area type of each of its own
+/// triangles. The edited mesh is a function of this and the unedited mesh.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Edits {
+    /// The shapes, in the order drawn.
+    pub shapes: Vec<Shape>,
+    /// Triangles of the unedited mesh painted with an area type other than their own:
+    /// `(triangle, area)`, sorted by triangle.
+    #[serde(default)]
+    pub painted: Vec<(TriId, AreaId)>,
+}
+
+impl Edits {
+    /// True when nothing was changed.
+    pub fn is_empty(&self) -> bool {
+        self.shapes.is_empty() && self.painted.is_empty()
+    }
+}
+
+/// Why an edit was refused (the mesh is unchanged).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum EditError {
+    /// The shape is not a simple polygon.
+    #[error(transparent)]
+    Shape(#[from] ShapeError),
+    /// The surface under it could not be cut.
+    #[error(transparent)]
+    Cut(#[from] CutError),
+    /// No shape with this index.
+    #[error("there is no shape {0}")]
+    NoSuchShape(usize),
+    /// More than [`MAX_SHAPES`].
+    #[error("a mesh may carry at most {MAX_SHAPES} shapes")]
+    TooManyShapes,
+    /// An area type the mesh does not have.
+    #[error("there is no area type {0}")]
+    NoSuchArea(AreaId),
+    /// A floor triangle the unedited mesh does not have.
+    #[error("the shape's floor, triangle {0}, is not on this mesh")]
+    NoSuchFloor(TriId),
+}
+
+/// A cluster of triangles of the unedited mesh that shapes touch, and the triangles that stand
+/// for it in the edited mesh.
+#[derive(Debug, Clone)]
+struct Cluster {
+    /// Triangles of the unedited mesh, sorted.
+    base: Vec<TriId>,
+    /// What it was cut with: the shapes over it and the area types of its triangles.
+    key: ClusterKey,
+    /// Ids of its new triangles in the edited mesh.
+    slots: Vec<TriId>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct ClusterKey {
+    shapes: Vec<Shape>,
+    areas: Vec<AreaId>,
+}
+
+/// Where a triangle of the edited mesh comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    /// A triangle of the unedited mesh, unchanged.
+    Base(TriId),
+    /// One of the new triangles of the cluster with this index.
+    Cut(usize),
+}
+
+/// A mesh being edited: the unedited mesh, the edits, the edited mesh, and the undo history.
+#[derive(Debug, Clone)]
+pub struct MeshEditor {
+    base: Arc<NavMesh>,
+    edits: Edits,
+    mesh: Arc<NavMesh>,
+    /// The triangles each shape touches, by shape index.
+    touched: Vec<Vec<TriId>>,
+    clusters: Vec<Cluster>,
+    origin: Vec<Origin>,
+    /// For each triangle of the unedited mesh, its id in the edited one when it is there
+    /// unchanged.
+    slot_of_base: Vec<Option<TriId>>,
+    undo: Vec<Edits>,
+    redo: Vec<Edits>,
+}
+
+impl MeshEditor {
+    /// Starts editing `base` with no edits.
+    pub fn new(base: Arc<NavMesh>) -> Self {
+        let n = base.triangles.len();
+        Self {
+            mesh: Arc::clone(&base),
+            base,
+            edits: Edits::default(),
+            touched: Vec::new(),
+            clusters: Vec::new(),
+            origin: (0..n).map(Origin::Base).collect(),
+            slot_of_base: (0..n).map(Some).collect(),
+            undo: Vec::new(),
+            redo: Vec::new(),
+        }
+    }
+
+    /// Starts editing `base` with `edits` already made (from a file); not undoable.
+    pub fn with_edits(base: Arc<NavMesh>, edits: Edits) -> Result<Self, EditError> {
+        let mut editor = Self::new(base);
+        editor.apply(edits)?;
+        Ok(editor)
+    }
+
+    /// The edited mesh.
+    pub fn mesh(&self) -> &Arc<NavMesh> {
+        &self.mesh
+    }
+
+    /// The mesh before any edit.
+    pub fn base(&self) -> &Arc<NavMesh> {
+        &self.base
+    }
+
+    /// The edits made.
+    pub fn edits(&self) -> &Edits {
+        &self.edits
+    }
+
+    /// The shapes on the mesh.
+    pub fn shapes(&self) -> &[Shape] {
+        &self.edits.shapes
+    }
+
+    /// True when an edit can be undone / redone.
+    pub fn can_undo(&self) -> bool {
+        !self.undo.is_empty()
+    }
+
+    /// True when an undone edit can be made again.
+    pub fn can_redo(&self) -> bool {
+        !self.redo.is_empty()
+    }
+
+    /// Adds a shape; returns its index.
+    pub fn add_shape(&mut self, shape: Shape) -> Result<usize, EditError> {
+        let mut edits = self.edits.clone();
+        if edits.shapes.len() >= MAX_SHAPES {
+            return Err(EditError::TooManyShapes);
+        }
+        edits.shapes.push(shape);
+        self.commit(edits)?;
+        Ok(self.edits.shapes.len() - 1)
+    }
+
+    /// Replaces shape `index` (a move, a resize, a door opened or closed).
+    pub fn replace_shape(&mut self, index: usize, shape: Shape) -> Result<(), EditError> {
+        let mut edits = self.edits.clone();
+        let slot = edits
+            .shapes
+            .get_mut(index)
+            .ok_or(EditError::NoSuchShape(index))?;
+        *slot = shape;
+        self.commit(edits)
+    }
+
+    /// Changes shape `index` without a new undo step (the steps of one drag: the drag's first
+    /// change made the step).
+    pub fn drag_shape(&mut self, index: usize, shape: Shape) -> Result<(), EditError> {
+        let mut edits = self.edits.clone();
+        let slot = edits
+            .shapes
+            .get_mut(index)
+            .ok_or(EditError::NoSuchShape(index))?;
+        *slot = shape;
+        self.apply(edits)
+    }
+
+    /// Removes the shapes at `indices`.
+    pub fn remove_shapes(&mut self, indices: &[usize]) -> Result<(), EditError> {
+        let mut edits = self.edits.clone();
+        if let Some(&bad) = indices.iter().find(|&&i| i >= edits.shapes.len()) {
+            return Err(EditError::NoSuchShape(bad));
+        }
+        let mut k = 0;
+        edits.shapes.retain(|_| {
+            k += 1;
+            !indices.contains(&(k - 1))
+        });
+        self.commit(edits)
+    }
+
+    /// Opens a closed door or closes an open one.
+    pub fn toggle_door(&mut self, index: usize) -> Result<(), EditError> {
+        let mut shape = self
+            .edits
+            .shapes
+            .get(index)
+            .cloned()
+            .ok_or(EditError::NoSuchShape(index))?;
+        if let ShapeKind::Door { open } = shape.kind {
+            shape.kind = ShapeKind::Door { open: !open };
+        }
+        self.replace_shape(index, shape)
+    }
+
+    /// Paints the triangles of the unedited mesh under `points` with `area` (one undo step).
+    /// Returns how many triangles changed.
+    pub fn paint(&mut self, points: &[Vec2], area: AreaId) -> Result<usize, EditError> {
+        if usize::from(area) >= self.base.area_names.len() {
+            return Err(EditError::NoSuchArea(area));
+        }
+        let mut edits = self.edits.clone();
+        let mut changed = 0;
+        for &p in points {
+            let Some(t) = self.base_triangle_under(p) else {
+                continue;
+            };
+            let own = self.base.area_type(t);
+            let entry = edits.painted.binary_search_by_key(&t, |&(x, _)| x);
+            let current = match entry {
+                Ok(k) => edits.painted[k].1,
+                Err(_) => own,
+            };
+            if current == area {
+                continue;
+            }
+            changed += 1;
+            match (entry, area == own) {
+                (Ok(k), true) => {
+                    edits.painted.remove(k);
+                }
+                (Ok(k), false) => edits.painted[k].1 = area,
+                (Err(k), false) => edits.painted.insert(k, (t, area)),
+                (Err(_), true) => {}
+            }
+        }
+        if changed > 0 {
+            self.commit(edits)?;
+        }
+        Ok(changed)
+    }
+
+    /// Undoes the last edit; false when there is none.
+    pub fn undo(&mut self) -> bool {
+        let Some(previous) = self.undo.pop() else {
+            return false;
+        };
+        let now = self.edits.clone();
+        if self.apply(previous).is_ok() {
+            self.redo.push(now);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Makes the last undone edit again; false when there is none.
+    pub fn redo(&mut self) -> bool {
+        let Some(next) = self.redo.pop() else {
+            return false;
+        };
+        let now = self.edits.clone();
+        if self.apply(next).is_ok() {
+            self.undo.push(now);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Starts an undo step for changes that follow through [`drag_shape`](Self::drag_shape).
+    pub fn begin_drag(&mut self) {
+        self.undo.push(self.edits.clone());
+        self.redo.clear();
+    }
+
+    /// The triangle of the unedited mesh under `p`: on the floor of the edited triangle there,
+    /// when the edited mesh has one.
+    pub fn base_triangle_under(&self, p: Vec2) -> Option<TriId> {
+        let edited = self.mesh.triangle_at(p)?;
+        match self.origin.get(edited)? {
+            Origin::Base(t) => Some(*t),
+            Origin::Cut(c) => {
+                let cluster = self.clusters.get(*c)?;
+                self.base
+                    .triangles_at(p)
+                    .into_iter()
+                    .find(|t| cluster.base.binary_search(t).is_ok())
+            }
+        }
+    }
+
+    /// Replaces the edits with `edits` as one undo step.
+    fn commit(&mut self, edits: Edits) -> Result<(), EditError> {
+        let before = self.edits.clone();
+        self.apply(edits)?;
+        self.undo.push(before);
+        self.redo.clear();
+        Ok(())
+    }
+
+    /// Makes the edited mesh the one `edits` describe, rebuilding only the clusters that
+    /// changed. On an error nothing changes.
+    fn apply(&mut self, edits: Edits) -> Result<(), EditError> {
+        let shapes: Vec<Shape> = edits
+            .shapes
+            .iter()
+            .map(|s| s.checked())
+            .collect::<Result<_, _>>()?;
+        if shapes.len() > MAX_SHAPES {
+            return Err(EditError::TooManyShapes);
+        }
+        let names = self.base.area_names.len();
+        for shape in &shapes {
+            if let ShapeKind::Area { area } = shape.kind
+                && usize::from(area) >= names
+            {
+                return Err(EditError::NoSuchArea(area));
+            }
+            if let Some(f) = shape.floor
+                && f >= self.base.triangles.len()
+            {
+                return Err(EditError::NoSuchFloor(f));
+            }
+        }
+        let edits = Edits {
+            shapes,
+            painted: edits.painted,
+        };
+        if edits.is_empty() {
+            *self = Self {
+                undo: std::mem::take(&mut self.undo),
+                redo: std::mem::take(&mut self.redo),
+                ..Self::new(Arc::clone(&self.base))
+            };
+            return Ok(());
+        }
+
+        let base = &self.base;
+        let mut areas: Vec<AreaId> = base.area_types.clone();
+        for &(t, a) in &edits.painted {
+            if let Some(slot) = areas.get_mut(t) {
+                *slot = a;
+            }
+        }
+        // Reuse the touched sets of shapes that did not change.
+        let touched: Vec<Vec<TriId>> = edits
+            .shapes
+            .iter()
+            .map(|s| {
+                self.edits
+                    .shapes
+                    .iter()
+                    .position(|old| old == s)
+                    .and_then(|k| self.touched.get(k).cloned())
+                    .unwrap_or_else(|| touched_by(base, s))
+            })
+            .collect();
+
+        // Clusters: triangles touched by any shape, connected across edges.
+        let mut member = vec![usize::MAX; base.triangles.len()];
+        let mut shapes_of: Vec<Vec<usize>> = Vec::new();
+        let mut groups: Vec<Vec<TriId>> = Vec::new();
+        let mut is_touched = vec![false; base.triangles.len()];
+        for list in &touched {
+            for &t in list {
+                is_touched[t] = true;
+            }
+        }
+        for list in &touched {
+            for &seed in list {
+                if member[seed] != usize::MAX {
+                    continue;
+                }
+                let g = groups.len();
+                let mut group = vec![seed];
+                member[seed] = g;
+                let mut k = 0;
+                while k < group.len() {
+                    let t = group[k];
+                    k += 1;
+                    for &(n, _) in base.neighbours(t) {
+                        if is_touched[n] && member[n] == usize::MAX {
+                            member[n] = g;
+                            group.push(n);
+                        }
+                    }
+                }
+                group.sort_unstable();
+                groups.push(group);
+                shapes_of.push(Vec::new());
+            }
+        }
+        for (s, list) in touched.iter().enumerate() {
+            for &t in list {
+                let g = member[t];
+                if shapes_of[g].last() != Some(&s) {
+                    shapes_of[g].push(s);
+                }
+            }
+        }
+        for list in &mut shapes_of {
+            list.sort_unstable();
+            list.dedup();
+        }
+
+        // Cut the clusters that are new or changed; keep the others as they are.
+        let mut next_clusters: Vec<Cluster> = Vec::with_capacity(groups.len());
+        let mut fresh: Vec<(usize, Pieces)> = Vec::new();
+        let mut kept_old: Vec<bool> = vec![false; self.clusters.len()];
+        // Old cluster indices → new, for the origins of the triangles kept.
+        let mut renumber_cluster = vec![usize::MAX; self.clusters.len()];
+        for (group, shape_ids) in groups.into_iter().zip(shapes_of) {
+            let key = ClusterKey {
+                shapes: shape_ids.iter().map(|&s| edits.shapes[s].clone()).collect(),
+                areas: group.iter().map(|&t| areas[t]).collect(),
+            };
+            let old = self
+                .clusters
+                .iter()
+                .enumerate()
+                .position(|(k, c)| !kept_old[k] && c.base == group && c.key == key);
+            match old {
+                Some(k) => {
+                    kept_old[k] = true;
+                    renumber_cluster[k] = next_clusters.len();
+                    next_clusters.push(Cluster {
+                        base: group,
+                        key,
+                        slots: self.clusters[k].slots.clone(),
+                    });
+                }
+                None => {
+                    let refs: Vec<&Shape> = key.shapes.iter().collect();
+                    let pieces = cut_cluster(base, &group, &areas, &refs)?;
+                    fresh.push((next_clusters.len(), pieces));
+                    next_clusters.push(Cluster {
+                        base: group,
+                        key,
+                        slots: Vec::new(),
+                    });
+                }
+            }
+        }
+
+        // What leaves the edited mesh: triangles of clusters that went, and unchanged
+        // triangles that are now in a cluster. What comes back: unchanged triangles no cluster
+        // holds any more, and the new clusters' triangles.
+        let mut removed: Vec<TriId> = Vec::new();
+        for (k, cluster) in self.clusters.iter().enumerate() {
+            if !kept_old[k] {
+                removed.extend(&cluster.slots);
+            }
+        }
+        let mut restored: Vec<TriId> = Vec::new();
+        for (t, (&group, &slot)) in member.iter().zip(&self.slot_of_base).enumerate() {
+            let clustered = group != usize::MAX;
+            match (slot, clustered) {
+                (Some(slot), true) => removed.push(slot),
+                (None, false) => restored.push(t),
+                _ => {}
+            }
+        }
+        let mut vertices: Vec<(Vec2, f64)> = Vec::new();
+        let mut added: Vec<([Corner; 3], AreaId)> = Vec::new();
+        let mut added_origin: Vec<Origin> = Vec::new();
+        for &t in &restored {
+            let corners = base.triangles[t].vertices.map(Corner::Old);
+            added.push((corners, areas[t]));
+            added_origin.push(Origin::Base(t));
+        }
+        for (c, pieces) in &fresh {
+            let offset = vertices.len();
+            vertices.extend(&pieces.vertices);
+            for &(corners, area) in &pieces.triangles {
+                let corners = corners.map(|x| match x {
+                    Corner::New(k) => Corner::New(offset + k),
+                    old => old,
+                });
+                added.push((corners, area));
+                added_origin.push(Origin::Cut(*c));
+            }
+        }
+
+        let mesh = Arc::make_mut(&mut self.mesh);
+        let renumbering = mesh.replace_triangles(&removed, &vertices, &added);
+
+        // Book-keeping: where each edited triangle comes from.
+        let mut origin = std::mem::take(&mut self.origin);
+        origin.resize(mesh.triangles.len().max(origin.len()), Origin::Base(0));
+        for o in origin.iter_mut() {
+            if let Origin::Cut(c) = o {
+                *o = Origin::Cut(renumber_cluster.get(*c).copied().unwrap_or(usize::MAX));
+            }
+        }
+        for (&id, &o) in renumbering.added.iter().zip(&added_origin) {
+            if id >= origin.len() {
+                origin.resize(id + 1, Origin::Base(0));
+            }
+            origin[id] = o;
+        }
+        for &(from, to) in &renumbering.moved {
+            origin[to] = origin[from];
+        }
+        origin.truncate(mesh.triangles.len());
+        let mut slot_of_base = vec![None; base.triangles.len()];
+        for cluster in &mut next_clusters {
+            cluster.slots.clear();
+        }
+        for (id, o) in origin.iter().enumerate() {
+            match *o {
+                Origin::Base(t) => slot_of_base[t] = Some(id),
+                Origin::Cut(c) => {
+                    if let Some(cluster) = next_clusters.get_mut(c) {
+                        cluster.slots.push(id);
+                    }
+                }
+            }
+        }
+        // Painted areas of unchanged triangles (cluster triangles carry theirs from the cut).
+        for (t, slot) in slot_of_base.iter().enumerate() {
+            if let Some(slot) = *slot
+                && let Some(x) = mesh.area_types.get_mut(slot)
+            {
+                *x = areas[t];
+            }
+        }
+        self.origin = origin;
+        self.slot_of_base = slot_of_base;
+        self.clusters = next_clusters;
+        self.touched = touched;
+        self.edits = edits;
+        Ok(())
+    }
+}
+
+/// The triangles of `mesh` that `shape` touches (boundary included): on the shape's floor only,
+/// when it has one (the touched triangles connected to it).
+fn touched_by(mesh: &NavMesh, shape: &Shape) -> Vec<TriId> {
+    let ring = shape.corners();
+    let (lo, hi) = shape.bounds();
+    let envelope = rstar::AABB::from_corners([lo.x, lo.y], [hi.x, hi.y]);
+    let mut touched: Vec<TriId> = mesh
+        .index
+        .tree
+        .locate_in_envelope_intersecting(&envelope)
+        .filter(|item| shape::polygon_touches_triangle(&ring, item.corners))
+        .map(|item| item.id)
+        .collect();
+    touched.sort_unstable();
+    let Some(floor) = shape.floor else {
+        return touched;
+    };
+    if touched.binary_search(&floor).is_err() {
+        return touched;
+    }
+    // Only what connects to the floor triangle through touched triangles.
+    let mut reached = vec![floor];
+    let mut seen = std::collections::HashSet::from([floor]);
+    let mut k = 0;
+    while k < reached.len() {
+        let t = reached[k];
+        k += 1;
+        for &(n, _) in mesh.neighbours(t) {
+            if touched.binary_search(&n).is_ok() && seen.insert(n) {
+                reached.push(n);
+            }
+        }
+    }
+    reached.sort_unstable();
+    reached
+}
