@@ -1,5 +1,6 @@
-//! Point location and path queries on a generated 100k-triangle mesh, against the linear scan
-//! of “A* on a navigation mesh” as the baseline. Run: `cargo bench --bench navmesh`.
+//! Point location, path queries and edits on a generated 100k-triangle mesh; point location
+//! against the linear scan of “A* on a navigation mesh” as the baseline. Run: `cargo bench
+//! --bench navmesh`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use navlab::geom::Vec2;
@@ -150,5 +151,50 @@ fn diagnostics(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, point_location, path_queries, diagnostics);
+/// One obstacle edit on the 100k-triangle mesh: a 3 × 2-cell rectangle moved to a new place
+/// (the triangles under its old and new places rebuilt, the rest of the mesh patched in place),
+/// and a door opened or closed.
+fn edits(c: &mut Criterion) {
+    use navlab::navmesh::edit::{MeshEditor, Shape, ShapeKind};
+    use std::sync::Arc;
+    let mesh = mesh_100k();
+    let b = mesh.bounds();
+    let centre = b.min.midpoint(b.max);
+    let cell = ((b.max.x - b.min.x) * (b.max.y - b.min.y) / 50_000.0).sqrt();
+    let rect = Shape::rectangle(
+        centre,
+        centre + Vec2::new(3.0 * cell, 2.0 * cell),
+        ShapeKind::Obstacle,
+    )
+    .expect("rectangle");
+    let before = mesh.triangles().len();
+    let mut editor = MeshEditor::new(Arc::new(mesh));
+    editor.add_shape(rect.clone()).expect("cut");
+    assert_ne!(editor.mesh().triangles().len(), before);
+    let offsets: Vec<Vec2> = (0..16)
+        .map(|k| Vec2::new((k % 4) as f64 * 0.37 * cell, (k / 4) as f64 * 0.29 * cell))
+        .collect();
+    let mut group = c.benchmark_group("mesh_edit_100k");
+    group.sample_size(20);
+    let mut k = 0;
+    group.bench_function("move one obstacle", |bench| {
+        bench.iter(|| {
+            k = (k + 1) % offsets.len();
+            editor.drag_shape(0, rect.moved(offsets[k])).expect("moved");
+        })
+    });
+    let door = Shape::rectangle(
+        centre - Vec2::new(20.0 * cell, 0.0),
+        centre - Vec2::new(18.0 * cell, -3.0 * cell),
+        ShapeKind::Door { open: false },
+    )
+    .expect("door");
+    let index = editor.add_shape(door).expect("door");
+    group.bench_function("open or close a door", |bench| {
+        bench.iter(|| editor.toggle_door(index).expect("toggled"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, point_location, path_queries, diagnostics, edits);
 criterion_main!(benches);

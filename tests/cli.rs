@@ -1154,3 +1154,150 @@ fn completions_complete_subcommands_options_and_values_in_bash() {
     assert_eq!(code, Some(2));
     assert!(error.contains("possible values"), "{error}");
 }
+
+/// `navlab cut` writes the mesh minus the obstacles: a rectangle wholly inside a room takes
+/// exactly its own area away, and a path on the result goes round it.
+#[test]
+fn cut_removes_the_obstacles_area_and_paths_go_round_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("cut.obj");
+    let out_s = out.to_str().expect("utf-8");
+    let rooms = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rooms.obj");
+    // Room one spans x 0..6, z 0..6 in rooms.obj; the rectangle lies inside it.
+    let (code, stdout, stderr) = navlab(&[
+        "cut",
+        rooms,
+        "--out",
+        out_s,
+        "--rect",
+        "2,1.5,4,4.5",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    for field in ["triangles", "area_before", "area_after", "obstacles", "ms"] {
+        assert!(v.get(field).is_some(), "{field} missing: {stdout}");
+    }
+    assert_eq!(v["obstacles"], 1);
+    let (before, after) = (
+        v["area_before"].as_f64().expect("f"),
+        v["area_after"].as_f64().expect("f"),
+    );
+    assert!((before - after - 6.0).abs() < 1e-9, "{before} - {after}");
+    let (code, stdout, _) = navlab(&["path", out_s, "--from", "1,3", "--to", "5,3", "--json"]);
+    assert_eq!(code, Some(0));
+    let p: Value = serde_json::from_str(&stdout).expect("json");
+    let waypoints = p["waypoints"].as_array().expect("waypoints");
+    assert!(waypoints.len() >= 4, "round the rectangle: {stdout}");
+    // The same obstacle given to `path` directly gives the same length.
+    let (_, direct, _) = navlab(&[
+        "path",
+        rooms,
+        "--from",
+        "1,3",
+        "--to",
+        "5,3",
+        "--rect",
+        "2,1.5,4,4.5",
+        "--json",
+    ]);
+    let d: Value = serde_json::from_str(&direct).expect("json");
+    assert!((d["length"].as_f64().expect("f") - p["length"].as_f64().expect("f")).abs() < 1e-9);
+}
+
+#[test]
+fn cut_refuses_bad_shapes_and_outputs_with_exit_2() {
+    let rooms = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rooms.obj");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("x.obj");
+    let out_s = out.to_str().expect("utf-8");
+    for (args, says) in [
+        (vec!["--rect", "1,1,1,2"], "no area"),
+        (vec!["--rect", "1,1,2"], "4 numbers"),
+        (vec!["--circle", "1,inf,1"], "finite"),
+        (vec!["--circle", "1,1,0"], "radius"),
+        (vec!["--polygon", "0,0 1,1 1,0 0,1"], "crosses itself"),
+        (vec!["--polygon", "0,0 1,1"], "three corners"),
+        (vec![], "no obstacle"),
+    ] {
+        let mut all = vec!["cut", rooms, "--out", out_s];
+        all.extend(args.iter().copied());
+        let (code, _, stderr) = navlab(&all);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    assert!(!out.exists());
+    let (code, _, stderr) = navlab(&[
+        "cut",
+        rooms,
+        "--out",
+        "/nonexistent-folder/x.obj",
+        "--rect",
+        "2,2,3,3",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("/nonexistent-folder/x.obj"), "{stderr}");
+}
+
+/// Area types from the OBJ's groups: mud crossed at cost 1, gone round at cost 10.
+#[test]
+fn area_costs_from_the_file_steer_the_path() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("mud.obj");
+    // A 12 × 12 floor of unit squares; the squares with 5 <= z < 7 and x < 9 are mud.
+    let mut text = String::new();
+    for z in 0..=12 {
+        for x in 0..=12 {
+            text += &format!("v {x} 0 {z}\n");
+        }
+    }
+    let id = |x: usize, z: usize| z * 13 + x + 1;
+    for (group, mud) in [("g area:ground\n", false), ("g area:mud\n", true)] {
+        text += group;
+        for z in 0..12 {
+            for x in 0..12 {
+                if ((5..7).contains(&z) && x < 9) == mud {
+                    text += &format!(
+                        "f {} {} {} {}\n",
+                        id(x, z),
+                        id(x, z + 1),
+                        id(x + 1, z + 1),
+                        id(x + 1, z)
+                    );
+                }
+            }
+        }
+    }
+    std::fs::write(&file, text).expect("write");
+    let f = file.to_str().expect("utf-8");
+    let length = |cost: &str| -> f64 {
+        let (code, stdout, stderr) = navlab(&[
+            "path",
+            f,
+            "--from",
+            "2,1",
+            "--to",
+            "2,11",
+            "--area-cost",
+            cost,
+            "--json",
+        ]);
+        assert_eq!(code, Some(0), "{stderr}");
+        let v: Value = serde_json::from_str(&stdout).expect("json");
+        v["length"].as_f64().expect("length")
+    };
+    assert!((length("mud=1") - 10.0).abs() < 1e-9);
+    assert!(length("mud=10") > 14.0);
+    let (code, _, stderr) = navlab(&[
+        "path",
+        f,
+        "--from",
+        "2,1",
+        "--to",
+        "2,11",
+        "--area-cost",
+        "lava=2",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("ground, road, mud, water"), "{stderr}");
+}

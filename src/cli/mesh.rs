@@ -101,21 +101,62 @@ pub(super) fn load(mesh: &std::path::Path, plane: Plane) -> Result<NavMesh, Exit
     })
 }
 
+/// What `navlab path` asks.
+pub(super) struct PathQuery {
+    pub from: Vec2,
+    pub to: Vec2,
+    pub cost: CostArg,
+    pub plane: Plane,
+    pub obstacles: super::cut::ObstacleArgs,
+    pub area_costs: Vec<(String, f64)>,
+}
+
 pub(super) fn path_command(
     mesh_path: &std::path::Path,
-    from: Vec2,
-    to: Vec2,
-    cost: CostArg,
-    plane: Plane,
+    query: PathQuery,
     walk: &WalkArgs,
     json: bool,
 ) -> ExitCode {
+    let PathQuery {
+        from,
+        to,
+        cost,
+        plane,
+        obstacles,
+        area_costs,
+    } = query;
+    let shapes = match obstacles.shapes() {
+        Ok(shapes) => shapes,
+        Err(message) => {
+            complain!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
     let mesh = match load(mesh_path, plane) {
         Ok(m) => m,
         Err(code) => return code,
     };
+    let mesh = if shapes.is_empty() {
+        std::sync::Arc::new(mesh)
+    } else {
+        match super::cut::cut(mesh, shapes) {
+            Ok(cut) => cut,
+            Err(message) => {
+                complain!("error: {}: {message}", mesh_path.display());
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let area_costs = match super::cut::area_costs(&mesh, &area_costs) {
+        Ok(costs) => costs,
+        Err(message) => {
+            complain!("error: {}: {message}", mesh_path.display());
+            return ExitCode::from(2);
+        }
+    };
     let options = QueryOptions {
         cost: cost_model(cost),
+        area_costs,
         ..QueryOptions::default()
     };
     let Some(path) = find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver) else {

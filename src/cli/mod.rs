@@ -1,5 +1,5 @@
 //! The command line: `navlab open` (the window), the mesh commands (`path`, `info`, `check`,
-//! `convert`, `demo`), the tile-map commands (`grid`, `scen`, `compare`, `partitions`, `mesh`),
+//! `convert`, `cut`, `demo`), the tile-map commands (`grid`, `scen`, `compare`, `partitions`, `mesh`),
 //! `pursue` and `completions`. Exit codes: 0 success, 1 a normal negative answer (no path),
 //! 2 bad input.
 
@@ -29,6 +29,7 @@ macro_rules! complain {
 }
 
 pub mod args;
+pub mod cut;
 mod grid;
 mod mesh;
 pub mod open;
@@ -67,7 +68,30 @@ pub enum Command {
         plane: PlaneArg,
         #[command(flatten)]
         walk: WalkArgs,
+        #[command(flatten)]
+        obstacles: cut::ObstacleArgs,
+        /// The cost multiplier of an area type the mesh has (from `g area:NAME` or `usemtl
+        /// area:NAME` in the OBJ, or built in: ground 1, road 0.5, mud 3, water 10), as
+        /// NAME=MULT, from 0.1 to 100 (repeatable).
+        #[arg(long = "area-cost", value_name = "NAME=MULT", value_parser = cut::parse_area_cost)]
+        area_costs: Vec<(String, f64)>,
         /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Cut obstacles out of a navmesh and write the result (OBJ, or a Polyanya .mesh).
+    Cut {
+        /// The mesh file.
+        mesh: PathBuf,
+        /// Where to write the cut mesh.
+        #[arg(short, long, value_name = "OUT.obj|OUT.mesh")]
+        out: PathBuf,
+        #[command(flatten)]
+        obstacles: cut::ObstacleArgs,
+        /// The plane an OBJ mesh lies in.
+        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
+        plane: PlaneArg,
+        /// Print one JSON object: triangles, area_before, area_after, obstacles, ms.
         #[arg(long)]
         json: bool,
     },
@@ -281,8 +305,29 @@ pub fn run(command: Command) -> ExitCode {
             cost,
             plane,
             walk,
+            obstacles,
+            area_costs,
             json,
-        } => mesh::path_command(&mesh, from, to, cost, plane.into(), &walk, json),
+        } => mesh::path_command(
+            &mesh,
+            mesh::PathQuery {
+                from,
+                to,
+                cost,
+                plane: plane.into(),
+                obstacles,
+                area_costs,
+            },
+            &walk,
+            json,
+        ),
+        Command::Cut {
+            mesh,
+            out,
+            obstacles,
+            plane,
+            json,
+        } => cut::cut_command(&mesh, &out, &obstacles, plane.into(), json),
         Command::Info { mesh, plane, json } => mesh::info_command(&mesh, plane.into(), json),
         Command::Completions { shell } => {
             use clap::CommandFactory as _;

@@ -1,0 +1,223 @@
+//! Shapes on the command line: `--rect`, `--circle` and `--polygon` obstacles and
+//! `--area-cost`, shared by `cut` and `path`; and the `cut` command, which writes the mesh with
+//! the obstacles cut out.
+
+use crate::geom::Vec2;
+use crate::navmesh::NavMesh;
+use crate::navmesh::areas::AreaCosts;
+use crate::navmesh::edit::{MeshEditor, Shape, ShapeKind, shape::DEFAULT_CIRCLE_SIDES};
+use serde_json::json;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Obstacles to cut before anything else is done with the mesh.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct ObstacleArgs {
+    /// A rectangular obstacle with corners X0,Z0 and X1,Z1 (repeatable).
+    #[arg(long = "rect", value_name = "X0,Z0,X1,Z1", value_parser = parse_rect, allow_hyphen_values = true)]
+    pub rects: Vec<Shape>,
+    /// A round obstacle around X,Z of radius R, made a polygon of --circle-sides sides
+    /// (repeatable).
+    #[arg(long = "circle", value_name = "X,Z,R", value_parser = parse_circle, allow_hyphen_values = true)]
+    pub circles: Vec<[f64; 3]>,
+    /// Sides of each --circle.
+    #[arg(long, default_value_t = DEFAULT_CIRCLE_SIDES, value_parser = parse_sides)]
+    pub circle_sides: usize,
+    /// A polygonal obstacle, its corners in order: "X,Z X,Z X,Z ..." (at least three, not
+    /// crossing itself; repeatable).
+    #[arg(long = "polygon", value_name = "\"X,Z X,Z X,Z ...\"", value_parser = parse_polygon, allow_hyphen_values = true)]
+    pub polygons: Vec<Shape>,
+}
+
+impl ObstacleArgs {
+    /// The obstacles, in the order: rectangles, circles, polygons.
+    pub fn shapes(&self) -> Result<Vec<Shape>, String> {
+        let mut shapes = self.rects.clone();
+        for &[x, z, r] in &self.circles {
+            shapes.push(
+                Shape::circle(Vec2::new(x, z), r, self.circle_sides, ShapeKind::Obstacle)
+                    .map_err(|e| format!("--circle {x},{z},{r}: {e}"))?,
+            );
+        }
+        shapes.extend(self.polygons.iter().cloned());
+        Ok(shapes)
+    }
+
+    /// True when no obstacle was given.
+    pub fn is_empty(&self) -> bool {
+        self.rects.is_empty() && self.circles.is_empty() && self.polygons.is_empty()
+    }
+}
+
+fn numbers(text: &str, what: &str, count: usize) -> Result<Vec<f64>, String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    if parts.len() != count {
+        return Err(format!("write {what}: {count} numbers separated by commas"));
+    }
+    parts
+        .iter()
+        .map(|s| match s.parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(v),
+            _ => Err(format!(
+                "`{}` is not a finite number",
+                crate::input::printable(s)
+            )),
+        })
+        .collect()
+}
+
+fn parse_rect(text: &str) -> Result<Shape, String> {
+    let n = numbers(text, "X0,Z0,X1,Z1", 4)?;
+    if n[0] == n[2] || n[1] == n[3] {
+        return Err("the rectangle has no area: its corners share an X or a Z".to_string());
+    }
+    Shape::rectangle(
+        Vec2::new(n[0], n[1]),
+        Vec2::new(n[2], n[3]),
+        ShapeKind::Obstacle,
+    )
+    .map_err(|e| e.to_string())
+}
+
+fn parse_sides(text: &str) -> Result<usize, String> {
+    use crate::navmesh::edit::shape::MAX_SHAPE_CORNERS;
+    match text.trim().parse::<usize>() {
+        Ok(n) if (3..=MAX_SHAPE_CORNERS).contains(&n) => Ok(n),
+        _ => Err(format!("a circle has 3 to {MAX_SHAPE_CORNERS} sides")),
+    }
+}
+
+fn parse_circle(text: &str) -> Result<[f64; 3], String> {
+    let n = numbers(text, "X,Z,R", 3)?;
+    if n[2] <= 0.0 {
+        return Err("the radius must be above 0".to_string());
+    }
+    Ok([n[0], n[1], n[2]])
+}
+
+fn parse_polygon(text: &str) -> Result<Shape, String> {
+    let corners = text
+        .split_whitespace()
+        .map(super::args::parse_point)
+        .collect::<Result<Vec<Vec2>, String>>()?;
+    if corners.len() < 3 {
+        return Err(format!(
+            "a polygon needs at least three corners \"X,Z X,Z X,Z\", got {}",
+            corners.len()
+        ));
+    }
+    Shape::polygon(&corners, ShapeKind::Obstacle).map_err(|e| e.to_string())
+}
+
+/// Parses `NAME=MULT`: an area type's name and its cost multiplier.
+pub fn parse_area_cost(text: &str) -> Result<(String, f64), String> {
+    let (name, cost) = text
+        .split_once('=')
+        .ok_or_else(|| "write NAME=MULT, e.g. mud=4".to_string())?;
+    let name = name.trim();
+    if !crate::navmesh::areas::is_valid_name(name) {
+        return Err("an area name is 1 to 32 letters, digits, `_` or `-`".to_string());
+    }
+    let range = crate::navmesh::areas::COST_RANGE;
+    match cost.trim().parse::<f64>() {
+        Ok(v) if range.contains(&v) => Ok((name.to_string(), v)),
+        _ => Err(format!(
+            "the cost of {name} must be a number from {} to {}",
+            range.start(),
+            range.end()
+        )),
+    }
+}
+
+/// The area costs of `mesh`: the built-in ones, with `overrides` by name. An unknown name is an
+/// error naming the types the mesh has.
+pub fn area_costs(mesh: &NavMesh, overrides: &[(String, f64)]) -> Result<AreaCosts, String> {
+    let names = mesh.area_names();
+    let mut costs = AreaCosts::for_names(names);
+    for (name, cost) in overrides {
+        let Some(id) = names.iter().position(|n| n == name) else {
+            return Err(format!(
+                "--area-cost {name}: this mesh's area types are {}",
+                names.join(", ")
+            ));
+        };
+        let id =
+            u8::try_from(id).map_err(|_| format!("--area-cost {name}: too many area types"))?;
+        costs.set(id, *cost).map_err(|e| e.to_string())?;
+    }
+    Ok(costs)
+}
+
+/// `mesh` with `shapes` cut out, or a message.
+pub fn cut(mesh: NavMesh, shapes: Vec<Shape>) -> Result<Arc<NavMesh>, String> {
+    let mut editor = MeshEditor::new(Arc::new(mesh));
+    for (k, shape) in shapes.into_iter().enumerate() {
+        editor
+            .add_shape(shape)
+            .map_err(|e| format!("obstacle {}: {e}", k + 1))?;
+    }
+    Ok(Arc::clone(editor.mesh()))
+}
+
+pub(super) fn cut_command(
+    mesh_path: &std::path::Path,
+    out: &std::path::Path,
+    obstacles: &ObstacleArgs,
+    plane: crate::navmesh::Plane,
+    json: bool,
+) -> ExitCode {
+    let shapes = match obstacles.shapes() {
+        Ok(shapes) => shapes,
+        Err(message) => {
+            complain!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    if shapes.is_empty() {
+        complain!("error: no obstacle given: add --rect, --circle or --polygon");
+        return ExitCode::from(2);
+    }
+    let mesh = match super::mesh::load(mesh_path, plane) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let area_before = mesh.summary().area;
+    let count = shapes.len();
+    let started = std::time::Instant::now();
+    let cut = match cut(mesh, shapes) {
+        Ok(cut) => cut,
+        Err(message) => {
+            complain!("error: {}: {message}", mesh_path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    let comment = format!(
+        "{}, with {count} obstacles cut by navlab",
+        mesh_path.display()
+    );
+    if let Err(code) = super::mesh::write_mesh(&cut, out, &comment, false) {
+        return code;
+    }
+    let summary = cut.summary();
+    if json {
+        say!(
+            "{}",
+            json!({
+                "triangles": summary.triangles,
+                "area_before": area_before,
+                "area_after": summary.area,
+                "obstacles": count,
+                "ms": ms,
+            })
+        );
+    } else {
+        say!(
+            "{}: {} triangles, area {:.3} (was {area_before:.3}), {count} obstacles cut in {ms:.1} ms",
+            out.display(),
+            summary.triangles,
+            summary.area
+        );
+    }
+    ExitCode::SUCCESS
+}
