@@ -38,6 +38,12 @@ pub fn decimal(x: f64, places: usize) -> String {
     }
 }
 
+/// `x` as short as it reads exactly to two decimals: "3", "0.5", "1.25".
+pub fn short_number(x: f64) -> String {
+    let text = format!("{x:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 /// A string of digits with a comma before each group of three from the right.
 fn grouped(digits: &str) -> String {
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);

@@ -1218,7 +1218,13 @@ fn cut_refuses_bad_shapes_and_outputs_with_exit_2() {
         (vec!["--circle", "1,1,0"], "radius"),
         (vec!["--polygon", "0,0 1,1 1,0 0,1"], "crosses itself"),
         (vec!["--polygon", "0,0 1,1"], "three corners"),
-        (vec![], "no obstacle"),
+        (vec![], "no shape"),
+        (vec!["--door", "1,1,1,2"], "no area"),
+        (
+            vec!["--area", "lava=1,1,2,2"],
+            "area types are ground, road, mud, water",
+        ),
+        (vec!["--area", "mud:1,1,2,2"], "NAME=X0,Z0,X1,Z1"),
     ] {
         let mut all = vec!["cut", rooms, "--out", out_s];
         all.extend(args.iter().copied());
@@ -1300,4 +1306,41 @@ fn area_costs_from_the_file_steer_the_path() {
     ]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("ground, road, mud, water"), "{stderr}");
+}
+
+/// `cut` writes the shapes beside an OBJ, so the window opens them editable: doors and areas
+/// among them.
+#[test]
+fn cut_keeps_its_shapes_beside_the_mesh() {
+    let rooms = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rooms.obj");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("cut.obj");
+    let out_s = out.to_str().expect("utf-8");
+    let (code, stdout, stderr) = navlab(&[
+        "cut",
+        rooms,
+        "--out",
+        out_s,
+        "--door",
+        "6.5,3.5,7.5,5.5",
+        "--area",
+        "mud=1,1,3,3",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["obstacles"], 2);
+    // The closed door removed its part of the corridor, the mud nothing.
+    let removed = v["area_before"].as_f64().expect("f") - v["area_after"].as_f64().expect("f");
+    assert!((removed - 1.0).abs() < 1e-9, "{removed}");
+    let beside = navlab::navmesh::edit::saved::path_beside(&out);
+    let mesh = navlab::navmesh::NavMesh::load(&out, navlab::navmesh::Plane::Xz).expect("loads");
+    let editor = navlab::navmesh::edit::saved::read_beside(&out, &mesh)
+        .expect("reads")
+        .expect("written");
+    assert!(beside.is_file());
+    assert_eq!(editor.shapes().len(), 2);
+    // The door closed: no way from room A to room B.
+    let (code, stdout, _) = navlab(&["path", out_s, "--from", "1,1", "--to", "10,1", "--json"]);
+    assert_eq!(code, Some(1), "{stdout}");
 }

@@ -1345,7 +1345,7 @@ fn a_stroke_reaches_the_recovery_file_within_a_second() {
     let next = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()))
         .with_recovery(Recovery::in_dir(dir.path()).expect("recovery"));
     assert_eq!(next.recovered.len(), 1);
-    assert_eq!(next.recovered[0].recovered.map, map);
+    assert_eq!(next.recovered[0].recovered.map, Some(map));
 }
 
 #[test]

@@ -655,3 +655,180 @@ fn edits_round_trip_through_json() {
     let back: Edits = serde_json::from_str(&text).expect("parses");
     assert_eq!(back, edits);
 }
+
+/// The edits written beside a saved mesh bring back the same edited mesh — its triangles,
+/// their areas, the shapes — editable (a door saved closed opens again).
+#[test]
+fn edits_saved_beside_a_mesh_reopen_it_editable() {
+    use navlab::navmesh::edit::saved;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut editor = MeshEditor::new(built_in("rooms.obj"));
+    editor
+        .add_shape(Shape::rectangle(v(9.0, 1.5), v(11.0, 3.5), ShapeKind::Obstacle).expect("r"))
+        .expect("obstacle");
+    let door = editor
+        .add_shape(
+            Shape::rectangle(
+                v(12.0, -1.2),
+                v(13.0, -0.8),
+                ShapeKind::Door { open: false },
+            )
+            .expect("d"),
+        )
+        .expect("door");
+    editor
+        .add_shape(
+            Shape::rectangle(v(5.0, -6.5), v(10.0, -3.0), ShapeKind::Area { area: 2 }).expect("m"),
+        )
+        .expect("mud");
+    editor.paint(&[v(1.0, 1.0)], 1).expect("road");
+    let path = dir.path().join("rooms-edited.obj");
+    std::fs::write(&path, editor.mesh().raw().to_obj("test")).expect("mesh written");
+    saved::write_beside(&path, &editor).expect("edits written");
+
+    let opened = NavMesh::load(&path, Plane::Xz).expect("mesh loads");
+    let mut back = saved::read_beside(&path, &opened)
+        .expect("edits read")
+        .expect("edits found");
+    assert_eq!(back.edits(), editor.edits());
+    assert_eq!(canonical(back.mesh()), canonical(editor.mesh()));
+    assert_eq!(
+        canonical(back.mesh()),
+        canonical(&opened),
+        "as the file says"
+    );
+    let mud = |m: &NavMesh| -> f64 {
+        (0..m.triangles().len())
+            .filter(|&t| m.area_type(t) == 2)
+            .map(|t| m.triangles()[t].area)
+            .sum()
+    };
+    assert!(
+        close(mud(back.mesh()), 5.0 * 3.5, 1e-9),
+        "{}",
+        mud(back.mesh())
+    );
+    assert!(!back.can_undo(), "history starts at the saved state");
+    // The closed door's surface comes back from the unedited mesh.
+    back.toggle_door(door).expect("opens");
+    assert!(close(
+        mesh_area(back.mesh()),
+        mesh_area(editor.mesh()) + 0.4,
+        1e-9
+    ));
+
+    // No edits: an old edits file beside the name goes.
+    saved::write_beside(&path, &MeshEditor::new(built_in("rooms.obj"))).expect("removed");
+    assert!(!saved::path_beside(&path).exists());
+}
+
+/// Edits beside a mesh that has changed since, of a newer navlab, or damaged, are refused with
+/// the edits file's name; none is no error.
+#[test]
+fn edits_that_do_not_fit_their_mesh_are_refused() {
+    use navlab::navmesh::edit::saved::{self, SavedEditsError};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("room.obj");
+    let base = built_in("rooms.obj");
+    std::fs::write(&path, base.raw().to_obj("test")).expect("mesh written");
+    assert!(matches!(saved::read_beside(&path, &base), Ok(None)));
+
+    let mut editor = MeshEditor::new(Arc::clone(&base));
+    editor
+        .add_shape(Shape::rectangle(v(1.0, 1.0), v(2.0, 2.0), ShapeKind::Obstacle).expect("r"))
+        .expect("cut");
+    saved::write_beside(&path, &editor).expect("edits written");
+    // The mesh file is the unedited one: the edits were saved with another version of it.
+    let error = saved::read_beside(&path, &base).expect_err("mismatch");
+    assert!(matches!(error, SavedEditsError::Mismatch { .. }), "{error}");
+    assert!(error.to_string().contains("room.obj.edits.json"), "{error}");
+
+    let beside = saved::path_beside(&path);
+    let text = std::fs::read_to_string(&beside).expect("reads");
+    let newer = text.replacen("\"navlab_edits\":1", "\"navlab_edits\":7", 1);
+    std::fs::write(&beside, newer).expect("written");
+    let error = saved::read_beside(&path, editor.mesh()).expect_err("newer");
+    assert!(
+        matches!(error, SavedEditsError::Newer { version: 7, .. }),
+        "{error}"
+    );
+
+    for bad in [
+        "not json at all \u{1b}[31m".to_string(),
+        text.replacen("\"painted\":[]", "\"painted\":[[99999,2]]", 1),
+        text.replacen("\"base\":\"", "\"base\":\"f 1 2 999\\n", 1),
+    ] {
+        std::fs::write(&beside, &bad).expect("written");
+        let error = saved::read_beside(&path, editor.mesh()).expect_err("damaged");
+        let message = error.to_string();
+        assert!(
+            matches!(error, SavedEditsError::Unreadable { .. }),
+            "{message}"
+        );
+        assert!(message.contains("room.obj.edits.json"), "{message}");
+        assert!(
+            !message.contains('\u{1b}'),
+            "no control characters: {message}"
+        );
+    }
+}
+
+/// `navlab check` and the Diagnostics tab on an edited mesh: the cut adds no finding of any
+/// kind the unedited mesh did not have as many of (obstacles placed so that no island splits),
+/// no error and no broken connection. Needle warnings are the one exception: the cut keeps
+/// the edges it shares with the triangles it leaves and the shapes' own sides, and a corner
+/// near one of those makes a thin triangle the refinement may not split.
+#[test]
+fn a_cut_mesh_checks_as_clean_as_the_mesh_it_was_cut_from() {
+    use navlab::navmesh::diagnose::{CheckOptions, check};
+    let counts = |mesh: &NavMesh| -> Vec<(String, usize)> {
+        check(mesh, &CheckOptions::default())
+            .findings
+            .iter()
+            .map(|f| (format!("{:?}", f.kind), f.count))
+            .collect()
+    };
+    let cases: Vec<(Arc<NavMesh>, Vec<Shape>)> = vec![
+        (
+            built_in("rooms.obj"),
+            vec![
+                Shape::rectangle(v(9.0, 1.5), v(11.0, 3.5), ShapeKind::Obstacle).expect("r"),
+                Shape::circle(v(13.0, -5.0), 1.0, 16, ShapeKind::Obstacle).expect("c"),
+                Shape::rectangle(v(5.0, -6.5), v(10.0, -3.0), ShapeKind::Area { area: 2 })
+                    .expect("a"),
+            ],
+        ),
+        (
+            floor(12, 8, |x, z| (4..6).contains(&x) && z < 5),
+            vec![
+                Shape::polygon(
+                    &[v(1.0, 1.0), v(3.0, 1.5), v(2.0, 3.0)],
+                    ShapeKind::Obstacle,
+                )
+                .expect("p"),
+                Shape::circle(v(9.0, 4.0), 1.7, 24, ShapeKind::Obstacle).expect("c"),
+                Shape::rectangle(v(0.5, 5.5), v(11.5, 7.0), ShapeKind::Area { area: 3 })
+                    .expect("w"),
+            ],
+        ),
+    ];
+    for (base, shapes) in cases {
+        let before = counts(&base);
+        let mut editor = MeshEditor::new(Arc::clone(&base));
+        for shape in shapes {
+            editor.add_shape(shape).expect("cut");
+        }
+        assert_eq!(editor.mesh().island_count(), base.island_count());
+        let after = counts(editor.mesh());
+        for (kind, n) in &after {
+            if kind == "NeedleTriangle" {
+                continue;
+            }
+            let was = before.iter().find(|(k, _)| k == kind).map_or(0, |x| x.1);
+            assert!(
+                *n <= was,
+                "{kind}: {n} after the cut, {was} before; {after:?}"
+            );
+        }
+    }
+}

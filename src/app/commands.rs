@@ -20,9 +20,9 @@ pub enum UiCommand {
     ReloadMap,
     /// Triangulate the map's passable tiles and show the mesh.
     BuildMesh,
-    /// Undo the last map edit.
+    /// Undo the last edit of the scene's document (the map, or the mesh in the navmesh view).
     Undo,
-    /// Redo the last map edit undone.
+    /// Redo the last edit undone.
     Redo,
     /// Open a mesh with the file dialog.
     OpenMesh,
@@ -139,7 +139,7 @@ impl UiCommand {
                 "The map's file as it is on disk (asks about unsaved edits first)"
             }
             UiCommand::BuildMesh => BUILD_MESH_TIP,
-            UiCommand::Undo => "Undo the last edit of the map",
+            UiCommand::Undo => "Undo the last edit (of the map; in the Navmesh view, of the mesh)",
             UiCommand::Redo => "Redo the last edit undone",
             UiCommand::OpenMesh => {
                 "Open an OBJ or a Polyanya .mesh; you can also drop a file on the window"
@@ -174,7 +174,7 @@ impl UiCommand {
             UiCommand::SaveMapAs => "save the map under a new name",
             UiCommand::SaveMeshAs => "save the mesh shown",
             UiCommand::BuildMesh => "build a navmesh from the map and show it",
-            UiCommand::Undo => "undo the last edit of the map",
+            UiCommand::Undo => "undo the last edit of the map or the mesh",
             UiCommand::Redo => "redo",
             UiCommand::FitView => "fit the mesh or the map to the view",
             UiCommand::SavePicture => "save a picture of the window (PNG)",
@@ -346,6 +346,7 @@ impl Command {
                 | Command::LoadEmbedded(_)
                 | Command::Reload
                 | Command::BuildMeshFromMap
+                | Command::OpenRecovered
                 | Command::Quit
         )
     }

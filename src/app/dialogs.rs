@@ -34,11 +34,12 @@ impl NavlabApp {
         };
         let recovered = &offer.recovered;
         let more = self.recovered.len() - 1;
-        let name = recovered
-            .file
-            .as_deref()
-            .map_or("an untitled map".to_string(), super::files::file_label);
-        let (w, h) = (recovered.map.width(), recovered.map.height());
+        let what = recovered.describe();
+        let opens_in = match (&recovered.map, &recovered.mesh) {
+            (Some(_), Some(_)) => "In the Tile map and Navmesh views, still unsaved",
+            (None, Some(_)) => "In the Navmesh view, still unsaved",
+            _ => "In the Tile map view, still unsaved",
+        };
         let mut answer = None;
         egui::Window::new("Unsaved edits from the last session")
             .collapsible(false)
@@ -46,8 +47,7 @@ impl NavlabApp {
             .anchor(egui::Align2::CENTER_CENTER, egui::vec2(0.0, 0.0))
             .show(ctx, |ui| {
                 ui.label(format!(
-                    "navlab ended without saving or discarding edits to {name} ({w} × {h} \
-                     tiles). They were kept."
+                    "navlab ended without saving or discarding edits to {what}. They were kept."
                 ));
                 if more > 0 {
                     ui.label(format!(
@@ -56,11 +56,7 @@ impl NavlabApp {
                     ));
                 }
                 ui.horizontal(|ui| {
-                    if ui
-                        .button("Open them")
-                        .on_hover_text("In the Tile map view, still unsaved")
-                        .clicked()
-                    {
+                    if ui.button("Open them").on_hover_text(opens_in).clicked() {
                         answer = Some(true);
                     }
                     if ui.button("Discard them").clicked() {
@@ -100,6 +96,9 @@ impl NavlabApp {
                     Unsaved::RepairedMesh => {
                         "The mesh was repaired in memory and the repair is not saved."
                     }
+                    Unsaved::EditedMesh => {
+                        "The mesh has edits (obstacles, doors, areas) that are not saved."
+                    }
                 });
                 ui.horizontal(|ui| {
                     if ui.button("Save and continue").clicked() {
@@ -118,7 +117,7 @@ impl NavlabApp {
         }
         let saved = |app: &mut Self| match unsaved {
             Unsaved::Map => app.save_map(false),
-            Unsaved::RepairedMesh => app.save_mesh_as(),
+            Unsaved::RepairedMesh | Unsaved::EditedMesh => app.save_mesh_as(),
         };
         match answer {
             Some(1) if saved(self) => {
@@ -130,6 +129,7 @@ impl NavlabApp {
                 match unsaved {
                     Unsaved::Map => self.map.dirty = false,
                     Unsaved::RepairedMesh => self.scenes.navmesh.unsaved_repair = false,
+                    Unsaved::EditedMesh => self.scenes.navmesh.mark_edits_saved(),
                 }
                 self.pending = None;
                 self.command(pending);

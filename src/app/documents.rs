@@ -10,6 +10,12 @@ use super::{Command, NavlabApp, OPEN_FAILED, SAVE_FAILED, SceneKind, picture, re
 use crate::words::count;
 use std::path::PathBuf;
 
+/// Banner wording for edits saved beside a mesh that cannot be used.
+const EDITS_NOT_RESTORED: (&str, &str) = (
+    "Could not restore the saved edits",
+    "The mesh is open as saved; its obstacles and doors are not editable.",
+);
+
 /// Banner wording for a recovery file that does not read.
 const RECOVERY_FAILED: (&str, &str) = (
     "Could not read the edits kept from the last session",
@@ -98,10 +104,24 @@ impl NavlabApp {
             return;
         };
         let recovered = offer.recovered.clone();
-        self.replace_map(recovered.map, recovered.file);
-        self.map.dirty = true;
+        if let Some(map) = recovered.map {
+            self.replace_map(map, recovered.file);
+            self.map.dirty = true;
+            self.settings.scene = SceneKind::TileMap;
+        }
+        if let Some(mesh) = recovered.mesh {
+            let source = match mesh.file {
+                Some(file) => MeshSource::File(file),
+                None => MeshSource::Generated(mesh.name),
+            };
+            let navmesh = &mut self.scenes.navmesh;
+            navmesh.set_mesh(mesh.editor.base().as_ref().clone(), source);
+            navmesh.open_editor(mesh.editor);
+            // Unsaved: what is on disk has none of these edits.
+            navmesh.edit.saved = Default::default();
+            self.settings.scene = SceneKind::Navmesh;
+        }
         self.kept = None;
-        self.settings.scene = SceneKind::TileMap;
         self.notice = Some("Last session's edits opened; not saved yet".into());
         // Still unsaved: kept in this window's own file before the old one goes (if that
         // fails, the old one stays for the next start).
@@ -144,18 +164,50 @@ impl NavlabApp {
         if keeper.take_failure() {
             self.kept = None; // try again
         }
-        if !self.map.dirty {
+        let navmesh = &self.scenes.navmesh;
+        let mesh_edited = navmesh.has_unsaved_edits();
+        if !self.map.dirty && !mesh_edited {
             // Also a copy opened from the last session and saved since.
             self.kept = None;
             keeper.clear(offers);
             return;
         }
-        let now = (self.map.revision(), self.map.map.costs);
+        let now = self.unsaved_state();
         if self.kept == Some(now) && offers.is_empty() {
             return;
         }
-        keeper.store(self.map.map.clone(), self.map.file.clone(), offers);
+        let work = recovery::UnsavedWork {
+            map: self
+                .map
+                .dirty
+                .then(|| (self.map.map.clone(), self.map.file.clone())),
+            mesh: mesh_edited.then(|| recovery::RecoveredMesh {
+                editor: navmesh.editor().clone(),
+                file: match &navmesh.source {
+                    MeshSource::File(file) => Some(file.clone()),
+                    _ => None,
+                },
+                name: navmesh.source.name(),
+            }),
+        };
+        keeper.store_work(work, offers);
         self.kept = Some(now);
+    }
+
+    /// Where the unsaved work stands: the map's revision and costs when it is unsaved, the
+    /// mesh's edit count when it is; what was last kept is compared with this.
+    pub(super) fn unsaved_state(&self) -> super::UnsavedState {
+        super::UnsavedState {
+            map: self
+                .map
+                .dirty
+                .then(|| (self.map.revision(), self.map.map.costs)),
+            mesh: self
+                .scenes
+                .navmesh
+                .has_unsaved_edits()
+                .then(|| self.scenes.navmesh.edit_revision()),
+        }
     }
 
     /// Waits until the edits handed to the recovery worker are written (on exit, and for tests).
@@ -175,6 +227,9 @@ impl NavlabApp {
                 navmesh.reload_mesh(mesh);
                 self.banner.error = None;
                 self.watches.mesh = None; // watched again from this version
+                if let MeshSource::File(path) = source {
+                    self.restore_saved_edits(&path);
+                }
                 true
             }
             Err(message) => {
@@ -202,7 +257,11 @@ impl NavlabApp {
         follow(&mut self.watches.map, self.map.file.as_deref(), now);
         if self.watches.mesh.as_mut().is_some_and(|w| w.changed(now)) {
             let name = self.scenes.navmesh.source.name();
-            if self.scenes.navmesh.unsaved_repair {
+            if self.scenes.navmesh.has_unsaved_edits() {
+                self.notice = Some(format!(
+                    "{name} changed on disk; Reload (F5) shows it (asks about your edits first)"
+                ));
+            } else if self.scenes.navmesh.unsaved_repair {
                 self.notice = Some(format!(
                     "{name} changed on disk; Reload (F5) shows it (the repair is not saved)"
                 ));
@@ -422,13 +481,37 @@ impl NavlabApp {
                 navmesh.set_mesh(mesh, source);
                 self.watches.mesh = None; // watched again from this version
                 self.settings.recent.add(path.clone());
-                self.settings.last_file = Some(path);
                 self.banner.error = None;
                 self.notice = Some(format!("Opened {}", navmesh.source.name()));
+                self.restore_saved_edits(&path);
+                self.settings.last_file = Some(path);
             }
             Err(message) => {
                 self.fail(OPEN_FAILED, message);
             }
+        }
+    }
+
+    /// Makes the mesh just opened from `path` editable again with the edits saved beside it
+    /// (`NAME.edits.json`), if there are any; when they do not fit the mesh it stays as
+    /// saved and the banner says why.
+    fn restore_saved_edits(&mut self, path: &std::path::Path) {
+        use crate::navmesh::edit::saved;
+        let navmesh = &mut self.scenes.navmesh;
+        match saved::read_beside(path, &navmesh.mesh) {
+            Ok(Some(editor)) => {
+                let shapes = editor.shapes().len();
+                let painted = editor.edits().painted.len();
+                navmesh.open_editor(editor);
+                self.notice = Some(format!(
+                    "Opened {} with its edits: {} and {} painted, editable (Undo starts here)",
+                    navmesh.source.name(),
+                    count(shapes, "shape"),
+                    count(painted, "triangle")
+                ));
+            }
+            Ok(None) => {}
+            Err(error) => self.fail(EDITS_NOT_RESTORED, error.to_string()),
         }
     }
 
@@ -481,12 +564,20 @@ impl NavlabApp {
             .to_file_text(&path, &comment, Default::default())
             .map_err(|e| format!("{}: {e}", path.display()))
             .and_then(|text| crate::atomic::write_atomically(&path, text.as_bytes()));
+        // A Polyanya mesh is flat convex polygons: the edits could not be matched to it again.
+        let keeps_edits = !crate::navmesh::polyanya::is_polyanya_path(&path);
+        let written = written.and_then(|()| match keeps_edits {
+            true => crate::navmesh::edit::saved::write_beside(&path, self.scenes.navmesh.editor())
+                .map_err(|e| format!("the mesh was saved, its edits were not: {e}")),
+            false => Ok(()),
+        });
         match written {
             Ok(()) => {
                 if self.watches.mesh.as_ref().is_some_and(|w| w.path() == path) {
                     self.watches.mesh = None; // our own write is no change
                 }
                 self.scenes.navmesh.unsaved_repair = false;
+                self.scenes.navmesh.mark_edits_saved();
                 self.notice = Some(if crate::navmesh::polyanya::is_polyanya_path(&path) {
                     // As `navlab convert` warns: what one flat layer cannot hold.
                     use crate::navmesh::diagnose::FindingKind;
@@ -511,6 +602,12 @@ impl NavlabApp {
                         "Saved {} as a Polyanya mesh: convex polygons, flat (heights left \
                          out){warning}",
                         path.display()
+                    )
+                } else if !self.scenes.navmesh.editor().edits().is_empty() {
+                    format!(
+                        "Saved {}, its obstacles and doors kept in {} to edit again",
+                        path.display(),
+                        super::files::file_label(&crate::navmesh::edit::saved::path_beside(&path))
                     )
                 } else {
                     format!("Saved {}", path.display())

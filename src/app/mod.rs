@@ -84,6 +84,14 @@ const SAVE_FAILED: (&str, &str) = (
 /// [`recovery::KeepSchedule`]).
 const KEEP_EDITS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// Where the unsaved work stands, to tell whether the recovery file holds the latest: the
+/// map's revision and costs (when it is unsaved) and the mesh's edit count (when it is).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct UnsavedState {
+    map: Option<(u64, crate::grid::TileCosts)>,
+    mesh: Option<u64>,
+}
+
 /// A document with changes that are not saved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Unsaved {
@@ -91,6 +99,8 @@ enum Unsaved {
     Map,
     /// The mesh shown was repaired in memory.
     RepairedMesh,
+    /// The mesh shown has edits (obstacles, doors, areas).
+    EditedMesh,
 }
 
 /// The app's own small windows and what they hold.
@@ -143,7 +153,7 @@ pub struct NavlabApp {
     /// tests unless given).
     keeper: Option<recovery::Keeper>,
     /// The map revision and costs last kept there.
-    kept: Option<(u64, crate::grid::TileCosts)>,
+    kept: Option<UnsavedState>,
     /// When the edits not kept yet are written.
     keep_schedule: recovery::KeepSchedule,
     /// Edits windows that are gone left unsaved, offered one at a time until the user opens
@@ -222,6 +232,8 @@ impl NavlabApp {
     fn unsaved_for(&self, command: &Command) -> Option<Unsaved> {
         if command.replaces_map() && self.map.dirty {
             Some(Unsaved::Map)
+        } else if command.replaces_mesh() && self.scenes.navmesh.has_unsaved_edits() {
+            Some(Unsaved::EditedMesh)
         } else if command.replaces_mesh() && self.scenes.navmesh.unsaved_repair {
             Some(Unsaved::RepairedMesh)
         } else {
@@ -263,12 +275,14 @@ impl NavlabApp {
     fn scene_and_shared(&mut self) -> (&mut dyn Scene, Shared<'_>) {
         let building_mesh = self.mesh_build.is_busy();
         let scene = self.scenes.get_mut(self.settings.scene);
+        let history = scene.history(&self.map);
         let shared = Shared {
             map: &mut self.map,
             asked: &mut self.asked,
             banner: &mut self.banner,
             notice: &mut self.notice,
             building_mesh,
+            history,
         };
         (scene, shared)
     }
@@ -290,6 +304,12 @@ impl NavlabApp {
                 if !self.is_building_mesh() {
                     self.command(Command::BuildMeshFromMap);
                 }
+            }
+            UiCommand::Undo if self.settings.scene == SceneKind::Navmesh => {
+                self.scenes.navmesh.undo_edit();
+            }
+            UiCommand::Redo if self.settings.scene == SceneKind::Navmesh => {
+                self.scenes.navmesh.redo_edit();
             }
             UiCommand::Undo => {
                 self.edit_map(MapDocument::undo);
@@ -417,7 +437,8 @@ impl NavlabApp {
         if self.keeper.is_none() || self.screenshot.is_some() {
             return;
         }
-        let unkept = self.map.dirty && self.kept != Some((self.map.revision(), self.map.map.costs));
+        let now = self.unsaved_state();
+        let unkept = (now.map.is_some() || now.mesh.is_some()) && self.kept != Some(now);
         let now = ctx.input(|i| i.time);
         if self.keep_schedule.due(unkept, now) {
             self.keep_unsaved_edits();

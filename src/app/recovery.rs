@@ -1,6 +1,7 @@
-//! Unsaved tile-map edits kept in a recovery file while the window is open, and offered back
-//! at the next start when navlab ended without saving or discarding them (a crash, a kill);
-//! one file per window, so windows open side by side never take or remove each other's.
+//! Unsaved edits — of the tile map and of the mesh — kept in a recovery file while the window
+//! is open, and offered back at the next start when navlab ended without saving or discarding
+//! them (a crash, a kill); one file per window, so windows open side by side never take or
+//! remove each other's.
 
 use crate::grid::TileMap;
 use crate::grid::movingai::{parse_navlab_json, to_navlab_json};
@@ -27,18 +28,81 @@ pub struct Recovery {
 #[derive(Serialize, Deserialize)]
 struct Stored {
     /// The map's own file, if it had one.
+    #[serde(default)]
     file: Option<PathBuf>,
-    /// The map, as navlab's `.json` (tiles and costs).
-    map: String,
+    /// The map, as navlab's `.json` (tiles and costs), when it has unsaved edits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    map: Option<String>,
+    /// The mesh, when it has unsaved edits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    mesh: Option<StoredMesh>,
+}
+
+/// A mesh's unsaved edits in a recovery file.
+#[derive(Serialize, Deserialize)]
+struct StoredMesh {
+    /// The mesh's file, if it came from one.
+    file: Option<PathBuf>,
+    /// Its name in the window.
+    name: String,
+    /// The mesh before the edits and the edits, as a `NAME.edits.json` holds them.
+    edits: String,
+}
+
+/// Unsaved work to keep: the map, the mesh, or both.
+#[derive(Debug, Clone, Default)]
+pub struct UnsavedWork {
+    /// The map with unsaved edits and the file it came from.
+    pub map: Option<(TileMap, Option<PathBuf>)>,
+    /// The mesh with unsaved edits.
+    pub mesh: Option<RecoveredMesh>,
+}
+
+/// A mesh with unsaved edits.
+#[derive(Debug, Clone)]
+pub struct RecoveredMesh {
+    /// The mesh as opened, with the edits made.
+    pub editor: crate::navmesh::edit::MeshEditor,
+    /// The mesh's file, if it came from one.
+    pub file: Option<PathBuf>,
+    /// Its name in the window ("rooms.obj (built in)").
+    pub name: String,
 }
 
 /// Edits found in a recovery file at start.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Recovered {
-    /// The map with the edits.
-    pub map: TileMap,
-    /// The file it had been opened from or saved to, if any.
+    /// The map with the edits, if it had unsaved ones.
+    pub map: Option<TileMap>,
+    /// The file the map had been opened from or saved to, if any.
     pub file: Option<PathBuf>,
+    /// The mesh with the edits, if it had unsaved ones.
+    pub mesh: Option<RecoveredMesh>,
+}
+
+impl Recovered {
+    /// What the edits are of, for the question that offers them: "edits to lake.map (64 × 64
+    /// tiles) and to rooms.obj (built in) (3 shapes)".
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(map) = &self.map {
+            let name = self
+                .file
+                .as_deref()
+                .map_or("an untitled map".to_string(), super::files::file_label);
+            parts.push(format!("{name} ({} × {} tiles)", map.width(), map.height()));
+        }
+        if let Some(mesh) = &self.mesh {
+            let edits = mesh.editor.edits();
+            parts.push(format!(
+                "the mesh {} ({}, {} painted)",
+                mesh.name,
+                crate::words::count(edits.shapes.len(), "shape"),
+                crate::words::count(edits.painted.len(), "triangle")
+            ));
+        }
+        parts.join(" and to ")
+    }
 }
 
 /// Edits a window that is gone left unsaved, claimed by this window (no other window offers
@@ -106,9 +170,22 @@ impl Recovery {
     /// Keeps `map` (opened from `file`) until it is saved or discarded; atomically, so a crash
     /// while writing leaves the previous copy.
     pub fn store(&self, map: &TileMap, file: Option<&Path>) -> Result<(), String> {
+        self.store_work(&UnsavedWork {
+            map: Some((map.clone(), file.map(Path::to_path_buf))),
+            mesh: None,
+        })
+    }
+
+    /// Keeps `work` until it is saved or discarded; atomically, as [`store`](Self::store).
+    pub fn store_work(&self, work: &UnsavedWork) -> Result<(), String> {
         let stored = Stored {
-            file: file.map(Path::to_path_buf),
-            map: to_navlab_json(map),
+            file: work.map.as_ref().and_then(|(_, file)| file.clone()),
+            map: work.map.as_ref().map(|(map, _)| to_navlab_json(map)),
+            mesh: work.mesh.as_ref().map(|mesh| StoredMesh {
+                file: mesh.file.clone(),
+                name: mesh.name.clone(),
+                edits: crate::navmesh::edit::saved::to_json(&mesh.editor),
+            }),
         };
         let text = serde_json::to_string(&stored).map_err(|e| e.to_string())?;
         crate::atomic::write_atomically(&self.path, text.as_bytes())
@@ -195,8 +272,8 @@ pub struct Keeper {
 }
 
 enum Job {
-    /// Keep this map (and the file it came from); then, if that worked, remove these offers.
-    Store(Box<TileMap>, Option<PathBuf>, Vec<Offer>),
+    /// Keep this work; then, if that worked, remove these offers.
+    Store(Box<UnsavedWork>, Vec<Offer>),
     /// Nothing to keep (saved or discarded); remove these offers too.
     Clear(Vec<Offer>),
     /// Answer once everything before is done.
@@ -220,9 +297,9 @@ impl Keeper {
                     let mut flushes = Vec::new();
                     for job in std::iter::once(first).chain(received.try_iter()) {
                         match job {
-                            Job::Store(map, file, done) => {
+                            Job::Store(work, done) => {
                                 offers.extend(done);
-                                last = Some(Some((map, file)));
+                                last = Some(Some(work));
                             }
                             Job::Clear(done) => {
                                 offers.extend(done);
@@ -232,7 +309,7 @@ impl Keeper {
                         }
                     }
                     let kept = match last {
-                        Some(Some((map, file))) => recovery.store(&map, file.as_deref()),
+                        Some(Some(work)) => recovery.store_work(&work),
                         Some(None) => {
                             recovery.clear();
                             Ok(())
@@ -280,7 +357,16 @@ impl Keeper {
 
     /// Keeps a copy of `map` (opened from `file`), then removes `offers`, whose edits it holds.
     pub fn store(&self, map: TileMap, file: Option<PathBuf>, offers: Vec<Offer>) {
-        self.send(Job::Store(Box::new(map), file, offers));
+        let work = UnsavedWork {
+            map: Some((map, file)),
+            mesh: None,
+        };
+        self.store_work(work, offers);
+    }
+
+    /// Keeps a copy of `work`, then removes `offers`, whose edits it holds.
+    pub fn store_work(&self, work: UnsavedWork, offers: Vec<Offer>) {
+        self.send(Job::Store(Box::new(work), offers));
     }
 
     /// Removes the kept copy (saved or discarded) and `offers`.
@@ -374,8 +460,9 @@ fn claim(lock_path: &Path) -> std::io::Result<Option<File>> {
 /// read.
 fn read(path: &Path) -> Option<Result<Recovered, String>> {
     let name = path.display().to_string();
-    // A map as navlab JSON, inside the recovery file's own JSON (its quotes escaped).
-    let limit = 2 * crate::input::MAX_MAP_BYTES;
+    // A map as navlab JSON and a mesh as OBJ, inside the recovery file's own JSON (their
+    // quotes escaped).
+    let limit = 2 * (crate::input::MAX_MAP_BYTES + crate::input::MAX_MESH_BYTES);
     let bytes = match crate::input::read_file(path, limit, "a recovery file") {
         Ok(bytes) => bytes,
         Err(crate::input::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -386,12 +473,29 @@ fn read(path: &Path) -> Option<Result<Recovered, String>> {
     let read = serde_json::from_slice::<Stored>(&bytes)
         .map_err(|e| format!("{name}: {}", crate::input::json_problem(&e)))
         .and_then(|stored| {
-            parse_navlab_json(stored.map.as_bytes(), &name)
-                .map(|map| Recovered {
-                    map,
-                    file: stored.file,
-                })
-                .map_err(|e| e.to_string())
+            let map = match &stored.map {
+                Some(text) => {
+                    Some(parse_navlab_json(text.as_bytes(), &name).map_err(|e| e.to_string())?)
+                }
+                None => None,
+            };
+            let mesh = match stored.mesh {
+                Some(mesh) => Some(RecoveredMesh {
+                    editor: crate::navmesh::edit::saved::from_json(mesh.edits.as_bytes(), &name)
+                        .map_err(|e| e.to_string())?,
+                    file: mesh.file,
+                    name: crate::input::printable(&mesh.name),
+                }),
+                None => None,
+            };
+            if map.is_none() && mesh.is_none() {
+                return Err(format!("{name}: holds no edits"));
+            }
+            Ok(Recovered {
+                map,
+                file: stored.file,
+                mesh,
+            })
         });
     Some(read)
 }
@@ -506,13 +610,9 @@ mod tests {
         let (offers, errors) = third.take_offers();
         assert!(errors.is_empty(), "{errors:?}");
         let [offer] = <[Offer; 1]>::try_from(offers).expect("one offer");
-        assert_eq!(
-            offer.recovered,
-            Recovered {
-                map,
-                file: Some(file)
-            }
-        );
+        assert_eq!(offer.recovered.map, Some(map));
+        assert_eq!(offer.recovered.file, Some(file));
+        assert!(offer.recovered.mesh.is_none());
         let (others, _) = second.take_offers();
         assert!(others.is_empty(), "claimed by the third window");
         offer.dismiss();
@@ -552,7 +652,7 @@ mod tests {
         let (offers, errors) = window.take_offers();
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(offers.len(), 1);
-        assert_eq!(offers[0].recovered.map, edited_map());
+        assert_eq!(offers[0].recovered.map, Some(edited_map()));
     }
 
     #[test]
@@ -588,7 +688,7 @@ mod tests {
         keeper.flush();
         assert!(!keeper.take_failure());
         assert!(!orphan.exists(), "its edits are kept here now");
-        assert_eq!(read(&own).expect("kept").expect("reads").map, last);
+        assert_eq!(read(&own).expect("kept").expect("reads").map, Some(last));
         keeper.clear(Vec::new());
         drop(keeper); // waits for the work given
         assert!(!own.exists());

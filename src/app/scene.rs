@@ -20,6 +20,8 @@ pub struct Shared<'a> {
     pub notice: &'a mut Option<String>,
     /// True while a navmesh is being built from the map.
     pub building_mesh: bool,
+    /// Whether the scene shown has an edit to undo and one to redo.
+    pub history: (bool, bool),
 }
 
 impl Shared<'_> {
@@ -34,8 +36,8 @@ impl Shared<'_> {
         match command {
             UiCommand::BuildMesh => !self.building_mesh,
             UiCommand::ReloadMap => self.map.file.is_some(),
-            UiCommand::Undo => self.map.can_undo(),
-            UiCommand::Redo => self.map.can_redo(),
+            UiCommand::Undo => self.history.0,
+            UiCommand::Redo => self.history.1,
             _ => true,
         }
     }
@@ -80,6 +82,12 @@ pub trait Scene: Steps {
 
     /// The commands the scene offers first in the File menu and whose keys it takes.
     fn commands(&self) -> &'static [UiCommand];
+
+    /// Whether Undo and Redo have something to do here: the map's history unless the scene
+    /// edits something of its own.
+    fn history(&self, map: &MapDocument) -> (bool, bool) {
+        (map.can_undo(), map.can_redo())
+    }
 
     /// Keys and time, before anything is drawn: `dt` seconds have passed. Returns true while
     /// something moves (the window draws the next frame at once).

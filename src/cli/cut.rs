@@ -27,11 +27,23 @@ pub struct ObstacleArgs {
     /// crossing itself; repeatable).
     #[arg(long = "polygon", value_name = "\"X,Z X,Z X,Z ...\"", value_parser = parse_polygon, allow_hyphen_values = true)]
     pub polygons: Vec<Shape>,
+    /// A closed door: a rectangular obstacle that can be opened in the window, corners X0,Z0
+    /// and X1,Z1 (repeatable).
+    #[arg(long = "door", value_name = "X0,Z0,X1,Z1", value_parser = parse_rect, allow_hyphen_values = true)]
+    pub doors: Vec<Shape>,
+    /// An open door: drawn, not cut, until it is closed in the window (repeatable).
+    #[arg(long = "open-door", value_name = "X0,Z0,X1,Z1", value_parser = parse_rect, allow_hyphen_values = true)]
+    pub open_doors: Vec<Shape>,
+    /// A rectangle of an area type, NAME=X0,Z0,X1,Z1 (e.g. mud=2,0,4,6): the mesh is split
+    /// along it and what it covers gets that type (repeatable).
+    #[arg(long = "area", value_name = "NAME=X0,Z0,X1,Z1", value_parser = parse_area, allow_hyphen_values = true)]
+    pub areas: Vec<(String, Shape)>,
 }
 
 impl ObstacleArgs {
-    /// The obstacles, in the order: rectangles, circles, polygons.
-    pub fn shapes(&self) -> Result<Vec<Shape>, String> {
+    /// The shapes for `mesh`, in the order: rectangles, circles, polygons, doors, areas; an
+    /// area type the mesh does not have is an error naming those it has.
+    pub fn shapes(&self, mesh: &NavMesh) -> Result<Vec<Shape>, String> {
         let mut shapes = self.rects.clone();
         for &[x, z, r] in &self.circles {
             shapes.push(
@@ -40,13 +52,52 @@ impl ObstacleArgs {
             );
         }
         shapes.extend(self.polygons.iter().cloned());
+        for (doors, open) in [(&self.doors, false), (&self.open_doors, true)] {
+            shapes.extend(doors.iter().map(|door| Shape {
+                kind: ShapeKind::Door { open },
+                ..door.clone()
+            }));
+        }
+        let names = mesh.area_names();
+        for (name, shape) in &self.areas {
+            let area = names
+                .iter()
+                .position(|n| n == name)
+                .and_then(|a| u8::try_from(a).ok())
+                .ok_or_else(|| {
+                    format!(
+                        "--area {name}=…: this mesh's area types are {}",
+                        names.join(", ")
+                    )
+                })?;
+            shapes.push(Shape {
+                kind: ShapeKind::Area { area },
+                ..shape.clone()
+            });
+        }
         Ok(shapes)
     }
 
-    /// True when no obstacle was given.
+    /// True when no shape was given.
     pub fn is_empty(&self) -> bool {
-        self.rects.is_empty() && self.circles.is_empty() && self.polygons.is_empty()
+        self.rects.is_empty()
+            && self.circles.is_empty()
+            && self.polygons.is_empty()
+            && self.doors.is_empty()
+            && self.open_doors.is_empty()
+            && self.areas.is_empty()
     }
+}
+
+fn parse_area(text: &str) -> Result<(String, Shape), String> {
+    let (name, rect) = text
+        .split_once('=')
+        .ok_or_else(|| "write NAME=X0,Z0,X1,Z1, e.g. mud=2,0,4,6".to_string())?;
+    let name = name.trim();
+    if !crate::navmesh::areas::is_valid_name(name) {
+        return Err("an area name is 1 to 32 letters, digits, `_` or `-`".to_string());
+    }
+    Ok((name.to_string(), parse_rect(rect)?))
 }
 
 fn numbers(text: &str, what: &str, count: usize) -> Result<Vec<f64>, String> {
@@ -148,15 +199,16 @@ pub fn area_costs(mesh: &NavMesh, overrides: &[(String, f64)]) -> Result<AreaCos
     Ok(costs)
 }
 
-/// `mesh` with `shapes` cut out, or a message.
-pub fn cut(mesh: NavMesh, shapes: Vec<Shape>) -> Result<Arc<NavMesh>, String> {
+/// `mesh` with `shapes` cut out (its editor: the edited mesh and what was done), or a
+/// message.
+pub fn cut(mesh: NavMesh, shapes: Vec<Shape>) -> Result<MeshEditor, String> {
     let mut editor = MeshEditor::new(Arc::new(mesh));
     for (k, shape) in shapes.into_iter().enumerate() {
         editor
             .add_shape(shape)
-            .map_err(|e| format!("obstacle {}: {e}", k + 1))?;
+            .map_err(|e| format!("shape {}: {e}", k + 1))?;
     }
-    Ok(Arc::clone(editor.mesh()))
+    Ok(editor)
 }
 
 pub(super) fn cut_command(
@@ -166,38 +218,45 @@ pub(super) fn cut_command(
     plane: crate::navmesh::Plane,
     json: bool,
 ) -> ExitCode {
-    let shapes = match obstacles.shapes() {
-        Ok(shapes) => shapes,
-        Err(message) => {
-            complain!("error: {message}");
-            return ExitCode::from(2);
-        }
-    };
-    if shapes.is_empty() {
-        complain!("error: no obstacle given: add --rect, --circle or --polygon");
+    if obstacles.is_empty() {
+        complain!(
+            "error: no shape given: add --rect, --circle, --polygon, --door, --open-door or --area"
+        );
         return ExitCode::from(2);
     }
     let mesh = match super::mesh::load(mesh_path, plane) {
         Ok(m) => m,
         Err(code) => return code,
     };
+    let shapes = match obstacles.shapes(&mesh) {
+        Ok(shapes) => shapes,
+        Err(message) => {
+            complain!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
     let area_before = mesh.summary().area;
     let count = shapes.len();
     let started = std::time::Instant::now();
-    let cut = match cut(mesh, shapes) {
-        Ok(cut) => cut,
+    let editor = match cut(mesh, shapes) {
+        Ok(editor) => editor,
         Err(message) => {
             complain!("error: {}: {message}", mesh_path.display());
             return ExitCode::from(2);
         }
     };
     let ms = started.elapsed().as_secs_f64() * 1000.0;
-    let comment = format!(
-        "{}, with {count} obstacles cut by navlab",
-        mesh_path.display()
-    );
-    if let Err(code) = super::mesh::write_mesh(&cut, out, &comment, false) {
+    let cut = editor.mesh();
+    let comment = format!("{}, with {count} shapes cut by navlab", mesh_path.display());
+    if let Err(code) = super::mesh::write_mesh(cut, out, &comment, false) {
         return code;
+    }
+    // Beside an OBJ, the shapes themselves: the window opens the mesh editable again.
+    if !crate::navmesh::polyanya::is_polyanya_path(out)
+        && let Err(message) = crate::navmesh::edit::saved::write_beside(out, &editor)
+    {
+        complain!("error: {message}");
+        return ExitCode::from(2);
     }
     let summary = cut.summary();
     if json {

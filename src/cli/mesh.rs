@@ -125,22 +125,22 @@ pub(super) fn path_command(
         obstacles,
         area_costs,
     } = query;
-    let shapes = match obstacles.shapes() {
+    let mesh = match load(mesh_path, plane) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let shapes = match obstacles.shapes(&mesh) {
         Ok(shapes) => shapes,
         Err(message) => {
             complain!("error: {message}");
             return ExitCode::from(2);
         }
     };
-    let mesh = match load(mesh_path, plane) {
-        Ok(m) => m,
-        Err(code) => return code,
-    };
     let mesh = if shapes.is_empty() {
         std::sync::Arc::new(mesh)
     } else {
         match super::cut::cut(mesh, shapes) {
-            Ok(cut) => cut,
+            Ok(editor) => std::sync::Arc::clone(editor.mesh()),
             Err(message) => {
                 complain!("error: {}: {message}", mesh_path.display());
                 return ExitCode::from(2);

@@ -114,6 +114,11 @@ impl Path {
 /// names the corridor's cost: the step-cost model's estimate, not the length of the path the
 /// funnel then pulls straight through the corridor.
 pub fn explain_search_step(event: &SearchEvent) -> String {
+    explain_search_step_named(event, |t| format!("triangle {t}"))
+}
+
+/// [`explain_search_step`] with triangles named by `name`.
+pub fn explain_search_step_named(event: &SearchEvent, name: impl Fn(usize) -> String) -> String {
     match *event {
         SearchEvent::Finished {
             outcome: SearchOutcome::Found,
@@ -121,9 +126,7 @@ pub fn explain_search_step(event: &SearchEvent) -> String {
         } => format!(
             "goal's triangle reached: the corridor costs {cost:.2} by the step-cost model; the funnel now finds the shortest path through it"
         ),
-        _ => event.explain_in(crate::search::ExpansionOrder::LowestF, |t| {
-            format!("triangle {t}")
-        }),
+        _ => event.explain_in(crate::search::ExpansionOrder::LowestF, name),
     }
 }
 

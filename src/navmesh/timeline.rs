@@ -19,10 +19,66 @@ pub enum Step {
 impl Step {
     /// One plain sentence for a step list.
     pub fn explain(&self) -> String {
+        self.explain_with(None)
+    }
+
+    /// [`explain`](Self::explain), naming each triangle's area type and cost when `areas`
+    /// says it is not plain ground.
+    fn explain_with(&self, areas: Option<&AreaLabels>) -> String {
         match self {
-            Step::Search(e) => format!("A*: {}", super::explain_search_step(e)),
+            Step::Search(e) => {
+                let sentence = match areas {
+                    Some(areas) => super::query::explain_search_step_named(e, |t| areas.name(t)),
+                    None => super::explain_search_step(e),
+                };
+                format!("A*: {sentence}")
+            }
             Step::Funnel(e) => format!("funnel: {}", e.explain()),
         }
+    }
+}
+
+/// What the step sentences say of each triangle's area type: "triangle 12 (mud, cost × 3)".
+#[derive(Debug, Clone, Default, PartialEq)]
+struct AreaLabels {
+    /// Each triangle's area type.
+    of: Vec<super::areas::AreaId>,
+    /// What is said of each area type; empty for ground at cost 1 (nothing to say).
+    words: Vec<String>,
+}
+
+impl AreaLabels {
+    /// The labels of `mesh` under `costs`; `None` when every triangle is ground costing 1.
+    fn new(mesh: &NavMesh, costs: &super::areas::AreaCosts) -> Option<Self> {
+        let words: Vec<String> = mesh
+            .area_names()
+            .iter()
+            .enumerate()
+            .map(|(a, name)| {
+                let cost = costs.of(u8::try_from(a).unwrap_or(u8::MAX));
+                if a == 0 && cost == 1.0 {
+                    String::new()
+                } else {
+                    format!(" ({name}, cost × {})", crate::words::short_number(cost))
+                }
+            })
+            .collect();
+        let present = mesh.area_types_present();
+        let plain = (0..words.len()).all(|a| present & (1 << a) == 0 || words[a].is_empty());
+        (!plain).then(|| Self {
+            of: mesh.area_types().to_vec(),
+            words,
+        })
+    }
+
+    /// "triangle 12" with its area's words.
+    fn name(&self, t: TriId) -> String {
+        let words = self
+            .of
+            .get(t)
+            .and_then(|&a| self.words.get(usize::from(a)))
+            .map_or("", String::as_str);
+        format!("triangle {t}{words}")
     }
 }
 
@@ -40,6 +96,8 @@ pub struct Timeline {
     expansion_steps: ExpansionSteps,
     /// The final answer of the query.
     pub path: Option<Path>,
+    /// The area types the sentences name (`None`: all ground).
+    areas: Option<AreaLabels>,
 }
 
 impl Timeline {
@@ -75,6 +133,7 @@ impl Timeline {
             states: Vec::new(),
             expansion_steps,
             path,
+            areas: None,
         }
     }
 
@@ -97,7 +156,18 @@ impl Timeline {
         } else {
             find_path(mesh, start, goal, options, &mut search, &mut funnel)
         };
-        Self::new(mesh.triangles().len(), search, funnel, path).with_states(states)
+        let mut timeline =
+            Self::new(mesh.triangles().len(), search, funnel, path).with_states(states);
+        timeline.areas = AreaLabels::new(mesh, &options.area_costs);
+        timeline
+    }
+
+    /// The sentence of step `k` (from 0), naming the area type and cost of each triangle
+    /// that is not plain ground.
+    pub fn explain(&self, k: usize) -> String {
+        self.steps
+            .get(k)
+            .map_or_else(String::new, |step| step.explain_with(self.areas.as_ref()))
     }
 
     /// With A\*'s steps on its own nodes (see [`find_path_with_states`]); ignored unless there

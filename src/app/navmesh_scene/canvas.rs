@@ -26,6 +26,10 @@ impl NavmeshScene {
             rect,
         };
         self.paint(&painter, view);
+        self.paint_edits(&painter, view, response.hover_pos());
+        if self.settings.display.legend {
+            self.paint_legend(&painter, rect);
+        }
         crate::app::camera::paint_caption(&painter, rect, self.current_explanation());
 
         if let Some(pointer) = response.hover_pos() {
@@ -47,6 +51,16 @@ impl NavmeshScene {
         ui.label(format!("triangle {t}"));
         ui.label(format!("centroid {}", tri.centroid));
         ui.label(format!("area {:.3}", tri.area));
+        let area = self.mesh.area_type(t);
+        let name = self
+            .mesh
+            .area_names()
+            .get(usize::from(area))
+            .map_or("ground", String::as_str);
+        ui.label(format!(
+            "{name}: a step across costs its length × {}",
+            crate::words::short_number(self.edit.costs.of(area))
+        ));
         let r = &self.replay.search;
         if let Some((g, h)) = r.costs(t) {
             ui.label(format!("g {g:.3}   h {h:.3}   f {:.3}", g + h));
@@ -74,6 +88,24 @@ impl NavmeshScene {
         }
     }
     fn handle_input(&mut self, ui: &Ui, response: &egui::Response, view: View) {
+        if response.dragged_by(egui::PointerButton::Middle) {
+            self.camera.pan(response.drag_delta());
+        }
+        if self.edit_input(ui, response, view) {
+            if response.secondary_clicked()
+                && let Some(pos) = response.interact_pointer_pos()
+            {
+                self.set_goal(view.world_from_screen(pos));
+            }
+            self.camera.zoom_with_wheel(ui, response);
+            return;
+        }
+        let tolerance = 8.0 / view.camera.scale;
+        self.edit_keys(
+            ui,
+            response.hover_pos().map(|p| view.world_from_screen(p)),
+            tolerance,
+        );
         let rect = view.rect;
         let start_screen = view.screen_from_world(self.start);
         let goal_screen = view.screen_from_world(self.goal);
@@ -92,7 +124,7 @@ impl NavmeshScene {
                 Drag::Pan
             });
         }
-        if response.dragged() {
+        if response.dragged_by(egui::PointerButton::Primary) {
             match self.drag {
                 Some(Drag::Start) | Some(Drag::Goal) => {
                     if let Some(pos) = response.interact_pointer_pos() {
@@ -166,6 +198,13 @@ impl NavmeshScene {
             }
         }
 
+        // Area colours, mixed into the search's (ground has none).
+        let area_colours: Vec<Color32> = mesh
+            .area_names()
+            .iter()
+            .enumerate()
+            .map(|(a, name)| super::area_colour(a as u8, name))
+            .collect();
         // Fills.
         let mut fill = egui::Mesh::default();
         fill.reserve_triangles(visible_tris.len());
@@ -183,6 +222,17 @@ impl NavmeshScene {
                     NodeStatus::Closed => CLOSED,
                     _ => UNSEEN,
                 }
+            };
+            let area = area_colours
+                .get(usize::from(mesh.area_type(t)))
+                .copied()
+                .unwrap_or(Color32::TRANSPARENT);
+            let color = if area == Color32::TRANSPARENT || self.diagnostics.colour_islands {
+                color
+            } else if color == UNSEEN {
+                area
+            } else {
+                mix(color, area, 0.3)
             };
             let i = fill.vertices.len() as u32;
             for v in mesh.triangles()[t].vertices {
@@ -235,7 +285,31 @@ impl NavmeshScene {
                 }
             }
         }
-        painter.add(Shape::mesh(lines));
+        // The outline of each area (its edges to another area type or to a wall), in its
+        // colour over the search's.
+        if !self.diagnostics.colour_islands && mesh.area_types_present() > 1 {
+            let mut outline = egui::Mesh::default();
+            for &t in &visible_tris {
+                let own = mesh.area_type(t);
+                let Some(&colour) = area_colours.get(usize::from(own)) else {
+                    continue;
+                };
+                if colour == Color32::TRANSPARENT {
+                    continue;
+                }
+                for (k, &e) in mesh.triangles()[t].edges.iter().enumerate() {
+                    let edge = &mesh.edges()[e];
+                    let same = edge.triangles.len() == 2
+                        && edge.triangles.iter().all(|&u| mesh.area_type(u) == own);
+                    if !same {
+                        let [a, b] =
+                            [k, (k + 1) % 3].map(|i| screen[mesh.triangles()[t].vertices[i]]);
+                        push_segment(&mut outline, a, b, 3.0, colour);
+                    }
+                }
+            }
+            painter.add(Shape::mesh(outline));
+        }
 
         self.paint_search_details(painter, view, &visible_tris);
         self.paint_funnel(painter, view);
@@ -256,8 +330,11 @@ impl NavmeshScene {
                 let Some(p) = self.replay.search.parent(t).filter(|_| px(t) >= 14.0) else {
                     continue;
                 };
+                let Some(parent) = tris.get(p) else {
+                    continue;
+                };
                 let from = view.screen_from_world(tris[t].centroid);
-                let to = view.screen_from_world(tris[p].centroid);
+                let to = view.screen_from_world(parent.centroid);
                 let tip = from + (to - from) * 0.6;
                 push_segment(&mut arrows, from, tip, 1.5, ARROW);
                 let dir = (to - from).normalized();
@@ -385,9 +462,15 @@ const ARROW: Color32 = Color32::from_rgb(240, 240, 240);
 const LEFT: Color32 = Color32::from_rgb(90, 220, 120);
 const RIGHT: Color32 = Color32::from_rgb(240, 90, 90);
 const APEX: Color32 = Color32::from_rgb(250, 230, 80);
-const PATH: Color32 = Color32::from_rgb(255, 150, 40);
+pub(super) const PATH: Color32 = Color32::from_rgb(255, 150, 40);
 const START: Color32 = Color32::from_rgb(120, 230, 140);
 const GOAL: Color32 = Color32::from_rgb(250, 110, 110);
+
+/// `a` with a share `t` of `b` mixed in.
+fn mix(a: Color32, b: Color32, t: f32) -> Color32 {
+    let m = |x: u8, y: u8| (f32::from(x) * (1.0 - t) + f32::from(y) * t).round() as u8;
+    Color32::from_rgb(m(a.r(), b.r()), m(a.g(), b.g()), m(a.b(), b.b()))
+}
 
 /// Adds a segment as a thin quad to a batched mesh.
 fn push_segment(mesh: &mut egui::Mesh, a: Pos2, b: Pos2, width: f32, color: Color32) {

@@ -30,7 +30,10 @@ impl NavmeshScene {
             }
         });
         ui.separator();
+        self.edit_controls_ui(ui, shared);
+        ui.separator();
         self.query_controls_ui(ui);
+        self.area_costs_ui(ui);
         ui.separator();
         self.stats_ui(ui);
     }
@@ -124,6 +127,8 @@ impl NavmeshScene {
             .on_hover_text("Arrows from each reached triangle to the one it was reached from");
         ui.checkbox(&mut d.portals, "Portals")
             .on_hover_text("The corridor's portals, left end green, right end red");
+        ui.checkbox(&mut d.legend, "Legend")
+            .on_hover_text("The colours of the area types and shapes on the mesh, top left");
         ui.separator();
         self.walk_controls_ui(ui);
     }

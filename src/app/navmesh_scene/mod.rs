@@ -5,6 +5,7 @@
 mod canvas;
 mod controls;
 pub mod diagnostics;
+mod editing;
 pub mod jobs;
 mod steps;
 pub mod walk;
@@ -27,6 +28,8 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;
 use walk::WalkPlayback;
+
+pub use editing::{DrawAs, EditState, Tool, area_colour};
 
 /// Where the current mesh came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,6 +67,8 @@ pub struct DisplayOptions {
     pub parent_arrows: bool,
     /// The corridor's portals during the funnel.
     pub portals: bool,
+    /// The legend of area types and shapes.
+    pub legend: bool,
 }
 
 impl Default for DisplayOptions {
@@ -74,6 +79,7 @@ impl Default for DisplayOptions {
             triangle_ids: false,
             parent_arrows: false,
             portals: true,
+            legend: true,
         }
     }
 }
@@ -172,6 +178,14 @@ pub struct NavmeshScene {
     generation: u64,
     /// Where the playback cursor goes when the worker's answer arrives.
     resume_cursor: Option<usize>,
+    /// The mesh's editor: the mesh as opened, the edits made, the edited mesh (shown).
+    editor: crate::navmesh::edit::MeshEditor,
+    /// The editing tools' state.
+    pub edit: EditState,
+    /// A message for the status bar from the canvas (an edit refused).
+    pending_notice: Option<String>,
+    /// The last path, drawn faintly after an edit of a large mesh until the new one arrives.
+    previous_path: Option<Vec<Vec2>>,
 }
 
 /// Banner wording for a repair that went wrong.
@@ -191,11 +205,21 @@ impl NavmeshScene {
             .or_else(|_| obj::parse(assets::ROOMS.obj, assets::ROOMS.name, Plane::Xz))
             .expect("the embedded meshes load");
         let playback = Playback::at_speed(settings.speed);
+        let edit = EditState {
+            costs: crate::navmesh::areas::AreaCosts::for_names(mesh.area_names()),
+            ..EditState::default()
+        };
+        let editor = crate::navmesh::edit::MeshEditor::new(Arc::new(mesh));
+        let mesh = Arc::clone(editor.mesh());
         let mut this = Self {
             settings,
             summary: mesh.summary(),
             outline_edges: canvas::outline_edges(&mesh),
-            mesh: Arc::new(mesh),
+            mesh,
+            editor,
+            edit,
+            pending_notice: None,
+            previous_path: None,
             source: MeshSource::Embedded(scene),
             start: Vec2::new(scene.start.0, scene.start.1),
             goal: Vec2::new(scene.goal.0, scene.goal.1),
@@ -282,13 +306,40 @@ impl NavmeshScene {
     /// Takes `mesh` as the one shown, forgetting what was worked out on the last one (its
     /// query, while a large mesh's runs on the worker, would name other triangles).
     fn replace_mesh(&mut self, mesh: NavMesh) {
+        self.take_editor(crate::navmesh::edit::MeshEditor::new(Arc::new(mesh)));
+    }
+
+    /// Shows `editor`'s mesh, its edits counted as saved (as opened from a file), keeping the
+    /// tools in hand.
+    fn take_editor(&mut self, editor: crate::navmesh::edit::MeshEditor) {
+        let mesh = Arc::clone(editor.mesh());
         self.summary = mesh.summary();
         self.outline_edges = canvas::outline_edges(&mesh);
         self.timeline = Timeline::default();
         self.replay = TimelineReplay::new(mesh.triangles().len());
-        self.mesh = Arc::new(mesh);
+        self.previous_path = None;
+        self.edit = EditState {
+            tool: self.edit.tool,
+            draw_as: self.edit.draw_as,
+            area: self.edit.area,
+            circle_sides: self.edit.circle_sides,
+            costs: crate::navmesh::areas::AreaCosts::for_names(mesh.area_names()),
+            saved: editor.edits().clone(),
+            // Still counting up: the recovery file must see a new mesh's edits as new.
+            revision: self.edit.revision + 1,
+            ..EditState::default()
+        };
+        self.mesh = mesh;
+        self.editor = editor;
         self.diagnostics.invalidate();
         self.unsaved_repair = false;
+    }
+
+    /// Shows `editor` (a mesh and its edits, opened from a file) in place of the mesh shown,
+    /// keeping start, goal and view.
+    pub fn open_editor(&mut self, editor: crate::navmesh::edit::MeshEditor) {
+        self.take_editor(editor);
+        self.rerun();
     }
 
     /// Welds near-duplicates and fixes T-junctions in the mesh shown (in memory), keeping start,
@@ -349,7 +400,7 @@ impl NavmeshScene {
             options: QueryOptions {
                 cost: self.settings.cost,
                 heuristic_weight: self.settings.heuristic_weight,
-                area_costs: crate::navmesh::areas::AreaCosts::for_names(self.mesh.area_names()),
+                area_costs: self.edit.costs,
             },
         };
         let in_background = self.mesh.triangles().len() >= BACKGROUND_TRIANGLES;
@@ -369,6 +420,7 @@ impl NavmeshScene {
     /// Shows a finished query: its steps replace the recorded ones, the replay keeps its step.
     fn show_query(&mut self, timeline: Timeline) {
         self.timeline = timeline;
+        self.previous_path = None;
         self.walk = None;
         self.replay = TimelineReplay::new(self.mesh.triangles().len());
         let cursor = self.resume_cursor.take().unwrap_or(self.playback.cursor);
@@ -520,6 +572,18 @@ const KEYS: &[(&str, &str)] = &[
         "go to the step that expands the triangle under the pointer (again: the next one)",
     ),
     ("W", "walk the path: start / pause the agent"),
+    (
+        "N / V / R / C / P / B / D",
+        "tools: start/goal, select, rectangle, circle, polygon, paint, doors",
+    ),
+    ("Enter / double click", "close the polygon being drawn"),
+    ("Delete", "remove the selected shapes"),
+    ("O", "open or close the door under the pointer"),
+    (
+        "Escape",
+        "drop the polygon being drawn, then back to the start/goal tool",
+    ),
+    ("Middle drag", "pan, with any tool"),
 ];
 
 impl Scene for NavmeshScene {
@@ -532,10 +596,12 @@ impl Scene for NavmeshScene {
     }
 
     fn document(&self, _map: &MapDocument) -> (String, Option<&'static str>) {
-        (
-            self.source.name(),
-            self.unsaved_repair.then_some("repaired, unsaved"),
-        )
+        let note = if self.has_unsaved_edits() {
+            Some("edited, unsaved")
+        } else {
+            self.unsaved_repair.then_some("repaired, unsaved")
+        };
+        (self.source.name(), note)
     }
 
     fn commands(&self) -> &'static [UiCommand] {
@@ -543,7 +609,13 @@ impl Scene for NavmeshScene {
             UiCommand::OpenMesh,
             UiCommand::ReloadMesh,
             UiCommand::SaveMeshAs,
+            UiCommand::Undo,
+            UiCommand::Redo,
         ]
+    }
+
+    fn history(&self, _map: &MapDocument) -> (bool, bool) {
+        (self.editor.can_undo(), self.editor.can_redo())
     }
 
     fn tick(&mut self, ui: &egui::Ui, _shared: &mut Shared, dt: f64) -> bool {
@@ -577,8 +649,11 @@ impl Scene for NavmeshScene {
             .show(ui, |ui| self.side_panel_ui(ui, shared));
     }
 
-    fn canvas_ui(&mut self, ui: &mut egui::Ui, _shared: &mut Shared) {
+    fn canvas_ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared) {
         NavmeshScene::canvas_ui(self, ui);
+        if let Some(notice) = self.pending_notice.take() {
+            *shared.notice = Some(notice);
+        }
     }
 
     fn windows_ui(&mut self, _ctx: &egui::Context, _shared: &mut Shared) {

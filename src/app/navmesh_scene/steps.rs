@@ -124,14 +124,14 @@ impl NavmeshScene {
                 }
             });
         }
-        let steps = self.timeline.steps();
+        let timeline = &self.timeline;
         let jumped = playback::event_log_ui(
             ui,
             &mut self.playback,
-            steps.len(),
+            timeline.len(),
             None,
             &mut self.follow_log,
-            |k| steps[k - 1].explain(),
+            |k| timeline.explain(k - 1),
         );
         if jumped {
             self.sync_replay();
@@ -146,7 +146,7 @@ impl NavmeshScene {
         match self.playback.cursor.min(self.timeline.len()) {
             0 => "Ready: press Play (Space) or step (Right arrow). Left click: start, right click: goal."
                 .to_string(),
-            k => self.timeline.steps()[k - 1].explain(),
+            k => self.timeline.explain(k - 1),
         }
     }
     /// The step that next expands triangle `t` after the shown step, or its first expansion

@@ -2,6 +2,7 @@
 //! with area types, every edit undoable. Only the triangles a change touches are rebuilt.
 
 mod cut;
+pub mod saved;
 pub mod shape;
 
 pub use cut::CutError;
@@ -55,6 +56,9 @@ pub enum EditError {
     /// An area type the mesh does not have.
     #[error("there is no area type {0}")]
     NoSuchArea(AreaId),
+    /// A painted triangle the unedited mesh does not have.
+    #[error("there is no triangle {0} to paint")]
+    NoSuchTriangle(TriId),
     /// A floor triangle the unedited mesh does not have.
     #[error("the shape's floor, triangle {0}, is not on this mesh")]
     NoSuchFloor(TriId),
@@ -183,13 +187,29 @@ impl MeshEditor {
     /// Changes shape `index` without a new undo step (the steps of one drag: the drag's first
     /// change made the step).
     pub fn drag_shape(&mut self, index: usize, shape: Shape) -> Result<(), EditError> {
+        self.drag_shapes(&[(index, shape)])
+    }
+
+    /// Changes several shapes at once without a new undo step (shapes dragged together).
+    pub fn drag_shapes(&mut self, changes: &[(usize, Shape)]) -> Result<(), EditError> {
         let mut edits = self.edits.clone();
-        let slot = edits
-            .shapes
-            .get_mut(index)
-            .ok_or(EditError::NoSuchShape(index))?;
-        *slot = shape;
+        for (index, shape) in changes {
+            let slot = edits
+                .shapes
+                .get_mut(*index)
+                .ok_or(EditError::NoSuchShape(*index))?;
+            *slot = shape.clone();
+        }
         self.apply(edits)
+    }
+
+    /// The topmost shape (the last drawn) whose outline holds `p`, or whose outline passes
+    /// within `tolerance` of it.
+    pub fn shape_at(&self, p: Vec2, tolerance: f64) -> Option<usize> {
+        self.edits
+            .shapes
+            .iter()
+            .rposition(|shape| shape.contains(p) || shape.distance_to_outline(p) <= tolerance)
     }
 
     /// Removes the shapes at `indices`.
@@ -223,6 +243,25 @@ impl MeshEditor {
     /// Paints the triangles of the unedited mesh under `points` with `area` (one undo step).
     /// Returns how many triangles changed.
     pub fn paint(&mut self, points: &[Vec2], area: AreaId) -> Result<usize, EditError> {
+        let (edits, changed) = self.painted(points, area)?;
+        if changed > 0 {
+            self.commit(edits)?;
+        }
+        Ok(changed)
+    }
+
+    /// [`paint`](Self::paint) without a new undo step: a stroke of paint after
+    /// [`begin_drag`](Self::begin_drag).
+    pub fn paint_stroke(&mut self, points: &[Vec2], area: AreaId) -> Result<usize, EditError> {
+        let (edits, changed) = self.painted(points, area)?;
+        if changed > 0 {
+            self.apply(edits)?;
+        }
+        Ok(changed)
+    }
+
+    /// The edits with the triangles under `points` painted `area`, and how many changed.
+    fn painted(&self, points: &[Vec2], area: AreaId) -> Result<(Edits, usize), EditError> {
         if usize::from(area) >= self.base.area_names.len() {
             return Err(EditError::NoSuchArea(area));
         }
@@ -251,10 +290,7 @@ impl MeshEditor {
                 (Err(_), true) => {}
             }
         }
-        if changed > 0 {
-            self.commit(edits)?;
-        }
-        Ok(changed)
+        Ok((edits, changed))
     }
 
     /// Undoes the last edit; false when there is none.
@@ -285,10 +321,18 @@ impl MeshEditor {
         }
     }
 
-    /// Starts an undo step for changes that follow through [`drag_shape`](Self::drag_shape).
+    /// Starts an undo step for changes that follow through [`drag_shape`](Self::drag_shape),
+    /// [`drag_shapes`](Self::drag_shapes) or [`paint_stroke`](Self::paint_stroke).
     pub fn begin_drag(&mut self) {
         self.undo.push(self.edits.clone());
         self.redo.clear();
+    }
+
+    /// Ends a drag: a drag that changed nothing leaves no undo step.
+    pub fn end_drag(&mut self) {
+        if self.undo.last() == Some(&self.edits) {
+            self.undo.pop();
+        }
     }
 
     /// The triangle of the unedited mesh under `p`: on the floor of the edited triangle there,
@@ -340,10 +384,20 @@ impl MeshEditor {
                 return Err(EditError::NoSuchFloor(f));
             }
         }
-        let edits = Edits {
-            shapes,
-            painted: edits.painted,
-        };
+        // Paint as a file may give it: in any order, repeated, out of range.
+        let mut painted = edits.painted;
+        painted.sort_by_key(|&(t, _)| t);
+        painted.dedup_by_key(|&mut (t, _)| t);
+        for &(t, area) in &painted {
+            if t >= self.base.triangles.len() {
+                return Err(EditError::NoSuchTriangle(t));
+            }
+            if usize::from(area) >= names {
+                return Err(EditError::NoSuchArea(area));
+            }
+        }
+        painted.retain(|&(t, area)| self.base.area_types.get(t) != Some(&area));
+        let edits = Edits { shapes, painted };
         if edits.is_empty() {
             *self = Self {
                 undo: std::mem::take(&mut self.undo),

@@ -161,6 +161,48 @@ impl Shape {
         }
     }
 
+    /// The shape stretched so that its bounding box becomes `lo`..`hi` (each side at least
+    /// `1e-6`; a box given inside out is turned the right way).
+    pub fn fitted(&self, lo: Vec2, hi: Vec2) -> Shape {
+        let (from_lo, from_hi) = self.bounds();
+        let (lo, hi) = (
+            Vec2::new(lo.x.min(hi.x), lo.y.min(hi.y)),
+            Vec2::new(lo.x.max(hi.x), lo.y.max(hi.y)),
+        );
+        let hi = Vec2::new(hi.x.max(lo.x + 1e-6), hi.y.max(lo.y + 1e-6));
+        let map = |v: f64, a: f64, b: f64, c: f64, d: f64| {
+            if b > a {
+                c + (v - a) / (b - a) * (d - c)
+            } else {
+                c
+            }
+        };
+        Shape {
+            outline: self
+                .outline
+                .iter()
+                .map(|&[x, y]| {
+                    [
+                        map(x, from_lo.x, from_hi.x, lo.x, hi.x),
+                        map(y, from_lo.y, from_hi.y, lo.y, hi.y),
+                    ]
+                })
+                .collect(),
+            ..self.clone()
+        }
+    }
+
+    /// The distance from `p` to the nearest point of the outline.
+    pub fn distance_to_outline(&self, p: Vec2) -> f64 {
+        let ring = self.corners();
+        (0..ring.len())
+            .map(|i| {
+                crate::geom::closest_point_on_segment(ring[i], ring[(i + 1) % ring.len()], p)
+                    .distance(p)
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+
     /// Lowest and highest corner of the bounding box.
     pub fn bounds(&self) -> (Vec2, Vec2) {
         let mut lo = Vec2::new(f64::INFINITY, f64::INFINITY);

@@ -1,0 +1,971 @@
+//! The navmesh view's editor: tools that draw obstacles, doors and area shapes on the canvas,
+//! select, move, resize and delete them, open and close doors and paint area types; what they
+//! draw; the panel with the tools and the area costs; undo and redo.
+
+use super::NavmeshScene;
+use crate::app::camera::View;
+use crate::geom::Vec2;
+use crate::navmesh::areas::{AreaCosts, AreaId, COST_RANGE};
+use crate::navmesh::edit::{EditError, Edits, MeshEditor, Shape, ShapeKind};
+use egui::{Color32, Pos2, Shape as Paint, Stroke, Ui, vec2};
+use std::sync::Arc;
+
+/// What a left click or drag on the canvas does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tool {
+    /// Place the start and goal, drag them, pan.
+    #[default]
+    Navigate,
+    /// Select shapes, move them, resize one by its corners, delete them.
+    Select,
+    /// Drag a rectangle.
+    Rectangle,
+    /// Drag a circle out from its centre.
+    Circle,
+    /// Click a polygon's corners.
+    Polygon,
+    /// Paint triangles with an area type.
+    Paint,
+    /// Open or close a door with a click.
+    Doors,
+}
+
+impl Tool {
+    /// Every tool, in the panel's order.
+    pub const ALL: [Tool; 7] = [
+        Tool::Navigate,
+        Tool::Select,
+        Tool::Rectangle,
+        Tool::Circle,
+        Tool::Polygon,
+        Tool::Paint,
+        Tool::Doors,
+    ];
+
+    /// Its name on the panel.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Navigate => "Start/goal",
+            Tool::Select => "Select",
+            Tool::Rectangle => "Rectangle",
+            Tool::Circle => "Circle",
+            Tool::Polygon => "Polygon",
+            Tool::Paint => "Paint",
+            Tool::Doors => "Doors",
+        }
+    }
+
+    /// Its key.
+    pub fn key(self) -> egui::Key {
+        match self {
+            Tool::Navigate => egui::Key::N,
+            Tool::Select => egui::Key::V,
+            Tool::Rectangle => egui::Key::R,
+            Tool::Circle => egui::Key::C,
+            Tool::Polygon => egui::Key::P,
+            Tool::Paint => egui::Key::B,
+            Tool::Doors => egui::Key::D,
+        }
+    }
+
+    /// What it does, for its tooltip.
+    pub fn about(self) -> &'static str {
+        match self {
+            Tool::Navigate => {
+                "Click: start, right click: goal, drag S or G to move them, drag elsewhere to pan"
+            }
+            Tool::Select => {
+                "Click a shape to select it (Shift+click: several), drag to move, drag a corner handle to resize, Delete to remove"
+            }
+            Tool::Rectangle => "Drag a rectangle from corner to corner",
+            Tool::Circle => "Drag a circle out from its centre (a polygon of the sides set below)",
+            Tool::Polygon => {
+                "Click the corners; Enter, a double click or a click on the first corner closes it; Backspace takes the last corner back; Escape drops it"
+            }
+            Tool::Paint => "Click or drag over triangles to give them the area type chosen below",
+            Tool::Doors => "Click a door to open or close it (O does it with any tool)",
+        }
+    }
+}
+
+/// What the drawing tools make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DrawAs {
+    /// An obstacle: the surface it covers is removed.
+    #[default]
+    Obstacle,
+    /// A door, drawn closed.
+    Door,
+    /// An area of the chosen type, the mesh split along its outline.
+    Area,
+}
+
+/// A drag in progress.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Gesture {
+    /// A rectangle from `from` to the pointer.
+    Rectangle { from: Vec2, to: Vec2 },
+    /// A circle about `centre` through the pointer.
+    Circle { centre: Vec2, through: Vec2 },
+    /// The selected shapes, as they were, moved by the pointer's travel from `from`.
+    Move {
+        from: Vec2,
+        originals: Vec<(usize, Shape)>,
+    },
+    /// One shape stretched from the corner opposite `fixed` to the pointer.
+    Resize {
+        index: usize,
+        original: Shape,
+        fixed: Vec2,
+    },
+    /// A stroke of paint.
+    Paint,
+}
+
+/// The editor's state in the view (the mesh and its edits are in [`MeshEditor`]).
+#[derive(Debug, Clone)]
+pub struct EditState {
+    /// The tool in hand.
+    pub tool: Tool,
+    /// What the drawing tools make.
+    pub draw_as: DrawAs,
+    /// The area type painted and given to area shapes.
+    pub area: AreaId,
+    /// Sides of the polygon a circle becomes.
+    pub circle_sides: usize,
+    /// The shapes selected, by index.
+    pub selected: Vec<usize>,
+    /// The corners of the polygon being drawn.
+    pub polygon: Vec<Vec2>,
+    pub(super) gesture: Option<Gesture>,
+    /// What crossing each area type costs.
+    pub costs: AreaCosts,
+    /// The edits as last saved or opened: the mesh is unsaved when they differ.
+    pub saved: Edits,
+    /// Bumped by every change of the edited mesh.
+    pub revision: u64,
+}
+
+impl Default for EditState {
+    fn default() -> Self {
+        Self {
+            tool: Tool::default(),
+            draw_as: DrawAs::default(),
+            area: 2, // mud
+            circle_sides: crate::navmesh::edit::shape::DEFAULT_CIRCLE_SIDES,
+            selected: Vec::new(),
+            polygon: Vec::new(),
+            gesture: None,
+            costs: AreaCosts::default(),
+            saved: Edits::default(),
+            revision: 0,
+        }
+    }
+}
+
+/// How close (in pixels) a click must be to a corner handle or an outline to grab it.
+const GRAB: f32 = 8.0;
+
+impl NavmeshScene {
+    /// The editor of the mesh shown.
+    pub fn editor(&self) -> &MeshEditor {
+        &self.editor
+    }
+
+    /// True when the mesh has edits not saved.
+    pub fn has_unsaved_edits(&self) -> bool {
+        self.editor.edits() != &self.edit.saved
+    }
+
+    /// How many edits have changed the mesh since the scene began (the recovery file is kept
+    /// up to date by it).
+    pub fn edit_revision(&self) -> u64 {
+        self.edit.revision
+    }
+
+    /// Counts the edits shown as saved (they were written, or the user let them go).
+    pub fn mark_edits_saved(&mut self) {
+        self.edit.saved = self.editor.edits().clone();
+    }
+
+    /// Changes the mesh through its editor, then shows the edited mesh and searches it again;
+    /// a refused edit leaves everything as it was and says why in the status bar.
+    pub fn edit_mesh<R>(
+        &mut self,
+        edit: impl FnOnce(&mut MeshEditor) -> Result<R, EditError>,
+    ) -> Option<R> {
+        // Only the editor holds the edited mesh while it changes, so it changes in place.
+        self.mesh = Arc::clone(self.editor.base());
+        let before = self.editor.edits().clone();
+        let answer = edit(&mut self.editor);
+        self.mesh = Arc::clone(self.editor.mesh());
+        self.edit
+            .selected
+            .retain(|&i| i < self.editor.shapes().len());
+        match answer {
+            Ok(answer) => {
+                if self.editor.edits() != &before {
+                    self.after_edit();
+                }
+                Some(answer)
+            }
+            Err(error) => {
+                self.pending_notice = Some(format!("Not changed: {error}"));
+                None
+            }
+        }
+    }
+
+    /// Undoes the last edit of the mesh; false when there was none.
+    pub fn undo_edit(&mut self) -> bool {
+        self.edit.gesture = None;
+        self.edit_mesh(|editor| Ok(editor.undo())).unwrap_or(false)
+    }
+
+    /// Makes the last undone edit again; false when there was none.
+    pub fn redo_edit(&mut self) -> bool {
+        self.edit.gesture = None;
+        self.edit_mesh(|editor| Ok(editor.redo())).unwrap_or(false)
+    }
+
+    /// What follows a change of the edited mesh: its counts, outline and checks, and the
+    /// search on it.
+    fn after_edit(&mut self) {
+        self.edit.revision += 1;
+        // As after moving the start: the new answer shown whole (the steps can be replayed).
+        self.playback.cursor = usize::MAX;
+        self.playback.playing = false;
+        self.summary = self.mesh.summary();
+        self.outline_edges = super::canvas::outline_edges(&self.mesh);
+        self.diagnostics.invalidate();
+        if self.mesh.triangles().len() >= super::jobs::BACKGROUND_TRIANGLES {
+            // The last path stays, drawn faintly, until the new search answers; the old
+            // search's triangles are not this mesh's.
+            self.previous_path = self
+                .timeline
+                .path
+                .as_ref()
+                .map(|p| p.waypoints.clone())
+                .or(self.previous_path.take());
+            self.timeline = Default::default();
+            self.replay =
+                crate::navmesh::timeline::TimelineReplay::new(self.mesh.triangles().len());
+        }
+        self.rerun();
+    }
+
+    /// The shape a drawing tool makes from `corners`, on the floor under `at`.
+    fn new_shape(
+        &self,
+        make: Result<Shape, crate::navmesh::edit::ShapeError>,
+    ) -> Result<Shape, EditError> {
+        let kind = match self.edit.draw_as {
+            DrawAs::Obstacle => ShapeKind::Obstacle,
+            DrawAs::Door => ShapeKind::Door { open: false },
+            DrawAs::Area => ShapeKind::Area {
+                area: self.edit.area,
+            },
+        };
+        let mut shape = make?;
+        shape.kind = kind;
+        Ok(self.on_floor(shape))
+    }
+
+    /// `shape` tied to the floor under its first corner when floors are stacked there (its
+    /// centre or a corner has more than one triangle under it); otherwise it cuts whatever is
+    /// under it.
+    fn on_floor(&self, shape: Shape) -> Shape {
+        let base = self.editor.base();
+        let corners = shape.corners();
+        let (lo, hi) = shape.bounds();
+        let stacked = corners
+            .iter()
+            .copied()
+            .chain([lo.midpoint(hi)])
+            .any(|p| base.triangles_at(p).len() > 1);
+        if !stacked {
+            return shape;
+        }
+        let floor = corners
+            .first()
+            .and_then(|&p| self.editor.base_triangle_under(p))
+            .or_else(|| base.triangle_at(lo.midpoint(hi)));
+        shape.on_floor(floor)
+    }
+
+    /// Adds a drawn shape and selects it.
+    fn add_drawn(&mut self, make: Result<Shape, crate::navmesh::edit::ShapeError>) {
+        match self.new_shape(make) {
+            Ok(shape) => {
+                if let Some(index) = self.edit_mesh(|editor| editor.add_shape(shape)) {
+                    self.edit.selected = vec![index];
+                }
+            }
+            Err(error) => self.pending_notice = Some(format!("Not drawn: {error}")),
+        }
+    }
+
+    /// Opens or closes the door under `p`; true when there was one.
+    pub fn toggle_door_at(&mut self, p: Vec2, tolerance: f64) -> bool {
+        let door = self.editor.shapes().iter().rposition(|s| {
+            matches!(s.kind, ShapeKind::Door { .. })
+                && (s.contains(p) || s.distance_to_outline(p) <= tolerance)
+        });
+        match door {
+            Some(index) => {
+                self.edit_mesh(|editor| editor.toggle_door(index));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Removes the selected shapes.
+    pub fn delete_selected(&mut self) {
+        if self.edit.selected.is_empty() {
+            return;
+        }
+        let selected = std::mem::take(&mut self.edit.selected);
+        self.edit_mesh(|editor| editor.remove_shapes(&selected));
+    }
+
+    /// The tool keys, Delete, Enter, Backspace and Escape (not while typing).
+    pub(super) fn edit_keys(&mut self, ui: &Ui, pointer: Option<Vec2>, tolerance: f64) {
+        if ui.ctx().egui_wants_keyboard_input() {
+            return;
+        }
+        let (modifiers, pressed) = ui.input(|i| {
+            let pressed: Vec<egui::Key> = i
+                .events
+                .iter()
+                .filter_map(|e| match e {
+                    egui::Event::Key {
+                        key, pressed: true, ..
+                    } => Some(*key),
+                    _ => None,
+                })
+                .collect();
+            (i.modifiers, pressed)
+        });
+        if modifiers.command || modifiers.alt {
+            return;
+        }
+        for key in pressed {
+            if let Some(&tool) = Tool::ALL.iter().find(|t| t.key() == key) {
+                self.choose_tool(tool);
+                continue;
+            }
+            match key {
+                egui::Key::Escape if !self.edit.polygon.is_empty() => self.edit.polygon.clear(),
+                egui::Key::Escape if self.edit.tool != Tool::Navigate => {
+                    self.choose_tool(Tool::Navigate)
+                }
+                egui::Key::Enter if self.edit.tool == Tool::Polygon => self.close_polygon(),
+                egui::Key::Backspace if !self.edit.polygon.is_empty() => {
+                    self.edit.polygon.pop();
+                }
+                egui::Key::Delete | egui::Key::Backspace => self.delete_selected(),
+                egui::Key::O => {
+                    if let Some(p) = pointer {
+                        self.toggle_door_at(p, tolerance);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Takes `tool` in hand, dropping a polygon half drawn.
+    pub fn choose_tool(&mut self, tool: Tool) {
+        if tool != self.edit.tool {
+            self.edit.polygon.clear();
+            self.edit.gesture = None;
+        }
+        self.edit.tool = tool;
+    }
+
+    /// Closes the polygon being drawn into a shape.
+    fn close_polygon(&mut self) {
+        let corners = std::mem::take(&mut self.edit.polygon);
+        if corners.len() >= 3 {
+            self.add_drawn(Shape::polygon(&corners, ShapeKind::Obstacle));
+        }
+    }
+
+    /// A click or drag with an editing tool; false for the start/goal tool (the caller
+    /// handles those).
+    pub(super) fn edit_input(&mut self, ui: &Ui, response: &egui::Response, view: View) -> bool {
+        if self.edit.tool == Tool::Navigate {
+            return false;
+        }
+        let world = |pos: Pos2| view.world_from_screen(pos);
+        let tolerance = f64::from(GRAB) / view.camera.scale;
+        let press = ui
+            .input(|i| i.pointer.press_origin())
+            .or(response.interact_pointer_pos());
+        let pointer = response.interact_pointer_pos();
+        let primary = ui.input(|i| i.pointer.primary_down() || i.pointer.primary_released());
+
+        if response.drag_started()
+            && primary
+            && let Some(press) = press
+        {
+            let at = world(press);
+            self.edit.gesture = match self.edit.tool {
+                Tool::Rectangle => Some(Gesture::Rectangle { from: at, to: at }),
+                Tool::Circle => Some(Gesture::Circle {
+                    centre: at,
+                    through: at,
+                }),
+                Tool::Select => self.grab(press, view),
+                Tool::Paint => {
+                    self.editor.begin_drag();
+                    Some(Gesture::Paint)
+                }
+                _ => None,
+            };
+            if matches!(
+                self.edit.gesture,
+                Some(Gesture::Move { .. } | Gesture::Resize { .. })
+            ) {
+                self.editor.begin_drag();
+            }
+        }
+        if response.dragged()
+            && let Some(pos) = pointer
+        {
+            let at = world(pos);
+            match self.edit.gesture.clone() {
+                Some(Gesture::Rectangle { from, .. }) => {
+                    self.edit.gesture = Some(Gesture::Rectangle { from, to: at });
+                }
+                Some(Gesture::Circle { centre, .. }) => {
+                    self.edit.gesture = Some(Gesture::Circle {
+                        centre,
+                        through: at,
+                    });
+                }
+                Some(Gesture::Move { from, originals }) => {
+                    let offset = at - from;
+                    let moved: Vec<(usize, Shape)> = originals
+                        .iter()
+                        .map(|(i, s)| (*i, s.moved(offset)))
+                        .collect();
+                    self.edit_mesh(|editor| editor.drag_shapes(&moved));
+                }
+                Some(Gesture::Resize {
+                    index,
+                    original,
+                    fixed,
+                }) => {
+                    let resized = original.fitted(fixed, at);
+                    self.edit_mesh(|editor| editor.drag_shape(index, resized));
+                }
+                Some(Gesture::Paint) => {
+                    let area = self.edit.area;
+                    self.edit_mesh(|editor| editor.paint_stroke(&[at], area));
+                }
+                None => self.camera.pan(response.drag_delta()),
+            }
+        }
+        if response.drag_stopped() {
+            match self.edit.gesture.take() {
+                Some(Gesture::Rectangle { from, to }) => {
+                    self.add_drawn(Shape::rectangle(from, to, ShapeKind::Obstacle));
+                }
+                Some(Gesture::Circle { centre, through }) => {
+                    let sides = self.edit.circle_sides;
+                    self.add_drawn(Shape::circle(
+                        centre,
+                        centre.distance(through),
+                        sides,
+                        ShapeKind::Obstacle,
+                    ));
+                }
+                Some(Gesture::Move { .. } | Gesture::Resize { .. } | Gesture::Paint) => {
+                    self.editor.end_drag();
+                }
+                None => {}
+            }
+        }
+        if response.clicked()
+            && let Some(pos) = pointer
+        {
+            let at = world(pos);
+            let shift = ui.input(|i| i.modifiers.shift);
+            match self.edit.tool {
+                Tool::Select => {
+                    let hit = self.editor.shape_at(at, tolerance);
+                    match (hit, shift) {
+                        (Some(i), true) => {
+                            if let Some(k) = self.edit.selected.iter().position(|&s| s == i) {
+                                self.edit.selected.remove(k);
+                            } else {
+                                self.edit.selected.push(i);
+                            }
+                        }
+                        (Some(i), false) => self.edit.selected = vec![i],
+                        (None, true) => {}
+                        (None, false) => self.edit.selected.clear(),
+                    }
+                }
+                Tool::Polygon => {
+                    let closes = self.edit.polygon.len() >= 3
+                        && self.edit.polygon.first().is_some_and(|&first| {
+                            view.screen_from_world(first).distance(pos) < GRAB
+                        });
+                    if closes {
+                        self.close_polygon();
+                    } else {
+                        self.edit.polygon.push(at);
+                    }
+                }
+                Tool::Paint => {
+                    let area = self.edit.area;
+                    self.edit_mesh(|editor| editor.paint(&[at], area));
+                }
+                Tool::Doors => {
+                    if !self.toggle_door_at(at, tolerance) {
+                        self.pending_notice =
+                            Some("No door there: draw one with \"Draw as: door\"".into());
+                    }
+                }
+                Tool::Navigate | Tool::Rectangle | Tool::Circle => {}
+            }
+        }
+        if response.double_clicked() && self.edit.tool == Tool::Polygon {
+            // The double click's second click added a corner where the first did.
+            self.edit
+                .polygon
+                .dedup_by(|a, b| a.distance(*b) < tolerance);
+            self.close_polygon();
+        }
+        self.edit_keys(ui, response.hover_pos().map(world), tolerance);
+        true
+    }
+
+    /// What a press at `press` in the Select tool takes hold of: a corner handle of the one
+    /// selected shape, or a shape (selected first, if it was not).
+    fn grab(&mut self, press: Pos2, view: View) -> Option<Gesture> {
+        let at = view.world_from_screen(press);
+        if let [index] = self.edit.selected[..]
+            && let Some(shape) = self.editor.shapes().get(index)
+        {
+            let (lo, hi) = shape.bounds();
+            let corners = [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)];
+            if let Some(k) = corners
+                .iter()
+                .position(|&c| view.screen_from_world(c).distance(press) < GRAB)
+            {
+                return Some(Gesture::Resize {
+                    index,
+                    original: shape.clone(),
+                    fixed: corners[(k + 2) % 4],
+                });
+            }
+        }
+        let tolerance = f64::from(GRAB) / view.camera.scale;
+        let hit = self.editor.shape_at(at, tolerance)?;
+        if !self.edit.selected.contains(&hit) {
+            self.edit.selected = vec![hit];
+        }
+        let originals = self
+            .edit
+            .selected
+            .iter()
+            .filter_map(|&i| Some((i, self.editor.shapes().get(i)?.clone())))
+            .collect();
+        Some(Gesture::Move {
+            from: at,
+            originals,
+        })
+    }
+
+    /// Draws the shapes, the selection, what is being drawn and the last path while the new
+    /// one is searched for.
+    pub(super) fn paint_edits(&self, painter: &egui::Painter, view: View, pointer: Option<Pos2>) {
+        let s = |p: Vec2| view.screen_from_world(p);
+        if self.timeline.path.is_none()
+            && let Some(previous) = &self.previous_path
+        {
+            let points: Vec<Pos2> = previous.iter().map(|&p| s(p)).collect();
+            painter.add(Paint::line(
+                points,
+                Stroke::new(3.0, super::canvas::PATH.gamma_multiply(0.45)),
+            ));
+        }
+        for (i, shape) in self.editor.shapes().iter().enumerate() {
+            let ring: Vec<Pos2> = shape.corners().into_iter().map(s).collect();
+            let (fill, stroke) = shape_look(shape, self.editor.base().area_names());
+            if fill != Color32::TRANSPARENT {
+                fill_polygon(painter, &shape.corners(), view, fill);
+            }
+            if matches!(shape.kind, ShapeKind::Door { open: true }) {
+                let mut closed = ring.clone();
+                if let Some(&first) = ring.first() {
+                    closed.push(first);
+                }
+                painter.extend(Paint::dashed_line(&closed, stroke, 6.0, 4.0));
+            } else {
+                painter.add(Paint::closed_line(ring.clone(), stroke));
+            }
+            if self.edit.selected.contains(&i) {
+                painter.add(Paint::closed_line(ring, Stroke::new(1.5, Color32::WHITE)));
+                if self.edit.selected.len() == 1 {
+                    let (lo, hi) = shape.bounds();
+                    for c in [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)] {
+                        let r = egui::Rect::from_center_size(s(c), vec2(8.0, 8.0));
+                        painter.rect_filled(r, 1.0, Color32::WHITE);
+                        painter.rect_stroke(
+                            r,
+                            1.0,
+                            Stroke::new(1.0, Color32::BLACK),
+                            egui::StrokeKind::Inside,
+                        );
+                    }
+                }
+            }
+        }
+        let preview = Stroke::new(2.0, Color32::WHITE);
+        match &self.edit.gesture {
+            Some(Gesture::Rectangle { from, to }) => {
+                let r = egui::Rect::from_two_pos(s(*from), s(*to));
+                painter.rect_stroke(r, 0.0, preview, egui::StrokeKind::Middle);
+            }
+            Some(Gesture::Circle { centre, through }) => {
+                painter.circle_stroke(s(*centre), s(*centre).distance(s(*through)), preview);
+            }
+            _ => {}
+        }
+        if !self.edit.polygon.is_empty() {
+            let mut points: Vec<Pos2> = self.edit.polygon.iter().map(|&p| s(p)).collect();
+            if let Some(pointer) = pointer {
+                points.push(pointer);
+            }
+            painter.add(Paint::line(points.clone(), preview));
+            for p in &points[..self.edit.polygon.len()] {
+                painter.circle_filled(*p, 3.5, Color32::WHITE);
+            }
+            if let Some(first) = points.first() {
+                painter.circle_stroke(*first, GRAB, Stroke::new(1.0, Color32::WHITE));
+            }
+        }
+    }
+
+    /// The legend's rows: each area type and kind of shape on the mesh, with its look.
+    pub fn legend(&self) -> Vec<LegendRow> {
+        let names = self.mesh.area_names();
+        let present = self.mesh.area_types_present();
+        let mut rows: Vec<(Color32, Stroke, bool, String)> = Vec::new();
+        for (a, name) in names.iter().enumerate() {
+            if a > 0 && present & (1 << a) != 0 {
+                let cost = self.edit.costs.of(a as AreaId);
+                rows.push((
+                    area_colour(a as AreaId, name),
+                    Stroke::NONE,
+                    false,
+                    format!("{name}  × {}", crate::words::short_number(cost)),
+                ));
+            }
+        }
+        let shapes = self.editor.shapes();
+        for (kind, label) in [
+            (ShapeKind::Obstacle, "obstacle"),
+            (ShapeKind::Door { open: false }, "door, closed"),
+            (ShapeKind::Door { open: true }, "door, open"),
+        ] {
+            if shapes.iter().any(|s| s.kind == kind) {
+                let probe = Shape {
+                    outline: Vec::new(),
+                    kind,
+                    floor: None,
+                };
+                let (fill, stroke) = shape_look(&probe, names);
+                rows.push((
+                    fill,
+                    stroke,
+                    kind == ShapeKind::Door { open: true },
+                    label.into(),
+                ));
+            }
+        }
+        rows.into_iter()
+            .map(|(fill, stroke, dashed, text)| LegendRow {
+                fill,
+                stroke,
+                dashed,
+                text,
+            })
+            .collect()
+    }
+
+    /// The legend of the area types and shapes on the canvas (those present), at its bottom
+    /// left.
+    pub(super) fn paint_legend(&self, painter: &egui::Painter, rect: egui::Rect) {
+        let rows: Vec<(Color32, Stroke, bool, String)> = self
+            .legend()
+            .into_iter()
+            .map(|r| (r.fill, r.stroke, r.dashed, r.text))
+            .collect();
+        if rows.is_empty() {
+            return;
+        }
+        let font = egui::FontId::proportional(13.0);
+        let row_height = 18.0;
+        let width = rows
+            .iter()
+            .map(|(_, _, _, text)| {
+                painter
+                    .layout_no_wrap(text.clone(), font.clone(), Color32::WHITE)
+                    .size()
+                    .x
+            })
+            .fold(0.0, f32::max)
+            + 40.0;
+        // Bottom left: the caption has the top.
+        let size = vec2(width, rows.len() as f32 * row_height + 8.0);
+        let plate =
+            egui::Rect::from_min_size(pos2(rect.min.x + 8.0, rect.max.y - 8.0 - size.y), size);
+        painter.rect_filled(plate, 4.0, Color32::from_black_alpha(170));
+        for (k, (fill, stroke, dashed, text)) in rows.into_iter().enumerate() {
+            let y = plate.min.y + 4.0 + k as f32 * row_height;
+            let swatch =
+                egui::Rect::from_min_size(pos2(plate.min.x + 6.0, y + 3.0), vec2(20.0, 12.0));
+            painter.rect_filled(swatch, 2.0, fill);
+            if stroke != Stroke::NONE {
+                let corners = [
+                    swatch.left_top(),
+                    swatch.right_top(),
+                    swatch.right_bottom(),
+                    swatch.left_bottom(),
+                    swatch.left_top(),
+                ];
+                if dashed {
+                    painter.extend(Paint::dashed_line(&corners, stroke, 4.0, 3.0));
+                } else {
+                    painter.add(Paint::line(corners.to_vec(), stroke));
+                }
+            }
+            painter.text(
+                pos2(swatch.max.x + 8.0, y + row_height / 2.0),
+                egui::Align2::LEFT_CENTER,
+                text,
+                font.clone(),
+                Color32::WHITE,
+            );
+        }
+    }
+
+    /// The panel's editing section: the tools, what they draw, the selection, undo and redo.
+    pub(super) fn edit_controls_ui(&mut self, ui: &mut Ui, shared: &mut crate::app::scene::Shared) {
+        // Closed until wanted (the panel is long); open while an editing tool is in hand.
+        let editing = self.edit.tool != Tool::Navigate;
+        egui::CollapsingHeader::new("Edit the mesh")
+            .default_open(false)
+            .open(editing.then_some(true))
+            .show(ui, |ui| self.edit_tools_ui(ui, shared))
+            .header_response
+            .on_hover_text("Obstacles, doors and areas cut and painted on the mesh; undo, redo");
+    }
+
+    /// The tools, what they draw, the selection, undo and redo.
+    fn edit_tools_ui(&mut self, ui: &mut Ui, shared: &mut crate::app::scene::Shared) {
+        use crate::app::commands::UiCommand;
+        ui.horizontal_wrapped(|ui| {
+            for tool in Tool::ALL {
+                let text = format!("{} ({})", tool.name(), tool.key().name());
+                if ui
+                    .selectable_label(self.edit.tool == tool, text)
+                    .on_hover_text(tool.about())
+                    .clicked()
+                {
+                    self.choose_tool(tool);
+                }
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("Draw as");
+            ui.radio_value(&mut self.edit.draw_as, DrawAs::Obstacle, "obstacle")
+                .on_hover_text("The surface it covers is removed");
+            ui.radio_value(&mut self.edit.draw_as, DrawAs::Door, "door")
+                .on_hover_text("An obstacle that opens and closes with a click (Doors tool)");
+            ui.radio_value(&mut self.edit.draw_as, DrawAs::Area, "area")
+                .on_hover_text(
+                    "The surface it covers gets the area type below, split along its outline",
+                );
+        });
+        let names = self.editor.base().area_names().to_vec();
+        egui::ComboBox::from_label("Area type")
+            .selected_text(
+                names
+                    .get(usize::from(self.edit.area))
+                    .cloned()
+                    .unwrap_or_default(),
+            )
+            .show_ui(ui, |ui| {
+                for (a, name) in names.iter().enumerate() {
+                    ui.selectable_value(&mut self.edit.area, a as AreaId, name);
+                }
+            })
+            .response
+            .on_hover_text("What the Paint tool paints and area shapes are");
+        ui.add(egui::Slider::new(&mut self.edit.circle_sides, 3..=64).text("Circle sides"))
+            .on_hover_text("A circle is cut as a polygon of this many sides");
+        ui.horizontal(|ui| {
+            shared.button(ui, UiCommand::Undo);
+            shared.button(ui, UiCommand::Redo);
+            let selected = self.edit.selected.len();
+            if ui
+                .add_enabled(selected > 0, egui::Button::new("Delete"))
+                .on_hover_text("Remove the selected shapes (Delete)")
+                .on_disabled_hover_text("Select shapes first (Select tool)")
+                .clicked()
+            {
+                self.delete_selected();
+            }
+            let door = match self.edit.selected[..] {
+                [i] => self.editor.shapes().get(i).and_then(|s| match s.kind {
+                    ShapeKind::Door { open } => Some(open),
+                    _ => None,
+                }),
+                _ => None,
+            };
+            if let (Some(open), [i]) = (door, &self.edit.selected[..]) {
+                let i = *i;
+                if ui
+                    .button(if open { "Close door" } else { "Open door" })
+                    .on_hover_text("Closed, a door blocks like an obstacle; open, agents pass")
+                    .clicked()
+                {
+                    self.edit_mesh(|editor| editor.toggle_door(i));
+                }
+            }
+        });
+        let shapes = self.editor.shapes().len();
+        let painted = self.editor.edits().painted.len();
+        if shapes + painted > 0 {
+            ui.label(
+                egui::RichText::new(format!(
+                    "{}, {} painted",
+                    crate::words::count(shapes, "shape"),
+                    crate::words::count(painted, "triangle")
+                ))
+                .weak(),
+            );
+        }
+    }
+
+    /// The cost multiplier of each area type, each a slider over the documented range.
+    pub(super) fn area_costs_ui(&mut self, ui: &mut Ui) {
+        let names = self.mesh.area_names().to_vec();
+        let present = self.mesh.area_types_present();
+        let mut changed = false;
+        egui::CollapsingHeader::new("Area costs")
+            .default_open(present > 1)
+            .show(ui, |ui| {
+                ui.label(
+                    egui::RichText::new(format!(
+                        "A step costs its length × its area's multiplier ({} to {}); the heuristic is scaled by the cheapest area present, so A* stays optimal.",
+                        COST_RANGE.start(),
+                        COST_RANGE.end()
+                    ))
+                    .weak(),
+                );
+                for (a, name) in names.iter().enumerate() {
+                    let a = a as AreaId;
+                    let mut cost = self.edit.costs.of(a);
+                    let used = present & (1 << a) != 0;
+                    let label = if used { name.clone() } else { format!("{name} (none)") };
+                    if ui
+                        .add(
+                            egui::Slider::new(&mut cost, *COST_RANGE.start()..=*COST_RANGE.end())
+                                .logarithmic(true)
+                                .text(label),
+                        )
+                        .on_hover_text(format!("Multiplier for crossing {name}"))
+                        .changed()
+                    {
+                        changed |= self.edit.costs.set(a, cost).is_ok();
+                    }
+                }
+            });
+        if changed {
+            self.rerun();
+        }
+    }
+}
+
+/// One row of the canvas legend.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendRow {
+    /// The swatch's fill.
+    pub fill: Color32,
+    /// Its outline (none for an area type).
+    pub stroke: Stroke,
+    /// Whether the outline is dashed (an open door).
+    pub dashed: bool,
+    /// What it stands for ("mud  × 3").
+    pub text: String,
+}
+
+/// The colour an area type is drawn in (ground: none).
+pub fn area_colour(area: AreaId, name: &str) -> Color32 {
+    match name {
+        "ground" => Color32::TRANSPARENT,
+        "road" => Color32::from_rgb(170, 170, 150),
+        "mud" => Color32::from_rgb(150, 100, 50),
+        "water" => Color32::from_rgb(50, 120, 220),
+        _ => {
+            const OTHERS: [Color32; 6] = [
+                Color32::from_rgb(200, 90, 200),
+                Color32::from_rgb(90, 200, 200),
+                Color32::from_rgb(220, 200, 70),
+                Color32::from_rgb(120, 200, 90),
+                Color32::from_rgb(230, 120, 90),
+                Color32::from_rgb(140, 140, 240),
+            ];
+            OTHERS[usize::from(area) % OTHERS.len()]
+        }
+    }
+}
+
+/// How a shape is drawn: its fill and its outline.
+fn shape_look(shape: &Shape, names: &[String]) -> (Color32, Stroke) {
+    match shape.kind {
+        ShapeKind::Obstacle => (
+            Color32::from_rgba_unmultiplied(200, 60, 60, 60),
+            Stroke::new(2.0, Color32::from_rgb(235, 80, 80)),
+        ),
+        ShapeKind::Door { open: false } => (
+            Color32::from_rgba_unmultiplied(240, 160, 40, 90),
+            Stroke::new(2.5, Color32::from_rgb(245, 170, 50)),
+        ),
+        ShapeKind::Door { open: true } => (
+            Color32::TRANSPARENT,
+            Stroke::new(2.0, Color32::from_rgb(120, 230, 140)),
+        ),
+        ShapeKind::Area { area } => {
+            let name = names.get(usize::from(area)).map_or("", String::as_str);
+            (
+                Color32::TRANSPARENT,
+                Stroke::new(1.5, area_colour(area, name)),
+            )
+        }
+    }
+}
+
+/// Fills a simple polygon (any shape, not only convex) by its triangulation.
+fn fill_polygon(painter: &egui::Painter, corners: &[Vec2], view: View, fill: Color32) {
+    let mut mesh = egui::Mesh::default();
+    for &p in corners {
+        mesh.colored_vertex(view.screen_from_world(p), fill);
+    }
+    for [a, b, c] in crate::geom::triangulate_polygon(corners) {
+        mesh.add_triangle(a as u32, b as u32, c as u32);
+    }
+    painter.add(Paint::mesh(mesh));
+}
+
+fn pos2(x: f32, y: f32) -> Pos2 {
+    Pos2::new(x, y)
+}
