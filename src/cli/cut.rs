@@ -78,6 +78,23 @@ impl ObstacleArgs {
         Ok(shapes)
     }
 
+    /// The mesh at `path` and these shapes for it; an error is said on stderr, and the exit
+    /// code returned.
+    pub fn load_with_shapes(
+        &self,
+        path: &std::path::Path,
+        plane: crate::navmesh::Plane,
+    ) -> Result<(NavMesh, Vec<Shape>), ExitCode> {
+        let mesh = super::mesh::load(path, plane)?;
+        match self.shapes(&mesh) {
+            Ok(shapes) => Ok((mesh, shapes)),
+            Err(message) => {
+                complain!("error: {message}");
+                Err(ExitCode::from(2))
+            }
+        }
+    }
+
     /// True when no shape was given.
     pub fn is_empty(&self) -> bool {
         self.rects.is_empty()
@@ -224,16 +241,9 @@ pub(super) fn cut_command(
         );
         return ExitCode::from(2);
     }
-    let mesh = match super::mesh::load(mesh_path, plane) {
-        Ok(m) => m,
+    let (mesh, shapes) = match obstacles.load_with_shapes(mesh_path, plane) {
+        Ok(loaded) => loaded,
         Err(code) => return code,
-    };
-    let shapes = match obstacles.shapes(&mesh) {
-        Ok(shapes) => shapes,
-        Err(message) => {
-            complain!("error: {message}");
-            return ExitCode::from(2);
-        }
     };
     let area_before = mesh.summary().area;
     let count = shapes.len();

@@ -125,16 +125,9 @@ pub(super) fn path_command(
         obstacles,
         area_costs,
     } = query;
-    let mesh = match load(mesh_path, plane) {
-        Ok(m) => m,
+    let (mesh, shapes) = match obstacles.load_with_shapes(mesh_path, plane) {
+        Ok(loaded) => loaded,
         Err(code) => return code,
-    };
-    let shapes = match obstacles.shapes(&mesh) {
-        Ok(shapes) => shapes,
-        Err(message) => {
-            complain!("error: {message}");
-            return ExitCode::from(2);
-        }
     };
     let mesh = if shapes.is_empty() {
         std::sync::Arc::new(mesh)

@@ -295,30 +295,28 @@ impl MeshEditor {
 
     /// Undoes the last edit; false when there is none.
     pub fn undo(&mut self) -> bool {
-        let Some(previous) = self.undo.pop() else {
-            return false;
-        };
-        let now = self.edits.clone();
-        if self.apply(previous).is_ok() {
-            self.redo.push(now);
-            true
-        } else {
-            false
-        }
+        self.step_through_history(true)
     }
 
     /// Makes the last undone edit again; false when there is none.
     pub fn redo(&mut self) -> bool {
-        let Some(next) = self.redo.pop() else {
+        self.step_through_history(false)
+    }
+
+    /// Takes the edits from the top of the undo (`back`) or redo history, the edits shown going
+    /// onto the other one.
+    fn step_through_history(&mut self, back: bool) -> bool {
+        let from = if back { &mut self.undo } else { &mut self.redo };
+        let Some(edits) = from.pop() else {
             return false;
         };
         let now = self.edits.clone();
-        if self.apply(next).is_ok() {
-            self.undo.push(now);
-            true
-        } else {
-            false
+        if self.apply(edits).is_err() {
+            return false;
         }
+        let to = if back { &mut self.redo } else { &mut self.undo };
+        to.push(now);
+        true
     }
 
     /// Starts an undo step for changes that follow through [`drag_shape`](Self::drag_shape),
