@@ -134,6 +134,23 @@ fn path_queries(c: &mut Criterion) {
             },
         );
     }
+    // The exact shortest path between the same pairs.
+    for &(a, b) in &pairs {
+        let optimal = navlab::navmesh::anyangle::shortest_path(&mesh, a, b, &mut NoObserver);
+        assert!(optimal.is_found());
+    }
+    group.bench_function("polyanya, no observer (per 20 queries)", |bench| {
+        bench.iter(|| {
+            for &(a, b) in &pairs {
+                black_box(navlab::navmesh::anyangle::shortest_path(
+                    &mesh,
+                    a,
+                    b,
+                    &mut NoObserver,
+                ));
+            }
+        })
+    });
     group.finish();
 }
 

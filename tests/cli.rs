@@ -1344,3 +1344,74 @@ fn cut_keeps_its_shapes_beside_the_mesh() {
     let (code, stdout, _) = navlab(&["path", out_s, "--from", "1,1", "--to", "10,1", "--json"]);
     assert_eq!(code, Some(1), "{stdout}");
 }
+
+/// `path --optimal` answers in `path`'s shape with the search's node count; on the arena
+/// mesh its lengths are the published any-angle ones.
+#[test]
+fn path_optimal_gives_the_shortest_path_in_the_path_commands_shape() {
+    let rooms = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rooms.obj");
+    let (code, stdout, stderr) = navlab(&[
+        "path",
+        rooms,
+        "--from",
+        "1,1",
+        "--to",
+        "5,-7",
+        "--optimal",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["status"], "found");
+    assert!(v["search_nodes"].as_u64().expect("nodes") > 0);
+    let waypoints = v["waypoints"].as_array().expect("waypoints");
+    let length: f64 = waypoints
+        .windows(2)
+        .map(|w| {
+            let p = |x: &Value| (x[0].as_f64().expect("x"), x[1].as_f64().expect("z"));
+            let ((ax, az), (bx, bz)) = (p(&w[0]), p(&w[1]));
+            ((bx - ax).powi(2) + (bz - az).powi(2)).sqrt()
+        })
+        .sum();
+    assert!((length - v["length"].as_f64().expect("length")).abs() < 1e-9);
+    // Never longer than A* and the funnel.
+    let (_, corridor, _) = navlab(&["path", rooms, "--from", "1,1", "--to", "5,-7", "--json"]);
+    let c: Value = serde_json::from_str(&corridor).expect("json");
+    assert!(length <= c["length"].as_f64().expect("length") + 1e-9);
+    // Cut off: unreachable, exit 1.
+    let (code, stdout, _) = navlab(&[
+        "path",
+        rooms,
+        "--from",
+        "1,1",
+        "--to",
+        "5,-7",
+        "--optimal",
+        "--json",
+        "--rect",
+        "5.5,3,8.5,6",
+    ]);
+    assert_eq!(code, Some(1), "{stdout}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["status"], "unreachable");
+    assert!(v["length"].is_null());
+
+    let Some(arena) = common::testdata("meshes/polyanya/arena.mesh") else {
+        return;
+    };
+    let arena = arena.to_str().expect("utf-8");
+    // (1,13) → (4,12) is listed as 3.16228: a straight line, sqrt(10).
+    let (code, stdout, _) = navlab(&[
+        "path",
+        arena,
+        "--from",
+        "1,13",
+        "--to",
+        "4,12",
+        "--optimal",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0));
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert!((v["length"].as_f64().expect("length") - 10f64.sqrt()).abs() < 1e-12);
+}

@@ -109,6 +109,7 @@ pub(super) struct PathQuery {
     pub plane: Plane,
     pub obstacles: super::cut::ObstacleArgs,
     pub area_costs: Vec<(String, f64)>,
+    pub optimal: bool,
 }
 
 pub(super) fn path_command(
@@ -124,6 +125,7 @@ pub(super) fn path_command(
         plane,
         obstacles,
         area_costs,
+        optimal,
     } = query;
     let (mesh, shapes) = match obstacles.load_with_shapes(mesh_path, plane) {
         Ok(loaded) => loaded,
@@ -147,6 +149,9 @@ pub(super) fn path_command(
             return ExitCode::from(2);
         }
     };
+    if optimal {
+        return optimal_path_command(&mesh, from, to, walk, json);
+    }
     let options = QueryOptions {
         cost: cost_model(cost),
         area_costs,
@@ -207,6 +212,76 @@ pub(super) fn path_command(
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+/// `navlab path --optimal`: the exact shortest path, in the shape `path` answers in, with the
+/// search nodes Polyanya made.
+fn optimal_path_command(
+    mesh: &crate::navmesh::NavMesh,
+    from: Vec2,
+    to: Vec2,
+    walk: &WalkArgs,
+    json: bool,
+) -> ExitCode {
+    use crate::navmesh::anyangle::shortest_path;
+    let (Some(start), Some(goal)) = (mesh.locate(from), mesh.locate(to)) else {
+        complain!("error: start and goal must be finite numbers");
+        return ExitCode::from(2);
+    };
+    let path = shortest_path(mesh, from, to, &mut NoObserver);
+    let status = if !path.is_found() {
+        "unreachable"
+    } else if start.snapped || goal.snapped {
+        "snapped"
+    } else {
+        "found"
+    };
+    if path.over_budget {
+        complain!(
+            "error: the search stopped after {} nodes without reaching the goal",
+            path.nodes_pushed
+        );
+        return ExitCode::from(2);
+    }
+    let walked = path
+        .is_found()
+        .then(|| crate::navmesh::walk::walk(&path.waypoints, walk.options()))
+        .filter(|_| walk.walk);
+    if json {
+        let point = |p: Vec2| [p.x, p.y];
+        let mut answer = serde_json::json!({
+            "status": status,
+            "length": path.is_found().then_some(path.length),
+            "waypoints": path.waypoints.iter().map(|&p| point(p)).collect::<Vec<_>>(),
+            "search_nodes": path.nodes_pushed,
+            "start": point(start.point),
+            "goal": point(goal.point),
+        });
+        if let Some(w) = &walked {
+            answer["walk"] = w.to_json(mesh);
+        }
+        say!("{answer}");
+    } else if path.is_found() {
+        let decimal = |v: f64| crate::words::decimal(v, 4);
+        say!("status: {status} (the shortest path, by Polyanya)");
+        say!("length: {}", decimal(path.length));
+        say!("waypoints ({}):", path.waypoints.len());
+        for p in &path.waypoints {
+            say!("  {} {}", decimal(p.x), decimal(p.y));
+        }
+        say!("search nodes: {}", path.nodes_pushed);
+        if let Some(w) = &walked {
+            say!("{}", w.describe(mesh));
+        }
+    } else {
+        say!("no path: the goal cannot be reached from the start");
+        say!("search nodes: {}", path.nodes_pushed);
+    }
+    if path.is_found() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
 

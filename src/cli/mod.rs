@@ -75,6 +75,10 @@ pub enum Command {
         /// NAME=MULT, from 0.1 to 100 (repeatable).
         #[arg(long = "area-cost", value_name = "NAME=MULT", value_parser = cut::parse_area_cost)]
         area_costs: Vec<(String, f64)>,
+        /// The exact shortest path (Polyanya) instead of A* and the funnel: by length alone,
+        /// area costs left out.
+        #[arg(long)]
+        optimal: bool,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -307,6 +311,7 @@ pub fn run(command: Command) -> ExitCode {
             walk,
             obstacles,
             area_costs,
+            optimal,
             json,
         } => mesh::path_command(
             &mesh,
@@ -317,6 +322,7 @@ pub fn run(command: Command) -> ExitCode {
                 plane: plane.into(),
                 obstacles,
                 area_costs,
+                optimal,
             },
             &walk,
             json,

@@ -1,6 +1,7 @@
 //! A navigation mesh: triangles in the plane with shared edges (an edge keeps a *list* of
 //! triangles, so stairs passing over a floor work), adjacency, islands and a spatial index.
 
+pub mod anyangle;
 pub mod areas;
 mod build;
 pub mod diagnose;
