@@ -271,22 +271,27 @@ pub fn shortest_path(
 /// The triangles holding `p` that connect to `first` through triangles holding it (the floor
 /// `p` was located on, not the one above or below).
 fn point_triangles(mesh: &NavMesh, p: Vec2, first: TriId) -> Vec<TriId> {
-    let holds = |t: TriId| {
-        let [a, b, c] = mesh.corners(t);
+    let mut found = spread(mesh, first, |n, _| {
+        let [a, b, c] = mesh.corners(n);
         triangle_contains(a, b, c, p)
-    };
+    });
+    found.sort_unstable();
+    found
+}
+
+/// The triangles reached from `first` by crossing edges `cross(triangle, edge)` allows.
+fn spread(mesh: &NavMesh, first: TriId, cross: impl Fn(TriId, usize) -> bool) -> Vec<TriId> {
     let mut found = vec![first];
     let mut k = 0;
     while k < found.len() {
         let t = found[k];
         k += 1;
-        for &(n, _) in mesh.neighbours(t) {
-            if !found.contains(&n) && holds(n) {
+        for &(n, e) in mesh.neighbours(t) {
+            if !found.contains(&n) && cross(n, e) {
                 found.push(n);
             }
         }
     }
-    found.sort_unstable();
     found
 }
 
@@ -302,8 +307,6 @@ struct Search<'m> {
     /// The shortest length each vertex has been a root at, by the surface around it (a vertex
     /// where two surfaces touch is a root on each).
     best_g: std::collections::HashMap<(VertId, TriId), f64>,
-    /// The triangles around each vertex, built when first needed.
-    around: Option<Vec<Vec<TriId>>>,
     popped: usize,
 }
 
@@ -319,7 +322,6 @@ impl<'m> Search<'m> {
             open: BinaryHeap::new(),
             order: 0,
             best_g: std::collections::HashMap::new(),
-            around: None,
             popped: 0,
         }
     }
@@ -592,35 +594,11 @@ impl<'m> Search<'m> {
     /// The triangles around `vertex` that connect to `from` across edges at the vertex: the
     /// surface a path turning there can go on (not another one touching it at the vertex
     /// alone, which no edge joins).
-    fn triangles_around(&mut self, vertex: VertId, from: TriId) -> Vec<TriId> {
-        let mesh = self.mesh;
-        let around = self.around.get_or_insert_with(|| {
-            let mut around = vec![Vec::new(); mesh.vertices().len()];
-            for (t, tri) in mesh.triangles().iter().enumerate() {
-                for &v in &tri.vertices {
-                    around[v].push(t);
-                }
-            }
-            around
-        });
-        let Some(all) = around.get(vertex) else {
-            return Vec::new();
-        };
-        let mut found = vec![from];
-        let mut k = 0;
-        while k < found.len() {
-            let t = found[k];
-            k += 1;
-            for &(n, e) in mesh.neighbours(t) {
-                if mesh.edges()[e].vertices.contains(&vertex)
-                    && all.contains(&n)
-                    && !found.contains(&n)
-                {
-                    found.push(n);
-                }
-            }
-        }
-        found
+    fn triangles_around(&self, vertex: VertId, from: TriId) -> Vec<TriId> {
+        // A triangle across an edge at the vertex has the vertex too.
+        spread(self.mesh, from, |_, e| {
+            self.mesh.edges()[e].vertices.contains(&vertex)
+        })
     }
 }
 

@@ -287,7 +287,7 @@ impl NavmeshScene {
         }
         // The outline of each area (its edges to another area type or to a wall), in its
         // colour over the search's.
-        if !self.diagnostics.colour_islands && mesh.area_types_present() > 1 {
+        if !self.diagnostics.colour_islands && self.areas_present > 1 {
             let mut outline = egui::Mesh::default();
             for &t in &visible_tris {
                 let own = mesh.area_type(t);

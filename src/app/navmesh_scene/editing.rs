@@ -236,6 +236,7 @@ impl NavmeshScene {
         self.playback.cursor = usize::MAX;
         self.playback.playing = false;
         self.summary = self.mesh.summary();
+        self.areas_present = self.mesh.area_types_present();
         self.outline_edges = super::canvas::outline_edges(&self.mesh);
         self.diagnostics.invalidate();
         if self.mesh.triangles().len() >= super::jobs::BACKGROUND_TRIANGLES {
@@ -655,7 +656,7 @@ impl NavmeshScene {
     /// The legend's rows: each area type and kind of shape on the mesh, with its look.
     pub fn legend(&self) -> Vec<LegendRow> {
         let names = self.mesh.area_names();
-        let present = self.mesh.area_types_present();
+        let present = self.areas_present;
         let mut rows: Vec<(Color32, Stroke, bool, String)> = Vec::new();
         for (a, name) in names.iter().enumerate() {
             if a > 0 && present & (1 << a) != 0 {
@@ -858,7 +859,7 @@ impl NavmeshScene {
     /// The cost multiplier of each area type, each a slider over the documented range.
     pub(super) fn area_costs_ui(&mut self, ui: &mut Ui) {
         let names = self.mesh.area_names().to_vec();
-        let present = self.mesh.area_types_present();
+        let present = self.areas_present;
         let mut changed = false;
         egui::CollapsingHeader::new("Area costs")
             .default_open(present > 1)

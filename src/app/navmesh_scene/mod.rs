@@ -141,6 +141,8 @@ pub struct NavmeshScene {
     pub mesh: Arc<NavMesh>,
     /// Its counts, computed once per mesh (not every frame).
     summary: crate::navmesh::MeshSummary,
+    /// The area types some triangle has (bit k for type k), worked out with the summary.
+    areas_present: u32,
     /// Border and non-manifold edges, drawn even when the others are too dense to draw.
     outline_edges: Vec<usize>,
     /// Where it came from.
@@ -214,6 +216,7 @@ impl NavmeshScene {
         let mut this = Self {
             settings,
             summary: mesh.summary(),
+            areas_present: mesh.area_types_present(),
             outline_edges: canvas::outline_edges(&mesh),
             mesh,
             editor,
@@ -314,6 +317,7 @@ impl NavmeshScene {
     fn take_editor(&mut self, editor: crate::navmesh::edit::MeshEditor) {
         let mesh = Arc::clone(editor.mesh());
         self.summary = mesh.summary();
+        self.areas_present = mesh.area_types_present();
         self.outline_edges = canvas::outline_edges(&mesh);
         self.timeline = Timeline::default();
         self.replay = TimelineReplay::new(mesh.triangles().len());
