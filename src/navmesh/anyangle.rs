@@ -5,19 +5,21 @@
 //! A search node is a root (the start, or a vertex the path turns at) and an interval of an
 //! edge the root sees straight through the triangles before it. Expanding a node projects the
 //! interval across the triangle beyond: the parts of its far edges inside the cone from the root
-//! are its *observable* successors, with the same root. Where an interval ends at a vertex, the
-//! path may turn there: the vertex becomes a root whose *fan* — the edges opposite it in the
-//! triangles around it — gives the non-observable successors. A vertex is expanded as a root
+//! are its *observable* successors, with the same root. Where an interval ends at a vertex a wall
+//! meets (or one exactly on the cone's edge), the path may turn there: the vertex becomes a root
+//! whose *fan* — the edges opposite it in the triangles around it — gives the non-observable
+//! successors. A shortest path never turns anywhere else. A vertex is expanded as a root
 //! only when reached more cheaply than before. `f = g + h`, `g` the length to the root, `h` the
 //! shortest way from the root through the interval to the goal (the goal mirrored across the
 //! interval's line when it lies on the root's side), so the first goal taken is optimal.
 //! Orientation decisions use exact predicates (`robust`).
 
 use super::{NavMesh, TriId, VertId};
-use crate::geom::{Vec2, orient, triangle_contains};
+use crate::geom::{Vec2, orient, signed_area2, triangle_contains};
 use crate::search::Observer;
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
+use std::hash::BuildHasherDefault;
 
 /// One step of the search, for a view or a trace.
 #[derive(Debug, Clone, PartialEq)]
@@ -186,8 +188,8 @@ impl OptimalPath {
 #[derive(Debug, Clone, Copy)]
 struct Root {
     at: Vec2,
-    /// The vertex, and the lowest triangle of the surface around it the path turns on.
-    vertex: Option<(VertId, TriId)>,
+    /// The vertex, and the surface around it the path turns on (an index of `surfaces`).
+    vertex: Option<(VertId, usize)>,
     /// The root before it (`None`: the start).
     parent: Option<usize>,
     g: f64,
@@ -304,10 +306,44 @@ struct Search<'m> {
     nodes: Vec<Node>,
     open: BinaryHeap<Open>,
     order: u64,
-    /// The shortest length each vertex has been a root at, by the surface around it (a vertex
-    /// where two surfaces touch is a root on each).
-    best_g: std::collections::HashMap<(VertId, TriId), f64>,
+    /// The first surface found round each vertex turned at so far (a vertex where two surfaces
+    /// touch is a root on each; the others follow through [`Surface::next`]).
+    surface_of: HashMap<VertId, usize, BuildHasherDefault<IdHasher>>,
+    surfaces: Vec<Surface>,
+    /// The triangles of every surface, each a range of this list.
+    surface_triangles: Vec<TriId>,
     popped: usize,
+}
+
+/// The triangles round a vertex joined to each other by edges at it, and the shortest length
+/// the vertex has been a root at on them.
+struct Surface {
+    triangles: std::ops::Range<usize>,
+    best_g: f64,
+    /// Another surface round the same vertex.
+    next: Option<usize>,
+}
+
+/// A hasher for small integer keys made by the search itself (not by a file): one multiply
+/// per word.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
 }
 
 impl<'m> Search<'m> {
@@ -317,11 +353,13 @@ impl<'m> Search<'m> {
             goal,
             goal_triangles: Vec::new(),
             start_triangles,
-            roots: Vec::new(),
-            nodes: Vec::new(),
-            open: BinaryHeap::new(),
+            roots: Vec::with_capacity(32),
+            nodes: Vec::with_capacity(256),
+            open: BinaryHeap::with_capacity(256),
             order: 0,
-            best_g: std::collections::HashMap::new(),
+            surface_of: HashMap::with_capacity_and_hasher(32, BuildHasherDefault::default()),
+            surfaces: Vec::with_capacity(32),
+            surface_triangles: Vec::with_capacity(256),
             popped: 0,
         }
     }
@@ -333,8 +371,9 @@ impl<'m> Search<'m> {
             parent: None,
             g: 0.0,
         });
-        let triangles = self.start_triangles.clone();
-        self.fan(0, &triangles, observer);
+        self.surface_triangles
+            .extend_from_slice(&self.start_triangles);
+        self.fan(0, 0..self.surface_triangles.len(), observer);
         let budget = node_budget(self.mesh);
         while let Some(Open { f, entry, .. }) = self.open.pop() {
             if self.nodes.len() > budget {
@@ -416,12 +455,18 @@ impl<'m> Search<'m> {
         self.push(root.g + root.at.distance(self.goal), Entry::Goal(r));
     }
 
-    /// The successors of root `r`: through the edge opposite it in each of `triangles` (those
-    /// holding it), and the goal when one of them holds it.
-    fn fan(&mut self, r: usize, triangles: &[TriId], observer: &mut impl Observer<PolyanyaEvent>) {
+    /// The successors of root `r`: through the edge opposite it in each of the triangles holding
+    /// it (`triangles`, a range of `surface_triangles`), and the goal when one of them holds it.
+    fn fan(
+        &mut self,
+        r: usize,
+        triangles: std::ops::Range<usize>,
+        observer: &mut impl Observer<PolyanyaEvent>,
+    ) {
         let mesh = self.mesh;
         let root = self.roots[r];
-        for &t in triangles {
+        for k in triangles {
+            let t = self.surface_triangles[k];
             self.offer_goal(r, t, None);
             let tri = &mesh.triangles()[t];
             for k in 0..3 {
@@ -435,12 +480,14 @@ impl<'m> Search<'m> {
                 let edge = tri.edges[k];
                 // Seen from inside the triangle, its edge a→b (counter-clockwise) has a on the
                 // right.
+                // The fan's edges meet end to end round the root, so the path turns only at
+                // an end where a wall stops the next edge.
                 let node = Node {
                     root: r,
                     right: pa,
                     left: pb,
-                    right_vertex: Some(a),
-                    left_vertex: Some(b),
+                    right_vertex: mesh.is_wall_vertex(a).then_some(a),
+                    left_vertex: mesh.is_wall_vertex(b).then_some(b),
                     edge,
                     into: t,
                 };
@@ -494,8 +541,8 @@ impl<'m> Search<'m> {
         let mesh = self.mesh;
         let node = self.nodes[n];
         let root = self.roots[node.root];
-        if let Some(key) = root.vertex
-            && self.best_g.get(&key).is_some_and(|&best| best < root.g)
+        if let Some((_, surface)) = root.vertex
+            && self.surfaces[surface].best_g < root.g
         {
             observer.event(PolyanyaEvent::Pruned {
                 node: Some(n),
@@ -516,10 +563,16 @@ impl<'m> Search<'m> {
             (c, a, tri.edges[(k + 2) % 3]),
         ];
         let mut observable = 0;
+        // Where the path may turn: the interval's own ends, and the ends of the parts of the
+        // far side that are walls (nothing beyond them carries the cone on).
+        let mut corners: Vec<VertId> = [node.right_vertex, node.left_vertex]
+            .into_iter()
+            .flatten()
+            .collect();
         for (u, v, edge) in far {
             let (pu, pv) = (mesh.vertices()[u], mesh.vertices()[v]);
             let Some((right, right_vertex, left, left_vertex)) =
-                project(root.at, node.right, node.left, (pu, u), (pv, v))
+                project(mesh, root.at, &node, (pu, u), (pv, v))
             else {
                 continue;
             };
@@ -532,11 +585,17 @@ impl<'m> Search<'m> {
                 edge,
                 into: p,
             };
+            if mesh.edges()[edge].triangles.len() < 2 {
+                for vertex in [right_vertex, left_vertex].into_iter().flatten() {
+                    if !corners.contains(&vertex) {
+                        corners.push(vertex);
+                    }
+                }
+            }
             observable += self.push_across(successor, p, true, observer);
         }
-        // Turning at an end of the interval that is a vertex.
         let mut non_observable = 0;
-        for vertex in [node.right_vertex, node.left_vertex].into_iter().flatten() {
+        for vertex in corners {
             non_observable += self.turn(node.root, vertex, p, observer);
         }
         if observable + non_observable == 0 && self.goal_triangles.binary_search(&p).is_err() {
@@ -568,37 +627,57 @@ impl<'m> Search<'m> {
             return 0;
         }
         let g = parent.g + parent.at.distance(at);
-        let triangles = self.triangles_around(vertex, into);
-        let key = (vertex, triangles.iter().copied().min().unwrap_or(into));
-        if self.best_g.get(&key).is_some_and(|&best| g >= best) {
+        let surface = self.surface(vertex, into);
+        if g >= self.surfaces[surface].best_g {
             observer.event(PolyanyaEvent::Pruned {
                 node: None,
                 reason: PruneReason::RootReachedCheaper,
             });
             return 0;
         }
-        self.best_g.insert(key, g);
+        self.surfaces[surface].best_g = g;
         observer.event(PolyanyaEvent::Turned { vertex, at, g });
         let r = self.roots.len();
         self.roots.push(Root {
             at,
-            vertex: Some(key),
+            vertex: Some((vertex, surface)),
             parent: Some(from),
             g,
         });
         let before = self.nodes.len();
-        self.fan(r, &triangles, observer);
+        let triangles = self.surfaces[surface].triangles.clone();
+        self.fan(r, triangles, observer);
         self.nodes.len() - before
     }
 
-    /// The triangles around `vertex` that connect to `from` across edges at the vertex: the
-    /// surface a path turning there can go on (not another one touching it at the vertex
-    /// alone, which no edge joins).
-    fn triangles_around(&self, vertex: VertId, from: TriId) -> Vec<TriId> {
+    /// The surface round `vertex` that holds triangle `from`: the triangles joined to it across
+    /// edges at the vertex, where a path turning there can go (not another surface touching it
+    /// at the vertex alone, which no edge joins). Found once per query and vertex.
+    fn surface(&mut self, vertex: VertId, from: TriId) -> usize {
+        let first = self.surface_of.get(&vertex).copied();
+        let mut at = first;
+        while let Some(s) = at {
+            let surface = &self.surfaces[s];
+            if self.surface_triangles[surface.triangles.clone()].contains(&from) {
+                return s;
+            }
+            at = surface.next;
+        }
+        let mesh = self.mesh;
         // A triangle across an edge at the vertex has the vertex too.
-        spread(self.mesh, from, |_, e| {
-            self.mesh.edges()[e].vertices.contains(&vertex)
-        })
+        let triangles = spread(mesh, from, |_, e| {
+            mesh.edges()[e].vertices.contains(&vertex)
+        });
+        let s = self.surfaces.len();
+        self.surface_of.insert(vertex, s);
+        let begin = self.surface_triangles.len();
+        self.surface_triangles.extend_from_slice(&triangles);
+        self.surfaces.push(Surface {
+            triangles: begin..self.surface_triangles.len(),
+            best_g: f64::INFINITY,
+            next: first,
+        });
+        s
     }
 }
 
@@ -608,45 +687,68 @@ fn in_cone(root: Vec2, right: Vec2, left: Vec2, p: Vec2) -> bool {
     orient(root, right, p) >= 0.0 && orient(root, left, p) <= 0.0
 }
 
-/// The part of the far edge `u`→`v` (right to left as seen from `root`) inside the cone through
-/// the interval `right`..`left`: its right end and left end, each with its vertex when it is
-/// one; `None` when no part of positive length is.
+/// The part of the far edge `u`→`v` inside the cone through `node`'s interval (the edge may leave
+/// the cone on either side): its right end and left end as seen from `root`, each with its
+/// vertex when the path may turn there; `None` when no part of positive length is.
+///
+/// A shortest path turns only where a wall is, so a vertex strictly inside the cone is a turning
+/// point only when it is a wall vertex (elsewhere the next far edge carries the cone on past
+/// it). A vertex on one of the cone's rays keeps the interval end's own rule when it is that
+/// end, and may be turned at when it lies further along the ray (the path passing it exactly).
 #[allow(clippy::type_complexity)]
 fn project(
+    mesh: &NavMesh,
     root: Vec2,
-    right: Vec2,
-    left: Vec2,
+    node: &Node,
     (pu, u): (Vec2, VertId),
     (pv, v): (Vec2, VertId),
 ) -> Option<(Vec2, Option<VertId>, Vec2, Option<VertId>)> {
-    // Where along u→v each ray crosses (0 at u, 1 at v).
-    let (start, start_vertex) = if orient(root, right, pu) >= 0.0 {
-        (0.0, Some(u))
-    } else if orient(root, right, pv) <= 0.0 {
-        return None; // all of it right of the cone
-    } else {
-        (crossing(root, right, pu, pv), None)
+    let (right, left) = (node.right, node.left);
+    // The part on the inner side of each ray (left of the right one, right of the left one),
+    // as a range of the way from u (0) to v (1).
+    let clip = |through: Vec2, inside: f64| -> Option<(f64, f64)> {
+        let (su, sv) = (
+            orient(root, through, pu) * inside,
+            orient(root, through, pv) * inside,
+        );
+        match (su >= 0.0, sv >= 0.0) {
+            (true, true) => Some((0.0, 1.0)),
+            (false, false) => None,
+            (true, false) => Some((0.0, crossing(root, through, pu, pv))),
+            (false, true) => Some((crossing(root, through, pu, pv), 1.0)),
+        }
     };
-    let (end, end_vertex) = if orient(root, left, pv) <= 0.0 {
-        (1.0, Some(v))
-    } else if orient(root, left, pu) >= 0.0 {
-        return None; // all of it left of the cone
-    } else {
-        (crossing(root, left, pu, pv), None)
-    };
+    let (r0, r1) = clip(right, 1.0)?;
+    let (l0, l1) = clip(left, -1.0)?;
+    let (start, end) = (r0.max(l0), r1.min(l1));
     if end <= start {
         return None;
     }
-    let at = |t: f64, vertex: Option<VertId>, corner: Vec2| match vertex {
-        Some(_) => corner,
-        None => pu.lerp(pv, t),
+    let turn_at = |p: Vec2, vertex: VertId| {
+        if p == right {
+            node.right_vertex
+        } else if p == left {
+            node.left_vertex
+        } else if orient(root, right, p) == 0.0
+            || orient(root, left, p) == 0.0
+            || mesh.is_wall_vertex(vertex)
+        {
+            Some(vertex)
+        } else {
+            None
+        }
     };
-    Some((
-        at(start, start_vertex, pu),
-        start_vertex,
-        at(end, end_vertex, pv),
-        end_vertex,
-    ))
+    let (right_end, right_vertex) = if start == 0.0 {
+        (pu, turn_at(pu, u))
+    } else {
+        (pu.lerp(pv, start), None)
+    };
+    let (left_end, left_vertex) = if end == 1.0 {
+        (pv, turn_at(pv, v))
+    } else {
+        (pu.lerp(pv, end), None)
+    };
+    Some((right_end, right_vertex, left_end, left_vertex))
 }
 
 /// Where the line through `root` and `through` crosses the segment `a`→`b`, as a fraction of
@@ -664,6 +766,8 @@ fn crossing(root: Vec2, through: Vec2, a: Vec2, b: Vec2) -> f64 {
 /// The shortest way from `root` through the interval `right`..`left` to `goal` (the goal
 /// mirrored across the interval's line when it lies on the root's side).
 fn estimate(root: Vec2, right: Vec2, left: Vec2, goal: Vec2) -> f64 {
+    // Plain arithmetic, not exact predicates: near a tie the alternatives differ by rounding.
+    let orient = signed_area2;
     let side = |p: Vec2| orient(right, left, p);
     let goal = if side(goal) != 0.0 && (side(goal) > 0.0) == (side(root) > 0.0) {
         mirror(goal, right, left)
@@ -672,10 +776,13 @@ fn estimate(root: Vec2, right: Vec2, left: Vec2, goal: Vec2) -> f64 {
     };
     let (o1, o2) = (orient(root, goal, right), orient(root, goal, left));
     let crosses = (o1 <= 0.0 && o2 >= 0.0) || (o1 >= 0.0 && o2 <= 0.0);
+    // A square root, not `hypot`: the estimate only orders the search (the lengths reported
+    // are measured apart from it), and it is the hottest arithmetic of a query.
+    let d = |a: Vec2, b: Vec2| (a - b).dot(a - b).sqrt();
     if crosses {
-        root.distance(goal)
+        d(root, goal)
     } else {
-        (root.distance(right) + right.distance(goal)).min(root.distance(left) + left.distance(goal))
+        (d(root, right) + d(right, goal)).min(d(root, left) + d(left, goal))
     }
 }
 

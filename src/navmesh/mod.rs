@@ -130,6 +130,9 @@ pub struct NavMesh {
     /// The polygons the mesh was built from; made from the triangles when first asked for on a
     /// mesh that was edited.
     pub(crate) raw: std::sync::OnceLock<std::sync::Arc<RawMesh>>,
+    /// For each vertex, whether a wall (an edge with one triangle, or more than two) meets it;
+    /// made when first asked for.
+    pub(crate) wall_vertices: std::sync::OnceLock<Vec<bool>>,
 }
 
 /// The polygons of a mesh as given (read from a file or generated), before welding,
@@ -366,6 +369,25 @@ impl NavMesh {
     /// The edges.
     pub fn edges(&self) -> &[Edge] {
         &self.edges
+    }
+
+    /// True when a wall meets vertex `v` (an edge of it with one triangle, or more than two):
+    /// the only vertices a shortest path can turn at.
+    pub fn is_wall_vertex(&self, v: VertId) -> bool {
+        let walls = self.wall_vertices.get_or_init(|| {
+            let mut walls = vec![false; self.vertices.len()];
+            for edge in &self.edges {
+                if edge.triangles.len() != 2 {
+                    for &v in &edge.vertices {
+                        if let Some(w) = walls.get_mut(v) {
+                            *w = true;
+                        }
+                    }
+                }
+            }
+            walls
+        });
+        walls.get(v).copied().unwrap_or(false)
     }
 
     /// Triangles reachable from `tri` across one edge, with that edge.

@@ -215,6 +215,7 @@ impl NavMesh {
         self.island_of = island_of;
         self.island_count = island_count;
         self.raw = std::sync::OnceLock::new();
+        self.wall_vertices = std::sync::OnceLock::new();
         renumbering
     }
 
