@@ -1415,3 +1415,116 @@ fn path_optimal_gives_the_shortest_path_in_the_path_commands_shape() {
     let v: Value = serde_json::from_str(&stdout).expect("json");
     assert!((v["length"].as_f64().expect("length") - 10f64.sqrt()).abs() < 1e-12);
 }
+
+/// `scen --mesh` on the arena mesh, with a mesh scenario file written from the published
+/// any-angle lengths: every shortest path agrees with its listed length to the precision the
+/// lengths are printed in, the corridor's figures are ordered, and a malformed line is refused
+/// with its number and without echoing it.
+#[test]
+fn scen_mesh_runs_a_mesh_scenario_file_and_names_a_bad_line() {
+    let (Some(mesh), Some(csv)) = (
+        common::testdata("meshes/polyanya/arena.mesh"),
+        common::testdata("meshes/polyanya/arena.anyangle.csv"),
+    ) else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = std::fs::read_to_string(csv).expect("reads");
+    let rows: Vec<Vec<f64>> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("bucket"))
+        .map(|l| {
+            l.split(',')
+                .map(|x| x.trim().parse().expect("number"))
+                .collect()
+        })
+        .collect();
+    let mut scen = String::from("version 1\n");
+    for r in &rows {
+        scen += &format!(
+            "{}\tarena.mesh\t49\t49\t{}\t{}\t{}\t{}\t{}\n",
+            r[0], r[1], r[2], r[3], r[4], r[6]
+        );
+    }
+    let path = dir.path().join("arena.mesh.scen");
+    std::fs::write(&path, &scen).expect("written");
+    let (p, m) = (path.to_str().expect("utf-8"), mesh.to_str().expect("utf-8"));
+    let (code, stdout, stderr) = navlab(&["scen", p, "--mesh", m, "--optimal", "--json"]);
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["scenarios"], 160, "{stderr}");
+    // The CSV prints 5–6 significant digits, so the listed lengths are rounded.
+    for d in v["details"].as_array().expect("details") {
+        let (got, listed) = (
+            d["length"].as_f64().expect("length"),
+            d["listed"].as_f64().expect("listed"),
+        );
+        assert!((got - listed).abs() <= 5e-5 * listed.max(1.0), "{d}");
+    }
+    assert_eq!(code, Some(if v["mismatched"] == 0 { 0 } else { 1 }));
+    // The corridor: never shorter than the shortest path, so its excess is never negative.
+    let (code, stdout, _) = navlab(&["scen", p, "--mesh", m, "--json"]);
+    assert_eq!(code, Some(0));
+    let c: Value = serde_json::from_str(&stdout).expect("json");
+    let mean = c["mean_excess"].as_f64().expect("mean");
+    assert!(mean >= 0.0 && mean <= c["p95_excess"].as_f64().expect("p95"));
+    assert!(c["p95_excess"].as_f64().expect("p95") <= c["worst_excess"].as_f64().expect("worst"));
+
+    std::fs::write(&path, "version 1\n0 arena.mesh 49 49 1 2 \u{1b}[31m 4 5\n").expect("written");
+    let (code, _, stderr) = navlab(&["scen", p, "--mesh", m, "--optimal"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("line 2"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}'), "{stderr}");
+}
+
+/// `quality` gives the same pairs for the same seed, orders its figures, and every worst pair
+/// is a real detour: the shortest length is the one `path --optimal` gives for that pair.
+#[test]
+fn quality_reports_the_corridor_excess_over_random_pairs() {
+    let rooms = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rooms.obj");
+    let run = |seed: &str| {
+        let (code, stdout, stderr) = navlab(&[
+            "quality",
+            rooms,
+            "--queries",
+            "60",
+            "--seed",
+            seed,
+            "--json",
+        ]);
+        assert_eq!(code, Some(0), "{stderr}");
+        serde_json::from_str::<Value>(&stdout).expect("json")
+    };
+    let (a, b) = (run("4"), run("4"));
+    assert_eq!(a["worst"], b["worst"]);
+    assert_eq!(a["queries"].as_u64(), Some(60));
+    let f = |v: &Value, k: &str| v[k].as_f64().expect(k);
+    assert!(f(&a, "mean_excess") <= f(&a, "p95_excess"));
+    assert!(f(&a, "p95_excess") <= f(&a, "worst_excess"));
+    let worst = &a["worst"][0];
+    assert!((f(worst, "excess") - f(&a, "worst_excess")).abs() < 1e-12);
+    let point = |p: &Value| {
+        format!(
+            "{},{}",
+            p[0].as_f64().expect("x"),
+            p[1].as_f64().expect("z")
+        )
+    };
+    let (from, to) = (point(&worst["from"]), point(&worst["to"]));
+    let (_, stdout, _) = navlab(&[
+        "path",
+        rooms,
+        "--from",
+        &from,
+        "--to",
+        &to,
+        "--optimal",
+        "--json",
+    ]);
+    let p: Value = serde_json::from_str(&stdout).expect("json");
+    assert!((f(&p, "length") - f(worst, "optimal")).abs() < 1e-9);
+    let (_, stdout, _) = navlab(&["path", rooms, "--from", &from, "--to", &to, "--json"]);
+    let c: Value = serde_json::from_str(&stdout).expect("json");
+    assert!((f(&c, "length") - f(worst, "corridor")).abs() < 1e-9);
+    let (code, _, _) = navlab(&["quality", rooms, "--queries", "0"]);
+    assert_eq!(code, Some(2));
+}

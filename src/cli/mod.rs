@@ -1,5 +1,5 @@
 //! The command line: `navlab open` (the window), the mesh commands (`path`, `info`, `check`,
-//! `convert`, `cut`, `demo`), the tile-map commands (`grid`, `scen`, `compare`, `partitions`, `mesh`),
+//! `convert`, `cut`, `demo`, `quality`), the tile-map commands (`grid`, `scen`, `compare`, `partitions`, `mesh`),
 //! `pursue` and `completions`. Exit codes: 0 success, 1 a normal negative answer (no path),
 //! 2 bad input.
 
@@ -34,6 +34,7 @@ mod grid;
 mod mesh;
 pub mod open;
 mod pursue;
+mod quality;
 
 use args::*;
 pub use open::{OpenArgs, OpenSearchArgs};
@@ -150,16 +151,53 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Run every scenario of a MovingAI .scen file and compare with the listed optimal lengths.
+    /// Run every scenario of a MovingAI .scen file and compare with the listed optimal lengths;
+    /// with --mesh, a Polyanya mesh scenario file on a navmesh.
     Scen {
         /// The scenario file.
         scen: PathBuf,
         /// The map (default: the file named in the scenarios, looked up beside the .scen file).
-        #[arg(long)]
+        #[arg(long, conflicts_with = "mesh")]
         map: Option<PathBuf>,
+        /// Run a mesh scenario file (`version 1`, then `bucket mesh width height sx sy gx gy
+        /// length` per line, real coordinates) on this navmesh: the corridor paths and how much
+        /// longer they are than listed, or with --optimal the shortest paths checked against the
+        /// listed lengths (1e-6 relative; exit 1 when one differs).
+        #[arg(long)]
+        mesh: Option<PathBuf>,
+        /// With --mesh: the exact shortest path (Polyanya) instead of the corridor path.
+        #[arg(long, requires = "mesh")]
+        optimal: bool,
+        /// With --mesh: how A* measures a step between triangles.
+        #[arg(long, value_enum, default_value_t = CostArg::Centroid)]
+        cost: CostArg,
+        /// With --mesh: the plane an OBJ mesh lies in (Polyanya meshes are always XY).
+        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
+        plane: PlaneArg,
         #[command(flatten)]
         search: GridSearchArgs,
         /// Print one JSON object with per-scenario details.
+        #[arg(long)]
+        json: bool,
+    },
+    /// How much longer the corridor path (A* over triangles, then the funnel) is than the
+    /// shortest path, over random start and goal pairs on a navmesh; the worst pairs listed.
+    Quality {
+        /// The mesh file.
+        mesh: PathBuf,
+        /// How many random pairs (each on one island), 1 to 100000.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        queries: u32,
+        /// The pairs' random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// How A* measures a step between triangles.
+        #[arg(long, value_enum, default_value_t = CostArg::Centroid)]
+        cost: CostArg,
+        /// The plane an OBJ mesh lies in (Polyanya meshes are always XY).
+        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
+        plane: PlaneArg,
+        /// Print one JSON object.
         #[arg(long)]
         json: bool,
     },
@@ -396,10 +434,38 @@ pub fn run(command: Command) -> ExitCode {
         } => grid::partitions_command(&cells, connectivity, json),
         Command::Scen {
             scen,
+            mesh: Some(mesh),
+            optimal,
+            cost,
+            plane,
+            json,
+            ..
+        } => quality::mesh_scen_command(&scen, &mesh, plane.into(), optimal, cost, json),
+        Command::Scen {
+            scen,
             map,
             search,
             json,
+            ..
         } => grid::scen_command(&scen, map.as_deref(), &search, json),
+        Command::Quality {
+            mesh,
+            queries,
+            seed,
+            cost,
+            plane,
+            json,
+        } => quality::quality_command(
+            &mesh,
+            plane.into(),
+            crate::navmesh::quality::QualityOptions {
+                queries: queries as usize,
+                seed,
+                cost: cost_model(cost),
+            },
+            cost,
+            json,
+        ),
         Command::Compare {
             cells,
             tuning,

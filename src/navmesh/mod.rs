@@ -14,7 +14,9 @@ pub mod obj;
 mod patch;
 pub mod polyanya;
 mod polyanya_write;
+pub mod quality;
 pub mod query;
+pub mod scenarios;
 pub mod timeline;
 pub mod walk;
 
