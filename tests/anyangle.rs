@@ -445,3 +445,31 @@ fn on_real_and_built_in_meshes_it_is_bounded_by_the_straight_line_and_the_corrid
         }
     }
 }
+
+/// On `stairs.obj` the floor under the stairs shares their bottom edge (z = 2) and lies back
+/// under them: from the upper landing to the lower floor every path goes down the stairs to that
+/// edge and back, so it is at least as long as the two runs in z (the shortest path may not cut
+/// across from one floor to the other where they overlap).
+#[test]
+fn a_floor_folded_under_stairs_is_reached_by_going_down_them() {
+    let scene = navlab::assets::STAIRS;
+    let mesh = navlab::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz).expect("asset");
+    let (from, to) = (Vec2::new(0.097, 6.296), Vec2::new(2.457, 7.561));
+    let located = mesh.locate(from).expect("on the mesh");
+    assert!(
+        mesh.heights()[mesh.triangles()[located.triangle].vertices[0]] > 1.0,
+        "starts upstairs"
+    );
+    let got = optimal(&mesh, from, to);
+    let lower_bound = (from.y - 2.0) + (to.y - 2.0);
+    assert!(
+        got.length >= lower_bound - 1e-9,
+        "{} < {lower_bound}",
+        got.length
+    );
+    assert!(
+        got.waypoints.iter().any(|p| p.y <= 2.0 + 1e-9),
+        "{:?}",
+        got.waypoints
+    );
+}

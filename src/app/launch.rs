@@ -72,6 +72,8 @@ pub enum LaunchAction {
     Diagnostics,
     /// Walk the navmesh path at once (a screenshot shows the whole walk).
     Walk,
+    /// Search for the shortest path too, as the navmesh view's third phase.
+    Optimal,
 }
 
 /// Search options given at launch; each replaces the saved setting only when given.
@@ -183,6 +185,11 @@ impl NavlabApp {
             }
             LaunchAction::BuildMesh => self.build_mesh_from_map(),
             LaunchAction::Diagnostics => self.scenes.navmesh.show_diagnostics(),
+            LaunchAction::Optimal => {
+                let navmesh = &mut self.scenes.navmesh;
+                navmesh.settings.optimal = true;
+                navmesh.rerun();
+            }
             LaunchAction::Walk => {
                 let picture = self.screenshot.is_some();
                 let navmesh = &mut self.scenes.navmesh;

@@ -8,6 +8,10 @@ use std::sync::{Arc, Mutex};
 pub trait Steps {
     /// (steps of the search, all steps).
     fn step_counts(&self) -> (usize, usize);
+    /// Where the steps of the shortest-path search begin (all steps when there are none).
+    fn optimal_start(&self) -> usize {
+        self.step_counts().1
+    }
     /// Shows step `k`, paused.
     fn show_step(&mut self, k: usize);
 }
@@ -21,6 +25,8 @@ pub enum StepSpec {
     SearchEnd,
     /// Halfway through the funnel.
     FunnelMiddle,
+    /// Halfway through the shortest-path search (navmesh with `--optimal`).
+    OptimalMiddle,
     /// The end: the final path.
     #[default]
     End,
@@ -33,8 +39,11 @@ impl std::str::FromStr for StepSpec {
             "end" => Ok(StepSpec::End),
             "search-end" => Ok(StepSpec::SearchEnd),
             "funnel-middle" => Ok(StepSpec::FunnelMiddle),
+            "optimal-middle" => Ok(StepSpec::OptimalMiddle),
             n => n.parse().map(StepSpec::Number).map_err(|_| {
-                format!("`{s}` is not a step: give a number, search-end, funnel-middle or end")
+                format!(
+                    "`{s}` is not a step: give a number, search-end, funnel-middle, optimal-middle or end"
+                )
             }),
         }
     }
@@ -82,10 +91,12 @@ impl ScreenshotPlan {
     pub fn frame(&mut self, ctx: &egui::Context, scene: &mut dyn Steps) {
         self.frames += 1;
         let (search, len) = scene.step_counts();
+        let optimal = scene.optimal_start().clamp(search, len);
         scene.show_step(match self.step {
             StepSpec::Number(n) => n.min(len),
             StepSpec::SearchEnd => search,
-            StepSpec::FunnelMiddle => search + (len - search) / 2,
+            StepSpec::FunnelMiddle => search + (optimal - search) / 2,
+            StepSpec::OptimalMiddle => optimal + (len - optimal) / 2,
             StepSpec::End => len,
         });
         let sized = self

@@ -23,7 +23,7 @@ pub struct OpenArgs {
     /// Save a PNG of the window at --step and exit.
     #[arg(long)]
     pub screenshot: Option<PathBuf>,
-    /// The step for --screenshot: a number, search-end, funnel-middle or end.
+    /// The step for --screenshot: a number, search-end, funnel-middle, optimal-middle or end.
     #[arg(long, default_value = "end")]
     pub step: crate::app::screenshot::StepSpec,
     /// Window size in points, as WxH.
@@ -55,6 +55,10 @@ pub struct OpenArgs {
     /// shows the whole walk, its trail red where it cut corners off the mesh.
     #[arg(long)]
     pub walk: bool,
+    /// Also search for the shortest path (navmesh, Polyanya) as a third phase and compare it
+    /// with the corridor path (`--step optimal-middle` pictures the search, `end` the gap).
+    #[arg(long)]
+    pub optimal: bool,
     /// Open the Partitions window (tile-map lab) with this partition drawn over the map.
     #[arg(long, value_enum, num_args = 0..=1, default_missing_value = "quadtree")]
     pub partitions: Option<PartitionArg>,
@@ -112,6 +116,9 @@ impl OpenArgs {
         }
         if self.pursuit {
             actions.push(LaunchAction::Show(SceneKind::Pursuit));
+        }
+        if self.optimal {
+            actions.push(LaunchAction::Optimal);
         }
         if self.walk {
             actions.push(LaunchAction::Walk);

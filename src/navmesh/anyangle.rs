@@ -511,8 +511,20 @@ impl<'m> Search<'m> {
             return 0;
         }
         let mut pushed = 0;
-        for &into in &mesh.edges()[node.edge].triangles {
+        let edge = &mesh.edges()[node.edge];
+        for &into in &edge.triangles {
             if into == from {
+                continue;
+            }
+            // A triangle folded back over the edge (a floor under stairs sharing their bottom
+            // edge) lies on the root's side: a straight line does not go on into it. The path
+            // reaches it by turning at the edge's ends.
+            let opposite = mesh.triangles()[into]
+                .vertices
+                .into_iter()
+                .find(|v| !edge.vertices.contains(v))
+                .map(|v| mesh.vertices()[v]);
+            if opposite.is_none_or(|o| orient(node.right, node.left, o) >= 0.0) {
                 continue;
             }
             let node = Node { into, ..node };

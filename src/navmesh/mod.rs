@@ -7,6 +7,7 @@ mod build;
 pub mod diagnose;
 pub mod edit;
 pub mod from_map;
+pub mod gap;
 pub mod generate;
 pub mod locate;
 mod merge;

@@ -1,6 +1,8 @@
-//! The recorded steps of one path query on a navmesh — A\*'s events, then the funnel's — and the
-//! state they add up to at any step, replayed forward and back: what a view of the query draws.
+//! The recorded steps of one path query on a navmesh — A\*'s events, then the funnel's, then
+//! (when asked for) Polyanya's search for the shortest path — and the state they add up to at
+//! any step, replayed forward and back: what a view of the query draws.
 
+use super::anyangle::{OptimalPath, PolyanyaEvent, shortest_path};
 use super::query::{CostModel, QueryOptions, find_path, find_path_with_states};
 use super::{NavMesh, Path, TriId};
 use crate::geom::Vec2;
@@ -14,6 +16,8 @@ pub enum Step {
     Search(SearchEvent),
     /// A step of the funnel algorithm.
     Funnel(FunnelEvent),
+    /// A step of Polyanya's search for the shortest path.
+    Polyanya(PolyanyaEvent),
 }
 
 impl Step {
@@ -34,6 +38,7 @@ impl Step {
                 format!("A*: {sentence}")
             }
             Step::Funnel(e) => format!("funnel: {}", e.explain()),
+            Step::Polyanya(e) => format!("shortest path: {}", e.explain()),
         }
     }
 }
@@ -98,6 +103,32 @@ pub struct Timeline {
     pub path: Option<Path>,
     /// The area types the sentences name (`None`: all ground).
     areas: Option<AreaLabels>,
+    /// Where Polyanya's steps begin (the end of the funnel's).
+    optimal_start: usize,
+    /// Polyanya's answer, when it was asked for.
+    pub optimal: Option<OptimalPath>,
+    /// True when Polyanya made more steps than are kept ([`MAX_OPTIMAL_STEPS`]).
+    pub optimal_steps_cut: bool,
+}
+
+/// The most Polyanya steps a timeline keeps (its answer is kept however long the search).
+pub const MAX_OPTIMAL_STEPS: usize = 200_000;
+
+/// Keeps the first [`MAX_OPTIMAL_STEPS`] events.
+#[derive(Default)]
+struct FirstSteps {
+    events: Vec<PolyanyaEvent>,
+    cut: bool,
+}
+
+impl crate::search::Observer<PolyanyaEvent> for FirstSteps {
+    fn event(&mut self, event: PolyanyaEvent) {
+        if self.events.len() < MAX_OPTIMAL_STEPS {
+            self.events.push(event);
+        } else {
+            self.cut = true;
+        }
+    }
 }
 
 impl Timeline {
@@ -120,6 +151,7 @@ impl Timeline {
             open_sizes.push(open.max(0) as u32);
         }
         let expansion_steps = ExpansionSteps::new(&search);
+        let optimal_start = search.len() + funnel.len();
         let steps = search
             .into_iter()
             .map(Step::Search)
@@ -134,7 +166,27 @@ impl Timeline {
             expansion_steps,
             path,
             areas: None,
+            optimal_start,
+            optimal: None,
+            optimal_steps_cut: false,
         }
+    }
+
+    /// Adds Polyanya's search from `start` to `goal` as the third phase.
+    pub fn with_optimal(mut self, mesh: &NavMesh, start: Vec2, goal: Vec2) -> Self {
+        let mut recorded = FirstSteps::default();
+        let optimal = shortest_path(mesh, start, goal, &mut recorded);
+        self.steps.truncate(self.optimal_start);
+        self.steps
+            .extend(recorded.events.into_iter().map(Step::Polyanya));
+        self.optimal = Some(optimal);
+        self.optimal_steps_cut = recorded.cut;
+        self
+    }
+
+    /// The step Polyanya's phase begins at (the timeline's length when there is none).
+    pub fn optimal_start(&self) -> usize {
+        self.optimal_start
     }
 
     /// Runs the query from `start` to `goal` on `mesh`, recording A\*'s steps (on its own nodes
@@ -259,8 +311,100 @@ impl FunnelReplay {
     }
 }
 
+/// One search node of Polyanya as the view draws it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IntervalView {
+    /// Its root.
+    pub root: Vec2,
+    /// The interval's ends, right then left as seen from the root.
+    pub right: Vec2,
+    /// See `right`.
+    pub left: Vec2,
+    /// The triangle it leads into.
+    pub into: TriId,
+    /// Length to the root.
+    pub g: f64,
+    /// Estimate from the root through the interval to the goal.
+    pub h: f64,
+    /// True until it is taken from the open list.
+    pub open: bool,
+}
+
+impl IntervalView {
+    /// `g + h`.
+    pub fn f(&self) -> f64 {
+        self.g + self.h
+    }
+}
+
+/// Polyanya's part of the state at a step.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OptimalReplay {
+    /// Every node made so far, by number.
+    pub nodes: Vec<IntervalView>,
+    /// The vertices the path may turn at, found so far.
+    pub roots: Vec<Vec2>,
+    /// The node taken last.
+    pub current: Option<usize>,
+    /// The shortest length, once the goal is reached.
+    pub reached: Option<f64>,
+    /// Set once the search has ended (goal, no way, or budget).
+    pub done: bool,
+}
+
+impl OptimalReplay {
+    fn apply(&mut self, event: &PolyanyaEvent) {
+        match *event {
+            PolyanyaEvent::Pushed {
+                root,
+                right,
+                left,
+                into,
+                g,
+                h,
+                ..
+            } => self.nodes.push(IntervalView {
+                root,
+                right,
+                left,
+                into,
+                g,
+                h,
+                open: true,
+            }),
+            PolyanyaEvent::Popped { node, .. } => {
+                if let Some(n) = self.nodes.get_mut(node) {
+                    n.open = false;
+                }
+                self.current = Some(node);
+            }
+            PolyanyaEvent::Turned { at, .. } => self.roots.push(at),
+            PolyanyaEvent::GoalReached { length } => {
+                self.reached = Some(length);
+                self.done = true;
+            }
+            PolyanyaEvent::Exhausted | PolyanyaEvent::OverBudget => self.done = true,
+            PolyanyaEvent::Expanded { .. } | PolyanyaEvent::Pruned { .. } => {}
+        }
+    }
+
+    /// The open nodes, lowest f first (ties by number), at most `n`.
+    pub fn open_list(&self, n: usize) -> Vec<(usize, IntervalView)> {
+        let mut open: Vec<(usize, IntervalView)> = self
+            .nodes
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|(_, v)| v.open)
+            .collect();
+        open.sort_by(|a, b| a.1.f().total_cmp(&b.1.f()).then(a.0.cmp(&b.0)));
+        open.truncate(n);
+        open
+    }
+}
+
 /// The state after the first `cursor` steps of a timeline: A\*'s per triangle, then the
-/// funnel's.
+/// funnel's, then Polyanya's.
 #[derive(Debug, Clone)]
 pub struct TimelineReplay {
     /// A\*'s state: each triangle's status, costs, parent and visit number, and the open list
@@ -270,6 +414,10 @@ pub struct TimelineReplay {
     pub funnel: FunnelReplay,
     /// How many of the funnel's steps have been applied.
     funnel_cursor: usize,
+    /// Polyanya's state.
+    pub optimal: OptimalReplay,
+    /// How many of Polyanya's steps have been applied.
+    optimal_cursor: usize,
 }
 
 impl Default for TimelineReplay {
@@ -285,12 +433,19 @@ impl TimelineReplay {
             search: SearchReplay::new(triangle_count, ListKind::Open, NodesShown::Gathered),
             funnel: FunnelReplay::default(),
             funnel_cursor: 0,
+            optimal: OptimalReplay::default(),
+            optimal_cursor: 0,
         }
     }
 
     /// How many steps have been applied.
     pub fn cursor(&self) -> usize {
-        self.search.cursor() + self.funnel_cursor
+        self.search.cursor() + self.funnel_cursor + self.optimal_cursor
+    }
+
+    /// True once Polyanya's phase has begun.
+    pub fn in_optimal_phase(&self) -> bool {
+        self.optimal_cursor > 0
     }
 
     /// Moves to step `k` (clamped to the timeline): forward by applying steps, back by
@@ -303,6 +458,8 @@ impl TimelineReplay {
             self.search.restart();
             self.funnel = FunnelReplay::default();
             self.funnel_cursor = 0;
+            self.optimal = OptimalReplay::default();
+            self.optimal_cursor = 0;
         }
         while self.cursor() < k {
             let at = self.cursor();
@@ -314,6 +471,10 @@ impl TimelineReplay {
                 Some(Step::Funnel(event)) => {
                     self.funnel.apply(event);
                     self.funnel_cursor += 1;
+                }
+                Some(Step::Polyanya(event)) => {
+                    self.optimal.apply(event);
+                    self.optimal_cursor += 1;
                 }
                 None => break,
             }
@@ -365,6 +526,32 @@ mod tests {
                 assert!(back.search.same_state(&states[k].search), "{cost:?} {k}");
                 assert_eq!(back.funnel, states[k].funnel);
             }
+        }
+    }
+
+    /// With Polyanya's phase: seeking back gives the state seeking forward gave, and the end
+    /// state holds the length Polyanya answered.
+    #[test]
+    fn the_shortest_path_phase_replays_forward_and_back() {
+        let scene = crate::assets::HOLE;
+        let mesh: NavMesh = obj::parse(scene.obj, scene.name, Plane::Xz).expect("asset");
+        let (start, goal) = (Vec2::new(3.866, 2.379), Vec2::new(3.567, 9.393));
+        let timeline = Timeline::record(&mesh, start, goal, QueryOptions::default())
+            .with_optimal(&mesh, start, goal);
+        let optimal = timeline.optimal.clone().expect("searched");
+        assert!(timeline.len() > timeline.optimal_start());
+        let mut forward = TimelineReplay::new(timeline.triangle_count());
+        let mut states = Vec::new();
+        for k in 0..=timeline.len() {
+            forward.seek(&timeline, k);
+            assert_eq!(forward.in_optimal_phase(), k > timeline.optimal_start());
+            states.push(forward.optimal.clone());
+        }
+        assert_eq!(forward.optimal.reached, Some(optimal.length));
+        assert_eq!(forward.optimal.nodes.len(), optimal.nodes_pushed);
+        for k in (0..=timeline.len()).rev() {
+            forward.seek(&timeline, k);
+            assert_eq!(forward.optimal, states[k], "{k}");
         }
     }
 

@@ -313,6 +313,7 @@ impl NavmeshScene {
 
         self.paint_search_details(painter, view, &visible_tris);
         self.paint_funnel(painter, view);
+        self.paint_optimal(painter, view);
         self.paint_markers(painter, view);
         if let Some(walk) = &self.walk {
             walk.paint(painter, view);
@@ -473,7 +474,7 @@ fn mix(a: Color32, b: Color32, t: f32) -> Color32 {
 }
 
 /// Adds a segment as a thin quad to a batched mesh.
-fn push_segment(mesh: &mut egui::Mesh, a: Pos2, b: Pos2, width: f32, color: Color32) {
+pub(super) fn push_segment(mesh: &mut egui::Mesh, a: Pos2, b: Pos2, width: f32, color: Color32) {
     let d = b - a;
     let len = d.length();
     if len <= f32::EPSILON || !len.is_finite() {

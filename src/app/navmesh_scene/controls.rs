@@ -50,7 +50,14 @@ impl NavmeshScene {
         ui.separator();
         match self.side_tab {
             SideTab::Steps => {
-                crate::app::playback::above_steps(ui, |ui| self.frontier_ui(ui));
+                self.optimal_ui(ui);
+                crate::app::playback::above_steps(ui, |ui| {
+                    if self.replay.in_optimal_phase() {
+                        self.optimal_open_list_ui(ui);
+                    } else {
+                        self.frontier_ui(ui);
+                    }
+                });
                 ui.separator();
                 self.event_log_ui(ui);
             }
@@ -91,6 +98,13 @@ impl NavmeshScene {
                     .text("Heuristic weight"),
             )
             .on_hover_text("1 = A*, 0 = Dijkstra, above 1 = greedier (not optimal)")
+            .changed();
+        changed |= ui
+            .checkbox(&mut self.settings.optimal, "Shortest path too (Polyanya)")
+            .on_hover_text(
+                "After A* and the funnel, search for the true shortest path (Polyanya) as a third \
+                 phase, then draw both paths and explain the gap",
+            )
             .changed();
         if changed {
             self.rerun();

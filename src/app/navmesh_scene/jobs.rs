@@ -23,12 +23,19 @@ pub struct QueryJob {
     pub goal: Vec2,
     /// Cost model and heuristic weight.
     pub options: QueryOptions,
+    /// Also search for the shortest path (Polyanya), recorded as a third phase.
+    pub optimal: bool,
 }
 
 impl QueryJob {
     /// Runs the query here, recording A*'s steps (on its own nodes too, with edge midpoints)
-    /// and the funnel's.
+    /// and the funnel's, then Polyanya's when asked.
     pub fn run(self) -> Timeline {
-        Timeline::record(&self.mesh, self.start, self.goal, self.options)
+        let timeline = Timeline::record(&self.mesh, self.start, self.goal, self.options);
+        if self.optimal {
+            timeline.with_optimal(&self.mesh, self.start, self.goal)
+        } else {
+            timeline
+        }
     }
 }

@@ -7,6 +7,7 @@ mod controls;
 pub mod diagnostics;
 mod editing;
 pub mod jobs;
+mod optimal;
 mod steps;
 pub mod walk;
 
@@ -100,6 +101,8 @@ pub struct NavmeshSettings {
     pub walk: WalkOptions,
     /// Playback speed (steps per second).
     pub speed: f64,
+    /// Also search for the shortest path (Polyanya), as a third phase, and compare.
+    pub optimal: bool,
 }
 
 impl Default for NavmeshSettings {
@@ -111,6 +114,7 @@ impl Default for NavmeshSettings {
             display: DisplayOptions::default(),
             walk: WalkOptions::default(),
             speed: Playback::default().speed,
+            optimal: false,
         }
     }
 }
@@ -188,6 +192,8 @@ pub struct NavmeshScene {
     pending_notice: Option<String>,
     /// The last path, drawn faintly after an edit of a large mesh until the new one arrives.
     previous_path: Option<Vec<Vec2>>,
+    /// How the corridor path compares with the shortest path, when both were searched.
+    pub gap: Option<crate::navmesh::gap::Gap>,
 }
 
 /// Banner wording for a repair that went wrong.
@@ -223,6 +229,7 @@ impl NavmeshScene {
             edit,
             pending_notice: None,
             previous_path: None,
+            gap: None,
             source: MeshSource::Embedded(scene),
             start: Vec2::new(scene.start.0, scene.start.1),
             goal: Vec2::new(scene.goal.0, scene.goal.1),
@@ -406,6 +413,7 @@ impl NavmeshScene {
                 heuristic_weight: self.settings.heuristic_weight,
                 area_costs: self.edit.costs,
             },
+            optimal: self.settings.optimal,
         };
         let in_background = self.mesh.triangles().len() >= BACKGROUND_TRIANGLES;
         match self
@@ -423,6 +431,22 @@ impl NavmeshScene {
 
     /// Shows a finished query: its steps replace the recorded ones, the replay keeps its step.
     fn show_query(&mut self, timeline: Timeline) {
+        self.gap = match (&timeline.path, &timeline.optimal) {
+            (Some(path), Some(optimal)) if path.length.is_finite() && optimal.is_found() => {
+                let search: Vec<crate::search::SearchEvent> = timeline.steps()
+                    [..timeline.search_steps()]
+                    .iter()
+                    .filter_map(|s| match s {
+                        crate::navmesh::timeline::Step::Search(e) => Some(*e),
+                        _ => None,
+                    })
+                    .collect();
+                Some(crate::navmesh::gap::compare(
+                    &self.mesh, path, optimal, &search,
+                ))
+            }
+            _ => None,
+        };
         self.timeline = timeline;
         self.previous_path = None;
         self.walk = None;
@@ -706,6 +730,10 @@ impl Scene for NavmeshScene {
 impl Steps for NavmeshScene {
     fn step_counts(&self) -> (usize, usize) {
         (self.timeline.search_steps(), self.timeline.len())
+    }
+
+    fn optimal_start(&self) -> usize {
+        self.timeline.optimal_start()
     }
 
     fn show_step(&mut self, k: usize) {

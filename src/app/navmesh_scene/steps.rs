@@ -62,16 +62,20 @@ impl NavmeshScene {
         })
     }
 
-    /// The steps that begin a phase: A*'s first and the funnel's first (step `k` shows the
-    /// timeline's step `k - 1`).
+    /// The steps that begin a phase: A*'s first, the funnel's first and Polyanya's first
+    /// (step `k` shows the timeline's step `k - 1`).
     fn phase_starts(&self) -> Vec<usize> {
         let (len, search) = (self.timeline.len(), self.timeline.search_steps());
+        let optimal = self.timeline.optimal_start();
         let mut starts = Vec::new();
         if search > 0 {
             starts.push(1);
         }
-        if len > search {
+        if optimal > search {
             starts.push(search + 1);
+        }
+        if len > optimal {
+            starts.push(optimal + 1);
         }
         starts
     }
@@ -103,7 +107,9 @@ impl NavmeshScene {
     /// The list of recorded steps; clicking one jumps there.
     pub fn event_log_ui(&mut self, ui: &mut Ui) {
         let starts = self.phase_starts();
-        if starts.len() == 2 {
+        let optimal_start = (self.timeline.len() > self.timeline.optimal_start())
+            .then(|| self.timeline.optimal_start() + 1);
+        if starts.len() >= 2 {
             ui.horizontal(|ui| {
                 ui.label("Go to");
                 if ui
@@ -121,6 +127,16 @@ impl NavmeshScene {
                     .clicked()
                 {
                     self.jump_to(starts.get(1).copied());
+                }
+                if optimal_start.is_some()
+                    && ui
+                        .small_button("Shortest")
+                        .on_hover_text(
+                            "The first step of Polyanya's search for the shortest path (Page Down)",
+                        )
+                        .clicked()
+                {
+                    self.jump_to(optimal_start);
                 }
             });
         }
