@@ -174,18 +174,8 @@ pub(super) fn mesh_scen_command(
         .collect();
     let total = details.len();
     let matched = details.iter().filter(|d| d.matches).count();
-    let mut excess: Vec<f64> = details.iter().filter_map(|d| d.excess).collect();
-    excess.sort_by(f64::total_cmp);
-    let mean = if excess.is_empty() {
-        0.0
-    } else {
-        excess.iter().sum::<f64>() / excess.len() as f64
-    };
-    let p95 = excess
-        .get(((0.95 * excess.len() as f64).ceil() as usize).saturating_sub(1))
-        .copied()
-        .unwrap_or(0.0);
-    let worst = excess.last().copied().unwrap_or(0.0);
+    let excess: Vec<f64> = details.iter().filter_map(|d| d.excess).collect();
+    let (mean, p95, worst) = crate::navmesh::quality::excess_summary(&excess);
     let search = if optimal { "polyanya" } else { "corridor" };
     let cost_name = format!("{cost:?}").to_lowercase();
     if json {

@@ -73,35 +73,38 @@ pub struct QualityReport {
     pub corridor_time: Duration,
 }
 
+/// Mean, 95th percentile (nearest rank) and largest of some excess fractions (all 0 when there
+/// are none).
+pub fn excess_summary(excess: &[f64]) -> (f64, f64, f64) {
+    let mut sorted = excess.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let Some(&worst) = sorted.last() else {
+        return (0.0, 0.0, 0.0);
+    };
+    let mean = sorted.iter().sum::<f64>() / sorted.len() as f64;
+    let rank = ((0.95 * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    (mean, sorted[rank - 1], worst)
+}
+
 impl QualityReport {
-    /// The excess of each pair, lowest first.
-    fn sorted_excess(&self) -> Vec<f64> {
-        let mut excess: Vec<f64> = self.pairs.iter().map(PairQuality::excess).collect();
-        excess.sort_by(f64::total_cmp);
-        excess
+    fn summary(&self) -> (f64, f64, f64) {
+        let excess: Vec<f64> = self.pairs.iter().map(PairQuality::excess).collect();
+        excess_summary(&excess)
     }
 
     /// The mean excess (0 with no pairs).
     pub fn mean_excess(&self) -> f64 {
-        if self.pairs.is_empty() {
-            return 0.0;
-        }
-        self.pairs.iter().map(PairQuality::excess).sum::<f64>() / self.pairs.len() as f64
+        self.summary().0
     }
 
     /// The excess 95 % of pairs stay within (nearest rank).
     pub fn p95_excess(&self) -> f64 {
-        let excess = self.sorted_excess();
-        if excess.is_empty() {
-            return 0.0;
-        }
-        let rank = ((0.95 * excess.len() as f64).ceil() as usize).clamp(1, excess.len());
-        excess[rank - 1]
+        self.summary().1
     }
 
     /// The largest excess.
     pub fn worst_excess(&self) -> f64 {
-        self.sorted_excess().last().copied().unwrap_or(0.0)
+        self.summary().2
     }
 
     /// The `n` pairs with the largest excess, worst first (ties in the order drawn).
