@@ -20,37 +20,50 @@ impl Vec2 {
     }
 
     /// The 2D cross product (z of the 3D cross product).
+    #[inline]
     pub fn cross(self, other: Vec2) -> f64 {
         self.x * other.y - self.y * other.x
     }
 
     /// The dot product.
+    #[inline]
     pub fn dot(self, other: Vec2) -> f64 {
         self.x * other.x + self.y * other.y
     }
 
-    /// Euclidean length.
+    /// Euclidean length: the square root of the squares' sum, several times faster than
+    /// `hypot`, which it falls back to where the squares overflow or underflow.
+    #[inline]
     pub fn length(self) -> f64 {
-        self.x.hypot(self.y)
+        let squared = self.dot(self);
+        if squared.is_finite() && squared >= f64::MIN_POSITIVE {
+            squared.sqrt()
+        } else {
+            self.x.hypot(self.y)
+        }
     }
 
     /// Euclidean distance to `other`.
+    #[inline]
     pub fn distance(self, other: Vec2) -> f64 {
         (self - other).length()
     }
 
     /// Squared Euclidean distance to `other`.
+    #[inline]
     pub fn distance_squared(self, other: Vec2) -> f64 {
         let d = self - other;
         d.dot(d)
     }
 
     /// The point halfway between `self` and `other`.
+    #[inline]
     pub fn midpoint(self, other: Vec2) -> Vec2 {
         Vec2::new((self.x + other.x) * 0.5, (self.y + other.y) * 0.5)
     }
 
     /// `self + (other - self) * t`.
+    #[inline]
     pub fn lerp(self, other: Vec2, t: f64) -> Vec2 {
         self + (other - self) * t
     }
@@ -89,6 +102,7 @@ impl Vec2 {
 
 impl Add for Vec2 {
     type Output = Vec2;
+    #[inline]
     fn add(self, o: Vec2) -> Vec2 {
         Vec2::new(self.x + o.x, self.y + o.y)
     }
@@ -96,6 +110,7 @@ impl Add for Vec2 {
 
 impl Sub for Vec2 {
     type Output = Vec2;
+    #[inline]
     fn sub(self, o: Vec2) -> Vec2 {
         Vec2::new(self.x - o.x, self.y - o.y)
     }
@@ -103,6 +118,7 @@ impl Sub for Vec2 {
 
 impl Mul<f64> for Vec2 {
     type Output = Vec2;
+    #[inline]
     fn mul(self, s: f64) -> Vec2 {
         Vec2::new(self.x * s, self.y * s)
     }
@@ -117,6 +133,7 @@ impl std::fmt::Display for Vec2 {
 
 /// Exact orientation of `c` relative to the directed line `a → b`: positive when `c` is to the
 /// left (counter-clockwise), negative when to the right, exactly zero when collinear.
+#[inline]
 pub fn orient(a: Vec2, b: Vec2, c: Vec2) -> f64 {
     let coord = |p: Vec2| robust::Coord { x: p.x, y: p.y };
     robust::orient2d(coord(a), coord(b), coord(c))

@@ -5,15 +5,31 @@
 //! A search node is a root (the start, or a vertex the path turns at) and an interval of an
 //! edge the root sees straight through the triangles before it. Expanding a node projects the
 //! interval across the triangle beyond: the parts of its far edges inside the cone from the root
-//! are its *observable* successors, with the same root. Where an interval ends at a vertex a wall
-//! meets (or one exactly on the cone's edge), the path may turn there: the vertex becomes a root
-//! whose *fan* — the edges opposite it in the triangles around it — gives the non-observable
-//! successors. A shortest path never turns anywhere else. A vertex is expanded as a root
-//! only when reached more cheaply than before. `f = g + h`, `g` the length to the root, `h` the
-//! shortest way from the root through the interval to the goal (the goal mirrored across the
-//! interval's line when it lies on the root's side), so the first goal taken is optimal.
-//! Orientation decisions use exact predicates (`robust`).
+//! are its *observable* successors, with the same root. Where the interval ends at a vertex a
+//! wall meets and the cone's side runs on into the triangle, the part of the triangle past that
+//! side is hidden from the root: the path bends round the vertex into it, and the vertex
+//! becomes a root. Its *non-observable* successors are that part of the edge opposite it, then,
+//! one triangle at a time, the triangles further round it on the side it bends to (a *step
+//! round*), until one lies past the line from the parent root through the vertex. A shortest
+//! path bends nowhere else, and only round a wall on the inside of the bend. A vertex is a root
+//! again only when reached more cheaply than before (or as cheaply, bending the other way).
+//! `f = g + h`, `g` the length to the root, `h` the shortest way from the root through the
+//! interval to the goal (the goal mirrored across the interval's line when it lies on the
+//! root's side), so the first goal taken is optimal.
+//!
+//! As the paper does, a node whose expansion makes a single successor (and no goal) goes on to
+//! that successor without the open list, and no node is made into a dead end (a triangle with
+//! no way on but back) that does not hold the goal. Orientation decisions use exact predicates
+//! (`robust`); each side of a cone is kept as a line through two exact points (a root and a
+//! vertex), never through a point where an interval was cut.
+//!
+//! Floors folded over each other (stairs over the floor they rise from, sharing an edge) are
+//! searched as they are drawn in the plane: at a vertex of the shared edge the path may double
+//! back onto the other floor, and it bends there, at the edge's ends, not at the point of the
+//! edge a path down one floor and back along the other would cross.
 
+use super::adjacency::{Adjacency, MANY, WALL};
+use super::fans::VertexFans;
 use super::{NavMesh, TriId, VertId};
 use crate::geom::{Vec2, orient, signed_area2, triangle_contains};
 use crate::search::Observer;
@@ -46,6 +62,14 @@ pub enum PolyanyaEvent {
     },
     /// The open node with the lowest f was taken.
     Popped {
+        /// The node.
+        node: usize,
+        /// Its f.
+        f: f64,
+    },
+    /// The node just expanded had this one successor and no goal: it is expanded at once,
+    /// without going through the open list.
+    Followed {
         /// The node.
         node: usize,
         /// Its f.
@@ -99,8 +123,12 @@ pub fn node_budget(mesh: &NavMesh) -> usize {
 pub enum PruneReason {
     /// A vertex was already a root at a shorter length: turning there again cannot help.
     RootReachedCheaper,
-    /// The node's interval leads into a triangle with no way on and no goal.
-    DeadEnd,
+    /// The interval leads into a triangle with no way on but back, and no goal: no node is
+    /// made.
+    DeadEnd {
+        /// The triangle.
+        triangle: TriId,
+    },
 }
 
 impl PolyanyaEvent {
@@ -130,6 +158,9 @@ impl PolyanyaEvent {
             PolyanyaEvent::Popped { node, f } => {
                 format!("take node {node}, the open one with the lowest f ({f:.2})")
             }
+            PolyanyaEvent::Followed { node, f } => format!(
+                "node {node} is the only way on (f = {f:.2}): projected at once, without the open list"
+            ),
             PolyanyaEvent::Expanded {
                 node,
                 observable,
@@ -140,17 +171,17 @@ impl PolyanyaEvent {
             PolyanyaEvent::Turned { vertex, at, g } => format!(
                 "vertex {vertex} at {at} becomes a root: the path may turn there (g = {g:.2})"
             ),
-            PolyanyaEvent::Pruned { node, reason } => {
-                let what = node.map_or("a vertex".to_string(), |n| format!("node {n}"));
-                match reason {
-                    PruneReason::RootReachedCheaper => {
-                        format!("prune {what}: its root was reached more cheaply")
-                    }
-                    PruneReason::DeadEnd => {
-                        format!("prune {what}: a dead end, no way on and no goal")
-                    }
+            PolyanyaEvent::Pruned { node, reason } => match reason {
+                PruneReason::RootReachedCheaper => {
+                    let what = node.map_or("a vertex".to_string(), |n| format!("node {n}"));
+                    format!("prune {what}: its root was reached more cheaply")
                 }
-            }
+                PruneReason::DeadEnd { triangle } => {
+                    format!(
+                        "prune: triangle {triangle} is a dead end (no way on, no goal), not entered"
+                    )
+                }
+            },
             PolyanyaEvent::GoalReached { length } => {
                 format!("goal reached: the shortest path is {length:.3} long")
             }
@@ -184,16 +215,31 @@ impl OptimalPath {
     }
 }
 
+/// Which way a path bends at a vertex it turns at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Bend {
+    /// Clockwise: the wall it turns round is on its right.
+    Right = 0,
+    /// Counter-clockwise: the wall is on its left.
+    Left = 1,
+}
+
 /// A root: where a straight part of the path starts.
 #[derive(Debug, Clone, Copy)]
 struct Root {
     at: Vec2,
-    /// The vertex, and the surface around it the path turns on (an index of `surfaces`).
-    vertex: Option<(VertId, usize)>,
+    /// The vertex, the surface round it the path turns on (a number of [`VertexFans`]) and which
+    /// way it bends there; `None` for the start.
+    vertex: Option<(VertId, usize, Bend)>,
     /// The root before it (`None`: the start).
     parent: Option<usize>,
     g: f64,
 }
+
+/// A line through two exact points (a vertex, a root or the start), the first to the second: a
+/// side of a cone. Points where the interval is cut are rounded, so the cone is never taken
+/// from them.
+type Line = (Vec2, Vec2);
 
 /// A search node: an interval of `edge` seen from `root`, leading into `into`.
 #[derive(Debug, Clone, Copy)]
@@ -201,11 +247,20 @@ struct Node {
     root: usize,
     right: Vec2,
     left: Vec2,
+    /// The cone's sides: it lies left of `right_side` and right of `left_side`. Both pass
+    /// through the root.
+    right_side: Line,
+    left_side: Line,
     /// The vertex at each end, when the end is one.
     right_vertex: Option<VertId>,
     left_vertex: Option<VertId>,
-    edge: usize,
+    /// The triangle it leads into, and which of that triangle's edges (`k`: from corner `k`
+    /// to `k + 1`) the interval is on.
     into: TriId,
+    slot: usize,
+    /// True for a step round the root: the root is a corner of the edge the node enters by
+    /// (all of `into` is seen from it).
+    round: bool,
 }
 
 /// What the open list holds.
@@ -264,64 +319,81 @@ pub fn shortest_path(
     let (Some(s), Some(t)) = (mesh.locate(start), mesh.locate(goal)) else {
         return none;
     };
-    let mut search = Search::new(mesh, t.point, point_triangles(mesh, s.point, s.triangle));
-    let goal_triangles = point_triangles(mesh, t.point, t.triangle);
-    search.goal_triangles = goal_triangles;
-    search.run(s.point, observer)
+    // The working memory of the last search on this thread, so that repeated queries do not
+    // allocate (taken, not borrowed: an observer may start a search of its own).
+    let scratch = SCRATCH.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
+    let mut search = Search::new(mesh, t.point, scratch);
+    point_triangles(mesh, t.point, t.triangle, &mut search.goal_triangles);
+    let mut start_triangles = std::mem::take(&mut search.start_triangles);
+    point_triangles(mesh, s.point, s.triangle, &mut start_triangles);
+    let answer = search.run(s.point, &start_triangles, observer);
+    let mut scratch = search.into_scratch();
+    scratch.start_triangles = start_triangles;
+    SCRATCH.with(|cell| *cell.borrow_mut() = scratch);
+    answer
 }
 
-/// The triangles holding `p` that connect to `first` through triangles holding it (the floor
-/// `p` was located on, not the one above or below).
-fn point_triangles(mesh: &NavMesh, p: Vec2, first: TriId) -> Vec<TriId> {
-    let mut found = spread(mesh, first, |n, _| {
-        let [a, b, c] = mesh.corners(n);
-        triangle_contains(a, b, c, p)
-    });
-    found.sort_unstable();
-    found
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
 
-/// The triangles reached from `first` by crossing edges `cross(triangle, edge)` allows.
-fn spread(mesh: &NavMesh, first: TriId, cross: impl Fn(TriId, usize) -> bool) -> Vec<TriId> {
-    let mut found = vec![first];
-    let mut k = 0;
-    while k < found.len() {
-        let t = found[k];
-        k += 1;
-        for &(n, e) in mesh.neighbours(t) {
-            if !found.contains(&n) && cross(n, e) {
-                found.push(n);
-            }
-        }
-    }
-    found
-}
-
-struct Search<'m> {
-    mesh: &'m NavMesh,
-    goal: Vec2,
+/// A search's lists, kept between searches.
+#[derive(Default)]
+struct Scratch {
     goal_triangles: Vec<TriId>,
     start_triangles: Vec<TriId>,
     roots: Vec<Root>,
     nodes: Vec<Node>,
     open: BinaryHeap<Open>,
-    order: u64,
-    /// The first surface found round each vertex turned at so far (a vertex where two surfaces
-    /// touch is a root on each; the others follow through [`Surface::next`]).
-    surface_of: HashMap<VertId, usize, BuildHasherDefault<IdHasher>>,
-    surfaces: Vec<Surface>,
-    /// The triangles of every surface, each a range of this list.
-    surface_triangles: Vec<TriId>,
-    popped: usize,
+    fresh: Vec<(f64, Entry)>,
+    best_g: HashMap<usize, (f64, u8), BuildHasherDefault<IdHasher>>,
 }
 
-/// The triangles round a vertex joined to each other by edges at it, and the shortest length
-/// the vertex has been a root at on them.
-struct Surface {
-    triangles: std::ops::Range<usize>,
-    best_g: f64,
-    /// Another surface round the same vertex.
-    next: Option<usize>,
+/// Lists longer than this are not kept for the next search.
+const KEPT_CAPACITY: usize = 1 << 16;
+
+/// The triangles holding `p` that connect to `first` through triangles holding it (the floor
+/// `p` was located on, not the one above or below), sorted, into `found`.
+fn point_triangles(mesh: &NavMesh, p: Vec2, first: TriId, found: &mut Vec<TriId>) {
+    found.clear();
+    found.push(first);
+    let mut k = 0;
+    while k < found.len() {
+        let t = found[k];
+        k += 1;
+        for &(n, _) in mesh.neighbours(t) {
+            let [a, b, c] = mesh.corners(n);
+            if !found.contains(&n) && triangle_contains(a, b, c, p) {
+                found.push(n);
+            }
+        }
+    }
+    found.sort_unstable();
+}
+
+/// The most nodes one node's successors are followed without the open list, in a row (the
+/// chain ends anyway; this only bounds the work between two looks at the budget).
+const MAX_FOLLOWED: usize = 64;
+
+struct Search<'m> {
+    mesh: &'m NavMesh,
+    fans: &'m VertexFans,
+    adjacency: &'m Adjacency,
+    goal: Vec2,
+    goal_triangles: Vec<TriId>,
+    /// Kept here between searches only.
+    start_triangles: Vec<TriId>,
+    roots: Vec<Root>,
+    nodes: Vec<Node>,
+    open: BinaryHeap<Open>,
+    /// What the node being expanded made, before it goes to the open list (or, when it is a
+    /// single node, is expanded at once).
+    fresh: Vec<(f64, Entry)>,
+    order: u64,
+    /// The shortest length each surface round a vertex has been a root at so far, and the
+    /// bends made there at that length (a bit each).
+    best_g: HashMap<usize, (f64, u8), BuildHasherDefault<IdHasher>>,
+    popped: usize,
 }
 
 /// A hasher for small integer keys made by the search itself (not by a file): one multiply
@@ -347,45 +419,78 @@ impl std::hash::Hasher for IdHasher {
 }
 
 impl<'m> Search<'m> {
-    fn new(mesh: &'m NavMesh, goal: Vec2, start_triangles: Vec<TriId>) -> Self {
+    fn new(mesh: &'m NavMesh, goal: Vec2, scratch: Scratch) -> Self {
+        let Scratch {
+            goal_triangles,
+            start_triangles,
+            mut roots,
+            mut nodes,
+            mut open,
+            mut fresh,
+            mut best_g,
+        } = scratch;
+        roots.clear();
+        nodes.clear();
+        open.clear();
+        fresh.clear();
+        best_g.clear();
         Self {
             mesh,
+            fans: mesh.fans(),
+            adjacency: mesh.adjacency(),
             goal,
-            goal_triangles: Vec::new(),
+            goal_triangles,
             start_triangles,
-            roots: Vec::with_capacity(32),
-            nodes: Vec::with_capacity(256),
-            open: BinaryHeap::with_capacity(256),
+            roots,
+            nodes,
+            open,
+            fresh,
             order: 0,
-            surface_of: HashMap::with_capacity_and_hasher(32, BuildHasherDefault::default()),
-            surfaces: Vec::with_capacity(32),
-            surface_triangles: Vec::with_capacity(256),
+            best_g,
             popped: 0,
         }
     }
 
-    fn run(mut self, start: Vec2, observer: &mut impl Observer<PolyanyaEvent>) -> OptimalPath {
+    /// The lists, for the next search (emptied, and dropped when they grew large).
+    fn into_scratch(self) -> Scratch {
+        let mut scratch = Scratch {
+            goal_triangles: self.goal_triangles,
+            start_triangles: self.start_triangles,
+            roots: self.roots,
+            nodes: self.nodes,
+            open: self.open,
+            fresh: self.fresh,
+            best_g: self.best_g,
+        };
+        if scratch.nodes.capacity() > KEPT_CAPACITY || scratch.open.capacity() > KEPT_CAPACITY {
+            scratch = Scratch::default();
+        }
+        scratch
+    }
+
+    fn run(
+        &mut self,
+        start: Vec2,
+        start_triangles: &[TriId],
+        observer: &mut impl Observer<PolyanyaEvent>,
+    ) -> OptimalPath {
         self.roots.push(Root {
             at: start,
             vertex: None,
             parent: None,
             g: 0.0,
         });
-        self.surface_triangles
-            .extend_from_slice(&self.start_triangles);
-        self.fan(0, 0..self.surface_triangles.len(), observer);
+        for &t in start_triangles {
+            self.offer_goal(0, t, None);
+            // Edges through the start are seen edge-on: the triangles beyond them hold the
+            // start too.
+            for k in 0..3 {
+                self.fan_edge(0, t, k, None, observer);
+            }
+        }
+        self.flush();
         let budget = node_budget(self.mesh);
         while let Some(Open { f, entry, .. }) = self.open.pop() {
-            if self.nodes.len() > budget {
-                observer.event(PolyanyaEvent::OverBudget);
-                return OptimalPath {
-                    waypoints: Vec::new(),
-                    length: f64::INFINITY,
-                    nodes_pushed: self.nodes.len(),
-                    nodes_popped: self.popped,
-                    over_budget: true,
-                };
-            }
             match entry {
                 Entry::Goal(root) => {
                     observer.event(PolyanyaEvent::GoalReached { length: f });
@@ -394,17 +499,42 @@ impl<'m> Search<'m> {
                 Entry::Node(n) => {
                     self.popped += 1;
                     observer.event(PolyanyaEvent::Popped { node: n, f });
-                    self.expand(n, observer);
+                    let mut n = n;
+                    let mut followed = 0;
+                    loop {
+                        self.expand(n, observer);
+                        if self.nodes.len() > budget {
+                            observer.event(PolyanyaEvent::OverBudget);
+                            return self.nothing(true);
+                        }
+                        // A single successor (and no goal) is expanded at once: it would be
+                        // the next node taken anyway or it is no worse than the rest.
+                        match self.fresh.as_slice() {
+                            &[(f, Entry::Node(next))] if followed < MAX_FOLLOWED => {
+                                self.fresh.clear();
+                                followed += 1;
+                                self.popped += 1;
+                                observer.event(PolyanyaEvent::Followed { node: next, f });
+                                n = next;
+                            }
+                            _ => break,
+                        }
+                    }
+                    self.flush();
                 }
             }
         }
         observer.event(PolyanyaEvent::Exhausted);
+        self.nothing(false)
+    }
+
+    fn nothing(&self, over_budget: bool) -> OptimalPath {
         OptimalPath {
             waypoints: Vec::new(),
             length: f64::INFINITY,
             nodes_pushed: self.nodes.len(),
             nodes_popped: self.popped,
-            over_budget: false,
+            over_budget,
         }
     }
 
@@ -431,130 +561,186 @@ impl<'m> Search<'m> {
         }
     }
 
-    fn push(&mut self, f: f64, entry: Entry) {
-        self.order += 1;
-        self.open.push(Open {
-            f,
-            order: self.order,
-            entry,
-        });
+    /// Moves what the last expansion made to the open list.
+    fn flush(&mut self) {
+        for k in 0..self.fresh.len() {
+            let (f, entry) = self.fresh[k];
+            self.order += 1;
+            self.open.push(Open {
+                f,
+                order: self.order,
+                entry,
+            });
+        }
+        self.fresh.clear();
     }
 
     /// The goal straight from root `r`, when it is in `triangle` (convex: all of it is seen
     /// from a root on its boundary or inside, or through an interval when `cone` is given).
-    fn offer_goal(&mut self, r: usize, triangle: TriId, cone: Option<(Vec2, Vec2)>) {
+    fn offer_goal(&mut self, r: usize, triangle: TriId, cone: Option<(Line, Line)>) {
         if self.goal_triangles.binary_search(&triangle).is_err() {
             return;
         }
         let root = self.roots[r];
         if let Some((right, left)) = cone
-            && !in_cone(root.at, right, left, self.goal)
+            && !in_cone(right, left, self.goal)
         {
             return;
         }
-        self.push(root.g + root.at.distance(self.goal), Entry::Goal(r));
+        self.fresh
+            .push((root.g + root.at.distance(self.goal), Entry::Goal(r)));
     }
 
-    /// The successors of root `r`: through the edge opposite it in each of the triangles holding
-    /// it (`triangles`, a range of `surface_triangles`), and the goal when one of them holds it.
-    fn fan(
+    /// The part of edge `k` of triangle `t` that root `r` sees from inside `t` (the edge's
+    /// first corner, counter-clockwise, on its right), within the half-plane `keep` when given
+    /// (the side of a line the path bends to), pushed into the triangles beyond.
+    fn fan_edge(
         &mut self,
         r: usize,
-        triangles: std::ops::Range<usize>,
+        t: TriId,
+        k: usize,
+        keep: Option<(Vec2, Vec2, Bend)>,
         observer: &mut impl Observer<PolyanyaEvent>,
     ) {
-        let mesh = self.mesh;
-        let root = self.roots[r];
-        for k in triangles {
-            let t = self.surface_triangles[k];
-            self.offer_goal(r, t, None);
-            let tri = &mesh.triangles()[t];
-            for k in 0..3 {
-                let (a, b) = (tri.vertices[k], tri.vertices[(k + 1) % 3]);
-                let (pa, pb) = (mesh.vertices()[a], mesh.vertices()[b]);
-                // Edges through the root are seen edge-on: the triangles beyond them are in
-                // the fan themselves.
-                if orient(pa, pb, root.at) == 0.0 {
-                    continue;
+        let record = self.adjacency.get(t);
+        let (pa, pb) = (record.corners[k], record.corners[(k + 1) % 3]);
+        let (a, b) = (
+            record.vertices[k] as VertId,
+            record.vertices[(k + 1) % 3] as VertId,
+        );
+        let at = self.roots[r].at;
+        let mut node = Node {
+            root: r,
+            right: pa,
+            left: pb,
+            right_side: (at, pa),
+            left_side: (at, pb),
+            right_vertex: Some(a),
+            left_vertex: Some(b),
+            into: t,
+            slot: k,
+            round: false,
+        };
+        if let Some((from, at, bend)) = keep {
+            // Points on the bend's side of the line from the parent root through the vertex.
+            let sign = match bend {
+                Bend::Right => -1.0,
+                Bend::Left => 1.0,
+            };
+            let (sa, sb) = (orient(from, at, pa) * sign, orient(from, at, pb) * sign);
+            // The line as a side of the cone: the cone lies left of its right side and right
+            // of its left side, and on the bend's side of the line.
+            let (rightwards, leftwards) = match bend {
+                Bend::Right => ((at, from), (from, at)),
+                Bend::Left => ((from, at), (at, from)),
+            };
+            match (sa >= 0.0, sb >= 0.0) {
+                (true, true) => {}
+                (false, false) => return,
+                (true, false) => {
+                    node.left = pa.lerp(pb, crossing((from, at), pa, pb));
+                    node.left_side = leftwards;
+                    node.left_vertex = None;
                 }
-                let edge = tri.edges[k];
-                // Seen from inside the triangle, its edge a→b (counter-clockwise) has a on the
-                // right.
-                // The fan's edges meet end to end round the root, so the path turns only at
-                // an end where a wall stops the next edge.
-                let node = Node {
-                    root: r,
-                    right: pa,
-                    left: pb,
-                    right_vertex: mesh.is_wall_vertex(a).then_some(a),
-                    left_vertex: mesh.is_wall_vertex(b).then_some(b),
-                    edge,
-                    into: t,
-                };
-                self.push_across(node, t, false, observer);
+                (false, true) => {
+                    node.right = pa.lerp(pb, crossing((from, at), pa, pb));
+                    node.right_side = rightwards;
+                    node.right_vertex = None;
+                }
             }
         }
+        self.push_across(node, false, observer);
     }
 
-    /// Pushes `node` once for each triangle across its edge other than `from`.
+    /// Pushes `node` (on edge `slot` of triangle `into`) once for each triangle across that
+    /// edge.
     fn push_across(
         &mut self,
         node: Node,
-        from: TriId,
         observable: bool,
         observer: &mut impl Observer<PolyanyaEvent>,
-    ) -> usize {
-        let mesh = self.mesh;
+    ) {
+        let root = self.roots[node.root];
         // An interval in line with its root is seen edge-on: nothing beyond it is seen through
-        // it (the vertices along it are reached by turning at its ends).
-        if orient(self.roots[node.root].at, node.right, node.left) <= 0.0 {
-            return 0;
+        // it (the vertices along it are reached by turning at its ends, or round them).
+        if !node.round && orient(root.at, node.right, node.left) <= 0.0 {
+            return;
         }
-        let mut pushed = 0;
-        let edge = &mesh.edges()[node.edge];
-        for &into in &edge.triangles {
-            if into == from {
-                continue;
+        let (from, k) = (node.into, node.slot);
+        match self.adjacency.get(from).across[k] {
+            WALL => {}
+            MANY => {
+                let mesh = self.mesh;
+                let edge = mesh.triangles()[from].edges[k];
+                for &into in &mesh.edges()[edge].triangles {
+                    let slot = mesh.triangles()[into].edges.iter().position(|&e| e == edge);
+                    if let Some(slot) = slot
+                        && into != from
+                    {
+                        self.enter(node, root, (into, slot), observable, observer);
+                    }
+                }
             }
-            // A triangle folded back over the edge (a floor under stairs sharing their bottom
-            // edge) lies on the root's side: a straight line does not go on into it. The path
-            // reaches it by turning at the edge's ends.
-            let opposite = mesh.triangles()[into]
-                .vertices
-                .into_iter()
-                .find(|v| !edge.vertices.contains(v))
-                .map(|v| mesh.vertices()[v]);
-            if opposite.is_none_or(|o| orient(node.right, node.left, o) >= 0.0) {
-                continue;
+            into => {
+                let slot = usize::from(self.adjacency.get(from).across_edge[k]);
+                self.enter(node, root, (into as TriId, slot), observable, observer);
             }
-            let node = Node { into, ..node };
-            let root = self.roots[node.root];
-            let h = estimate(root.at, node.right, node.left, self.goal);
-            let id = self.nodes.len();
-            self.nodes.push(node);
-            observer.event(PolyanyaEvent::Pushed {
-                node: id,
-                root: root.at,
-                right: node.right,
-                left: node.left,
-                into,
-                g: root.g,
-                h,
-                observable,
-            });
-            self.push(root.g + h, Entry::Node(id));
-            pushed += 1;
         }
-        pushed
     }
 
-    /// Projects node `n` across the triangle beyond it.
+    /// Makes the node of `node`'s interval into triangle `into` (across its edge `slot`).
+    fn enter(
+        &mut self,
+        node: Node,
+        root: Root,
+        (into, slot): (TriId, usize),
+        observable: bool,
+        observer: &mut impl Observer<PolyanyaEvent>,
+    ) {
+        let record = self.adjacency.get(into);
+        // A triangle folded back over the edge (a floor under stairs sharing their bottom
+        // edge) lies on the root's side: a straight line does not go on into it. The path
+        // reaches it by turning at the edge's ends.
+        let opposite = record.corners[(slot + 2) % 3];
+        if orient(node.right, node.left, opposite) >= 0.0 {
+            return;
+        }
+        // A dead end: a triangle with no way on but back, and no goal.
+        if record.dead_end && self.goal_triangles.binary_search(&into).is_err() {
+            observer.event(PolyanyaEvent::Pruned {
+                node: None,
+                reason: PruneReason::DeadEnd { triangle: into },
+            });
+            return;
+        }
+        let node = Node { into, slot, ..node };
+        let h = if node.round {
+            root.at.distance(self.goal)
+        } else {
+            estimate(root.at, node.right, node.left, self.goal)
+        };
+        let id = self.nodes.len();
+        self.nodes.push(node);
+        observer.event(PolyanyaEvent::Pushed {
+            node: id,
+            root: root.at,
+            right: node.right,
+            left: node.left,
+            into,
+            g: root.g,
+            h,
+            observable,
+        });
+        self.fresh.push((root.g + h, Entry::Node(id)));
+    }
+
+    /// Projects node `n` across the triangle beyond it; where an end of its interval is a
+    /// vertex a wall meets, the path may turn there.
     fn expand(&mut self, n: usize, observer: &mut impl Observer<PolyanyaEvent>) {
-        let mesh = self.mesh;
         let node = self.nodes[n];
         let root = self.roots[node.root];
-        if let Some((_, surface)) = root.vertex
-            && self.surfaces[surface].best_g < root.g
+        if let Some((_, surface, _)) = root.vertex
+            && self.best_g(surface).0 < root.g
         {
             observer.event(PolyanyaEvent::Pruned {
                 node: Some(n),
@@ -562,29 +748,26 @@ impl<'m> Search<'m> {
             });
             return;
         }
-        let p = node.into;
-        self.offer_goal(node.root, p, Some((node.right, node.left)));
-        let tri = &mesh.triangles()[p];
-        let Some(k) = tri.edges.iter().position(|&e| e == node.edge) else {
+        if node.round {
+            self.step_round(n, &node, observer);
             return;
-        };
-        // The far side, right to left as seen from the root: B→C, then C→A.
-        let [a, b, c] = [k, (k + 1) % 3, (k + 2) % 3].map(|i| tri.vertices[i]);
-        let far = [
-            (b, c, tri.edges[(k + 1) % 3]),
-            (c, a, tri.edges[(k + 2) % 3]),
-        ];
-        let mut observable = 0;
-        // Where the path may turn: the interval's own ends, and the ends of the parts of the
-        // far side that are walls (nothing beyond them carries the cone on).
-        let mut corners: Vec<VertId> = [node.right_vertex, node.left_vertex]
-            .into_iter()
-            .flatten()
-            .collect();
-        for (u, v, edge) in far {
-            let (pu, pv) = (mesh.vertices()[u], mesh.vertices()[v]);
+        }
+        let p = node.into;
+        self.offer_goal(node.root, p, Some((node.right_side, node.left_side)));
+        let record = *self.adjacency.get(p);
+        let k = node.slot;
+        // Entered across A→B; the far side, right to left as seen from the root: B→C, then
+        // C→A.
+        let [a, b, c] = [k, (k + 1) % 3, (k + 2) % 3];
+        let before = self.fresh.len();
+        for (u, v) in [(b, c), (c, a)] {
+            // Edge u (from corner u to corner u + 1).
+            if record.across[u] == WALL {
+                continue;
+            }
+            let corner = |i: usize| (record.corners[i], record.vertices[i] as VertId);
             let Some((right, right_vertex, left, left_vertex)) =
-                project(mesh, root.at, &node, (pu, u), (pv, v))
+                project(&node, corner(u), corner(v))
             else {
                 continue;
             };
@@ -592,180 +775,241 @@ impl<'m> Search<'m> {
                 root: node.root,
                 right,
                 left,
+                right_side: right_vertex.map_or(node.right_side, |_| (root.at, right)),
+                left_side: left_vertex.map_or(node.left_side, |_| (root.at, left)),
                 right_vertex,
                 left_vertex,
-                edge,
                 into: p,
+                slot: u,
+                round: false,
             };
-            if mesh.edges()[edge].triangles.len() < 2 {
-                for vertex in [right_vertex, left_vertex].into_iter().flatten() {
-                    if !corners.contains(&vertex) {
-                        corners.push(vertex);
-                    }
-                }
-            }
-            observable += self.push_across(successor, p, true, observer);
+            self.push_across(successor, true, observer);
         }
-        let mut non_observable = 0;
-        for vertex in corners {
-            non_observable += self.turn(node.root, vertex, p, observer);
+        let observable = self.fresh.len() - before;
+        // Past an end of the interval that is a corner, the part of the triangle beyond the
+        // cone's side (when there is one, or when the side runs along the next edge) is hidden
+        // from the root: the path bends round the corner into it. Where floors fold over each
+        // other it may also double back.
+        let pc = record.corners[c];
+        let mut turns = 0;
+        if let Some(v) = node.right_vertex
+            && node.right == record.corners[b]
+            && self.fans.is_corner(v)
+            && (orient(root.at, node.right, pc) <= 0.0 || self.fans.is_fold(v))
+        {
+            turns += self.turn(node.root, v, (p, k), Bend::Right, observer);
         }
-        if observable + non_observable == 0 && self.goal_triangles.binary_search(&p).is_err() {
-            observer.event(PolyanyaEvent::Pruned {
-                node: Some(n),
-                reason: PruneReason::DeadEnd,
-            });
+        if let Some(v) = node.left_vertex
+            && node.left == record.corners[a]
+            && self.fans.is_corner(v)
+            && (orient(root.at, node.left, pc) >= 0.0 || self.fans.is_fold(v))
+        {
+            turns += self.turn(node.root, v, (p, k), Bend::Left, observer);
         }
         observer.event(PolyanyaEvent::Expanded {
             node: n,
             observable,
-            non_observable,
+            non_observable: turns,
         });
     }
 
-    /// Makes `vertex` a root reached from root `from` on triangle `into`, unless it was one at
-    /// a length no longer; returns how many nodes its fan pushed.
+    fn best_g(&self, surface: usize) -> (f64, u8) {
+        self.best_g
+            .get(&surface)
+            .copied()
+            .unwrap_or((f64::INFINITY, 0))
+    }
+
+    /// Makes `vertex` a root reached from root `from` on triangle `into` (entered across its
+    /// edge `entered`), bending `bend`, unless it was a root at a shorter length, or at the
+    /// same length bending the same way; returns how many nodes it pushed.
+    ///
+    /// A root reached more cheaply before covers whatever this one would: a shortest path
+    /// through the vertex goes on from its shortest arrival there, bending round the wall it
+    /// meets. Two arrivals of the same length may bend different ways.
     fn turn(
         &mut self,
         from: usize,
         vertex: VertId,
-        into: TriId,
+        (into, entered): (TriId, usize),
+        bend: Bend,
         observer: &mut impl Observer<PolyanyaEvent>,
     ) -> usize {
-        let mesh = self.mesh;
-        let at = mesh.vertices()[vertex];
+        let record = self.adjacency.get(into);
+        let Some(k) = record.vertices.iter().position(|&v| v as VertId == vertex) else {
+            return 0;
+        };
+        let at = record.corners[k];
         let parent = self.roots[from];
-        if parent.vertex.is_some_and(|(v, _)| v == vertex) {
+        // The path is there already: the parent's own successors go on from it.
+        if at == parent.at {
             return 0;
         }
+        let surface = self.fans.surface_at(into, k);
         let g = parent.g + parent.at.distance(at);
-        let surface = self.surface(vertex, into);
-        if g >= self.surfaces[surface].best_g {
+        let (best, bends) = self.best_g(surface);
+        let bit = 1 << bend as u8;
+        if g > best || (g == best && bends & bit != 0) {
             observer.event(PolyanyaEvent::Pruned {
                 node: None,
                 reason: PruneReason::RootReachedCheaper,
             });
             return 0;
         }
-        self.surfaces[surface].best_g = g;
+        let bends = if g == best { bends | bit } else { bit };
+        self.best_g.insert(surface, (g, bends));
         observer.event(PolyanyaEvent::Turned { vertex, at, g });
         let r = self.roots.len();
         self.roots.push(Root {
             at,
-            vertex: Some((vertex, surface)),
+            vertex: Some((vertex, surface, bend)),
             parent: Some(from),
             g,
         });
-        let before = self.nodes.len();
-        let triangles = self.surfaces[surface].triangles.clone();
-        self.fan(r, triangles, observer);
-        self.nodes.len() - before
+        let before = self.fresh.len();
+        let fans = self.fans;
+        if fans.is_fold(vertex) {
+            // Where floors fold over each other a path may double back, as seen in the plane:
+            // every triangle round the vertex on its surface is a way on.
+            for &t in fans.triangles(surface) {
+                self.offer_goal(r, t, None);
+                let record = self.adjacency.get(t);
+                if let Some(k) = record.vertices.iter().position(|&v| v as VertId == vertex) {
+                    // The edge opposite the vertex.
+                    self.fan_edge(r, t, (k + 1) % 3, None, observer);
+                }
+            }
+        } else {
+            // The part of this triangle on the bend's side, then the triangles round the vertex
+            // one by one (`step_round`).
+            self.offer_goal(r, into, None);
+            self.round_triangle(r, into, entered, observer);
+        }
+        self.fresh.len() - before
     }
 
-    /// The surface round `vertex` that holds triangle `from`: the triangles joined to it across
-    /// edges at the vertex, where a path turning there can go (not another surface touching it
-    /// at the vertex alone, which no edge joins). Found once per query and vertex.
-    fn surface(&mut self, vertex: VertId, from: TriId) -> usize {
-        let first = self.surface_of.get(&vertex).copied();
-        let mut at = first;
-        while let Some(s) = at {
-            let surface = &self.surfaces[s];
-            if self.surface_triangles[surface.triangles.clone()].contains(&from) {
-                return s;
-            }
-            at = surface.next;
+    /// The successors of root `r` (a vertex) in triangle `t`, entered across its edge `entered`
+    /// at the vertex (by the node that bent there, or by a step round it): the edge opposite the
+    /// vertex on the bend's side of the line from the parent root through it, and a step round
+    /// the vertex across its other edge at it, when the triangle beyond reaches that side.
+    fn round_triangle(
+        &mut self,
+        r: usize,
+        t: TriId,
+        entered: usize,
+        observer: &mut impl Observer<PolyanyaEvent>,
+    ) {
+        let root = self.roots[r];
+        let (Some((vertex, _, bend)), Some(parent)) = (root.vertex, root.parent) else {
+            return;
+        };
+        let from = self.roots[parent].at;
+        let record = *self.adjacency.get(t);
+        let Some(k) = record.vertices.iter().position(|&v| v as VertId == vertex) else {
+            return;
+        };
+        // The edge opposite the vertex, on the bend's side.
+        self.fan_edge(r, t, (k + 1) % 3, Some((from, root.at, bend)), observer);
+        // The other edge at the vertex: edge k runs from it to corner k + 1, edge k + 2 comes
+        // to it from corner k + 2.
+        let (slot, other) = if entered == k {
+            ((k + 2) % 3, (k + 2) % 3)
+        } else {
+            (k, (k + 1) % 3)
+        };
+        let sign = match bend {
+            Bend::Right => -1.0,
+            Bend::Left => 1.0,
+        };
+        let on_bend_side = |p: Vec2| orient(from, root.at, p) * sign > 0.0;
+        // Step round only when the triangle beyond reaches the bend's side.
+        let beyond = match record.across[slot] {
+            WALL => return,
+            MANY => None,
+            n => Some(n as TriId),
+        };
+        let third = beyond.map(|n| {
+            let back = usize::from(record.across_edge[slot]);
+            self.adjacency.get(n).corners[(back + 2) % 3]
+        });
+        if !on_bend_side(record.corners[other]) && !third.is_some_and(on_bend_side) {
+            return;
         }
-        let mesh = self.mesh;
-        // A triangle across an edge at the vertex has the vertex too.
-        let triangles = spread(mesh, from, |_, e| {
-            mesh.edges()[e].vertices.contains(&vertex)
+        let node = Node {
+            root: r,
+            right: record.corners[slot],
+            left: record.corners[(slot + 1) % 3],
+            right_side: (root.at, record.corners[slot]),
+            left_side: (root.at, record.corners[(slot + 1) % 3]),
+            right_vertex: None,
+            left_vertex: None,
+            into: t,
+            slot,
+            round: true,
+        };
+        self.push_across(node, false, observer);
+    }
+
+    /// Expands a step round a root: the triangle it enters.
+    fn step_round(&mut self, n: usize, node: &Node, observer: &mut impl Observer<PolyanyaEvent>) {
+        let before = self.fresh.len();
+        self.offer_goal(node.root, node.into, None);
+        self.round_triangle(node.root, node.into, node.slot, observer);
+        observer.event(PolyanyaEvent::Expanded {
+            node: n,
+            observable: 0,
+            non_observable: self.fresh.len() - before,
         });
-        let s = self.surfaces.len();
-        self.surface_of.insert(vertex, s);
-        let begin = self.surface_triangles.len();
-        self.surface_triangles.extend_from_slice(&triangles);
-        self.surfaces.push(Surface {
-            triangles: begin..self.surface_triangles.len(),
-            best_g: f64::INFINITY,
-            next: first,
-        });
-        s
     }
 }
 
-/// True when `p` lies in the closed cone from `root` between the rays through `right` and
-/// `left`.
-fn in_cone(root: Vec2, right: Vec2, left: Vec2, p: Vec2) -> bool {
-    orient(root, right, p) >= 0.0 && orient(root, left, p) <= 0.0
+/// True when `p` lies in the closed cone between its sides.
+fn in_cone(right: Line, left: Line, p: Vec2) -> bool {
+    orient(right.0, right.1, p) >= 0.0 && orient(left.0, left.1, p) <= 0.0
 }
 
 /// The part of the far edge `u`→`v` inside the cone through `node`'s interval (the edge may leave
 /// the cone on either side): its right end and left end as seen from `root`, each with its
-/// vertex when the path may turn there; `None` when no part of positive length is.
-///
-/// A shortest path turns only where a wall is, so a vertex strictly inside the cone is a turning
-/// point only when it is a wall vertex (elsewhere the next far edge carries the cone on past
-/// it). A vertex on one of the cone's rays keeps the interval end's own rule when it is that
-/// end, and may be turned at when it lies further along the ray (the path passing it exactly).
+/// vertex when it is one; `None` when no part of positive length is.
 #[allow(clippy::type_complexity)]
 fn project(
-    mesh: &NavMesh,
-    root: Vec2,
     node: &Node,
     (pu, u): (Vec2, VertId),
     (pv, v): (Vec2, VertId),
 ) -> Option<(Vec2, Option<VertId>, Vec2, Option<VertId>)> {
-    let (right, left) = (node.right, node.left);
     // The part on the inner side of each ray (left of the right one, right of the left one),
     // as a range of the way from u (0) to v (1).
-    let clip = |through: Vec2, inside: f64| -> Option<(f64, f64)> {
-        let (su, sv) = (
-            orient(root, through, pu) * inside,
-            orient(root, through, pv) * inside,
-        );
+    let clip = |(a, b): Line, inside: f64| -> Option<(f64, f64)> {
+        let (su, sv) = (orient(a, b, pu) * inside, orient(a, b, pv) * inside);
         match (su >= 0.0, sv >= 0.0) {
             (true, true) => Some((0.0, 1.0)),
             (false, false) => None,
-            (true, false) => Some((0.0, crossing(root, through, pu, pv))),
-            (false, true) => Some((crossing(root, through, pu, pv), 1.0)),
+            (true, false) => Some((0.0, crossing((a, b), pu, pv))),
+            (false, true) => Some((crossing((a, b), pu, pv), 1.0)),
         }
     };
-    let (r0, r1) = clip(right, 1.0)?;
-    let (l0, l1) = clip(left, -1.0)?;
+    let (r0, r1) = clip(node.right_side, 1.0)?;
+    let (l0, l1) = clip(node.left_side, -1.0)?;
     let (start, end) = (r0.max(l0), r1.min(l1));
     if end <= start {
         return None;
     }
-    let turn_at = |p: Vec2, vertex: VertId| {
-        if p == right {
-            node.right_vertex
-        } else if p == left {
-            node.left_vertex
-        } else if orient(root, right, p) == 0.0
-            || orient(root, left, p) == 0.0
-            || mesh.is_wall_vertex(vertex)
-        {
-            Some(vertex)
-        } else {
-            None
-        }
-    };
     let (right_end, right_vertex) = if start == 0.0 {
-        (pu, turn_at(pu, u))
+        (pu, Some(u))
     } else {
         (pu.lerp(pv, start), None)
     };
     let (left_end, left_vertex) = if end == 1.0 {
-        (pv, turn_at(pv, v))
+        (pv, Some(v))
     } else {
         (pu.lerp(pv, end), None)
     };
     Some((right_end, right_vertex, left_end, left_vertex))
 }
 
-/// Where the line through `root` and `through` crosses the segment `a`→`b`, as a fraction of
-/// the way from `a` (clamped to the segment).
-fn crossing(root: Vec2, through: Vec2, a: Vec2, b: Vec2) -> f64 {
+/// Where `line` crosses the segment `a`→`b`, as a fraction of the way from `a` (clamped to the
+/// segment).
+fn crossing((root, through): Line, a: Vec2, b: Vec2) -> f64 {
     let d = through - root;
     let e = b - a;
     let denominator = d.cross(e);

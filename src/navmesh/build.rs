@@ -260,7 +260,8 @@ impl NavMesh {
             area_types: triple_areas,
             area_names: raw.area_names.clone(),
             raw: std::sync::OnceLock::from(std::sync::Arc::new(raw)),
-            wall_vertices: std::sync::OnceLock::new(),
+            fans: std::sync::OnceLock::new(),
+            adjacency: std::sync::OnceLock::new(),
         })
     }
 }

@@ -1,11 +1,13 @@
 //! A navigation mesh: triangles in the plane with shared edges (an edge keeps a *list* of
 //! triangles, so stairs passing over a floor work), adjacency, islands and a spatial index.
 
+pub mod adjacency;
 pub mod anyangle;
 pub mod areas;
 mod build;
 pub mod diagnose;
 pub mod edit;
+pub mod fans;
 pub mod from_map;
 pub mod gap;
 pub mod generate;
@@ -133,9 +135,11 @@ pub struct NavMesh {
     /// The polygons the mesh was built from; made from the triangles when first asked for on a
     /// mesh that was edited.
     pub(crate) raw: std::sync::OnceLock<std::sync::Arc<RawMesh>>,
-    /// For each vertex, whether a wall (an edge with one triangle, or more than two) meets it;
-    /// made when first asked for.
-    pub(crate) wall_vertices: std::sync::OnceLock<Vec<bool>>,
+    /// The triangles round each vertex in surfaces, and the vertices a wall meets; made when
+    /// first asked for.
+    pub(crate) fans: std::sync::OnceLock<fans::VertexFans>,
+    /// Each triangle's corners and neighbours in one record; made when first asked for.
+    pub(crate) adjacency: std::sync::OnceLock<adjacency::Adjacency>,
 }
 
 /// The polygons of a mesh as given (read from a file or generated), before welding,
@@ -377,20 +381,18 @@ impl NavMesh {
     /// True when a wall meets vertex `v` (an edge of it with one triangle, or more than two):
     /// the only vertices a shortest path can turn at.
     pub fn is_wall_vertex(&self, v: VertId) -> bool {
-        let walls = self.wall_vertices.get_or_init(|| {
-            let mut walls = vec![false; self.vertices.len()];
-            for edge in &self.edges {
-                if edge.triangles.len() != 2 {
-                    for &v in &edge.vertices {
-                        if let Some(w) = walls.get_mut(v) {
-                            *w = true;
-                        }
-                    }
-                }
-            }
-            walls
-        });
-        walls.get(v).copied().unwrap_or(false)
+        self.fans().is_corner(v)
+    }
+
+    /// The triangles round each vertex, in surfaces (made on first use).
+    pub fn fans(&self) -> &fans::VertexFans {
+        self.fans.get_or_init(|| fans::VertexFans::new(self))
+    }
+
+    /// Each triangle's corners and neighbours in one record (made on first use).
+    pub fn adjacency(&self) -> &adjacency::Adjacency {
+        self.adjacency
+            .get_or_init(|| adjacency::Adjacency::new(self))
     }
 
     /// Triangles reachable from `tri` across one edge, with that edge.

@@ -215,7 +215,8 @@ impl NavMesh {
         self.island_of = island_of;
         self.island_count = island_count;
         self.raw = std::sync::OnceLock::new();
-        self.wall_vertices = std::sync::OnceLock::new();
+        self.fans = std::sync::OnceLock::new();
+        self.adjacency = std::sync::OnceLock::new();
         renumbering
     }
 

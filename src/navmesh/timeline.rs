@@ -372,7 +372,7 @@ impl OptimalReplay {
                 h,
                 open: true,
             }),
-            PolyanyaEvent::Popped { node, .. } => {
+            PolyanyaEvent::Popped { node, .. } | PolyanyaEvent::Followed { node, .. } => {
                 if let Some(n) = self.nodes.get_mut(node) {
                     n.open = false;
                 }
