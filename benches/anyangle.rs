@@ -1,5 +1,5 @@
-//! The exact shortest path (Polyanya) against the corridor query (A* over triangles, then the
-//! funnel) on the same pairs: the 160 scenario pairs of the Polyanya arena mesh, random pairs
+//! The exact shortest path (Polyanya) against the corridor query (A* over triangles with each
+//! cost model, then the funnel) on the same pairs: the 160 scenario pairs of the Polyanya arena mesh, random pairs
 //! on a CDT of a 512 × 512 MovingAI maze, and on a generated 100k-triangle mesh. No observer.
 //! Run: `cargo bench --bench anyangle`. The meshes from `../shared/testdata` are skipped with a
 //! message when absent.
@@ -10,6 +10,7 @@ use navlab::navmesh::anyangle::shortest_path;
 use navlab::navmesh::generate::{GridMeshSpec, jittered_grid};
 use navlab::navmesh::{CostModel, NavMesh, Plane, QueryOptions, find_path};
 use navlab::search::NoObserver;
+use navlab::search::funnel::string_pull;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::hint::black_box;
@@ -76,29 +77,64 @@ fn compare(c: &mut Criterion, name: &str, mesh: &NavMesh, pairs: &[(Vec2, Vec2)]
             }
         })
     });
-    for cost in [CostModel::Centroid, CostModel::Midpoint] {
+    for (cost, heuristic_weight) in [
+        (CostModel::Centroid, 1.0),
+        (CostModel::Midpoint, 1.0),
+        (CostModel::Straight, 1.0),
+        (CostModel::Straight, 1.02),
+    ] {
         let options = QueryOptions {
             cost,
+            heuristic_weight,
             ..QueryOptions::default()
         };
-        group.bench_function(
-            BenchmarkId::new(format!("corridor {cost:?}"), &per),
-            |bench| {
-                bench.iter(|| {
-                    for &(a, b) in pairs {
-                        black_box(find_path(
-                            mesh,
-                            a,
-                            b,
-                            options,
-                            &mut NoObserver,
-                            &mut NoObserver,
-                        ));
-                    }
-                })
-            },
-        );
+        let name = if heuristic_weight == 1.0 {
+            format!("corridor {cost:?}")
+        } else {
+            format!("corridor {cost:?} weight {heuristic_weight}")
+        };
+        group.bench_function(BenchmarkId::new(name, &per), |bench| {
+            bench.iter(|| {
+                for &(a, b) in pairs {
+                    black_box(find_path(
+                        mesh,
+                        a,
+                        b,
+                        options,
+                        &mut NoObserver,
+                        &mut NoObserver,
+                    ));
+                }
+            })
+        });
     }
+    // What any corridor query costs however its corridor is found: locating both points and
+    // pulling the string through the corridor's portals (here the straight model's, given).
+    let portals: Vec<_> = pairs
+        .iter()
+        .map(|&(a, b)| {
+            let options = QueryOptions {
+                cost: CostModel::Straight,
+                ..QueryOptions::default()
+            };
+            find_path(mesh, a, b, options, &mut NoObserver, &mut NoObserver)
+                .map(|p| p.portals)
+                .unwrap_or_default()
+        })
+        .collect();
+    group.bench_function(
+        BenchmarkId::new("corridor given: locate and funnel only", &per),
+        |bench| {
+            bench.iter(|| {
+                for (&(a, b), portals) in pairs.iter().zip(&portals) {
+                    let (Some(s), Some(t)) = (mesh.locate(a), mesh.locate(b)) else {
+                        continue;
+                    };
+                    black_box(string_pull(s.point, t.point, portals, &mut NoObserver));
+                }
+            })
+        },
+    );
     group.finish();
 }
 

@@ -381,7 +381,7 @@ proptest! {
             prop_assert_eq!(got.waypoints.first().copied(), Some(from));
             prop_assert_eq!(got.waypoints.last().copied(), Some(to));
             prop_assert!(on_mesh(&mesh, &got.waypoints), "{:?}", got.waypoints);
-            for cost in [CostModel::Centroid, CostModel::Midpoint] {
+            for cost in [CostModel::Centroid, CostModel::Midpoint, CostModel::Straight] {
                 let options = QueryOptions { cost, ..QueryOptions::default() };
                 let corridor = find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver)
                     .expect("a path");

@@ -573,7 +573,7 @@ fn the_open_list_shows_the_triangle_expanded_next() {
         &mut navlab::search::NoObserver,
     )
     .expect("a path");
-    let layout = navlab::navmesh::MidpointStates::new(&scene.mesh, &path.start, &path.goal);
+    let layout = navlab::navmesh::EdgeStates::new(&scene.mesh, &path.start, &path.goal);
     h.key_press(egui::Key::Home);
     h.run_steps(1);
     let mut checked = 0;

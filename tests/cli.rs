@@ -832,7 +832,7 @@ fn open_rejects_search_options_out_of_range_before_opening_a_window() {
         (&["open", "--weight", "7"][..], "--weight"),
         (&["open", "--budget", "10"][..], "--budget"),
         (&["open", "--algo", "dfs"][..], "--algo"),
-        (&["open", "--cost", "straight"][..], "--cost"),
+        (&["open", "--cost", "sideways"][..], "--cost"),
         (
             &["open", "--connectivity", "6", "--weight=-1"][..],
             "--weight",

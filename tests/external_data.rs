@@ -69,7 +69,11 @@ fn polyanya_test_meshes_load_and_give_valid_paths_no_shorter_than_optimal() {
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let text = std::fs::read_to_string(dir.join(format!("{name}.scen"))).expect("scen");
         for s in read_polyanya_scen(&text) {
-            for cost in [CostModel::Centroid, CostModel::Midpoint] {
+            for cost in [
+                CostModel::Centroid,
+                CostModel::Midpoint,
+                CostModel::Straight,
+            ] {
                 let path = run(&mesh, &s, cost);
                 if s.optimal < 0.0 {
                     // Polyanya calls these invalid queries (an end exactly on a pinch vertex
@@ -97,8 +101,8 @@ fn polyanya_test_meshes_load_and_give_valid_paths_no_shorter_than_optimal() {
         }
     }
     assert_eq!(
-        checked, 12,
-        "six scenarios with a path, two cost models each"
+        checked, 18,
+        "six scenarios with a path, three cost models each"
     );
 }
 
@@ -118,7 +122,11 @@ fn bad_ambig_goes_around_the_pinch_vertex() {
         precision: 0.5,
     };
     let by_hand = 2.0 * p(0.99, 1.01).distance(p(1.0, 2.0)) + 2.0;
-    for cost in [CostModel::Centroid, CostModel::Midpoint] {
+    for cost in [
+        CostModel::Centroid,
+        CostModel::Midpoint,
+        CostModel::Straight,
+    ] {
         let path = run(&mesh, &s, cost);
         check_path_invariants(&mesh, &path);
         assert_close(path.length, by_hand, 1e-12);
@@ -139,7 +147,11 @@ fn bad_collinear_turns_at_the_collinear_vertices_by_hand() {
     // collinear vertices), down the obstacle's slanted side to (3,1), then back to the goal.
     let (from, to) = (p(0.999, 1.001), p(1.001, 0.999));
     let by_hand = from.distance(p(1.0, 2.0)) + 3.0 + 2f64.sqrt() + p(3.0, 1.0).distance(to);
-    for cost in [CostModel::Centroid, CostModel::Midpoint] {
+    for cost in [
+        CostModel::Centroid,
+        CostModel::Midpoint,
+        CostModel::Straight,
+    ] {
         let options = QueryOptions {
             cost,
             ..QueryOptions::default()
@@ -254,7 +266,11 @@ fn blender_level_navmesh_gives_valid_paths_across_its_largest_island() {
     for (i, &a) in tris.iter().enumerate().step_by(17) {
         let b = tris[(i * 7 + tris.len() / 2) % tris.len()];
         let (from, to) = (mesh.triangles()[a].centroid, mesh.triangles()[b].centroid);
-        for cost in [CostModel::Centroid, CostModel::Midpoint] {
+        for cost in [
+            CostModel::Centroid,
+            CostModel::Midpoint,
+            CostModel::Straight,
+        ] {
             let options = QueryOptions {
                 cost,
                 ..QueryOptions::default()

@@ -9,25 +9,29 @@ use navlab::navmesh::{
 use navlab::search::NoObserver;
 use navlab::search::funnel::{Portal, string_pull};
 
-fn both_models(
+fn every_model(
     mesh: &NavMesh,
     from: navlab::geom::Vec2,
     to: navlab::geom::Vec2,
 ) -> Vec<navlab::navmesh::Path> {
-    [CostModel::Centroid, CostModel::Midpoint]
-        .into_iter()
-        .map(|cost| {
-            let options = QueryOptions {
-                cost,
-                ..QueryOptions::default()
-            };
-            let path = find_path(mesh, from, to, options, &mut NoObserver, &mut NoObserver)
-                .expect("finite");
-            assert_ne!(path.status, PathStatus::Unreachable);
-            check_path_invariants(mesh, &path);
-            path
-        })
-        .collect()
+    [
+        CostModel::Centroid,
+        CostModel::Midpoint,
+        CostModel::Straight,
+    ]
+    .into_iter()
+    .map(|cost| {
+        let options = QueryOptions {
+            cost,
+            ..QueryOptions::default()
+        };
+        let path =
+            find_path(mesh, from, to, options, &mut NoObserver, &mut NoObserver).expect("finite");
+        assert_ne!(path.status, PathStatus::Unreachable);
+        check_path_invariants(mesh, &path);
+        path
+    })
+    .collect()
 }
 
 fn row(n: i32) -> NavMesh {
@@ -39,7 +43,7 @@ fn row(n: i32) -> NavMesh {
 fn start_on_a_portal_inside_the_corridor() {
     // (1, 0.5) lies on the edge between cells 0 and 1; (0.5, 0.5) on a cell's diagonal.
     for start in [p(1.0, 0.5), p(0.5, 0.5)] {
-        for path in both_models(&row(5), start, p(4.5, 0.5)) {
+        for path in every_model(&row(5), start, p(4.5, 0.5)) {
             assert_eq!(path.waypoints, vec![start, p(4.5, 0.5)]);
         }
     }
@@ -47,7 +51,7 @@ fn start_on_a_portal_inside_the_corridor() {
 
 #[test]
 fn goal_on_a_portal() {
-    for path in both_models(&row(5), p(0.2, 0.2), p(3.0, 0.7)) {
+    for path in every_model(&row(5), p(0.2, 0.2), p(3.0, 0.7)) {
         assert_eq!(path.waypoints, vec![p(0.2, 0.2), p(3.0, 0.7)]);
     }
 }
@@ -62,7 +66,7 @@ fn start_and_goal_on_vertices() {
         (p(2.0, 1.0), p(3.0, 0.0)),
         (p(3.0, 3.0), p(0.0, 1.0)),
     ] {
-        for path in both_models(&mesh, from, to) {
+        for path in every_model(&mesh, from, to) {
             // The inner corner (2,1) is the only possible corner.
             for corner in &path.waypoints[1..path.waypoints.len() - 1] {
                 assert_eq!(*corner, p(2.0, 1.0), "{:?}", path.waypoints);
@@ -74,10 +78,10 @@ fn start_and_goal_on_vertices() {
 #[test]
 fn start_on_the_corner_the_path_turns_around() {
     let mesh = cells_mesh(&[(0, 0), (1, 0), (2, 0), (2, 1), (2, 2)]);
-    for path in both_models(&mesh, p(2.0, 1.0), p(0.5, 0.5)) {
+    for path in every_model(&mesh, p(2.0, 1.0), p(0.5, 0.5)) {
         assert_eq!(path.waypoints, vec![p(2.0, 1.0), p(0.5, 0.5)]);
     }
-    for path in both_models(&mesh, p(0.5, 0.5), p(2.5, 2.5)) {
+    for path in every_model(&mesh, p(0.5, 0.5), p(2.5, 2.5)) {
         assert_eq!(path.waypoints, vec![p(0.5, 0.5), p(2.0, 1.0), p(2.5, 2.5)]);
     }
 }
@@ -85,12 +89,12 @@ fn start_on_the_corner_the_path_turns_around() {
 #[test]
 fn path_along_the_border_with_collinear_portal_ends() {
     // Start and goal on the bottom border: every portal's right end is collinear with them.
-    for path in both_models(&row(6), p(0.0, 0.0), p(6.0, 0.0)) {
+    for path in every_model(&row(6), p(0.0, 0.0), p(6.0, 0.0)) {
         assert_eq!(path.waypoints, vec![p(0.0, 0.0), p(6.0, 0.0)]);
         assert_close(path.length, 6.0, 1e-12);
     }
     // And along the top border, in the other direction.
-    for path in both_models(&row(6), p(5.5, 1.0), p(0.5, 1.0)) {
+    for path in every_model(&row(6), p(5.5, 1.0), p(0.5, 1.0)) {
         assert_eq!(path.waypoints, vec![p(5.5, 1.0), p(0.5, 1.0)]);
     }
 }
@@ -133,7 +137,7 @@ fn float_noise_seam_is_welded_so_the_halves_connect() {
         NavMesh::from_polygons(&positions, &polygons, BuildOptions::default()).expect("builds");
     assert_eq!(mesh.report().welded_vertices, 2);
     assert_eq!(mesh.island_count(), 1);
-    for path in both_models(&mesh, p(0.2, 0.5), p(1.8, 0.5)) {
+    for path in every_model(&mesh, p(0.2, 0.5), p(1.8, 0.5)) {
         assert_eq!(path.waypoints.len(), 2);
     }
     // With welding switched off the seam splits the mesh in two.
@@ -152,7 +156,7 @@ fn float_noise_seam_is_welded_so_the_halves_connect() {
 #[test]
 fn start_and_goal_in_one_triangle() {
     let mesh = mesh_2d(&[(0.0, 0.0), (4.0, 0.0), (0.0, 4.0)], &[&[0, 1, 2]]);
-    for path in both_models(&mesh, p(0.5, 0.5), p(2.0, 1.0)) {
+    for path in every_model(&mesh, p(0.5, 0.5), p(2.0, 1.0)) {
         assert_eq!(path.corridor, vec![0]);
         assert_eq!(path.waypoints, vec![p(0.5, 0.5), p(2.0, 1.0)]);
         assert_eq!(path.portals.len(), 1, "only the goal portal");
@@ -161,7 +165,7 @@ fn start_and_goal_in_one_triangle() {
 
 #[test]
 fn start_equal_to_goal() {
-    for path in both_models(&row(3), p(1.5, 0.5), p(1.5, 0.5)) {
+    for path in every_model(&row(3), p(1.5, 0.5), p(1.5, 0.5)) {
         assert_eq!(path.length, 0.0);
         assert_eq!(path.waypoints, vec![p(1.5, 0.5), p(1.5, 0.5)]);
     }
@@ -171,7 +175,7 @@ fn start_equal_to_goal() {
 fn u_turn_emits_both_corners_of_the_wall_end() {
     // Up column 0, across the top, down column 2: the wall (1,0)-(1,1) sits in the middle.
     let mesh = cells_mesh(&[(0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0)]);
-    for path in both_models(&mesh, p(0.5, 0.5), p(2.5, 0.5)) {
+    for path in every_model(&mesh, p(0.5, 0.5), p(2.5, 0.5)) {
         assert_eq!(
             path.waypoints,
             vec![p(0.5, 0.5), p(1.0, 2.0), p(2.0, 2.0), p(2.5, 0.5)]

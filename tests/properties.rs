@@ -38,6 +38,14 @@ fn small_mesh() -> impl Strategy<Value = (GridMeshSpec, f64, f64, f64, f64)> {
 }
 
 /// A point in the mesh's bounds (possibly in a hole: it then snaps).
+fn any_cost_model() -> impl Strategy<Value = CostModel> {
+    prop_oneof![
+        Just(CostModel::Centroid),
+        Just(CostModel::Midpoint),
+        Just(CostModel::Straight),
+    ]
+}
+
 fn point_in(mesh: &NavMesh, u: f64, v: f64) -> navlab::geom::Vec2 {
     let b = mesh.bounds();
     p(
@@ -54,12 +62,11 @@ proptest! {
     /// (triangle, entry edge) states with edge midpoints. Those steps match the triangle steps
     /// one to one, and a state "entered from" a triangle is opened from a state in that one.
     #[test]
-    fn the_open_list_head_is_the_next_node_expanded((spec, a, b, c, d) in small_mesh(), weight in 0.0f64..3.0, midpoint in any::<bool>()) {
-        use navlab::navmesh::{MidpointState, MidpointStates, find_path_with_states};
+    fn the_open_list_head_is_the_next_node_expanded((spec, a, b, c, d) in small_mesh(), weight in 0.0f64..3.0, cost in any_cost_model()) {
+        use navlab::navmesh::{EdgeState, EdgeStates, find_path_with_states};
         use navlab::search::{ExpansionOrder, SearchEvent};
         let mesh = jittered_grid(spec);
         let (from, to) = (point_in(&mesh, a, b), point_in(&mesh, c, d));
-        let cost = if midpoint { CostModel::Midpoint } else { CostModel::Centroid };
         let options = QueryOptions { cost, heuristic_weight: weight, ..QueryOptions::default() };
         let (mut trace, mut states): (Vec<SearchEvent>, Vec<SearchEvent>) = (Vec::new(), Vec::new());
         let path = find_path_with_states(&mesh, from, to, options, &mut trace, &mut states, &mut NoObserver)
@@ -67,11 +74,11 @@ proptest! {
         prop_assert_eq!(states.len(), trace.len());
         let disagreement = frontier_disagreement(&states, ExpansionOrder::LowestF);
         prop_assert!(disagreement.is_none(), "{:?}", disagreement);
-        if !midpoint {
+        if cost == CostModel::Centroid {
             prop_assert_eq!(&states, &trace);
             return Ok(());
         }
-        let layout = MidpointStates::new(&mesh, &path.start, &path.goal);
+        let layout = EdgeStates::new(&mesh, &path.start, &path.goal);
         let node = |e: &SearchEvent| match *e {
             SearchEvent::Opened { node, .. } | SearchEvent::Improved { node, .. } | SearchEvent::Expanded { node, .. } => Some(node),
             _ => None,
@@ -83,12 +90,12 @@ proptest! {
                 _ => continue,
             };
             match layout.state(&mesh, state) {
-                MidpointState::Entered { triangle, from } => {
+                EdgeState::Entered { triangle, from } => {
                     prop_assert_eq!(from, Some(layout.triangle_of(parent)));
                     prop_assert!(mesh.shared_edge(triangle, layout.triangle_of(parent)).is_some());
                 }
-                MidpointState::Goal(t) => prop_assert_eq!(layout.triangle_of(parent), t),
-                MidpointState::Start(_) => prop_assert!(false, "the start is never opened from another state"),
+                EdgeState::Goal(t) => prop_assert_eq!(layout.triangle_of(parent), t),
+                EdgeState::Start(_) => prop_assert!(false, "the start is never opened from another state"),
             }
         }
     }
@@ -112,6 +119,27 @@ proptest! {
             check_path_invariants(&mesh, &path);
         } else {
             prop_assert_eq!(path.status, PathStatus::Unreachable);
+        }
+    }
+
+    /// With edge midpoints or heading straight for the goal, A*'s cost is the length of a path
+    /// through its corridor (each step runs inside one triangle), so the funnel's path through
+    /// the same corridor, the shortest there, is never longer.
+    #[test]
+    fn edge_state_costs_are_lengths_of_paths_the_funnel_straightens(
+        (spec, a, b, c, d) in small_mesh(),
+        straight in any::<bool>(),
+        weight in 0.0f64..3.0,
+    ) {
+        let mesh = jittered_grid(spec);
+        let (from, to) = (point_in(&mesh, a, b), point_in(&mesh, c, d));
+        let cost = if straight { CostModel::Straight } else { CostModel::Midpoint };
+        let options = QueryOptions { cost, heuristic_weight: weight, ..QueryOptions::default() };
+        let path = find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver).expect("finite");
+        if path.status != PathStatus::Unreachable {
+            prop_assert!(path.length <= path.corridor_cost + 1e-9 * path.length.max(1.0),
+                "{cost:?}: funnel {} longer than A*'s {}", path.length, path.corridor_cost);
+            check_path_invariants(&mesh, &path);
         }
     }
 
@@ -179,7 +207,7 @@ proptest! {
         (spec, _a, _b, _c, _d) in small_mesh(),
         from_pick in any::<(usize, f64)>(),
         to_pick in any::<(usize, f64)>(),
-        midpoint in any::<bool>(),
+        cost in any_cost_model(),
     ) {
         let mesh = jittered_grid(spec);
         // Points exactly on an edge (t = 0 or 1 gives its vertices).
@@ -190,10 +218,7 @@ proptest! {
             a.lerp(b, t)
         };
         let (from, to) = (on_edge(from_pick), on_edge(to_pick));
-        let options = QueryOptions {
-            cost: if midpoint { CostModel::Midpoint } else { CostModel::Centroid },
-            ..QueryOptions::default()
-        };
+        let options = QueryOptions { cost, ..QueryOptions::default() };
         let path = find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver).expect("finite");
         if path.status != PathStatus::Unreachable {
             // Vertices are exact; other edge points may round a hair off a border edge.
@@ -571,19 +596,18 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: cases_or(64), ..ProptestConfig::default() })]
 
     /// A query's timeline replayed (`navmesh::timeline::TimelineReplay`: A* per triangle, then
-    /// the funnel) is the same state at step k however the playback got there, for both cost
-    /// models; and once A* has finished its closed triangles are the ones it expanded.
+    /// the funnel) is the same state at step k however the playback got there, for every cost
+    /// model; and once A* has finished its closed triangles are the ones it expanded.
     #[test]
     fn a_timeline_seeked_in_any_order_equals_one_replayed_forward(
         (spec, a, b, c, d) in small_mesh(),
-        midpoint in any::<bool>(),
+        cost in any_cost_model(),
         seeks in prop::collection::vec(0.0f64..=1.0, 1..8),
     ) {
         use navlab::navmesh::timeline::{Step, Timeline, TimelineReplay};
         use navlab::search::{NodeStatus, SearchEvent};
         let mesh = jittered_grid(spec);
         let (from, to) = (point_in(&mesh, a, b), point_in(&mesh, c, d));
-        let cost = if midpoint { CostModel::Midpoint } else { CostModel::Centroid };
         let options = QueryOptions { cost, heuristic_weight: 1.0, ..QueryOptions::default() };
         let timeline = Timeline::record(&mesh, from, to, options);
         let triangles = mesh.triangles().len();

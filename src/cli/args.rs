@@ -59,6 +59,8 @@ pub enum CostArg {
     Centroid,
     /// Through edge midpoints (as Detour).
     Midpoint,
+    /// Each edge crossed where the line from the last crossing to the goal crosses it.
+    Straight,
 }
 
 /// Walking the path found, as the window's agent does.
@@ -350,5 +352,6 @@ pub(super) fn cost_model(cost: CostArg) -> CostModel {
     match cost {
         CostArg::Centroid => CostModel::Centroid,
         CostArg::Midpoint => CostModel::Midpoint,
+        CostArg::Straight => CostModel::Straight,
     }
 }

@@ -194,6 +194,9 @@ pub enum Command {
         /// How A* measures a step between triangles.
         #[arg(long, value_enum, default_value_t = CostArg::Centroid)]
         cost: CostArg,
+        /// The corridor search's heuristic weight, 0 to 5 (1: A* as it is; above 1 greedier).
+        #[arg(long, default_value_t = 1.0, value_parser = parse_weight)]
+        weight: f64,
         /// The plane an OBJ mesh lies in (Polyanya meshes are always XY).
         #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
         plane: PlaneArg,
@@ -453,6 +456,7 @@ pub fn run(command: Command) -> ExitCode {
             queries,
             seed,
             cost,
+            weight,
             plane,
             json,
         } => quality::quality_command(
@@ -462,6 +466,7 @@ pub fn run(command: Command) -> ExitCode {
                 queries: queries as usize,
                 seed,
                 cost: cost_model(cost),
+                weight,
             },
             cost,
             json,

@@ -57,6 +57,7 @@ pub(super) fn quality_command(
                 "skipped": report.skipped,
                 "seed": options.seed,
                 "cost": cost_name,
+                "weight": options.weight,
                 "mean_excess": report.mean_excess(),
                 "p95_excess": report.p95_excess(),
                 "worst_excess": report.worst_excess(),
@@ -73,8 +74,13 @@ pub(super) fn quality_command(
         );
         return ExitCode::SUCCESS;
     }
+    let weight = if options.weight == 1.0 {
+        String::new()
+    } else {
+        format!(", heuristic weight {}", options.weight)
+    };
     say!(
-        "{}: {measured} random pairs (seed {}), corridor cost {cost_name}",
+        "{}: {measured} random pairs (seed {}), corridor cost {cost_name}{weight}",
         mesh_path.display(),
         options.seed
     );

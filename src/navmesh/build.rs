@@ -262,6 +262,7 @@ impl NavMesh {
             raw: std::sync::OnceLock::from(std::sync::Arc::new(raw)),
             fans: std::sync::OnceLock::new(),
             adjacency: std::sync::OnceLock::new(),
+            areas_present: std::sync::OnceLock::new(),
         })
     }
 }

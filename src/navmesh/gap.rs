@@ -74,6 +74,7 @@ impl Gap {
         let model = match cost {
             CostModel::Centroid => "centroid-to-centroid",
             CostModel::Midpoint => "edge-midpoint",
+            CostModel::Straight => "straight-for-the-goal",
         };
         let f = |(g, h): (f64, f64)| format!("f = {:.2} + {:.2} = {:.2}", g, h, g + h);
         match (d.optimal_next, d.corridor_cost, d.optimal_cost) {

@@ -26,7 +26,7 @@ pub mod walk;
 pub use build::{BuildError, BuildOptions, BuildReport};
 pub use locate::Location;
 pub use query::{
-    CostModel, MidpointState, MidpointStates, Path, PathStatus, QueryOptions, explain_search_step,
+    CostModel, EdgeState, EdgeStates, Path, PathStatus, QueryOptions, explain_search_step,
     find_path, find_path_with_states,
 };
 
@@ -140,6 +140,8 @@ pub struct NavMesh {
     pub(crate) fans: std::sync::OnceLock<fans::VertexFans>,
     /// Each triangle's corners and neighbours in one record; made when first asked for.
     pub(crate) adjacency: std::sync::OnceLock<adjacency::Adjacency>,
+    /// The area types present, a bit each; made when first asked for.
+    pub(crate) areas_present: std::sync::OnceLock<u32>,
 }
 
 /// The polygons of a mesh as given (read from a file or generated), before welding,
@@ -332,9 +334,19 @@ impl NavMesh {
 
     /// The area types some triangle has: bit k for area type k.
     pub fn area_types_present(&self) -> u32 {
-        self.area_types.iter().fold(0, |bits, &a| {
-            bits | 1u32.checked_shl(u32::from(a)).unwrap_or(0)
+        *self.areas_present.get_or_init(|| {
+            self.area_types.iter().fold(0, |bits, &a| {
+                bits | 1u32.checked_shl(u32::from(a)).unwrap_or(0)
+            })
         })
+    }
+
+    /// Drops what is made from the triangles on first use (after they changed).
+    pub(crate) fn forget_derived(&mut self) {
+        self.raw = std::sync::OnceLock::new();
+        self.fans = std::sync::OnceLock::new();
+        self.adjacency = std::sync::OnceLock::new();
+        self.areas_present = std::sync::OnceLock::new();
     }
 
     /// The names of the area types, by [`areas::AreaId`] (the built-in ones first).

@@ -214,9 +214,7 @@ impl NavMesh {
         let (island_of, island_count) = super::build::islands(&self.neighbours);
         self.island_of = island_of;
         self.island_count = island_count;
-        self.raw = std::sync::OnceLock::new();
-        self.fans = std::sync::OnceLock::new();
-        self.adjacency = std::sync::OnceLock::new();
+        self.forget_derived();
         renumbering
     }
 

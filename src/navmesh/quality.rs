@@ -19,6 +19,8 @@ pub struct QualityOptions {
     pub seed: u64,
     /// The corridor search's cost model.
     pub cost: CostModel,
+    /// Its heuristic weight (1: A* as it is; above 1 greedier).
+    pub weight: f64,
 }
 
 impl Default for QualityOptions {
@@ -27,6 +29,7 @@ impl Default for QualityOptions {
             queries: 200,
             seed: 1,
             cost: CostModel::Centroid,
+            weight: 1.0,
         }
     }
 }
@@ -190,6 +193,7 @@ pub fn measure(mesh: &NavMesh, options: QualityOptions) -> QualityReport {
     let mut rng = Pcg64Mcg::seed_from_u64(options.seed);
     let query = QueryOptions {
         cost: options.cost,
+        heuristic_weight: options.weight,
         ..QueryOptions::default()
     };
     let mut report = QualityReport {

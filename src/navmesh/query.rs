@@ -2,12 +2,15 @@
 //! edges along it are the *portals*, and the funnel pulls the string through them into
 //! *waypoints*.
 
+use super::adjacency::{MANY, WALL};
 use super::areas::AreaCosts;
 use super::{Location, NavMesh, TriId};
 use crate::geom::Vec2;
+use crate::geom::signed_area2;
+use crate::search::astar::{AStarScratch, astar_with_parents, astar_with_scratch};
 use crate::search::events::Both;
 use crate::search::funnel::{FunnelEvent, Portal, path_length, string_pull};
-use crate::search::{NoObserver, Observer, SearchEvent, SearchOutcome, astar};
+use crate::search::{NoObserver, Observer, SearchEvent, SearchOutcome};
 use serde::{Deserialize, Serialize};
 
 /// How the A* over triangles measures a step from one triangle to the next.
@@ -21,6 +24,17 @@ pub enum CostModel {
     /// Through the midpoints of the edges crossed, from the start point to the goal point, as
     /// Detour does; closer to the true path length.
     Midpoint,
+    /// Heading for the goal: each edge crossed where the line from the last crossing to the
+    /// goal crosses it, or at its end nearer that line, so that a step's cost is the length
+    /// of a path the funnel could take, and on an open run it is the straight line itself.
+    Straight,
+}
+
+impl CostModel {
+    /// True when A*'s nodes are (triangle, edge entered by) states rather than triangles.
+    pub fn searches_edge_states(self) -> bool {
+        !matches!(self, CostModel::Centroid)
+    }
 }
 
 /// Options of a path query.
@@ -130,14 +144,16 @@ pub fn explain_search_step_named(event: &SearchEvent, name: impl Fn(usize) -> St
     }
 }
 
-/// Translates search events on the midpoint model's states into events on triangles (to
+/// Translates search events on edge states into events on triangles (to
 /// `inner`), passing them on as they are to `states`.
 struct StatesToTriangles<'a, O, T> {
     inner: &'a mut O,
     states: &'a mut T,
-    layout: MidpointStates,
-    /// Which triangles have been expanded (through any edge), to count each once.
-    expanded: Vec<bool>,
+    layout: EdgeStates,
+    /// Which triangles have been expanded (through any edge), to count each once: those
+    /// marked with `stamp`.
+    expanded: &'a mut [u32],
+    stamp: u32,
     expanded_count: usize,
 }
 
@@ -163,9 +179,9 @@ impl<O: Observer<SearchEvent>, T: Observer<SearchEvent>> Observer<SearchEvent>
             SearchEvent::Expanded { node, g, h } => {
                 let tri = t(node);
                 if let Some(seen) = self.expanded.get_mut(tri)
-                    && !*seen
+                    && *seen != self.stamp
                 {
-                    *seen = true;
+                    *seen = self.stamp;
                     self.expanded_count += 1;
                 }
                 SearchEvent::Expanded { node: tri, g, h }
@@ -186,19 +202,20 @@ impl<O: Observer<SearchEvent>, T: Observer<SearchEvent>> Observer<SearchEvent>
     }
 }
 
-/// The nodes A* searches with the midpoint cost model: node `3t + k` is "in triangle t,
-/// entered through its edge k" (positioned at that edge's midpoint); then one node for the start
-/// point and one for the goal point.
+/// The nodes A* searches with the midpoint and straight cost models: node `3t + k` is "in
+/// triangle t, entered through its edge k" (positioned on that edge: at its midpoint, or where
+/// the path heading for the goal crosses it); then one node for the start point and one for the
+/// goal point.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MidpointStates {
+pub struct EdgeStates {
     triangle_count: usize,
     start_triangle: TriId,
     goal_triangle: TriId,
 }
 
-/// One node of the midpoint model, in words a reader can find on the mesh.
+/// One edge state, in words a reader can find on the mesh.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MidpointState {
+pub enum EdgeState {
     /// The start point, in its triangle.
     Start(TriId),
     /// The goal point, in its triangle.
@@ -213,7 +230,7 @@ pub enum MidpointState {
     },
 }
 
-impl MidpointStates {
+impl EdgeStates {
     /// The states of a query from `start`'s triangle to `goal`'s on `mesh`.
     pub fn new(mesh: &NavMesh, start: &Location, goal: &Location) -> Self {
         Self {
@@ -245,12 +262,12 @@ impl MidpointStates {
     }
 
     /// What a state is, on `mesh` (the mesh the query ran on).
-    pub fn state(self, mesh: &NavMesh, node: usize) -> MidpointState {
+    pub fn state(self, mesh: &NavMesh, node: usize) -> EdgeState {
         if node == self.start_node() {
-            return MidpointState::Start(self.start_triangle);
+            return EdgeState::Start(self.start_triangle);
         }
         if node == self.goal_node() {
-            return MidpointState::Goal(self.goal_triangle);
+            return EdgeState::Goal(self.goal_triangle);
         }
         let triangle = node / 3;
         let from = mesh
@@ -259,19 +276,19 @@ impl MidpointStates {
             .and_then(|t| t.edges.get(node % 3))
             .and_then(|&e| mesh.edges.get(e))
             .and_then(|edge| edge.triangles.iter().copied().find(|&n| n != triangle));
-        MidpointState::Entered { triangle, from }
+        EdgeState::Entered { triangle, from }
     }
 
     /// A state in a few words: "12 from 7", "start (in 3)", "goal (in 9)".
     pub fn name(self, mesh: &NavMesh, node: usize) -> String {
         match self.state(mesh, node) {
-            MidpointState::Start(t) => format!("start (in {t})"),
-            MidpointState::Goal(t) => format!("goal (in {t})"),
-            MidpointState::Entered {
+            EdgeState::Start(t) => format!("start (in {t})"),
+            EdgeState::Goal(t) => format!("goal (in {t})"),
+            EdgeState::Entered {
                 triangle,
                 from: Some(from),
             } => format!("{triangle} from {from}"),
-            MidpointState::Entered {
+            EdgeState::Entered {
                 triangle,
                 from: None,
             } => format!("{triangle}"),
@@ -309,8 +326,8 @@ where
 }
 
 /// [`find_path`], with A*'s steps also sent as A* takes them to `state_observer`: on triangles
-/// for the centroid model (the same events as `search_observer`'s), on [`MidpointStates`] for
-/// the midpoint model — the nodes whose open list A* keeps.
+/// for the centroid model (the same events as `search_observer`'s), on [`EdgeStates`] for
+/// the midpoint and straight models — the nodes whose open list A* keeps.
 pub fn find_path_with_states<S, T, F>(
     mesh: &NavMesh,
     from: Vec2,
@@ -343,12 +360,19 @@ where
             costs,
             &mut Both(search_observer, state_observer),
         ),
-        CostModel::Midpoint => midpoint_search(
+        CostModel::Midpoint => edge_state_search(
             mesh,
-            &start,
-            &goal,
-            weight,
-            costs,
+            (&start, &goal),
+            Crossing::Midpoint,
+            (weight, costs),
+            search_observer,
+            state_observer,
+        ),
+        CostModel::Straight => edge_state_search(
+            mesh,
+            (&start, &goal),
+            Crossing::Straight,
+            (weight, costs),
             search_observer,
             state_observer,
         ),
@@ -404,6 +428,34 @@ pub fn corridor_portals(mesh: &NavMesh, corridor: &[TriId]) -> Vec<Portal> {
         .collect()
 }
 
+/// What corridor queries keep between queries on one thread, so that repeated queries on a
+/// large mesh do not allocate and clear records per triangle each time.
+#[derive(Default)]
+struct Scratch {
+    astar: AStarScratch,
+    /// Each edge state's crossing point, once expanded.
+    at: Vec<Vec2>,
+    /// The crossing point of each edge state last offered as a successor (what the heuristic
+    /// measures from).
+    offered: Vec<std::cell::Cell<Vec2>>,
+    /// Triangles counted as expanded: those holding the query's stamp.
+    expanded: Vec<u32>,
+    stamp: u32,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+/// Runs `search` with this thread's scratch (taken, not borrowed: an observer may run a
+/// query of its own).
+fn with_scratch<R>(search: impl FnOnce(&mut Scratch) -> R) -> R {
+    let mut scratch = SCRATCH.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
+    let result = search(&mut scratch);
+    SCRATCH.with(|cell| *cell.borrow_mut() = scratch);
+    result
+}
+
 fn centroid_search<S: Observer<SearchEvent>>(
     mesh: &NavMesh,
     start: &Location,
@@ -415,97 +467,194 @@ fn centroid_search<S: Observer<SearchEvent>>(
     let goal_centre = mesh.triangles[goal.triangle].centroid;
     let tris = &mesh.triangles;
     let multiplier = |t: TriId| costs.of(mesh.area_type(t));
-    let result = astar(
-        tris.len(),
-        start.triangle,
-        |t, out| {
-            let here = tris[t].centroid;
-            let m = multiplier(t);
-            for &(n, _) in mesh.neighbours(t) {
-                // Half the step lies in each triangle.
-                let step = here.distance(tris[n].centroid) * (m + multiplier(n)) / 2.0;
-                out.push((n, step));
-            }
-        },
-        |t| weight * tris[t].centroid.distance(goal_centre),
-        |t| t == goal.triangle,
-        observer,
-    );
+    let result = with_scratch(|scratch| {
+        astar_with_scratch(
+            &mut scratch.astar,
+            tris.len(),
+            start.triangle,
+            |t, out| {
+                let here = tris[t].centroid;
+                let m = multiplier(t);
+                for &(n, _) in mesh.neighbours(t) {
+                    // Half the step lies in each triangle.
+                    let step = here.distance(tris[n].centroid) * (m + multiplier(n)) / 2.0;
+                    out.push((n, step));
+                }
+            },
+            |t| weight * tris[t].centroid.distance(goal_centre),
+            |t| t == goal.triangle,
+            observer,
+        )
+    });
     let found = result.outcome == SearchOutcome::Found;
     (found.then_some(result.path), result.cost, result.expanded)
 }
 
-fn midpoint_search<S: Observer<SearchEvent>, T: Observer<SearchEvent>>(
+/// Where a search on edge states puts the point it crosses an edge at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Crossing {
+    /// The edge's midpoint.
+    Midpoint,
+    /// Where the shortest way from the last crossing to the goal through the edge crosses it.
+    Straight,
+}
+
+/// The point of edge `a`–`b` where the shortest way from `from` to `goal` through the edge
+/// crosses it: where the segment from `from` to `goal` (mirrored across the edge's line when
+/// both lie on one side of it) crosses it, or else the end of the edge that makes the way
+/// shorter.
+fn straight_crossing(from: Vec2, goal: Vec2, a: Vec2, b: Vec2) -> Vec2 {
+    let (side_from, side_goal) = (signed_area2(a, b, from), signed_area2(a, b, goal));
+    let goal = if side_from * side_goal > 0.0 {
+        let d = b - a;
+        let len2 = d.dot(d);
+        if len2 > 0.0 {
+            let foot = a + d * ((goal - a).dot(d) / len2);
+            foot * 2.0 - goal
+        } else {
+            goal
+        }
+    } else {
+        goal
+    };
+    let (sa, sb) = (signed_area2(from, goal, a), signed_area2(from, goal, b));
+    if (sa <= 0.0 && sb >= 0.0) || (sa >= 0.0 && sb <= 0.0) {
+        let denominator = sa - sb;
+        if denominator == 0.0 {
+            return a.midpoint(b);
+        }
+        a.lerp(b, (sa / denominator).clamp(0.0, 1.0))
+    } else if from.distance(a) + a.distance(goal) <= from.distance(b) + b.distance(goal) {
+        a
+    } else {
+        b
+    }
+}
+
+fn edge_state_search<S: Observer<SearchEvent>, T: Observer<SearchEvent>>(
     mesh: &NavMesh,
-    start: &Location,
-    goal: &Location,
-    weight: f64,
-    costs: &AreaCosts,
+    (start, goal): (&Location, &Location),
+    crossing: Crossing,
+    (weight, costs): (f64, &AreaCosts),
     observer: &mut S,
     state_observer: &mut T,
 ) -> (Option<Vec<TriId>>, f64, usize) {
-    let layout = MidpointStates::new(mesh, start, goal);
+    let layout = EdgeStates::new(mesh, start, goal);
     let multiplier = |t: TriId| costs.of(mesh.area_type(t));
-    let tris = &mesh.triangles;
-    let edge_mid = |e: usize| {
-        let [a, b] = mesh.edges[e].vertices;
-        mesh.vertices[a].midpoint(mesh.vertices[b])
+    let adjacency = mesh.adjacency();
+    let node_count = layout.node_count();
+    // The ends of state `node`'s edge (entered by), as seen from inside its triangle.
+    let ends = |node: usize| {
+        let record = adjacency.get(node / 3);
+        let k = node % 3;
+        (record.corners[k], record.corners[(k + 1) % 3])
     };
-    let position = |node: usize| -> Vec2 {
-        if node == layout.start_node() {
-            start.point
-        } else if node == layout.goal_node() {
-            goal.point
-        } else {
-            edge_mid(tris[node / 3].edges[node % 3])
+    let place = |from: Vec2, (a, b): (Vec2, Vec2)| match crossing {
+        Crossing::Midpoint => a.midpoint(b),
+        Crossing::Straight => straight_crossing(from, goal.point, a, b),
+    };
+    with_scratch(|scratch| {
+        let Scratch {
+            astar,
+            at,
+            offered,
+            expanded,
+            stamp,
+        } = scratch;
+        // Crossing points are written before they are read (a state's when it is offered or
+        // expanded), so the lists are only grown, never cleared.
+        if at.len() < node_count {
+            at.resize(node_count, Vec2::default());
+            offered.resize(node_count, std::cell::Cell::default());
         }
-    };
-    let mut wrapped = StatesToTriangles {
-        inner: observer,
-        states: state_observer,
-        layout,
-        expanded: vec![false; tris.len()],
-        expanded_count: 0,
-    };
-    let result = astar(
-        layout.node_count(),
-        layout.start_node(),
-        |node, out| {
-            if node == layout.goal_node() {
-                return;
-            }
-            let here = position(node);
-            let t = layout.triangle_of(node);
-            let entry = (node != layout.start_node()).then_some(node % 3);
-            // Every step runs inside triangle t.
-            let m = multiplier(t);
-            if t == goal.triangle {
-                out.push((layout.goal_node(), here.distance(goal.point) * m));
-            }
-            for (k, &e) in tris[t].edges.iter().enumerate() {
-                if Some(k) == entry {
-                    continue;
+        if expanded.len() != mesh.triangles.len() {
+            *expanded = vec![0; mesh.triangles.len()];
+            *stamp = 0;
+        }
+        *stamp = stamp.wrapping_add(1);
+        if *stamp == 0 {
+            expanded.fill(0);
+            *stamp = 1;
+        }
+        let offered: &[std::cell::Cell<Vec2>] = offered;
+        let mut wrapped = StatesToTriangles {
+            inner: observer,
+            states: state_observer,
+            layout,
+            expanded,
+            stamp: *stamp,
+            expanded_count: 0,
+        };
+        let result = astar_with_parents(
+            astar,
+            node_count,
+            layout.start_node(),
+            |node, parent, out| {
+                if node == layout.goal_node() {
+                    return;
                 }
-                let mid = edge_mid(e);
-                for &n in &mesh.edges[e].triangles {
-                    if n == t {
+                let here = if node == layout.start_node() {
+                    start.point
+                } else {
+                    let from = match parent {
+                        Some(p) if p != layout.start_node() => at[p],
+                        _ => start.point,
+                    };
+                    place(from, ends(node))
+                };
+                at[node] = here;
+                let t = layout.triangle_of(node);
+                let entry = (node != layout.start_node()).then_some(node % 3);
+                // Every step runs inside triangle t.
+                let m = multiplier(t);
+                if t == goal.triangle {
+                    out.push((layout.goal_node(), here.distance(goal.point) * m));
+                    offered[layout.goal_node()].set(goal.point);
+                }
+                let record = adjacency.get(t);
+                for k in 0..3 {
+                    if Some(k) == entry {
                         continue;
                     }
-                    if let Some(k_in) = tris[n].edges.iter().position(|&x| x == e) {
-                        out.push((3 * n + k_in, here.distance(mid) * m));
+                    let next_at = place(here, (record.corners[k], record.corners[(k + 1) % 3]));
+                    let mut offer = |n: usize, k_in: usize| {
+                        out.push((3 * n + k_in, here.distance(next_at) * m));
+                        offered[3 * n + k_in].set(next_at);
+                    };
+                    match record.across[k] {
+                        WALL => {}
+                        MANY => {
+                            let e = mesh.triangles[t].edges[k];
+                            for &n in &mesh.edges[e].triangles {
+                                if let Some(k_in) =
+                                    mesh.triangles[n].edges.iter().position(|&x| x == e)
+                                    && n != t
+                                {
+                                    offer(n, k_in);
+                                }
+                            }
+                        }
+                        n => offer(n as usize, usize::from(record.across_edge[k])),
                     }
                 }
-            }
-        },
-        |node| weight * position(node).distance(goal.point),
-        |node| node == layout.goal_node(),
-        &mut wrapped,
-    );
-    let expanded = wrapped.expanded_count;
-    if result.outcome != SearchOutcome::Found {
-        return (None, result.cost, expanded);
-    }
-    let mut corridor: Vec<TriId> = result.path.iter().map(|&n| layout.triangle_of(n)).collect();
-    corridor.dedup();
-    (Some(corridor), result.cost, expanded)
+            },
+            |node| {
+                let point = if node == layout.start_node() {
+                    start.point
+                } else {
+                    offered[node].get()
+                };
+                weight * point.distance(goal.point)
+            },
+            |node| node == layout.goal_node(),
+            &mut wrapped,
+        );
+        let expanded = wrapped.expanded_count;
+        if result.outcome != SearchOutcome::Found {
+            return (None, result.cost, expanded);
+        }
+        let mut corridor: Vec<TriId> = result.path.iter().map(|&n| layout.triangle_of(n)).collect();
+        corridor.dedup();
+        (Some(corridor), result.cost, expanded)
+    })
 }

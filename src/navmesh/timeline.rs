@@ -3,7 +3,7 @@
 //! any step, replayed forward and back: what a view of the query draws.
 
 use super::anyangle::{OptimalPath, PolyanyaEvent, shortest_path};
-use super::query::{CostModel, QueryOptions, find_path, find_path_with_states};
+use super::query::{QueryOptions, find_path, find_path_with_states};
 use super::{NavMesh, Path, TriId};
 use crate::geom::Vec2;
 use crate::search::funnel::{FunnelEvent, FunnelState};
@@ -195,7 +195,7 @@ impl Timeline {
         let (mut search, mut funnel) = (Vec::new(), Vec::new());
         // A*'s own nodes, when they are not the triangles: the open list is of them.
         let mut states = Vec::new();
-        let path = if options.cost == CostModel::Midpoint {
+        let path = if options.cost.searches_edge_states() {
             find_path_with_states(
                 mesh,
                 start,
@@ -490,7 +490,7 @@ impl TimelineReplay {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::navmesh::{Plane, obj};
+    use crate::navmesh::{CostModel, Plane, obj};
     use crate::search::{NodeStatus, SearchOutcome};
 
     fn recorded(cost: CostModel) -> Timeline {
@@ -509,9 +509,13 @@ mod tests {
 
     #[test]
     fn seeking_back_gives_the_same_state_as_seeking_forward() {
-        for cost in [CostModel::Centroid, CostModel::Midpoint] {
+        for cost in [
+            CostModel::Centroid,
+            CostModel::Midpoint,
+            CostModel::Straight,
+        ] {
             let timeline = recorded(cost);
-            assert_eq!(timeline.searches_states(), cost == CostModel::Midpoint);
+            assert_eq!(timeline.searches_states(), cost != CostModel::Centroid);
             let mut forward = TimelineReplay::new(timeline.triangle_count());
             let mut states = Vec::new();
             for k in 0..=timeline.len() {

@@ -171,12 +171,43 @@ pub fn astar_with_scratch<S, H, G, O>(
     node_count: usize,
     start: usize,
     mut successors: S,
+    heuristic: H,
+    is_goal: G,
+    observer: &mut O,
+) -> SearchResult
+where
+    S: FnMut(usize, &mut Vec<(usize, f64)>),
+    H: FnMut(usize) -> f64,
+    G: FnMut(usize) -> bool,
+    O: Observer<SearchEvent>,
+{
+    astar_with_parents(
+        scratch,
+        node_count,
+        start,
+        |node, _, out: &mut Vec<(usize, f64)>| successors(node, out),
+        heuristic,
+        is_goal,
+        observer,
+    )
+}
+
+/// [`astar_with_scratch`] for graphs whose steps from a node depend on how the node was
+/// reached: `successors(node, parent, out)` is told the node's parent on its cheapest known
+/// path (`None` for the start). Called once per node, when it is expanded, so a search may
+/// keep per-node state of its own (a position chosen from the parent's, say) and read the
+/// parent's, which was expanded before.
+pub fn astar_with_parents<S, H, G, O>(
+    scratch: &mut AStarScratch,
+    node_count: usize,
+    start: usize,
+    mut successors: S,
     mut heuristic: H,
     mut is_goal: G,
     observer: &mut O,
 ) -> SearchResult
 where
-    S: FnMut(usize, &mut Vec<(usize, f64)>),
+    S: FnMut(usize, Option<usize>, &mut Vec<(usize, f64)>),
     H: FnMut(usize) -> f64,
     G: FnMut(usize) -> bool,
     O: Observer<SearchEvent>,
@@ -240,7 +271,8 @@ where
             break;
         }
         out.clear();
-        successors(node, out);
+        let parent = nodes[node].parent;
+        successors(node, (parent != NO_PARENT).then_some(parent as usize), out);
         for &(next, step) in out.iter() {
             let Some(record) = nodes.get_mut(next) else {
                 continue;

@@ -93,6 +93,18 @@ impl NavmeshScene {
             .on_hover_text("As Detour: from the start through the midpoints of the edges crossed")
             .changed();
         changed |= ui
+            .radio_value(
+                &mut self.settings.cost,
+                CostModel::Straight,
+                "Straight for the goal",
+            )
+            .on_hover_text(
+                "Each edge crossed where the line from the last crossing to the goal crosses it \
+                 (or at its end nearer that line): close to the shortest path on open ground, \
+                 fooled by mazes",
+            )
+            .changed();
+        changed |= ui
             .add(
                 egui::Slider::new(&mut self.settings.heuristic_weight, 0.0..=3.0)
                     .text("Heuristic weight"),

@@ -4,20 +4,26 @@
 
 use super::NavmeshScene;
 use crate::app::playback;
-use crate::navmesh::{CostModel, MidpointStates, TriId};
+use crate::navmesh::{CostModel, EdgeStates, TriId};
 use egui::Ui;
 
 impl NavmeshScene {
     /// A*'s open list at the shown step, in the order A* takes it: triangles (centroid model),
     /// or with edge midpoints A*'s (triangle, entry edge) states, named "12 from 7".
     pub fn frontier_ui(&self, ui: &mut Ui) {
-        let states = self.midpoint_states();
+        let states = self.edge_states();
         let mesh = &self.mesh;
-        let note = if states.is_some() {
-            "With edge midpoints A* keeps a triangle once per edge it entered by: \"12 from 7\" is \
-             triangle 12 entered from 7, at their shared edge's midpoint."
-        } else {
-            ""
+        let note = match self.settings.cost {
+            CostModel::Centroid => "",
+            CostModel::Midpoint => {
+                "With edge midpoints A* keeps a triangle once per edge it entered by: \"12 from 7\" \
+                 is triangle 12 entered from 7, at their shared edge's midpoint."
+            }
+            CostModel::Straight => {
+                "Heading for the goal, A* keeps a triangle once per edge it entered by: \"12 from \
+                 7\" is triangle 12 entered from 7, where the line from the last crossing to the \
+                 goal crosses their shared edge."
+            }
         };
         playback::open_list_ui(
             ui,
@@ -35,14 +41,14 @@ impl NavmeshScene {
         );
     }
 
-    /// The midpoint model's states of the query shown (`None` for the centroid model, whose
-    /// nodes are the triangles).
-    fn midpoint_states(&self) -> Option<MidpointStates> {
-        if self.settings.cost != CostModel::Midpoint {
+    /// The edge states of the query shown (`None` for the centroid model, whose nodes are the
+    /// triangles).
+    fn edge_states(&self) -> Option<EdgeStates> {
+        if !self.settings.cost.searches_edge_states() {
             return None;
         }
         let path = self.timeline.path.as_ref()?;
-        Some(MidpointStates::new(&self.mesh, &path.start, &path.goal))
+        Some(EdgeStates::new(&self.mesh, &path.start, &path.goal))
     }
 
     /// The triangle A* expands next, while its search is being replayed.
@@ -56,7 +62,7 @@ impl NavmeshScene {
             .frontier()?
             .next(crate::search::ExpansionOrder::LowestF, 1)?;
         let node = next.first()?.node;
-        Some(match self.midpoint_states() {
+        Some(match self.edge_states() {
             Some(states) => states.triangle_of(node),
             None => node,
         })

@@ -594,6 +594,7 @@ impl MeshEditor {
                 *x = areas[t];
             }
         }
+        mesh.forget_derived();
         self.origin = origin;
         self.slot_of_base = slot_of_base;
         self.clusters = next_clusters;
