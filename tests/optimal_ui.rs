@@ -83,3 +83,48 @@ fn the_shortest_path_phase_steps_through_polyanya_and_compares_the_paths() {
     assert!(!h.state().scenes.navmesh.replay.in_optimal_phase());
     assert!(h.query_by_label("Gap").is_none());
 }
+
+/// The Diagnostics tab measures corridor paths against the shortest on the whole mesh: the
+/// numbers are the library's for the same pairs, the start triangles of the pairs get the heat
+/// map's colours (and the legend its bands), and a click on a worst pair opens it with the
+/// shortest path searched too, at the end of the timeline where the comparison is.
+#[test]
+fn the_diagnostics_tab_measures_corridor_paths_and_opens_the_worst_pair() {
+    use navlab::navmesh::quality::{QualityOptions, measure};
+    let mut h = harness(app_on_hole());
+    h.get_by_label("Diagnostics").click();
+    h.run_steps(2);
+    h.get_by_label("Measure corridor paths").click();
+    h.run_steps(3);
+    let scene = &h.state().scenes.navmesh;
+    let options = QualityOptions {
+        queries: 200,
+        seed: 1,
+        cost: scene.settings.cost,
+        weight: scene.settings.heuristic_weight,
+    };
+    let want = measure(&scene.mesh, options);
+    let (got, _) = scene.diagnostics.quality.report.as_ref().expect("measured");
+    assert_eq!(got.pairs, want.pairs);
+    h.get_by_label_contains(&format!(
+        "by {:.2} % on average",
+        100.0 * want.mean_excess()
+    ));
+    // The heat map colours each start triangle by its worst detour.
+    let worst = want.worst(1)[0];
+    let heat = scene.diagnostics.quality.heat(worst.from_triangle);
+    assert_eq!(heat, Some(worst.excess()));
+    assert!(scene.legend().iter().any(|row| row.text == "10 % or more"));
+    // Open the worst pair: start and goal there, the comparison at the end.
+    let label = format!("+{:.2} %", 100.0 * worst.excess());
+    h.get_by_label_contains(&label).click();
+    h.run_steps(3);
+    let scene = &h.state().scenes.navmesh;
+    assert_eq!((scene.start, scene.goal), (worst.from, worst.to));
+    assert!(scene.settings.optimal);
+    assert_eq!(scene.playback.cursor, scene.timeline.len());
+    let gap = scene.gap.clone().expect("both paths searched");
+    assert!((gap.optimal_length - worst.optimal).abs() < 1e-9);
+    assert!((gap.corridor_length - worst.corridor).abs() < 1e-9);
+    h.get_by_label(&format!("{:.3}", gap.optimal_length));
+}

@@ -70,6 +70,9 @@ pub enum LaunchAction {
     BuildMesh,
     /// Show the Diagnostics tab with islands coloured and the first error selected.
     Diagnostics,
+    /// Measure corridor paths against the shortest over this many random pairs, and show the
+    /// heat map (Diagnostics tab).
+    Quality(usize),
     /// Walk the navmesh path at once (a screenshot shows the whole walk).
     Walk,
     /// Search for the shortest path too, as the navmesh view's third phase.
@@ -185,6 +188,7 @@ impl NavlabApp {
             }
             LaunchAction::BuildMesh => self.build_mesh_from_map(),
             LaunchAction::Diagnostics => self.scenes.navmesh.show_diagnostics(),
+            LaunchAction::Quality(pairs) => self.scenes.navmesh.measure_quality(*pairs),
             LaunchAction::Optimal => {
                 let navmesh = &mut self.scenes.navmesh;
                 navmesh.settings.optimal = true;

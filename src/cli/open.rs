@@ -42,6 +42,11 @@ pub struct OpenArgs {
     /// Show the mesh diagnostics with islands coloured.
     #[arg(long)]
     pub diagnostics: bool,
+    /// Measure corridor paths against the shortest over N random pairs (default 200) and
+    /// show the heat map of where the worst detours start (Diagnostics tab).
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "200",
+          value_parser = clap::value_parser!(u32).range(10..=5000))]
+    pub quality: Option<u32>,
     /// Build a navmesh from the map (--map or the built-in one) and show it, from the
     /// map's start to its goal.
     #[arg(long)]
@@ -72,7 +77,7 @@ impl OpenArgs {
     /// What the window does first, in order: the file, the map, the scene, start and goal
     /// (cells when a map is shown, else points on the mesh), the search options, the
     /// comparison, the partitions, the agent radius, a navmesh built, the diagnostics, the
-    /// pursuit, the walk; and the picture, the size and the theme.
+    /// corridor check, the pursuit, the walk; and the picture, the size and the theme.
     pub fn launch(&self) -> Launch {
         let mut actions = Vec::new();
         if let Some(file) = &self.file {
@@ -113,6 +118,9 @@ impl OpenArgs {
         }
         if self.diagnostics {
             actions.push(LaunchAction::Diagnostics);
+        }
+        if let Some(pairs) = self.quality {
+            actions.push(LaunchAction::Quality(pairs as usize));
         }
         if self.pursuit {
             actions.push(LaunchAction::Show(SceneKind::Pursuit));

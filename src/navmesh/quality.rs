@@ -118,13 +118,13 @@ impl QualityReport {
         pairs
     }
 
-    /// The summed excess of the pairs starting in each triangle, by triangle id: where the
-    /// detours start, for a heat map.
-    pub fn excess_by_start_triangle(&self, triangles: usize) -> Vec<f64> {
-        let mut heat = vec![0.0; triangles];
+    /// The largest excess of the pairs starting in each triangle, by triangle id (`None` where
+    /// none starts): where the worst detours start, for a heat map.
+    pub fn worst_excess_by_start_triangle(&self, triangles: usize) -> Vec<Option<f64>> {
+        let mut heat = vec![None; triangles];
         for pair in &self.pairs {
             if let Some(h) = heat.get_mut(pair.from_triangle) {
-                *h += pair.excess();
+                *h = Some(h.map_or(pair.excess(), |e: f64| e.max(pair.excess())));
             }
         }
         heat
@@ -226,4 +226,37 @@ pub fn measure(mesh: &NavMesh, options: QualityOptions) -> QualityReport {
         }
     }
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pair(from_triangle: TriId, optimal: f64, corridor: f64) -> PairQuality {
+        PairQuality {
+            from: Vec2::default(),
+            to: Vec2::default(),
+            from_triangle,
+            optimal,
+            corridor,
+        }
+    }
+
+    #[test]
+    fn each_start_triangle_keeps_its_worst_detour() {
+        let report = QualityReport {
+            pairs: vec![pair(2, 10.0, 11.0), pair(2, 10.0, 10.5), pair(0, 4.0, 4.0)],
+            skipped: 0,
+            optimal_time: Duration::ZERO,
+            corridor_time: Duration::ZERO,
+        };
+        let heat = report.worst_excess_by_start_triangle(4);
+        assert_eq!(heat.len(), 4);
+        assert_eq!(heat[0], Some(0.0));
+        assert_eq!(heat[1], None);
+        assert!((heat[2].expect("two pairs start there") - 0.1).abs() < 1e-12);
+        assert_eq!(heat[3], None);
+        let (mean, p95, worst) = excess_summary(&[0.1, 0.05, 0.0]);
+        assert!((mean - 0.05).abs() < 1e-12 && (p95 - 0.1).abs() < 1e-12 && worst == 0.1);
+    }
 }

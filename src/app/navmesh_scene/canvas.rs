@@ -61,6 +61,12 @@ impl NavmeshScene {
             "{name}: a step across costs its length × {}",
             crate::words::short_number(self.edit.costs.of(area))
         ));
+        if let Some(excess) = self.diagnostics.quality.heat(t) {
+            ui.label(format!(
+                "worst detour of the pairs measured from here: {:.2} %",
+                100.0 * excess
+            ));
+        }
         let r = &self.replay.search;
         if let Some((g, h)) = r.costs(t) {
             ui.label(format!("g {g:.3}   h {h:.3}   f {:.3}", g + h));
@@ -210,8 +216,11 @@ impl NavmeshScene {
         fill.reserve_triangles(visible_tris.len());
         fill.reserve_vertices(visible_tris.len() * 3);
         for &t in &visible_tris {
+            let heat = self.diagnostics.quality.heat(t);
             let color = if self.diagnostics.colour_islands {
                 super::diagnostics::island_colour(mesh.island_of(t))
+            } else if let Some(excess) = heat {
+                super::quality::heat_colour(excess)
             } else if self.replay.current() == Some(t) {
                 CURRENT
             } else if in_corridor[t] {
@@ -227,7 +236,10 @@ impl NavmeshScene {
                 .get(usize::from(mesh.area_type(t)))
                 .copied()
                 .unwrap_or(Color32::TRANSPARENT);
-            let color = if area == Color32::TRANSPARENT || self.diagnostics.colour_islands {
+            let color = if area == Color32::TRANSPARENT
+                || self.diagnostics.colour_islands
+                || heat.is_some()
+            {
                 color
             } else if color == UNSEEN {
                 area

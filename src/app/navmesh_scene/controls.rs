@@ -5,6 +5,7 @@
 use super::{NavmeshScene, SideTab};
 use crate::app::commands::UiCommand;
 use crate::app::scene::Shared;
+use crate::geom::Vec2;
 use crate::navmesh::{CostModel, PathStatus, Plane};
 use egui::Ui;
 
@@ -40,7 +41,6 @@ impl NavmeshScene {
 
     /// The right panel: the recorded steps with the open list above them, or the diagnostics.
     pub(super) fn side_panel_ui(&mut self, ui: &mut Ui, shared: &mut Shared) {
-        use super::diagnostics::DiagnosticsAction;
         ui.horizontal(|ui| {
             ui.selectable_value(&mut self.side_tab, SideTab::Steps, "Steps")
                 .on_hover_text("The recorded steps of A* and the funnel");
@@ -61,12 +61,46 @@ impl NavmeshScene {
                 ui.separator();
                 self.event_log_ui(ui);
             }
-            SideTab::Diagnostics => match self.diagnostics.ui(ui, &self.mesh) {
-                Some(DiagnosticsAction::Focus { at, extent }) => self.focus(at, extent),
-                Some(DiagnosticsAction::Repair) => self.repair(shared.notice, shared.banner),
-                Some(DiagnosticsAction::SaveRepaired) => shared.ask(UiCommand::SaveMeshAs),
-                None => {}
-            },
+            SideTab::Diagnostics => {
+                let measured = egui::CollapsingHeader::new("Corridor paths against the shortest")
+                    .id_salt("corridor_quality")
+                    .default_open(true)
+                    .show(ui, |ui| {
+                        let model = (self.settings.cost, self.settings.heuristic_weight);
+                        self.diagnostics.quality.ui(ui, &self.mesh, model)
+                    });
+                if let Some(super::quality::QualityAction::ShowPair { from, to }) =
+                    measured.body_returned.flatten()
+                {
+                    self.show_pair(from, to);
+                }
+                ui.separator();
+                self.diagnostics_ui(ui, shared);
+            }
+        }
+    }
+
+    /// Opens a measured pair: start and goal there, the shortest path searched too, the
+    /// comparison shown.
+    pub fn show_pair(&mut self, from: Vec2, to: Vec2) {
+        self.settings.optimal = true;
+        self.start = from;
+        self.goal = to;
+        // The end of the new timeline: the comparison.
+        self.playback.cursor = usize::MAX;
+        self.playback.playing = false;
+        self.rerun();
+        self.side_tab = SideTab::Steps;
+    }
+
+    /// The findings part of the Diagnostics tab.
+    fn diagnostics_ui(&mut self, ui: &mut Ui, shared: &mut Shared) {
+        use super::diagnostics::DiagnosticsAction;
+        match self.diagnostics.ui(ui, &self.mesh) {
+            Some(DiagnosticsAction::Focus { at, extent }) => self.focus(at, extent),
+            Some(DiagnosticsAction::Repair) => self.repair(shared.notice, shared.banner),
+            Some(DiagnosticsAction::SaveRepaired) => shared.ask(UiCommand::SaveMeshAs),
+            None => {}
         }
     }
 

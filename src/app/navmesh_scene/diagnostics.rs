@@ -1,6 +1,7 @@
 //! The Diagnostics tab of the navmesh view: what is wrong with the mesh, by kind with counts;
-//! a click zooms to a finding and highlights it; islands in distinct colours; and a repair that
-//! welds near-duplicates and fixes T-junctions, then checks again.
+//! a click zooms to a finding and highlights it; islands in distinct colours; a repair that
+//! welds near-duplicates and fixes T-junctions, then checks again; and (in `quality`) how much
+//! longer corridor paths are than the shortest.
 
 use crate::app::latest_worker::LatestWorker;
 use crate::geom::Vec2;
@@ -38,6 +39,8 @@ pub struct Diagnostics {
     generation: u64,
     /// Meshes with this many triangles or more are checked on a worker thread.
     pub background_from: usize,
+    /// How much longer corridor paths are than the shortest, over random pairs.
+    pub quality: super::quality::CorridorQuality,
 }
 
 impl Default for Diagnostics {
@@ -53,6 +56,7 @@ impl Default for Diagnostics {
             }),
             generation: 0,
             background_from: CHECK_IN_BACKGROUND_FROM,
+            quality: Default::default(),
         }
     }
 }
@@ -82,6 +86,7 @@ impl Diagnostics {
         self.selected = None;
         self.selected_vertices.clear();
         self.repaired = None;
+        self.quality.invalidate();
     }
 
     /// The report, computed on first use (here and now, even when a worker is on it).

@@ -653,7 +653,8 @@ impl NavmeshScene {
         }
     }
 
-    /// The legend's rows: each area type and kind of shape on the mesh, with its look.
+    /// The legend's rows: each area type and kind of shape on the mesh, with its look, and the
+    /// heat map's bands when it is shown.
     pub fn legend(&self) -> Vec<LegendRow> {
         let names = self.mesh.area_names();
         let present = self.areas_present;
@@ -688,6 +689,11 @@ impl NavmeshScene {
                     kind == ShapeKind::Door { open: true },
                     label.into(),
                 ));
+            }
+        }
+        if self.diagnostics.quality.heat_shown() {
+            for (_, colour, text) in super::quality::HEAT_BANDS {
+                rows.push((colour, Stroke::NONE, false, text.into()));
             }
         }
         rows.into_iter()

@@ -8,6 +8,7 @@ pub mod diagnostics;
 mod editing;
 pub mod jobs;
 mod optimal;
+pub mod quality;
 mod steps;
 pub mod walk;
 
@@ -378,6 +379,23 @@ impl NavmeshScene {
                 format!("the repair made an unusable mesh: {error}"),
             ),
         }
+    }
+
+    /// Shows the Diagnostics tab and measures corridor paths against the shortest over `pairs`
+    /// random pairs with the step cost chosen, waiting for the answer (for launch options and
+    /// screenshots).
+    pub fn measure_quality(&mut self, pairs: usize) {
+        self.side_tab = SideTab::Diagnostics;
+        let quality = &mut self.diagnostics.quality;
+        quality.queries = pairs;
+        let options = crate::navmesh::quality::QualityOptions {
+            queries: pairs,
+            seed: 1,
+            cost: self.settings.cost,
+            weight: self.settings.heuristic_weight,
+        };
+        quality.measure(&self.mesh, options);
+        quality.wait(self.mesh.triangles().len());
     }
 
     /// Shows the Diagnostics tab with islands coloured and the first error selected, so that a
