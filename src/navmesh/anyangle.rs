@@ -33,9 +33,7 @@ use super::fans::VertexFans;
 use super::{NavMesh, TriId, VertId};
 use crate::geom::{Vec2, orient, signed_area2, triangle_contains};
 use crate::search::Observer;
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashMap};
-use std::hash::BuildHasherDefault;
+use std::collections::BinaryHeap;
 
 /// One step of the search, for a view or a trace.
 #[derive(Debug, Clone, PartialEq)]
@@ -252,12 +250,12 @@ struct Node {
     right_side: Line,
     left_side: Line,
     /// The vertex at each end, when the end is one.
-    right_vertex: Option<VertId>,
-    left_vertex: Option<VertId>,
+    right_vertex: Option<u32>,
+    left_vertex: Option<u32>,
     /// The triangle it leads into, and which of that triangle's edges (`k`: from corner `k`
     /// to `k + 1`) the interval is on.
     into: TriId,
-    slot: usize,
+    slot: u8,
     /// True for a step round the root: the root is a corner of the edge the node enters by
     /// (all of `into` is seen from it).
     round: bool,
@@ -271,33 +269,40 @@ enum Entry {
     Goal(usize),
 }
 
-#[derive(Debug, Clone, Copy)]
-struct Open {
-    f: f64,
-    order: u64,
-    entry: Entry,
-}
+/// An entry of the open list in one 128-bit key, so that the heap compares one number: the
+/// bits of `f` inverted (non-negative, so they order like the number; the lowest f is then the
+/// largest key), a goal bit (the goal first among equal f), the insertion number (the newest
+/// first), and the node or root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Open(u128);
 
-impl PartialEq for Open {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
+impl Open {
+    fn new(f: f64, order: u32, entry: Entry) -> Self {
+        let (goal, id) = match entry {
+            Entry::Node(n) => (0u128, n),
+            Entry::Goal(r) => (1, r),
+        };
+        // `max` keeps the bit trick valid for -0.0 and maps NaN to 0.
+        let f = !f.max(0.0).to_bits();
+        Self(
+            (u128::from(f) << 64)
+                | (goal << 63)
+                | (u128::from(order & 0x7fff_ffff) << 32)
+                | u128::from(id as u32),
+        )
     }
-}
-impl Eq for Open {}
-impl PartialOrd for Open {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
+
+    fn f(self) -> f64 {
+        f64::from_bits(!((self.0 >> 64) as u64))
     }
-}
-impl Ord for Open {
-    /// The lowest f first; among equal f the goal first, then the newest.
-    fn cmp(&self, other: &Self) -> Ordering {
-        let goal = |o: &Open| matches!(o.entry, Entry::Goal(_));
-        other
-            .f
-            .total_cmp(&self.f)
-            .then_with(|| goal(self).cmp(&goal(other)))
-            .then_with(|| self.order.cmp(&other.order))
+
+    fn entry(self) -> Entry {
+        let id = self.0 as u32 as usize;
+        if (self.0 >> 63) & 1 == 1 {
+            Entry::Goal(id)
+        } else {
+            Entry::Node(id)
+        }
     }
 }
 
@@ -346,7 +351,8 @@ struct Scratch {
     nodes: Vec<Node>,
     open: BinaryHeap<Open>,
     fresh: Vec<(f64, Entry)>,
-    best_g: HashMap<usize, (f64, u8), BuildHasherDefault<IdHasher>>,
+    best_g: Vec<(f64, u8)>,
+    touched: Vec<usize>,
 }
 
 /// Lists longer than this are not kept for the next search.
@@ -389,33 +395,13 @@ struct Search<'m> {
     /// What the node being expanded made, before it goes to the open list (or, when it is a
     /// single node, is expanded at once).
     fresh: Vec<(f64, Entry)>,
-    order: u64,
-    /// The shortest length each surface round a vertex has been a root at so far, and the
-    /// bends made there at that length (a bit each).
-    best_g: HashMap<usize, (f64, u8), BuildHasherDefault<IdHasher>>,
+    order: u32,
+    /// The shortest length each surface round a vertex (by its number in [`VertexFans`]) has
+    /// been a root at so far, and the bends made there at that length (a bit each); infinite
+    /// where it has not. Kept between searches: `touched` says which to reset.
+    best_g: Vec<(f64, u8)>,
+    touched: Vec<usize>,
     popped: usize,
-}
-
-/// A hasher for small integer keys made by the search itself (not by a file): one multiply
-/// per word.
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl std::hash::Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn write_usize(&mut self, x: usize) {
-        self.write_u64(x as u64);
-    }
 }
 
 impl<'m> Search<'m> {
@@ -428,15 +414,20 @@ impl<'m> Search<'m> {
             mut open,
             mut fresh,
             mut best_g,
+            mut touched,
         } = scratch;
         roots.clear();
         nodes.clear();
         open.clear();
         fresh.clear();
-        best_g.clear();
+        let fans = mesh.fans();
+        if best_g.len() != fans.surface_count() {
+            best_g = vec![(f64::INFINITY, 0); fans.surface_count()];
+            touched.clear();
+        }
         Self {
             mesh,
-            fans: mesh.fans(),
+            fans,
             adjacency: mesh.adjacency(),
             goal,
             goal_triangles,
@@ -447,12 +438,17 @@ impl<'m> Search<'m> {
             fresh,
             order: 0,
             best_g,
+            touched,
             popped: 0,
         }
     }
 
     /// The lists, for the next search (emptied, and dropped when they grew large).
-    fn into_scratch(self) -> Scratch {
+    fn into_scratch(mut self) -> Scratch {
+        for &s in &self.touched {
+            self.best_g[s] = (f64::INFINITY, 0);
+        }
+        self.touched.clear();
         let mut scratch = Scratch {
             goal_triangles: self.goal_triangles,
             start_triangles: self.start_triangles,
@@ -461,6 +457,7 @@ impl<'m> Search<'m> {
             open: self.open,
             fresh: self.fresh,
             best_g: self.best_g,
+            touched: self.touched,
         };
         if scratch.nodes.capacity() > KEPT_CAPACITY || scratch.open.capacity() > KEPT_CAPACITY {
             scratch = Scratch::default();
@@ -490,8 +487,9 @@ impl<'m> Search<'m> {
         }
         self.flush();
         let budget = node_budget(self.mesh);
-        while let Some(Open { f, entry, .. }) = self.open.pop() {
-            match entry {
+        while let Some(open) = self.open.pop() {
+            let f = open.f();
+            match open.entry() {
                 Entry::Goal(root) => {
                     observer.event(PolyanyaEvent::GoalReached { length: f });
                     return self.answer(root, f);
@@ -565,12 +563,8 @@ impl<'m> Search<'m> {
     fn flush(&mut self) {
         for k in 0..self.fresh.len() {
             let (f, entry) = self.fresh[k];
-            self.order += 1;
-            self.open.push(Open {
-                f,
-                order: self.order,
-                entry,
-            });
+            self.order = self.order.wrapping_add(1);
+            self.open.push(Open::new(f, self.order, entry));
         }
         self.fresh.clear();
     }
@@ -615,10 +609,10 @@ impl<'m> Search<'m> {
             left: pb,
             right_side: (at, pa),
             left_side: (at, pb),
-            right_vertex: Some(a),
-            left_vertex: Some(b),
+            right_vertex: Some(a as u32),
+            left_vertex: Some(b as u32),
             into: t,
-            slot: k,
+            slot: k as u8,
             round: false,
         };
         if let Some((from, at, bend)) = keep {
@@ -666,7 +660,7 @@ impl<'m> Search<'m> {
         if !node.round && orient(root.at, node.right, node.left) <= 0.0 {
             return;
         }
-        let (from, k) = (node.into, node.slot);
+        let (from, k) = (node.into, usize::from(node.slot));
         match self.adjacency.get(from).across[k] {
             WALL => {}
             MANY => {
@@ -713,7 +707,11 @@ impl<'m> Search<'m> {
             });
             return;
         }
-        let node = Node { into, slot, ..node };
+        let node = Node {
+            into,
+            slot: slot as u8,
+            ..node
+        };
         let h = if node.round {
             root.at.distance(self.goal)
         } else {
@@ -755,19 +753,26 @@ impl<'m> Search<'m> {
         let p = node.into;
         self.offer_goal(node.root, p, Some((node.right_side, node.left_side)));
         let record = *self.adjacency.get(p);
-        let k = node.slot;
+        let k = usize::from(node.slot);
         // Entered across A→B; the far side, right to left as seen from the root: B→C, then
         // C→A.
         let [a, b, c] = [k, (k + 1) % 3, (k + 2) % 3];
+        // Where the far corners lie against the cone's sides, each worked out once.
+        let side = |(x, y): Line, corner: usize| orient(x, y, record.corners[corner]);
+        let against = |corner: usize| Sides {
+            right: side(node.right_side, corner),
+            left: side(node.left_side, corner),
+        };
+        let far = [against(b), against(c), against(a)];
         let before = self.fresh.len();
-        for (u, v) in [(b, c), (c, a)] {
+        for (u, v, (su, sv)) in [(b, c, (far[0], far[1])), (c, a, (far[1], far[2]))] {
             // Edge u (from corner u to corner u + 1).
             if record.across[u] == WALL {
                 continue;
             }
             let corner = |i: usize| (record.corners[i], record.vertices[i] as VertId);
             let Some((right, right_vertex, left, left_vertex)) =
-                project(&node, corner(u), corner(v))
+                project(&node, (corner(u), su), (corner(v), sv))
             else {
                 continue;
             };
@@ -780,7 +785,7 @@ impl<'m> Search<'m> {
                 right_vertex,
                 left_vertex,
                 into: p,
-                slot: u,
+                slot: u as u8,
                 round: false,
             };
             self.push_across(successor, true, observer);
@@ -790,19 +795,19 @@ impl<'m> Search<'m> {
         // cone's side (when there is one, or when the side runs along the next edge) is hidden
         // from the root: the path bends round the corner into it. Where floors fold over each
         // other it may also double back.
-        let pc = record.corners[c];
+        // (With its end at that corner, the side is the line from the root through it.)
         let mut turns = 0;
-        if let Some(v) = node.right_vertex
+        if let Some(v) = node.right_vertex.map(|v| v as VertId)
             && node.right == record.corners[b]
             && self.fans.is_corner(v)
-            && (orient(root.at, node.right, pc) <= 0.0 || self.fans.is_fold(v))
+            && (far[1].right <= 0.0 || self.fans.is_fold(v))
         {
             turns += self.turn(node.root, v, (p, k), Bend::Right, observer);
         }
-        if let Some(v) = node.left_vertex
+        if let Some(v) = node.left_vertex.map(|v| v as VertId)
             && node.left == record.corners[a]
             && self.fans.is_corner(v)
-            && (orient(root.at, node.left, pc) >= 0.0 || self.fans.is_fold(v))
+            && (far[1].left >= 0.0 || self.fans.is_fold(v))
         {
             turns += self.turn(node.root, v, (p, k), Bend::Left, observer);
         }
@@ -815,7 +820,7 @@ impl<'m> Search<'m> {
 
     fn best_g(&self, surface: usize) -> (f64, u8) {
         self.best_g
-            .get(&surface)
+            .get(surface)
             .copied()
             .unwrap_or((f64::INFINITY, 0))
     }
@@ -857,7 +862,12 @@ impl<'m> Search<'m> {
             return 0;
         }
         let bends = if g == best { bends | bit } else { bit };
-        self.best_g.insert(surface, (g, bends));
+        if let Some(slot) = self.best_g.get_mut(surface) {
+            if slot.0.is_infinite() {
+                self.touched.push(surface);
+            }
+            *slot = (g, bends);
+        }
         observer.event(PolyanyaEvent::Turned { vertex, at, g });
         let r = self.roots.len();
         self.roots.push(Root {
@@ -944,7 +954,7 @@ impl<'m> Search<'m> {
             right_vertex: None,
             left_vertex: None,
             into: t,
-            slot,
+            slot: slot as u8,
             round: true,
         };
         self.push_across(node, false, observer);
@@ -954,7 +964,7 @@ impl<'m> Search<'m> {
     fn step_round(&mut self, n: usize, node: &Node, observer: &mut impl Observer<PolyanyaEvent>) {
         let before = self.fresh.len();
         self.offer_goal(node.root, node.into, None);
-        self.round_triangle(node.root, node.into, node.slot, observer);
+        self.round_triangle(node.root, node.into, usize::from(node.slot), observer);
         observer.event(PolyanyaEvent::Expanded {
             node: n,
             observable: 0,
@@ -968,39 +978,46 @@ fn in_cone(right: Line, left: Line, p: Vec2) -> bool {
     orient(right.0, right.1, p) >= 0.0 && orient(left.0, left.1, p) <= 0.0
 }
 
+/// Where a point lies against a cone's sides: [`orient`] of the point against each.
+#[derive(Debug, Clone, Copy)]
+struct Sides {
+    right: f64,
+    left: f64,
+}
+
 /// The part of the far edge `u`→`v` inside the cone through `node`'s interval (the edge may leave
-/// the cone on either side): its right end and left end as seen from `root`, each with its
-/// vertex when it is one; `None` when no part of positive length is.
+/// the cone on either side), given where its ends lie against the cone's sides: its right end
+/// and left end as seen from the root, each with its vertex when it is one; `None` when no part
+/// of positive length is.
 #[allow(clippy::type_complexity)]
 fn project(
     node: &Node,
-    (pu, u): (Vec2, VertId),
-    (pv, v): (Vec2, VertId),
-) -> Option<(Vec2, Option<VertId>, Vec2, Option<VertId>)> {
-    // The part on the inner side of each ray (left of the right one, right of the left one),
+    ((pu, u), at_u): ((Vec2, VertId), Sides),
+    ((pv, v), at_v): ((Vec2, VertId), Sides),
+) -> Option<(Vec2, Option<u32>, Vec2, Option<u32>)> {
+    // The part on the inner side of each side (left of the right one, right of the left one),
     // as a range of the way from u (0) to v (1).
-    let clip = |(a, b): Line, inside: f64| -> Option<(f64, f64)> {
-        let (su, sv) = (orient(a, b, pu) * inside, orient(a, b, pv) * inside);
+    let clip = |line: Line, (su, sv): (f64, f64)| -> Option<(f64, f64)> {
         match (su >= 0.0, sv >= 0.0) {
             (true, true) => Some((0.0, 1.0)),
             (false, false) => None,
-            (true, false) => Some((0.0, crossing((a, b), pu, pv))),
-            (false, true) => Some((crossing((a, b), pu, pv), 1.0)),
+            (true, false) => Some((0.0, crossing(line, pu, pv))),
+            (false, true) => Some((crossing(line, pu, pv), 1.0)),
         }
     };
-    let (r0, r1) = clip(node.right_side, 1.0)?;
-    let (l0, l1) = clip(node.left_side, -1.0)?;
+    let (r0, r1) = clip(node.right_side, (at_u.right, at_v.right))?;
+    let (l0, l1) = clip(node.left_side, (-at_u.left, -at_v.left))?;
     let (start, end) = (r0.max(l0), r1.min(l1));
     if end <= start {
         return None;
     }
     let (right_end, right_vertex) = if start == 0.0 {
-        (pu, Some(u))
+        (pu, Some(u as u32))
     } else {
         (pu.lerp(pv, start), None)
     };
     let (left_end, left_vertex) = if end == 1.0 {
-        (pv, Some(v))
+        (pv, Some(v as u32))
     } else {
         (pu.lerp(pv, end), None)
     };
