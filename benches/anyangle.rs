@@ -60,11 +60,51 @@ fn random_pairs(mesh: &NavMesh, n: usize, seed: u64) -> Vec<(Vec2, Vec2)> {
     pairs
 }
 
+/// The corridor models timed, each with its heuristic weight.
+const MODELS: [(CostModel, f64); 4] = [
+    (CostModel::Centroid, 1.0),
+    (CostModel::Midpoint, 1.0),
+    (CostModel::Straight, 1.0),
+    (CostModel::Straight, 1.02),
+];
+
+fn model_name((cost, weight): (CostModel, f64)) -> String {
+    if weight == 1.0 {
+        format!("corridor {cost:?}")
+    } else {
+        format!("corridor {cost:?} weight {weight}")
+    }
+}
+
 fn compare(c: &mut Criterion, name: &str, mesh: &NavMesh, pairs: &[(Vec2, Vec2)]) {
-    for &(a, b) in pairs {
-        assert!(
-            shortest_path(mesh, a, b, &mut NoObserver).is_found(),
-            "{a} → {b}"
+    let shortest: Vec<f64> = pairs
+        .iter()
+        .map(|&(a, b)| {
+            let path = shortest_path(mesh, a, b, &mut NoObserver);
+            assert!(path.is_found(), "{a} → {b}");
+            path.length
+        })
+        .collect();
+    // How much longer each model's corridor paths are on these very pairs (printed, not timed).
+    for (cost, heuristic_weight) in MODELS {
+        let options = QueryOptions {
+            cost,
+            heuristic_weight,
+            ..QueryOptions::default()
+        };
+        let excess: f64 = pairs
+            .iter()
+            .zip(&shortest)
+            .map(|(&(a, b), &best)| {
+                let path = find_path(mesh, a, b, options, &mut NoObserver, &mut NoObserver)
+                    .expect("finite points");
+                (path.length / best - 1.0).max(0.0)
+            })
+            .sum();
+        eprintln!(
+            "{name}: {}: corridor paths {:.2} % longer than the shortest on average",
+            model_name((cost, heuristic_weight)),
+            100.0 * excess / pairs.len() as f64
         );
     }
     let mut group = c.benchmark_group(name);
@@ -77,22 +117,13 @@ fn compare(c: &mut Criterion, name: &str, mesh: &NavMesh, pairs: &[(Vec2, Vec2)]
             }
         })
     });
-    for (cost, heuristic_weight) in [
-        (CostModel::Centroid, 1.0),
-        (CostModel::Midpoint, 1.0),
-        (CostModel::Straight, 1.0),
-        (CostModel::Straight, 1.02),
-    ] {
+    for (cost, heuristic_weight) in MODELS {
         let options = QueryOptions {
             cost,
             heuristic_weight,
             ..QueryOptions::default()
         };
-        let name = if heuristic_weight == 1.0 {
-            format!("corridor {cost:?}")
-        } else {
-            format!("corridor {cost:?} weight {heuristic_weight}")
-        };
+        let name = model_name((cost, heuristic_weight));
         group.bench_function(BenchmarkId::new(name, &per), |bench| {
             bench.iter(|| {
                 for &(a, b) in pairs {
