@@ -463,8 +463,8 @@ impl NavlabApp {
     /// Loads a mesh file into the scene; on failure the current mesh stays and the error shows.
     pub fn load_file(&mut self, path: PathBuf) {
         let path = absolute(path);
-        let loaded = crate::navmesh::NavMesh::load(&path, self.scenes.navmesh.settings.plane)
-            .map_err(|e| e.to_string());
+        let read = self.scenes.navmesh.settings.read_options();
+        let loaded = crate::navmesh::NavMesh::load_with(&path, read).map_err(|e| e.to_string());
         self.show_mesh_file(path, loaded);
     }
 

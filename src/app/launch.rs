@@ -68,6 +68,8 @@ pub enum LaunchAction {
     AgentRadius(f64),
     /// Build a navmesh from the map and show it.
     BuildMesh,
+    /// Read meshes keeping only the faces within this many degrees of up.
+    MaxSlope(f64),
     /// Show the Diagnostics tab with islands coloured and the first error selected.
     Diagnostics,
     /// Measure corridor paths against the shortest over this many random pairs, and show the
@@ -187,6 +189,9 @@ impl NavlabApp {
                 self.scenes.tile_map.settings.agent_radius = *radius;
             }
             LaunchAction::BuildMesh => self.build_mesh_from_map(),
+            LaunchAction::MaxSlope(degrees) => {
+                self.scenes.navmesh.settings.max_slope = Some(*degrees);
+            }
             LaunchAction::Diagnostics => self.scenes.navmesh.show_diagnostics(),
             LaunchAction::Quality(pairs) => self.scenes.navmesh.measure_quality(*pairs),
             LaunchAction::Optimal => {

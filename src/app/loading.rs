@@ -4,7 +4,7 @@
 use super::latest_worker::LatestWorker;
 use super::{NavlabApp, documents};
 use crate::grid::TileMap;
-use crate::navmesh::{NavMesh, Plane};
+use crate::navmesh::NavMesh;
 use std::path::PathBuf;
 
 /// Files at least this large are opened on the worker (a mesh file of 4 MiB takes about a
@@ -13,8 +13,11 @@ pub const IN_BACKGROUND_BYTES: u64 = 4 << 20;
 
 /// A file to read on the worker.
 pub(super) enum LoadJob {
-    /// A mesh, projected onto `plane`.
-    Mesh { path: PathBuf, plane: Plane },
+    /// A mesh, read with `read`.
+    Mesh {
+        path: PathBuf,
+        read: crate::navmesh::ReadOptions,
+    },
     /// A tile map.
     Map { path: PathBuf },
 }
@@ -30,8 +33,8 @@ pub(super) enum Loaded {
 impl LoadJob {
     fn run(self) -> Loaded {
         match self {
-            LoadJob::Mesh { path, plane } => {
-                let mesh = NavMesh::load(&path, plane).map_err(|e| e.to_string());
+            LoadJob::Mesh { path, read } => {
+                let mesh = NavMesh::load_with(&path, read).map_err(|e| e.to_string());
                 Loaded::Mesh(path, Box::new(mesh))
             }
             LoadJob::Map { path } => {
@@ -76,8 +79,8 @@ impl NavlabApp {
         if !is_large(&path) {
             return self.load_file(path);
         }
-        let plane = self.scenes.navmesh.settings.plane;
-        self.read_in_background(LoadJob::Mesh { path, plane });
+        let read = self.scenes.navmesh.settings.read_options();
+        self.read_in_background(LoadJob::Mesh { path, read });
     }
 
     /// Opens the tile map at `path`, as [`open_mesh_file`](Self::open_mesh_file) does a mesh.

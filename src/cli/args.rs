@@ -312,6 +312,36 @@ impl From<PlaneArg> for Plane {
     }
 }
 
+/// How a mesh file is read: its plane, and which of its faces are walkable.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct MeshReadArgs {
+    /// The plane an OBJ mesh lies in (Polyanya meshes are always XY).
+    #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
+    pub plane: PlaneArg,
+    /// Keep only the faces within DEG degrees of up, by their winding (level geometry: walls,
+    /// ceilings and undersides left out; Recast's default is 45). Up is +Y for XZ, +Z for XY.
+    #[arg(long, value_name = "DEG", value_parser = parse_slope)]
+    pub max_slope: Option<f64>,
+}
+
+impl MeshReadArgs {
+    /// The library's options.
+    pub fn options(&self) -> crate::navmesh::ReadOptions {
+        crate::navmesh::ReadOptions {
+            plane: self.plane.into(),
+            max_slope: self.max_slope,
+        }
+    }
+}
+
+/// Parses a slope in degrees, 0 to 90.
+pub(super) fn parse_slope(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if (0.0..=90.0).contains(&v) => Ok(v),
+        _ => Err(format!("`{text}` is not a slope from 0 to 90 degrees")),
+    }
+}
+
 /// Parses `X,Z` into a point; both must be finite numbers.
 pub fn parse_point(text: &str) -> Result<Vec2, String> {
     let mut parts = text.split(',');

@@ -83,9 +83,9 @@ impl ObstacleArgs {
     pub fn load_with_shapes(
         &self,
         path: &std::path::Path,
-        plane: crate::navmesh::Plane,
+        read: crate::navmesh::ReadOptions,
     ) -> Result<(NavMesh, Vec<Shape>), ExitCode> {
-        let mesh = super::mesh::load(path, plane)?;
+        let mesh = super::mesh::load(path, read)?;
         match self.shapes(&mesh) {
             Ok(shapes) => Ok((mesh, shapes)),
             Err(message) => {
@@ -232,7 +232,7 @@ pub(super) fn cut_command(
     mesh_path: &std::path::Path,
     out: &std::path::Path,
     obstacles: &ObstacleArgs,
-    plane: crate::navmesh::Plane,
+    read: crate::navmesh::ReadOptions,
     json: bool,
 ) -> ExitCode {
     if obstacles.is_empty() {
@@ -241,7 +241,7 @@ pub(super) fn cut_command(
         );
         return ExitCode::from(2);
     }
-    let (mesh, shapes) = match obstacles.load_with_shapes(mesh_path, plane) {
+    let (mesh, shapes) = match obstacles.load_with_shapes(mesh_path, read) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };

@@ -87,8 +87,11 @@ pub(super) fn demo_command(scene: SceneArg, cost: CostArg) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-pub(super) fn load(mesh: &std::path::Path, plane: Plane) -> Result<NavMesh, ExitCode> {
-    NavMesh::load(mesh, plane).map_err(|error| {
+pub(super) fn load(
+    mesh: &std::path::Path,
+    read: crate::navmesh::ReadOptions,
+) -> Result<NavMesh, ExitCode> {
+    NavMesh::load_with(mesh, read).map_err(|error| {
         complain!("error: {error}");
         if crate::grid::is_map_path(mesh) {
             complain!(
@@ -106,7 +109,7 @@ pub(super) struct PathQuery {
     pub from: Vec2,
     pub to: Vec2,
     pub cost: CostArg,
-    pub plane: Plane,
+    pub read: crate::navmesh::ReadOptions,
     pub obstacles: super::cut::ObstacleArgs,
     pub area_costs: Vec<(String, f64)>,
     pub optimal: bool,
@@ -122,12 +125,12 @@ pub(super) fn path_command(
         from,
         to,
         cost,
-        plane,
+        read,
         obstacles,
         area_costs,
         optimal,
     } = query;
-    let (mesh, shapes) = match obstacles.load_with_shapes(mesh_path, plane) {
+    let (mesh, shapes) = match obstacles.load_with_shapes(mesh_path, read) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
@@ -287,13 +290,13 @@ fn optimal_path_command(
 
 pub(super) fn check_command(
     mesh_path: &std::path::Path,
-    plane: Plane,
+    read: crate::navmesh::ReadOptions,
     strict: bool,
     repair_to: Option<&std::path::Path>,
     json: bool,
 ) -> ExitCode {
     use crate::navmesh::diagnose::{CheckOptions, Severity, check, check_raw, repair};
-    let mesh = match load(mesh_path, plane) {
+    let mesh = match load(mesh_path, read) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -382,8 +385,12 @@ pub(super) fn check_command(
     }
 }
 
-pub(super) fn info_command(mesh_path: &std::path::Path, plane: Plane, json: bool) -> ExitCode {
-    let mesh = match load(mesh_path, plane) {
+pub(super) fn info_command(
+    mesh_path: &std::path::Path,
+    read: crate::navmesh::ReadOptions,
+    json: bool,
+) -> ExitCode {
+    let mesh = match load(mesh_path, read) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -393,11 +400,11 @@ pub(super) fn info_command(mesh_path: &std::path::Path, plane: Plane, json: bool
 pub(super) fn convert_command(
     mesh_path: &std::path::Path,
     out: &std::path::Path,
-    plane: Plane,
+    read: crate::navmesh::ReadOptions,
     triangles: bool,
     json: bool,
 ) -> ExitCode {
-    let mesh = match load(mesh_path, plane) {
+    let mesh = match load(mesh_path, read) {
         Ok(m) => m,
         Err(code) => return code,
     };
@@ -474,6 +481,29 @@ pub(super) fn print_summary(name: &str, s: &crate::navmesh::MeshSummary, json: b
             s.height_range[1]
         );
         say!("area:               {:.3}", s.area);
+        let w = &s.walkable;
+        if let Some(max_slope) = w.max_slope {
+            say!(
+                "walkable:           {} faces ({} triangles, area {:.3}) within {}° of up{}; {} faces ({} triangles, area {:.3}) left out",
+                w.walkable_faces,
+                w.walkable_triangles,
+                w.walkable_area,
+                max_slope,
+                if w.flipped {
+                    ", the file read as wound the other way"
+                } else {
+                    ""
+                },
+                w.dropped_faces,
+                w.dropped_triangles,
+                w.dropped_area
+            );
+        } else if s.level_geometry_share > 0.5 {
+            say!(
+                "note:               {:.0} % of the area is steeper than 45° or faces down: this looks like level geometry, not a navmesh; `--max-slope 45` keeps the floors",
+                100.0 * s.level_geometry_share
+            );
+        }
         let b = &s.build;
         say!(
             "loading:            {} polygons, {} vertices in; {} welded (tolerance {:.2e}), {} polygons triangulated, {} degenerate and {} duplicate triangles dropped, {} vertices unused",

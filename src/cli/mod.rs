@@ -64,9 +64,8 @@ pub enum Command {
         /// How A* measures a step between triangles.
         #[arg(long, value_enum, default_value_t = CostArg::Centroid)]
         cost: CostArg,
-        /// The plane an OBJ mesh lies in (Polyanya meshes are always XY).
-        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
-        plane: PlaneArg,
+        #[command(flatten)]
+        read: MeshReadArgs,
         #[command(flatten)]
         walk: WalkArgs,
         #[command(flatten)]
@@ -93,9 +92,8 @@ pub enum Command {
         out: PathBuf,
         #[command(flatten)]
         obstacles: cut::ObstacleArgs,
-        /// The plane an OBJ mesh lies in.
-        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
-        plane: PlaneArg,
+        #[command(flatten)]
+        read: MeshReadArgs,
         /// Print one JSON object: triangles, area_before, area_after, obstacles, ms.
         #[arg(long)]
         json: bool,
@@ -171,9 +169,9 @@ pub enum Command {
         /// With --mesh: how A* measures a step between triangles.
         #[arg(long, value_enum, default_value_t = CostArg::Centroid)]
         cost: CostArg,
-        /// With --mesh: the plane an OBJ mesh lies in (Polyanya meshes are always XY).
-        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
-        plane: PlaneArg,
+        /// With --mesh: how to read it.
+        #[command(flatten)]
+        read: MeshReadArgs,
         #[command(flatten)]
         search: GridSearchArgs,
         /// Print one JSON object with per-scenario details.
@@ -197,9 +195,8 @@ pub enum Command {
         /// The corridor search's heuristic weight, 0 to 5 (1: A* as it is; above 1 greedier).
         #[arg(long, default_value_t = 1.0, value_parser = parse_weight)]
         weight: f64,
-        /// The plane an OBJ mesh lies in (Polyanya meshes are always XY).
-        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
-        plane: PlaneArg,
+        #[command(flatten)]
+        read: MeshReadArgs,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -244,9 +241,8 @@ pub enum Command {
     Check {
         /// The mesh file.
         mesh: PathBuf,
-        /// The plane an OBJ mesh lies in.
-        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
-        plane: PlaneArg,
+        #[command(flatten)]
+        read: MeshReadArgs,
         /// Warnings count as findings for the exit code.
         #[arg(long)]
         strict: bool,
@@ -293,9 +289,8 @@ pub enum Command {
         /// Where to write it (atomically).
         #[arg(short, long, value_name = "OUT.obj|OUT.mesh")]
         out: PathBuf,
-        /// The plane an OBJ mesh lies in.
-        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
-        plane: PlaneArg,
+        #[command(flatten)]
+        read: MeshReadArgs,
         /// For a Polyanya mesh: one polygon per triangle instead of convex polygons.
         #[arg(long)]
         triangles: bool,
@@ -307,9 +302,8 @@ pub enum Command {
     Info {
         /// The mesh file.
         mesh: PathBuf,
-        /// The plane an OBJ mesh lies in.
-        #[arg(long, value_enum, default_value_t = PlaneArg::Xz)]
-        plane: PlaneArg,
+        #[command(flatten)]
+        read: MeshReadArgs,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -348,7 +342,7 @@ pub fn run(command: Command) -> ExitCode {
             from,
             to,
             cost,
-            plane,
+            read,
             walk,
             obstacles,
             area_costs,
@@ -360,7 +354,7 @@ pub fn run(command: Command) -> ExitCode {
                 from,
                 to,
                 cost,
-                plane: plane.into(),
+                read: read.options(),
                 obstacles,
                 area_costs,
                 optimal,
@@ -372,10 +366,10 @@ pub fn run(command: Command) -> ExitCode {
             mesh,
             out,
             obstacles,
-            plane,
+            read,
             json,
-        } => cut::cut_command(&mesh, &out, &obstacles, plane.into(), json),
-        Command::Info { mesh, plane, json } => mesh::info_command(&mesh, plane.into(), json),
+        } => cut::cut_command(&mesh, &out, &obstacles, read.options(), json),
+        Command::Info { mesh, read, json } => mesh::info_command(&mesh, read.options(), json),
         Command::Completions { shell } => {
             use clap::CommandFactory as _;
             clap_complete::generate(shell, &mut Cli::command(), "navlab", &mut std::io::stdout());
@@ -384,10 +378,10 @@ pub fn run(command: Command) -> ExitCode {
         Command::Convert {
             mesh,
             out,
-            plane,
+            read,
             triangles,
             json,
-        } => mesh::convert_command(&mesh, &out, plane.into(), triangles, json),
+        } => mesh::convert_command(&mesh, &out, read.options(), triangles, json),
         Command::Mesh {
             map,
             out,
@@ -397,11 +391,11 @@ pub fn run(command: Command) -> ExitCode {
         } => grid::mesh_command(&map, &out, triangles, agent_radius, json),
         Command::Check {
             mesh,
-            plane,
+            read,
             strict,
             repair,
             json,
-        } => mesh::check_command(&mesh, plane.into(), strict, repair.as_deref(), json),
+        } => mesh::check_command(&mesh, read.options(), strict, repair.as_deref(), json),
         Command::Pursue {
             map,
             kitten,
@@ -440,10 +434,10 @@ pub fn run(command: Command) -> ExitCode {
             mesh: Some(mesh),
             optimal,
             cost,
-            plane,
+            read,
             json,
             ..
-        } => quality::mesh_scen_command(&scen, &mesh, plane.into(), optimal, cost, json),
+        } => quality::mesh_scen_command(&scen, &mesh, read.options(), optimal, cost, json),
         Command::Scen {
             scen,
             map,
@@ -457,11 +451,11 @@ pub fn run(command: Command) -> ExitCode {
             seed,
             cost,
             weight,
-            plane,
+            read,
             json,
         } => quality::quality_command(
             &mesh,
-            plane.into(),
+            read.options(),
             crate::navmesh::quality::QualityOptions {
                 queries: queries as usize,
                 seed,

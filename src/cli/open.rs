@@ -39,6 +39,10 @@ pub struct OpenArgs {
     /// counts simulation steps (60 per second).
     #[arg(long)]
     pub pursuit: bool,
+    /// Keep only the mesh's faces within DEG degrees of up (level geometry: walls and ceilings
+    /// left out, drawn faintly).
+    #[arg(long, value_name = "DEG", value_parser = super::args::parse_slope)]
+    pub max_slope: Option<f64>,
     /// Show the mesh diagnostics with islands coloured.
     #[arg(long)]
     pub diagnostics: bool,
@@ -80,6 +84,9 @@ impl OpenArgs {
     /// corridor check, the pursuit, the walk; and the picture, the size and the theme.
     pub fn launch(&self) -> Launch {
         let mut actions = Vec::new();
+        if let Some(max_slope) = self.max_slope {
+            actions.push(LaunchAction::MaxSlope(max_slope));
+        }
         if let Some(file) = &self.file {
             actions.push(LaunchAction::Open(file.clone()));
         }

@@ -34,12 +34,13 @@ fn point(p: Vec2) -> [f64; 2] {
 /// `navlab quality MESH`.
 pub(super) fn quality_command(
     mesh_path: &Path,
-    plane: Plane,
+    read: crate::navmesh::ReadOptions,
     options: QualityOptions,
     cost: CostArg,
     json: bool,
 ) -> ExitCode {
-    let mesh = match super::mesh::load(mesh_path, plane) {
+    let plane = read.plane;
+    let mesh = match super::mesh::load(mesh_path, read) {
         Ok(mesh) => mesh,
         Err(code) => return code,
     };
@@ -158,7 +159,7 @@ struct MeshScenarioDetail {
 pub(super) fn mesh_scen_command(
     scen_path: &Path,
     mesh_path: &Path,
-    plane: Plane,
+    read: crate::navmesh::ReadOptions,
     optimal: bool,
     cost: CostArg,
     json: bool,
@@ -170,7 +171,7 @@ pub(super) fn mesh_scen_command(
             return ExitCode::from(2);
         }
     };
-    let mesh = match super::mesh::load(mesh_path, plane) {
+    let mesh = match super::mesh::load(mesh_path, read) {
         Ok(mesh) => mesh,
         Err(code) => return code,
     };

@@ -22,6 +22,7 @@ pub mod query;
 pub mod scenarios;
 pub mod timeline;
 pub mod walk;
+pub mod walkable;
 
 pub use build::{BuildError, BuildOptions, BuildReport};
 pub use locate::Location;
@@ -164,6 +165,13 @@ pub struct RawMesh {
     pub polygon_areas: Vec<areas::AreaId>,
     /// The names of the area types (the built-in ones first).
     pub area_names: Vec<String>,
+    /// Faces the walkable filter left out (too steep, or facing down), as lists of indices into
+    /// `positions`: not part of the mesh, drawn faintly.
+    pub dropped_polygons: Vec<Vec<usize>>,
+    /// What the walkable filter kept and left out, when it was applied.
+    pub walkable: Option<walkable::WalkableSummary>,
+    /// How the faces' winding agrees with the file's vertex normals, when it gives them.
+    pub normals: Option<walkable::NormalAgreement>,
 }
 
 impl RawMesh {
@@ -177,6 +185,9 @@ impl RawMesh {
             neighbour_list_problems: Vec::new(),
             polygon_areas: Vec::new(),
             area_names: areas::built_in_names(),
+            dropped_polygons: Vec::new(),
+            walkable: None,
+            normals: None,
         }
     }
 
@@ -252,6 +263,17 @@ pub(crate) fn flat_test_mesh(points: &[[f64; 2]], polygons: &[Vec<usize>]) -> Na
     NavMesh::from_polygons(&positions, polygons, options).expect("builds")
 }
 
+/// How a mesh file is read.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ReadOptions {
+    /// The plane an OBJ mesh lies in (Polyanya meshes are always XY).
+    pub plane: Plane,
+    /// Keep only the faces within this many degrees of up (see [`walkable`]); `None`: every
+    /// face.
+    pub max_slope: Option<f64>,
+}
+
 /// True for a path the window opens as a mesh: `.obj` or `.mesh` (any case).
 pub fn is_mesh_path(path: &FsPath) -> bool {
     polyanya::is_polyanya_path(path)
@@ -264,11 +286,49 @@ impl NavMesh {
     /// Loads a mesh file, choosing the format by extension: `.mesh` is Polyanya, anything else
     /// Wavefront OBJ.
     pub fn load(path: &FsPath, plane: Plane) -> Result<NavMesh, LoadError> {
-        if polyanya::is_polyanya_path(path) {
-            polyanya::load(path)
+        Self::load_with(
+            path,
+            ReadOptions {
+                plane,
+                ..ReadOptions::default()
+            },
+        )
+    }
+
+    /// Loads a mesh file as [`load`](Self::load) does, keeping only its walkable faces when
+    /// `options` gives a maximum slope.
+    pub fn load_with(path: &FsPath, options: ReadOptions) -> Result<NavMesh, LoadError> {
+        let raw = if polyanya::is_polyanya_path(path) {
+            polyanya::load_raw(path)?
         } else {
-            obj::load(path, plane)
+            obj::load_raw(path, options.plane)?
+        };
+        Self::from_read(raw, &path.display().to_string(), options)
+    }
+
+    /// Builds the mesh of a file's polygons (`file` names it in errors), keeping only the
+    /// walkable faces when `options` gives a maximum slope. Polyanya meshes are always in the
+    /// XY plane.
+    pub fn from_read(
+        mut raw: RawMesh,
+        file: &str,
+        options: ReadOptions,
+    ) -> Result<NavMesh, LoadError> {
+        if let Some(max_slope) = options.max_slope {
+            walkable::keep_walkable(&mut raw, max_slope);
         }
+        let plane = raw.plane;
+        NavMesh::from_raw(
+            raw,
+            BuildOptions {
+                plane,
+                ..BuildOptions::default()
+            },
+        )
+        .map_err(|source| LoadError::Build {
+            file: file.to_string(),
+            source,
+        })
     }
 
     /// The mesh as the text of a file named `path`, by extension as for [`load`](Self::load):
@@ -470,7 +530,25 @@ impl NavMesh {
             ],
             area: self.triangles.iter().map(|t| t.area).sum(),
             build: self.report.clone(),
+            walkable: self.walkable_summary(),
+            level_geometry_share: walkable::steep_share(self.raw()),
         }
+    }
+
+    /// What the walkable filter kept and left out; without the filter, every face of the file
+    /// as kept.
+    pub fn walkable_summary(&self) -> walkable::WalkableSummary {
+        let raw = self.raw();
+        raw.walkable.unwrap_or_else(|| {
+            let mut all = walkable::WalkableSummary::default();
+            for face in &raw.polygons {
+                all.walkable_faces += 1;
+                all.walkable_triangles += face.len().saturating_sub(2);
+                let n = walkable::face_normal(&raw.positions, face).unwrap_or_default();
+                all.walkable_area += 0.5 * (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+            }
+            all
+        })
     }
 }
 
@@ -497,6 +575,12 @@ pub struct MeshSummary {
     pub area: f64,
     /// What the builder changed.
     pub build: BuildReport,
+    /// What the walkable filter kept and left out (with no filter, every face kept).
+    #[serde(flatten)]
+    pub walkable: walkable::WalkableSummary,
+    /// The share of the file's area that is steeper than 45° or faces down: over one half, it
+    /// looks like level geometry rather than a navmesh.
+    pub level_geometry_share: f64,
 }
 
 /// Why a mesh file could not be loaded.

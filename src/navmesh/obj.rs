@@ -8,22 +8,31 @@ use std::path::Path;
 /// Loads an OBJ file (at most [`MAX_MESH_BYTES`](crate::input::MAX_MESH_BYTES)).
 pub fn load(path: &Path, plane: Plane) -> Result<NavMesh, LoadError> {
     let file = path.display().to_string();
-    // The file's bytes are gone before the mesh is built: one copy of the mesh at a time.
-    let raw = {
-        let bytes = crate::input::read_file(path, crate::input::MAX_MESH_BYTES, "a mesh file")
-            .map_err(|source| LoadError::Read {
-                file: file.clone(),
-                source,
-            })?;
-        read_polygons(&bytes, &file, plane)?
-    };
+    let raw = load_raw(path, plane)?;
     build(raw, &file, plane)
+}
+
+/// The polygons of an OBJ file as it has them (see [`load`]).
+pub fn load_raw(path: &Path, plane: Plane) -> Result<RawMesh, LoadError> {
+    let file = path.display().to_string();
+    // The file's bytes are gone before the mesh is built: one copy of the mesh at a time.
+    let bytes = crate::input::read_file(path, crate::input::MAX_MESH_BYTES, "a mesh file")
+        .map_err(|source| LoadError::Read {
+            file: file.clone(),
+            source,
+        })?;
+    read_polygons(&bytes, &file, plane)
 }
 
 /// Parses OBJ text; `file` names it in error messages.
 pub fn parse(bytes: &[u8], file: &str, plane: Plane) -> Result<NavMesh, LoadError> {
     let raw = read_polygons(bytes, file, plane)?;
     build(raw, file, plane)
+}
+
+/// The polygons of OBJ text as it has them; `file` names it in error messages.
+pub fn parse_raw(bytes: &[u8], file: &str, plane: Plane) -> Result<RawMesh, LoadError> {
+    read_polygons(bytes, file, plane)
 }
 
 /// Builds the mesh of the file's polygons.
@@ -58,6 +67,7 @@ fn read_polygons(bytes: &[u8], file: &str, plane: Plane) -> Result<RawMesh, Load
     };
     // Navigation needs positions only: keep just the position index of each face corner, so a
     // dangling normal or uv reference (common in hand-edited files) does not reject the mesh.
+    let original = bytes;
     let bytes = &positions_only_faces(bytes);
     let mut reader = LineCountingReader::new(bytes);
     let loaded = tobj::load_obj_buf(&mut reader, &options, |_| {
@@ -111,8 +121,77 @@ fn read_polygons(bytes: &[u8], file: &str, plane: Plane) -> Result<RawMesh, Load
     }
     let mut raw = RawMesh::new(positions, polygons, plane);
     raw.vertex_ids = file_vertex_ids(bytes, &raw);
+    raw.normals = normal_agreement(original);
     read_areas(bytes, &mut raw).map_err(|(line, message)| syntax(line, message))?;
     Ok(raw)
+}
+
+/// How the faces' winding (right-hand rule) agrees with the vertex normals the file gives their
+/// corners (`f a//n`, `f a/t/n`), in area; `None` when no face has normals at every corner.
+/// Read apart from the parser, which keeps positions only; faces naming a vertex or normal that
+/// is not there are skipped.
+fn normal_agreement(bytes: &[u8]) -> Option<super::walkable::NormalAgreement> {
+    if !bytes.windows(3).any(|w| w == b"vn ") {
+        return None;
+    }
+    let parse3 = |tokens: &mut dyn Iterator<Item = &[u8]>| -> Option<[f64; 3]> {
+        let mut c = [0.0; 3];
+        for x in &mut c {
+            *x = std::str::from_utf8(tokens.next()?).ok()?.parse().ok()?;
+        }
+        Some(c)
+    };
+    let index = |word: &[u8], count: usize| -> Option<usize> {
+        let i: i64 = std::str::from_utf8(word).ok()?.parse().ok()?;
+        let i = if i < 0 { count as i64 + i } else { i - 1 };
+        usize::try_from(i).ok().filter(|&i| i < count)
+    };
+    let (mut positions, mut normals): (Vec<[f64; 3]>, Vec<[f64; 3]>) = (Vec::new(), Vec::new());
+    let mut agreement = super::walkable::NormalAgreement::default();
+    let mut any = false;
+    for line in bytes.split(|&b| b == b'\n') {
+        let mut tokens = line
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty());
+        match tokens.next() {
+            Some(b"v") => positions.push(parse3(&mut tokens).unwrap_or([0.0; 3])),
+            Some(b"vn") => normals.push(parse3(&mut tokens).unwrap_or([0.0; 3])),
+            Some(b"f") => {
+                let corners: Option<Vec<(usize, usize)>> = tokens
+                    .map(|word| {
+                        let mut parts = word.split(|&b| b == b'/');
+                        let p = index(parts.next()?, positions.len())?;
+                        let n = index(parts.nth(1)?, normals.len())?;
+                        Some((p, n))
+                    })
+                    .collect();
+                let Some(corners) = corners.filter(|c| c.len() >= 3) else {
+                    continue;
+                };
+                let face: Vec<usize> = corners.iter().map(|&(p, _)| p).collect();
+                let Some(winding) = super::walkable::face_normal(&positions, &face) else {
+                    continue;
+                };
+                let given = corners.iter().fold([0.0; 3], |s, &(_, n)| {
+                    let v = normals.get(n).copied().unwrap_or_default();
+                    [s[0] + v[0], s[1] + v[1], s[2] + v[2]]
+                });
+                let dot = winding[0] * given[0] + winding[1] * given[1] + winding[2] * given[2];
+                let area = 0.5
+                    * (winding[0] * winding[0] + winding[1] * winding[1] + winding[2] * winding[2])
+                        .sqrt();
+                if dot > 0.0 {
+                    agreement.agree += area;
+                    any = true;
+                } else if dot < 0.0 {
+                    agreement.disagree += area;
+                    any = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    any.then_some(agreement)
 }
 
 /// The prefix of a group or material name that gives its faces an area type.

@@ -17,12 +17,33 @@ pub fn is_polyanya_path(path: &Path) -> bool {
 /// Loads a `.mesh` file.
 pub fn load(path: &Path) -> Result<NavMesh, LoadError> {
     let file = path.display().to_string();
+    build(load_raw(path)?, &file)
+}
+
+/// The polygons of a `.mesh` file as it has them (see [`load`]).
+pub fn load_raw(path: &Path) -> Result<super::RawMesh, LoadError> {
+    let file = path.display().to_string();
     let bytes = crate::input::read_file(path, crate::input::MAX_MESH_BYTES, "a mesh file")
         .map_err(|source| LoadError::Read {
             file: file.clone(),
             source,
         })?;
-    parse(&bytes, &file)
+    parse_raw(&bytes, &file)
+}
+
+/// Builds the mesh of a file's polygons (in the XY plane).
+fn build(raw: super::RawMesh, file: &str) -> Result<NavMesh, LoadError> {
+    NavMesh::from_raw(
+        raw,
+        BuildOptions {
+            plane: Plane::Xy,
+            ..BuildOptions::default()
+        },
+    )
+    .map_err(|source| LoadError::Build {
+        file: file.to_string(),
+        source,
+    })
 }
 
 /// The whitespace-separated tokens of a text, each with the line it is on, read one at a
@@ -132,6 +153,11 @@ impl<'a> Tokens<'a> {
 
 /// Parses `.mesh` text; `file` names it in error messages.
 pub fn parse(bytes: &[u8], file: &str) -> Result<NavMesh, LoadError> {
+    build(parse_raw(bytes, file)?, file)
+}
+
+/// The polygons of `.mesh` text as it has them; `file` names it in error messages.
+pub fn parse_raw(bytes: &[u8], file: &str) -> Result<super::RawMesh, LoadError> {
     let text = std::str::from_utf8(bytes).map_err(|e| LoadError::Syntax {
         file: file.to_string(),
         line: bytes
@@ -247,17 +273,7 @@ pub fn parse(bytes: &[u8], file: &str) -> Result<NavMesh, LoadError> {
         raw.neighbour_list_problems = lists.problems(&raw.polygons);
     }
     drop(lists);
-    NavMesh::from_raw(
-        raw,
-        BuildOptions {
-            plane: Plane::Xy,
-            ..BuildOptions::default()
-        },
-    )
-    .map_err(|source| LoadError::Build {
-        file: file.to_string(),
-        source,
-    })
+    Ok(raw)
 }
 
 /// What a version 2 file says is next to what: per vertex the polygons around it, per polygon

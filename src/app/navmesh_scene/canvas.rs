@@ -204,6 +204,8 @@ impl NavmeshScene {
             }
         }
 
+        // Faces the walkable filter left out, faint, under the mesh.
+        self.paint_dropped(painter, view);
         // Area colours, mixed into the search's (ground has none).
         let area_colours: Vec<Color32> = mesh
             .area_names()
@@ -331,6 +333,40 @@ impl NavmeshScene {
             walk.paint(painter, view);
         }
         self.diagnostics.paint_selection(painter, view, mesh);
+    }
+
+    /// The faces the walkable filter left out (walls, ceilings), faint grey.
+    fn paint_dropped(&self, painter: &egui::Painter, view: View) {
+        let raw = self.mesh.raw();
+        if raw.dropped_polygons.is_empty() {
+            return;
+        }
+        let fill = Color32::from_rgba_unmultiplied(140, 140, 150, 28);
+        let line = Color32::from_rgba_unmultiplied(160, 160, 170, 60);
+        let mut shapes = egui::Mesh::default();
+        let mut outline = egui::Mesh::default();
+        for face in &raw.dropped_polygons {
+            let ring: Vec<Pos2> = face
+                .iter()
+                .filter_map(|&v| raw.positions.get(v))
+                .map(|&p| view.screen_from_world(raw.plane.project(p).0))
+                .collect();
+            if ring.len() < 3 {
+                continue;
+            }
+            let first = shapes.vertices.len() as u32;
+            for &p in &ring {
+                shapes.colored_vertex(p, fill);
+            }
+            for k in 1..ring.len() as u32 - 1 {
+                shapes.add_triangle(first, first + k, first + k + 1);
+            }
+            for k in 0..ring.len() {
+                push_segment(&mut outline, ring[k], ring[(k + 1) % ring.len()], 1.0, line);
+            }
+        }
+        painter.add(Shape::mesh(shapes));
+        painter.add(Shape::mesh(outline));
     }
 
     fn paint_search_details(&self, painter: &egui::Painter, view: View, visible: &[TriId]) {

@@ -30,6 +30,9 @@ impl NavmeshScene {
                 shared.ask(UiCommand::ReloadMesh);
             }
         });
+        if self.walkable_controls_ui(ui) {
+            shared.ask(UiCommand::ReloadMesh);
+        }
         ui.separator();
         self.edit_controls_ui(ui, shared);
         ui.separator();
@@ -78,6 +81,38 @@ impl NavmeshScene {
                 self.diagnostics_ui(ui, shared);
             }
         }
+    }
+
+    /// The walkable filter: on or off, and its slope. Returns true when the mesh should be
+    /// read again.
+    fn walkable_controls_ui(&mut self, ui: &mut Ui) -> bool {
+        use crate::navmesh::walkable::SUGGESTED_MAX_SLOPE;
+        let before = self.settings.max_slope;
+        let mut on = before.is_some();
+        let mut reload = false;
+        ui.horizontal(|ui| {
+            reload |= ui
+                .checkbox(&mut on, "Walkable only")
+                .on_hover_text(
+                    "Keep only the faces within the slope of up, by their winding (walls, \
+                     ceilings and undersides of level geometry left out, drawn faintly); a file \
+                     wound the other way is read flipped",
+                )
+                .changed();
+            let mut slope = before.unwrap_or(SUGGESTED_MAX_SLOPE);
+            let response = ui
+                .add_enabled(
+                    on,
+                    egui::Slider::new(&mut slope, 0.0..=89.0)
+                        .suffix("°")
+                        .fixed_decimals(0),
+                )
+                .on_hover_text("The steepest slope walked on, in degrees from up (Recast: 45°)");
+            // Read again once a drag ends, not at every step of it.
+            reload |= response.drag_stopped() || (response.changed() && !response.dragged());
+            self.settings.max_slope = on.then_some(slope);
+        });
+        reload
     }
 
     /// Opens a measured pair: start and goal there, the shortest path searched too, the

@@ -96,6 +96,8 @@ pub struct NavmeshSettings {
     pub heuristic_weight: f64,
     /// Plane OBJ files are projected onto.
     pub plane: Plane,
+    /// Keep only faces within this many degrees of up when reading a mesh (`None`: all).
+    pub max_slope: Option<f64>,
     /// Display toggles.
     pub display: DisplayOptions,
     /// How the agent walks the path.
@@ -112,12 +114,33 @@ impl Default for NavmeshSettings {
             cost: CostModel::Centroid,
             heuristic_weight: 1.0,
             plane: Plane::Xz,
+            max_slope: None,
             display: DisplayOptions::default(),
             walk: WalkOptions::default(),
             speed: Playback::default().speed,
             optimal: false,
         }
     }
+}
+
+impl NavmeshSettings {
+    /// How mesh files are read with these settings.
+    pub fn read_options(&self) -> crate::navmesh::ReadOptions {
+        crate::navmesh::ReadOptions {
+            plane: self.plane,
+            max_slope: self.max_slope,
+        }
+    }
+}
+
+/// What the view says about a mesh just read, above the canvas until dismissed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MeshAdvice {
+    /// Read whole, it looks like level geometry: this share of its area is steep or faces
+    /// down.
+    LevelGeometry(f64),
+    /// The walkable filter read it as wound the other way.
+    Flipped,
 }
 
 /// Which marker a drag moves.
@@ -195,6 +218,19 @@ pub struct NavmeshScene {
     previous_path: Option<Vec<Vec2>>,
     /// How the corridor path compares with the shortest path, when both were searched.
     pub gap: Option<crate::navmesh::gap::Gap>,
+    /// What to say about the mesh just read (dismissable).
+    pub advice: Option<MeshAdvice>,
+}
+
+/// What to say about a mesh with this summary: that it looks like level geometry (read
+/// whole), or that the walkable filter read it flipped.
+fn advice_for(summary: &crate::navmesh::MeshSummary) -> Option<MeshAdvice> {
+    if summary.walkable.max_slope.is_some() {
+        summary.walkable.flipped.then_some(MeshAdvice::Flipped)
+    } else {
+        (summary.level_geometry_share > 0.5)
+            .then_some(MeshAdvice::LevelGeometry(summary.level_geometry_share))
+    }
 }
 
 /// Banner wording for a repair that went wrong.
@@ -210,7 +246,12 @@ impl NavmeshScene {
     /// The scene on an embedded mesh, with its start and goal placed and the animation ready.
     pub fn embedded(scene: EmbeddedScene, settings: NavmeshSettings) -> Self {
         // The embedded meshes are tested to load; an empty fallback keeps this infallible.
-        let mesh = obj::parse(scene.obj, scene.name, Plane::Xz)
+        let options = crate::navmesh::ReadOptions {
+            plane: Plane::Xz,
+            ..settings.read_options()
+        };
+        let mesh = obj::parse_raw(scene.obj, scene.name, Plane::Xz)
+            .and_then(|raw| NavMesh::from_read(raw, scene.name, options))
             .or_else(|_| obj::parse(assets::ROOMS.obj, assets::ROOMS.name, Plane::Xz))
             .expect("the embedded meshes load");
         let playback = Playback::at_speed(settings.speed);
@@ -231,6 +272,7 @@ impl NavmeshScene {
             pending_notice: None,
             previous_path: None,
             gap: None,
+            advice: None,
             source: MeshSource::Embedded(scene),
             start: Vec2::new(scene.start.0, scene.start.1),
             goal: Vec2::new(scene.goal.0, scene.goal.1),
@@ -266,10 +308,16 @@ impl NavmeshScene {
     pub fn load(&self, source: &MeshSource) -> Result<NavMesh, String> {
         match source {
             MeshSource::Embedded(scene) => {
-                obj::parse(scene.obj, scene.name, Plane::Xz).map_err(|e| e.to_string())
+                let options = crate::navmesh::ReadOptions {
+                    plane: Plane::Xz,
+                    ..self.settings.read_options()
+                };
+                obj::parse_raw(scene.obj, scene.name, Plane::Xz)
+                    .and_then(|raw| NavMesh::from_read(raw, scene.name, options))
+                    .map_err(|e| e.to_string())
             }
             MeshSource::File(path) => {
-                NavMesh::load(path, self.settings.plane).map_err(|e| e.to_string())
+                NavMesh::load_with(path, self.settings.read_options()).map_err(|e| e.to_string())
             }
             MeshSource::Generated(name) => {
                 Err(format!("{name} was generated; there is no file to reload"))
@@ -325,6 +373,7 @@ impl NavmeshScene {
     fn take_editor(&mut self, editor: crate::navmesh::edit::MeshEditor) {
         let mesh = Arc::clone(editor.mesh());
         self.summary = mesh.summary();
+        self.advice = advice_for(&self.summary);
         self.areas_present = mesh.area_types_present();
         self.outline_edges = canvas::outline_edges(&mesh);
         self.timeline = Timeline::default();
@@ -379,6 +428,52 @@ impl NavmeshScene {
                 format!("the repair made an unusable mesh: {error}"),
             ),
         }
+    }
+
+    /// The strip above the canvas that says what the mesh just read looks like, with what to
+    /// do about it; returns true when the mesh should be read again (the filter switched on).
+    fn advice_ui(&mut self, ui: &mut egui::Ui) -> bool {
+        use crate::navmesh::walkable::SUGGESTED_MAX_SLOPE;
+        let Some(advice) = self.advice else {
+            return false;
+        };
+        let (mut reload, mut dismiss) = (false, false);
+        egui::Frame::new()
+            .fill(egui::Color32::from_rgb(70, 60, 20))
+            .inner_margin(8.0)
+            .show(ui, |ui| {
+                let text = match advice {
+                    MeshAdvice::LevelGeometry(share) => format!(
+                        "This looks like level geometry, not a navmesh: {:.0} % of its area is \
+                         steeper than {SUGGESTED_MAX_SLOPE}° or faces down (walls, ceilings, \
+                         undersides). Keep only its walkable faces?",
+                        100.0 * share
+                    ),
+                    MeshAdvice::Flipped => "Its faces are wound the other way (against its \
+                        vertex normals, or nearly all facing down): read flipped, so that its \
+                        floors face up."
+                        .to_string(),
+                };
+                ui.add(
+                    egui::Label::new(egui::RichText::new(text).color(egui::Color32::WHITE)).wrap(),
+                );
+                ui.horizontal(|ui| {
+                    if matches!(advice, MeshAdvice::LevelGeometry(_))
+                        && ui
+                            .button(format!("Walkable only ({SUGGESTED_MAX_SLOPE}°)"))
+                            .on_hover_text("Read the file again keeping the faces within the slope")
+                            .clicked()
+                    {
+                        self.settings.max_slope = Some(SUGGESTED_MAX_SLOPE);
+                        reload = true;
+                    }
+                    dismiss = ui.button("Dismiss").clicked();
+                });
+            });
+        if dismiss || reload {
+            self.advice = None;
+        }
+        reload
     }
 
     /// Shows the Diagnostics tab and measures corridor paths against the shortest over `pairs`
@@ -696,6 +791,9 @@ impl Scene for NavmeshScene {
     }
 
     fn canvas_ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared) {
+        if self.advice_ui(ui) {
+            shared.ask(UiCommand::ReloadMesh);
+        }
         NavmeshScene::canvas_ui(self, ui);
         if let Some(notice) = self.pending_notice.take() {
             *shared.notice = Some(notice);
