@@ -89,6 +89,7 @@ fn the_walkable_area_of_the_level_geometry_is_the_sum_of_its_up_facing_faces() {
             ReadOptions {
                 plane: Plane::Xz,
                 max_slope: Some(max_slope),
+                ..ReadOptions::default()
             },
         )
         .expect("loads");
@@ -128,10 +129,201 @@ fn the_navmesh_export_keeps_nearly_everything_at_45_degrees() {
         ReadOptions {
             plane: Plane::Xz,
             max_slope: Some(45.0),
+            ..ReadOptions::default()
         },
     )
     .expect("loads");
     let summary = mesh.raw().walkable.expect("filtered");
     let share = summary.walkable_area / (summary.walkable_area + summary.dropped_area);
     assert!(share > 0.9, "{share}");
+}
+
+// ---- An agent's radius on any mesh -------------------------------------------------------
+
+use navlab::geom::Vec2;
+use navlab::grid::{Tile, TileMap};
+use navlab::navmesh::radius::shrink;
+use navlab::navmesh::{QueryOptions, find_path};
+use navlab::search::NoObserver;
+use proptest::prelude::*;
+
+fn map_of(rows: &[&str]) -> TileMap {
+    TileMap::from_rows(
+        rows.iter()
+            .map(|r| {
+                r.chars()
+                    .map(|c| if c == '#' { Tile::Wall } else { Tile::Grass })
+                    .collect()
+            })
+            .collect(),
+    )
+    .expect("a map")
+}
+
+/// The distance between segments `a`–`b` and `c`–`d` (0 when they cross).
+fn segment_distance(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> f64 {
+    let point_to = |p: Vec2, s: Vec2, e: Vec2| {
+        let d = e - s;
+        let len2 = d.dot(d);
+        let t = if len2 > 0.0 {
+            ((p - s).dot(d) / len2).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        p.distance(s + d * t)
+    };
+    let cross = |o: Vec2, p: Vec2, q: Vec2| (p - o).cross(q - o);
+    let (d1, d2) = (cross(a, b, c), cross(a, b, d));
+    let (d3, d4) = (cross(c, d, a), cross(c, d, b));
+    if d1 * d2 < 0.0 && d3 * d4 < 0.0 {
+        return 0.0;
+    }
+    point_to(a, c, d)
+        .min(point_to(b, c, d))
+        .min(point_to(c, a, b))
+        .min(point_to(d, a, b))
+}
+
+/// The walls of a mesh: its edges with one triangle.
+fn walls(mesh: &NavMesh) -> Vec<(Vec2, Vec2)> {
+    mesh.edges()
+        .iter()
+        .filter(|e| e.triangles.len() == 1)
+        .map(|e| {
+            (
+                mesh.vertices()[e.vertices[0]],
+                mesh.vertices()[e.vertices[1]],
+            )
+        })
+        .collect()
+}
+
+/// How far a path comes to the walls.
+fn clearance(path: &[Vec2], walls: &[(Vec2, Vec2)]) -> f64 {
+    let mut least = f64::INFINITY;
+    for leg in path.windows(2) {
+        for &(c, d) in walls {
+            least = least.min(segment_distance(leg[0], leg[1], c, d));
+        }
+    }
+    if path.len() == 1 {
+        for &(c, d) in walls {
+            least = least.min(segment_distance(path[0], path[0], c, d));
+        }
+    }
+    least
+}
+
+#[test]
+fn a_room_with_a_pillar_shrinks_to_the_offset_area() {
+    // A 10 × 8 room with a 2 × 2 pillar in the middle.
+    let map = map_of(&[
+        "..........",
+        "..........",
+        "..........",
+        "....##....",
+        "....##....",
+        "..........",
+        "..........",
+        "..........",
+    ]);
+    let mesh = navlab::navmesh::from_map::navmesh_from_map(&map, 0.0).expect("mesh");
+    let r = 0.5;
+    let shrunk = shrink(&mesh, r).expect("shrinks");
+    let area: f64 = shrunk.mesh.triangles().iter().map(|t| t.area).sum();
+    // The room's inner rectangle less the pillar grown by r: its sides pushed out by r, its
+    // corners rounded (here circumscribed by 16-gons, up to 1.3 % more than the circle).
+    let room = (10.0 - 2.0 * r) * (8.0 - 2.0 * r);
+    let pillar = 4.0 + 4.0 * 2.0 * r + std::f64::consts::PI * r * r;
+    let exact = room - pillar;
+    assert!(area <= exact + 1e-9, "{area} > {exact}");
+    assert!(
+        area >= exact - 0.02 * std::f64::consts::PI * r * r,
+        "{area} < {exact}"
+    );
+    assert!(shrunk.summary.closed.is_empty());
+}
+
+#[test]
+fn a_passage_narrower_than_the_agent_closes_and_is_marked() {
+    // Two rooms joined by a corridor one tile wide.
+    let map = map_of(&[
+        "....#....",
+        "....#....",
+        ".........",
+        "....#....",
+        "....#....",
+    ]);
+    let mesh = navlab::navmesh::from_map::navmesh_from_map(&map, 0.0).expect("mesh");
+    assert_eq!(mesh.island_count(), 1);
+    let open = shrink(&mesh, 0.4).expect("shrinks");
+    assert_eq!(
+        open.mesh.island_count(),
+        1,
+        "a 1-wide gap lets a 0.8-wide agent through"
+    );
+    let closed = shrink(&mesh, 0.6).expect("shrinks");
+    assert_eq!(closed.mesh.island_count(), 2);
+    assert_eq!(closed.summary.closed.len(), 1);
+    let mark = closed.summary.closed[0].at;
+    assert!(
+        (mark.x - 4.5).abs() < 0.6 && (mark.y - 2.5).abs() < 0.6,
+        "{mark}"
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: common::cases_or(24),
+        ..ProptestConfig::default()
+    })]
+
+    /// On meshes of random maps, and the same meshes with an obstacle cut into them, every
+    /// path on the mesh shrunk by r keeps at least r from the original mesh's walls.
+    #[test]
+    fn paths_on_a_shrunk_mesh_keep_the_radius_from_every_wall(
+        walls_at in prop::collection::vec(prop::bool::weighted(0.2), 12 * 9),
+        picks in prop::collection::vec((0.0f64..1.0, 0.0f64..1.0), 6),
+        r in 0.05f64..0.45,
+        cut in any::<bool>(),
+    ) {
+        let rows: Vec<Vec<Tile>> = walls_at
+            .chunks(12)
+            .map(|row| row.iter().map(|&w| if w { Tile::Wall } else { Tile::Grass }).collect())
+            .collect();
+        let map = TileMap::from_rows(rows).expect("map");
+        let Ok(mut mesh) = navlab::navmesh::from_map::navmesh_from_map(&map, 0.0) else {
+            return Ok(());
+        };
+        if cut {
+            use navlab::navmesh::edit::{MeshEditor, shape::{Shape, ShapeKind}};
+            let mut editor = MeshEditor::new(std::sync::Arc::new(mesh.clone()));
+            let outline = vec![[5.3, 3.3], [6.7, 3.6], [6.2, 5.1], [5.1, 4.6]];
+            if editor.add_shape(Shape { outline, kind: ShapeKind::Obstacle, floor: None }).is_ok() {
+                mesh = (**editor.mesh()).clone();
+            }
+        }
+        let Ok(shrunk) = shrink(&mesh, r) else {
+            return Ok(());
+        };
+        let original = walls(&mesh);
+        let b = shrunk.mesh.bounds();
+        let at = |(u, v): (f64, f64)| {
+            Vec2::new(b.min.x + u * (b.max.x - b.min.x), b.min.y + v * (b.max.y - b.min.y))
+        };
+        for pair in picks.windows(2) {
+            let (from, to) = (at(pair[0]), at(pair[1]));
+            let path = find_path(&shrunk.mesh, from, to, QueryOptions::default(), &mut NoObserver, &mut NoObserver)
+                .expect("finite");
+            if path.waypoints.is_empty() {
+                continue;
+            }
+            let least = clearance(&path.waypoints, &original);
+            prop_assert!(least >= r - 1e-9, "{from} → {to}: {least} < {r}: {:?}", path.waypoints);
+        }
+        // The shrunk mesh's own corners keep the radius too.
+        for &p in shrunk.mesh.vertices() {
+            prop_assert!(clearance(&[p], &original) >= r - 1e-9);
+        }
+    }
 }

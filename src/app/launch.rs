@@ -70,6 +70,8 @@ pub enum LaunchAction {
     BuildMesh,
     /// Read meshes keeping only the faces within this many degrees of up.
     MaxSlope(f64),
+    /// Read meshes shrunk for an agent of this radius.
+    MeshAgentRadius(f64),
     /// Show the Diagnostics tab with islands coloured and the first error selected.
     Diagnostics,
     /// Measure corridor paths against the shortest over this many random pairs, and show the
@@ -191,6 +193,9 @@ impl NavlabApp {
             LaunchAction::BuildMesh => self.build_mesh_from_map(),
             LaunchAction::MaxSlope(degrees) => {
                 self.scenes.navmesh.settings.max_slope = Some(*degrees);
+            }
+            LaunchAction::MeshAgentRadius(radius) => {
+                self.scenes.navmesh.settings.agent_radius = Some(*radius);
             }
             LaunchAction::Diagnostics => self.scenes.navmesh.show_diagnostics(),
             LaunchAction::Quality(pairs) => self.scenes.navmesh.measure_quality(*pairs),

@@ -322,6 +322,10 @@ pub struct MeshReadArgs {
     /// ceilings and undersides left out; Recast's default is 45). Up is +Y for XZ, +Z for XY.
     #[arg(long, value_name = "DEG", value_parser = parse_slope)]
     pub max_slope: Option<f64>,
+    /// Shrink the mesh for an agent of radius R (in the mesh's units): every point left is at
+    /// least R from every wall; passages narrower than 2R close.
+    #[arg(long, value_name = "R", value_parser = parse_mesh_radius)]
+    pub agent_radius: Option<f64>,
 }
 
 impl MeshReadArgs {
@@ -330,7 +334,16 @@ impl MeshReadArgs {
         crate::navmesh::ReadOptions {
             plane: self.plane.into(),
             max_slope: self.max_slope,
+            agent_radius: self.agent_radius,
         }
+    }
+}
+
+/// Parses an agent's radius on a mesh: a number above 0.
+pub(super) fn parse_mesh_radius(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        _ => Err(format!("`{text}` is not a radius above 0")),
     }
 }
 

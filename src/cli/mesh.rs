@@ -504,6 +504,36 @@ pub(super) fn print_summary(name: &str, s: &crate::navmesh::MeshSummary, json: b
                 100.0 * s.level_geometry_share
             );
         }
+        if let Some(shrunk) = &s.agent_radius {
+            say!(
+                "agent radius:       {}: {:.1} % of the area left{}{}",
+                shrunk.radius,
+                100.0 * s.area / shrunk.area_before.max(f64::MIN_POSITIVE),
+                if shrunk.kept_as_is.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; {} with stacked floors left as they are",
+                        count(shrunk.kept_as_is.len(), "island")
+                    )
+                },
+                if shrunk.vanished.is_empty() {
+                    String::new()
+                } else {
+                    format!(
+                        "; {} too narrow for it",
+                        count(shrunk.vanished.len(), "island")
+                    )
+                }
+            );
+            for passage in &shrunk.closed {
+                say!(
+                    "  passage closed at {} (the pieces {:.3} apart)",
+                    passage.at,
+                    passage.gap
+                );
+            }
+        }
         let b = &s.build;
         say!(
             "loading:            {} polygons, {} vertices in; {} welded (tolerance {:.2e}), {} polygons triangulated, {} degenerate and {} duplicate triangles dropped, {} vertices unused",

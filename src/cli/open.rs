@@ -55,8 +55,9 @@ pub struct OpenArgs {
     /// map's start to its goal.
     #[arg(long)]
     pub build_mesh: bool,
-    /// The agent radius for the built navmesh, in tiles (see `navlab mesh`).
-    #[arg(long, value_name = "TILES")]
+    /// The agent radius: for a navmesh built from a map, in tiles (see `navlab mesh`); for a
+    /// mesh file, in its units, the mesh shrunk by it.
+    #[arg(long, value_name = "R")]
     pub agent_radius: Option<f64>,
     #[command(flatten)]
     pub search: OpenSearchArgs,
@@ -84,8 +85,18 @@ impl OpenArgs {
     /// corridor check, the pursuit, the walk; and the picture, the size and the theme.
     pub fn launch(&self) -> Launch {
         let mut actions = Vec::new();
+        let mesh_file = self
+            .file
+            .as_deref()
+            .is_some_and(crate::navmesh::is_mesh_path);
         if let Some(max_slope) = self.max_slope {
             actions.push(LaunchAction::MaxSlope(max_slope));
+        }
+        if let Some(radius) = self.agent_radius
+            && mesh_file
+            && !self.build_mesh
+        {
+            actions.push(LaunchAction::MeshAgentRadius(radius));
         }
         if let Some(file) = &self.file {
             actions.push(LaunchAction::Open(file.clone()));
@@ -117,7 +128,9 @@ impl OpenArgs {
         if let Some(partition) = self.partitions {
             actions.push(LaunchAction::Partitions(partition.into()));
         }
-        if let Some(radius) = self.agent_radius {
+        if let Some(radius) = self.agent_radius
+            && on_map
+        {
             actions.push(LaunchAction::AgentRadius(radius));
         }
         if self.build_mesh {

@@ -19,6 +19,7 @@ pub mod polyanya;
 mod polyanya_write;
 pub mod quality;
 pub mod query;
+pub mod radius;
 pub mod scenarios;
 pub mod timeline;
 pub mod walk;
@@ -172,6 +173,8 @@ pub struct RawMesh {
     pub walkable: Option<walkable::WalkableSummary>,
     /// How the faces' winding agrees with the file's vertex normals, when it gives them.
     pub normals: Option<walkable::NormalAgreement>,
+    /// For a mesh shrunk for an agent's radius: what the shrinking did.
+    pub shrunk: Option<radius::ShrinkSummary>,
 }
 
 impl RawMesh {
@@ -188,6 +191,7 @@ impl RawMesh {
             dropped_polygons: Vec::new(),
             walkable: None,
             normals: None,
+            shrunk: None,
         }
     }
 
@@ -272,6 +276,8 @@ pub struct ReadOptions {
     /// Keep only the faces within this many degrees of up (see [`walkable`]); `None`: every
     /// face.
     pub max_slope: Option<f64>,
+    /// Shrink the mesh for an agent of this radius (see [`radius`]); `None`: as it is.
+    pub agent_radius: Option<f64>,
 }
 
 /// True for a path the window opens as a mesh: `.obj` or `.mesh` (any case).
@@ -318,7 +324,7 @@ impl NavMesh {
             walkable::keep_walkable(&mut raw, max_slope);
         }
         let plane = raw.plane;
-        NavMesh::from_raw(
+        let mesh = NavMesh::from_raw(
             raw,
             BuildOptions {
                 plane,
@@ -328,7 +334,16 @@ impl NavMesh {
         .map_err(|source| LoadError::Build {
             file: file.to_string(),
             source,
-        })
+        })?;
+        match options.agent_radius {
+            Some(radius) => radius::shrink(&mesh, radius)
+                .map(|shrunk| shrunk.mesh)
+                .map_err(|source| LoadError::Shrink {
+                    file: file.to_string(),
+                    source,
+                }),
+            None => Ok(mesh),
+        }
     }
 
     /// The mesh as the text of a file named `path`, by extension as for [`load`](Self::load):
@@ -532,6 +547,7 @@ impl NavMesh {
             build: self.report.clone(),
             walkable: self.walkable_summary(),
             level_geometry_share: walkable::steep_share(self.raw()),
+            agent_radius: self.raw().shrunk.clone(),
         }
     }
 
@@ -581,6 +597,8 @@ pub struct MeshSummary {
     /// The share of the file's area that is steeper than 45° or faces down: over one half, it
     /// looks like level geometry rather than a navmesh.
     pub level_geometry_share: f64,
+    /// For a mesh shrunk for an agent's radius: what the shrinking did.
+    pub agent_radius: Option<radius::ShrinkSummary>,
 }
 
 /// Why a mesh file could not be loaded.
@@ -611,5 +629,13 @@ pub enum LoadError {
         file: String,
         /// What is wrong.
         source: BuildError,
+    },
+    /// The mesh could not be shrunk for the agent's radius asked for.
+    #[error("{file}: {source}")]
+    Shrink {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        source: radius::ShrinkError,
     },
 }

@@ -325,6 +325,7 @@ impl NavmeshScene {
             painter.add(Shape::mesh(outline));
         }
 
+        self.paint_shrunk(painter, view);
         self.paint_search_details(painter, view, &visible_tris);
         self.paint_funnel(painter, view);
         self.paint_optimal(painter, view);
@@ -333,6 +334,34 @@ impl NavmeshScene {
             walk.paint(painter, view);
         }
         self.diagnostics.paint_selection(painter, view, mesh);
+    }
+
+    /// For a mesh shrunk for an agent's radius: the walls as they were, faint, and a × where a
+    /// passage closed.
+    fn paint_shrunk(&self, painter: &egui::Painter, view: View) {
+        let Some(summary) = &self.mesh.raw().shrunk else {
+            return;
+        };
+        let mut lines = egui::Mesh::default();
+        let faint = Color32::from_rgba_unmultiplied(230, 230, 240, 90);
+        for [a, b] in &summary.walls_before {
+            push_segment(
+                &mut lines,
+                view.screen_from_world(*a),
+                view.screen_from_world(*b),
+                1.5,
+                faint,
+            );
+        }
+        painter.add(Shape::mesh(lines));
+        let red = Color32::from_rgb(240, 70, 70);
+        for passage in &summary.closed {
+            let c = view.screen_from_world(passage.at);
+            let r = 7.0;
+            painter.line_segment([c + vec2(-r, -r), c + vec2(r, r)], Stroke::new(3.0, red));
+            painter.line_segment([c + vec2(-r, r), c + vec2(r, -r)], Stroke::new(3.0, red));
+            painter.circle_stroke(c, r + 4.0, Stroke::new(1.5, red));
+        }
     }
 
     /// The faces the walkable filter left out (walls, ceilings), faint grey.

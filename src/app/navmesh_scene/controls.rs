@@ -30,7 +30,16 @@ impl NavmeshScene {
                 shared.ask(UiCommand::ReloadMesh);
             }
         });
-        if self.walkable_controls_ui(ui) {
+        let shaped = self.settings.max_slope.is_some() || self.settings.agent_radius.is_some();
+        let reread = egui::CollapsingHeader::new("Walkable area")
+            .id_salt("walkable_area")
+            .default_open(shaped)
+            .show(ui, |ui| {
+                self.walkable_controls_ui(ui) | self.agent_radius_controls_ui(ui)
+            })
+            .body_returned
+            .unwrap_or(false);
+        if reread {
             shared.ask(UiCommand::ReloadMesh);
         }
         ui.separator();
@@ -112,6 +121,60 @@ impl NavmeshScene {
             reload |= response.drag_stopped() || (response.changed() && !response.dragged());
             self.settings.max_slope = on.then_some(slope);
         });
+        reload
+    }
+
+    /// The agent's radius the mesh is shrunk by: on or off, and how much. Returns true when
+    /// the mesh should be read again.
+    fn agent_radius_controls_ui(&mut self, ui: &mut Ui) -> bool {
+        let before = self.settings.agent_radius;
+        let mut on = before.is_some();
+        let mut reload = false;
+        let size = {
+            let b = self.mesh.bounds();
+            (b.max.x - b.min.x).max(b.max.y - b.min.y).max(1e-6)
+        };
+        ui.horizontal(|ui| {
+            let checkbox = ui
+                .checkbox(&mut on, "Agent radius")
+                .on_hover_text(
+                    "Shrink the mesh so that an agent's centre keeps this far from every wall \
+                     (the walls as they were drawn faintly); passages too narrow close and are \
+                     marked",
+                );
+            reload |= checkbox.changed();
+            let mut radius = before.unwrap_or(size / 100.0);
+            let response = ui
+                .add_enabled(
+                    on,
+                    egui::DragValue::new(&mut radius)
+                        .range(size * 1e-4..=size * 0.25)
+                        .speed(size / 1000.0)
+                        .max_decimals(3),
+                )
+                .labelled_by(checkbox.id);
+            reload |= response.drag_stopped() || (response.changed() && !response.dragged());
+            self.settings.agent_radius = on.then_some(radius);
+        });
+        if let Some(summary) = &self.mesh.raw().shrunk {
+            let mut text = format!(
+                "{:.1} % of the area left",
+                100.0 * self.summary.area / summary.area_before.max(f64::MIN_POSITIVE)
+            );
+            if !summary.closed.is_empty() {
+                text.push_str(&format!(
+                    "; {} closed (marked ×)",
+                    crate::words::count(summary.closed.len(), "passage")
+                ));
+            }
+            if !summary.kept_as_is.is_empty() {
+                text.push_str(&format!(
+                    "; {} with stacked floors left as they are",
+                    crate::words::count(summary.kept_as_is.len(), "island")
+                ));
+            }
+            ui.label(egui::RichText::new(text).weak());
+        }
         reload
     }
 

@@ -691,6 +691,30 @@ impl NavmeshScene {
                 ));
             }
         }
+        if let Some(shrunk) = &self.mesh.raw().shrunk {
+            rows.push((
+                Color32::TRANSPARENT,
+                Stroke::new(1.5, Color32::from_rgba_unmultiplied(230, 230, 240, 90)),
+                false,
+                format!("walls (the mesh shrunk by {})", shrunk.radius),
+            ));
+            if !shrunk.closed.is_empty() {
+                rows.push((
+                    Color32::from_rgb(240, 70, 70),
+                    Stroke::NONE,
+                    false,
+                    "passage closed for the agent".into(),
+                ));
+            }
+        }
+        if !self.mesh.raw().dropped_polygons.is_empty() {
+            rows.push((
+                Color32::from_rgba_unmultiplied(140, 140, 150, 60),
+                Stroke::NONE,
+                false,
+                "left out: too steep or facing down".into(),
+            ));
+        }
         if self.diagnostics.quality.heat_shown() {
             for (_, colour, text) in super::quality::HEAT_BANDS {
                 rows.push((colour, Stroke::NONE, false, text.into()));

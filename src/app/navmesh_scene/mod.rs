@@ -98,6 +98,8 @@ pub struct NavmeshSettings {
     pub plane: Plane,
     /// Keep only faces within this many degrees of up when reading a mesh (`None`: all).
     pub max_slope: Option<f64>,
+    /// Shrink meshes read for an agent of this radius (`None`: as they are).
+    pub agent_radius: Option<f64>,
     /// Display toggles.
     pub display: DisplayOptions,
     /// How the agent walks the path.
@@ -115,6 +117,7 @@ impl Default for NavmeshSettings {
             heuristic_weight: 1.0,
             plane: Plane::Xz,
             max_slope: None,
+            agent_radius: None,
             display: DisplayOptions::default(),
             walk: WalkOptions::default(),
             speed: Playback::default().speed,
@@ -129,6 +132,7 @@ impl NavmeshSettings {
         crate::navmesh::ReadOptions {
             plane: self.plane,
             max_slope: self.max_slope,
+            agent_radius: self.agent_radius,
         }
     }
 }

@@ -1,0 +1,415 @@
+//! An agent's radius on any navmesh: the walkable region of each island shrunk by the radius
+//! (the region less a capsule round every wall, with [`i_overlay`]), then triangulated again
+//! with the same refined constrained Delaunay triangulation the map builder uses ([`spade`]).
+//! Where the agent no longer fits through, an island falls apart: the passages that closed are
+//! marked between the pieces.
+//!
+//! The capsules are polygons drawn round the exact ones (their rounded ends circumscribed), so
+//! every point left is at least the radius from every wall. An island whose triangles overlap
+//! in the plane (stacked floors) is left as it is: its region is not one flat shape.
+
+use super::{NavMesh, RawMesh, TriId};
+use crate::geom::{Vec2, triangle_contains};
+use i_overlay::core::fill_rule::FillRule;
+use i_overlay::core::overlay_rule::OverlayRule;
+use i_overlay::float::simplify::SimplifyShape;
+use i_overlay::float::single::SingleFloatOverlay;
+use serde::Serialize;
+
+/// Sides of the polygon drawn round each wall end's circle.
+const CAP_SIDES: usize = 16;
+
+/// The largest radius asked for, as a share of the mesh's size (more leaves nothing).
+const MAX_RADIUS_SHARE: f64 = 0.5;
+
+/// A mesh shrunk for an agent's radius.
+#[derive(Debug, Clone)]
+pub struct Shrunk {
+    /// The mesh an agent's centre may cross (its [`RawMesh::shrunk`] says how it was made).
+    pub mesh: NavMesh,
+    /// What the shrinking did.
+    pub summary: ShrinkSummary,
+}
+
+/// What shrinking a mesh for an agent's radius did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ShrinkSummary {
+    /// The radius.
+    pub radius: f64,
+    /// The original mesh's walkable area in the plane.
+    pub area_before: f64,
+    /// The original mesh's walls (its edges with one triangle), to draw it under the shrunk one.
+    #[serde(skip)]
+    pub walls_before: Vec<[Vec2; 2]>,
+    /// Where passages closed: between two pieces an island fell into, joined through the
+    /// island, the midpoint of their nearest points, and how far apart the pieces are.
+    pub closed: Vec<ClosedPassage>,
+    /// Islands of the original mesh left as they were, their triangles overlapping in the
+    /// plane (stacked floors).
+    pub kept_as_is: Vec<usize>,
+    /// Islands with no room left for the agent.
+    pub vanished: Vec<usize>,
+}
+
+/// A passage the agent no longer fits through.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ClosedPassage {
+    /// Between the two pieces' nearest points.
+    pub at: Vec2,
+    /// How far apart the pieces are there.
+    pub gap: f64,
+}
+
+/// Why a mesh was not shrunk.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ShrinkError {
+    /// The radius is not a positive number below half the mesh's size.
+    #[error("an agent radius is a number above 0 and below half the mesh's size ({limit:.3})")]
+    BadRadius {
+        /// The largest radius this mesh takes.
+        limit: f64,
+    },
+    /// Nothing of the mesh is left.
+    #[error("no room is left for an agent of radius {radius}: every part of the mesh is narrower")]
+    NoRoom {
+        /// The radius asked for.
+        radius: f64,
+    },
+    /// The shrunk region could not be triangulated.
+    #[error("the shrunk mesh could not be built: {0}")]
+    Build(String),
+}
+
+/// `mesh` shrunk by `radius` (see the module's description).
+pub fn shrink(mesh: &NavMesh, radius: f64) -> Result<Shrunk, ShrinkError> {
+    let bounds = mesh.bounds();
+    let size = (bounds.max.x - bounds.min.x).max(bounds.max.y - bounds.min.y);
+    let limit = MAX_RADIUS_SHARE * size;
+    if !(radius.is_finite() && radius > 0.0 && radius < limit) {
+        return Err(ShrinkError::BadRadius { limit });
+    }
+    let plane = mesh.plane();
+    let mut positions: Vec<[f64; 3]> = Vec::new();
+    let mut polygons: Vec<Vec<usize>> = Vec::new();
+    let mut areas: Vec<super::areas::AreaId> = Vec::new();
+    let mut shrunk = ShrinkSummary {
+        radius,
+        area_before: mesh.triangles().iter().map(|t| t.area).sum(),
+        walls_before: mesh
+            .edges()
+            .iter()
+            .filter(|e| e.triangles.len() == 1)
+            .map(|e| e.vertices.map(|v| mesh.vertices()[v]))
+            .collect(),
+        ..ShrinkSummary::default()
+    };
+    let mut by_island: Vec<Vec<TriId>> = vec![Vec::new(); mesh.island_count()];
+    for t in 0..mesh.triangles().len() {
+        if let Some(list) = by_island.get_mut(mesh.island_of(t)) {
+            list.push(t);
+        }
+    }
+    for (island, triangles) in by_island.iter().enumerate() {
+        let region = region_of(mesh, triangles);
+        let area: f64 = triangles.iter().map(|&t| mesh.triangles()[t].area).sum();
+        if (shapes_area(&region) - area).abs() > 1e-9 * area.max(1.0) {
+            // Stacked floors: keep the island's triangles as they are.
+            shrunk.kept_as_is.push(island);
+            for &t in triangles {
+                let first = positions.len();
+                for v in mesh.triangles()[t].vertices {
+                    positions.push(plane.unproject(mesh.vertices()[v], mesh.heights()[v]));
+                }
+                polygons.push(vec![first, first + 1, first + 2]);
+                areas.push(mesh.area_type(t));
+            }
+            continue;
+        }
+        let walls = capsules(mesh, triangles, radius);
+        let left: Vec<Vec<Vec<[f64; 2]>>> =
+            region.overlay_as::<i64>(&walls, OverlayRule::Difference, FillRule::NonZero);
+        if left.is_empty() {
+            shrunk.vanished.push(island);
+            continue;
+        }
+        let lookup = Lookup::new(mesh, triangles);
+        for shape in &left {
+            let (points, faces) = triangulate(shape).map_err(ShrinkError::Build)?;
+            let first = positions.len();
+            for &p in &points {
+                let height = lookup.height_at(p).unwrap_or(0.0);
+                positions.push(plane.unproject(p, height));
+            }
+            for [a, b, c] in faces {
+                let centre = (points[a] + points[b] + points[c]) * (1.0 / 3.0);
+                areas.push(lookup.find(centre).map_or(0, |t| mesh.area_type(t)));
+                polygons.push(vec![first + a, first + b, first + c]);
+            }
+        }
+        shrunk.closed.extend(closed_passages(&region, &left));
+    }
+    if polygons.is_empty() {
+        return Err(ShrinkError::NoRoom { radius });
+    }
+    let mut raw = RawMesh::new(positions, polygons, plane);
+    raw.area_names = mesh.area_names().to_vec();
+    raw.polygon_areas = areas;
+    raw.shrunk = Some(shrunk.clone());
+    let mesh = NavMesh::from_raw(
+        raw,
+        super::BuildOptions {
+            plane,
+            // Vertices of different pieces never coincide by chance: weld only equal ones.
+            relative_weld_tolerance: 0.0,
+        },
+    )
+    .map_err(|e| ShrinkError::Build(e.to_string()))?;
+    Ok(Shrunk {
+        mesh,
+        summary: shrunk,
+    })
+}
+
+/// The union of an island's triangles in the plane.
+fn region_of(mesh: &NavMesh, triangles: &[TriId]) -> Vec<Vec<Vec<[f64; 2]>>> {
+    let contours: Vec<Vec<[f64; 2]>> = triangles
+        .iter()
+        .map(|&t| mesh.corners(t).iter().map(|p| [p.x, p.y]).collect())
+        .collect();
+    contours.simplify_shape_as::<i64>(FillRule::NonZero)
+}
+
+fn shapes_area(shapes: &[Vec<Vec<[f64; 2]>>]) -> f64 {
+    shapes
+        .iter()
+        .flatten()
+        .map(|ring| {
+            let mut twice = 0.0;
+            for k in 0..ring.len() {
+                let (a, b) = (ring[k], ring[(k + 1) % ring.len()]);
+                twice += a[0] * b[1] - a[1] * b[0];
+            }
+            twice / 2.0
+        })
+        .sum()
+}
+
+/// A polygon round each wall of the island (its edges with one triangle) that holds every point
+/// within `radius` of the wall: a rectangle along it and a circumscribed polygon round each end.
+fn capsules(mesh: &NavMesh, triangles: &[TriId], radius: f64) -> Vec<Vec<[f64; 2]>> {
+    let mut walls: Vec<usize> = triangles
+        .iter()
+        .flat_map(|&t| mesh.triangles()[t].edges)
+        .filter(|&e| mesh.edges()[e].triangles.len() == 1)
+        .collect();
+    walls.sort_unstable();
+    walls.dedup();
+    let mut ends: Vec<usize> = walls
+        .iter()
+        .flat_map(|&e| mesh.edges()[e].vertices)
+        .collect();
+    ends.sort_unstable();
+    ends.dedup();
+    let mut out = Vec::with_capacity(walls.len() + ends.len());
+    for &e in &walls {
+        let [a, b] = mesh.edges()[e].vertices.map(|v| mesh.vertices()[v]);
+        let d = b - a;
+        let length = d.length();
+        if length == 0.0 {
+            continue;
+        }
+        let n = Vec2::new(-d.y, d.x) * (radius / length);
+        out.push(
+            [a + n, a - n, b - n, b + n]
+                .iter()
+                .map(|p| [p.x, p.y])
+                .collect(),
+        );
+    }
+    // The polygon's sides touch the circle: its corners are a little further out.
+    let corner = radius / (std::f64::consts::PI / CAP_SIDES as f64).cos();
+    for &v in &ends {
+        let c = mesh.vertices()[v];
+        out.push(
+            (0..CAP_SIDES)
+                .map(|k| {
+                    let angle = std::f64::consts::TAU * k as f64 / CAP_SIDES as f64;
+                    [c.x + corner * angle.cos(), c.y + corner * angle.sin()]
+                })
+                .collect(),
+        );
+    }
+    out
+}
+
+/// Triangulates one shape (an outer contour and its holes): its points and its triangles
+/// (counter-clockwise), refined as the map builder's are.
+#[allow(clippy::type_complexity)]
+fn triangulate(shape: &[Vec<[f64; 2]>]) -> Result<(Vec<Vec2>, Vec<[usize; 3]>), String> {
+    use spade::{
+        AngleLimit, ConstrainedDelaunayTriangulation, Point2, RefinementParameters, Triangulation,
+    };
+    let mut points: Vec<Point2<f64>> = Vec::new();
+    let mut edges: Vec<[usize; 2]> = Vec::new();
+    for ring in shape {
+        let first = points.len();
+        for (k, p) in ring.iter().enumerate() {
+            points.push(Point2::new(p[0], p[1]));
+            edges.push([first + k, first + (k + 1) % ring.len()]);
+        }
+    }
+    let count = points.len();
+    let mut crossing = false;
+    let mut cdt =
+        ConstrainedDelaunayTriangulation::<Point2<f64>>::try_bulk_load_cdt(points, edges, |_| {
+            crossing = true
+        })
+        .map_err(|e| format!("{e:?}"))?;
+    if crossing {
+        return Err("the shrunk outline crosses itself".to_string());
+    }
+    cdt.refine(
+        RefinementParameters::new()
+            .exclude_outer_faces(true)
+            .with_angle_limit(AngleLimit::from_deg(super::from_map::MIN_ANGLE_DEGREES))
+            .with_max_additional_vertices(4 * count + 64),
+    );
+    let out: Vec<Vec2> = cdt
+        .vertices()
+        .map(|v| Vec2::new(v.position().x, v.position().y))
+        .collect();
+    let mut faces = Vec::new();
+    for face in cdt.inner_faces() {
+        let [a, b, c] = face.vertices().map(|v| v.fix().index());
+        let (pa, pb, pc) = (out[a], out[b], out[c]);
+        if !inside_shape(shape, (pa + pb + pc) * (1.0 / 3.0)) {
+            continue;
+        }
+        faces.push(if (pb - pa).cross(pc - pa) > 0.0 {
+            [a, b, c]
+        } else {
+            [a, c, b]
+        });
+    }
+    Ok((out, faces))
+}
+
+/// True when `p` is inside the shape (inside its outer contour and no hole): an odd number of
+/// its edges lie to the right along a ray.
+fn inside_shape(shape: &[Vec<[f64; 2]>], p: Vec2) -> bool {
+    let mut inside = false;
+    for ring in shape {
+        for k in 0..ring.len() {
+            let (a, b) = (ring[k], ring[(k + 1) % ring.len()]);
+            if (a[1] > p.y) != (b[1] > p.y) {
+                let x = a[0] + (p.y - a[1]) / (b[1] - a[1]) * (b[0] - a[0]);
+                if x > p.x {
+                    inside = !inside;
+                }
+            }
+        }
+    }
+    inside
+}
+
+/// Between each pair of pieces an island fell into that were joined through the island's
+/// walkable region (the segment between their nearest points runs over it, and over no other
+/// piece), a mark at the middle of that segment.
+fn closed_passages(
+    region: &[Vec<Vec<[f64; 2]>>],
+    pieces: &[Vec<Vec<[f64; 2]>>],
+) -> Vec<ClosedPassage> {
+    let in_region = |p: Vec2| region.iter().any(|shape| inside_shape(shape, p));
+    let mut found = Vec::new();
+    for i in 0..pieces.len() {
+        for j in i + 1..pieces.len() {
+            let mut best: Option<(f64, Vec2, Vec2)> = None;
+            for a in pieces[i].iter().flatten() {
+                for b in pieces[j].iter().flatten() {
+                    let (pa, pb) = (Vec2::new(a[0], a[1]), Vec2::new(b[0], b[1]));
+                    let d = pa.distance(pb);
+                    if best.is_none_or(|(bd, _, _)| d < bd) {
+                        best = Some((d, pa, pb));
+                    }
+                }
+            }
+            let Some((gap, pa, pb)) = best else {
+                continue;
+            };
+            let joined = (1..16).all(|k| {
+                let p = pa.lerp(pb, f64::from(k) / 16.0);
+                in_region(p)
+                    && pieces
+                        .iter()
+                        .enumerate()
+                        .all(|(n, piece)| n == i || n == j || !inside_shape(piece, p))
+            });
+            if joined {
+                found.push(ClosedPassage {
+                    at: pa.midpoint(pb),
+                    gap,
+                });
+            }
+        }
+    }
+    found
+}
+
+/// Finds points in an island's triangles.
+struct Lookup<'m> {
+    mesh: &'m NavMesh,
+    tree: rstar::RTree<
+        rstar::primitives::GeomWithData<rstar::primitives::Rectangle<[f64; 2]>, TriId>,
+    >,
+}
+
+impl<'m> Lookup<'m> {
+    fn new(mesh: &'m NavMesh, triangles: &[TriId]) -> Self {
+        let boxes = triangles
+            .iter()
+            .map(|&t| {
+                let [a, b, c] = mesh.corners(t);
+                rstar::primitives::GeomWithData::new(
+                    rstar::primitives::Rectangle::from_corners(
+                        [a.x.min(b.x).min(c.x), a.y.min(b.y).min(c.y)],
+                        [a.x.max(b.x).max(c.x), a.y.max(b.y).max(c.y)],
+                    ),
+                    t,
+                )
+            })
+            .collect();
+        Self {
+            mesh,
+            tree: rstar::RTree::bulk_load(boxes),
+        }
+    }
+
+    /// The island's triangle holding `p`, or else the one nearest it.
+    fn find(&self, p: Vec2) -> Option<TriId> {
+        let point = [p.x, p.y];
+        let holding = self
+            .tree
+            .locate_all_at_point(&point)
+            .map(|g| g.data)
+            .find(|&t| {
+                let [a, b, c] = self.mesh.corners(t);
+                triangle_contains(a, b, c, p)
+            });
+        holding.or_else(|| self.tree.nearest_neighbor(&point).map(|g| g.data))
+    }
+
+    /// The height of the island's surface at `p` (interpolated across its triangle).
+    fn height_at(&self, p: Vec2) -> Option<f64> {
+        let t = self.find(p)?;
+        let tri = &self.mesh.triangles()[t];
+        let [a, b, c] = self.mesh.corners(t);
+        let [ha, hb, hc] = tri.vertices.map(|v| self.mesh.heights()[v]);
+        let det = (b - a).cross(c - a);
+        if det == 0.0 {
+            return Some((ha + hb + hc) / 3.0);
+        }
+        let u = (p - a).cross(c - a) / det;
+        let v = (b - a).cross(p - a) / det;
+        Some(ha + u * (hb - ha) + v * (hc - ha))
+    }
+}
