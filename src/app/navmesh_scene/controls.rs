@@ -135,13 +135,11 @@ impl NavmeshScene {
             (b.max.x - b.min.x).max(b.max.y - b.min.y).max(1e-6)
         };
         ui.horizontal(|ui| {
-            let checkbox = ui
-                .checkbox(&mut on, "Agent radius")
-                .on_hover_text(
-                    "Shrink the mesh so that an agent's centre keeps this far from every wall \
+            let checkbox = ui.checkbox(&mut on, "Agent radius").on_hover_text(
+                "Shrink the mesh so that an agent's centre keeps this far from every wall \
                      (the walls as they were drawn faintly); passages too narrow close and are \
                      marked",
-                );
+            );
             reload |= checkbox.changed();
             let mut radius = before.unwrap_or(size / 100.0);
             let response = ui
