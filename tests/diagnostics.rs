@@ -480,3 +480,69 @@ proptest::proptest! {
         }
     }
 }
+
+/// A valid constrained Delaunay triangulation of a game map, written as exporters write meshes
+/// — scaled and moved into a large world, coordinates rounded to `f32`, faces reordered, every
+/// face with its own copy of its corners — and with one very fine part (a triangle split at a
+/// point a hair from its corner), reports no errors: a vertex close
+/// to another is a seam only when no edge joins them and it is close by the mesh around it.
+#[test]
+fn a_valid_cdt_of_a_map_written_as_exporters_do_reports_no_errors() {
+    let Some(path) = testdata("movingai/maze512-4-0.map") else {
+        return;
+    };
+    let map = navlab::grid::movingai::load_map(&path).expect("map");
+    let mesh = navlab::navmesh::from_map::navmesh_from_map(&map, 0.0).expect("mesh");
+    let (scale, offset) = (37.3, [10_000.0, -20_000.0]);
+    let world = |v: usize| {
+        let p = mesh.vertices()[v];
+        [
+            (p.x * scale + offset[0]) as f32 as f64,
+            0.0,
+            (p.y * scale + offset[1]) as f32 as f64,
+        ]
+    };
+    let faces: Vec<[usize; 3]> = mesh.triangles().iter().map(|t| t.vertices).collect();
+    // Fine detail: triangle 0 split at a point 1e-5 of the mesh's size from its first corner
+    // (closer than the 1e-4 of the size that a near-duplicate may be apart at most).
+    let [a, b, c] = faces[0];
+    let (pa, pb, pc) = (mesh.vertices()[a], mesh.vertices()[b], mesh.vertices()[c]);
+    let centre = (pa + pb + pc) * (1.0 / 3.0);
+    let size = 512.0;
+    let near = pa + (centre - pa) * (1e-5 * size / centre.distance(pa));
+    // Reordered: every 7th face first, the rest after, each written with its own corners.
+    let mut order: Vec<usize> = (0..faces.len()).step_by(7).collect();
+    order.extend((0..faces.len()).filter(|k| k % 7 != 0));
+    let mut positions: Vec<[f64; 3]> = Vec::new();
+    let mut polygons: Vec<Vec<usize>> = Vec::new();
+    let mut push = |corners: &[[f64; 3]]| {
+        let first = positions.len();
+        positions.extend_from_slice(corners);
+        polygons.push((first..first + corners.len()).collect());
+    };
+    let near_world = [
+        (near.x * scale + offset[0]) as f32 as f64,
+        0.0,
+        (near.y * scale + offset[1]) as f32 as f64,
+    ];
+    for k in order {
+        let [u, v, w] = faces[k];
+        if k == 0 {
+            // The split: three triangles round the point near corner a.
+            push(&[world(u), world(v), near_world]);
+            push(&[world(v), world(w), near_world]);
+            push(&[world(w), world(u), near_world]);
+        } else {
+            push(&[world(u), world(v), world(w)]);
+        }
+    }
+    let raw = RawMesh::new(positions, polygons, Plane::Xz);
+    let report = check(&raw);
+    let errors: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .map(|f| (f.kind, f.count))
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+}

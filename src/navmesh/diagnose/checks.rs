@@ -209,8 +209,42 @@ pub(super) fn join(ids: &[usize]) -> String {
         .join(", ")
 }
 
-/// Pairs of welded vertices closer than the near distance (but not welded).
+/// How close, as a share of the shortest edge at either vertex, two vertices that no edge
+/// joins must be to count as a seam that was not welded (rather than two vertices of a fine
+/// part of the mesh).
+const LOCAL_SHARE: f64 = 0.01;
+
+/// The shortest edge (3D) at each welded vertex (infinite for one on no edge).
+pub(super) fn shortest_edges(prep: &Prepared) -> Vec<f64> {
+    let mut shortest = vec![f64::INFINITY; prep.welded.len()];
+    for ([a, b], _) in &prep.edges {
+        let length = distance3(prep.welded[*a], prep.welded[*b]);
+        for v in [*a, *b] {
+            if let Some(s) = shortest.get_mut(v) {
+                *s = s.min(length);
+            }
+        }
+    }
+    shortest
+}
+
+/// Pairs of welded vertices closer than the near distance (but not welded) and, judged by the
+/// mesh around them, a seam rather than fine detail: no edge joins them, and they are closer
+/// than a hundredth of the shortest edge at either.
 pub(super) fn near_pairs(prep: &Prepared) -> Vec<(usize, usize, f64)> {
+    let shortest = shortest_edges(prep);
+    let joined = |a: usize, b: usize| {
+        let key = [a.min(b), a.max(b)];
+        prep.edges.binary_search_by(|(k, _)| k.cmp(&key)).is_ok()
+    };
+    near_candidates(prep)
+        .into_iter()
+        .filter(|&(a, b, d)| !joined(a, b) && d <= LOCAL_SHARE * shortest[a].min(shortest[b]))
+        .collect()
+}
+
+/// Pairs of welded vertices closer than the near distance (but not welded).
+fn near_candidates(prep: &Prepared) -> Vec<(usize, usize, f64)> {
     let used = &prep.used;
     let cell = prep.near.max(f64::MIN_POSITIVE);
     let key = |p: &[f64; 3]| p.map(|c| (c / cell).floor() as i64);
@@ -281,6 +315,7 @@ pub(super) struct Junction {
 /// parameter along the edge.
 pub(super) fn junctions(prep: &Prepared) -> Vec<Junction> {
     let used = &prep.used;
+    let shortest = shortest_edges(prep);
     type Point = GeomWithData<[f64; 2], usize>;
     let tree: RTree<Point> = RTree::bulk_load(
         (0..prep.welded.len())
@@ -317,6 +352,9 @@ pub(super) fn junctions(prep: &Prepared) -> Vec<Junction> {
             if v == a || v == b {
                 continue;
             }
+            // Near the edge as the mesh around goes: a hundredth of its length and of the
+            // shortest edge at the vertex at most.
+            let r = r.min(LOCAL_SHARE * length.min(shortest[v]));
             let pv = prep.welded[v];
             let ab = [pb[0] - pa[0], pb[1] - pa[1], pb[2] - pa[2]];
             let av = [pv[0] - pa[0], pv[1] - pa[1], pv[2] - pa[2]];
