@@ -546,3 +546,71 @@ fn a_valid_cdt_of_a_map_written_as_exporters_do_reports_no_errors() {
         .collect();
     assert!(errors.is_empty(), "{errors:?}");
 }
+
+/// A tiled export as a Unity-style exporter writes it: 8-unit tiles, each its own block of
+/// vertices, wound clockwise; the tiles' shared borders written twice with float noise, and one
+/// tile coarser than its neighbour. The seams are near-duplicates and the coarse tile's border
+/// edges have the fine tile's vertices on them (T-junctions); the repair joins every tile.
+#[test]
+fn a_tiled_export_shows_its_seams_and_repair_joins_the_tiles() {
+    let mut positions: Vec<[f64; 3]> = Vec::new();
+    let mut polygons: Vec<Vec<usize>> = Vec::new();
+    // Tile (tx, tz) with `cells` × `cells` quads; every vertex on a border the tile shares with a
+    // tile written before it moved by a hair (as an exporter's float arithmetic does).
+    let mut tile = |tx: usize, tz: usize, cells: usize| {
+        let first = positions.len();
+        let step = 8.0 / cells as f64;
+        for j in 0..=cells {
+            for i in 0..=cells {
+                let (x, z) = (
+                    tx as f64 * 8.0 + i as f64 * step,
+                    tz as f64 * 8.0 + j as f64 * step,
+                );
+                let on_seam = (tx > 0 && i == 0) || (tz > 0 && j == 0);
+                let noise = if on_seam { 3e-5 } else { 0.0 };
+                positions.push([x + noise, 0.0, z - noise]);
+            }
+        }
+        let id = |i: usize, j: usize| first + j * (cells + 1) + i;
+        for j in 0..cells {
+            for i in 0..cells {
+                // (x, z) → (x + 1, z) → (x + 1, z + 1): the normal is −Y, clockwise seen from above.
+                polygons.push(vec![id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1)]);
+            }
+        }
+    };
+    tile(0, 0, 4);
+    tile(1, 0, 4);
+    tile(0, 1, 2);
+    tile(1, 1, 4);
+    let mesh = RawMesh::new(positions, polygons, Plane::Xz);
+    let report = check(&mesh);
+    let found = kinds(&report);
+    assert!(found.contains(&FindingKind::Islands), "{found:?}");
+    assert!(
+        found.contains(&FindingKind::NearDuplicateVertex),
+        "{found:?}"
+    );
+    assert!(found.contains(&FindingKind::TJunction), "{found:?}");
+    assert!(
+        !found.contains(&FindingKind::InconsistentWinding),
+        "every face is wound the same way: {found:?}"
+    );
+    let islands = report.get(FindingKind::Islands).expect("islands");
+    assert_eq!(islands.count, 4, "one island per tile");
+    // The fine tiles' border vertices on the coarse tile's edges: tile (0, 1) meets tile (0, 0)
+    // along z = 8 and tile (1, 1) along x = 8, each with 2 vertices between its corners.
+    let junctions = report.get(FindingKind::TJunction).expect("junctions");
+    assert_eq!(junctions.count, 4, "{junctions:#?}");
+
+    let (fixed, _) = repair(&mesh, &CheckOptions::default());
+    let after = check(&fixed);
+    assert!(
+        after.get(FindingKind::Islands).is_none(),
+        "the repaired tiles are one island: {after:#?}"
+    );
+    assert!(
+        after.findings.iter().all(|f| f.severity != Severity::Error),
+        "{after:#?}"
+    );
+}
