@@ -1528,3 +1528,63 @@ fn quality_reports_the_corridor_excess_over_random_pairs() {
     let (code, _, _) = navlab(&["quality", rooms, "--queries", "0"]);
     assert_eq!(code, Some(2));
 }
+
+/// `path` names islands as `check` numbers them: from 1, the largest first.
+#[test]
+fn path_and_check_number_islands_alike() {
+    let Some(file) = testdata("meshes/obj/level.nav.obj") else {
+        return;
+    };
+    let name = file.to_str().expect("utf-8");
+    let (code, stdout, stderr) = navlab(&["check", name, "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).expect("json");
+    let islands = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .find(|f| f["kind"] == "islands")
+        .expect("islands found")["items"]
+        .as_array()
+        .expect("items")
+        .clone();
+    assert_eq!(islands.len(), 24);
+    let plane = navlab::navmesh::Plane::Xz;
+    let raw = navlab::navmesh::obj::load_raw(&file, plane).expect("reads");
+    let mesh = navlab::navmesh::NavMesh::load(&file, plane).expect("loads");
+    // A point inside one face of island `k` (from 1), where only that island's floor is.
+    let point_on = |k: usize| {
+        islands[k - 1]["faces"]
+            .as_array()
+            .expect("faces")
+            .iter()
+            .filter_map(|f| {
+                let face = &raw.polygons[f.as_u64()? as usize];
+                let n = face.len() as f64;
+                let (x, z) = face.iter().fold((0.0, 0.0), |(x, z), &v| {
+                    (x + raw.positions[v][0] / n, z + raw.positions[v][2] / n)
+                });
+                let at = p(x, z);
+                (mesh.floors_at(at).len() == 1 && mesh.triangles_at(at).len() == 1).then_some(at)
+            })
+            .next()
+            .expect("a face with one floor")
+    };
+    let first = point_on(1);
+    for k in [2, 3, 4, 7] {
+        let other = point_on(k);
+        let (code, stdout, stderr) = navlab(&[
+            "path",
+            name,
+            "--from",
+            &format!("{},{}", first.x, first.y),
+            "--to",
+            &format!("{},{}", other.x, other.y),
+        ]);
+        assert_eq!(code, Some(1), "unreachable: {stdout}{stderr}");
+        assert!(
+            stdout.contains(", island 1)") && stdout.contains(&format!(", island {k})")),
+            "island {k}: {stdout}"
+        );
+    }
+}

@@ -189,9 +189,9 @@ pub(super) fn path_command(
                 say!(
                     "no path: start (triangle {}, island {}) and goal (triangle {}, island {}) are not connected",
                     path.start.triangle,
-                    mesh.island_of(path.start.triangle),
+                    mesh.island_of(path.start.triangle) + 1,
                     path.goal.triangle,
-                    mesh.island_of(path.goal.triangle)
+                    mesh.island_of(path.goal.triangle) + 1
                 );
                 say!("triangles expanded: {}", path.expanded);
             }

@@ -30,7 +30,7 @@
 
 use super::adjacency::{Adjacency, MANY, WALL};
 use super::fans::VertexFans;
-use super::{NavMesh, TriId, VertId};
+use super::{Location, NavMesh, TriId, VertId};
 use crate::geom::{Vec2, orient, signed_area2, triangle_contains};
 use crate::search::Observer;
 use std::collections::BinaryHeap;
@@ -306,6 +306,17 @@ impl Open {
     }
 }
 
+/// No path: what a search that cannot start answers.
+fn not_found() -> OptimalPath {
+    OptimalPath {
+        waypoints: Vec::new(),
+        length: f64::INFINITY,
+        nodes_pushed: 0,
+        nodes_popped: 0,
+        over_budget: false,
+    }
+}
+
 /// The shortest path from `start` to `goal` on `mesh` (each snapped to the mesh when off it),
 /// reporting each step to `observer`.
 pub fn shortest_path(
@@ -314,16 +325,24 @@ pub fn shortest_path(
     goal: Vec2,
     observer: &mut impl Observer<PolyanyaEvent>,
 ) -> OptimalPath {
-    let none = OptimalPath {
-        waypoints: Vec::new(),
-        length: f64::INFINITY,
-        nodes_pushed: 0,
-        nodes_popped: 0,
-        over_budget: false,
-    };
     let (Some(s), Some(t)) = (mesh.locate(start), mesh.locate(goal)) else {
-        return none;
+        return not_found();
     };
+    shortest_path_located(mesh, s, t, observer)
+}
+
+/// [`shortest_path`] between two points already located, each in the triangle its
+/// [`Location`] names (on a mesh with stacked floors, the floor chosen).
+pub fn shortest_path_located(
+    mesh: &NavMesh,
+    s: Location,
+    t: Location,
+    observer: &mut impl Observer<PolyanyaEvent>,
+) -> OptimalPath {
+    let count = mesh.triangles().len();
+    if s.triangle >= count || t.triangle >= count || !s.point.is_finite() || !t.point.is_finite() {
+        return not_found();
+    }
     // The working memory of the last search on this thread, so that repeated queries do not
     // allocate (taken, not borrowed: an observer may start a search of its own).
     let scratch = SCRATCH.with(|cell| std::mem::take(&mut *cell.borrow_mut()));

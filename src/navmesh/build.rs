@@ -349,6 +349,8 @@ pub(crate) fn is_sliver(a: Vec2, b: Vec2, c: Vec2) -> bool {
     signed_area2(a, b, c).abs() <= 1e-12 * longest2
 }
 
+/// Each triangle's island and how many there are, the islands numbered as `navlab check`
+/// numbers them: the largest (most triangles) first, ties by their lowest triangle id.
 pub(crate) fn islands(neighbours: &[Vec<(TriId, EdgeId)>]) -> (Vec<usize>, usize) {
     let mut island_of = vec![usize::MAX; neighbours.len()];
     let mut count = 0;
@@ -368,6 +370,20 @@ pub(crate) fn islands(neighbours: &[Vec<(TriId, EdgeId)>]) -> (Vec<usize>, usize
             }
         }
         count += 1;
+    }
+    // Found in order of their lowest triangle: sizes decide, then that order.
+    let mut sizes = vec![0usize; count];
+    for &i in &island_of {
+        sizes[i] += 1;
+    }
+    let mut order: Vec<usize> = (0..count).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(sizes[i]), i));
+    let mut number = vec![0usize; count];
+    for (n, &i) in order.iter().enumerate() {
+        number[i] = n;
+    }
+    for i in &mut island_of {
+        *i = number[*i];
     }
     (island_of, count)
 }

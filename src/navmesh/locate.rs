@@ -20,6 +20,16 @@ pub struct Location {
     pub snapped: bool,
 }
 
+/// One floor at a point of the plane: where stacked surfaces overlap (a multi-level mesh),
+/// each holds the point at its own height.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Floor {
+    /// A triangle of this floor holding the point.
+    pub triangle: TriId,
+    /// The floor's height at the point.
+    pub height: f64,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct IndexedTriangle {
     pub(crate) id: TriId,
@@ -229,6 +239,94 @@ impl NavMesh {
             .collect();
         ids.sort_unstable();
         ids
+    }
+
+    /// The height of triangle `tri` at `p` (its corners' heights interpolated over the plane;
+    /// their mean for a triangle with no area), or `None` for an unknown triangle.
+    pub fn height_at(&self, tri: TriId, p: Vec2) -> Option<f64> {
+        let t = self.triangles.get(tri)?;
+        let [a, b, c] = t.vertices.map(|v| self.vertices[v]);
+        let [ha, hb, hc] = t
+            .vertices
+            .map(|v| self.heights.get(v).copied().unwrap_or(0.0));
+        let area = signed_area2(a, b, c);
+        let height = if area.abs() > 0.0 {
+            let (wa, wb) = (signed_area2(p, b, c) / area, signed_area2(a, p, c) / area);
+            wa * ha + wb * hb + (1.0 - wa - wb) * hc
+        } else {
+            (ha + hb + hc) / 3.0
+        };
+        Some(if height.is_finite() {
+            height
+        } else {
+            (ha + hb + hc) / 3.0
+        })
+    }
+
+    /// The floors holding `p`, topmost first: one entry per surface (the triangles that meet
+    /// at `p` on one surface, at one height, count once, the lowest id standing for them).
+    pub fn floors_at(&self, p: Vec2) -> Vec<Floor> {
+        let mut floors: Vec<Floor> = self
+            .triangles_at(p)
+            .into_iter()
+            .filter_map(|triangle| {
+                Some(Floor {
+                    triangle,
+                    height: self.height_at(triangle, p)?,
+                })
+            })
+            .collect();
+        floors.sort_by(|a, b| {
+            b.height
+                .total_cmp(&a.height)
+                .then(a.triangle.cmp(&b.triangle))
+        });
+        // Heights of one surface at one point agree to rounding; floors are farther apart.
+        let [low, high] = self.height_span();
+        let same = 1e-9 * (high - low).abs().max(1.0);
+        let mut kept: Vec<Floor> = Vec::with_capacity(floors.len());
+        for floor in floors {
+            match kept.last_mut() {
+                Some(last) if (last.height - floor.height).abs() <= same => {
+                    last.triangle = last.triangle.min(floor.triangle);
+                }
+                _ => kept.push(floor),
+            }
+        }
+        kept
+    }
+
+    /// Locates `p` on the floor whose height there is nearest `height` (the topmost without
+    /// one), snapping to the nearest point on the mesh when `p` is off it, as
+    /// [`locate`](Self::locate) does. `None` only for a non-finite point.
+    pub fn locate_near_height(&self, p: Vec2, height: Option<f64>) -> Option<Location> {
+        let floors = self.floors_at(p);
+        let chosen = match height.filter(|h| h.is_finite()) {
+            Some(h) => floors
+                .iter()
+                .min_by(|a, b| (a.height - h).abs().total_cmp(&(b.height - h).abs())),
+            None => floors.first(),
+        };
+        match chosen {
+            Some(floor) => Some(Location {
+                triangle: floor.triangle,
+                requested: p,
+                point: p,
+                snapped: false,
+            }),
+            None => self.locate(p),
+        }
+    }
+
+    /// The lowest and highest vertex height (both 0 for a mesh with no vertices).
+    pub fn height_span(&self) -> [f64; 2] {
+        let low = self.heights.iter().copied().fold(f64::INFINITY, f64::min);
+        let high = self
+            .heights
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max);
+        if low <= high { [low, high] } else { [0.0, 0.0] }
     }
 
     /// Locates `p`, snapping it to the nearest point on the mesh when it is off. Returns `None`

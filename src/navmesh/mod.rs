@@ -26,10 +26,10 @@ pub mod walk;
 pub mod walkable;
 
 pub use build::{BuildError, BuildOptions, BuildReport};
-pub use locate::Location;
+pub use locate::{Floor, Location};
 pub use query::{
     CostModel, EdgeState, EdgeStates, Path, PathStatus, QueryOptions, explain_search_step,
-    find_path, find_path_with_states,
+    find_path, find_path_located, find_path_with_states,
 };
 
 use crate::geom::Vec2;
@@ -493,7 +493,9 @@ impl NavMesh {
         t.vertices.map(|v| self.vertices[v])
     }
 
-    /// The island (connected component) that holds `tri`.
+    /// The island (connected component) that holds `tri`, from 0: the largest (most
+    /// triangles) is 0, ties in the order of their lowest triangle. People see it plus one, as
+    /// `navlab check` and the Diagnostics tab number islands.
     pub fn island_of(&self, tri: TriId) -> usize {
         self.island_of[tri]
     }
@@ -536,13 +538,7 @@ impl NavMesh {
             non_manifold_edges: self.non_manifold_edges().count(),
             islands: self.island_count,
             bounds: self.bounds,
-            height_range: [
-                self.heights.iter().copied().fold(f64::INFINITY, f64::min),
-                self.heights
-                    .iter()
-                    .copied()
-                    .fold(f64::NEG_INFINITY, f64::max),
-            ],
+            height_range: self.height_span(),
             area: self.triangles.iter().map(|t| t.area).sum(),
             build: self.report.clone(),
             walkable: self.walkable_summary(),

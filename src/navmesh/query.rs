@@ -344,6 +344,48 @@ where
 {
     let start = mesh.locate(from)?;
     let goal = mesh.locate(to)?;
+    Some(find_path_located(
+        mesh,
+        start,
+        goal,
+        options,
+        search_observer,
+        state_observer,
+        funnel_observer,
+    ))
+}
+
+/// [`find_path_with_states`] between two points already located, each in the triangle its
+/// [`Location`] names: on a mesh with stacked floors, the floor chosen (see
+/// [`NavMesh::locate_near_height`]).
+pub fn find_path_located<S, T, F>(
+    mesh: &NavMesh,
+    start: Location,
+    goal: Location,
+    options: QueryOptions,
+    search_observer: &mut S,
+    state_observer: &mut T,
+    funnel_observer: &mut F,
+) -> Path
+where
+    S: Observer<SearchEvent>,
+    T: Observer<SearchEvent>,
+    F: Observer<FunnelEvent>,
+{
+    let count = mesh.triangles().len();
+    if start.triangle >= count || goal.triangle >= count {
+        return Path {
+            status: PathStatus::Unreachable,
+            start,
+            goal,
+            corridor: Vec::new(),
+            portals: Vec::new(),
+            waypoints: Vec::new(),
+            length: f64::INFINITY,
+            corridor_cost: f64::INFINITY,
+            expanded: 0,
+        };
+    }
     let weight = if options.heuristic_weight.is_finite() {
         options.heuristic_weight.max(0.0)
     } else {
@@ -389,7 +431,7 @@ where
         expanded,
     };
     let Some(corridor) = corridor else {
-        return Some(path);
+        return path;
     };
     let mut portals = corridor_portals(mesh, &corridor);
     portals.push(Portal {
@@ -407,7 +449,7 @@ where
     path.portals = portals;
     path.waypoints = waypoints;
     path.corridor_cost = corridor_cost;
-    Some(path)
+    path
 }
 
 /// The portals between consecutive triangles of a corridor, without the goal portal.

@@ -2,12 +2,12 @@
 //! (when asked for) Polyanya's search for the shortest path — and the state they add up to at
 //! any step, replayed forward and back: what a view of the query draws.
 
-use super::anyangle::{OptimalPath, PolyanyaEvent, shortest_path};
-use super::query::{QueryOptions, find_path, find_path_with_states};
-use super::{NavMesh, Path, TriId};
+use super::anyangle::{OptimalPath, PolyanyaEvent, shortest_path, shortest_path_located};
+use super::query::{QueryOptions, find_path_located};
+use super::{Location, NavMesh, Path, TriId};
 use crate::geom::Vec2;
 use crate::search::funnel::{FunnelEvent, FunnelState};
-use crate::search::{ExpansionSteps, ListKind, NodesShown, SearchEvent, SearchReplay};
+use crate::search::{ExpansionSteps, ListKind, NoObserver, NodesShown, SearchEvent, SearchReplay};
 
 /// One recorded step.
 #[derive(Debug, Clone, PartialEq)]
@@ -173,14 +173,35 @@ impl Timeline {
     }
 
     /// Adds Polyanya's search from `start` to `goal` as the third phase.
-    pub fn with_optimal(mut self, mesh: &NavMesh, start: Vec2, goal: Vec2) -> Self {
+    pub fn with_optimal(self, mesh: &NavMesh, start: Vec2, goal: Vec2) -> Self {
+        match mesh.locate(start).zip(mesh.locate(goal)) {
+            Some((start, goal)) => self.with_optimal_located(mesh, start, goal),
+            None => self.with_optimal_answer(
+                Vec::new(),
+                false,
+                shortest_path(mesh, start, goal, &mut NoObserver),
+            ),
+        }
+    }
+
+    /// [`with_optimal`](Self::with_optimal) between two points already located (on a mesh with
+    /// stacked floors, on the floors chosen).
+    pub fn with_optimal_located(self, mesh: &NavMesh, start: Location, goal: Location) -> Self {
         let mut recorded = FirstSteps::default();
-        let optimal = shortest_path(mesh, start, goal, &mut recorded);
+        let optimal = shortest_path_located(mesh, start, goal, &mut recorded);
+        self.with_optimal_answer(recorded.events, recorded.cut, optimal)
+    }
+
+    fn with_optimal_answer(
+        mut self,
+        events: Vec<PolyanyaEvent>,
+        cut: bool,
+        optimal: OptimalPath,
+    ) -> Self {
         self.steps.truncate(self.optimal_start);
-        self.steps
-            .extend(recorded.events.into_iter().map(Step::Polyanya));
+        self.steps.extend(events.into_iter().map(Step::Polyanya));
         self.optimal = Some(optimal);
-        self.optimal_steps_cut = recorded.cut;
+        self.optimal_steps_cut = cut;
         self
     }
 
@@ -192,22 +213,52 @@ impl Timeline {
     /// Runs the query from `start` to `goal` on `mesh`, recording A\*'s steps (on its own nodes
     /// too, with edge midpoints) and the funnel's.
     pub fn record(mesh: &NavMesh, start: Vec2, goal: Vec2, options: QueryOptions) -> Self {
+        Self::record_ends(mesh, mesh.locate(start).zip(mesh.locate(goal)), options)
+    }
+
+    /// [`record`](Self::record) between two points already located, each in the triangle its
+    /// [`Location`] names (on a mesh with stacked floors, the floor chosen).
+    pub fn record_located(
+        mesh: &NavMesh,
+        start: Location,
+        goal: Location,
+        options: QueryOptions,
+    ) -> Self {
+        Self::record_ends(mesh, Some((start, goal)), options)
+    }
+
+    /// The query between `ends` (none when a point could not be located: nothing to record).
+    fn record_ends(
+        mesh: &NavMesh,
+        ends: Option<(Location, Location)>,
+        options: QueryOptions,
+    ) -> Self {
         let (mut search, mut funnel) = (Vec::new(), Vec::new());
         // A*'s own nodes, when they are not the triangles: the open list is of them.
         let mut states = Vec::new();
-        let path = if options.cost.searches_edge_states() {
-            find_path_with_states(
-                mesh,
-                start,
-                goal,
-                options,
-                &mut search,
-                &mut states,
-                &mut funnel,
-            )
-        } else {
-            find_path(mesh, start, goal, options, &mut search, &mut funnel)
-        };
+        let path = ends.map(|(start, goal)| {
+            if options.cost.searches_edge_states() {
+                find_path_located(
+                    mesh,
+                    start,
+                    goal,
+                    options,
+                    &mut search,
+                    &mut states,
+                    &mut funnel,
+                )
+            } else {
+                find_path_located(
+                    mesh,
+                    start,
+                    goal,
+                    options,
+                    &mut search,
+                    &mut NoObserver,
+                    &mut funnel,
+                )
+            }
+        });
         let mut timeline =
             Self::new(mesh.triangles().len(), search, funnel, path).with_states(states);
         timeline.areas = AreaLabels::new(mesh, &options.area_costs);

@@ -35,8 +35,11 @@ impl NavmeshScene {
         if let Some(pointer) = response.hover_pos() {
             let world = view.world_from_screen(pointer);
             self.hover_world = Some(world);
-            if let Some(t) = self.mesh.triangle_at(world) {
-                let _ = response.on_hover_ui_at_pointer(|ui| self.triangle_tooltip_ui(ui, t));
+            // Where floors overlap, the topmost one's triangle (the one a click picks).
+            if let Some(top) = self.mesh.floors_at(world).first() {
+                let _ = response.on_hover_ui_at_pointer(|ui| {
+                    self.triangle_tooltip_ui(ui, top.triangle);
+                });
             }
         } else {
             self.hover_world = None;
@@ -50,6 +53,21 @@ impl NavmeshScene {
         let tri = &self.mesh.triangles()[t];
         ui.label(format!("triangle {t}"));
         ui.label(format!("centroid {}", tri.centroid));
+        let floors = self.hover_floors();
+        if let Some(top) = floors.first() {
+            ui.label(format!("height {:.3} at the pointer", top.height));
+        }
+        if floors.len() > 1 {
+            let below: Vec<String> = floors[1..]
+                .iter()
+                .map(|f| format!("{:.3}", f.height))
+                .collect();
+            ui.label(format!(
+                "{} floors here: this, the topmost; below at height {}",
+                floors.len(),
+                below.join(", ")
+            ));
+        }
         ui.label(format!("area {:.3}", tri.area));
         let area = self.mesh.area_type(t);
         let name = self
@@ -135,11 +153,13 @@ impl NavmeshScene {
                 Some(Drag::Start) | Some(Drag::Goal) => {
                     if let Some(pos) = response.interact_pointer_pos() {
                         let world = view.world_from_screen(pos);
-                        if self.drag == Some(Drag::Start) {
-                            self.set_start(world);
+                        // A drag keeps the floor (and follows it up ramps and stairs).
+                        let end = if self.drag == Some(Drag::Start) {
+                            super::floors::End::Start
                         } else {
-                            self.set_goal(world);
-                        }
+                            super::floors::End::Goal
+                        };
+                        self.put_end(end, world, true);
                     }
                 }
                 _ => {
@@ -187,9 +207,26 @@ impl NavmeshScene {
                 && max_y >= visible.min.y
                 && min_y <= visible.max.y
         };
-        let visible_tris: Vec<TriId> = (0..mesh.triangles().len())
-            .filter(|&t| in_view(t))
-            .collect();
+        // Lowest floor first, so that the higher is seen where floors overlap.
+        let visible_tris: Vec<TriId> = if self.draw_order.len() == mesh.triangles().len() {
+            self.draw_order
+                .iter()
+                .copied()
+                .filter(|&t| in_view(t))
+                .collect()
+        } else {
+            (0..mesh.triangles().len())
+                .filter(|&t| in_view(t))
+                .collect()
+        };
+        let heights = self.settings.display.height_colours.then(|| {
+            let [low, high] = mesh.height_span();
+            let span = (high - low).max(f64::MIN_POSITIVE);
+            mesh.heights()
+                .iter()
+                .map(|h| super::floors::height_colour((h - low) / span))
+                .collect::<Vec<Color32>>()
+        });
 
         // Which triangles the corridor holds (shown once A* has finished).
         let path = self.timeline.path.as_ref();
@@ -250,6 +287,10 @@ impl NavmeshScene {
             };
             let i = fill.vertices.len() as u32;
             for v in mesh.triangles()[t].vertices {
+                let color = match &heights {
+                    Some(by_height) => by_height.get(v).copied().unwrap_or(color),
+                    None => color,
+                };
                 fill.colored_vertex(screen[v], color);
             }
             fill.add_triangle(i, i + 1, i + 2);

@@ -182,6 +182,7 @@ impl NavmeshScene {
         self.settings.optimal = true;
         self.start = from;
         self.goal = to;
+        self.floors = super::floors::FloorChoice::default();
         // The end of the new timeline: the comparison.
         self.playback.cursor = usize::MAX;
         self.playback.playing = false;
@@ -283,8 +284,18 @@ impl NavmeshScene {
             .on_hover_text("Arrows from each reached triangle to the one it was reached from");
         ui.checkbox(&mut d.portals, "Portals")
             .on_hover_text("The corridor's portals, left end green, right end red");
-        ui.checkbox(&mut d.legend, "Legend")
-            .on_hover_text("The colours of the area types and shapes on the mesh, top left");
+        let heights = self.mesh.height_span();
+        ui.add_enabled(
+            heights[1] > heights[0],
+            egui::Checkbox::new(&mut d.height_colours, "Colour by height"),
+        )
+        .on_hover_text(
+            "Fill the mesh by height, low blue to high yellow (the legend gives the heights);              where floors overlap, the higher is drawn on top",
+        )
+        .on_disabled_hover_text("The mesh is flat: every vertex at one height");
+        ui.checkbox(&mut d.legend, "Legend").on_hover_text(
+            "The colours of the area types, shapes and heights on the mesh, bottom left",
+        );
         ui.separator();
         self.walk_controls_ui(ui);
     }

@@ -238,6 +238,7 @@ impl NavmeshScene {
         self.summary = self.mesh.summary();
         self.areas_present = self.mesh.area_types_present();
         self.outline_edges = super::canvas::outline_edges(&self.mesh);
+        self.draw_order = super::floors::draw_order(&self.mesh);
         self.diagnostics.invalidate();
         if self.mesh.triangles().len() >= super::jobs::BACKGROUND_TRIANGLES {
             // The last path stays, drawn faintly, until the new search answers; the old
@@ -705,6 +706,11 @@ impl NavmeshScene {
                     false,
                     "passage closed for the agent".into(),
                 ));
+            }
+        }
+        if self.settings.display.height_colours {
+            for (colour, text) in self.height_legend() {
+                rows.push((colour, Stroke::NONE, false, text));
             }
         }
         if !self.mesh.raw().dropped_polygons.is_empty() {

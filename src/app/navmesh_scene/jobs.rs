@@ -21,6 +21,10 @@ pub struct QueryJob {
     pub start: Vec2,
     /// Goal point as asked for.
     pub goal: Vec2,
+    /// The height of the floor the start is on, where floors overlap (`None`: the topmost).
+    pub start_height: Option<f64>,
+    /// The height of the floor the goal is on, where floors overlap (`None`: the topmost).
+    pub goal_height: Option<f64>,
     /// Cost model and heuristic weight.
     pub options: QueryOptions,
     /// Also search for the shortest path (Polyanya), recorded as a third phase.
@@ -31,9 +35,17 @@ impl QueryJob {
     /// Runs the query here, recording A*'s steps (on its own nodes too, with edge midpoints)
     /// and the funnel's, then Polyanya's when asked.
     pub fn run(self) -> Timeline {
-        let timeline = Timeline::record(&self.mesh, self.start, self.goal, self.options);
+        let mesh = &self.mesh;
+        let ends = mesh
+            .locate_near_height(self.start, self.start_height)
+            .zip(mesh.locate_near_height(self.goal, self.goal_height));
+        let Some((start, goal)) = ends else {
+            // A point that is not finite: nothing to search.
+            return Timeline::record(mesh, self.start, self.goal, self.options);
+        };
+        let timeline = Timeline::record_located(mesh, start, goal, self.options);
         if self.optimal {
-            timeline.with_optimal(&self.mesh, self.start, self.goal)
+            timeline.with_optimal_located(mesh, start, goal)
         } else {
             timeline
         }

@@ -6,6 +6,7 @@ mod canvas;
 mod controls;
 pub mod diagnostics;
 mod editing;
+pub mod floors;
 pub mod jobs;
 mod optimal;
 pub mod quality;
@@ -71,6 +72,8 @@ pub struct DisplayOptions {
     pub portals: bool,
     /// The legend of area types and shapes.
     pub legend: bool,
+    /// Fill the mesh by height instead of the search's colours.
+    pub height_colours: bool,
 }
 
 impl Default for DisplayOptions {
@@ -82,6 +85,7 @@ impl Default for DisplayOptions {
             parent_arrows: false,
             portals: true,
             legend: true,
+            height_colours: false,
         }
     }
 }
@@ -183,6 +187,10 @@ pub struct NavmeshScene {
     pub start: Vec2,
     /// Goal point as asked for (world).
     pub goal: Vec2,
+    /// Which floor the start and goal are on, where floors overlap.
+    pub floors: floors::FloorChoice,
+    /// The triangles in painting order (lowest floor first); empty for a flat mesh.
+    draw_order: Vec<crate::navmesh::TriId>,
     /// The recorded steps of the current query.
     pub timeline: Timeline,
     /// The state at the playback cursor.
@@ -270,6 +278,8 @@ impl NavmeshScene {
             summary: mesh.summary(),
             areas_present: mesh.area_types_present(),
             outline_edges: canvas::outline_edges(&mesh),
+            draw_order: floors::draw_order(&mesh),
+            floors: floors::FloorChoice::default(),
             mesh,
             editor,
             edit,
@@ -354,6 +364,7 @@ impl NavmeshScene {
         self.source = source;
         self.start = start;
         self.goal = goal;
+        self.floors = floors::FloorChoice::default();
         self.camera.fit_next_frame();
         self.playback.cursor = 0;
         self.playback.playing = false;
@@ -380,6 +391,7 @@ impl NavmeshScene {
         self.advice = advice_for(&self.summary);
         self.areas_present = mesh.area_types_present();
         self.outline_edges = canvas::outline_edges(&mesh);
+        self.draw_order = floors::draw_order(&mesh);
         self.timeline = Timeline::default();
         self.replay = TimelineReplay::new(mesh.triangles().len());
         self.previous_path = None;
@@ -525,6 +537,8 @@ impl NavmeshScene {
             mesh: Arc::clone(&self.mesh),
             start: self.start,
             goal: self.goal,
+            start_height: self.floors.start,
+            goal_height: self.floors.goal,
             options: QueryOptions {
                 cost: self.settings.cost,
                 heuristic_weight: self.settings.heuristic_weight,
@@ -609,27 +623,23 @@ impl NavmeshScene {
 
     /// Sets the start and shows the new answer at once (the animation can be replayed).
     pub fn set_start(&mut self, p: Vec2) {
-        self.start = p;
-        self.playback.cursor = usize::MAX;
-        self.playback.playing = false;
-        self.rerun();
+        self.put_end(floors::End::Start, p, false);
     }
 
     /// Sets the goal and shows the new answer at once.
     pub fn set_goal(&mut self, p: Vec2) {
-        self.goal = p;
-        self.playback.cursor = usize::MAX;
-        self.playback.playing = false;
-        self.rerun();
+        self.put_end(floors::End::Goal, p, false);
     }
 
     /// Puts the start and the goal where asked, and searches once.
     pub fn place(&mut self, start: Option<Vec2>, goal: Option<Vec2>) {
         if let Some(start) = start {
             self.start = start;
+            self.floors.start = None;
         }
         if let Some(goal) = goal {
             self.goal = goal;
+            self.floors.goal = None;
         }
         self.playback.cursor = 0;
         self.rerun();
@@ -718,6 +728,10 @@ const KEYS: &[(&str, &str)] = &[
     ),
     ("W", "walk the path: start / pause the agent"),
     (
+        "L",
+        "where floors overlap: the start or goal (placed last) to the floor below",
+    ),
+    (
         "N / V / R / C / P / B / D",
         "tools: start/goal, select, rectangle, circle, polygon, paint, doors",
     ),
@@ -764,8 +778,19 @@ impl Scene for NavmeshScene {
     }
 
     fn tick(&mut self, ui: &egui::Ui, _shared: &mut Shared, dt: f64) -> bool {
-        if !ui.ctx().egui_wants_keyboard_input() && ui.input(|i| i.key_pressed(egui::Key::W)) {
+        let typing = ui.ctx().egui_wants_keyboard_input();
+        let (walk_key, floor_key) = ui.input(|i| {
+            let plain = !i.modifiers.command && !i.modifiers.alt;
+            (
+                plain && i.key_pressed(egui::Key::W),
+                plain && i.key_pressed(egui::Key::L),
+            )
+        });
+        if !typing && walk_key {
             self.toggle_walk();
+        }
+        if !typing && floor_key {
+            self.next_floor_down();
         }
         let querying = self.poll_query();
         let len = self.timeline.len();
@@ -814,6 +839,19 @@ impl Scene for NavmeshScene {
             Some(p) => ui.monospace(format!("x {:>9.3}  z {:>9.3}", p.x, p.y)),
             None => ui.monospace("x        —  z        —"),
         };
+        // The height under the pointer (the topmost floor's), and how many floors are there.
+        let floors = self.hover_floors();
+        if let Some(top) = floors.first() {
+            ui.monospace(format!("height {:>8.3}", top.height));
+            if floors.len() > 1 {
+                ui.label(format!("({} floors here)", floors.len()));
+            }
+        }
+        let floor_words = self.floor_status();
+        if !floor_words.is_empty() {
+            ui.separator();
+            ui.label(floor_words);
+        }
         ui.separator();
         ui.label(format!(
             "{}: {}, {}",

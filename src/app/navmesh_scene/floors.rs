@@ -1,0 +1,226 @@
+//! Heights and stacked floors in the navmesh view: which floor the start and the goal are on
+//! (a click takes the topmost, L the one below), the height under the pointer, colours by
+//! height with their legend, and the painting order that puts higher floors on top.
+
+use super::NavmeshScene;
+use crate::geom::Vec2;
+use crate::navmesh::{NavMesh, TriId};
+use egui::Color32;
+
+/// The start or the goal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum End {
+    /// The start.
+    #[default]
+    Start,
+    /// The goal.
+    Goal,
+}
+
+impl End {
+    /// "start" or "goal".
+    pub fn name(self) -> &'static str {
+        match self {
+            End::Start => "start",
+            End::Goal => "goal",
+        }
+    }
+}
+
+/// Which floor each end is on, by its height there (`None`: the topmost), and which end was
+/// placed last (the one L moves).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct FloorChoice {
+    /// The start's floor height.
+    pub start: Option<f64>,
+    /// The goal's floor height.
+    pub goal: Option<f64>,
+    /// The end placed last.
+    pub last: End,
+}
+
+impl FloorChoice {
+    /// The floor height kept for `end`.
+    pub fn height(&self, end: End) -> Option<f64> {
+        match end {
+            End::Start => self.start,
+            End::Goal => self.goal,
+        }
+    }
+
+    fn set(&mut self, end: End, height: Option<f64>) {
+        match end {
+            End::Start => self.start = height,
+            End::Goal => self.goal = height,
+        }
+    }
+}
+
+/// Where an end is: its floor's number from the top (1 = topmost) among the floors there, and
+/// its height.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FloorAt {
+    /// 1 for the topmost floor at the point.
+    pub number: usize,
+    /// How many floors hold the point.
+    pub of: usize,
+    /// The floor's height at the point.
+    pub height: f64,
+}
+
+/// The floor at `p` nearest `height` (the topmost without one), numbered from the top.
+pub fn floor_at(mesh: &NavMesh, p: Vec2, height: Option<f64>) -> Option<FloorAt> {
+    let floors = mesh.floors_at(p);
+    let index = match height.filter(|h| h.is_finite()) {
+        Some(h) => (0..floors.len()).min_by(|&a, &b| {
+            (floors[a].height - h)
+                .abs()
+                .total_cmp(&(floors[b].height - h).abs())
+        })?,
+        None => 0,
+    };
+    let floor = floors.get(index)?;
+    Some(FloorAt {
+        number: index + 1,
+        of: floors.len(),
+        height: floor.height,
+    })
+}
+
+/// The colour of a height `t` of the way from the lowest (0) to the highest (1): dark blue
+/// through teal and green to pale yellow, bright enough under the search's lines.
+pub fn height_colour(t: f64) -> Color32 {
+    const STOPS: [[f32; 3]; 5] = [
+        [40.0, 50.0, 120.0],
+        [35.0, 110.0, 140.0],
+        [50.0, 150.0, 100.0],
+        [150.0, 180.0, 60.0],
+        [235.0, 220.0, 120.0],
+    ];
+    let t = if t.is_finite() {
+        t.clamp(0.0, 1.0)
+    } else {
+        0.0
+    } as f32;
+    let x = t * (STOPS.len() - 1) as f32;
+    let k = (x.floor() as usize).min(STOPS.len() - 2);
+    let f = x - k as f32;
+    let [a, b] = [STOPS[k], STOPS[k + 1]];
+    let c = |i: usize| (a[i] + (b[i] - a[i]) * f).round() as u8;
+    Color32::from_rgb(c(0), c(1), c(2))
+}
+
+/// The triangles in painting order, lowest floor first, so that where floors overlap the
+/// higher one is seen; empty for a flat mesh (id order).
+pub fn draw_order(mesh: &NavMesh) -> Vec<TriId> {
+    let [low, high] = mesh.height_span();
+    if high <= low {
+        return Vec::new();
+    }
+    let heights = mesh.heights();
+    let mean = |t: TriId| {
+        mesh.triangles()[t]
+            .vertices
+            .iter()
+            .map(|&v| heights.get(v).copied().unwrap_or(0.0))
+            .sum::<f64>()
+    };
+    let mut order: Vec<TriId> = (0..mesh.triangles().len()).collect();
+    order.sort_by(|&a, &b| mean(a).total_cmp(&mean(b)).then(a.cmp(&b)));
+    order
+}
+
+impl NavmeshScene {
+    /// Puts `end` at `p`: on the topmost floor there for a new placement, on the floor nearest
+    /// the one it was on when `keep_floor` (a drag, following ramps and stairs). Searches again.
+    pub fn put_end(&mut self, end: End, p: Vec2, keep_floor: bool) {
+        let kept = if keep_floor {
+            self.floors.height(end)
+        } else {
+            None
+        };
+        let height = floor_at(&self.mesh, p, kept).map(|f| f.height);
+        self.floors.set(end, height);
+        self.floors.last = end;
+        match end {
+            End::Start => self.start = p,
+            End::Goal => self.goal = p,
+        }
+        self.playback.cursor = usize::MAX;
+        self.playback.playing = false;
+        self.rerun();
+    }
+
+    /// Moves the end placed last to the floor below it at its point (from the lowest, back to
+    /// the topmost) and searches again; false (nothing changes) where there is one floor.
+    pub fn next_floor_down(&mut self) -> bool {
+        let end = self.floors.last;
+        let p = match end {
+            End::Start => self.start,
+            End::Goal => self.goal,
+        };
+        let floors = self.mesh.floors_at(p);
+        if floors.len() < 2 {
+            return false;
+        }
+        let now = floor_at(&self.mesh, p, self.floors.height(end)).map_or(0, |f| f.number - 1);
+        let next = (now + 1) % floors.len();
+        self.floors.set(end, floors.get(next).map(|f| f.height));
+        self.playback.cursor = usize::MAX;
+        self.playback.playing = false;
+        self.rerun();
+        true
+    }
+
+    /// Where `end` is, floor by floor.
+    pub fn end_floor(&self, end: End) -> Option<FloorAt> {
+        let p = match end {
+            End::Start => self.start,
+            End::Goal => self.goal,
+        };
+        floor_at(&self.mesh, p, self.floors.height(end))
+    }
+
+    /// The status bar's words on floors: each end on a floor shared with others, and the
+    /// floors under the pointer. Empty on a mesh with no overlapping floors there.
+    pub fn floor_status(&self) -> String {
+        let mut parts = Vec::new();
+        for end in [End::Start, End::Goal] {
+            if let Some(at) = self.end_floor(end).filter(|f| f.of > 1) {
+                parts.push(format!(
+                    "{} on floor {} of {} (height {:.3})",
+                    end.name(),
+                    at.number,
+                    at.of,
+                    at.height
+                ));
+            }
+        }
+        if !parts.is_empty() {
+            parts.push(format!("L: {} to the floor below", self.floors.last.name()));
+        }
+        parts.join(" · ")
+    }
+
+    /// The floors under the pointer, topmost first, as (triangle, height).
+    pub fn hover_floors(&self) -> Vec<crate::navmesh::Floor> {
+        self.hover_world
+            .map(|p| self.mesh.floors_at(p))
+            .unwrap_or_default()
+    }
+
+    /// The legend's rows for colours by height: five heights from the lowest to the highest.
+    pub fn height_legend(&self) -> Vec<(Color32, String)> {
+        let [low, high] = self.mesh.height_span();
+        (0..5)
+            .rev()
+            .map(|k| {
+                let t = f64::from(k) / 4.0;
+                (
+                    height_colour(t),
+                    format!("height {:.2}", low + t * (high - low)),
+                )
+            })
+            .collect()
+    }
+}
