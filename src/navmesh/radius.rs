@@ -45,9 +45,10 @@ pub struct ShrinkSummary {
     /// island, the midpoint of their nearest points, and how far apart the pieces are.
     pub closed: Vec<ClosedPassage>,
     /// Islands of the original mesh left as they were, their triangles overlapping in the
-    /// plane (stacked floors).
+    /// plane (stacked floors); numbered from 1, the largest first, as `navlab check` numbers
+    /// them.
     pub kept_as_is: Vec<usize>,
-    /// Islands with no room left for the agent.
+    /// Islands with no room left for the agent (numbered as `kept_as_is`).
     pub vanished: Vec<usize>,
 }
 
@@ -114,7 +115,7 @@ pub fn shrink(mesh: &NavMesh, radius: f64) -> Result<Shrunk, ShrinkError> {
         let area: f64 = triangles.iter().map(|&t| mesh.triangles()[t].area).sum();
         if (shapes_area(&region) - area).abs() > 1e-9 * area.max(1.0) {
             // Stacked floors: keep the island's triangles as they are.
-            shrunk.kept_as_is.push(island);
+            shrunk.kept_as_is.push(island + 1);
             for &t in triangles {
                 let first = positions.len();
                 for v in mesh.triangles()[t].vertices {
@@ -129,7 +130,7 @@ pub fn shrink(mesh: &NavMesh, radius: f64) -> Result<Shrunk, ShrinkError> {
         let left: Vec<Vec<Vec<[f64; 2]>>> =
             region.overlay_as::<i64>(&walls, OverlayRule::Difference, FillRule::NonZero);
         if left.is_empty() {
-            shrunk.vanished.push(island);
+            shrunk.vanished.push(island + 1);
             continue;
         }
         let lookup = Lookup::new(mesh, triangles);

@@ -347,7 +347,9 @@ pub fn replace_text<S>(h: &mut egui_kittest::Harness<'_, S>, label: &str, text: 
 /// (egui's copy commands of the frame that handled the click).
 pub fn click_and_copied<S>(h: &mut egui_kittest::Harness<'_, S>, label: &str) -> Vec<String> {
     use egui_kittest::kittest::Queryable;
-    h.get_by_label(label).click();
+    // Through AccessKit, as a screen reader clicks: the button may sit below the fold of a
+    // scrolling panel, where a pointer click at its centre would land on what covers it.
+    h.get_by_label(label).click_accesskit();
     h.step();
     h.output()
         .platform_output
