@@ -369,6 +369,19 @@ fn f1_shows_and_hides_the_keyboard_help() {
     h.key_press(egui::Key::F1);
     h.run_steps(2);
     assert!(h.query_by_label("Keyboard and mouse").is_none());
+    // Escape closes it too, and only it: the scene's tool stays as it was.
+    h.key_press(egui::Key::F1);
+    h.run_steps(2);
+    h.get_by_label("Keyboard and mouse");
+    h.key_press(egui::Key::R);
+    h.run_steps(1);
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    assert!(h.query_by_label("Keyboard and mouse").is_none());
+    assert_eq!(
+        h.state().scenes.navmesh.edit.tool,
+        navlab::app::navmesh_scene::Tool::Rectangle
+    );
 }
 
 /// In a small window the help scrolls instead of running off the bottom of the screen.

@@ -282,7 +282,10 @@ fn help_ui(ui: &mut egui::Ui, scenes: &Scenes) {
         }
         for (keys, what) in [
             ("Drop a file", "open it, mesh or map"),
-            ("Enter / Escape", "confirm / cancel a dialog"),
+            (
+                "Enter / Escape",
+                "confirm / cancel a dialog; Escape closes this help",
+            ),
             (
                 "Ctrl+Plus / Ctrl+Minus / Ctrl+0",
                 "larger / smaller / normal interface (View menu)",

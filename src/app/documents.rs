@@ -106,7 +106,7 @@ impl NavlabApp {
         let recovered = offer.recovered.clone();
         if let Some(map) = recovered.map {
             self.replace_map(map, recovered.file);
-            self.map.dirty = true;
+            self.map.mark_unsaved();
             self.settings.scene = SceneKind::TileMap;
         }
         if let Some(mesh) = recovered.mesh {

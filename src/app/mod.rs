@@ -386,6 +386,12 @@ impl NavlabApp {
             self.open_path(path);
         }
         dialogs::drop_preview_ui(ui.ctx());
+        // Escape closes the help first (taken here, so the scene does not act on it too).
+        if self.windows.help
+            && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape))
+        {
+            self.windows.help = false;
+        }
         self.shortcuts(ui);
         self.follow_files_on_disk(ui);
         let dt = f64::from(ui.input(|i| i.stable_dt)).min(0.1);

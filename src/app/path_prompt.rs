@@ -92,9 +92,39 @@ pub fn resolve(
     }
 }
 
+/// What was pasted over the folder the prompt was filled with: an absolute path typed after it
+/// (`/maps//data/a.obj` is `/data/a.obj`, `/maps/~/a.obj` is `~/a.obj`, `C:\maps\D:\a.obj` is
+/// `D:\a.obj`), as file choosers read it; `text` itself otherwise.
+fn pasted_over(text: &str) -> &str {
+    let mut from = 0;
+    for (i, _) in text.char_indices().skip(1) {
+        let rest = &text[i..];
+        let before = &text[..i];
+        // After a separator that ends a folder name (not the `//` a network path starts with).
+        let after_separator = before.ends_with(['/', '\\'])
+            && before.trim_matches(['/', '\\']).chars().any(|c| c != ':');
+        let drive = rest.len() >= 3
+            && rest.as_bytes()[0].is_ascii_alphabetic()
+            && rest.as_bytes()[1] == b':'
+            && matches!(rest.as_bytes()[2], b'/' | b'\\');
+        if after_separator
+            && (rest.starts_with(['/', '\\'])
+                || rest == "~"
+                || rest.starts_with("~/")
+                || rest.starts_with("~\\")
+                || drive)
+        {
+            from = i;
+        }
+    }
+    &text[from..]
+}
+
 /// `text` as a path, a leading `~` (alone or before a separator) being `home`; `~name` (another
-/// user's home in a shell) is taken as typed.
+/// user's home in a shell) is taken as typed. An absolute path pasted after a folder counts
+/// from where it starts (see [`pasted_over`]).
 fn expand_home(text: &str, home: Option<&Path>) -> PathBuf {
+    let text = pasted_over(text);
     match (text.strip_prefix('~'), home) {
         (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with(['/', '\\']) => {
             home.join(rest.trim_start_matches(['/', '\\']))
@@ -318,6 +348,21 @@ impl PathPrompt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_pasted_after_the_folder_counts_from_where_it_starts() {
+        assert_eq!(pasted_over("/home/u/maps//data/a.obj"), "/data/a.obj");
+        assert_eq!(pasted_over("/home/u/maps/~/a.obj"), "~/a.obj");
+        assert_eq!(pasted_over("C:\\maps\\D:\\a.obj"), "D:\\a.obj");
+        assert_eq!(pasted_over("/home/u/maps/a.obj"), "/home/u/maps/a.obj");
+        assert_eq!(pasted_over("//server/share/a.obj"), "//server/share/a.obj");
+        assert_eq!(pasted_over("maps/~old/a.obj"), "maps/~old/a.obj");
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("a.obj");
+        std::fs::write(&file, "").expect("write");
+        let typed = format!("{}/maps/{}", dir.path().display(), file.display());
+        assert_eq!(resolve(PromptPurpose::Open, &typed, None, None), Ok(file));
+    }
 
     #[test]
     fn tab_completes_as_far_as_the_folder_agrees() {

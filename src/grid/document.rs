@@ -24,6 +24,11 @@ pub struct MapDocument {
     pub file: Option<PathBuf>,
     /// Edits not saved yet.
     pub dirty: bool,
+    /// How many edits the undo history held when the map was last saved (or opened): undoing or
+    /// redoing back to it leaves nothing unsaved. `None` when that state cannot come back.
+    saved_depth: Option<usize>,
+    /// The costs changed since the map was saved (they are not in the history).
+    costs_changed: bool,
     revision: u64,
     maps: u64,
     undo: Vec<Vec<TileChange>>,
@@ -38,6 +43,8 @@ impl MapDocument {
             map,
             file,
             dirty: false,
+            saved_depth: Some(0),
+            costs_changed: false,
             revision: 0,
             maps: 0,
             undo: Vec::new(),
@@ -76,6 +83,8 @@ impl MapDocument {
         self.map = map;
         self.file = file;
         self.dirty = false;
+        self.saved_depth = Some(0);
+        self.costs_changed = false;
         self.undo.clear();
         self.redo.clear();
         self.stroke.clear();
@@ -85,8 +94,23 @@ impl MapDocument {
 
     /// The map was written to `file`: it has no unsaved edits now.
     pub fn saved_as(&mut self, file: PathBuf) {
+        self.end_stroke();
         self.file = Some(file);
         self.dirty = false;
+        self.saved_depth = Some(self.undo.len());
+        self.costs_changed = false;
+    }
+
+    /// The map holds edits that were never saved (recovered after a crash): no undo or redo
+    /// brings back a saved state.
+    pub fn mark_unsaved(&mut self) {
+        self.dirty = true;
+        self.saved_depth = None;
+    }
+
+    /// After undo or redo: unsaved unless back where the map was saved.
+    fn dirty_after_history(&mut self) {
+        self.dirty = self.costs_changed || self.saved_depth != Some(self.undo.len());
     }
 
     /// Paints one tile as part of the current stroke (one undo step, ended by
@@ -118,6 +142,10 @@ impl MapDocument {
     pub fn end_stroke(&mut self) -> bool {
         if self.stroke.is_empty() {
             return false;
+        }
+        // A saved state among the edits undone goes with them.
+        if self.saved_depth.is_some_and(|d| d > self.undo.len()) {
+            self.saved_depth = None;
         }
         self.undo.push(std::mem::take(&mut self.stroke));
         self.redo.clear();
@@ -160,6 +188,7 @@ impl MapDocument {
         self.map.costs = costs;
         self.revision += 1;
         self.dirty = true;
+        self.costs_changed = true;
         true
     }
 
@@ -175,7 +204,7 @@ impl MapDocument {
         }
         self.revision += 1;
         self.redo.push(edit);
-        self.dirty = true;
+        self.dirty_after_history();
         true
     }
 
@@ -189,7 +218,7 @@ impl MapDocument {
         }
         self.revision += 1;
         self.undo.push(edit);
-        self.dirty = true;
+        self.dirty_after_history();
         true
     }
 
@@ -268,6 +297,43 @@ mod tests {
         assert!(changed(&doc));
         assert_eq!(doc.maps(), maps + 1);
         assert!(!doc.dirty && !doc.can_undo() && !doc.can_redo());
+    }
+
+    #[test]
+    fn undo_and_redo_back_to_the_saved_state_leave_nothing_unsaved() {
+        let mut doc = document();
+        doc.paint((0, 0), Tile::Wall);
+        assert!(doc.dirty);
+        assert!(doc.undo());
+        assert!(!doc.dirty, "back to the map as opened");
+        assert!(doc.redo());
+        assert!(doc.dirty);
+        doc.saved_as("a.map".into());
+        doc.paint((1, 0), Tile::Sand);
+        assert!(doc.undo());
+        assert!(!doc.dirty, "back to the map as saved");
+        assert!(doc.undo());
+        assert!(doc.dirty, "before the save");
+        // A new edit here drops the saved state from the history: it cannot come back.
+        doc.paint((2, 0), Tile::Water);
+        assert!(doc.undo());
+        assert!(doc.dirty);
+        // Costs are not in the history: changed, the map stays unsaved whatever is undone.
+        doc.saved_as("a.map".into());
+        let costs = TileCosts {
+            sand: 4.5,
+            ..doc.map.costs
+        };
+        doc.paint((3, 0), Tile::Sand);
+        assert!(doc.set_costs(costs));
+        assert!(doc.undo());
+        assert!(doc.dirty);
+        // Recovered edits were never saved.
+        doc.replace(TileMap::new(2, 2).expect("map"), None);
+        doc.mark_unsaved();
+        doc.paint((0, 0), Tile::Wall);
+        assert!(doc.undo());
+        assert!(doc.dirty);
     }
 
     #[test]

@@ -10,8 +10,9 @@
 //! Before anything is timed, both must agree on every length (1e-3 relative: the crate works in
 //! `f32`). The meshes: the Polyanya arena meshes from `../shared/testdata` (its 160 scenario
 //! pairs), and the Aurora meshes the crate ships in its package (a StarCraft map, 34,816
-//! triangles; every tenth of its scenarios), read from Cargo's copy of the crate. A mesh that is
-//! not there is skipped with a message.
+//! triangles; every tenth of its scenarios) and the Iron Harvest game mesh (3,860 triangles;
+//! every tenth of its scenarios), read from Cargo's copy of the crate. A mesh that is not there
+//! is skipped with a message.
 //!
 //! Run: `cargo bench --manifest-path benches/peers/Cargo.toml`.
 
@@ -170,5 +171,17 @@ fn aurora(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, arena, aurora);
+/// The Iron Harvest game mesh the crate ships (Polyanya v3, 3,860 triangles) and every tenth
+/// of its scenarios.
+fn iron_harvest(c: &mut Criterion) {
+    let Some(scenarios) = from_crate("meshes/v3/scene_mp_2p_01.mesh.scen") else {
+        return;
+    };
+    let pairs = scenario_pairs(&scenarios, 10);
+    if let Some(path) = from_crate("meshes/v3/scene_mp_2p_01.mesh") {
+        compare(c, "peer_scene_mp_2p_01.mesh", &path, &pairs);
+    }
+}
+
+criterion_group!(benches, arena, aurora, iron_harvest);
 criterion_main!(benches);

@@ -365,6 +365,8 @@ impl NavmeshScene {
         self.start = start;
         self.goal = goal;
         self.floors = floors::FloorChoice::default();
+        // Another mesh shows its own search, not the last one's island colours.
+        self.diagnostics.colour_islands = false;
         self.camera.fit_next_frame();
         self.playback.cursor = 0;
         self.playback.playing = false;
