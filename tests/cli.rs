@@ -227,12 +227,23 @@ fn grid_json_reports_path_length_expanded_and_memory() {
         ]);
         assert_eq!(code, Some(0), "{algo}: {stderr}");
         let v: Value = serde_json::from_str(&stdout).expect("json");
-        let steps: Vec<&str> = v["steps"]
-            .as_array()
-            .expect("steps")
-            .iter()
-            .filter_map(Value::as_str)
-            .collect();
+        let listed = v["steps"].as_array().expect("steps");
+        let steps: Vec<&str> = listed.iter().filter_map(|s| s["text"].as_str()).collect();
+        assert_eq!(steps.len(), listed.len());
+        // Each step on its line of `navlab pseudocode ALGO`, expansions on the expansion line.
+        assert_eq!(v["pseudocode"], algo);
+        let expansion_line = navlab::search::pseudocode::Listing::from_name(algo)
+            .and_then(|l| l.expansion_line())
+            .expect("a search listing");
+        for step in listed {
+            let line = step["line"].as_u64().expect("every step has its line");
+            let text = step["text"].as_str().expect("text");
+            assert_eq!(
+                line == expansion_line as u64,
+                text.starts_with("expand "),
+                "{step}"
+            );
+        }
         assert!(
             steps.contains(&"pass 1: threshold f = 3.41, the start's estimate"),
             "{steps:?}"

@@ -22,6 +22,7 @@ pub mod navmesh_scene;
 pub mod path_prompt;
 pub mod picture;
 pub mod playback;
+pub mod pseudocode_panel;
 pub mod pursuit_scene;
 pub mod recovery;
 pub mod scene;

@@ -228,6 +228,11 @@ pub fn event_log_ui(
             ui.ctx().copy_text(all.join("\n"));
         }
     });
+    // The shown step's whole sentence, wrapped: the rows below are cut to one line each.
+    let shown = playback.cursor.min(len);
+    if shown > 0 {
+        ui.add(egui::Label::new(egui::RichText::new(step_text(shown)).italics()).wrap());
+    }
     // A selectable row's height: the text and the button's padding, at least a widget's.
     let spacing = ui.spacing();
     let row_height = spacing

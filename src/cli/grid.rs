@@ -129,11 +129,27 @@ pub(super) fn grid_command(
     };
     let width = map.width();
     let explained: Vec<String> = trace.iter().map(|e| algorithm.explain(e, width)).collect();
+    // Where each step is in `navlab pseudocode`'s listing of the algorithm.
+    let listing = algorithm.kind().listing();
+    let cell = |i: usize| format!("{},{}", i % width.max(1), i / width.max(1));
+    let lit: Vec<Option<crate::search::pseudocode::LitLine>> =
+        trace.iter().map(|e| listing.search_step(e, cell)).collect();
     let status = result.outcome.name();
     if json {
         let mut report = result.to_json();
         if steps {
-            report["steps"] = json!(explained);
+            report["pseudocode"] = json!(listing.name());
+            report["steps"] = explained
+                .iter()
+                .zip(&lit)
+                .map(|(text, lit)| {
+                    json!({
+                        "text": text,
+                        "line": lit.as_ref().map(|l| l.line),
+                        "values": lit.as_ref().map(|l| l.values_json()),
+                    })
+                })
+                .collect();
         }
         say!("{report}");
     } else {
@@ -153,8 +169,11 @@ pub(super) fn grid_command(
         say!("peak memory: {} nodes", result.peak_memory);
         if steps {
             say!("steps:");
-            for (i, line) in explained.iter().enumerate() {
-                say!("  {}. {line}", i + 1);
+            for (i, (line, lit)) in explained.iter().zip(&lit).enumerate() {
+                match lit {
+                    Some(lit) => say!("  {}. {line}   [line {}]", i + 1, lit.line),
+                    None => say!("  {}. {line}", i + 1),
+                }
             }
         }
     }

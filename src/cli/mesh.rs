@@ -113,6 +113,7 @@ pub(super) struct PathQuery {
     pub obstacles: super::cut::ObstacleArgs,
     pub area_costs: Vec<(String, f64)>,
     pub optimal: bool,
+    pub steps: bool,
 }
 
 pub(super) fn path_command(
@@ -129,6 +130,7 @@ pub(super) fn path_command(
         obstacles,
         area_costs,
         optimal,
+        steps,
     } = query;
     let (mesh, shapes) = match obstacles.load_with_shapes(mesh_path, read) {
         Ok(loaded) => loaded,
@@ -160,10 +162,18 @@ pub(super) fn path_command(
         area_costs,
         ..QueryOptions::default()
     };
-    let Some(path) = find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver) else {
+    // With --steps, the query recorded as the window records it.
+    let recorded =
+        steps.then(|| crate::navmesh::timeline::Timeline::record(&mesh, from, to, options));
+    let path = match &recorded {
+        Some(timeline) => timeline.path.clone(),
+        None => find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver),
+    };
+    let Some(path) = path else {
         complain!("error: start and goal must be finite numbers");
         return ExitCode::from(2);
     };
+    let step_list = recorded.as_ref().map(step_list).unwrap_or_default();
     let status = path.status.name();
     let walked = (walk.walk && path.status != PathStatus::Unreachable)
         .then(|| crate::navmesh::walk::walk(&path.waypoints, walk.options()));
@@ -171,6 +181,20 @@ pub(super) fn path_command(
         let mut answer = path.to_json();
         if let Some(w) = &walked {
             answer["walk"] = w.to_json(&mesh);
+        }
+        if steps {
+            answer["steps"] = step_list
+                .iter()
+                .map(|s| {
+                    serde_json::json!({
+                        "phase": s.phase,
+                        "pseudocode": s.listing.name(),
+                        "text": s.text,
+                        "line": s.lit.line,
+                        "values": s.lit.values_json(),
+                    })
+                })
+                .collect();
         }
         say!("{answer}");
     } else {
@@ -210,12 +234,60 @@ pub(super) fn path_command(
                 }
             }
         }
+        if steps {
+            say!("steps:");
+            for (k, s) in step_list.iter().enumerate() {
+                say!(
+                    "  {}. {}   [{} line {}]",
+                    k + 1,
+                    s.text,
+                    s.listing.name(),
+                    s.lit.line
+                );
+            }
+        }
     }
     if path.status == PathStatus::Unreachable {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// One recorded step of a corridor query, for `path --steps`.
+struct ListedStep {
+    phase: &'static str,
+    listing: crate::search::pseudocode::Listing,
+    text: String,
+    lit: crate::search::pseudocode::LitLine,
+}
+
+/// A\*'s steps then the funnel's, each explained and placed on its line of pseudocode.
+fn step_list(timeline: &crate::navmesh::timeline::Timeline) -> Vec<ListedStep> {
+    use crate::navmesh::timeline::Step;
+    use crate::search::pseudocode::{Listing, funnel_step};
+    timeline
+        .steps()
+        .iter()
+        .enumerate()
+        .filter_map(|(k, step)| {
+            let (phase, listing, lit) = match step {
+                Step::Search(e) => (
+                    "astar",
+                    Listing::NavmeshAStar,
+                    Listing::NavmeshAStar.search_step(e, |t| format!("triangle {t}"))?,
+                ),
+                Step::Funnel(e) => ("funnel", Listing::Funnel, funnel_step(e)),
+                Step::Polyanya(_) => return None,
+            };
+            Some(ListedStep {
+                phase,
+                listing,
+                text: timeline.explain(k),
+                lit,
+            })
+        })
+        .collect()
 }
 
 /// `navlab path --optimal`: the exact shortest path, in the shape `path` answers in, with the

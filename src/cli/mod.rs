@@ -79,7 +79,21 @@ pub enum Command {
         /// area costs left out.
         #[arg(long)]
         optimal: bool,
+        /// Also list every step of A* and of the funnel, explained, each with its line of
+        /// `navlab pseudocode navmesh-astar` or `funnel` (in the JSON as "steps").
+        #[arg(long, conflicts_with = "optimal")]
+        steps: bool,
         /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the numbered pseudocode of an algorithm the lab animates, as the window's
+    /// Pseudocode panel shows it (every listing when none is named).
+    Pseudocode {
+        /// Which listing.
+        #[arg(value_parser = parse_listing)]
+        algo: Option<crate::search::pseudocode::Listing>,
+        /// Print JSON: each listing's name, title and lines.
         #[arg(long)]
         json: bool,
     },
@@ -347,6 +361,7 @@ pub fn run(command: Command) -> ExitCode {
             obstacles,
             area_costs,
             optimal,
+            steps,
             json,
         } => mesh::path_command(
             &mesh,
@@ -358,6 +373,7 @@ pub fn run(command: Command) -> ExitCode {
                 obstacles,
                 area_costs,
                 optimal,
+                steps,
             },
             &walk,
             json,
@@ -418,6 +434,7 @@ pub fn run(command: Command) -> ExitCode {
             pursue::pursue_command(&map, kitten, &mobs, &route, config, seconds, json)
         }
         Command::Demo { scene, cost } => mesh::demo_command(scene, cost),
+        Command::Pseudocode { algo, json } => pseudocode_command(algo, json),
         Command::Grid {
             cells,
             search,
@@ -486,4 +503,55 @@ pub fn run(command: Command) -> ExitCode {
             }
         }
     }
+}
+
+/// A listing by its name, for clap.
+fn parse_listing(text: &str) -> Result<crate::search::pseudocode::Listing, String> {
+    use crate::search::pseudocode::Listing;
+    Listing::from_name(text).ok_or_else(|| {
+        let names: Vec<&str> = Listing::ALL.iter().map(|l| l.name()).collect();
+        format!("no listing of that name; one of {}", names.join(", "))
+    })
+}
+
+/// `navlab pseudocode [ALGO] [--json]`.
+fn pseudocode_command(algo: Option<crate::search::pseudocode::Listing>, json: bool) -> ExitCode {
+    use crate::search::pseudocode::Listing;
+    let listings: Vec<Listing> = algo.map_or_else(|| Listing::ALL.to_vec(), |l| vec![l]);
+    if json {
+        let all: Vec<serde_json::Value> = listings
+            .iter()
+            .map(|l| {
+                serde_json::json!({
+                    "name": l.name(),
+                    "title": l.title(),
+                    "lines": l.lines(),
+                    "expansion_line": l.expansion_line(),
+                })
+            })
+            .collect();
+        match algo {
+            Some(_) => say!("{}", all.first().cloned().unwrap_or_default()),
+            None => say!("{}", serde_json::Value::from(all)),
+        }
+    } else {
+        let texts: Vec<String> = listings
+            .iter()
+            .map(|l| format!("{} ({})\n{}", l.title(), l.name(), numbered_lines(*l)))
+            .collect();
+        say!("{}", texts.join("\n"));
+    }
+    ExitCode::SUCCESS
+}
+
+/// A listing's lines, numbered.
+fn numbered_lines(listing: crate::search::pseudocode::Listing) -> String {
+    listing
+        .numbered()
+        .lines()
+        .skip(1)
+        .map(|l| format!("{l}\n"))
+        .collect::<String>()
+        .trim_end()
+        .to_string()
 }

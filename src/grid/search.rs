@@ -217,6 +217,18 @@ impl AlgorithmKind {
         }
     }
 
+    /// Its pseudocode.
+    pub fn listing(self) -> crate::search::pseudocode::Listing {
+        use crate::search::pseudocode::Listing;
+        match self {
+            AlgorithmKind::Bfs => Listing::Bfs,
+            AlgorithmKind::Dijkstra => Listing::Dijkstra,
+            AlgorithmKind::AStar => Listing::AStar,
+            AlgorithmKind::IdaStar => Listing::IdaStar,
+            AlgorithmKind::Fringe => Listing::Fringe,
+        }
+    }
+
     /// True for the algorithms that search by passes with a threshold (IDA*, Fringe Search).
     pub fn has_passes(self) -> bool {
         matches!(self, AlgorithmKind::IdaStar | AlgorithmKind::Fringe)

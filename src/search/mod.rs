@@ -12,6 +12,7 @@ pub mod frontier;
 pub mod funnel;
 pub mod ida_path;
 pub mod idastar;
+pub mod pseudocode;
 pub mod replay;
 
 pub use astar::{AStarScratch, astar, astar_with_scratch};

@@ -510,6 +510,22 @@ impl NavmeshScene {
                 painter.line_segment([s(portal.left), s(portal.right)], Stroke::new(width, color));
                 painter.circle_filled(s(portal.left), if current { 5.0 } else { 3.0 }, LEFT);
                 painter.circle_filled(s(portal.right), if current { 5.0 } else { 3.0 }, RIGHT);
+                // Its number at its middle, as the steps name it ("restart after portal 7"),
+                // where the portal is long enough on screen to hold it.
+                let (a, b) = (s(portal.left), s(portal.right));
+                if current || a.distance(b) >= 16.0 {
+                    painter.text(
+                        a + (b - a) * 0.5,
+                        egui::Align2::CENTER_CENTER,
+                        i.to_string(),
+                        egui::FontId::monospace(if current { 13.0 } else { 10.0 }),
+                        if current {
+                            Color32::WHITE
+                        } else {
+                            Color32::from_gray(190)
+                        },
+                    );
+                }
                 if current {
                     paint_tag(painter, s(portal.left) + vec2(6.0, -6.0), "L".into(), LEFT);
                     paint_tag(

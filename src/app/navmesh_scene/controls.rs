@@ -63,13 +63,18 @@ impl NavmeshScene {
         match self.side_tab {
             SideTab::Steps => {
                 self.optimal_ui(ui);
+                let mut clicked = None;
                 crate::app::playback::above_steps(ui, |ui| {
+                    clicked = self.pseudocode_ui(ui);
                     if self.replay.in_optimal_phase() {
                         self.optimal_open_list_ui(ui);
                     } else {
                         self.frontier_ui(ui);
                     }
                 });
+                if let Some(line) = clicked {
+                    self.go_to_line(line);
+                }
                 ui.separator();
                 self.event_log_ui(ui);
             }

@@ -110,6 +110,64 @@ impl NavmeshScene {
         }
     }
 
+    /// The listing of the phase shown (A\* before any step) and the line of the shown step;
+    /// no listing in Polyanya's phase.
+    pub fn pseudocode_lit(
+        &self,
+    ) -> Option<(
+        crate::search::pseudocode::Listing,
+        Option<crate::search::pseudocode::LitLine>,
+    )> {
+        let k = self.playback.cursor.min(self.timeline.len());
+        match k.checked_sub(1).map(|i| step_listing(&self.timeline, i)) {
+            None => Some((crate::search::pseudocode::Listing::NavmeshAStar, None)),
+            Some(Some((listing, lit))) => Some((listing, Some(lit))),
+            Some(None) => None,
+        }
+    }
+
+    /// The pseudocode of the phase shown (A\* over the triangles, or the funnel), the shown
+    /// step's line lit; returns the listing and line clicked (see
+    /// [`go_to_line`](Self::go_to_line)).
+    pub fn pseudocode_ui(
+        &self,
+        ui: &mut Ui,
+    ) -> Option<(crate::search::pseudocode::Listing, usize)> {
+        let shown = self.pseudocode_lit();
+        egui::CollapsingHeader::new("Pseudocode")
+            .default_open(true)
+            .show(ui, |ui| match &shown {
+                Some((listing, lit)) => {
+                    crate::app::pseudocode_panel::pseudocode_ui(ui, *listing, lit.as_ref())
+                        .map(|line| (*listing, line))
+                }
+                None => {
+                    ui.weak("Polyanya's steps are explained in the list below and on the canvas.");
+                    None
+                }
+            })
+            .body_returned
+            .flatten()
+    }
+
+    /// Goes to the next step of `listing`'s phase that runs its `line`.
+    pub fn go_to_line(&mut self, (listing, line): (crate::search::pseudocode::Listing, usize)) {
+        let timeline = &self.timeline;
+        let target = crate::app::pseudocode_panel::next_step_on_line(
+            line,
+            self.playback.cursor,
+            timeline.len(),
+            |k| {
+                step_listing(timeline, k.checked_sub(1)?)
+                    .filter(|(l, _)| *l == listing)
+                    .map(|(_, lit)| lit.line)
+            },
+        );
+        self.jump_to(target);
+        self.follow_log = true;
+        self.sync_replay();
+    }
+
     /// The list of recorded steps; clicking one jumps there.
     pub fn event_log_ui(&mut self, ui: &mut Ui) {
         let starts = self.phase_starts();
@@ -177,5 +235,25 @@ impl NavmeshScene {
         self.timeline
             .expansion_steps()
             .next_after(t, self.playback.cursor)
+    }
+}
+
+/// The listing step `i` (from 0) of `timeline` belongs to, and its line there (`None` for
+/// Polyanya's steps).
+fn step_listing(
+    timeline: &crate::navmesh::timeline::Timeline,
+    i: usize,
+) -> Option<(
+    crate::search::pseudocode::Listing,
+    crate::search::pseudocode::LitLine,
+)> {
+    use crate::navmesh::timeline::Step;
+    use crate::search::pseudocode::{Listing, funnel_step};
+    match timeline.steps().get(i)? {
+        Step::Search(e) => Listing::NavmeshAStar
+            .search_step(e, |t| format!("triangle {t}"))
+            .map(|lit| (Listing::NavmeshAStar, lit)),
+        Step::Funnel(e) => Some((Listing::Funnel, funnel_step(e))),
+        Step::Polyanya(_) => None,
     }
 }

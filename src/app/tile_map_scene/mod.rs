@@ -540,7 +540,14 @@ impl Scene for TileMapScene {
             .resizable(true)
             .default_size(super::scene::side_panel_width(ui, 300.0))
             .show(ui, |ui| {
-                super::playback::above_steps(ui, |ui| self.frontier_ui(ui));
+                let mut clicked = None;
+                super::playback::above_steps(ui, |ui| {
+                    clicked = self.pseudocode_ui(ui);
+                    self.frontier_ui(ui);
+                });
+                if let Some(line) = clicked {
+                    self.go_to_line(line);
+                }
                 ui.separator();
                 ui.heading("Steps");
                 self.event_log_ui(ui);

@@ -206,6 +206,57 @@ impl TileMapScene {
         }
     }
 
+    /// The listing of the algorithm shown and the line of the shown step.
+    pub fn pseudocode_lit(
+        &self,
+    ) -> (
+        crate::search::pseudocode::Listing,
+        Option<crate::search::pseudocode::LitLine>,
+    ) {
+        let listing = self.algorithm().kind().listing();
+        let width = self.searched_map.width().max(1);
+        let events = &self.search.events;
+        let lit = self
+            .playback
+            .cursor
+            .min(events.len())
+            .checked_sub(1)
+            .and_then(|i| events.get(i))
+            .and_then(|e| listing.search_step(e, |i| format!("{},{}", i % width, i / width)));
+        (listing, lit)
+    }
+
+    /// The pseudocode of the algorithm shown, the shown step's line lit; returns the line
+    /// clicked (see [`go_to_line`](Self::go_to_line)).
+    pub fn pseudocode_ui(&self, ui: &mut Ui) -> Option<usize> {
+        let (listing, lit) = self.pseudocode_lit();
+        egui::CollapsingHeader::new("Pseudocode")
+            .default_open(true)
+            .show(ui, |ui| {
+                crate::app::pseudocode_panel::pseudocode_ui(ui, listing, lit.as_ref())
+            })
+            .body_returned
+            .flatten()
+    }
+
+    /// Goes to the next step that runs `line` of the algorithm's pseudocode.
+    pub fn go_to_line(&mut self, line: usize) {
+        let listing = self.algorithm().kind().listing();
+        let events = &self.search.events;
+        let target = crate::app::pseudocode_panel::next_step_on_line(
+            line,
+            self.playback.cursor,
+            events.len(),
+            |k| {
+                let event = events.get(k.checked_sub(1)?)?;
+                listing
+                    .search_step(event, |_| String::new())
+                    .map(|l| l.line)
+            },
+        );
+        self.jump_to(target);
+    }
+
     /// The recorded steps, one line each; clicking one jumps there.
     pub fn event_log_ui(&mut self, ui: &mut Ui) {
         if self.search.left_out > 0 {

@@ -1,0 +1,512 @@
+//! The pseudocode of every algorithm the lab animates, numbered, and which line each recorded
+//! step executes, with the values it touches: what a pseudocode panel lights and what
+//! `navlab pseudocode` prints.
+
+use super::events::{SearchEvent, SearchOutcome};
+use super::funnel::{FunnelEvent, Side};
+
+/// An algorithm with a listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Listing {
+    /// A\* on a graph (the tile map's A\*), in the order of “A* on a navigation mesh”.
+    AStar,
+    /// A\* over the triangles of a navigation mesh (the corridor search).
+    NavmeshAStar,
+    /// Breadth-first search.
+    Bfs,
+    /// Dijkstra's algorithm.
+    Dijkstra,
+    /// IDA\*.
+    IdaStar,
+    /// Fringe Search.
+    Fringe,
+    /// The funnel (string pulling through a corridor's portals).
+    Funnel,
+}
+
+/// One step placed in a listing: the line it executes (from 1) and the values it touches, each
+/// named as the listing names it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LitLine {
+    /// The line, from 1.
+    pub line: usize,
+    /// The values, in the order the line mentions them.
+    pub values: Vec<(&'static str, String)>,
+}
+
+impl LitLine {
+    fn new(line: usize) -> Self {
+        Self {
+            line,
+            values: Vec::new(),
+        }
+    }
+
+    fn with(mut self, name: &'static str, value: impl Into<String>) -> Self {
+        self.values.push((name, value.into()));
+        self
+    }
+
+    fn number(self, name: &'static str, value: f64) -> Self {
+        self.with(name, number(value))
+    }
+
+    /// The values as one JSON object, `{"v": "12", "g": "3.41"}`.
+    pub fn values_json(&self) -> serde_json::Value {
+        serde_json::Value::Object(
+            self.values
+                .iter()
+                .map(|(name, value)| (name.to_string(), serde_json::Value::from(value.clone())))
+                .collect(),
+        )
+    }
+
+    /// The values as `v = 12, g = 3.41, …`.
+    pub fn values_text(&self) -> String {
+        self.values
+            .iter()
+            .map(|(name, value)| format!("{name} = {value}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+fn number(value: f64) -> String {
+    if value.is_finite() {
+        format!("{value:.2}")
+    } else {
+        "∞".to_string()
+    }
+}
+
+const ASTAR: &[&str] = &[
+    "for every node v: d(s, v) = ∞, and v is unvisited",
+    "d(s, s) = 0",
+    "give s the priority f = h(s)",
+    "while an unvisited node has a priority:",
+    "    take the unvisited node v with the lowest priority f",
+    "    if v = e (the goal):",
+    "        the path is found: follow the parents back from e; stop",
+    "    for each unvisited neighbour v' of v:",
+    "        k = d(s, v) + m(v, v')",
+    "        if k < d(s, v'):",
+    "            d(s, v') = k; parent(v') = v",
+    "            give v' the priority f = k + h(v')",
+    "    mark v visited",
+    "no node has a priority left: there is no path; stop",
+    "(a node budget, when one is set, stops the search when it is spent)",
+];
+
+const NAVMESH_ASTAR: &[&str] = &[
+    "find the triangles s and e that hold the start and the goal",
+    "for every triangle t: d(s, t) = ∞, and t is unvisited; d(s, s) = 0",
+    "give s the priority f = h(s), the straight line to the goal",
+    "while an unvisited triangle has a priority:",
+    "    take the unvisited triangle v with the lowest priority f",
+    "    if v = e:",
+    "        the corridor is found: follow the parents back from e; stop",
+    "    for each neighbour v' of v across a shared edge, unvisited:",
+    "        k = d(s, v) + m(v, v')   (the cost model's step × the area's cost)",
+    "        if k < d(s, v'):",
+    "            d(s, v') = k; parent(v') = v",
+    "            give v' the priority f = k + h(v')",
+    "    mark v visited",
+    "no triangle has a priority left: the goal is on another island; stop",
+];
+
+const BFS: &[&str] = &[
+    "mark s seen; queue = [s]",
+    "while the queue is not empty:",
+    "    take v from the front of the queue (it has waited longest)",
+    "    if v = e (the goal):",
+    "        the path is found: follow the parents back from e; stop",
+    "    for each neighbour v' of v:",
+    "        if v' is not seen:",
+    "            mark v' seen; parent(v') = v; put v' at the back of the queue",
+    "the queue is empty: there is no path; stop",
+];
+
+const DIJKSTRA: &[&str] = &[
+    "for every node v: d(s, v) = ∞; d(s, s) = 0; open s",
+    "while some node is open:",
+    "    take the open node v with the lowest d(s, v)",
+    "    if v = e (the goal):",
+    "        the path is found: follow the parents back from e; stop",
+    "    for each neighbour v' of v that is not closed:",
+    "        k = d(s, v) + m(v, v')",
+    "        if k < d(s, v'):",
+    "            d(s, v') = k; parent(v') = v; open v'",
+    "    close v",
+    "no node is open: there is no path; stop",
+];
+
+const IDASTAR: &[&str] = &[
+    "threshold = h(s)",
+    "repeat:",
+    "    start a pass: a depth-first search from s, the path on a stack",
+    "        put v at the end of the path (g = its cost along the path)",
+    "        if v = e (the goal): the path is found: the stack; stop",
+    "        for each child v' of v that is not on the path:",
+    "            if g(v') + h(v') > threshold:",
+    "                cut v' off; remember the smallest such f",
+    "            else: go deeper, into v'",
+    "        every child tried: back up past v",
+    "    nothing was cut off: there is no path; stop",
+    "    threshold = the smallest f cut off in this pass",
+    "(the node budget spent: stop)",
+];
+
+const FRINGE: &[&str] = &[
+    "g(s) = 0; now = [s]; later = []",
+    "threshold = h(s)",
+    "while now is not empty:",
+    "    v = the head of now",
+    "    if f(v) > threshold: move v to the end of later; next",
+    "    expand v",
+    "    if v = e (the goal): the path is found: follow the parents back; stop",
+    "    for each child v' of v, the last first:",
+    "        if g(v) + m(v, v') < g(v'):",
+    "            g(v') = g(v) + m(v, v'); parent(v') = v; insert v' right after v",
+    "    remove v from now",
+    "if later is empty: there is no path; stop",
+    "threshold = the smallest f in later; now = later; later = []; go to 3",
+    "(the node budget spent: stop)",
+];
+
+const FUNNEL: &[&str] = &[
+    "apex = left = right = start; add the portal (goal, goal) at the end",
+    "for each portal i, from the one after the last restart:",
+    "    if its right end r is inside the funnel (not outside the right side):",
+    "        if r does not cross the left side: right = r",
+    "        else: the left end is a corner: apex = left; restart after its portal",
+    "    else: the right side stays",
+    "    if its left end l is inside the funnel (not outside the left side):",
+    "        if l does not cross the right side: left = l",
+    "        else: the right end is a corner: apex = right; restart after its portal",
+    "    else: the left side stays",
+    "path = start, the corners in order, goal (a corner in line between two others left out)",
+];
+
+impl Listing {
+    /// Every listing, in the order `navlab pseudocode` lists them.
+    pub const ALL: [Listing; 7] = [
+        Listing::AStar,
+        Listing::NavmeshAStar,
+        Listing::Bfs,
+        Listing::Dijkstra,
+        Listing::IdaStar,
+        Listing::Fringe,
+        Listing::Funnel,
+    ];
+
+    /// The name the command line takes: `astar`, `navmesh-astar`, `bfs`, …
+    pub fn name(self) -> &'static str {
+        match self {
+            Listing::AStar => "astar",
+            Listing::NavmeshAStar => "navmesh-astar",
+            Listing::Bfs => "bfs",
+            Listing::Dijkstra => "dijkstra",
+            Listing::IdaStar => "idastar",
+            Listing::Fringe => "fringe",
+            Listing::Funnel => "funnel",
+        }
+    }
+
+    /// The listing called `name` (as [`name`](Self::name) gives it).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    /// A heading: the algorithm's name as people write it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Listing::AStar => "A*",
+            Listing::NavmeshAStar => "A* over a navmesh's triangles",
+            Listing::Bfs => "Breadth-first search",
+            Listing::Dijkstra => "Dijkstra",
+            Listing::IdaStar => "IDA*",
+            Listing::Fringe => "Fringe Search",
+            Listing::Funnel => "The funnel",
+        }
+    }
+
+    /// The lines, from line 1.
+    pub fn lines(self) -> &'static [&'static str] {
+        match self {
+            Listing::AStar => ASTAR,
+            Listing::NavmeshAStar => NAVMESH_ASTAR,
+            Listing::Bfs => BFS,
+            Listing::Dijkstra => DIJKSTRA,
+            Listing::IdaStar => IDASTAR,
+            Listing::Fringe => FRINGE,
+            Listing::Funnel => FUNNEL,
+        }
+    }
+
+    /// The listing as `navlab pseudocode` prints it: the title, then each line numbered.
+    pub fn numbered(self) -> String {
+        let mut text = format!("{}\n", self.title());
+        for (k, line) in self.lines().iter().enumerate() {
+            text.push_str(&format!("{:>2}  {line}\n", k + 1));
+        }
+        text
+    }
+
+    /// The line that taking the next node to expand executes: where a replay of the lines
+    /// alone reads the order of expansions.
+    pub fn expansion_line(self) -> Option<usize> {
+        match self {
+            Listing::AStar | Listing::NavmeshAStar => Some(5),
+            Listing::Bfs | Listing::Dijkstra => Some(3),
+            Listing::IdaStar => Some(4),
+            Listing::Fringe => Some(6),
+            Listing::Funnel => None,
+        }
+    }
+
+    /// The line a search step of this listing's algorithm executes, with its values; `name`
+    /// names a node ("triangle 7", "(3, 4)"). `None` for a step this algorithm does not take
+    /// (and for the funnel's listing, whose steps are not search steps).
+    pub fn search_step(
+        self,
+        event: &SearchEvent,
+        name: impl Fn(usize) -> String,
+    ) -> Option<LitLine> {
+        use Listing::*;
+        let lit = match (self, *event) {
+            (Funnel, _) => return None,
+            // A* over a graph or a mesh.
+            (
+                AStar | NavmeshAStar,
+                SearchEvent::Opened {
+                    node,
+                    parent: None,
+                    h,
+                    ..
+                },
+            ) => LitLine::new(3)
+                .with("s", name(node))
+                .number("h(s)", h)
+                .number("f", h),
+            (AStar | NavmeshAStar, SearchEvent::Expanded { node, g, h }) => LitLine::new(5)
+                .with("v", name(node))
+                .number("d(s, v)", g)
+                .number("h(v)", h)
+                .number("f", g + h),
+            (
+                AStar | NavmeshAStar,
+                SearchEvent::Opened {
+                    node,
+                    parent: Some(parent),
+                    g,
+                    h,
+                },
+            )
+            | (
+                AStar | NavmeshAStar,
+                SearchEvent::Improved {
+                    node, parent, g, h, ..
+                },
+            ) => LitLine::new(11)
+                .with("v'", name(node))
+                .with("v", name(parent))
+                .number("k", g)
+                .number("h(v')", h)
+                .number("f", g + h),
+            (AStar | NavmeshAStar, SearchEvent::Finished { outcome, cost }) => match outcome {
+                SearchOutcome::Found => LitLine::new(7).number("d(s, e)", cost),
+                SearchOutcome::Unreachable => LitLine::new(14),
+                SearchOutcome::BudgetExceeded if self == AStar => LitLine::new(15),
+                SearchOutcome::BudgetExceeded => LitLine::new(14),
+            },
+            // Breadth-first search.
+            (
+                Bfs,
+                SearchEvent::Opened {
+                    node, parent: None, ..
+                },
+            ) => LitLine::new(1).with("s", name(node)),
+            (
+                Bfs,
+                SearchEvent::Opened {
+                    node,
+                    parent: Some(parent),
+                    g,
+                    ..
+                },
+            ) => LitLine::new(8)
+                .with("v'", name(node))
+                .with("v", name(parent))
+                .number("cost so far", g),
+            (Bfs, SearchEvent::Expanded { node, g, .. }) => LitLine::new(3)
+                .with("v", name(node))
+                .number("cost so far", g),
+            (Bfs, SearchEvent::Finished { outcome, cost }) => match outcome {
+                SearchOutcome::Found => LitLine::new(5).number("cost", cost),
+                _ => LitLine::new(9),
+            },
+            // Dijkstra.
+            (
+                Dijkstra,
+                SearchEvent::Opened {
+                    node, parent: None, ..
+                },
+            ) => LitLine::new(1).with("s", name(node)),
+            (Dijkstra, SearchEvent::Expanded { node, g, .. }) => {
+                LitLine::new(3).with("v", name(node)).number("d(s, v)", g)
+            }
+            (
+                Dijkstra,
+                SearchEvent::Opened {
+                    node,
+                    parent: Some(parent),
+                    g,
+                    ..
+                },
+            )
+            | (
+                Dijkstra,
+                SearchEvent::Improved {
+                    node, parent, g, ..
+                },
+            ) => LitLine::new(9)
+                .with("v'", name(node))
+                .with("v", name(parent))
+                .number("k", g),
+            (Dijkstra, SearchEvent::Finished { outcome, cost }) => match outcome {
+                SearchOutcome::Found => LitLine::new(5).number("d(s, e)", cost),
+                _ => LitLine::new(11),
+            },
+            // IDA*.
+            (
+                IdaStar,
+                SearchEvent::IterationStarted {
+                    iteration,
+                    threshold,
+                    ..
+                },
+            ) => LitLine::new(if iteration == 1 { 3 } else { 12 })
+                .with("pass", iteration.to_string())
+                .number("threshold", threshold),
+            (IdaStar, SearchEvent::Expanded { node, g, h }) => LitLine::new(4)
+                .with("v", name(node))
+                .number("g", g)
+                .number("h", h)
+                .number("f", g + h),
+            (IdaStar, SearchEvent::CutOff { node, g, h }) => LitLine::new(8)
+                .with("v'", name(node))
+                .number("g(v')", g)
+                .number("h(v')", h)
+                .number("f", g + h),
+            (IdaStar, SearchEvent::Backtracked { node, cut_off }) => {
+                let lit = LitLine::new(10).with("v", name(node));
+                match cut_off {
+                    Some(f) => lit.number("smallest f cut off below v", f),
+                    None => lit,
+                }
+            }
+            (IdaStar, SearchEvent::Finished { outcome, cost }) => match outcome {
+                SearchOutcome::Found => LitLine::new(5).number("g(e)", cost),
+                SearchOutcome::Unreachable => LitLine::new(11),
+                SearchOutcome::BudgetExceeded => LitLine::new(13),
+            },
+            // Fringe Search.
+            (
+                Fringe,
+                SearchEvent::Opened {
+                    node, parent: None, ..
+                },
+            ) => LitLine::new(1).with("s", name(node)),
+            (
+                Fringe,
+                SearchEvent::IterationStarted {
+                    iteration,
+                    threshold,
+                    ..
+                },
+            ) => LitLine::new(if iteration == 1 { 2 } else { 13 })
+                .with("pass", iteration.to_string())
+                .number("threshold", threshold),
+            (Fringe, SearchEvent::Deferred { node, f }) => {
+                LitLine::new(5).with("v", name(node)).number("f(v)", f)
+            }
+            (Fringe, SearchEvent::Expanded { node, g, h }) => LitLine::new(6)
+                .with("v", name(node))
+                .number("g", g)
+                .number("h", h)
+                .number("f", g + h),
+            (
+                Fringe,
+                SearchEvent::Opened {
+                    node,
+                    parent: Some(parent),
+                    g,
+                    ..
+                },
+            )
+            | (
+                Fringe,
+                SearchEvent::Improved {
+                    node, parent, g, ..
+                },
+            ) => LitLine::new(10)
+                .with("v'", name(node))
+                .with("v", name(parent))
+                .number("g(v')", g),
+            (Fringe, SearchEvent::Finished { outcome, cost }) => match outcome {
+                SearchOutcome::Found => LitLine::new(7).number("g(e)", cost),
+                SearchOutcome::Unreachable => LitLine::new(12),
+                SearchOutcome::BudgetExceeded => LitLine::new(14),
+            },
+            // Steps this algorithm does not take.
+            _ => return None,
+        };
+        Some(lit)
+    }
+}
+
+/// The line of the funnel's listing a funnel step executes, with its values.
+pub fn funnel_step(event: &FunnelEvent) -> LitLine {
+    let point = |p: crate::geom::Vec2| format!("({:.2}, {:.2})", p.x, p.y);
+    match event {
+        FunnelEvent::Started { state } => LitLine::new(1).with("apex", point(state.apex)),
+        FunnelEvent::PortalConsidered { portal, state } => LitLine::new(2)
+            .with("i", portal.to_string())
+            .with("apex", point(state.apex))
+            .with("left", point(state.left))
+            .with("right", point(state.right)),
+        FunnelEvent::Narrowed {
+            portal,
+            side: Side::Right,
+            state,
+        } => LitLine::new(4)
+            .with("i", portal.to_string())
+            .with("right", point(state.right)),
+        FunnelEvent::Narrowed {
+            portal,
+            side: Side::Left,
+            state,
+        } => LitLine::new(8)
+            .with("i", portal.to_string())
+            .with("left", point(state.left)),
+        FunnelEvent::Kept { portal, side } => {
+            LitLine::new(if *side == Side::Right { 6 } else { 10 }).with("i", portal.to_string())
+        }
+        FunnelEvent::Corner {
+            portal,
+            crossing_side,
+            corner,
+            restart_after,
+            ..
+        } => LitLine::new(if *crossing_side == Side::Right { 5 } else { 9 })
+            .with("i", portal.to_string())
+            .with("corner", point(*corner))
+            .with(
+                "restart after",
+                restart_after.map_or_else(|| "the start".to_string(), |p| format!("portal {p}")),
+            ),
+        FunnelEvent::Done { waypoints, length } => LitLine::new(11)
+            .with("waypoints", waypoints.to_string())
+            .number("length", *length),
+    }
+}

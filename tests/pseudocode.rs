@@ -1,0 +1,359 @@
+//! The pseudocode listings against the searches they describe: every recorded step of every
+//! algorithm lands on one line, and the lines with their values alone, replayed by a small
+//! interpreter of each listing (a FIFO queue for BFS, the lowest priority for A\* and Dijkstra,
+//! the threshold rules of IDA\* and Fringe Search, the funnel's corners), reproduce what the
+//! search did: the order of its expansions, its thresholds, the path's corners.
+
+mod common;
+use navlab::geom::Vec2;
+use navlab::grid::TileMap;
+use navlab::grid::{AlgorithmKind, Connectivity, GridAlgorithm, SearchTuning, grid_search};
+use navlab::navmesh::timeline::{Step, Timeline};
+use navlab::navmesh::{NavMesh, Plane, QueryOptions};
+use navlab::search::SearchEvent;
+use navlab::search::pseudocode::{Listing, LitLine, funnel_step};
+use proptest::prelude::*;
+use std::collections::{HashMap, VecDeque};
+
+/// Printed values are rounded to hundredths.
+const ROUNDING: f64 = 0.011;
+
+fn value<'a>(lit: &'a LitLine, name: &str) -> &'a str {
+    lit.values
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or_else(|| panic!("line {} has no {name}: {lit:?}", lit.line))
+}
+
+fn node(lit: &LitLine, name: &str) -> usize {
+    value(lit, name).parse().expect("a node number")
+}
+
+fn number(lit: &LitLine, name: &str) -> f64 {
+    match value(lit, name) {
+        "∞" => f64::INFINITY,
+        text => text.parse().expect("a number"),
+    }
+}
+
+/// Each step's line, every step on one.
+fn lines(listing: Listing, events: &[SearchEvent]) -> Vec<LitLine> {
+    events
+        .iter()
+        .map(|e| {
+            listing
+                .search_step(e, |n| n.to_string())
+                .unwrap_or_else(|| panic!("{}: no line for {e:?}", listing.name()))
+        })
+        .collect()
+}
+
+fn expansions(events: &[SearchEvent]) -> Vec<usize> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            SearchEvent::Expanded { node, .. } => Some(*node),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A\* and Dijkstra from their lines: a node is taken only when no open node has a lower
+/// priority. Returns the nodes taken, in order.
+fn replay_best_first(listing: Listing, lit: &[LitLine]) -> Vec<usize> {
+    let (start_line, take, relax, priority) = match listing {
+        Listing::AStar | Listing::NavmeshAStar => (3, 5, 11, "f"),
+        Listing::Dijkstra => (1, 3, 9, "k"),
+        _ => unreachable!(),
+    };
+    let mut open: HashMap<usize, f64> = HashMap::new();
+    let mut taken = Vec::new();
+    for l in lit {
+        match l.line {
+            n if n == start_line => {
+                let f = if listing == Listing::Dijkstra {
+                    0.0
+                } else {
+                    number(l, "f")
+                };
+                open.insert(node(l, "s"), f);
+            }
+            n if n == relax => {
+                open.insert(node(l, "v'"), number(l, priority));
+            }
+            n if n == take => {
+                let v = node(l, "v");
+                let f = open.remove(&v).expect("the node taken is open");
+                let lowest = open.values().copied().fold(f64::INFINITY, f64::min);
+                assert!(f <= lowest + ROUNDING, "took {v} at {f} with {lowest} open");
+                taken.push(v);
+            }
+            _ => {}
+        }
+    }
+    taken
+}
+
+/// BFS from its lines: the node taken is always the front of the queue.
+fn replay_bfs(lit: &[LitLine]) -> Vec<usize> {
+    let mut queue = VecDeque::new();
+    let mut taken = Vec::new();
+    for l in lit {
+        match l.line {
+            1 => queue.push_back(node(l, "s")),
+            8 => queue.push_back(node(l, "v'")),
+            3 => {
+                let v = node(l, "v");
+                assert_eq!(queue.pop_front(), Some(v), "the front of the queue");
+                taken.push(v);
+            }
+            _ => {}
+        }
+    }
+    taken
+}
+
+/// IDA\* from its lines: a pass expands only within its threshold, cuts off only above it,
+/// backs up the node at the end of the path, and the next threshold is the smallest f cut off.
+fn replay_idastar(lit: &[LitLine]) -> Vec<usize> {
+    let (mut threshold, mut smallest_cut) = (f64::NAN, f64::INFINITY);
+    let mut path: Vec<usize> = Vec::new();
+    let mut taken = Vec::new();
+    for l in lit {
+        match l.line {
+            3 | 12 => {
+                let next = number(l, "threshold");
+                if l.line == 12 {
+                    assert!(
+                        (next - smallest_cut).abs() <= ROUNDING,
+                        "{next} ≠ {smallest_cut}"
+                    );
+                }
+                (threshold, smallest_cut) = (next, f64::INFINITY);
+                path.clear();
+            }
+            4 => {
+                assert!(number(l, "f") <= threshold + ROUNDING);
+                path.push(node(l, "v"));
+                taken.push(node(l, "v"));
+            }
+            8 => {
+                let f = number(l, "f");
+                assert!(f >= threshold - ROUNDING);
+                smallest_cut = smallest_cut.min(f);
+            }
+            10 => assert_eq!(path.pop(), Some(node(l, "v")), "backs up the path's end"),
+            _ => {}
+        }
+    }
+    taken
+}
+
+/// Fringe Search from its lines: nodes above the threshold are deferred, those within it
+/// expanded, and the next threshold is the smallest f deferred in the pass.
+fn replay_fringe(lit: &[LitLine]) -> Vec<usize> {
+    let (mut threshold, mut smallest_deferred) = (f64::NAN, f64::INFINITY);
+    let mut taken = Vec::new();
+    for l in lit {
+        match l.line {
+            2 | 13 => {
+                let next = number(l, "threshold");
+                if l.line == 13 {
+                    assert!((next - smallest_deferred).abs() <= ROUNDING);
+                }
+                (threshold, smallest_deferred) = (next, f64::INFINITY);
+            }
+            5 => {
+                let f = number(l, "f(v)");
+                assert!(f >= threshold - ROUNDING);
+                smallest_deferred = smallest_deferred.min(f);
+            }
+            6 => {
+                assert!(number(l, "f") <= threshold + ROUNDING);
+                taken.push(node(l, "v"));
+            }
+            _ => {}
+        }
+    }
+    taken
+}
+
+fn check_grid(map: &TileMap, start: (usize, usize), goal: (usize, usize)) {
+    for kind in AlgorithmKind::ALL {
+        let algorithm: GridAlgorithm = kind.with(SearchTuning::default());
+        let listing = kind.listing();
+        let mut events = Vec::new();
+        grid_search(
+            map,
+            start,
+            goal,
+            algorithm,
+            Connectivity::Eight,
+            &mut events,
+        );
+        let lit = lines(listing, &events);
+        let taken = match listing {
+            Listing::Bfs => replay_bfs(&lit),
+            Listing::AStar | Listing::Dijkstra => replay_best_first(listing, &lit),
+            Listing::IdaStar => replay_idastar(&lit),
+            Listing::Fringe => replay_fringe(&lit),
+            _ => unreachable!(),
+        };
+        assert_eq!(taken, expansions(&events), "{}", listing.name());
+        let on_take = lit
+            .iter()
+            .filter(|l| Some(l.line) == listing.expansion_line())
+            .count();
+        assert_eq!(on_take, taken.len(), "{}", listing.name());
+    }
+}
+
+#[test]
+fn every_grid_step_has_its_line_and_the_lines_replay_the_search() {
+    let map = TileMap::from_rows(
+        [
+            "........", ".####...", "....#.#.", ".##.#.#.", "....#...", ".####.#.", "........",
+        ]
+        .iter()
+        .map(|row| {
+            row.chars()
+                .map(|c| {
+                    if c == '#' {
+                        navlab::grid::Tile::Wall
+                    } else {
+                        navlab::grid::Tile::Grass
+                    }
+                })
+                .collect()
+        })
+        .collect(),
+    )
+    .expect("map");
+    check_grid(&map, (0, 0), (7, 6));
+    // No path: the last line says so.
+    let mut walled = map.clone();
+    for y in 0..7 {
+        walled.set((6, y), navlab::grid::Tile::Wall);
+        walled.set((7, y), navlab::grid::Tile::Wall);
+    }
+    walled.set((7, 6), navlab::grid::Tile::Grass);
+    check_grid(&walled, (0, 0), (7, 6));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn on_random_maps_the_lines_replay_every_search(map in common::tile_maps(3..9)) {
+        let cells: Vec<(usize, usize)> = (0..map.height())
+            .flat_map(|y| (0..map.width()).map(move |x| (x, y)))
+            .filter(|&c| map.is_passable(c))
+            .collect();
+        if let (Some(&start), Some(&goal)) = (cells.first(), cells.last()) {
+            check_grid(&map, start, goal);
+        }
+    }
+}
+
+/// A\* over a mesh's triangles, and the funnel: the corners on lines 5 and 9 are the path's.
+#[test]
+fn the_navmesh_search_and_the_funnel_replay_from_their_lines() {
+    for scene in [
+        navlab::assets::ROOMS,
+        navlab::assets::MAZE,
+        navlab::assets::HOLE,
+    ] {
+        let mesh =
+            navlab::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz).expect("built-in mesh");
+        let (start, goal) = (
+            Vec2::new(scene.start.0, scene.start.1),
+            Vec2::new(scene.goal.0, scene.goal.1),
+        );
+        let timeline = Timeline::record(&mesh, start, goal, QueryOptions::default());
+        check_mesh(&mesh, &timeline);
+    }
+}
+
+fn check_mesh(mesh: &NavMesh, timeline: &Timeline) {
+    let search: Vec<SearchEvent> = timeline
+        .steps()
+        .iter()
+        .filter_map(|s| match s {
+            Step::Search(e) => Some(*e),
+            _ => None,
+        })
+        .collect();
+    let lit = lines(Listing::NavmeshAStar, &search);
+    assert_eq!(
+        replay_best_first(Listing::NavmeshAStar, &lit),
+        expansions(&search)
+    );
+    assert_eq!(lit.last().map(|l| l.line), Some(7), "the corridor found");
+    let funnel: Vec<LitLine> = timeline
+        .steps()
+        .iter()
+        .filter_map(|s| match s {
+            Step::Funnel(e) => Some(funnel_step(e)),
+            _ => None,
+        })
+        .collect();
+    assert!(funnel.iter().all(|l| (1..=11).contains(&l.line)));
+    let corners: Vec<Vec2> = funnel
+        .iter()
+        .filter(|l| l.line == 5 || l.line == 9)
+        .map(|l| {
+            let text = value(l, "corner");
+            let (x, z) = text
+                .trim_matches(['(', ')'])
+                .split_once(", ")
+                .expect("(x, z)");
+            Vec2::new(x.parse().expect("x"), z.parse().expect("z"))
+        })
+        .collect();
+    // The path's corners are those of the lines, in order, less those in line with the path
+    // (line 11): each left out lies on the path.
+    let path = timeline.path.as_ref().expect("a path");
+    let inner = &path.waypoints[1..path.waypoints.len() - 1];
+    let mut next = 0;
+    for corner in &corners {
+        match inner.get(next) {
+            Some(p) if p.distance(*corner) < 0.01 => next += 1,
+            _ => {
+                let on_path = path.waypoints.windows(2).any(|w| {
+                    navlab::geom::closest_point_on_segment(w[0], w[1], *corner).distance(*corner)
+                        < 0.01
+                });
+                assert!(on_path, "corner {corner} off the path {:?}", path.waypoints);
+            }
+        }
+    }
+    assert_eq!(
+        next,
+        inner.len(),
+        "{} triangles: every corner of the path on its line",
+        mesh.triangles().len()
+    );
+    let done = funnel.last().expect("the funnel ran");
+    assert_eq!(done.line, 11);
+    assert_eq!(value(done, "waypoints"), path.waypoints.len().to_string());
+}
+
+#[test]
+fn every_listing_is_named_numbered_and_found_by_its_name() {
+    for listing in Listing::ALL {
+        assert_eq!(Listing::from_name(listing.name()), Some(listing));
+        let text = listing.numbered();
+        let numbered: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(numbered.len(), listing.lines().len());
+        for (k, line) in numbered.iter().enumerate() {
+            assert!(
+                line.trim_start().starts_with(&format!("{}  ", k + 1)),
+                "{line}"
+            );
+        }
+        if let Some(line) = listing.expansion_line() {
+            assert!(line <= listing.lines().len());
+        }
+    }
+    assert_eq!(Listing::from_name("quicksort"), None);
+}

@@ -1,0 +1,103 @@
+//! The pseudocode panel in the window, driven headlessly: the line of the shown step lit at
+//! successive steps of A* on the tile map, Fringe Search's lines, a click on a line going to
+//! the next step that runs it, and the funnel's listing in the navmesh view.
+
+mod common;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use navlab::app::files::ScriptedDialogs;
+use navlab::app::{AppSettings, NavlabApp};
+use navlab::search::pseudocode::Listing;
+
+fn harness() -> Harness<'static, NavlabApp> {
+    let app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
+    h.run_steps(2);
+    h
+}
+
+/// The number of line `n`, lit.
+fn lit(n: usize) -> String {
+    format!("▶ {n:>2}  ")
+}
+
+/// The text of line `n` of `listing`.
+fn body(listing: Listing, n: usize) -> &'static str {
+    listing.lines()[n - 1].trim_start()
+}
+
+fn step(h: &mut Harness<'static, NavlabApp>) {
+    h.key_press(egui::Key::ArrowRight);
+    h.run_steps(2);
+}
+
+#[test]
+fn the_tile_map_lights_the_line_of_each_step_and_a_click_finds_the_next() {
+    let mut h = harness();
+    h.get_by_label("Tile map").click();
+    h.run_steps(3);
+    h.get_by_label("A*").click();
+    h.run_steps(2);
+    h.key_press(egui::Key::Home);
+    h.run_steps(2);
+    // Before the first step nothing is lit.
+    assert!(h.query_by_label_contains("▶").is_none());
+    // The start gets its priority, then is taken, then its neighbours are relaxed.
+    step(&mut h);
+    h.get_by_label(&lit(3));
+    step(&mut h);
+    h.get_by_label(&lit(5));
+    h.get_by_label_contains("d(s, v) = 0.00, h(v) = ");
+    step(&mut h);
+    h.get_by_label(&lit(11));
+    assert!(h.query_by_label(&lit(5)).is_none(), "one line lit");
+    // The listing is the one `navlab pseudocode astar` prints.
+    h.get_by_label("A* · navlab pseudocode astar");
+    // A click on line 5 goes to the next step that takes a node.
+    let before = h.state().scenes.tile_map.playback.cursor;
+    h.get_by_label(body(Listing::AStar, 5)).click_accesskit();
+    h.run_steps(2);
+    let scene = &h.state().scenes.tile_map;
+    assert!(scene.playback.cursor > before);
+    let (listing, shown) = scene.pseudocode_lit();
+    assert_eq!(listing, Listing::AStar);
+    assert_eq!(shown.map(|l| l.line), Some(5));
+    h.get_by_label(&lit(5));
+
+    // Fringe Search: its own listing, the threshold on line 2 after the start.
+    h.get_by_label("Fringe").click();
+    h.run_steps(2);
+    h.key_press(egui::Key::Home);
+    h.run_steps(2);
+    step(&mut h);
+    step(&mut h);
+    h.get_by_label(&lit(2));
+    h.get_by_label_contains("pass = 1, threshold = ");
+}
+
+#[test]
+fn the_navmesh_view_shows_a_star_then_the_funnel() {
+    let mut h = harness();
+    h.key_press(egui::Key::Home);
+    h.run_steps(2);
+    step(&mut h);
+    h.get_by_label(&lit(3));
+    // The funnel's first step: its listing, line 1.
+    h.get_by_label("Funnel").click();
+    h.run_steps(2);
+    h.get_by_label(&lit(1));
+    // A click on "right = r" goes to the next step that narrows the right side.
+    h.get_by_label(body(Listing::Funnel, 4)).click_accesskit();
+    h.run_steps(2);
+    let scene = &h.state().scenes.navmesh;
+    assert_eq!(
+        scene
+            .pseudocode_lit()
+            .and_then(|(_, lit)| lit)
+            .map(|l| l.line),
+        Some(4)
+    );
+    h.get_by_label(&lit(4));
+}
