@@ -2666,3 +2666,62 @@ fn ctrl_q_quits_and_asks_first_about_unsaved_edits() {
     assert!(closes_within_frames(&mut h));
     assert!(h.query_by_label("Unsaved changes").is_none());
 }
+
+/// On a large map a cell is a pixel and the markers several: a press beside the goal's cell but
+/// on its marker grabs it (a drag moves it), and paints nothing.
+#[test]
+fn a_press_on_a_marker_of_a_large_map_grabs_it_and_paints_nothing() {
+    let mut h = harness(vec![]);
+    h.get_by_label("Wall").click();
+    h.state_mut()
+        .command(navlab::app::Command::NewMap(512, 512));
+    h.run_steps(3);
+    h.state_mut().scenes.tile_map.wait_for_search();
+    h.run_steps(1);
+    let goal = h.state().scenes.tile_map.goal;
+    let view = h.state().scenes.tile_map.last_view().expect("canvas drawn");
+    let centre = view.screen_from_world(Vec2::new(goal.0 as f64 + 0.5, goal.1 as f64 + 0.5));
+    assert!(view.camera.scale < 2.0, "a cell is about a pixel");
+    // Three pixels to the left of the goal's centre: another cell, on the marker.
+    let beside = centre - egui::vec2(3.0, 0.0);
+    let to = centre - egui::vec2(40.0, 0.0);
+    common::drag_screen(
+        &mut h,
+        (beside, to),
+        egui::PointerButton::Primary,
+        6,
+        |_| {},
+    );
+    h.run_steps(2);
+    let app = h.state();
+    assert!(!app.map.dirty, "nothing painted");
+    assert!(app.map.map.tiles().iter().all(|&t| t != Tile::Wall));
+    assert_ne!(app.scenes.tile_map.goal, goal, "the goal moved");
+}
+
+/// The canvas keeps its size whatever the algorithm: the panels beside it do not follow the
+/// width of what they show (an open list, Fringe's lists, IDA*'s path, the pseudocode).
+#[test]
+fn switching_algorithm_keeps_the_canvas_size() {
+    let mut h = harness(vec![]);
+    let mut sizes = Vec::new();
+    for name in ["BFS", "Dijkstra", "A*", "IDA*", "Fringe", "A*"] {
+        h.get_by_label(name).click();
+        h.run_steps(2);
+        h.state_mut().scenes.tile_map.wait_for_search();
+        // Mid-search, where the lists are longest.
+        for _ in 0..30 {
+            h.key_press(egui::Key::ArrowRight);
+        }
+        h.run_steps(3);
+        let rect = h.state().scenes.tile_map.last_view().expect("drawn").rect;
+        sizes.push((name, rect.width(), rect.height()));
+    }
+    let (_, w, hgt) = sizes[0];
+    assert!(
+        sizes
+            .iter()
+            .all(|&(_, sw, sh)| (sw - w).abs() < 0.5 && (sh - hgt).abs() < 0.5),
+        "{sizes:?}"
+    );
+}

@@ -298,7 +298,9 @@ fn row_line(row: usize, step_text: &impl Fn(usize) -> String) -> String {
 /// half of the height left, so that a small window keeps room for the steps.
 pub fn above_steps(ui: &mut Ui, add: impl FnOnce(&mut Ui)) {
     let most = (ui.available_height() * 0.5).max(80.0);
-    egui::ScrollArea::vertical()
+    // Both ways: a table wider than the panel scrolls instead of widening it (and so
+    // narrowing the canvas) when the algorithm changes.
+    egui::ScrollArea::both()
         .id_salt("above_steps")
         .max_height(most)
         .auto_shrink([false, true])

@@ -11,7 +11,7 @@ use crate::grid::{Cell, MapDocument, Tile, TileMap};
 use crate::navmesh::Bounds;
 use crate::pursuit::mob::cell_of;
 use crate::pursuit::{BODY_HALF, MobState, Sight};
-use egui::{Color32, Pos2, Sense, Stroke, Ui};
+use egui::{Color32, Pos2, Sense, Shape, Stroke, Ui};
 
 impl PursuitScene {
     /// Paints `cells` with `tile` in the simulation and in the editor's map (one undo step per
@@ -290,8 +290,8 @@ impl PursuitScene {
                 }
             }
         }
-        // Agents.
-        let radius = (scale * BODY_HALF as f32).max(4.0);
+        // Agents: their true size when zoomed in, never smaller than a readable marker.
+        let radius = (scale * BODY_HALF as f32).max(8.0);
         for (i, mob) in world.mobs.iter().enumerate() {
             let at = screen(mob.body.position);
             painter.circle_filled(at, radius, Color32::from_rgb(150, 60, 190));
@@ -308,7 +308,22 @@ impl PursuitScene {
             );
         }
         let at = screen(kitten);
-        painter.circle_filled(at, radius, Color32::from_rgb(255, 170, 60));
+        // The kitten: an orange head with two ears and a white ring, seen at any zoom.
+        let fur = Color32::from_rgb(255, 170, 60);
+        for side in [-1.0, 1.0] {
+            let ear = [
+                at + egui::vec2(side * radius * 0.95, -radius * 0.35),
+                at + egui::vec2(side * radius * 0.85, -radius * 1.45),
+                at + egui::vec2(side * radius * 0.25, -radius * 0.9),
+            ];
+            painter.add(Shape::convex_polygon(
+                ear.to_vec(),
+                fur,
+                Stroke::new(1.5, Color32::WHITE),
+            ));
+        }
+        painter.circle_filled(at, radius, fur);
+        painter.circle_stroke(at, radius + 1.5, Stroke::new(2.0, Color32::WHITE));
         painter.text(
             at,
             egui::Align2::CENTER_CENTER,

@@ -164,19 +164,38 @@ impl TileMapScene {
         let primary_down = ui.input(|i| i.pointer.primary_down());
         let primary = response.is_pointer_button_down_on() && primary_down;
         // A press on S or G grabs it, whatever the tool (as in the navmesh view): dragging moves
-        // it over passable cells and the search re-runs live; nothing is painted.
-        let over_marker = |cell: Option<Cell>| match cell {
-            Some(c) if c == self.start => Some(Endpoint::Start),
-            Some(c) if c == self.goal => Some(Endpoint::Goal),
-            _ => None,
+        // it over passable cells and the search re-runs live; nothing is painted. The marker is
+        // grabbed anywhere it is drawn, however small the cells are (on a large map a cell is a
+        // pixel, the marker several).
+        let marker_centre = |cell: Cell| {
+            view.screen_from_world(Vec2::new(cell.0 as f64 + 0.5, cell.1 as f64 + 0.5))
+        };
+        let grab = marker_radius(view) + 2.0;
+        let over_marker = |pos: Option<Pos2>| {
+            let pos = pos?;
+            // In the marker's cell, or within the marker as drawn.
+            let near = |cell: Cell| {
+                if cell_at(pos) == Some(cell) {
+                    0.0
+                } else {
+                    pos.distance(marker_centre(cell))
+                }
+            };
+            let (start, goal) = (near(self.start), near(self.goal));
+            match (start <= grab, goal <= grab) {
+                (true, true) if goal < start => Some(Endpoint::Goal),
+                (true, _) => Some(Endpoint::Start),
+                (false, true) => Some(Endpoint::Goal),
+                (false, false) => None,
+            }
         };
         if ui.input(|i| i.pointer.primary_pressed()) && response.hovered() && !shift {
-            let pressed = ui.input(|i| i.pointer.press_origin()).and_then(cell_at);
+            let pressed = ui.input(|i| i.pointer.press_origin());
             self.dragging = over_marker(pressed);
         }
         if self.dragging.is_some() {
             ui.ctx().set_cursor_icon(egui::CursorIcon::Grabbing);
-        } else if over_marker(self.hover).is_some() {
+        } else if over_marker(response.hover_pos()).is_some() {
             ui.ctx().set_cursor_icon(egui::CursorIcon::Grab);
         }
         if let Some(endpoint) = self.dragging {
@@ -380,7 +399,7 @@ impl TileMapScene {
                 Stroke::new(3.0, Color32::from_rgb(255, 230, 120)),
             ));
         }
-        let radius = (view.camera.scale as f32 * 0.4).clamp(4.0, 14.0);
+        let radius = marker_radius(view);
         for (cell, color, label) in [
             (self.start, Color32::from_rgb(120, 230, 140), "S"),
             (self.goal, Color32::from_rgb(250, 110, 110), "G"),
@@ -396,4 +415,10 @@ impl TileMapScene {
             );
         }
     }
+}
+
+/// The radius the start and goal markers are drawn with: most of a cell, at least a few pixels
+/// so that they can be seen (and grabbed) on a large map.
+fn marker_radius(view: View) -> f32 {
+    (view.camera.scale as f32 * 0.4).clamp(5.0, 14.0)
 }
