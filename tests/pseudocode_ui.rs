@@ -101,3 +101,58 @@ fn the_navmesh_view_shows_a_star_then_the_funnel() {
     );
     h.get_by_label(&lit(4));
 }
+
+/// Each canvas has a legend in its algorithm's words, toggled by its Legend box, and the help
+/// lists the same rows.
+#[test]
+fn legends_follow_the_algorithm_toggle_and_are_in_the_help() {
+    let mut h = harness();
+    let texts = |rows: Vec<navlab::app::legend::LegendRow>| -> Vec<String> {
+        rows.into_iter().map(|r| r.text).collect()
+    };
+    // The navmesh view while A* searches, then at the end.
+    h.key_press(egui::Key::Home);
+    h.run_steps(1);
+    step(&mut h);
+    let rows = texts(h.state().scenes.navmesh.search_legend());
+    assert!(rows.contains(&"open: the frontier".to_string()), "{rows:?}");
+    h.key_press(egui::Key::End);
+    h.run_steps(2);
+    let rows = texts(h.state().scenes.navmesh.search_legend());
+    assert_eq!(rows, ["corridor", "path"]);
+    // The tile map: Fringe Search's lists; the box turns the legend off and on.
+    h.get_by_label("Tile map").click();
+    h.run_steps(3);
+    h.get_by_label("Fringe").click();
+    h.run_steps(2);
+    let rows = texts(h.state().scenes.tile_map.legend());
+    assert!(rows.contains(&"now list".to_string()), "{rows:?}");
+    assert!(h.state().scenes.tile_map.settings.legend);
+    h.get_by_label("Legend").click();
+    h.run_steps(1);
+    assert!(!h.state().scenes.tile_map.settings.legend);
+    h.get_by_label("IDA*").click();
+    h.run_steps(2);
+    let rows = texts(h.state().scenes.tile_map.legend());
+    assert!(
+        rows.contains(&"cut off in this pass".to_string()),
+        "{rows:?}"
+    );
+    // The pursuit: its rays listed only while drawn.
+    h.get_by_label("Pursuit").click();
+    h.run_steps(3);
+    let rows = texts(h.state().scenes.pursuit.legend());
+    assert!(
+        rows.contains(&"ray to the kitten: blocked".to_string()),
+        "{rows:?}"
+    );
+    h.get_by_label("Show rays").click();
+    h.run_steps(1);
+    let rows = texts(h.state().scenes.pursuit.legend());
+    assert!(!rows.iter().any(|r| r.starts_with("ray")), "{rows:?}");
+    // The help lists every scene's colours.
+    h.key_press(egui::Key::F1);
+    h.run_steps(2);
+    h.get_by_label("smell trail (fades with age)");
+    h.get_by_label("cut off in this pass");
+}

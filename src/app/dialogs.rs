@@ -305,6 +305,12 @@ fn help_ui(ui: &mut egui::Ui, scenes: &Scenes) {
                 ui.label(*what);
                 ui.end_row();
             }
+            let rows = scene.legend_rows();
+            if !rows.is_empty() {
+                ui.strong("Colours now");
+                ui.vertical(|ui| crate::app::legend::legend_rows_ui(ui, &rows));
+                ui.end_row();
+            }
         }
     });
 }

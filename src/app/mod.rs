@@ -15,6 +15,7 @@ pub mod icon;
 pub mod ink;
 pub mod latest_worker;
 pub mod launch;
+pub mod legend;
 pub mod loading;
 mod menus;
 mod mesh_build;

@@ -111,6 +111,10 @@ pub trait Scene: Steps {
     /// Its keys and mouse actions for the help window: (keys, what they do).
     fn keys(&self) -> &'static [(&'static str, &'static str)];
 
+    /// What its canvas's colours and marks mean now, as its legend shows them (the help lists
+    /// them too).
+    fn legend_rows(&self) -> Vec<crate::app::legend::LegendRow>;
+
     /// Fits the view to what the scene shows, at the next frame.
     fn fit_view(&mut self);
 }

@@ -585,6 +585,51 @@ impl NavmeshScene {
     }
 }
 
+impl NavmeshScene {
+    /// The legend's rows for what the search draws at the shown step: A\*'s triangles while it
+    /// searches, then the corridor and the funnel, then the path. None while the fill shows
+    /// something else (islands, heights, the detour heat map).
+    pub fn search_legend(&self) -> Vec<crate::app::legend::LegendRow> {
+        use crate::app::legend::LegendRow;
+        let mut rows = Vec::new();
+        let d = &self.settings.display;
+        if self.diagnostics.colour_islands
+            || d.height_colours
+            || self.diagnostics.quality.heat_shown()
+            || self.timeline.is_empty()
+            || self.replay.in_optimal_phase()
+        {
+            return rows;
+        }
+        let funnel = &self.replay.funnel;
+        if !self.replay.search.is_finished() {
+            rows.push(LegendRow::fill(OPEN, "open: the frontier"));
+            rows.push(LegendRow::fill(CLOSED, "closed: expanded"));
+            rows.push(LegendRow::fill(CURRENT, "expanded at this step"));
+            rows.push(LegendRow::line(Color32::WHITE, 2.5, "to expand next"));
+        } else if funnel.done {
+            rows.push(LegendRow::fill(CORRIDOR, "corridor"));
+            rows.push(LegendRow::line(PATH, 4.0, "path"));
+        } else {
+            rows.push(LegendRow::fill(CORRIDOR, "corridor"));
+            if funnel.funnel.is_some() {
+                rows.push(LegendRow::fill(APEX, "apex"));
+                rows.push(LegendRow::line(LEFT, 2.5, "funnel's left side"));
+                rows.push(LegendRow::line(RIGHT, 2.5, "funnel's right side"));
+                if d.portals {
+                    rows.push(LegendRow::line(
+                        Color32::WHITE,
+                        3.0,
+                        "portal examined (numbered)",
+                    ));
+                }
+                rows.push(LegendRow::line(PATH, 3.0, "path so far"));
+            }
+        }
+        rows
+    }
+}
+
 const UNSEEN: Color32 = Color32::from_rgb(62, 70, 84);
 const OPEN: Color32 = Color32::from_rgb(222, 170, 52);
 const CLOSED: Color32 = Color32::from_rgb(64, 112, 186);

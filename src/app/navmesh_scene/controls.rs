@@ -295,12 +295,11 @@ impl NavmeshScene {
             egui::Checkbox::new(&mut d.height_colours, "Colour by height"),
         )
         .on_hover_text(
-            "Fill the mesh by height, low blue to high yellow (the legend gives the heights);              where floors overlap, the higher is drawn on top",
+            "Fill the mesh by height, low blue to high yellow (the legend gives the heights); where floors overlap, the higher is drawn on top",
         )
         .on_disabled_hover_text("The mesh is flat: every vertex at one height");
-        ui.checkbox(&mut d.legend, "Legend").on_hover_text(
-            "The colours of the area types, shapes and heights on the mesh, bottom left",
-        );
+        ui.checkbox(&mut d.legend, "Legend")
+            .on_hover_text("What the colours and marks on the canvas mean, at its bottom left");
         ui.separator();
         self.walk_controls_ui(ui);
     }

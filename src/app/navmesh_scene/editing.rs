@@ -736,61 +736,11 @@ impl NavmeshScene {
             .collect()
     }
 
-    /// The legend of the area types and shapes on the canvas (those present), at its bottom
-    /// left.
+    /// The legend of what the canvas shows (those present), at its bottom left.
     pub(super) fn paint_legend(&self, painter: &egui::Painter, rect: egui::Rect) {
-        let rows: Vec<(Color32, Stroke, bool, String)> = self
-            .legend()
-            .into_iter()
-            .map(|r| (r.fill, r.stroke, r.dashed, r.text))
-            .collect();
-        if rows.is_empty() {
-            return;
-        }
-        let font = egui::FontId::proportional(13.0);
-        let row_height = 18.0;
-        let width = rows
-            .iter()
-            .map(|(_, _, _, text)| {
-                painter
-                    .layout_no_wrap(text.clone(), font.clone(), Color32::WHITE)
-                    .size()
-                    .x
-            })
-            .fold(0.0, f32::max)
-            + 40.0;
-        // Bottom left: the caption has the top.
-        let size = vec2(width, rows.len() as f32 * row_height + 8.0);
-        let plate =
-            egui::Rect::from_min_size(pos2(rect.min.x + 8.0, rect.max.y - 8.0 - size.y), size);
-        painter.rect_filled(plate, 4.0, Color32::from_black_alpha(170));
-        for (k, (fill, stroke, dashed, text)) in rows.into_iter().enumerate() {
-            let y = plate.min.y + 4.0 + k as f32 * row_height;
-            let swatch =
-                egui::Rect::from_min_size(pos2(plate.min.x + 6.0, y + 3.0), vec2(20.0, 12.0));
-            painter.rect_filled(swatch, 2.0, fill);
-            if stroke != Stroke::NONE {
-                let corners = [
-                    swatch.left_top(),
-                    swatch.right_top(),
-                    swatch.right_bottom(),
-                    swatch.left_bottom(),
-                    swatch.left_top(),
-                ];
-                if dashed {
-                    painter.extend(Paint::dashed_line(&corners, stroke, 4.0, 3.0));
-                } else {
-                    painter.add(Paint::line(corners.to_vec(), stroke));
-                }
-            }
-            painter.text(
-                pos2(swatch.max.x + 8.0, y + row_height / 2.0),
-                egui::Align2::LEFT_CENTER,
-                text,
-                font.clone(),
-                Color32::WHITE,
-            );
-        }
+        let mut rows = self.search_legend();
+        rows.extend(self.legend());
+        crate::app::legend::paint_legend(painter, rect, &rows);
     }
 
     /// The panel's editing section: the tools, what they draw, the selection, undo and redo.
@@ -932,18 +882,7 @@ impl NavmeshScene {
     }
 }
 
-/// One row of the canvas legend.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LegendRow {
-    /// The swatch's fill.
-    pub fill: Color32,
-    /// Its outline (none for an area type).
-    pub stroke: Stroke,
-    /// Whether the outline is dashed (an open door).
-    pub dashed: bool,
-    /// What it stands for ("mud  × 3").
-    pub text: String,
-}
+pub use crate::app::legend::LegendRow;
 
 /// The colour an area type is drawn in (ground: none).
 pub fn area_colour(area: AreaId, name: &str) -> Color32 {
@@ -1001,8 +940,4 @@ fn fill_polygon(painter: &egui::Painter, corners: &[Vec2], view: View, fill: Col
         mesh.add_triangle(a as u32, b as u32, c as u32);
     }
     painter.add(Paint::mesh(mesh));
-}
-
-fn pos2(x: f32, y: f32) -> Pos2 {
-    Pos2::new(x, y)
 }

@@ -877,6 +877,12 @@ impl Scene for NavmeshScene {
         )
     }
 
+    fn legend_rows(&self) -> Vec<crate::app::legend::LegendRow> {
+        let mut rows = self.search_legend();
+        rows.extend(self.legend());
+        rows
+    }
+
     fn keys(&self) -> &'static [(&'static str, &'static str)] {
         KEYS
     }

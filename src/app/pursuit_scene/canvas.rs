@@ -136,6 +136,9 @@ impl PursuitScene {
         self.camera.zoom_with_wheel(ui, &response);
         self.paint(&painter, view);
         crate::app::camera::paint_caption(&painter, rect, self.caption());
+        if self.settings.legend {
+            crate::app::legend::paint_legend(&painter, rect, &self.legend());
+        }
         if let Some(pos) = response.hover_pos() {
             let at = world_at(pos);
             let _ = response.on_hover_ui_at_pointer(|ui| self.hover_ui(ui, at));
@@ -245,7 +248,7 @@ impl PursuitScene {
             points.extend(k.path[k.path_index..].iter().map(|&p| screen(p)));
             painter.add(egui::Shape::dashed_line(
                 &points,
-                Stroke::new(1.5, Color32::from_rgb(255, 200, 120)),
+                Stroke::new(1.5, KITTEN_ROUTE),
                 6.0,
                 4.0,
             ));
@@ -258,7 +261,7 @@ impl PursuitScene {
                 let from = mob.body.position;
                 let clear = ray_is_clear(map, mob, kitten);
                 let color = if clear {
-                    Color32::from_rgb(90, 230, 90)
+                    RAY_CLEAR
                 } else {
                     Color32::from_rgba_unmultiplied(240, 70, 70, if strong { 220 } else { 90 })
                 };
@@ -266,7 +269,7 @@ impl PursuitScene {
                 if let (Sight::Trail(_), Some(target)) = (mob.sight, mob.target) {
                     painter.line_segment(
                         [screen(from), screen(target)],
-                        Stroke::new(width, Color32::from_rgb(250, 200, 60)),
+                        Stroke::new(width, TRAIL_TARGET),
                     );
                     painter.circle_stroke(
                         screen(target),
@@ -294,7 +297,7 @@ impl PursuitScene {
         let radius = (scale * BODY_HALF as f32).max(8.0);
         for (i, mob) in world.mobs.iter().enumerate() {
             let at = screen(mob.body.position);
-            painter.circle_filled(at, radius, Color32::from_rgb(150, 60, 190));
+            painter.circle_filled(at, radius, MOB);
             painter.circle_stroke(at, radius + 1.5, Stroke::new(2.5, state_color(mob.state)));
             if self.selected == Some(i) {
                 painter.circle_stroke(at, radius + 5.0, Stroke::new(1.0, Color32::WHITE));
@@ -309,7 +312,7 @@ impl PursuitScene {
         }
         let at = screen(kitten);
         // The kitten: an orange head with two ears and a white ring, seen at any zoom.
-        let fur = Color32::from_rgb(255, 170, 60);
+        let fur = KITTEN;
         for side in [-1.0, 1.0] {
             let ear = [
                 at + egui::vec2(side * radius * 0.95, -radius * 0.35),
@@ -333,6 +336,50 @@ impl PursuitScene {
         );
     }
 }
+
+impl PursuitScene {
+    /// The legend's rows: the agents and the ring of each mob's state, the trail, and (when
+    /// drawn) the rays.
+    pub fn legend(&self) -> Vec<crate::app::legend::LegendRow> {
+        use crate::app::legend::LegendRow;
+        let mob = |state: MobState, text: &str| LegendRow {
+            fill: MOB,
+            stroke: Stroke::new(2.5, state_color(state)),
+            dashed: false,
+            text: text.to_string(),
+        };
+        let mut rows = vec![
+            LegendRow::fill(KITTEN, "kitten"),
+            mob(MobState::Chasing, "mob chasing: sees the kitten"),
+            mob(MobState::Tracking, "mob tracking: follows the trail"),
+            mob(MobState::Lost, "mob lost"),
+            LegendRow::fill(TRAIL, "smell trail (fades with age)"),
+            LegendRow::line(KITTEN_ROUTE, 1.5, "kitten's route").dashed(),
+        ];
+        if self.settings.show_rays {
+            rows.push(LegendRow::line(RAY_CLEAR, 2.0, "ray to the kitten: clear"));
+            rows.push(LegendRow::line(
+                RAY_BLOCKED,
+                2.0,
+                "ray to the kitten: blocked",
+            ));
+            rows.push(LegendRow::line(
+                TRAIL_TARGET,
+                2.0,
+                "to the trail point followed",
+            ));
+        }
+        rows
+    }
+}
+
+const KITTEN: Color32 = Color32::from_rgb(255, 170, 60);
+const MOB: Color32 = Color32::from_rgb(150, 60, 190);
+const TRAIL: Color32 = Color32::from_rgb(255, 120, 200);
+const KITTEN_ROUTE: Color32 = Color32::from_rgb(255, 200, 120);
+const RAY_CLEAR: Color32 = Color32::from_rgb(90, 230, 90);
+const RAY_BLOCKED: Color32 = Color32::from_rgb(240, 70, 70);
+const TRAIL_TARGET: Color32 = Color32::from_rgb(250, 200, 60);
 
 /// Names the texture the pursuit canvas draws a zoomed-out map with.
 pub fn tiles_texture_id() -> egui::Id {

@@ -93,6 +93,8 @@ impl PursuitScene {
         .on_hover_text("Seconds a trail point lasts (the article: 20 s)");
         ui.checkbox(&mut self.settings.show_rays, "Show rays")
             .on_hover_text("Each mob's ray to the kitten (green clear, red blocked) with its Bresenham tiles, the ray to the chosen trail point, and the avoidance whiskers");
+        ui.checkbox(&mut self.settings.legend, "Legend")
+            .on_hover_text("What the colours and marks on the canvas mean, at its bottom left");
         ui.separator();
         ui.strong("Kitten");
         ui.horizontal_wrapped(|ui| {

@@ -44,6 +44,8 @@ pub struct PursuitSettings {
     pub speed: f64,
     /// Draw the rays, Bresenham tiles and whiskers.
     pub show_rays: bool,
+    /// The canvas's legend of the agents, rays and trail.
+    pub legend: bool,
     /// Where everyone starts, and on which map: put back at the next run when that map is
     /// open again.
     pub placements: Option<Placements>,
@@ -89,6 +91,7 @@ impl Default for PursuitSettings {
             control: KittenControl::Wander,
             speed: 1.0,
             show_rays: true,
+            legend: true,
             placements: None,
         }
     }
@@ -496,6 +499,10 @@ impl Scene for PursuitScene {
 
     fn picture_name(&self, _map: &MapDocument) -> String {
         format!("pursuit-tick-{}.png", self.world.ticks())
+    }
+
+    fn legend_rows(&self) -> Vec<crate::app::legend::LegendRow> {
+        self.legend()
     }
 
     fn keys(&self) -> &'static [(&'static str, &'static str)] {

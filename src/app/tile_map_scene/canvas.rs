@@ -263,6 +263,46 @@ impl TileMapScene {
             let _ = response.on_hover_ui_at_pointer(|ui| self.cell_tooltip_ui(ui, map, cell));
         }
         crate::app::camera::paint_caption(&painter, rect, self.current_explanation());
+        if self.settings.legend {
+            crate::app::legend::paint_legend(&painter, rect, &self.legend());
+        }
+    }
+
+    /// The legend's rows for the search shown, in its algorithm's words: BFS, Dijkstra and A*
+    /// open and closed cells, Fringe Search's now and later lists, IDA*'s path and the cells
+    /// it cut off.
+    pub fn legend(&self) -> Vec<crate::app::legend::LegendRow> {
+        use crate::app::legend::LegendRow;
+        use crate::grid::AlgorithmKind;
+        let kind = self.algorithm().kind();
+        let mut rows = Vec::new();
+        match kind {
+            AlgorithmKind::Fringe => {
+                rows.push(LegendRow::fill(OPEN, "now list"));
+                rows.push(LegendRow::fill(LATER, "later list: the next pass"));
+            }
+            AlgorithmKind::IdaStar => {
+                rows.push(LegendRow::line(IDA_PATH, 3.0, "the path it holds"));
+                rows.push(LegendRow::fill(LATER, "cut off in this pass"));
+            }
+            AlgorithmKind::Bfs => rows.push(LegendRow::fill(OPEN, "in the queue")),
+            AlgorithmKind::Dijkstra | AlgorithmKind::AStar => {
+                rows.push(LegendRow::fill(OPEN, "open: the frontier"))
+            }
+        }
+        rows.push(LegendRow::fill(
+            CLOSED,
+            if kind == AlgorithmKind::IdaStar {
+                "expanded (brighter: again)"
+            } else {
+                "expanded"
+            },
+        ));
+        rows.push(LegendRow::fill(CURRENT, "expanded at this step"));
+        if self.search.replay.is_finished() {
+            rows.push(LegendRow::line(FOUND_PATH, 3.0, "path found"));
+        }
+        rows
     }
 
     fn cell_tooltip_ui(&self, ui: &mut Ui, map: &MapDocument, cell: Cell) {
@@ -341,16 +381,20 @@ impl TileMapScene {
             |(x, y)| {
                 let i = map.index((x, y));
                 if replay.current() == Some(i) {
-                    Some(Color32::from_rgb(226, 72, 72))
+                    Some(CURRENT)
                 } else if path_cells.contains(&(x, y)) {
-                    Some(Color32::from_rgb(255, 150, 40))
+                    Some(PATH_CELL)
                 } else {
                     match replay.status(i) {
-                        NodeStatus::Open => Some(Color32::from_rgb(222, 170, 52)),
-                        NodeStatus::Later => Some(Color32::from_rgb(190, 120, 220)),
+                        NodeStatus::Open => Some(OPEN),
+                        NodeStatus::Later => Some(LATER),
                         NodeStatus::Closed => {
                             let times = replay.expansions(i).min(6) as u8;
-                            Some(Color32::from_rgb(64, 112, 186u8.saturating_add(times * 10)))
+                            Some(Color32::from_rgb(
+                                CLOSED.r(),
+                                CLOSED.g(),
+                                CLOSED.b().saturating_add(times * 10),
+                            ))
                         }
                         NodeStatus::Unseen => None,
                     }
@@ -369,10 +413,7 @@ impl TileMapScene {
                     view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5))
                 })
                 .collect();
-            painter.add(egui::Shape::line(
-                points,
-                Stroke::new(3.0, Color32::from_rgb(250, 110, 200)),
-            ));
+            painter.add(egui::Shape::line(points, Stroke::new(3.0, IDA_PATH)));
         }
         if let Some((x, y)) = self.next_to_expand() {
             let cell = Rect::from_min_max(
@@ -394,10 +435,7 @@ impl TileMapScene {
                 .iter()
                 .map(|&(x, y)| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5)))
                 .collect();
-            painter.add(Shape::line(
-                points,
-                Stroke::new(3.0, Color32::from_rgb(255, 230, 120)),
-            ));
+            painter.add(Shape::line(points, Stroke::new(3.0, FOUND_PATH)));
         }
         let radius = marker_radius(view);
         for (cell, color, label) in [
@@ -422,3 +460,18 @@ impl TileMapScene {
 fn marker_radius(view: View) -> f32 {
     (view.camera.scale as f32 * 0.4).clamp(5.0, 14.0)
 }
+
+/// A cell the search has open (or in Fringe's now list).
+const OPEN: Color32 = Color32::from_rgb(222, 170, 52);
+/// A cell in Fringe's later list, or cut off by IDA* in this pass.
+const LATER: Color32 = Color32::from_rgb(190, 120, 220);
+/// An expanded cell (brighter each time IDA* expands it again).
+const CLOSED: Color32 = Color32::from_rgb(64, 112, 186);
+/// The cell expanded at the shown step.
+const CURRENT: Color32 = Color32::from_rgb(226, 72, 72);
+/// A cell of the path found.
+const PATH_CELL: Color32 = Color32::from_rgb(255, 150, 40);
+/// The path found, drawn through the cells' centres.
+const FOUND_PATH: Color32 = Color32::from_rgb(255, 230, 120);
+/// IDA*'s path (its stack).
+const IDA_PATH: Color32 = Color32::from_rgb(250, 110, 200);

@@ -240,6 +240,8 @@ impl TileMapScene {
                 )
                 .changed();
         });
+        ui.checkbox(&mut options.legend, "Legend")
+            .on_hover_text("What the colours on the map mean, at the canvas's bottom left");
         ui.label("Tile costs");
         let mut costs = map.map.costs;
         for (label, value) in [

@@ -74,6 +74,8 @@ pub struct TileMapSettings {
     pub expansions_only: bool,
     /// The comparison's table and charts are hidden, leaving its heading row.
     pub comparison_hidden: bool,
+    /// The canvas's legend of the search's colours.
+    pub legend: bool,
 }
 
 impl Default for TileMapSettings {
@@ -88,6 +90,7 @@ impl Default for TileMapSettings {
             agent_radius: 0.0,
             expansions_only: false,
             comparison_hidden: false,
+            legend: true,
         }
     }
 }
@@ -598,6 +601,10 @@ impl Scene for TileMapScene {
             super::files::file_stem(&map.name()),
             self.playback.cursor
         )
+    }
+
+    fn legend_rows(&self) -> Vec<crate::app::legend::LegendRow> {
+        self.legend()
     }
 
     fn keys(&self) -> &'static [(&'static str, &'static str)] {
