@@ -3,6 +3,7 @@
 //! commands, persistence and pictures — and gives each frame to the scene shown (see
 //! [`scenes`]). Actions are collected as commands during a frame and applied after it.
 
+pub mod animation;
 pub mod brush;
 pub mod camera;
 pub mod chart_marks;
@@ -29,6 +30,7 @@ pub mod recovery;
 pub mod scene;
 pub mod scenes;
 pub mod screenshot;
+pub mod software_render;
 pub mod tile_map_scene;
 pub mod tile_paint;
 

@@ -115,6 +115,9 @@ pub trait Scene: Steps {
     /// them too).
     fn legend_rows(&self) -> Vec<crate::app::legend::LegendRow>;
 
+    /// Where its canvas was drawn last frame.
+    fn canvas_area(&self) -> Option<egui::Rect>;
+
     /// Fits the view to what the scene shows, at the next frame.
     fn fit_view(&mut self);
 }

@@ -487,6 +487,28 @@ pub fn run(command: Command) -> ExitCode {
             tuning,
             json,
         } => grid::compare_command(&cells, &tuning, json),
+        Command::Open(args) if args.gif.is_some() => {
+            let launch = args.launch();
+            let Some(plan) = args.animation() else {
+                return ExitCode::from(2);
+            };
+            match crate::app::animation::record_gif(&launch, &plan) {
+                Ok(report) => {
+                    complain!(
+                        "wrote {} ({} frames of {} × {})",
+                        plan.path.display(),
+                        report.frames,
+                        report.size[0],
+                        report.size[1]
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(message) => {
+                    complain!("error: {message}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Open(args) => {
             let launch = args.launch();
             match crate::app::run_native(launch) {

@@ -29,6 +29,20 @@ pub struct OpenArgs {
     /// Window size in points, as WxH.
     #[arg(long, value_parser = parse_size)]
     pub size: Option<[f32; 2]>,
+    /// Write an animated GIF of --steps instead of opening the window (drawn without a
+    /// display, the same on every machine), and exit.
+    #[arg(long, value_name = "OUT.gif")]
+    pub gif: Option<PathBuf>,
+    /// The steps of --gif, as A..B (both included; B is held to the last step).
+    #[arg(long, value_name = "A..B", default_value = "0..40",
+          value_parser = crate::app::animation::parse_step_range)]
+    pub steps: (usize, usize),
+    /// Frames per second of --gif, 1 to 50.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u8).range(1..=50))]
+    pub fps: u8,
+    /// With --gif, only the canvas (not the panels).
+    #[arg(long)]
+    pub canvas_only: bool,
     /// Open the tile-map lab on this map (MovingAI .map, navlab .json, or Tiled .tmx/.tmj).
     #[arg(long)]
     pub map: Option<PathBuf>,
@@ -79,6 +93,18 @@ pub struct OpenArgs {
 }
 
 impl OpenArgs {
+    /// The animation `--gif` asks for, if any.
+    pub fn animation(&self) -> Option<crate::app::animation::AnimationPlan> {
+        let [w, h] = self.size.unwrap_or([1280.0, 800.0]);
+        Some(crate::app::animation::AnimationPlan {
+            path: self.gif.clone()?,
+            steps: self.steps,
+            fps: f64::from(self.fps),
+            size: [w.round() as usize, h.round() as usize],
+            canvas_only: self.canvas_only,
+        })
+    }
+
     /// What the window does first, in order: the file, the map, the scene, start and goal
     /// (cells when a map is shown, else points on the mesh), the search options, the
     /// comparison, the partitions, the agent radius, a navmesh built, the diagnostics, the

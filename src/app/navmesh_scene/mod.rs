@@ -877,6 +877,10 @@ impl Scene for NavmeshScene {
         )
     }
 
+    fn canvas_area(&self) -> Option<egui::Rect> {
+        self.canvas_rect
+    }
+
     fn legend_rows(&self) -> Vec<crate::app::legend::LegendRow> {
         let mut rows = self.search_legend();
         rows.extend(self.legend());

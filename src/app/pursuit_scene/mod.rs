@@ -501,6 +501,10 @@ impl Scene for PursuitScene {
         format!("pursuit-tick-{}.png", self.world.ticks())
     }
 
+    fn canvas_area(&self) -> Option<egui::Rect> {
+        self.canvas_rect
+    }
+
     fn legend_rows(&self) -> Vec<crate::app::legend::LegendRow> {
         self.legend()
     }

@@ -603,6 +603,10 @@ impl Scene for TileMapScene {
         )
     }
 
+    fn canvas_area(&self) -> Option<egui::Rect> {
+        self.canvas_rect
+    }
+
     fn legend_rows(&self) -> Vec<crate::app::legend::LegendRow> {
         self.legend()
     }

@@ -1,0 +1,185 @@
+//! Animated GIFs of a range of steps, for slides and issue reports: the window's state set up
+//! as `navlab open` sets it up, each step drawn with no window by the
+//! [software renderer](super::software_render), the frames written as one looping GIF. The
+//! same command gives the same file on every machine.
+
+use super::files::ScriptedDialogs;
+use super::software_render::SoftwareRenderer;
+use super::{AppSettings, Launch, NavlabApp};
+use std::path::PathBuf;
+
+/// Most frames one animation holds.
+pub const MAX_FRAMES: usize = 2_000;
+
+/// What to record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AnimationPlan {
+    /// Where to write the GIF.
+    pub path: PathBuf,
+    /// The first and last step shown (both included; the last is held to the last step).
+    pub steps: (usize, usize),
+    /// Frames per second (1 to 50).
+    pub fps: f64,
+    /// The window's size in pixels.
+    pub size: [usize; 2],
+    /// Only the canvas, not the whole window.
+    pub canvas_only: bool,
+}
+
+/// What was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AnimationReport {
+    /// Frames written (one per step).
+    pub frames: usize,
+    /// Their size in pixels.
+    pub size: [usize; 2],
+}
+
+/// `A..B` as a step range (A ≤ B, at most [`MAX_FRAMES`] steps).
+pub fn parse_step_range(text: &str) -> Result<(usize, usize), String> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| format!("`{text}` is not a step range: write A..B, e.g. 0..40"))?;
+    let number = |s: &str| {
+        s.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("`{s}` is not a step number"))
+    };
+    let (a, b) = (number(a)?, number(b)?);
+    if a > b {
+        return Err(format!("the range {a}..{b} runs backwards"));
+    }
+    if b - a + 1 > MAX_FRAMES {
+        return Err(format!("{a}..{b} is more than {MAX_FRAMES} steps"));
+    }
+    Ok((a, b))
+}
+
+/// Sets the window's state up as `launch` says, then draws and writes the steps `plan` asks
+/// for. Errors name what failed (a file that did not open, the GIF that was not written).
+pub fn record_gif(launch: &Launch, plan: &AnimationPlan) -> Result<AnimationReport, String> {
+    let dialogs = ScriptedDialogs {
+        no_dialog: true,
+        ..Default::default()
+    };
+    let mut app = NavlabApp::new(AppSettings::default(), Box::new(dialogs));
+    let report = app.apply_launch(launch);
+    for warning in &report.warnings {
+        eprintln!(
+            "{}",
+            crate::input::printable(&format!("warning: {warning}"))
+        );
+    }
+    if let Some(message) = report.open_failed {
+        return Err(format!("could not open {message}"));
+    }
+    let ctx = egui::Context::default();
+    ctx.set_theme(launch.theme.unwrap_or(egui::ThemePreference::Dark));
+    let [w, h] = plan.size;
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(w as f32, h as f32),
+        )),
+        ..Default::default()
+    };
+    let mut renderer = SoftwareRenderer::default();
+    let frame = |app: &mut NavlabApp, renderer: &mut SoftwareRenderer| {
+        let mut output = ctx.run_ui(input.clone(), |ui| app.frame_ui(ui));
+        renderer.update_textures(&mut output.textures_delta);
+        output
+    };
+    // The layout settles over the first frames (panel widths, fitted views).
+    for _ in 0..3 {
+        frame(&mut app, &mut renderer);
+    }
+    let kind = app.settings.scene;
+    let (_, len) = app.scenes.get_mut(kind).step_counts();
+    let (first, last) = (plan.steps.0.min(len), plan.steps.1.min(len));
+    let delay = (100.0 / plan.fps.clamp(1.0, 50.0)).round() as u16;
+    let mut gif: Option<gif::Encoder<Vec<u8>>> = None;
+    let mut frames = 0;
+    let mut frame_size = [0, 0];
+    for k in first..=last {
+        app.scenes.get_mut(kind).show_step(k);
+        frame(&mut app, &mut renderer);
+        let output = frame(&mut app, &mut renderer);
+        let primitives = ctx.tessellate(output.shapes, output.pixels_per_point);
+        let background = ctx.global_style().visuals.panel_fill;
+        let image = renderer.render(&primitives, plan.size, 1.0, background);
+        let area = plan
+            .canvas_only
+            .then(|| app.scenes.get_mut(kind).canvas_area())
+            .flatten()
+            .unwrap_or(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(w as f32, h as f32),
+            ));
+        let (x0, y0) = (area.min.x.max(0.0) as usize, area.min.y.max(0.0) as usize);
+        let (x1, y1) = (
+            (area.max.x.max(0.0) as usize).min(w),
+            (area.max.y.max(0.0) as usize).min(h),
+        );
+        let (fw, fh) = (x1.saturating_sub(x0), y1.saturating_sub(y0));
+        if fw == 0 || fh == 0 || fw > usize::from(u16::MAX) || fh > usize::from(u16::MAX) {
+            return Err(format!(
+                "{}: nothing to draw at that size",
+                plan.path.display()
+            ));
+        }
+        let mut rgba = Vec::with_capacity(fw * fh * 4);
+        for y in y0..y1 {
+            for pixel in &image.pixels[y * w + x0..y * w + x1] {
+                rgba.extend_from_slice(&pixel.to_srgba_unmultiplied());
+            }
+        }
+        let encoder = match &mut gif {
+            Some(encoder) => encoder,
+            None => {
+                let mut encoder = gif::Encoder::new(Vec::new(), fw as u16, fh as u16, &[])
+                    .map_err(|e| e.to_string())?;
+                encoder
+                    .set_repeat(gif::Repeat::Infinite)
+                    .map_err(|e| e.to_string())?;
+                frame_size = [fw, fh];
+                gif.insert(encoder)
+            }
+        };
+        if [fw, fh] != frame_size {
+            return Err(format!(
+                "{}: the canvas changed size while recording",
+                plan.path.display()
+            ));
+        }
+        let mut picture = gif::Frame::from_rgba_speed(fw as u16, fh as u16, &mut rgba, 10);
+        picture.delay = delay;
+        encoder
+            .write_frame(&picture)
+            .map_err(|e| format!("{}: {e}", plan.path.display()))?;
+        frames += 1;
+    }
+    let bytes = gif
+        .ok_or_else(|| format!("{}: no step to record", plan.path.display()))?
+        .into_inner()
+        .map_err(|e| format!("{}: {e}", plan.path.display()))?;
+    crate::atomic::write_atomically(&plan.path, &bytes)?;
+    Ok(AnimationReport {
+        frames,
+        size: frame_size,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn step_ranges_read_as_written_and_refuse_what_is_not_one() {
+        assert_eq!(parse_step_range("0..40"), Ok((0, 40)));
+        assert_eq!(parse_step_range(" 5 .. 5 "), Ok((5, 5)));
+        assert!(parse_step_range("40..0").is_err());
+        assert!(parse_step_range("0-40").is_err());
+        assert!(parse_step_range("a..b").is_err());
+        assert!(parse_step_range("0..5000").is_err());
+    }
+}
