@@ -101,21 +101,47 @@ pub(super) fn partitions_command(cells: &MapCellsArgs, connectivity: u8, json: b
     }
 }
 
+/// What `navlab grid` prints and writes besides the answer.
+pub(super) struct GridOutputs {
+    /// Every step explained.
+    pub steps: bool,
+    /// A Posthoc trace to write.
+    pub trace: Option<std::path::PathBuf>,
+    /// A Posthoc trace to compare with.
+    pub against: Option<std::path::PathBuf>,
+    /// JSON instead of text.
+    pub json: bool,
+}
+
 pub(super) fn grid_command(
     cells: &MapCellsArgs,
     search: &GridSearchArgs,
-    steps: bool,
-    json: bool,
+    outputs: GridOutputs,
 ) -> ExitCode {
     use crate::grid::grid_search;
+    let GridOutputs {
+        steps,
+        trace: trace_out,
+        against,
+        json,
+    } = outputs;
     let (from, to) = (cells.from, cells.to);
     let map = match cells.load() {
         Ok(map) => map,
         Err(code) => return code,
     };
+    // Their trace first: a file that cannot be read is bad input, whatever the search finds.
+    let theirs = match &against {
+        Some(path) => match read_trace(path, map.width() * map.height()) {
+            Ok(steps) => Some(steps),
+            Err(code) => return code,
+        },
+        None => None,
+    };
     let algorithm = search.algorithm();
     let mut trace: Vec<crate::search::SearchEvent> = Vec::new();
-    let result = if steps {
+    let recorded = steps || trace_out.is_some() || theirs.is_some();
+    let result = if recorded {
         grid_search(&map, from, to, algorithm, search.connectivity(), &mut trace)
     } else {
         grid_search(
@@ -177,11 +203,64 @@ pub(super) fn grid_command(
             }
         }
     }
+    if let Some(path) = &trace_out {
+        let width = map.width().max(1);
+        let written = crate::search::posthoc::export(
+            &trace,
+            (map.index(from), map.index(to)),
+            crate::search::posthoc::NodeShape::Cell,
+            |i| json!({"x": i % width, "y": i / width}),
+        );
+        if let Err(message) = crate::atomic::write_atomically(path, written.to_string().as_bytes())
+        {
+            complain!("error: {message}");
+            return ExitCode::from(2);
+        }
+    }
+    if let Some(theirs) = &theirs {
+        let width = map.width().max(1);
+        let cell = |i: usize| format!("{},{}", i % width, i / width);
+        match crate::search::posthoc::first_difference(&trace, theirs) {
+            None => complain!(
+                "the trace expands the same {} cells in the same order",
+                crate::search::posthoc::expansions(theirs).len()
+            ),
+            Some((k, ours, other)) => {
+                let name =
+                    |n: Option<usize>| n.map_or_else(|| "nothing (stopped)".to_string(), cell);
+                complain!(
+                    "first different expansion: #{k}: ours {}, theirs {}",
+                    name(ours),
+                    name(other)
+                );
+                return ExitCode::from(1);
+            }
+        }
+    }
     if result.outcome == crate::search::SearchOutcome::Found {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     }
+}
+
+/// Reads a Posthoc trace on a search space of `nodes` nodes; errors are said with the file
+/// and line (exit 2).
+pub(super) fn read_trace(
+    path: &std::path::Path,
+    nodes: usize,
+) -> Result<Vec<crate::search::SearchEvent>, ExitCode> {
+    let fail = |message: String| {
+        complain!("error: {}: {message}", path.display());
+        ExitCode::from(2)
+    };
+    let bytes = crate::input::read_file(path, crate::input::MAX_TRACE_BYTES, "a search trace")
+        .map_err(|e| fail(e.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".to_string()))?;
+    crate::search::posthoc::import(&text, nodes).map_err(|e| {
+        complain!("error: {}:{}: {}", path.display(), e.line, e.message);
+        ExitCode::from(2)
+    })
 }
 
 pub(super) fn compare_command(

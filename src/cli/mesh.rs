@@ -114,6 +114,7 @@ pub(super) struct PathQuery {
     pub area_costs: Vec<(String, f64)>,
     pub optimal: bool,
     pub steps: bool,
+    pub trace: Option<std::path::PathBuf>,
 }
 
 pub(super) fn path_command(
@@ -131,6 +132,7 @@ pub(super) fn path_command(
         area_costs,
         optimal,
         steps,
+        trace,
     } = query;
     let (mesh, shapes) = match obstacles.load_with_shapes(mesh_path, read) {
         Ok(loaded) => loaded,
@@ -163,8 +165,8 @@ pub(super) fn path_command(
         ..QueryOptions::default()
     };
     // With --steps, the query recorded as the window records it.
-    let recorded =
-        steps.then(|| crate::navmesh::timeline::Timeline::record(&mesh, from, to, options));
+    let recorded = (steps || trace.is_some())
+        .then(|| crate::navmesh::timeline::Timeline::record(&mesh, from, to, options));
     let path = match &recorded {
         Some(timeline) => timeline.path.clone(),
         None => find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver),
@@ -174,6 +176,12 @@ pub(super) fn path_command(
         return ExitCode::from(2);
     };
     let step_list = recorded.as_ref().map(step_list).unwrap_or_default();
+    if let (Some(out), Some(timeline)) = (&trace, &recorded)
+        && let Err(message) = write_mesh_trace(out, &mesh, &path, timeline)
+    {
+        complain!("error: {message}");
+        return ExitCode::from(2);
+    }
     let status = path.status.name();
     let walked = (walk.walk && path.status != PathStatus::Unreachable)
         .then(|| crate::navmesh::walk::walk(&path.waypoints, walk.options()));
@@ -252,6 +260,54 @@ pub(super) fn path_command(
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// Writes a query's A\* steps and funnel steps as a Posthoc trace: triangles drawn as polygons.
+fn write_mesh_trace(
+    out: &std::path::Path,
+    mesh: &crate::navmesh::NavMesh,
+    path: &crate::navmesh::Path,
+    timeline: &crate::navmesh::timeline::Timeline,
+) -> Result<(), String> {
+    use crate::navmesh::timeline::Step;
+    use crate::search::posthoc;
+    let search: Vec<crate::search::SearchEvent> = timeline
+        .steps()
+        .iter()
+        .filter_map(|s| match s {
+            Step::Search(e) => Some(*e),
+            _ => None,
+        })
+        .collect();
+    let funnel: Vec<crate::search::funnel::FunnelEvent> = timeline
+        .steps()
+        .iter()
+        .filter_map(|s| match s {
+            Step::Funnel(e) => Some(e.clone()),
+            _ => None,
+        })
+        .collect();
+    let points = |t: usize| {
+        let corners: Vec<serde_json::Value> = mesh
+            .triangles()
+            .get(t)
+            .map(|_| mesh.corners(t))
+            .into_iter()
+            .flatten()
+            .map(|p| serde_json::json!({"x": p.x, "y": p.y}))
+            .collect();
+        serde_json::json!({ "points": corners })
+    };
+    let mut trace = posthoc::export(
+        &search,
+        (path.start.triangle, path.goal.triangle),
+        posthoc::NodeShape::Polygon,
+        points,
+    );
+    if let Some(events) = trace.get_mut("events").and_then(|e| e.as_array_mut()) {
+        events.extend(posthoc::funnel_events(&funnel));
+    }
+    crate::atomic::write_atomically(out, trace.to_string().as_bytes())
 }
 
 /// One recorded step of a corridor query, for `path --steps`.

@@ -83,6 +83,10 @@ pub enum Command {
         /// `navlab pseudocode navmesh-astar` or `funnel` (in the JSON as "steps").
         #[arg(long, conflicts_with = "optimal")]
         steps: bool,
+        /// Write A*'s search over the triangles, then the funnel's steps, as a Posthoc trace
+        /// (OUT.trace.json or .trace.yaml).
+        #[arg(long, value_name = "OUT", conflicts_with = "optimal")]
+        trace: Option<PathBuf>,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -133,6 +137,14 @@ pub enum Command {
         /// in the JSON as "steps").
         #[arg(long)]
         steps: bool,
+        /// Write the search as a Posthoc trace (OUT.trace.json or .trace.yaml: JSON, which
+        /// Posthoc reads either way).
+        #[arg(long, value_name = "OUT")]
+        trace: Option<PathBuf>,
+        /// Compare with a Posthoc trace of the same query made by another program: the first
+        /// expansion where the two differ (exit 1 when they do).
+        #[arg(long, value_name = "TRACE")]
+        against: Option<PathBuf>,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -362,6 +374,7 @@ pub fn run(command: Command) -> ExitCode {
             area_costs,
             optimal,
             steps,
+            trace,
             json,
         } => mesh::path_command(
             &mesh,
@@ -374,6 +387,7 @@ pub fn run(command: Command) -> ExitCode {
                 area_costs,
                 optimal,
                 steps,
+                trace,
             },
             &walk,
             json,
@@ -439,8 +453,19 @@ pub fn run(command: Command) -> ExitCode {
             cells,
             search,
             steps,
+            trace,
+            against,
             json,
-        } => grid::grid_command(&cells, &search, steps, json),
+        } => grid::grid_command(
+            &cells,
+            &search,
+            grid::GridOutputs {
+                steps,
+                trace,
+                against,
+                json,
+            },
+        ),
         Command::Partitions {
             cells,
             connectivity,

@@ -12,6 +12,7 @@ pub mod frontier;
 pub mod funnel;
 pub mod ida_path;
 pub mod idastar;
+pub mod posthoc;
 pub mod pseudocode;
 pub mod replay;
 
