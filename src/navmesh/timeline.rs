@@ -273,7 +273,7 @@ impl Timeline {
             .map_or_else(String::new, |step| step.explain_with(self.areas.as_ref()))
     }
 
-    /// With A\*'s steps on its own nodes (see [`find_path_with_states`]); ignored unless there
+    /// With A\*'s steps on its own nodes (see [`find_path_with_states`](super::query::find_path_with_states)); ignored unless there
     /// is one per search step.
     pub fn with_states(mut self, states: Vec<SearchEvent>) -> Self {
         if states.len() == self.search_steps {
