@@ -56,6 +56,16 @@ fn the_shortest_path_phase_steps_through_polyanya_and_compares_the_paths() {
     }
     assert!(h.state().scenes.navmesh.replay.in_optimal_phase());
     assert!(!h.state().scenes.navmesh.replay.optimal.nodes.is_empty());
+    // The pseudocode is Polyanya's now, a line of it lit.
+    h.get_by_label_contains("navlab pseudocode polyanya");
+    let (listing, lit) = h
+        .state()
+        .scenes
+        .navmesh
+        .pseudocode_lit()
+        .expect("a listing");
+    assert_eq!(listing, navlab::search::pseudocode::Listing::Polyanya);
+    assert!(lit.is_some_and(|l| (1..=13).contains(&l.line)));
     h.get_by_label_contains("Open list:");
     h.get_by_label("f");
     // The end: both lengths and the gap, as the library computes them.

@@ -338,6 +338,71 @@ fn check_mesh(mesh: &NavMesh, timeline: &Timeline) {
     assert_eq!(value(done, "waypoints"), path.waypoints.len().to_string());
 }
 
+/// Polyanya from its lines: a node is taken only when no open node has a lower f, and the
+/// search ends on line 5 with the shortest path's length.
+#[test]
+fn polyanyas_lines_replay_its_search() {
+    use navlab::navmesh::anyangle::PolyanyaEvent;
+    use navlab::navmesh::polyanya_lines::polyanya_step;
+    for scene in [
+        navlab::assets::ROOMS,
+        navlab::assets::HOLE,
+        navlab::assets::MAZE,
+    ] {
+        let mesh = navlab::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz).expect("mesh");
+        let (start, goal) = (
+            Vec2::new(scene.start.0, scene.start.1),
+            Vec2::new(scene.goal.0, scene.goal.1),
+        );
+        let timeline = Timeline::record(&mesh, start, goal, QueryOptions::default())
+            .with_optimal(&mesh, start, goal);
+        let events: Vec<&PolyanyaEvent> = timeline
+            .steps()
+            .iter()
+            .filter_map(|s| match s {
+                Step::Polyanya(e) => Some(e),
+                _ => None,
+            })
+            .collect();
+        let mut started = false;
+        let mut open: HashMap<usize, f64> = HashMap::new();
+        let mut last = 0;
+        for event in &events {
+            started |= matches!(
+                event,
+                PolyanyaEvent::Popped { .. } | PolyanyaEvent::Followed { .. }
+            );
+            let lit = polyanya_step(event, started);
+            assert!((1..=13).contains(&lit.line), "{lit:?}");
+            match lit.line {
+                1 | 7 | 9 => {
+                    open.insert(node(&lit, "node"), number(&lit, "f"));
+                }
+                3 => {
+                    let n = node(&lit, "n");
+                    let f = open.remove(&n).expect("the node taken was pushed");
+                    let lowest = open.values().copied().fold(f64::INFINITY, f64::min);
+                    assert!(
+                        f <= lowest + ROUNDING,
+                        "{}: took {n} at {f}, {lowest} open",
+                        scene.name
+                    );
+                }
+                4 => {
+                    open.remove(&node(&lit, "n"));
+                }
+                _ => {}
+            }
+            last = lit.line;
+            if lit.line == 5 {
+                let optimal = timeline.optimal.as_ref().expect("searched");
+                assert!((number(&lit, "length") - optimal.length).abs() <= ROUNDING);
+            }
+        }
+        assert_eq!(last, 5, "{}: ends with the path found", scene.name);
+    }
+}
+
 #[test]
 fn every_listing_is_named_numbered_and_found_by_its_name() {
     for listing in Listing::ALL {

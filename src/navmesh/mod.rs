@@ -16,6 +16,7 @@ mod merge;
 pub mod obj;
 mod patch;
 pub mod polyanya;
+pub mod polyanya_lines;
 mod polyanya_write;
 pub mod quality;
 pub mod query;

@@ -22,6 +22,9 @@ pub enum Listing {
     Fringe,
     /// The funnel (string pulling through a corridor's portals).
     Funnel,
+    /// Polyanya, the exact shortest path on a navmesh (its steps are placed by
+    /// `navmesh::polyanya_lines`).
+    Polyanya,
 }
 
 /// One step placed in a listing: the line it executes (from 1) and the values it touches, each
@@ -35,19 +38,22 @@ pub struct LitLine {
 }
 
 impl LitLine {
-    fn new(line: usize) -> Self {
+    /// Line `line` (from 1), with no values yet.
+    pub fn new(line: usize) -> Self {
         Self {
             line,
             values: Vec::new(),
         }
     }
 
-    fn with(mut self, name: &'static str, value: impl Into<String>) -> Self {
+    /// With one more value.
+    pub fn with(mut self, name: &'static str, value: impl Into<String>) -> Self {
         self.values.push((name, value.into()));
         self
     }
 
-    fn number(self, name: &'static str, value: f64) -> Self {
+    /// With one more value, a number to two decimals (∞ when infinite).
+    pub fn number(self, name: &'static str, value: f64) -> Self {
         self.with(name, number(value))
     }
 
@@ -187,9 +193,25 @@ const FUNNEL: &[&str] = &[
     "path = start, the corners in order, goal (a corner in line between two others left out)",
 ];
 
+const POLYANYA: &[&str] = &[
+    "open = the start's nodes: each edge of its triangle, seen from the start (their root)",
+    "while open is not empty:",
+    "    take the node n = (interval I, root r) with the lowest f = g(r) + h(r, I, goal)",
+    "    (a node with one successor and no goal in sight is taken at once, not queued)",
+    "    if the goal is the entry taken: the path is found: the roots back to the start; stop",
+    "    for each interval I' of the far edges of n's triangle that r can reach:",
+    "        if r sees all of I' (observable): push (I', r)",
+    "        else the path turns at I's end c: c becomes a root, g(c) = g(r) + |r c|",
+    "            push (I', c)",
+    "        prune what leads nowhere, or a root reached more cheaply before",
+    "    n's successors are made",
+    "open is empty: the goal cannot be reached; stop",
+    "(the node budget spent: stop)",
+];
+
 impl Listing {
     /// Every listing, in the order `navlab pseudocode` lists them.
-    pub const ALL: [Listing; 7] = [
+    pub const ALL: [Listing; 8] = [
         Listing::AStar,
         Listing::NavmeshAStar,
         Listing::Bfs,
@@ -197,6 +219,7 @@ impl Listing {
         Listing::IdaStar,
         Listing::Fringe,
         Listing::Funnel,
+        Listing::Polyanya,
     ];
 
     /// The name the command line takes: `astar`, `navmesh-astar`, `bfs`, …
@@ -209,6 +232,7 @@ impl Listing {
             Listing::IdaStar => "idastar",
             Listing::Fringe => "fringe",
             Listing::Funnel => "funnel",
+            Listing::Polyanya => "polyanya",
         }
     }
 
@@ -227,6 +251,7 @@ impl Listing {
             Listing::IdaStar => "IDA*",
             Listing::Fringe => "Fringe Search",
             Listing::Funnel => "The funnel",
+            Listing::Polyanya => "Polyanya (the shortest path)",
         }
     }
 
@@ -240,6 +265,7 @@ impl Listing {
             Listing::IdaStar => IDASTAR,
             Listing::Fringe => FRINGE,
             Listing::Funnel => FUNNEL,
+            Listing::Polyanya => POLYANYA,
         }
     }
 
@@ -261,6 +287,7 @@ impl Listing {
             Listing::IdaStar => Some(4),
             Listing::Fringe => Some(6),
             Listing::Funnel => None,
+            Listing::Polyanya => Some(3),
         }
     }
 
@@ -274,7 +301,7 @@ impl Listing {
     ) -> Option<LitLine> {
         use Listing::*;
         let lit = match (self, *event) {
-            (Funnel, _) => return None,
+            (Funnel | Polyanya, _) => return None,
             // A* over a graph or a mesh.
             (
                 AStar | NavmeshAStar,

@@ -110,8 +110,8 @@ impl NavmeshScene {
         }
     }
 
-    /// The listing of the phase shown (A\* before any step) and the line of the shown step;
-    /// no listing in Polyanya's phase.
+    /// The listing of the phase shown (A\* before any step: A\*, the funnel or Polyanya) and
+    /// the line of the shown step.
     pub fn pseudocode_lit(
         &self,
     ) -> Option<(
@@ -119,7 +119,11 @@ impl NavmeshScene {
         Option<crate::search::pseudocode::LitLine>,
     )> {
         let k = self.playback.cursor.min(self.timeline.len());
-        match k.checked_sub(1).map(|i| step_listing(&self.timeline, i)) {
+        let first = first_pop(&self.timeline);
+        match k
+            .checked_sub(1)
+            .map(|i| step_listing(&self.timeline, i, first))
+        {
             None => Some((crate::search::pseudocode::Listing::NavmeshAStar, None)),
             Some(Some((listing, lit))) => Some((listing, Some(lit))),
             Some(None) => None,
@@ -141,10 +145,7 @@ impl NavmeshScene {
                     crate::app::pseudocode_panel::pseudocode_ui(ui, *listing, lit.as_ref())
                         .map(|line| (*listing, line))
                 }
-                None => {
-                    ui.weak("Polyanya's steps are explained in the list below and on the canvas.");
-                    None
-                }
+                None => None,
             })
             .body_returned
             .flatten()
@@ -153,12 +154,13 @@ impl NavmeshScene {
     /// Goes to the next step of `listing`'s phase that runs its `line`.
     pub fn go_to_line(&mut self, (listing, line): (crate::search::pseudocode::Listing, usize)) {
         let timeline = &self.timeline;
+        let first = first_pop(timeline);
         let target = crate::app::pseudocode_panel::next_step_on_line(
             line,
             self.playback.cursor,
             timeline.len(),
             |k| {
-                step_listing(timeline, k.checked_sub(1)?)
+                step_listing(timeline, k.checked_sub(1)?, first)
                     .filter(|(l, _)| *l == listing)
                     .map(|(_, lit)| lit.line)
             },
@@ -238,11 +240,29 @@ impl NavmeshScene {
     }
 }
 
-/// The listing step `i` (from 0) of `timeline` belongs to, and its line there (`None` for
-/// Polyanya's steps).
+/// The index of the first step that takes a node in Polyanya's phase (the timeline's length
+/// when there is none): the steps before it push the start's nodes.
+fn first_pop(timeline: &crate::navmesh::timeline::Timeline) -> usize {
+    use crate::navmesh::anyangle::PolyanyaEvent;
+    use crate::navmesh::timeline::Step;
+    let start = timeline.optimal_start().min(timeline.len());
+    timeline.steps()[start..]
+        .iter()
+        .position(|s| {
+            matches!(
+                s,
+                Step::Polyanya(PolyanyaEvent::Popped { .. } | PolyanyaEvent::Followed { .. })
+            )
+        })
+        .map_or(timeline.len(), |k| start + k)
+}
+
+/// The listing step `i` (from 0) of `timeline` belongs to, and its line there; `first_pop` is
+/// [`first_pop`]'s answer.
 fn step_listing(
     timeline: &crate::navmesh::timeline::Timeline,
     i: usize,
+    first_pop: usize,
 ) -> Option<(
     crate::search::pseudocode::Listing,
     crate::search::pseudocode::LitLine,
@@ -254,6 +274,9 @@ fn step_listing(
             .search_step(e, |t| format!("triangle {t}"))
             .map(|lit| (Listing::NavmeshAStar, lit)),
         Step::Funnel(e) => Some((Listing::Funnel, funnel_step(e))),
-        Step::Polyanya(_) => None,
+        Step::Polyanya(e) => Some((
+            Listing::Polyanya,
+            crate::navmesh::polyanya_lines::polyanya_step(e, i >= first_pop),
+        )),
     }
 }
