@@ -41,6 +41,9 @@ pub const MAX_TILED_TILES: usize = 1 << 26;
 /// under a tenth of it.
 pub const MAX_SCENARIO_BYTES: u64 = 16 << 20;
 
+/// The most bytes read of a lesson file (`.navlab`), whose mesh or map may be inside it.
+pub const MAX_LESSON_BYTES: u64 = 64 << 20;
+
 /// The most bytes read of a search trace (Posthoc's format) to compare with.
 pub const MAX_TRACE_BYTES: u64 = 256 << 20;
 

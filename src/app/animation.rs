@@ -35,6 +35,52 @@ pub struct AnimationReport {
     pub size: [usize; 2],
 }
 
+/// The window drawn without a display: frames of an app at a fixed size, drawn on the CPU.
+pub struct HeadlessWindow {
+    ctx: egui::Context,
+    input: egui::RawInput,
+    renderer: SoftwareRenderer,
+    size: [usize; 2],
+}
+
+impl HeadlessWindow {
+    /// A window `size` pixels large in `theme`.
+    pub fn new(size: [usize; 2], theme: egui::ThemePreference) -> Self {
+        let ctx = egui::Context::default();
+        ctx.set_theme(theme);
+        let input = egui::RawInput {
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(size[0] as f32, size[1] as f32),
+            )),
+            ..Default::default()
+        };
+        Self {
+            ctx,
+            input,
+            renderer: SoftwareRenderer::default(),
+            size,
+        }
+    }
+
+    /// Runs one frame of `app`.
+    pub fn frame(&mut self, app: &mut NavlabApp) -> egui::FullOutput {
+        let mut output = self.ctx.run_ui(self.input.clone(), |ui| app.frame_ui(ui));
+        self.renderer.update_textures(&mut output.textures_delta);
+        output
+    }
+
+    /// Runs two frames of `app` (the layout settles) and draws the second.
+    pub fn picture(&mut self, app: &mut NavlabApp) -> egui::ColorImage {
+        self.frame(app);
+        let output = self.frame(app);
+        let primitives = self.ctx.tessellate(output.shapes, output.pixels_per_point);
+        let background = self.ctx.global_style().visuals.panel_fill;
+        self.renderer
+            .render(&primitives, self.size, 1.0, background)
+    }
+}
+
 /// `A..B` as a step range (A ≤ B, at most [`MAX_FRAMES`] steps).
 pub fn parse_step_range(text: &str) -> Result<(usize, usize), String> {
     let (a, b) = text
@@ -73,25 +119,14 @@ pub fn record_gif(launch: &Launch, plan: &AnimationPlan) -> Result<AnimationRepo
     if let Some(message) = report.open_failed {
         return Err(format!("could not open {message}"));
     }
-    let ctx = egui::Context::default();
-    ctx.set_theme(launch.theme.unwrap_or(egui::ThemePreference::Dark));
     let [w, h] = plan.size;
-    let input = egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(w as f32, h as f32),
-        )),
-        ..Default::default()
-    };
-    let mut renderer = SoftwareRenderer::default();
-    let frame = |app: &mut NavlabApp, renderer: &mut SoftwareRenderer| {
-        let mut output = ctx.run_ui(input.clone(), |ui| app.frame_ui(ui));
-        renderer.update_textures(&mut output.textures_delta);
-        output
-    };
+    let mut window = HeadlessWindow::new(
+        plan.size,
+        launch.theme.unwrap_or(egui::ThemePreference::Dark),
+    );
     // The layout settles over the first frames (panel widths, fitted views).
     for _ in 0..3 {
-        frame(&mut app, &mut renderer);
+        window.frame(&mut app);
     }
     let kind = app.settings.scene;
     let (_, len) = app.scenes.get_mut(kind).step_counts();
@@ -102,11 +137,7 @@ pub fn record_gif(launch: &Launch, plan: &AnimationPlan) -> Result<AnimationRepo
     let mut frame_size = [0, 0];
     for k in first..=last {
         app.scenes.get_mut(kind).show_step(k);
-        frame(&mut app, &mut renderer);
-        let output = frame(&mut app, &mut renderer);
-        let primitives = ctx.tessellate(output.shapes, output.pixels_per_point);
-        let background = ctx.global_style().visuals.panel_fill;
-        let image = renderer.render(&primitives, plan.size, 1.0, background);
+        let image = window.picture(&mut app);
         let area = plan
             .canvas_only
             .then(|| app.scenes.get_mut(kind).canvas_area())

@@ -138,6 +138,11 @@ impl CanvasCamera {
         self.camera
     }
 
+    /// True while the camera shows the whole content as fitted (not moved by the user or set).
+    pub fn is_fitted(&self) -> bool {
+        self.camera.is_none() || self.fitted_to.is_some()
+    }
+
     /// Shows the whole content again on the next frame.
     pub fn fit_next_frame(&mut self) {
         *self = Self::default();

@@ -36,6 +36,8 @@ pub enum UiCommand {
     SavePicture,
     /// Put a picture of the window on the clipboard.
     CopyPicture,
+    /// Write a lesson file of what is shown.
+    SaveLesson,
     /// Close the window.
     Quit,
     /// Fit the view to what is shown.
@@ -61,7 +63,7 @@ pub const BUILD_MESH_TIP: &str = "Triangulate the passable tiles (a constrained 
 
 impl UiCommand {
     /// Every command, in the order the help lists them.
-    pub const ALL: [UiCommand; 17] = [
+    pub const ALL: [UiCommand; 18] = [
         UiCommand::OpenMesh,
         UiCommand::OpenMap,
         UiCommand::OpenPath,
@@ -77,6 +79,7 @@ impl UiCommand {
         UiCommand::FitView,
         UiCommand::SavePicture,
         UiCommand::CopyPicture,
+        UiCommand::SaveLesson,
         UiCommand::Help,
         UiCommand::Quit,
     ];
@@ -106,6 +109,7 @@ impl UiCommand {
             UiCommand::OpenPath => "Open path…",
             UiCommand::SavePicture => "Save picture…",
             UiCommand::CopyPicture => "Copy picture",
+            UiCommand::SaveLesson => "Save lesson…",
             UiCommand::Quit => "Quit",
             UiCommand::FitView => "Fit to view",
             UiCommand::Help => "Help",
@@ -152,6 +156,10 @@ impl UiCommand {
             UiCommand::SavePicture => {
                 "A PNG of the window as it is now, for slides or a bug report"
             }
+            UiCommand::SaveLesson => {
+                "The view, its mesh or map, start and goal, the options and the step, as a .navlab \
+                 file for students or a bug report (Open… or `navlab open` shows it again)"
+            }
             UiCommand::CopyPicture => {
                 "The window as a picture on the clipboard, to paste into slides or a bug report"
             }
@@ -179,6 +187,7 @@ impl UiCommand {
             UiCommand::FitView => "fit the mesh or the map to the view",
             UiCommand::SavePicture => "save a picture of the window (PNG)",
             UiCommand::CopyPicture => "copy a picture of the window",
+            UiCommand::SaveLesson => "save a lesson (.navlab) of what is shown",
             UiCommand::Help => "this list",
             UiCommand::Quit => "quit (unsaved edits or repairs ask first)",
         }
@@ -213,6 +222,7 @@ impl UiCommand {
             UiCommand::OpenPath => OPEN_PATH,
             UiCommand::SavePicture => SAVE_PICTURE,
             UiCommand::CopyPicture => COPY_PICTURE,
+            UiCommand::SaveLesson => &[],
             UiCommand::Quit => QUIT,
             UiCommand::FitView => FIT,
             UiCommand::Help => HELP,
@@ -322,6 +332,8 @@ pub enum Command {
     SavePicture,
     /// Put a picture of the window on the clipboard.
     CopyPicture,
+    /// Write a lesson file of what is shown (asks where).
+    SaveLesson,
 }
 
 impl Command {

@@ -161,6 +161,7 @@ impl NavlabApp {
                             self.save_picture_to(&image, path);
                         }
                     }
+                    PromptPurpose::SaveLesson => self.save_lesson_reporting(&path),
                 }
             }
             Some(PromptAnswer::Cancelled) => {
@@ -328,6 +329,7 @@ pub(super) fn drop_preview_ui(ctx: &egui::Context) {
         Some(path) => match opens_as(path) {
             Ok(Opens::Map) => format!("Drop to open {} in the tile-map view", name(path)),
             Ok(Opens::Mesh) => format!("Drop to open {} in the navmesh view", name(path)),
+            Ok(Opens::Lesson) => format!("Drop to open the lesson {}", name(path)),
             Err(refusal) => refusal,
         },
         // Some desktops name the file only once it is dropped.

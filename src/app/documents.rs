@@ -48,6 +48,18 @@ impl NavlabApp {
                     Picked::Cancelled => {}
                 },
                 Command::LoadMap(path) => self.open_map_file(path),
+                Command::SaveLesson => {
+                    let stem = super::files::file_stem(&self.scene().picture_name(&self.map));
+                    let suggested = format!("{}.navlab", stem.trim_end_matches(".png"));
+                    match self.dialogs.save_lesson(&suggested) {
+                        Picked::Path(path) => self.save_lesson_reporting(&path),
+                        Picked::NoDialog => {
+                            let start = self.working_folder().join(&suggested);
+                            self.prompt_for_path(PromptPurpose::SaveLesson, start, true);
+                        }
+                        Picked::Cancelled => {}
+                    }
+                }
                 Command::OpenRecovered => self.open_recovered(),
                 Command::NewMap(w, h) => {
                     if let Some(map) = crate::grid::TileMap::new(w, h) {
@@ -455,6 +467,11 @@ impl NavlabApp {
                 self.settings.scene = SceneKind::Navmesh;
                 self.command(Command::Load(path));
             }
+            Ok(Opens::Lesson) => {
+                if let Err(message) = self.open_lesson(&path) {
+                    self.fail(OPEN_FAILED, message);
+                }
+            }
             // The scene shown stays: an image dropped by mistake is not a reason to leave it.
             Err(refusal) => self.fail(OPEN_FAILED, refusal),
         }
@@ -652,17 +669,21 @@ pub(super) enum Opens {
     Map,
     /// A navmesh, in the navmesh view.
     Mesh,
+    /// A lesson: its view, documents and options.
+    Lesson,
 }
 
 /// What the window opens `path` as, or why not: it is neither a mesh nor a map.
 pub(super) fn opens_as(path: &std::path::Path) -> Result<Opens, String> {
-    if crate::grid::is_map_path(path) {
+    if super::lesson::is_lesson_path(path) {
+        Ok(Opens::Lesson)
+    } else if crate::grid::is_map_path(path) {
         Ok(Opens::Map)
     } else if crate::navmesh::is_mesh_path(path) {
         Ok(Opens::Mesh)
     } else {
         Err(format!(
-            "{}: navlab opens meshes (.obj, .mesh) and tile maps (.map, .json, .tmx, .tmj)",
+            "{}: navlab opens meshes (.obj, .mesh), tile maps (.map, .json, .tmx, .tmj) and lessons (.navlab)",
             path.display()
         ))
     }

@@ -28,6 +28,8 @@ pub trait FileDialogs {
     fn save_mesh(&mut self, suggested: &str) -> Picked;
     /// Where to save a picture of the window (PNG).
     fn save_picture(&mut self, suggested: &str) -> Picked;
+    /// Where to save a lesson (`.navlab`).
+    fn save_lesson(&mut self, suggested: &str) -> Picked;
 }
 
 /// The system's dialogs, through [`rfd`].
@@ -53,7 +55,7 @@ impl FileDialogs for NativeDialogs {
         timed(|| {
             rfd::FileDialog::new()
                 .set_title("Open a navigation mesh")
-                .add_filter("Navigation meshes", &["obj", "mesh"])
+                .add_filter("Navigation meshes and lessons", &["obj", "mesh", "navlab"])
                 .add_filter("Wavefront OBJ", &["obj"])
                 .add_filter("Polyanya mesh", &["mesh"])
                 .pick_file()
@@ -104,6 +106,16 @@ impl FileDialogs for NativeDialogs {
                 .save_file()
         })
     }
+
+    fn save_lesson(&mut self, suggested: &str) -> Picked {
+        timed(|| {
+            rfd::FileDialog::new()
+                .set_title("Save a lesson")
+                .set_file_name(suggested)
+                .add_filter("navlab lesson", &["navlab"])
+                .save_file()
+        })
+    }
 }
 
 /// Dialogs that answer from a list (for tests and scripted runs).
@@ -141,6 +153,10 @@ impl FileDialogs for ScriptedDialogs {
     }
 
     fn save_mesh(&mut self, _suggested: &str) -> Picked {
+        self.next()
+    }
+
+    fn save_lesson(&mut self, _suggested: &str) -> Picked {
         self.next()
     }
 

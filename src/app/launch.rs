@@ -159,6 +159,12 @@ impl NavlabApp {
                         app.banner.error.is_none()
                     })?;
                 }
+                Ok(documents::Opens::Lesson) => {
+                    if let Err(message) = self.open_lesson(file) {
+                        self.fail(OPEN_FAILED, message.clone());
+                        return Err(message);
+                    }
+                }
                 Err(refusal) => {
                     self.fail(OPEN_FAILED, refusal.clone());
                     return Err(refusal);

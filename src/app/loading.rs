@@ -76,6 +76,12 @@ impl NavlabApp {
     /// is shown stays until it is read).
     pub(super) fn open_mesh_file(&mut self, path: PathBuf) {
         let path = documents::absolute(path);
+        if super::lesson::is_lesson_path(&path) {
+            if let Err(message) = self.open_lesson(&path) {
+                self.fail(super::OPEN_FAILED, message);
+            }
+            return;
+        }
         if !is_large(&path) {
             return self.load_file(path);
         }

@@ -68,6 +68,7 @@ impl NavlabApp {
         ui.separator();
         self.command_item(ui, UiCommand::SavePicture);
         self.command_item(ui, UiCommand::CopyPicture);
+        self.command_item(ui, UiCommand::SaveLesson);
         ui.separator();
         ui.menu_button("Recent", |ui| {
             if self.settings.recent.is_empty() {

@@ -17,6 +17,7 @@ pub mod ink;
 pub mod latest_worker;
 pub mod launch;
 pub mod legend;
+pub mod lesson;
 pub mod loading;
 mod menus;
 mod mesh_build;
@@ -256,10 +257,11 @@ impl NavlabApp {
     }
 
     /// The commands every scene offers, whose keys work everywhere.
-    const EVERYWHERE: [UiCommand; 6] = [
+    const EVERYWHERE: [UiCommand; 7] = [
         UiCommand::OpenPath,
         UiCommand::SavePicture,
         UiCommand::CopyPicture,
+        UiCommand::SaveLesson,
         UiCommand::Quit,
         UiCommand::FitView,
         UiCommand::Help,
@@ -329,6 +331,7 @@ impl NavlabApp {
             UiCommand::OpenPath => self.command(Command::OpenPathPrompt),
             UiCommand::SavePicture => self.command(Command::SavePicture),
             UiCommand::CopyPicture => self.command(Command::CopyPicture),
+            UiCommand::SaveLesson => self.command(Command::SaveLesson),
             UiCommand::Quit => self.command(Command::Quit),
             UiCommand::FitView => {
                 for &kind in Scenes::ALL {

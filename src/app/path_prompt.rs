@@ -14,6 +14,8 @@ pub enum PromptPurpose {
     SaveMesh,
     /// Save a picture of the window (`.png`).
     SavePicture,
+    /// Save a lesson (`.navlab`).
+    SaveLesson,
 }
 
 impl PromptPurpose {
@@ -24,6 +26,7 @@ impl PromptPurpose {
             PromptPurpose::SaveMap => Some("json"),
             PromptPurpose::SaveMesh => Some("obj"),
             PromptPurpose::SavePicture => Some("png"),
+            PromptPurpose::SaveLesson => Some("navlab"),
         }
     }
 }
@@ -231,6 +234,7 @@ impl PathPrompt {
             PromptPurpose::SaveMap => ("Save the tile map as", "Save"),
             PromptPurpose::SaveMesh => ("Save the mesh as", "Save"),
             PromptPurpose::SavePicture => ("Save the picture as", "Save"),
+            PromptPurpose::SaveLesson => ("Save the lesson as", "Save"),
         };
         let replacing = matches!(self.problem, Some(PathProblem::Exists(_)));
         let mut confirm = false;
@@ -260,6 +264,9 @@ impl PathPrompt {
                     }
                     PromptPurpose::SavePicture => {
                         "A PNG of the window as it was when asked for; a name without .png gets it."
+                    }
+                    PromptPurpose::SaveLesson => {
+                        "A lesson names the mesh and map files in its folder and holds the others; a name without .navlab gets it."
                     }
                 });
                 let field = ui.make_persistent_id("path_prompt_field");

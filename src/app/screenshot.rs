@@ -14,6 +14,8 @@ pub trait Steps {
     }
     /// Shows step `k`, paused.
     fn show_step(&mut self, k: usize);
+    /// The step shown.
+    fn shown_step(&self) -> usize;
 }
 
 /// Which step to show.
@@ -165,6 +167,9 @@ mod tests {
             (0, 0)
         }
         fn show_step(&mut self, _k: usize) {}
+        fn shown_step(&self) -> usize {
+            0
+        }
     }
 
     /// Runs `frames` frames of a `screen`-sized window; true once the picture was asked for.

@@ -902,6 +902,10 @@ impl Steps for NavmeshScene {
         (self.timeline.search_steps(), self.timeline.len())
     }
 
+    fn shown_step(&self) -> usize {
+        self.playback.cursor.min(self.timeline.len())
+    }
+
     fn optimal_start(&self) -> usize {
         self.timeline.optimal_start()
     }

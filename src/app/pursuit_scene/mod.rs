@@ -532,6 +532,10 @@ impl Steps for PursuitScene {
             self.step();
         }
     }
+
+    fn shown_step(&self) -> usize {
+        self.world.ticks() as usize
+    }
 }
 
 /// Kitten near the middle, one mob near the bottom-left corner and one near the top-right

@@ -627,6 +627,10 @@ impl Steps for TileMapScene {
         (len, len)
     }
 
+    fn shown_step(&self) -> usize {
+        self.playback.cursor.min(self.search.events.len())
+    }
+
     fn show_step(&mut self, k: usize) {
         self.wait_for_search();
         self.playback.playing = false;

@@ -1,0 +1,370 @@
+//! Lesson files (`.navlab`): what a teacher sends to students and a level designer attaches to
+//! a bug report. The scene shown, the mesh and the map (a file beside the lesson, a built-in
+//! one, or the file's text inside the lesson when it is edited or lives elsewhere), start and
+//! goal, each view's options, the step shown and the camera. Versioned JSON; a lesson from a
+//! newer navlab is refused, and a lesson reads no file outside its own folder.
+
+use super::navmesh_scene::{MeshSource, NavmeshSettings};
+use super::tile_map_scene::TileMapSettings;
+use super::{NavlabApp, SceneKind};
+use crate::geom::Vec2;
+use serde::{Deserialize, Serialize};
+use std::path::{Component, Path, PathBuf};
+
+/// The lesson format this navlab writes and reads.
+pub const LESSON_VERSION: u32 = 1;
+
+/// The most bytes of a mesh's or map's text kept inside a lesson.
+pub const MAX_EMBEDDED_BYTES: usize = 8 << 20;
+
+/// The extension of lesson files.
+pub const EXTENSION: &str = "navlab";
+
+/// True for a lesson file's name.
+pub fn is_lesson_path(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case(EXTENSION))
+}
+
+/// A lesson, as written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Lesson {
+    /// The format's version ([`LESSON_VERSION`]).
+    pub navlab_lesson: u32,
+    /// The view shown.
+    pub scene: SceneKind,
+    /// The step shown in that view.
+    pub step: usize,
+    /// The navmesh view.
+    pub navmesh: MeshPart,
+    /// The tile map (the tile-map and pursuit views).
+    pub tile_map: MapPart,
+}
+
+/// Where a mesh or a map comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Source {
+    /// A file in the lesson's folder (or below it), by its path relative to the lesson.
+    File {
+        /// The path, relative.
+        path: String,
+    },
+    /// One of navlab's built-in meshes, by name.
+    BuiltIn {
+        /// The name ("rooms.obj").
+        name: String,
+    },
+    /// The text of the file itself: an OBJ mesh, or a navlab `.json` map.
+    Embedded {
+        /// The text.
+        text: String,
+    },
+}
+
+/// The navmesh view in a lesson.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MeshPart {
+    /// The mesh.
+    pub mesh: Source,
+    /// Start point.
+    pub start: [f64; 2],
+    /// Goal point.
+    pub goal: [f64; 2],
+    /// The start's floor height, where floors overlap.
+    #[serde(default)]
+    pub start_height: Option<f64>,
+    /// The goal's floor height.
+    #[serde(default)]
+    pub goal_height: Option<f64>,
+    /// The view's options.
+    pub settings: NavmeshSettings,
+    /// The camera, when it was moved from the whole mesh's view.
+    #[serde(default)]
+    pub camera: Option<super::camera::Camera>,
+}
+
+/// The tile map in a lesson.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MapPart {
+    /// The map.
+    pub map: Source,
+    /// Start cell (column, row).
+    pub start: [usize; 2],
+    /// Goal cell.
+    pub goal: [usize; 2],
+    /// The tile-map view's options.
+    pub settings: TileMapSettings,
+    /// The camera, when it was moved from the whole map's view.
+    #[serde(default)]
+    pub camera: Option<super::camera::Camera>,
+}
+
+/// `file` as a lesson in `folder` names it: relative, when it is in the folder or below.
+fn relative_to(file: &Path, folder: &Path) -> Option<String> {
+    let file = std::fs::canonicalize(file).ok()?;
+    let folder = std::fs::canonicalize(folder).ok()?;
+    let rest = file.strip_prefix(&folder).ok()?;
+    Some(
+        rest.components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/"),
+    )
+}
+
+/// The file a lesson in `folder` names by `relative`, refused when it would lead outside the
+/// folder (an absolute path, `..`, or a link out of it).
+fn resolve(relative: &str, folder: &Path) -> Result<PathBuf, String> {
+    let path = Path::new(relative);
+    if path
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_)))
+    {
+        return Err(format!(
+            "the lesson names a file outside its folder ({}); a lesson reads only files beside it",
+            crate::input::quoted(relative)
+        ));
+    }
+    let joined = folder.join(path);
+    let real = std::fs::canonicalize(&joined)
+        .map_err(|_| format!("{}: the lesson's file is missing", joined.display()))?;
+    let home = std::fs::canonicalize(folder).map_err(|e| e.to_string())?;
+    if !real.starts_with(&home) {
+        return Err(format!(
+            "{}: leads outside the lesson's folder; a lesson reads only files beside it",
+            joined.display()
+        ));
+    }
+    Ok(real)
+}
+
+impl NavlabApp {
+    /// The lesson of what is shown, to be written at `path` (files in its folder are named,
+    /// others and edited documents are put inside).
+    pub fn lesson(&self, path: &Path) -> Result<Lesson, String> {
+        let folder = path.parent().unwrap_or(Path::new("."));
+        let navmesh = &self.scenes.navmesh;
+        let edited = navmesh.has_unsaved_edits() || navmesh.unsaved_repair;
+        let embedded_mesh = || {
+            let text = navmesh
+                .mesh
+                .raw()
+                .to_obj("the mesh of a navlab lesson, as it was shown");
+            if text.len() > MAX_EMBEDDED_BYTES {
+                Err(format!(
+                    "the mesh is too large to put inside the lesson ({}): save the lesson in the mesh's folder",
+                    crate::input::bytes_in_words(text.len() as u64)
+                ))
+            } else {
+                Ok(Source::Embedded { text })
+            }
+        };
+        let mesh = match &navmesh.source {
+            MeshSource::Embedded(scene) if !edited => Source::BuiltIn {
+                name: scene.name.to_string(),
+            },
+            MeshSource::File(file) if !edited => match relative_to(file, folder) {
+                Some(path) => Source::File { path },
+                None => embedded_mesh()?,
+            },
+            _ => embedded_mesh()?,
+        };
+        let camera = |camera: &super::camera::CanvasCamera| {
+            (!camera.is_fitted()).then(|| camera.get()).flatten()
+        };
+        let map_doc = &self.map;
+        let map = match (&map_doc.file, map_doc.dirty) {
+            (Some(file), false) => relative_to(file, folder).map(|path| Source::File { path }),
+            _ => None,
+        };
+        let map = match map {
+            Some(source) => source,
+            None => {
+                let text = crate::grid::movingai::to_navlab_json(&map_doc.map);
+                if text.len() > MAX_EMBEDDED_BYTES {
+                    return Err(format!(
+                        "the map is too large to put inside the lesson ({}): save it in the lesson's folder first",
+                        crate::input::bytes_in_words(text.len() as u64)
+                    ));
+                }
+                Source::Embedded { text }
+            }
+        };
+        let grid = &self.scenes.tile_map;
+        let kind = self.settings.scene;
+        Ok(Lesson {
+            navlab_lesson: LESSON_VERSION,
+            scene: kind,
+            step: self.scenes.get(kind).shown_step(),
+            navmesh: MeshPart {
+                mesh,
+                start: [navmesh.start.x, navmesh.start.y],
+                goal: [navmesh.goal.x, navmesh.goal.y],
+                start_height: navmesh.floors.start,
+                goal_height: navmesh.floors.goal,
+                settings: navmesh.settings.clone(),
+                camera: camera(&navmesh.camera),
+            },
+            tile_map: MapPart {
+                map,
+                start: [grid.start.0, grid.start.1],
+                goal: [grid.goal.0, grid.goal.1],
+                settings: grid.settings.clone(),
+                camera: camera(&grid.camera),
+            },
+        })
+    }
+
+    /// Writes the lesson of what is shown to `path`, atomically.
+    pub fn save_lesson(&mut self, path: &Path) -> Result<(), String> {
+        let lesson = self.lesson(path)?;
+        let text = serde_json::to_string_pretty(&lesson).map_err(|e| e.to_string())?;
+        crate::atomic::write_atomically(path, text.as_bytes())?;
+        self.notice = Some(format!("Saved the lesson as {}", path.display()));
+        Ok(())
+    }
+
+    /// [`save_lesson`](Self::save_lesson), its error in the banner.
+    pub(super) fn save_lesson_reporting(&mut self, path: &Path) {
+        if let Err(message) = self.save_lesson(path) {
+            self.fail(super::SAVE_FAILED, message);
+        }
+    }
+
+    /// Opens the lesson at `path`: its mesh and map read first, and only when both are there
+    /// is anything shown changed; an error names what is wrong (the window keeps what it had).
+    pub fn open_lesson(&mut self, path: &Path) -> Result<(), String> {
+        let name = path.display().to_string();
+        let bytes = crate::input::read_file(path, crate::input::MAX_LESSON_BYTES, "a lesson")
+            .map_err(|e| format!("{name}: {e}"))?;
+        let value: serde_json::Value = serde_json::from_slice(&bytes)
+            .map_err(|e| format!("{name}: not a lesson: {}", crate::input::json_problem(&e)))?;
+        match value
+            .get("navlab_lesson")
+            .and_then(serde_json::Value::as_u64)
+        {
+            None => {
+                return Err(format!(
+                    "{name}: not a navlab lesson (no `navlab_lesson` version)"
+                ));
+            }
+            Some(v) if v > u64::from(LESSON_VERSION) => {
+                return Err(format!(
+                    "{name}: made by a newer navlab (lesson format {v}; this one reads {LESSON_VERSION}): update navlab to open it"
+                ));
+            }
+            Some(_) => {}
+        }
+        let lesson: Lesson = serde_json::from_value(value)
+            .map_err(|e| format!("{name}: not a lesson: {}", crate::input::json_problem(&e)))?;
+        let folder = path.parent().unwrap_or(Path::new("."));
+        // Both documents first: a missing file opens nothing.
+        let read = lesson.navmesh.settings.read_options();
+        let (mesh, source) = match &lesson.navmesh.mesh {
+            Source::File { path: relative } => {
+                let file = resolve(relative, folder).map_err(|e| format!("{name}: {e}"))?;
+                let mesh =
+                    crate::navmesh::NavMesh::load_with(&file, read).map_err(|e| e.to_string())?;
+                (mesh, MeshSource::File(file))
+            }
+            Source::BuiltIn { name: built_in } => {
+                let scene = crate::assets::ALL
+                    .iter()
+                    .find(|s| s.name == built_in)
+                    .ok_or_else(|| {
+                        format!(
+                            "{name}: no built-in mesh is called {}",
+                            crate::input::quoted(built_in)
+                        )
+                    })?;
+                let raw = crate::navmesh::obj::parse_raw(scene.obj, scene.name, read.plane)
+                    .map_err(|e| e.to_string())?;
+                let mesh = crate::navmesh::NavMesh::from_read(raw, scene.name, read)
+                    .map_err(|e| e.to_string())?;
+                (mesh, MeshSource::Embedded(*scene))
+            }
+            Source::Embedded { text } => {
+                // Kept as it was shown: the slope filter and the radius are already in it.
+                let plain = crate::navmesh::ReadOptions {
+                    plane: read.plane,
+                    max_slope: None,
+                    agent_radius: None,
+                };
+                let raw = crate::navmesh::obj::parse_raw(text.as_bytes(), &name, read.plane)
+                    .map_err(|e| e.to_string())?;
+                let mesh = crate::navmesh::NavMesh::from_read(raw, &name, plain)
+                    .map_err(|e| e.to_string())?;
+                (
+                    mesh,
+                    MeshSource::Generated(format!(
+                        "the mesh of {}",
+                        super::files::file_label(path)
+                    )),
+                )
+            }
+        };
+        let (map, map_file) = match &lesson.tile_map.map {
+            Source::File { path: relative } => {
+                let file = resolve(relative, folder).map_err(|e| format!("{name}: {e}"))?;
+                let map = crate::grid::movingai::load_any(&file).map_err(|e| e.to_string())?;
+                (map, Some(file))
+            }
+            Source::Embedded { text } => (
+                crate::grid::movingai::parse_navlab_json(text.as_bytes(), &name)
+                    .map_err(|e| e.to_string())?,
+                None,
+            ),
+            Source::BuiltIn { name: built_in } => {
+                return Err(format!(
+                    "{name}: no built-in map is called {}",
+                    crate::input::quoted(built_in)
+                ));
+            }
+        };
+        // Now the window changes.
+        let navmesh = &mut self.scenes.navmesh;
+        navmesh.settings = lesson.navmesh.settings.clone();
+        let part = &lesson.navmesh;
+        navmesh.set_mesh_at(
+            mesh,
+            source,
+            Some((
+                Vec2::new(part.start[0], part.start[1]),
+                Vec2::new(part.goal[0], part.goal[1]),
+            )),
+        );
+        navmesh.floors.start = part.start_height;
+        navmesh.floors.goal = part.goal_height;
+        navmesh.rerun();
+        if let Some(camera) = part.camera {
+            navmesh.camera.set(camera);
+        }
+        self.replace_map(map, map_file);
+        let grid = &mut self.scenes.tile_map;
+        grid.settings = lesson.tile_map.settings.clone();
+        let (start, goal) = (
+            (lesson.tile_map.start[0], lesson.tile_map.start[1]),
+            (lesson.tile_map.goal[0], lesson.tile_map.goal[1]),
+        );
+        if self.map.map.is_passable(start) && self.map.map.is_passable(goal) {
+            grid.start = start;
+            grid.goal = goal;
+        }
+        grid.rerun(&self.map);
+        if let Some(camera) = lesson.tile_map.camera {
+            grid.camera.set(camera);
+        }
+        self.settings.scene = lesson.scene;
+        if lesson.scene == SceneKind::Pursuit {
+            self.scenes.pursuit.sync_map(&self.map);
+        }
+        self.scenes.get_mut(lesson.scene).show_step(lesson.step);
+        self.banner.error = None;
+        self.notice = Some(format!(
+            "Opened the lesson {}",
+            super::files::file_label(path)
+        ));
+        Ok(())
+    }
+}

@@ -1,0 +1,183 @@
+//! Lesson files: what is shown saved as a `.navlab` and opened again in a fresh window shows
+//! the same picture (both drawn without a display and compared pixel by pixel); a lesson whose
+//! file is missing, leads outside its folder or comes from a newer navlab is refused and the
+//! window keeps what it had; the menu's Save lesson… and opening through Open….
+
+mod common;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use navlab::app::animation::HeadlessWindow;
+use navlab::app::files::ScriptedDialogs;
+use navlab::app::navmesh_scene::{MeshSource, NavmeshScene};
+use navlab::app::screenshot::Steps;
+use navlab::app::{AppSettings, Command, NavlabApp, SceneKind};
+use navlab::geom::Vec2;
+use navlab::navmesh::CostModel;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+
+fn app() -> NavlabApp {
+    NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()))
+}
+
+fn picture(app: &mut NavlabApp) -> egui::ColorImage {
+    let mut window = HeadlessWindow::new([900, 560], egui::ThemePreference::Dark);
+    for _ in 0..3 {
+        window.frame(app);
+    }
+    window.picture(app)
+}
+
+/// The built-in hole.obj with the edge-midpoint model, placed, at step 30 of 80-odd.
+fn teaching_app() -> NavlabApp {
+    let mut app = app();
+    let mut settings = app.scenes.navmesh.settings.clone();
+    settings.cost = CostModel::Midpoint;
+    app.scenes.navmesh = NavmeshScene::embedded(navlab::assets::HOLE, settings);
+    app.scenes
+        .navmesh
+        .place(Some(Vec2::new(3.866, 2.379)), Some(Vec2::new(3.567, 9.393)));
+    app.scenes.navmesh.show_step(30);
+    app
+}
+
+#[test]
+fn a_lesson_opened_again_shows_the_same_picture() {
+    let dir = tempfile::tempdir().expect("temp");
+    let path = dir.path().join("hole.navlab");
+    let mut first = teaching_app();
+    let before = picture(&mut first);
+    first.save_lesson(&path).expect("saved");
+    let text = std::fs::read_to_string(&path).expect("written");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(json["navlab_lesson"], 1);
+    assert_eq!(json["navmesh"]["mesh"]["kind"], "built_in");
+    assert_eq!(json["step"], 30);
+
+    let mut second = app();
+    second.open_lesson(&path).expect("opens");
+    let scene = &second.scenes.navmesh;
+    assert_eq!(scene.settings.cost, CostModel::Midpoint);
+    assert_eq!(scene.playback.cursor, 30);
+    assert_eq!(scene.start, first.scenes.navmesh.start);
+    // The status bar's notice ("Opened the lesson …") aside, as a screenshot would be.
+    second.notice = None;
+    let after = picture(&mut second);
+    assert_eq!(before.size, after.size);
+    let [w, _] = before.size;
+    let different: Vec<(usize, usize)> = before
+        .pixels
+        .iter()
+        .zip(&after.pixels)
+        .enumerate()
+        .filter(|(_, (a, b))| a != b)
+        .map(|(i, _)| (i % w, i / w))
+        .collect();
+    assert!(
+        different.is_empty(),
+        "{} pixels differ, first {:?}",
+        different.len(),
+        different.first()
+    );
+}
+
+#[test]
+fn a_mesh_beside_the_lesson_is_named_and_a_missing_one_opens_nothing() {
+    let dir = tempfile::tempdir().expect("temp");
+    let mesh = dir.path().join("hole.obj");
+    std::fs::copy(common::repo_path("assets/hole.obj"), &mesh).expect("copied");
+    let mut first = app();
+    first.load_file(mesh.clone());
+    assert!(matches!(first.scenes.navmesh.source, MeshSource::File(_)));
+    let lesson = dir.path().join("lesson.navlab");
+    first.save_lesson(&lesson).expect("saved");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&lesson).expect("read")).expect("JSON");
+    assert_eq!(json["navmesh"]["mesh"]["path"], "hole.obj");
+    // Opened: the file beside it.
+    let mut second = app();
+    second.open_lesson(&lesson).expect("opens");
+    assert_eq!(
+        second.scenes.navmesh.mesh.triangles().len(),
+        first.scenes.navmesh.mesh.triangles().len()
+    );
+    // The mesh gone: refused, naming it; the window keeps the built-in scene it had.
+    std::fs::remove_file(&mesh).expect("removed");
+    let mut third = app();
+    let shown = third.scenes.navmesh.source.name();
+    let error = third.open_lesson(&lesson).expect_err("missing");
+    assert!(
+        error.contains("hole.obj") && error.contains("missing"),
+        "{error}"
+    );
+    assert_eq!(third.scenes.navmesh.source.name(), shown);
+    // A lesson that names a file outside its folder, or one from a newer navlab.
+    for (mesh, wanted) in [
+        (
+            serde_json::json!({"kind": "file", "path": "../elsewhere.obj"}),
+            "outside its folder",
+        ),
+        (
+            serde_json::json!({"kind": "file", "path": "/etc/passwd"}),
+            "outside its folder",
+        ),
+    ] {
+        let mut edited = json.clone();
+        edited["navmesh"]["mesh"] = mesh;
+        std::fs::write(&lesson, edited.to_string()).expect("w");
+        let error = app().open_lesson(&lesson).expect_err("refused");
+        assert!(error.contains(wanted), "{error}");
+    }
+    let mut newer = json.clone();
+    newer["navlab_lesson"] = serde_json::json!(2);
+    std::fs::write(&lesson, newer.to_string()).expect("w");
+    let error = app().open_lesson(&lesson).expect_err("newer");
+    assert!(error.contains("newer navlab"), "{error}");
+    std::fs::write(&lesson, "{\"navlab_lesson\": 1,\n \"scene\": ").expect("w");
+    let error = app().open_lesson(&lesson).expect_err("broken");
+    assert!(error.contains("line 2"), "{error}");
+}
+
+#[test]
+fn an_edited_map_goes_inside_the_lesson() {
+    let dir = tempfile::tempdir().expect("temp");
+    let mut first = app();
+    first.settings.scene = SceneKind::TileMap;
+    assert!(first.paint((4, 4), navlab::grid::Tile::Water));
+    first.scenes.tile_map.settings.algorithm = navlab::grid::AlgorithmKind::Fringe;
+    first.scenes.tile_map.rerun(&first.map);
+    let lesson = dir.path().join("map.navlab");
+    first.save_lesson(&lesson).expect("saved");
+    let mut second = app();
+    second.open_lesson(&lesson).expect("opens");
+    assert_eq!(second.settings.scene, SceneKind::TileMap);
+    assert_eq!(second.map.map, first.map.map);
+    assert_eq!(
+        second.scenes.tile_map.settings.algorithm,
+        navlab::grid::AlgorithmKind::Fringe
+    );
+}
+
+#[test]
+fn save_lesson_in_the_menu_and_open_it_with_open() {
+    let dir = tempfile::tempdir().expect("temp");
+    let path = dir.path().join("from-the-menu.navlab");
+    let dialogs = ScriptedDialogs {
+        answers: VecDeque::from([Some(path.clone()), Some(path.clone())]),
+        ..Default::default()
+    };
+    let app = NavlabApp::new(AppSettings::default(), Box::new(dialogs));
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
+    h.run_steps(2);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Save lesson…").click();
+    h.run_steps(3);
+    assert!(path.is_file(), "{:?}", h.state().error());
+    h.state_mut().command(Command::OpenDialog);
+    h.run_steps(3);
+    assert!(h.state().error().is_none(), "{:?}", h.state().error());
+    let _: PathBuf = path;
+}
