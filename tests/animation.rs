@@ -117,3 +117,50 @@ fn a_bad_range_or_a_missing_file_is_bad_input_and_writes_nothing() {
     assert!(stderr.contains("missing.obj"), "{stderr}");
     assert!(!out.exists());
 }
+
+/// File → Export animation… in the window: the steps asked for, recorded in the background
+/// into the file the dialog gives, one frame a step.
+#[test]
+fn export_animation_in_the_window_records_the_steps_asked_for() {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use navlab::app::files::ScriptedDialogs;
+    use navlab::app::{AppSettings, NavlabApp, UiCommand};
+    let dir = tempfile::tempdir().expect("temp");
+    let out = dir.path().join("window.gif");
+    let dialogs = ScriptedDialogs {
+        answers: std::collections::VecDeque::from([Some(out.clone())]),
+        ..Default::default()
+    };
+    let app = NavlabApp::new(AppSettings::default(), Box::new(dialogs));
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(800.0, 500.0))
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
+    h.run_steps(2);
+    h.key_press(egui::Key::Home);
+    h.run_steps(1);
+    for _ in 0..6 {
+        h.key_press(egui::Key::ArrowRight);
+    }
+    h.run_steps(2);
+    h.state_mut().run(UiCommand::ExportAnimation);
+    h.run_steps(2);
+    h.get_by_label("Canvas only").click();
+    h.run_steps(1);
+    h.get_by_label("Export…").click();
+    h.run_steps(2);
+    for _ in 0..600 {
+        if h.state().notice.as_deref().is_some_and(|n| n.starts_with("Saved the animation")) {
+            break;
+        }
+        assert!(h.state().error().is_none(), "{:?}", h.state().error());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        h.run_steps(1);
+    }
+    let notice = h.state().notice.clone().unwrap_or_default();
+    assert!(notice.contains("7 frames"), "{notice}");
+    // Steps 0 to 6 (the shown one, at most 40 before), one frame each.
+    let frames = frames(&out);
+    assert_eq!(frames.len(), 7);
+    assert!(frames.iter().all(|(w, h, _, _)| *w < 800 && *h < 500), "the canvas only");
+}

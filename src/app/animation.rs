@@ -200,6 +200,71 @@ pub fn record_gif(launch: &Launch, plan: &AnimationPlan) -> Result<AnimationRepo
     })
 }
 
+/// The Export animation window's fields.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ExportForm {
+    /// The first step.
+    pub from: usize,
+    /// The last step.
+    pub to: usize,
+    /// Frames per second.
+    pub fps: u8,
+    /// Only the canvas.
+    pub canvas_only: bool,
+    /// The window's size when the form was opened, in pixels (the frames' size).
+    pub size: [usize; 2],
+}
+
+/// An animation being recorded on a worker thread.
+pub struct ExportJob {
+    /// Where it goes.
+    pub path: PathBuf,
+    answer: std::sync::mpsc::Receiver<Result<AnimationReport, String>>,
+}
+
+impl ExportJob {
+    /// Records `lesson` (what is shown, as a lesson made for `folder`, an empty folder of its
+    /// own) as `plan` asks, on a worker thread.
+    pub fn start(
+        folder: tempfile::TempDir,
+        lesson: &super::lesson::Lesson,
+        plan: AnimationPlan,
+    ) -> Result<Self, String> {
+        // Read back by a window of the recording's own.
+        let lesson_path = folder.path().join("export.navlab");
+        let text = serde_json::to_string(lesson).map_err(|e| e.to_string())?;
+        crate::atomic::write_atomically(&lesson_path, text.as_bytes())?;
+        let launch = Launch {
+            actions: vec![super::LaunchAction::Open(lesson_path)],
+            screenshot: None,
+            size: None,
+            theme: None,
+        };
+        let (send, answer) = std::sync::mpsc::channel();
+        let path = plan.path.clone();
+        std::thread::Builder::new()
+            .name("navlab animation".into())
+            .spawn(move || {
+                let result = record_gif(&launch, &plan);
+                drop(folder);
+                let _ = send.send(result);
+            })
+            .map_err(|e| e.to_string())?;
+        Ok(Self { path, answer })
+    }
+
+    /// The answer, once the recording is over.
+    pub fn poll(&self) -> Option<Result<AnimationReport, String>> {
+        match self.answer.try_recv() {
+            Ok(result) => Some(result),
+            Err(std::sync::mpsc::TryRecvError::Empty) => None,
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                Some(Err("the recording stopped".to_string()))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

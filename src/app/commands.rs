@@ -38,6 +38,8 @@ pub enum UiCommand {
     CopyPicture,
     /// Write a lesson file of what is shown.
     SaveLesson,
+    /// Record steps of what is shown as an animated GIF.
+    ExportAnimation,
     /// Close the window.
     Quit,
     /// Fit the view to what is shown.
@@ -63,7 +65,7 @@ pub const BUILD_MESH_TIP: &str = "Triangulate the passable tiles (a constrained 
 
 impl UiCommand {
     /// Every command, in the order the help lists them.
-    pub const ALL: [UiCommand; 18] = [
+    pub const ALL: [UiCommand; 19] = [
         UiCommand::OpenMesh,
         UiCommand::OpenMap,
         UiCommand::OpenPath,
@@ -80,6 +82,7 @@ impl UiCommand {
         UiCommand::SavePicture,
         UiCommand::CopyPicture,
         UiCommand::SaveLesson,
+        UiCommand::ExportAnimation,
         UiCommand::Help,
         UiCommand::Quit,
     ];
@@ -110,6 +113,7 @@ impl UiCommand {
             UiCommand::SavePicture => "Save picture…",
             UiCommand::CopyPicture => "Copy picture",
             UiCommand::SaveLesson => "Save lesson…",
+            UiCommand::ExportAnimation => "Export animation…",
             UiCommand::Quit => "Quit",
             UiCommand::FitView => "Fit to view",
             UiCommand::Help => "Help",
@@ -160,6 +164,10 @@ impl UiCommand {
                 "The view, its mesh or map, start and goal, the options and the step, as a .navlab \
                  file for students or a bug report (Open… or `navlab open` shows it again)"
             }
+            UiCommand::ExportAnimation => {
+                "A range of steps as an animated GIF, for slides or an issue report (the window \
+                 or only the canvas)"
+            }
             UiCommand::CopyPicture => {
                 "The window as a picture on the clipboard, to paste into slides or a bug report"
             }
@@ -188,6 +196,7 @@ impl UiCommand {
             UiCommand::SavePicture => "save a picture of the window (PNG)",
             UiCommand::CopyPicture => "copy a picture of the window",
             UiCommand::SaveLesson => "save a lesson (.navlab) of what is shown",
+            UiCommand::ExportAnimation => "record steps as an animated GIF",
             UiCommand::Help => "this list",
             UiCommand::Quit => "quit (unsaved edits or repairs ask first)",
         }
@@ -222,7 +231,7 @@ impl UiCommand {
             UiCommand::OpenPath => OPEN_PATH,
             UiCommand::SavePicture => SAVE_PICTURE,
             UiCommand::CopyPicture => COPY_PICTURE,
-            UiCommand::SaveLesson => &[],
+            UiCommand::SaveLesson | UiCommand::ExportAnimation => &[],
             UiCommand::Quit => QUIT,
             UiCommand::FitView => FIT,
             UiCommand::Help => HELP,

@@ -2,7 +2,8 @@
 //! session's edits, the error banner, the keyboard help and the veil over dragged files.
 
 use super::path_prompt::{PromptAnswer, PromptPurpose};
-use super::{Banner, Command, NavlabApp, Scenes, UiCommand, Unsaved};
+use super::{Banner, Command, NavlabApp, SAVE_FAILED, Scenes, UiCommand, Unsaved};
+use crate::words::count;
 
 impl NavlabApp {
     /// The windows over the scene, in the order they stack: the help, the unsaved-changes
@@ -22,6 +23,7 @@ impl NavlabApp {
         }
         self.unsaved_dialog_ui(ctx);
         self.new_map_dialog_ui(ctx);
+        self.export_form_ui(ctx);
         self.path_prompt_ui(ctx);
         self.recovered_ui(ctx);
     }
@@ -162,14 +164,156 @@ impl NavlabApp {
                         }
                     }
                     PromptPurpose::SaveLesson => self.save_lesson_reporting(&path),
+                    PromptPurpose::SaveAnimation => {
+                        if let Some(form) = self.windows.export_to_save.take() {
+                            self.start_export(path, form);
+                        }
+                    }
                 }
             }
             Some(PromptAnswer::Cancelled) => {
                 self.path_prompt = None;
                 self.windows.picture_to_save = None;
+                self.windows.export_to_save = None;
             }
             None => {}
         }
+    }
+
+    /// Opens the Export animation window: the steps from the first to the shown one (at most
+    /// 40 before it), 10 a second, the window's size.
+    pub(super) fn open_export_form(&mut self) {
+        let shown = self.scene().shown_step();
+        let size = self.content_size;
+        self.windows.export_form = Some(super::animation::ExportForm {
+            from: shown.saturating_sub(40),
+            to: shown.max(1),
+            fps: 10,
+            canvas_only: false,
+            size,
+        });
+    }
+
+    /// The Export animation window: the steps, the rate, the window or the canvas; Export…
+    /// asks where.
+    fn export_form_ui(&mut self, ctx: &egui::Context) {
+        let Some(mut form) = self.windows.export_form else {
+            return;
+        };
+        let (_, len) = self.scene().step_counts();
+        let (mut export, mut cancel) = (false, false);
+        egui::Window::new("Export animation")
+            .collapsible(false)
+            .resizable(false)
+            .anchor(egui::Align2::CENTER_TOP, egui::vec2(0.0, 80.0))
+            .show(ctx, |ui| {
+                ui.horizontal(|ui| {
+                    let label = ui.label("From step");
+                    ui.add(egui::DragValue::new(&mut form.from).range(0..=len))
+                        .labelled_by(label.id);
+                    let label = ui.label("to");
+                    ui.add(egui::DragValue::new(&mut form.to).range(0..=len))
+                        .labelled_by(label.id);
+                });
+                ui.add(egui::Slider::new(&mut form.fps, 1..=50).text("frames per second"));
+                ui.checkbox(&mut form.canvas_only, "Canvas only")
+                    .on_hover_text("Only the canvas, not the panels");
+                let frames = form.to.saturating_sub(form.from) + 1;
+                let too_many = frames > super::animation::MAX_FRAMES;
+                ui.label(format!(
+                    "{} of {} × {}",
+                    count(frames, "frame"),
+                    form.size[0],
+                    form.size[1]
+                ));
+                ui.horizontal(|ui| {
+                    export = ui
+                        .add_enabled(
+                            form.from <= form.to && !too_many,
+                            egui::Button::new("Export…"),
+                        )
+                        .on_hover_text(
+                            "Asks where to save the GIF, then records it in the background",
+                        )
+                        .clicked();
+                    cancel = ui.button("Cancel").on_hover_text("Escape").clicked();
+                });
+            });
+        cancel |= ctx.input(|i| i.key_pressed(egui::Key::Escape));
+        self.windows.export_form = Some(form);
+        if cancel {
+            self.windows.export_form = None;
+        } else if export {
+            self.windows.export_form = None;
+            let stem = super::files::file_stem(&self.scene().picture_name(&self.map));
+            let suggested = format!("{stem}.gif");
+            match self.dialogs.save_animation(&suggested) {
+                super::files::Picked::Path(path) => self.start_export(path, form),
+                super::files::Picked::NoDialog => {
+                    self.windows.export_to_save = Some(form);
+                    let start = self.working_folder().join(&suggested);
+                    self.prompt_for_path(PromptPurpose::SaveAnimation, start, true);
+                }
+                super::files::Picked::Cancelled => {}
+            }
+        }
+    }
+
+    /// Records the animation `form` asks for into `path`, on a worker thread.
+    pub(super) fn start_export(
+        &mut self,
+        path: std::path::PathBuf,
+        form: super::animation::ExportForm,
+    ) {
+        // What is shown, as a lesson in an empty folder of its own (so it holds its files).
+        let folder = match tempfile::tempdir() {
+            Ok(folder) => folder,
+            Err(error) => return self.fail(SAVE_FAILED, error.to_string()),
+        };
+        let lesson_path = folder.path().join("export.navlab");
+        let lesson = match self.lesson(&lesson_path) {
+            Ok(lesson) => lesson,
+            Err(message) => return self.fail(SAVE_FAILED, message),
+        };
+        let plan = super::animation::AnimationPlan {
+            path: path.clone(),
+            steps: (form.from, form.to),
+            fps: f64::from(form.fps),
+            size: form.size,
+            canvas_only: form.canvas_only,
+        };
+        match super::animation::ExportJob::start(folder, &lesson, plan) {
+            Ok(job) => {
+                self.notice = Some(format!("Recording the animation into {}…", path.display()));
+                self.windows.export_job = Some(job);
+            }
+            Err(message) => self.fail(SAVE_FAILED, message),
+        }
+    }
+
+    /// Says how a recording ended, once it has; true while one runs.
+    pub(super) fn poll_export(&mut self) -> bool {
+        let Some(job) = &self.windows.export_job else {
+            return false;
+        };
+        let Some(result) = job.poll() else {
+            return true;
+        };
+        let path = job.path.clone();
+        self.windows.export_job = None;
+        match result {
+            Ok(report) => {
+                self.notice = Some(format!(
+                    "Saved the animation as {} ({} of {} × {})",
+                    path.display(),
+                    count(report.frames, "frame"),
+                    report.size[0],
+                    report.size[1]
+                ));
+            }
+            Err(message) => self.fail(SAVE_FAILED, message),
+        }
+        false
     }
 
     /// Opens the New map window at the current map's size (an open one keeps what was typed).

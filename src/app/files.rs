@@ -30,6 +30,8 @@ pub trait FileDialogs {
     fn save_picture(&mut self, suggested: &str) -> Picked;
     /// Where to save a lesson (`.navlab`).
     fn save_lesson(&mut self, suggested: &str) -> Picked;
+    /// Where to save an animation (`.gif`).
+    fn save_animation(&mut self, suggested: &str) -> Picked;
 }
 
 /// The system's dialogs, through [`rfd`].
@@ -116,6 +118,16 @@ impl FileDialogs for NativeDialogs {
                 .save_file()
         })
     }
+
+    fn save_animation(&mut self, suggested: &str) -> Picked {
+        timed(|| {
+            rfd::FileDialog::new()
+                .set_title("Save the animation")
+                .set_file_name(suggested)
+                .add_filter("GIF animation", &["gif"])
+                .save_file()
+        })
+    }
 }
 
 /// Dialogs that answer from a list (for tests and scripted runs).
@@ -157,6 +169,10 @@ impl FileDialogs for ScriptedDialogs {
     }
 
     fn save_lesson(&mut self, _suggested: &str) -> Picked {
+        self.next()
+    }
+
+    fn save_animation(&mut self, _suggested: &str) -> Picked {
         self.next()
     }
 

@@ -69,6 +69,7 @@ impl NavlabApp {
         self.command_item(ui, UiCommand::SavePicture);
         self.command_item(ui, UiCommand::CopyPicture);
         self.command_item(ui, UiCommand::SaveLesson);
+        self.command_item(ui, UiCommand::ExportAnimation);
         ui.separator();
         ui.menu_button("Recent", |ui| {
             if self.settings.recent.is_empty() {

@@ -117,6 +117,12 @@ struct Windows {
     help: bool,
     /// A picture waiting for its typed path (no file dialog on this desktop).
     picture_to_save: Option<std::sync::Arc<egui::ColorImage>>,
+    /// The Export animation window's fields, while it is open.
+    export_form: Option<animation::ExportForm>,
+    /// An animation waiting for its typed path.
+    export_to_save: Option<animation::ExportForm>,
+    /// An animation being recorded.
+    export_job: Option<animation::ExportJob>,
 }
 
 /// The application.
@@ -146,6 +152,8 @@ pub struct NavlabApp {
     /// A window size to ask for at the first frame (`--size`, or a screenshot's size): eframe
     /// restores the size the window had last time, which must not win over either.
     window_size: Option<egui::Vec2>,
+    /// The window's size in points at the last frame (an exported animation's size).
+    content_size: [usize; 2],
     /// A theme to give egui at the first frame (`--theme`, or a screenshot's dark). Otherwise
     /// the theme is egui's own option, which egui keeps between runs.
     launch_theme: Option<egui::ThemePreference>,
@@ -194,6 +202,7 @@ impl NavlabApp {
             path_prompt: None,
             screenshot: None,
             window_size: None,
+            content_size: [1280, 800],
             launch_theme: None,
             allow_close: false,
             quit_requested: false,
@@ -257,11 +266,12 @@ impl NavlabApp {
     }
 
     /// The commands every scene offers, whose keys work everywhere.
-    const EVERYWHERE: [UiCommand; 7] = [
+    const EVERYWHERE: [UiCommand; 8] = [
         UiCommand::OpenPath,
         UiCommand::SavePicture,
         UiCommand::CopyPicture,
         UiCommand::SaveLesson,
+        UiCommand::ExportAnimation,
         UiCommand::Quit,
         UiCommand::FitView,
         UiCommand::Help,
@@ -332,6 +342,7 @@ impl NavlabApp {
             UiCommand::SavePicture => self.command(Command::SavePicture),
             UiCommand::CopyPicture => self.command(Command::CopyPicture),
             UiCommand::SaveLesson => self.command(Command::SaveLesson),
+            UiCommand::ExportAnimation => self.open_export_form(),
             UiCommand::Quit => self.command(Command::Quit),
             UiCommand::FitView => {
                 for &kind in Scenes::ALL {
@@ -393,6 +404,12 @@ impl NavlabApp {
             self.open_path(path);
         }
         dialogs::drop_preview_ui(ui.ctx());
+        let content = ui.ctx().content_rect().size();
+        self.content_size = [content.x.round() as usize, content.y.round() as usize];
+        if self.poll_export() {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(100));
+        }
         // Escape closes the help first (taken here, so the scene does not act on it too).
         if self.windows.help
             && ui.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape))

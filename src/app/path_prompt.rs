@@ -16,6 +16,8 @@ pub enum PromptPurpose {
     SavePicture,
     /// Save a lesson (`.navlab`).
     SaveLesson,
+    /// Save an animation (`.gif`).
+    SaveAnimation,
 }
 
 impl PromptPurpose {
@@ -27,6 +29,7 @@ impl PromptPurpose {
             PromptPurpose::SaveMesh => Some("obj"),
             PromptPurpose::SavePicture => Some("png"),
             PromptPurpose::SaveLesson => Some("navlab"),
+            PromptPurpose::SaveAnimation => Some("gif"),
         }
     }
 }
@@ -235,6 +238,7 @@ impl PathPrompt {
             PromptPurpose::SaveMesh => ("Save the mesh as", "Save"),
             PromptPurpose::SavePicture => ("Save the picture as", "Save"),
             PromptPurpose::SaveLesson => ("Save the lesson as", "Save"),
+            PromptPurpose::SaveAnimation => ("Save the animation as", "Save"),
         };
         let replacing = matches!(self.problem, Some(PathProblem::Exists(_)));
         let mut confirm = false;
@@ -267,6 +271,9 @@ impl PathPrompt {
                     }
                     PromptPurpose::SaveLesson => {
                         "A lesson names the mesh and map files in its folder and holds the others; a name without .navlab gets it."
+                    }
+                    PromptPurpose::SaveAnimation => {
+                        "An animated GIF of the steps asked for; a name without .gif gets it."
                     }
                 });
                 let field = ui.make_persistent_id("path_prompt_field");
