@@ -150,7 +150,11 @@ fn export_animation_in_the_window_records_the_steps_asked_for() {
     h.get_by_label("Export…").click();
     h.run_steps(2);
     for _ in 0..600 {
-        if h.state().notice.as_deref().is_some_and(|n| n.starts_with("Saved the animation")) {
+        if h.state()
+            .notice
+            .as_deref()
+            .is_some_and(|n| n.starts_with("Saved the animation"))
+        {
             break;
         }
         assert!(h.state().error().is_none(), "{:?}", h.state().error());
@@ -162,5 +166,8 @@ fn export_animation_in_the_window_records_the_steps_asked_for() {
     // Steps 0 to 6 (the shown one, at most 40 before), one frame each.
     let frames = frames(&out);
     assert_eq!(frames.len(), 7);
-    assert!(frames.iter().all(|(w, h, _, _)| *w < 800 && *h < 500), "the canvas only");
+    assert!(
+        frames.iter().all(|(w, h, _, _)| *w < 800 && *h < 500),
+        "the canvas only"
+    );
 }

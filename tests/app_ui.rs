@@ -839,7 +839,7 @@ fn files_dragged_over_and_dropped_on_the_window() {
     hover_files(&mut h, &[&maze]);
     h.get_by_label("Drop to open maze.obj in the navmesh view");
     hover_files(&mut h, &[&picture]);
-    h.get_by_label_contains("photo.png: navlab opens meshes (.obj, .mesh) and tile maps");
+    h.get_by_label_contains("photo.png: navlab opens meshes (.obj, .mesh), tile maps");
     hover_files(&mut h, &[]);
     h.run_steps(1);
     assert!(

@@ -156,3 +156,34 @@ fn legends_follow_the_algorithm_toggle_and_are_in_the_help() {
     h.get_by_label("smell trail (fades with age)");
     h.get_by_label("cut off in this pass");
 }
+
+/// The pursuit's rules: the newest event's line lit; a click on a line runs the simulation
+/// until a mob does what it says, and lights it.
+#[test]
+fn the_pursuit_lights_its_rules_and_runs_to_a_line() {
+    let mut h = harness();
+    h.get_by_label("Pursuit").click();
+    h.run_steps(3);
+    h.state_mut().scenes.pursuit.step();
+    h.run_steps(2);
+    // On the built-in map the kitten starts out of both mobs' sight, its trail not laid yet.
+    let lit_line = |h: &Harness<'static, NavlabApp>| {
+        h.state()
+            .scenes
+            .pursuit
+            .lit_event()
+            .map(|e| e.pursuit_line().line)
+    };
+    assert_eq!(lit_line(&h), Some(6), "{:?}", h.state().scenes.pursuit.log);
+    h.get_by_label(&lit(6));
+    // Caught, tracking the scent, chasing: each run to, in a seeded, fixed-step simulation.
+    for line in [8, 5, 3] {
+        let before = h.state().scenes.pursuit.log.len();
+        h.get_by_label(body(Listing::Pursuit, line))
+            .click_accesskit();
+        h.run_steps(2);
+        assert_eq!(lit_line(&h), Some(line));
+        h.get_by_label(&lit(line));
+        assert!(h.state().scenes.pursuit.log.len() > before, "it ran");
+    }
+}

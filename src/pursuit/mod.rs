@@ -100,6 +100,28 @@ pub enum PursuitEvent {
 }
 
 impl PursuitEvent {
+    /// The line of the pursuit's rules (`navlab pseudocode pursuit`) this event comes from,
+    /// with the mob and the time.
+    pub fn pursuit_line(&self) -> crate::search::pseudocode::LitLine {
+        use crate::search::pseudocode::LitLine;
+        let (line, mob, time) = match *self {
+            PursuitEvent::StateChanged { mob, time, state } => (
+                match state {
+                    MobState::Chasing => 3,
+                    MobState::Tracking => 5,
+                    MobState::Lost => 6,
+                },
+                mob,
+                time,
+            ),
+            PursuitEvent::Caught { mob, time } => (8, mob, time),
+            PursuitEvent::EnteredBlockedTile { mob, time, .. } => (7, mob, time),
+        };
+        LitLine::new(line)
+            .with("mob", (mob + 1).to_string())
+            .with("t", format!("{time:.2} s"))
+    }
+
     /// One line for the event log.
     pub fn explain(&self) -> String {
         match *self {

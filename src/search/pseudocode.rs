@@ -25,6 +25,9 @@ pub enum Listing {
     /// Polyanya, the exact shortest path on a navmesh (its steps are placed by
     /// `navmesh::polyanya_lines`).
     Polyanya,
+    /// The pursuit's rules: sight, trail, stop (its events are placed by
+    /// `pursuit::pursuit_line`).
+    Pursuit,
 }
 
 /// One step placed in a listing: the line it executes (from 1) and the values it touches, each
@@ -209,9 +212,21 @@ const POLYANYA: &[&str] = &[
     "(the node budget spent: stop)",
 ];
 
+const PURSUIT: &[&str] = &[
+    "at every steering update, for each mob:",
+    "    if a ray from the mob to the kitten crosses no wall (Bresenham):",
+    "        seek the kitten (chasing)",
+    "    else if it sees a point of the kitten's trail (the freshest, or the oldest):",
+    "        seek that point (tracking the scent)",
+    "    else: stop: the trail is lost",
+    "    steer round walls with the whiskers; move",
+    "    if it reaches the kitten: caught; back to its start",
+    "the kitten leaves a trail point as it goes; a point fades after the decay time",
+];
+
 impl Listing {
     /// Every listing, in the order `navlab pseudocode` lists them.
-    pub const ALL: [Listing; 8] = [
+    pub const ALL: [Listing; 9] = [
         Listing::AStar,
         Listing::NavmeshAStar,
         Listing::Bfs,
@@ -220,6 +235,7 @@ impl Listing {
         Listing::Fringe,
         Listing::Funnel,
         Listing::Polyanya,
+        Listing::Pursuit,
     ];
 
     /// The name the command line takes: `astar`, `navmesh-astar`, `bfs`, …
@@ -233,6 +249,7 @@ impl Listing {
             Listing::Fringe => "fringe",
             Listing::Funnel => "funnel",
             Listing::Polyanya => "polyanya",
+            Listing::Pursuit => "pursuit",
         }
     }
 
@@ -252,6 +269,7 @@ impl Listing {
             Listing::Fringe => "Fringe Search",
             Listing::Funnel => "The funnel",
             Listing::Polyanya => "Polyanya (the shortest path)",
+            Listing::Pursuit => "The pursuit's rules",
         }
     }
 
@@ -266,6 +284,7 @@ impl Listing {
             Listing::Fringe => FRINGE,
             Listing::Funnel => FUNNEL,
             Listing::Polyanya => POLYANYA,
+            Listing::Pursuit => PURSUIT,
         }
     }
 
@@ -288,6 +307,7 @@ impl Listing {
             Listing::Fringe => Some(6),
             Listing::Funnel => None,
             Listing::Polyanya => Some(3),
+            Listing::Pursuit => None,
         }
     }
 
@@ -301,7 +321,7 @@ impl Listing {
     ) -> Option<LitLine> {
         use Listing::*;
         let lit = match (self, *event) {
-            (Funnel | Polyanya, _) => return None,
+            (Funnel | Polyanya | Pursuit, _) => return None,
             // A* over a graph or a mesh.
             (
                 AStar | NavmeshAStar,

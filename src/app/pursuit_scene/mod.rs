@@ -135,6 +135,9 @@ pub struct PursuitScene {
     pub tool: PursuitTool,
     /// What happened, oldest first.
     pub log: Vec<PursuitEvent>,
+    /// The event whose line of the rules is lit, and the log's length then (the newest
+    /// event is lit once the log has grown).
+    lit_event: Option<(usize, usize)>,
     /// The mob whose rays are emphasised and whose details are shown.
     pub selected: Option<usize>,
     /// The view: fitted to the map until the user pans or zooms.
@@ -169,6 +172,7 @@ impl PursuitScene {
             accumulator: 0.0,
             tool: PursuitTool::AddMob,
             log: Vec::new(),
+            lit_event: None,
             selected: Some(0),
             camera: CanvasCamera::default(),
             canvas_rect: None,
@@ -249,6 +253,7 @@ impl PursuitScene {
     fn reset_with(&mut self, map: TileMap) {
         self.world = build_world(map, &self.settings, &self.setup);
         self.log.clear();
+        self.lit_event = None;
         self.accumulator = 0.0;
         self.selected = (!self.world.mobs.is_empty()).then_some(0);
     }
@@ -279,6 +284,33 @@ impl PursuitScene {
     pub fn step(&mut self) {
         self.world.config = self.settings.config.clone();
         self.world.step(&mut EventLog(&mut self.log));
+    }
+
+    /// The event whose line of the pursuit's rules is lit: the one a click on a line ran to,
+    /// else the newest.
+    pub fn lit_event(&self) -> Option<&PursuitEvent> {
+        match self.lit_event {
+            Some((k, len)) if len == self.log.len() => self.log.get(k),
+            _ => self.log.last(),
+        }
+    }
+
+    /// Runs the simulation, paused, until a mob next does what `line` of the pursuit's rules
+    /// says (at most a simulated minute).
+    pub fn run_to_line(&mut self, line: usize) {
+        self.playing = false;
+        let before = self.log.len();
+        for _ in 0..60 * crate::pursuit::TICKS_PER_SECOND as usize {
+            self.step();
+            if let Some(k) = self.log[before..]
+                .iter()
+                .position(|e| e.pursuit_line().line == line)
+            {
+                // That event lights its line (until the log grows).
+                self.lit_event = Some((before + k, self.log.len()));
+                return;
+            }
+        }
     }
 
     /// Advances by `dt` real seconds when playing (fixed steps, any frame rate).
@@ -459,6 +491,21 @@ impl Scene for PursuitScene {
             .resizable(true)
             .default_size(super::scene::side_panel_width(ui, 320.0))
             .show(ui, |ui| {
+                let lit = self.lit_event().map(|e| e.pursuit_line());
+                let clicked = egui::CollapsingHeader::new("Pseudocode")
+                    .default_open(true)
+                    .show(ui, |ui| {
+                        super::pseudocode_panel::pseudocode_ui(
+                            ui,
+                            crate::search::pseudocode::Listing::Pursuit,
+                            lit.as_ref(),
+                        )
+                    })
+                    .body_returned
+                    .flatten();
+                if let Some(line) = clicked {
+                    self.run_to_line(line);
+                }
                 ui.heading("What happened");
                 let map_file = match (&shared.map.file, shared.map.dirty) {
                     (Some(file), false) => Ok(file.as_path()),
