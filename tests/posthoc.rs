@@ -229,3 +229,81 @@ fn path_writes_the_triangles_as_polygons_then_the_funnel() {
         Some(json!("funnel_end"))
     );
 }
+
+/// In the window: File → Compare with a trace… replays another program's trace of the tile
+/// map's query with the view's panels, says where it first expands another cell, goes there,
+/// and Back to ours shows our run again.
+#[test]
+fn the_window_replays_a_trace_beside_our_run() {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use navlab::app::files::ScriptedDialogs;
+    use navlab::app::{AppSettings, NavlabApp};
+    let dir = tempfile::tempdir().expect("temp");
+    let theirs = dir.path().join("student.trace.json");
+    let dialogs = ScriptedDialogs {
+        answers: std::collections::VecDeque::from([Some(theirs.clone())]),
+        ..Default::default()
+    };
+    let app = NavlabApp::new(AppSettings::default(), Box::new(dialogs));
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
+    h.run_steps(2);
+    h.get_by_label("Tile map").click();
+    h.run_steps(3);
+    // The student's run: ours, with the 3rd and 4th expansions the other way round.
+    let (ours, map, start, goal) = {
+        let grid = &h.state().scenes.tile_map;
+        (
+            grid.search.events.clone(),
+            h.state().map.map.clone(),
+            grid.start,
+            grid.goal,
+        )
+    };
+    let width = map.width();
+    let mut trace = export(
+        &ours,
+        (map.index(start), map.index(goal)),
+        NodeShape::Cell,
+        |i| json!({"x": i % width, "y": i / width}),
+    );
+    let events = trace["events"].as_array_mut().expect("events");
+    let expanding: Vec<usize> = (0..events.len())
+        .filter(|&k| events[k]["type"] == "expanding")
+        .collect();
+    let (a, b) = (expanding[2], expanding[3]);
+    let (first, second) = (events[a]["id"].clone(), events[b]["id"].clone());
+    events[a]["id"] = second.clone();
+    events[b]["id"] = first.clone();
+    std::fs::write(&theirs, trace.to_string()).expect("written");
+
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Compare with a trace…").click();
+    h.run_steps(3);
+    assert!(h.state().error().is_none(), "{:?}", h.state().error());
+    h.get_by_label("Replaying student.trace.json (theirs)");
+    let cell = |v: &Value| {
+        let i = v.as_u64().expect("id") as usize;
+        format!("{},{}", i % width, i / width)
+    };
+    h.get_by_label(&format!(
+        "First different expansion: #3: ours {}, theirs {}",
+        cell(&first),
+        cell(&second)
+    ));
+    // The replay stands at the trace's third expansion: its cell is the one expanded.
+    let grid = &h.state().scenes.tile_map;
+    let shown = grid.playback.cursor;
+    assert!(matches!(
+        grid.search.events[shown - 1],
+        SearchEvent::Expanded { node, .. } if Some(node as u64) == second.as_u64()
+    ));
+    h.get_by_label("Back to ours").click();
+    h.run_steps(2);
+    let grid = &h.state().scenes.tile_map;
+    assert!(grid.imported.is_none());
+    assert_eq!(grid.search.events, ours);
+}

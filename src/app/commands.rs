@@ -40,6 +40,8 @@ pub enum UiCommand {
     SaveLesson,
     /// Record steps of what is shown as an animated GIF.
     ExportAnimation,
+    /// Replay another program's search (a Posthoc trace) beside ours (tile map).
+    CompareTrace,
     /// Close the window.
     Quit,
     /// Fit the view to what is shown.
@@ -65,7 +67,7 @@ pub const BUILD_MESH_TIP: &str = "Triangulate the passable tiles (a constrained 
 
 impl UiCommand {
     /// Every command, in the order the help lists them.
-    pub const ALL: [UiCommand; 19] = [
+    pub const ALL: [UiCommand; 20] = [
         UiCommand::OpenMesh,
         UiCommand::OpenMap,
         UiCommand::OpenPath,
@@ -83,6 +85,7 @@ impl UiCommand {
         UiCommand::CopyPicture,
         UiCommand::SaveLesson,
         UiCommand::ExportAnimation,
+        UiCommand::CompareTrace,
         UiCommand::Help,
         UiCommand::Quit,
     ];
@@ -114,6 +117,7 @@ impl UiCommand {
             UiCommand::CopyPicture => "Copy picture",
             UiCommand::SaveLesson => "Save lesson…",
             UiCommand::ExportAnimation => "Export animation…",
+            UiCommand::CompareTrace => "Compare with a trace…",
             UiCommand::Quit => "Quit",
             UiCommand::FitView => "Fit to view",
             UiCommand::Help => "Help",
@@ -168,6 +172,10 @@ impl UiCommand {
                 "A range of steps as an animated GIF, for slides or an issue report (the window \
                  or only the canvas)"
             }
+            UiCommand::CompareTrace => {
+                "Replay another program's search of this query (a Posthoc trace, .trace.json) \
+                 with these panels, and see where it first expands another cell than ours"
+            }
             UiCommand::CopyPicture => {
                 "The window as a picture on the clipboard, to paste into slides or a bug report"
             }
@@ -197,6 +205,7 @@ impl UiCommand {
             UiCommand::CopyPicture => "copy a picture of the window",
             UiCommand::SaveLesson => "save a lesson (.navlab) of what is shown",
             UiCommand::ExportAnimation => "record steps as an animated GIF",
+            UiCommand::CompareTrace => "replay another program's trace beside our search",
             UiCommand::Help => "this list",
             UiCommand::Quit => "quit (unsaved edits or repairs ask first)",
         }
@@ -231,7 +240,7 @@ impl UiCommand {
             UiCommand::OpenPath => OPEN_PATH,
             UiCommand::SavePicture => SAVE_PICTURE,
             UiCommand::CopyPicture => COPY_PICTURE,
-            UiCommand::SaveLesson | UiCommand::ExportAnimation => &[],
+            UiCommand::SaveLesson | UiCommand::ExportAnimation | UiCommand::CompareTrace => &[],
             UiCommand::Quit => QUIT,
             UiCommand::FitView => FIT,
             UiCommand::Help => HELP,
@@ -343,6 +352,8 @@ pub enum Command {
     CopyPicture,
     /// Write a lesson file of what is shown (asks where).
     SaveLesson,
+    /// Ask for a Posthoc trace to replay beside our search.
+    CompareTraceDialog,
 }
 
 impl Command {

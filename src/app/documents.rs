@@ -48,6 +48,14 @@ impl NavlabApp {
                     Picked::Cancelled => {}
                 },
                 Command::LoadMap(path) => self.open_map_file(path),
+                Command::CompareTraceDialog => match self.dialogs.pick_trace() {
+                    Picked::Path(path) => self.compare_trace(&path),
+                    Picked::NoDialog => {
+                        let start = self.working_folder().join("");
+                        self.prompt_for_path(PromptPurpose::OpenTrace, start, true);
+                    }
+                    Picked::Cancelled => {}
+                },
                 Command::SaveLesson => {
                     let stem = super::files::file_stem(&self.scene().picture_name(&self.map));
                     let suggested = format!("{}.navlab", stem.trim_end_matches(".png"));
@@ -474,6 +482,31 @@ impl NavlabApp {
             }
             // The scene shown stays: an image dropped by mistake is not a reason to leave it.
             Err(refusal) => self.fail(OPEN_FAILED, refusal),
+        }
+    }
+
+    /// Reads the Posthoc trace at `path` on the tile map searched and replays it beside our
+    /// run; a trace that is broken or names a cell the map does not have is refused with its
+    /// line.
+    pub fn compare_trace(&mut self, path: &std::path::Path) {
+        let cells = self.map.map.width() * self.map.map.height();
+        let read = crate::input::read_file(path, crate::input::MAX_TRACE_BYTES, "a search trace")
+            .map_err(|e| format!("{}: {e}", path.display()))
+            .and_then(|bytes| {
+                String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))
+            })
+            .and_then(|text| {
+                crate::search::posthoc::import(&text, cells)
+                    .map_err(|e| format!("{}:{}: {}", path.display(), e.line, e.message))
+            });
+        match read {
+            Ok(events) => {
+                self.settings.scene = SceneKind::TileMap;
+                let grid = &mut self.scenes.tile_map;
+                grid.wait_for_search();
+                grid.replay_trace(super::files::file_label(path), events);
+            }
+            Err(message) => self.fail(OPEN_FAILED, message),
         }
     }
 

@@ -32,6 +32,8 @@ pub trait FileDialogs {
     fn save_lesson(&mut self, suggested: &str) -> Picked;
     /// Where to save an animation (`.gif`).
     fn save_animation(&mut self, suggested: &str) -> Picked;
+    /// A search trace (Posthoc's format) to replay.
+    fn pick_trace(&mut self) -> Picked;
 }
 
 /// The system's dialogs, through [`rfd`].
@@ -119,6 +121,15 @@ impl FileDialogs for NativeDialogs {
         })
     }
 
+    fn pick_trace(&mut self) -> Picked {
+        timed(|| {
+            rfd::FileDialog::new()
+                .set_title("Replay a search trace")
+                .add_filter("Posthoc trace (JSON)", &["json", "yaml"])
+                .pick_file()
+        })
+    }
+
     fn save_animation(&mut self, suggested: &str) -> Picked {
         timed(|| {
             rfd::FileDialog::new()
@@ -173,6 +184,10 @@ impl FileDialogs for ScriptedDialogs {
     }
 
     fn save_animation(&mut self, _suggested: &str) -> Picked {
+        self.next()
+    }
+
+    fn pick_trace(&mut self) -> Picked {
         self.next()
     }
 

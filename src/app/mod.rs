@@ -343,6 +343,7 @@ impl NavlabApp {
             UiCommand::CopyPicture => self.command(Command::CopyPicture),
             UiCommand::SaveLesson => self.command(Command::SaveLesson),
             UiCommand::ExportAnimation => self.open_export_form(),
+            UiCommand::CompareTrace => self.command(Command::CompareTraceDialog),
             UiCommand::Quit => self.command(Command::Quit),
             UiCommand::FitView => {
                 for &kind in Scenes::ALL {

@@ -18,13 +18,15 @@ pub enum PromptPurpose {
     SaveLesson,
     /// Save an animation (`.gif`).
     SaveAnimation,
+    /// A search trace to replay.
+    OpenTrace,
 }
 
 impl PromptPurpose {
     /// The extension added to a name typed without one.
     fn default_extension(self) -> Option<&'static str> {
         match self {
-            PromptPurpose::Open => None,
+            PromptPurpose::Open | PromptPurpose::OpenTrace => None,
             PromptPurpose::SaveMap => Some("json"),
             PromptPurpose::SaveMesh => Some("obj"),
             PromptPurpose::SavePicture => Some("png"),
@@ -239,6 +241,7 @@ impl PathPrompt {
             PromptPurpose::SavePicture => ("Save the picture as", "Save"),
             PromptPurpose::SaveLesson => ("Save the lesson as", "Save"),
             PromptPurpose::SaveAnimation => ("Save the animation as", "Save"),
+            PromptPurpose::OpenTrace => ("Replay the trace", "Open"),
         };
         let replacing = matches!(self.problem, Some(PathProblem::Exists(_)));
         let mut confirm = false;
@@ -274,6 +277,9 @@ impl PathPrompt {
                     }
                     PromptPurpose::SaveAnimation => {
                         "An animated GIF of the steps asked for; a name without .gif gets it."
+                    }
+                    PromptPurpose::OpenTrace => {
+                        "A Posthoc trace (JSON) of this map's query, made by another program."
                     }
                 });
                 let field = ui.make_persistent_id("path_prompt_field");

@@ -8,6 +8,7 @@ mod controls;
 pub mod jobs;
 pub mod partitions;
 mod steps;
+pub mod trace;
 
 use super::camera::{CanvasCamera, View};
 use super::commands::UiCommand;
@@ -159,6 +160,8 @@ pub struct TileMapScene {
     resume_cursor: Option<usize>,
     /// Set when the step list should scroll to the cursor.
     follow_log: bool,
+    /// Another program's search replayed in place of ours, while it is.
+    pub imported: Option<trace::ImportedTrace>,
     /// The cell painted last in the current drag, so that the next one joins it with a line.
     stroke_last: Option<Cell>,
     /// Where the rectangle being dragged started.
@@ -229,6 +232,7 @@ impl TileMapScene {
             generation: 0,
             resume_cursor: None,
             follow_log: true,
+            imported: None,
             stroke_last: None,
             rect_anchor: None,
             clearance: (0, 0.0, Vec::new()),
@@ -293,6 +297,8 @@ impl TileMapScene {
     /// answer [`TileMapScene::poll_search`] shows when it arrives; until then the last answer
     /// stays.
     pub fn rerun(&mut self, map: &MapDocument) {
+        // A new run of ours replaces a trace being replayed.
+        self.imported = None;
         self.seen = (map.maps(), map.revision());
         if *self.searched_map != map.map {
             self.searched_map = Arc::new(map.map.clone());
@@ -507,6 +513,7 @@ impl Scene for TileMapScene {
             UiCommand::SaveMapAs,
             UiCommand::ReloadMap,
             UiCommand::BuildMesh,
+            UiCommand::CompareTrace,
             UiCommand::Undo,
             UiCommand::Redo,
         ]
@@ -543,6 +550,7 @@ impl Scene for TileMapScene {
             .resizable(true)
             .default_size(super::scene::side_panel_width(ui, 300.0))
             .show(ui, |ui| {
+                self.trace_strip_ui(ui);
                 let mut clicked = None;
                 super::playback::above_steps(ui, |ui| {
                     clicked = self.pseudocode_ui(ui);
