@@ -14,21 +14,35 @@ fn navlab(args: &[&str]) -> (Option<i32>, String) {
     )
 }
 
-/// Every frame of a GIF, as (width, height, delay in hundredths, RGBA pixels).
+/// Every frame of a GIF as shown, composed over the frames before it (a frame may hold only
+/// the part that changed): (width, height, delay in hundredths, RGBA pixels of the whole
+/// picture), the width and height being the GIF's.
 fn frames(path: &std::path::Path) -> Vec<(u16, u16, u16, Vec<u8>)> {
     let mut options = gif::DecodeOptions::new();
     options.set_color_output(gif::ColorOutput::RGBA);
     let mut decoder = options
         .read_info(std::fs::File::open(path).expect("written"))
         .expect("a GIF");
+    let (w, h) = (decoder.width(), decoder.height());
+    let mut screen = vec![0u8; usize::from(w) * usize::from(h) * 4];
     let mut frames = Vec::new();
     while let Some(frame) = decoder.read_next_frame().expect("a frame") {
-        frames.push((
-            frame.width,
-            frame.height,
-            frame.delay,
-            frame.buffer.to_vec(),
-        ));
+        assert!(frame.left + frame.width <= w && frame.top + frame.height <= h);
+        // A transparent pixel leaves the one before (the frames are kept, not cleared).
+        for y in 0..usize::from(frame.height) {
+            for x in 0..usize::from(frame.width) {
+                let from = (y * usize::from(frame.width) + x) * 4;
+                let pixel = &frame.buffer[from..from + 4];
+                if pixel[3] != 0 {
+                    let at = ((usize::from(frame.top) + y) * usize::from(w)
+                        + usize::from(frame.left)
+                        + x)
+                        * 4;
+                    screen[at..at + 4].copy_from_slice(pixel);
+                }
+            }
+        }
+        frames.push((w, h, frame.delay, screen.clone()));
     }
     frames
 }

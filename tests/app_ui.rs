@@ -1239,6 +1239,9 @@ fn e_jumps_to_the_steps_that_expand_the_triangle_under_the_pointer() {
 
     h.get_by_label("Edge midpoints").click();
     h.run_steps(2);
+    // From the first step, E goes to the triangle's first expansion, then each later one.
+    h.key_press(egui::Key::Home);
+    h.run_steps(1);
     let (t, steps) = expansions(&h)
         .into_iter()
         .find(|(_, steps)| steps.len() >= 2)

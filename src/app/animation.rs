@@ -134,6 +134,9 @@ pub fn record_gif(launch: &Launch, plan: &AnimationPlan) -> Result<AnimationRepo
     let delay = (100.0 / plan.fps.clamp(1.0, 50.0)).round() as u16;
     let mut gif: Option<gif::Encoder<Vec<u8>>> = None;
     let mut frames = 0;
+    // The last frame's pixels: each later frame holds only the rectangle that changed, drawn
+    // over what is shown (a GIF of a search is mostly the same from step to step).
+    let mut previous: Option<Vec<u8>> = None;
     let mut frame_size = [0, 0];
     for k in first..=last {
         app.scenes.get_mut(kind).show_step(k);
@@ -182,7 +185,31 @@ pub fn record_gif(launch: &Launch, plan: &AnimationPlan) -> Result<AnimationRepo
                 plan.path.display()
             ));
         }
-        let mut picture = gif::Frame::from_rgba_speed(fw as u16, fh as u16, &mut rgba, 10);
+        let changed = previous
+            .as_deref()
+            .map(|before| changed_rectangle(before, &rgba, fw, fh));
+        let before = previous.replace(rgba.clone());
+        // (left, top, width, height) of what this frame holds.
+        let (left, top, cw, ch) = match changed {
+            None => (0, 0, fw, fh),
+            Some(Some(rect)) => rect,
+            // Nothing changed: one pixel, the same as before.
+            Some(None) => (0, 0, 1, 1),
+        };
+        // Within it, a pixel that did not change is transparent: the one before shows.
+        let mut patch = Vec::with_capacity(cw * ch * 4);
+        for y in top..top + ch {
+            for x in left..left + cw {
+                let k = (y * fw + x) * 4;
+                let pixel = &rgba[k..k + 4];
+                let same = before.as_deref().and_then(|b| b.get(k..k + 4)) == Some(pixel);
+                patch.extend_from_slice(if same { &[0, 0, 0, 0] } else { pixel });
+            }
+        }
+        let mut picture = gif::Frame::from_rgba_speed(cw as u16, ch as u16, &mut patch, 10);
+        picture.left = left as u16;
+        picture.top = top as u16;
+        picture.dispose = gif::DisposalMethod::Keep;
         picture.delay = delay;
         encoder
             .write_frame(&picture)
@@ -198,6 +225,29 @@ pub fn record_gif(launch: &Launch, plan: &AnimationPlan) -> Result<AnimationRepo
         frames,
         size: frame_size,
     })
+}
+
+/// The smallest rectangle (left, top, width, height) holding every pixel that differs between
+/// two RGBA images `w` × `h`; `None` when they are the same.
+fn changed_rectangle(
+    before: &[u8],
+    after: &[u8],
+    w: usize,
+    h: usize,
+) -> Option<(usize, usize, usize, usize)> {
+    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+    for y in 0..h {
+        for x in 0..w {
+            let k = (y * w + x) * 4;
+            if before.get(k..k + 4) != after.get(k..k + 4) {
+                x0 = x0.min(x);
+                y0 = y0.min(y);
+                x1 = x1.max(x + 1);
+                y1 = y1.max(y + 1);
+            }
+        }
+    }
+    (x0 < x1).then(|| (x0, y0, x1 - x0, y1 - y0))
 }
 
 /// The Export animation window's fields.
@@ -268,6 +318,16 @@ impl ExportJob {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_changed_rectangle_holds_every_changed_pixel() {
+        let before = vec![0u8; 4 * 5 * 4];
+        let mut after = before.clone();
+        assert_eq!(changed_rectangle(&before, &after, 5, 4), None);
+        after[(5 + 1) * 4] = 9; // (1, 1)
+        after[(3 * 5 + 3) * 4 + 2] = 9; // (3, 3)
+        assert_eq!(changed_rectangle(&before, &after, 5, 4), Some((1, 1, 3, 3)));
+    }
 
     #[test]
     fn step_ranges_read_as_written_and_refuse_what_is_not_one() {

@@ -301,7 +301,7 @@ impl EdgeStates {
 /// Each A* step goes to `search_observer` (node ids are triangle ids) and each funnel step to
 /// `funnel_observer`.
 ///
-/// Returns `None` only when a point is not finite.
+/// Returns `None` only when a point is not finite or the mesh has no triangle.
 pub fn find_path<S, F>(
     mesh: &NavMesh,
     from: Vec2,
