@@ -5,7 +5,8 @@
 //! another program, read back into our steps, to replay beside our own run and find the first
 //! expansion where the two differ.
 //!
-//! The file is JSON, which is also YAML: `.trace.json` and `.trace.yaml` both open in Posthoc.
+//! Written as JSON, which is also YAML: `.trace.json` and `.trace.yaml` both open in Posthoc.
+//! Read as JSON, or as YAML (Posthoc's own sample traces are YAML), through `yaml-rust2`.
 
 use super::events::{SearchEvent, SearchOutcome};
 use serde_json::{Value, json};
@@ -246,10 +247,20 @@ pub struct TraceError {
 /// A broken structure, an event with no type, or an id that is not a node of this map or mesh
 /// is refused with the line it is on.
 pub fn import(text: &str, node_count: usize) -> Result<Vec<SearchEvent>, TraceError> {
-    let root: Value = serde_json::from_str(text).map_err(|e| TraceError {
-        line: e.line(),
-        message: format!("not a trace: {}", crate::input::json_problem(&e)),
-    })?;
+    let json = text.trim_start().starts_with('{');
+    let root: Value = if json {
+        serde_json::from_str(text).map_err(|e| TraceError {
+            line: e.line(),
+            message: format!("not a trace: {}", crate::input::json_problem(&e)),
+        })?
+    } else {
+        from_yaml(text)?
+    };
+    let lines = if json {
+        event_lines(text)
+    } else {
+        yaml_event_lines(text)
+    };
     let events = root
         .get("events")
         .and_then(Value::as_array)
@@ -263,7 +274,6 @@ pub fn import(text: &str, node_count: usize) -> Result<Vec<SearchEvent>, TraceEr
             message: format!("more than {MAX_EVENTS} events"),
         });
     }
-    let lines = event_lines(text);
     let line_of = |k: usize| lines.get(k).copied().unwrap_or(1);
     let mut reached = vec![false; node_count];
     let mut steps = Vec::new();
@@ -336,6 +346,86 @@ pub fn import(text: &str, node_count: usize) -> Result<Vec<SearchEvent>, TraceEr
         }
     }
     Ok(steps)
+}
+
+/// Deepest nesting a YAML trace may have (Posthoc's are four or five deep).
+const MAX_YAML_DEPTH: usize = 64;
+
+/// A YAML trace as the JSON value it stands for.
+fn from_yaml(text: &str) -> Result<Value, TraceError> {
+    let docs = yaml_rust2::YamlLoader::load_from_str(text).map_err(|e| TraceError {
+        line: e.marker().line(),
+        message: "not a trace: broken YAML".to_string(),
+    })?;
+    let doc = docs.into_iter().next().ok_or_else(|| TraceError {
+        line: 1,
+        message: "not a trace: an empty file".to_string(),
+    })?;
+    yaml_to_json(&doc, 0).ok_or_else(|| TraceError {
+        line: 1,
+        message: format!("not a trace: nested deeper than {MAX_YAML_DEPTH} levels"),
+    })
+}
+
+fn yaml_to_json(yaml: &yaml_rust2::Yaml, depth: usize) -> Option<Value> {
+    use yaml_rust2::Yaml;
+    if depth > MAX_YAML_DEPTH {
+        return None;
+    }
+    Some(match yaml {
+        Yaml::Real(text) => text.parse::<f64>().map_or(Value::Null, Value::from),
+        Yaml::Integer(n) => Value::from(*n),
+        Yaml::String(s) => Value::from(s.clone()),
+        Yaml::Boolean(b) => Value::from(*b),
+        Yaml::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|item| yaml_to_json(item, depth + 1))
+                .collect::<Option<Vec<_>>>()?,
+        ),
+        Yaml::Hash(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| {
+                    let key = match k {
+                        Yaml::String(s) => s.clone(),
+                        Yaml::Integer(n) => n.to_string(),
+                        other => format!("{other:?}"),
+                    };
+                    Some((key, yaml_to_json(v, depth + 1)?))
+                })
+                .collect::<Option<serde_json::Map<_, _>>>()?,
+        ),
+        Yaml::Alias(_) | Yaml::Null | Yaml::BadValue => Value::Null,
+    })
+}
+
+/// The line (from 1) each item of a YAML trace's `events:` list starts on: the lines after
+/// `events:` that begin, at the list's indentation, with `- `.
+fn yaml_event_lines(text: &str) -> Vec<usize> {
+    let mut lines = Vec::new();
+    let mut in_events = false;
+    let mut indent: Option<usize> = None;
+    for (k, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        let depth = line.len() - trimmed.len();
+        if !in_events {
+            in_events = depth == 0 && trimmed.starts_with("events:");
+            continue;
+        }
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        if depth == 0 && !trimmed.starts_with('-') {
+            break; // the next top-level key
+        }
+        if trimmed.starts_with("- ") || trimmed == "-" {
+            let at = *indent.get_or_insert(depth);
+            if depth == at {
+                lines.push(k + 1);
+            }
+        }
+    }
+    lines
 }
 
 /// The nodes expanded, in order.
@@ -433,6 +523,19 @@ fn event_lines(text: &str) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_yaml_trace_as_posthoc_writes_them_reads_and_names_its_lines() {
+        let text = "version: 1.4.0\nviews:\n  main:\n    - $: rect\n      x: ${{ $.x }}\nevents:\n  - type: source\n    id: 0\n  - type: expanding\n    id: 1\n    g: 0\n    f: 2.5\n    pId:\n  - type: expanding\n    id: 7\n";
+        assert_eq!(yaml_event_lines(text), [7, 9, 14]);
+        let err = import(text, 5).expect_err("id 7 of 5 nodes");
+        assert_eq!(err.line, 14);
+        let ok = import(&text.replace("id: 7", "id: 2"), 5).expect("reads");
+        assert_eq!(expansions(&ok), [1, 2]);
+        assert!(matches!(ok[0], SearchEvent::Expanded { node: 1, g, h } if g == 0.0 && h == 2.5));
+        let broken = import("events:\n  - type: [\n", 5).expect_err("broken");
+        assert!(broken.message.contains("broken YAML"), "{broken}");
+    }
 
     #[test]
     fn each_event_is_found_on_its_line() {
