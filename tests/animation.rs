@@ -1,18 +1,8 @@
 //! `navlab open --gif`: an animated GIF of a step range, drawn with no display, decoded here
 //! frame by frame.
 
-use std::process::Command;
-
-fn navlab(args: &[&str]) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_navlab"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+use common::navlab;
 
 /// Every frame of a GIF as shown, composed over the frames before it (a frame may hold only
 /// the part that changed): (width, height, delay in hundredths, RGBA pixels of the whole
@@ -51,7 +41,7 @@ fn frames(path: &std::path::Path) -> Vec<(u16, u16, u16, Vec<u8>)> {
 fn forty_steps_make_forty_frames_of_the_size_asked_for() {
     let dir = tempfile::tempdir().expect("temp");
     let out = dir.path().join("astar.gif");
-    let (code, stderr) = navlab(&[
+    let (code, _, stderr) = navlab(&[
         "open",
         "--gif",
         out.to_str().expect("utf-8"),
@@ -77,7 +67,7 @@ fn forty_steps_make_forty_frames_of_the_size_asked_for() {
     assert!(changed >= 30, "{changed} of 39 frames changed");
     // The same command gives the same file.
     let again = dir.path().join("again.gif");
-    let (code, _) = navlab(&[
+    let (code, _, _) = navlab(&[
         "open",
         "--gif",
         again.to_str().expect("utf-8"),
@@ -99,7 +89,7 @@ fn forty_steps_make_forty_frames_of_the_size_asked_for() {
 fn the_canvas_alone_and_the_tile_map() {
     let dir = tempfile::tempdir().expect("temp");
     let out = dir.path().join("canvas.gif");
-    let (code, stderr) = navlab(&[
+    let (code, _, stderr) = navlab(&[
         "open",
         "--compare",
         "--gif",
@@ -122,11 +112,11 @@ fn a_bad_range_or_a_missing_file_is_bad_input_and_writes_nothing() {
     let dir = tempfile::tempdir().expect("temp");
     let out = dir.path().join("never.gif");
     let out_name = out.to_str().expect("utf-8");
-    let (code, stderr) = navlab(&["open", "--gif", out_name, "--steps", "9..2"]);
+    let (code, _, stderr) = navlab(&["open", "--gif", out_name, "--steps", "9..2"]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("runs backwards"), "{stderr}");
     let missing = dir.path().join("missing.obj");
-    let (code, stderr) = navlab(&["open", missing.to_str().expect("utf-8"), "--gif", out_name]);
+    let (code, _, stderr) = navlab(&["open", missing.to_str().expect("utf-8"), "--gif", out_name]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("missing.obj"), "{stderr}");
     assert!(!out.exists());

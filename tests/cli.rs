@@ -5,18 +5,6 @@ use common::*;
 use serde_json::Value;
 use std::process::Command;
 
-fn navlab(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_navlab"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 fn polyline_length(points: &[Value]) -> f64 {
     let pts: Vec<(f64, f64)> = points
         .iter()

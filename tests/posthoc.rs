@@ -4,42 +4,14 @@
 //! with another run's trace, and refused with the line when broken.
 
 mod common;
+use common::navlab;
 use navlab::grid::{AlgorithmKind, Connectivity, SearchTuning, TileMap, grid_search};
 use navlab::search::SearchEvent;
 use navlab::search::posthoc::{NodeShape, export, first_difference, import};
 use serde_json::{Value, json};
-use std::process::Command;
-
-fn navlab(args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_navlab"))
-        .args(args)
-        .output()
-        .expect("runs");
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn map() -> TileMap {
-    TileMap::from_rows(
-        ["......", ".####.", "....#.", ".##.#.", "......"]
-            .iter()
-            .map(|row| {
-                row.chars()
-                    .map(|c| {
-                        if c == '#' {
-                            navlab::grid::Tile::Wall
-                        } else {
-                            navlab::grid::Tile::Grass
-                        }
-                    })
-                    .collect()
-            })
-            .collect(),
-    )
-    .expect("map")
+    common::walled_map(&["......", ".####.", "....#.", ".##.#.", "......"])
 }
 
 fn events_of(trace: &Value) -> &Vec<Value> {

@@ -211,25 +211,9 @@ fn check_grid(map: &TileMap, start: (usize, usize), goal: (usize, usize)) {
 
 #[test]
 fn every_grid_step_has_its_line_and_the_lines_replay_the_search() {
-    let map = TileMap::from_rows(
-        [
-            "........", ".####...", "....#.#.", ".##.#.#.", "....#...", ".####.#.", "........",
-        ]
-        .iter()
-        .map(|row| {
-            row.chars()
-                .map(|c| {
-                    if c == '#' {
-                        navlab::grid::Tile::Wall
-                    } else {
-                        navlab::grid::Tile::Grass
-                    }
-                })
-                .collect()
-        })
-        .collect(),
-    )
-    .expect("map");
+    let map = common::walled_map(&[
+        "........", ".####...", "....#.#.", ".##.#.#.", "....#...", ".####.#.", "........",
+    ]);
     check_grid(&map, (0, 0), (7, 6));
     // No path: the last line says so.
     let mut walled = map.clone();

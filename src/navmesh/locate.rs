@@ -211,6 +211,19 @@ fn cell_index(f: f64, count: usize) -> Option<usize> {
     }
 }
 
+/// Which of `floors` (topmost first) is nearest `height`: its index, the topmost without a
+/// height; `None` when there is no floor.
+pub fn nearest_floor(floors: &[Floor], height: Option<f64>) -> Option<usize> {
+    match height.filter(|h| h.is_finite()) {
+        Some(h) => (0..floors.len()).min_by(|&a, &b| {
+            (floors[a].height - h)
+                .abs()
+                .total_cmp(&(floors[b].height - h).abs())
+        }),
+        None => (!floors.is_empty()).then_some(0),
+    }
+}
+
 impl NavMesh {
     /// The triangle holding `p` (on its boundary counts), or `None` when `p` is off the mesh.
     /// Where several triangles hold it (a shared edge or vertex, or overlapping layers), the
@@ -301,13 +314,7 @@ impl NavMesh {
     /// [`locate`](Self::locate) does. `None` only for a non-finite point.
     pub fn locate_near_height(&self, p: Vec2, height: Option<f64>) -> Option<Location> {
         let floors = self.floors_at(p);
-        let chosen = match height.filter(|h| h.is_finite()) {
-            Some(h) => floors
-                .iter()
-                .min_by(|a, b| (a.height - h).abs().total_cmp(&(b.height - h).abs())),
-            None => floors.first(),
-        };
-        match chosen {
+        match nearest_floor(&floors, height).and_then(|k| floors.get(k)) {
             Some(floor) => Some(Location {
                 triangle: floor.triangle,
                 requested: p,

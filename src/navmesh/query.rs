@@ -107,6 +107,21 @@ impl PathStatus {
 }
 
 impl Path {
+    /// No path between `start` and `goal`, after `expanded` triangles.
+    fn unreachable(start: Location, goal: Location, expanded: usize) -> Self {
+        Self {
+            status: PathStatus::Unreachable,
+            start,
+            goal,
+            corridor: Vec::new(),
+            portals: Vec::new(),
+            waypoints: Vec::new(),
+            length: f64::INFINITY,
+            corridor_cost: f64::INFINITY,
+            expanded,
+        }
+    }
+
     /// The answer as `navlab path --json` prints it (and the window's Copy path copies it):
     /// status, length (`null` when unreachable), waypoints, corridor, triangles expanded, and
     /// the start and goal as used (after any snapping), points as `[x, z]`.
@@ -374,17 +389,7 @@ where
 {
     let count = mesh.triangles().len();
     if start.triangle >= count || goal.triangle >= count {
-        return Path {
-            status: PathStatus::Unreachable,
-            start,
-            goal,
-            corridor: Vec::new(),
-            portals: Vec::new(),
-            waypoints: Vec::new(),
-            length: f64::INFINITY,
-            corridor_cost: f64::INFINITY,
-            expanded: 0,
-        };
+        return Path::unreachable(start, goal, 0);
     }
     let weight = if options.heuristic_weight.is_finite() {
         options.heuristic_weight.max(0.0)
@@ -419,17 +424,7 @@ where
             state_observer,
         ),
     };
-    let mut path = Path {
-        status: PathStatus::Unreachable,
-        start,
-        goal,
-        corridor: Vec::new(),
-        portals: Vec::new(),
-        waypoints: Vec::new(),
-        length: f64::INFINITY,
-        corridor_cost: f64::INFINITY,
-        expanded,
-    };
+    let mut path = Path::unreachable(start, goal, expanded);
     let Some(corridor) = corridor else {
         return path;
     };

@@ -654,3 +654,31 @@ pub fn distance_to_polyline(points: &[Vec2], p: Vec2) -> f64 {
             .fold(f64::INFINITY, f64::min),
     }
 }
+
+/// Runs the `navlab` binary with `args`: its exit code, stdout and stderr.
+pub fn navlab(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_navlab"))
+        .args(args)
+        .output()
+        .expect("runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A tile map drawn as rows of text: `#` a wall, anything else grass.
+pub fn walled_map(rows: &[&str]) -> navlab::grid::TileMap {
+    use navlab::grid::{Tile, TileMap};
+    TileMap::from_rows(
+        rows.iter()
+            .map(|row| {
+                row.chars()
+                    .map(|c| if c == '#' { Tile::Wall } else { Tile::Grass })
+                    .collect()
+            })
+            .collect(),
+    )
+    .expect("map")
+}

@@ -71,14 +71,7 @@ pub struct FloorAt {
 /// The floor at `p` nearest `height` (the topmost without one), numbered from the top.
 pub fn floor_at(mesh: &NavMesh, p: Vec2, height: Option<f64>) -> Option<FloorAt> {
     let floors = mesh.floors_at(p);
-    let index = match height.filter(|h| h.is_finite()) {
-        Some(h) => (0..floors.len()).min_by(|&a, &b| {
-            (floors[a].height - h)
-                .abs()
-                .total_cmp(&(floors[b].height - h).abs())
-        })?,
-        None => 0,
-    };
+    let index = crate::navmesh::locate::nearest_floor(&floors, height)?;
     let floor = floors.get(index)?;
     Some(FloorAt {
         number: index + 1,
