@@ -490,16 +490,7 @@ impl NavlabApp {
     /// line.
     pub fn compare_trace(&mut self, path: &std::path::Path) {
         let cells = self.map.map.width() * self.map.map.height();
-        let read = crate::input::read_file(path, crate::input::MAX_TRACE_BYTES, "a search trace")
-            .map_err(|e| format!("{}: {e}", path.display()))
-            .and_then(|bytes| {
-                String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))
-            })
-            .and_then(|text| {
-                crate::search::posthoc::import(&text, cells)
-                    .map_err(|e| format!("{}:{}: {}", path.display(), e.line, e.message))
-            });
-        match read {
+        match crate::search::posthoc::read(path, cells) {
             Ok(events) => {
                 self.settings.scene = SceneKind::TileMap;
                 let grid = &mut self.scenes.tile_map;

@@ -250,15 +250,8 @@ pub(super) fn read_trace(
     path: &std::path::Path,
     nodes: usize,
 ) -> Result<Vec<crate::search::SearchEvent>, ExitCode> {
-    let fail = |message: String| {
-        complain!("error: {}: {message}", path.display());
-        ExitCode::from(2)
-    };
-    let bytes = crate::input::read_file(path, crate::input::MAX_TRACE_BYTES, "a search trace")
-        .map_err(|e| fail(e.to_string()))?;
-    let text = String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".to_string()))?;
-    crate::search::posthoc::import(&text, nodes).map_err(|e| {
-        complain!("error: {}:{}: {}", path.display(), e.line, e.message);
+    crate::search::posthoc::read(path, nodes).map_err(|message| {
+        complain!("error: {message}");
         ExitCode::from(2)
     })
 }

@@ -428,6 +428,16 @@ fn yaml_event_lines(text: &str) -> Vec<usize> {
     lines
 }
 
+/// Reads the trace file at `path` (bounded, a regular file) into steps on `node_count` nodes,
+/// as [`import`] does; an error names the file and, where known, the line.
+pub fn read(path: &std::path::Path, node_count: usize) -> Result<Vec<SearchEvent>, String> {
+    let name = path.display();
+    let bytes = crate::input::read_file(path, crate::input::MAX_TRACE_BYTES, "a search trace")
+        .map_err(|e| format!("{name}: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
+    import(&text, node_count).map_err(|e| format!("{name}:{}: {}", e.line, e.message))
+}
+
 /// The nodes expanded, in order.
 pub fn expansions(steps: &[SearchEvent]) -> Vec<usize> {
     steps
