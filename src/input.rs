@@ -94,6 +94,18 @@ pub fn read_file(path: &Path, limit: u64, what: &'static str) -> Result<Vec<u8>,
     Ok(bytes)
 }
 
+/// Checks bytes already in memory (a file given by a browser, say) against the limit for
+/// their kind, as [`read_file`] checks a file; `what` names the kind ("a mesh file").
+pub fn check_size(bytes: &[u8], limit: u64, what: &'static str) -> Result<(), ReadError> {
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooLarge {
+            limit: bytes_in_words(limit),
+            what,
+        });
+    }
+    Ok(())
+}
+
 /// The most characters of a file's text an error message quotes.
 pub const QUOTED_CHARS: usize = 40;
 

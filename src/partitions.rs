@@ -13,7 +13,8 @@ use crate::navmesh::from_map::navmesh_from_map;
 use crate::navmesh::query::{PathStatus, QueryOptions, find_path};
 use crate::search::{NoObserver, Observer, SearchEvent, SearchOutcome};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// One of the four partitions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -38,6 +38,8 @@ pub enum UiCommand {
     CopyPicture,
     /// Write a lesson file of what is shown.
     SaveLesson,
+    /// Put a web link on the clipboard that opens what is shown in navlab's web page.
+    CopyLink,
     /// Record steps of what is shown as an animated GIF.
     ExportAnimation,
     /// Replay another program's search (a Posthoc trace) beside ours (tile map).
@@ -67,7 +69,7 @@ pub const BUILD_MESH_TIP: &str = "Triangulate the passable tiles (a constrained 
 
 impl UiCommand {
     /// Every command, in the order the help lists them.
-    pub const ALL: [UiCommand; 20] = [
+    pub const ALL: [UiCommand; 21] = [
         UiCommand::OpenMesh,
         UiCommand::OpenMap,
         UiCommand::OpenPath,
@@ -84,6 +86,7 @@ impl UiCommand {
         UiCommand::SavePicture,
         UiCommand::CopyPicture,
         UiCommand::SaveLesson,
+        UiCommand::CopyLink,
         UiCommand::ExportAnimation,
         UiCommand::CompareTrace,
         UiCommand::Help,
@@ -95,6 +98,19 @@ impl UiCommand {
         !matches!(
             self,
             UiCommand::Undo | UiCommand::Redo | UiCommand::FitView | UiCommand::Help
+        )
+    }
+
+    /// False for what a browser cannot do: type a path, read a file again from disk, record
+    /// an animation in a window of its own, quit.
+    pub fn in_browser(self) -> bool {
+        !matches!(
+            self,
+            UiCommand::OpenPath
+                | UiCommand::ReloadMesh
+                | UiCommand::ReloadMap
+                | UiCommand::ExportAnimation
+                | UiCommand::Quit
         )
     }
 
@@ -116,6 +132,7 @@ impl UiCommand {
             UiCommand::SavePicture => "Save picture…",
             UiCommand::CopyPicture => "Copy picture",
             UiCommand::SaveLesson => "Save lesson…",
+            UiCommand::CopyLink => "Copy link",
             UiCommand::ExportAnimation => "Export animation…",
             UiCommand::CompareTrace => "Compare with a trace…",
             UiCommand::Quit => "Quit",
@@ -168,6 +185,11 @@ impl UiCommand {
                 "The view, its mesh or map, start and goal, the options and the step, as a .navlab \
                  file for students or a bug report (Open… or `navlab open` shows it again)"
             }
+            UiCommand::CopyLink => {
+                "A web link that opens navlab's web page on exactly this: the view, start and \
+                 goal, the options and the step, with the mesh and map inside the link unless \
+                 they are built in"
+            }
             UiCommand::ExportAnimation => {
                 "A range of steps as an animated GIF, for slides or an issue report (the window \
                  or only the canvas)"
@@ -204,6 +226,7 @@ impl UiCommand {
             UiCommand::SavePicture => "save a picture of the window (PNG)",
             UiCommand::CopyPicture => "copy a picture of the window",
             UiCommand::SaveLesson => "save a lesson (.navlab) of what is shown",
+            UiCommand::CopyLink => "copy a web link to what is shown",
             UiCommand::ExportAnimation => "record steps as an animated GIF",
             UiCommand::CompareTrace => "replay another program's trace beside our search",
             UiCommand::Help => "this list",
@@ -224,6 +247,7 @@ impl UiCommand {
         const OPEN_PATH: &[KeyboardShortcut] = &[command_key(Key::L)];
         const SAVE_PICTURE: &[KeyboardShortcut] = &[plain_key(Key::F12)];
         const COPY_PICTURE: &[KeyboardShortcut] = &[command_shift_key(Key::C)];
+        const COPY_LINK: &[KeyboardShortcut] = &[command_shift_key(Key::L)];
         const QUIT: &[KeyboardShortcut] = &[command_key(Key::Q)];
         const FIT: &[KeyboardShortcut] = &[plain_key(Key::F)];
         const HELP: &[KeyboardShortcut] = &[plain_key(Key::F1)];
@@ -240,6 +264,7 @@ impl UiCommand {
             UiCommand::OpenPath => OPEN_PATH,
             UiCommand::SavePicture => SAVE_PICTURE,
             UiCommand::CopyPicture => COPY_PICTURE,
+            UiCommand::CopyLink => COPY_LINK,
             UiCommand::SaveLesson | UiCommand::ExportAnimation | UiCommand::CompareTrace => &[],
             UiCommand::Quit => QUIT,
             UiCommand::FitView => FIT,
@@ -354,6 +379,8 @@ pub enum Command {
     SaveLesson,
     /// Ask for a Posthoc trace to replay beside our search.
     CompareTraceDialog,
+    /// Open a file given as bytes (a browser's picker or drop).
+    OpenUpload(super::files::Upload),
 }
 
 impl Command {
@@ -366,7 +393,21 @@ impl Command {
                 | Command::NewMap(..)
                 | Command::OpenRecovered
                 | Command::Quit
-        )
+        ) || self.opens(&[
+            super::documents::Opens::Map,
+            super::documents::Opens::Lesson,
+        ])
+    }
+
+    /// True for a file given as bytes that opens as one of `kinds`.
+    fn opens(&self, kinds: &[super::documents::Opens]) -> bool {
+        match self {
+            Command::OpenUpload(upload) => {
+                super::documents::opens_as(std::path::Path::new(&upload.name))
+                    .is_ok_and(|opens| kinds.contains(&opens))
+            }
+            _ => false,
+        }
     }
 
     /// True for commands that would throw away the mesh shown (and an unsaved repair of it).
@@ -380,7 +421,10 @@ impl Command {
                 | Command::BuildMeshFromMap
                 | Command::OpenRecovered
                 | Command::Quit
-        )
+        ) || self.opens(&[
+            super::documents::Opens::Mesh,
+            super::documents::Opens::Lesson,
+        ])
     }
 }
 

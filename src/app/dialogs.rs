@@ -9,6 +9,7 @@ impl NavlabApp {
     /// The windows over the scene, in the order they stack: the help, the unsaved-changes
     /// question, New map, the typed path, last session's edits.
     pub(super) fn windows_ui(&mut self, ctx: &egui::Context) {
+        self.link_address_ui(ctx);
         if self.windows.help {
             // Taller than a small window: it scrolls rather than running off the screen.
             let room = ctx.content_rect().height() - 80.0;

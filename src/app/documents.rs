@@ -69,6 +69,7 @@ impl NavlabApp {
                     }
                 }
                 Command::OpenRecovered => self.open_recovered(),
+                Command::OpenUpload(upload) => self.open_upload_now(upload),
                 Command::NewMap(w, h) => {
                     if let Some(map) = crate::grid::TileMap::new(w, h) {
                         self.replace_map(map, None);
@@ -123,7 +124,15 @@ impl NavlabApp {
         let Some(offer) = self.recovered.pop_front() else {
             return;
         };
-        let recovered = offer.recovered.clone();
+        self.show_recovered(offer.recovered.clone());
+        // Still unsaved: kept in this window's own file before the old one goes (if that
+        // fails, the old one stays for the next start).
+        self.keep_unsaved_edits_then_dismiss(vec![offer]);
+    }
+
+    /// Shows edits kept from an earlier session (a recovery file, a browser's storage), not
+    /// saved yet.
+    pub(super) fn show_recovered(&mut self, recovered: recovery::Recovered) {
         if let Some(map) = recovered.map {
             self.replace_map(map, recovered.file);
             self.map.mark_unsaved();
@@ -143,9 +152,6 @@ impl NavlabApp {
         }
         self.kept = None;
         self.notice = Some("Last session's edits opened; not saved yet".into());
-        // Still unsaved: kept in this window's own file before the old one goes (if that
-        // fails, the old one stays for the next start).
-        self.keep_unsaved_edits_then_dismiss(vec![offer]);
     }
 
     /// Puts `map` (from `file`) in the map document, forgetting its history; the map scenes
@@ -184,19 +190,28 @@ impl NavlabApp {
         if keeper.take_failure() {
             self.kept = None; // try again
         }
-        let navmesh = &self.scenes.navmesh;
-        let mesh_edited = navmesh.has_unsaved_edits();
-        if !self.map.dirty && !mesh_edited {
+        let Some(work) = self.unsaved_work() else {
             // Also a copy opened from the last session and saved since.
             self.kept = None;
             keeper.clear(offers);
             return;
-        }
+        };
         let now = self.unsaved_state();
         if self.kept == Some(now) && offers.is_empty() {
             return;
         }
-        let work = recovery::UnsavedWork {
+        keeper.store_work(work, offers);
+        self.kept = Some(now);
+    }
+
+    /// The edits not saved yet, if there are any.
+    pub(super) fn unsaved_work(&self) -> Option<recovery::UnsavedWork> {
+        let navmesh = &self.scenes.navmesh;
+        let mesh_edited = navmesh.has_unsaved_edits();
+        if !self.map.dirty && !mesh_edited {
+            return None;
+        }
+        Some(recovery::UnsavedWork {
             map: self
                 .map
                 .dirty
@@ -209,9 +224,7 @@ impl NavlabApp {
                 },
                 name: navmesh.source.name(),
             }),
-        };
-        keeper.store_work(work, offers);
-        self.kept = Some(now);
+        })
     }
 
     /// Where the unsaved work stands: the map's revision and costs when it is unsaved, the
@@ -363,7 +376,9 @@ impl NavlabApp {
     /// Saves the tile map to `path` (atomically); returns true on success.
     pub fn save_map_to(&mut self, path: PathBuf) -> bool {
         let path = absolute(path);
-        match crate::grid::movingai::save_any(&self.map.map, &path) {
+        let written = crate::grid::movingai::file_text(&self.map.map, &path)
+            .and_then(|text| super::files::write_file(&path, text.as_bytes()));
+        match written {
             Ok(()) => {
                 self.map.saved_as(path.clone());
                 self.settings.last_map = Some(path.clone());
@@ -485,20 +500,80 @@ impl NavlabApp {
         }
     }
 
+    /// Opens a file given as bytes (a browser's picker or drop): a trace to compare, or by its
+    /// name's extension a mesh, a map or a lesson, asking first about unsaved edits it would
+    /// replace.
+    pub fn open_upload(&mut self, upload: super::files::Upload) {
+        match upload.purpose {
+            super::files::UploadPurpose::Trace => self.open_upload_now(upload),
+            super::files::UploadPurpose::Open => self.command(Command::OpenUpload(upload)),
+        }
+    }
+
+    /// [`open_upload`](Self::open_upload), with nothing left to ask; on failure what is shown
+    /// stays and the banner says why.
+    fn open_upload_now(&mut self, upload: super::files::Upload) {
+        // The name is a stranger's: no control characters, no folders, not too long.
+        let name: String = crate::input::printable(&super::files::file_label(
+            std::path::Path::new(&upload.name),
+        ))
+        .chars()
+        .take(120)
+        .collect();
+        let bytes = match upload.bytes {
+            Ok(bytes) => bytes,
+            Err(message) => return self.fail(OPEN_FAILED, format!("{name}: {message}")),
+        };
+        let path = PathBuf::from(&name);
+        if upload.purpose == super::files::UploadPurpose::Trace {
+            let cells = self.map.map.width() * self.map.map.height();
+            match crate::search::posthoc::parse(&bytes, &name, cells) {
+                Ok(events) => self.show_trace(name, events),
+                Err(message) => self.fail(OPEN_FAILED, message),
+            }
+            return;
+        }
+        match opens_as(&path) {
+            Ok(Opens::Lesson) => match self.open_lesson_bytes(&bytes, &name, None) {
+                Ok(()) => self.notice = Some(format!("Opened the lesson {name}")),
+                Err(message) => self.fail(OPEN_FAILED, message),
+            },
+            Ok(Opens::Map) => {
+                let loaded = read_map_bytes(&bytes, &name);
+                if self.show_map(path, loaded) && self.settings.scene == SceneKind::Navmesh {
+                    self.settings.scene = SceneKind::TileMap;
+                }
+            }
+            Ok(Opens::Mesh) => {
+                let read = self.scenes.navmesh.settings.read_options();
+                let loaded = crate::navmesh::NavMesh::read_bytes(&bytes, &name, read)
+                    .map_err(|e| e.to_string());
+                if loaded.is_ok() {
+                    self.settings.scene = SceneKind::Navmesh;
+                }
+                self.show_mesh_file(path, loaded);
+            }
+            Err(refusal) => self.fail(OPEN_FAILED, refusal),
+        }
+    }
+
     /// Reads the Posthoc trace at `path` on the tile map searched and replays it beside our
     /// run; a trace that is broken or names a cell the map does not have is refused with its
     /// line.
     pub fn compare_trace(&mut self, path: &std::path::Path) {
         let cells = self.map.map.width() * self.map.map.height();
         match crate::search::posthoc::read(path, cells) {
-            Ok(events) => {
-                self.settings.scene = SceneKind::TileMap;
-                let grid = &mut self.scenes.tile_map;
-                grid.wait_for_search();
-                grid.replay_trace(super::files::file_label(path), events);
-            }
+            Ok(events) => self.show_trace(super::files::file_label(path), events),
             Err(message) => self.fail(OPEN_FAILED, message),
         }
+    }
+
+    /// Replays a trace named `name` beside our run of the tile map's query.
+    fn show_trace(&mut self, name: String, events: Vec<crate::search::SearchEvent>) {
+        self.settings.scene = SceneKind::TileMap;
+        let grid = &mut self.scenes.tile_map;
+        grid.wait_for_search();
+        grid.replay_trace(name, events);
     }
 
     /// Loads a mesh file into the scene; on failure the current mesh stays and the error shows.
@@ -604,10 +679,21 @@ impl NavlabApp {
             .mesh
             .to_file_text(&path, &comment, Default::default())
             .map_err(|e| format!("{}: {e}", path.display()))
-            .and_then(|text| crate::atomic::write_atomically(&path, text.as_bytes()));
+            .and_then(|text| super::files::write_file(&path, text.as_bytes()));
         // A Polyanya mesh is flat convex polygons: the edits could not be matched to it again.
         let keeps_edits = !crate::navmesh::polyanya::is_polyanya_path(&path);
         let written = written.and_then(|()| match keeps_edits {
+            // A browser downloads the edits as a second file, when there are any.
+            true if super::IN_BROWSER => {
+                let editor = self.scenes.navmesh.editor();
+                match editor.edits().is_empty() {
+                    true => Ok(()),
+                    false => super::files::write_file(
+                        &crate::navmesh::edit::saved::path_beside(&path),
+                        crate::navmesh::edit::saved::to_json(editor).as_bytes(),
+                    ),
+                }
+            }
             true => crate::navmesh::edit::saved::write_beside(&path, self.scenes.navmesh.editor())
                 .map_err(|e| format!("the mesh was saved, its edits were not: {e}")),
             false => Ok(()),
@@ -668,22 +754,35 @@ impl NavlabApp {
 pub(super) fn read_map(path: &std::path::Path) -> Result<(crate::grid::TileMap, String), String> {
     use crate::grid::{movingai, tiled};
     let loaded = if tiled::is_tiled_path(path) {
-        tiled::load(path).map(|import| {
-            let walls = match import.wall_sources() {
-                sources if sources.is_empty() => "no walls".to_string(),
-                sources => format!("walls from {sources}"),
-            };
-            let terrain = import
-                .terrain_summary()
-                .map_or(String::new(), |t| format!(", {t}"));
-            let notice =
-                format!("Imported from Tiled: {walls}{terrain}; Save writes .map or .json");
-            (import.map, notice)
-        })
+        tiled::load(path).map(describe_import)
     } else {
         movingai::load_any(path).map(|map| (map, "Map opened".to_string()))
     };
     loaded.map_err(|e| e.to_string())
+}
+
+/// Reads a tile map's bytes (given by a browser) named `name`, as [`read_map`] reads a file.
+fn read_map_bytes(bytes: &[u8], name: &str) -> Result<(crate::grid::TileMap, String), String> {
+    use crate::grid::{movingai, tiled};
+    let loaded = if tiled::is_tiled_path(std::path::Path::new(name)) {
+        tiled::parse(bytes, name).map(describe_import)
+    } else {
+        movingai::parse_any(bytes, name).map(|map| (map, "Map opened".to_string()))
+    };
+    loaded.map_err(|e| e.to_string())
+}
+
+/// A Tiled import's map, and what to say of it: which layers became walls.
+fn describe_import(import: crate::grid::tiled::TiledImport) -> (crate::grid::TileMap, String) {
+    let walls = match import.wall_sources() {
+        sources if sources.is_empty() => "no walls".to_string(),
+        sources => format!("walls from {sources}"),
+    };
+    let terrain = import
+        .terrain_summary()
+        .map_or(String::new(), |t| format!(", {t}"));
+    let notice = format!("Imported from Tiled: {walls}{terrain}; Save writes .map or .json");
+    (import.map, notice)
 }
 
 /// What a file opens as in the window, told by its extension.

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
+#[cfg(not(target_arch = "wasm32"))]
 use std::time::{Duration, Instant};
 
 /// What a file dialog gave.
@@ -34,16 +35,62 @@ pub trait FileDialogs {
     fn save_animation(&mut self, suggested: &str) -> Picked;
     /// A search trace (Posthoc's format) to replay.
     fn pick_trace(&mut self) -> Picked;
+    /// Files given since the last call (a browser's picker answers later, with the file's
+    /// bytes, not a path), each with what it was asked for.
+    fn uploads(&mut self) -> Vec<Upload> {
+        Vec::new()
+    }
+    /// Reads a dropped file's bytes to come through [`uploads`](Self::uploads), when they
+    /// are read that way (a browser); false when the file is opened by its path.
+    fn read_dropped(&mut self, _file: &egui::DroppedFileHandle) -> bool {
+        false
+    }
+}
+
+/// A file given as bytes (by a browser's picker or a drop in a browser), not as a path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Upload {
+    /// The file's name (no folder: a browser does not tell it).
+    pub name: String,
+    /// Its bytes, or why they were not read (a file over every limit is not read at all).
+    pub bytes: Result<Vec<u8>, String>,
+    /// What it was asked for.
+    pub purpose: UploadPurpose,
+}
+
+/// What a file given as bytes is opened as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UploadPurpose {
+    /// By its extension, as a dropped file: a mesh, a map or a lesson.
+    Open,
+    /// A search trace to compare with.
+    Trace,
+}
+
+/// Writes `bytes` as the file at `path`: atomically on a desktop (see [`crate::atomic`]); in a
+/// browser, as a download named as the file.
+pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        crate::atomic::write_atomically(path, bytes)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        super::web::download(&file_label(path), bytes)
+    }
 }
 
 /// The system's dialogs, through [`rfd`].
+#[cfg(not(target_arch = "wasm32"))]
 pub struct NativeDialogs;
 
+#[cfg(not(target_arch = "wasm32"))]
 /// A dialog that answers sooner than this was never on screen: no one cancels that fast. rfd's
 /// XDG-portal backend answers "nothing chosen" at once when the desktop has no file-chooser
 /// portal, and says no more (rfd issue #119), so the time is the only sign.
 const NO_DIALOG_WITHIN: Duration = Duration::from_millis(250);
 
+#[cfg(not(target_arch = "wasm32"))]
 /// Runs a dialog and tells a cancel from a dialog that never appeared.
 fn timed(dialog: impl FnOnce() -> Option<PathBuf>) -> Picked {
     let started = Instant::now();
@@ -54,6 +101,7 @@ fn timed(dialog: impl FnOnce() -> Option<PathBuf>) -> Picked {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl FileDialogs for NativeDialogs {
     fn pick_mesh(&mut self) -> Picked {
         timed(|| {

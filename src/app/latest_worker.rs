@@ -3,7 +3,8 @@
 //! first job; jobs carry the asker's generation, and only the newest one's answer is taken.
 
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// The thread, started on first use.
 struct Running<J, R> {

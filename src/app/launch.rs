@@ -3,7 +3,7 @@
 
 use super::navmesh_scene::SideTab;
 use super::screenshot::ScreenshotPlan;
-use super::{AppSettings, NavlabApp, OPEN_FAILED, SceneKind, documents, files, icon, recovery};
+use super::{NavlabApp, OPEN_FAILED, SceneKind, documents};
 use crate::geom::Vec2;
 use crate::grid::{AlgorithmKind, Cell, Connectivity, Heuristic};
 use crate::navmesh::CostModel;
@@ -26,6 +26,7 @@ pub struct Launch {
 impl Launch {
     /// True when the launch names a file or a map: then what was saved last time (the last
     /// file, the last map) is not opened.
+    #[cfg(not(target_arch = "wasm32"))]
     fn names_a_file(&self) -> bool {
         self.actions
             .iter()
@@ -311,8 +312,18 @@ impl NavlabApp {
     }
 }
 
+/// In the browser build the window is the page's: there is no native window to open.
+#[cfg(target_arch = "wasm32")]
+pub fn run_native(_launch: Launch) -> Result<(), LaunchError> {
+    Err(LaunchError::Window(
+        "the browser build runs in its web page (web/build)".to_string(),
+    ))
+}
+
 /// Opens the window; returns when it closes.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run_native(launch: Launch) -> Result<(), LaunchError> {
+    use super::{AppSettings, files, icon, recovery};
     let size = launch.size.unwrap_or([1280.0, 800.0]);
     let screenshot_mode = launch.screenshot.is_some();
     let screenshot_storage = screenshot_mode.then(|| {

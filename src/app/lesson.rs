@@ -20,6 +20,9 @@ pub const MAX_EMBEDDED_BYTES: usize = 8 << 20;
 /// The extension of lesson files.
 pub const EXTENSION: &str = "navlab";
 
+/// The name a lesson gives navlab's built-in tile map.
+pub const BUILT_IN_MAP: &str = "default";
+
 /// True for a lesson file's name.
 pub fn is_lesson_path(path: &Path) -> bool {
     path.extension()
@@ -143,7 +146,12 @@ impl NavlabApp {
     /// The lesson of what is shown, to be written at `path` (files in its folder are named,
     /// others and edited documents are put inside).
     pub fn lesson(&self, path: &Path) -> Result<Lesson, String> {
-        let folder = path.parent().unwrap_or(Path::new("."));
+        self.lesson_in(Some(path.parent().unwrap_or(Path::new("."))))
+    }
+
+    /// The lesson of what is shown, naming the files in `folder`; with no folder (a link),
+    /// built-in documents by name and the others inside it.
+    pub fn lesson_in(&self, folder: Option<&Path>) -> Result<Lesson, String> {
         let navmesh = &self.scenes.navmesh;
         let edited = navmesh.has_unsaved_edits() || navmesh.unsaved_repair;
         let embedded_mesh = || {
@@ -164,7 +172,7 @@ impl NavlabApp {
             MeshSource::Embedded(scene) if !edited => Source::BuiltIn {
                 name: scene.name.to_string(),
             },
-            MeshSource::File(file) if !edited => match relative_to(file, folder) {
+            MeshSource::File(file) if !edited => match folder.and_then(|f| relative_to(file, f)) {
                 Some(path) => Source::File { path },
                 None => embedded_mesh()?,
             },
@@ -174,8 +182,15 @@ impl NavlabApp {
             (!camera.is_fitted()).then(|| camera.get()).flatten()
         };
         let map_doc = &self.map;
-        let map = match (&map_doc.file, map_doc.dirty) {
-            (Some(file), false) => relative_to(file, folder).map(|path| Source::File { path }),
+        let map = match (&map_doc.file, map_doc.dirty, folder) {
+            (Some(file), false, Some(folder)) => {
+                relative_to(file, folder).map(|path| Source::File { path })
+            }
+            (None, false, None) if map_doc.map == super::tile_map_scene::default_map() => {
+                Some(Source::BuiltIn {
+                    name: BUILT_IN_MAP.to_string(),
+                })
+            }
             _ => None,
         };
         let map = match map {
@@ -220,7 +235,7 @@ impl NavlabApp {
     pub fn save_lesson(&mut self, path: &Path) -> Result<(), String> {
         let lesson = self.lesson(path)?;
         let text = serde_json::to_string_pretty(&lesson).map_err(|e| e.to_string())?;
-        crate::atomic::write_atomically(path, text.as_bytes())?;
+        super::files::write_file(path, text.as_bytes())?;
         self.notice = Some(format!("Saved the lesson as {}", path.display()));
         Ok(())
     }
@@ -238,7 +253,35 @@ impl NavlabApp {
         let name = path.display().to_string();
         let bytes = crate::input::read_file(path, crate::input::MAX_LESSON_BYTES, "a lesson")
             .map_err(|e| format!("{name}: {e}"))?;
-        let value: serde_json::Value = serde_json::from_slice(&bytes)
+        let folder = path.parent().unwrap_or(Path::new("."));
+        self.open_lesson_bytes(&bytes, &name, Some(folder))?;
+        self.notice = Some(format!(
+            "Opened the lesson {}",
+            super::files::file_label(path)
+        ));
+        Ok(())
+    }
+
+    /// Opens a lesson's bytes (`name` names it in messages): its mesh and map read first, and
+    /// only when both are there is anything shown changed. Files it names are read from
+    /// `folder`; with none (a browser, a link) only built-in and embedded documents open.
+    pub fn open_lesson_bytes(
+        &mut self,
+        bytes: &[u8],
+        name: &str,
+        folder: Option<&Path>,
+    ) -> Result<(), String> {
+        crate::input::check_size(bytes, crate::input::MAX_LESSON_BYTES, "a lesson")
+            .map_err(|e| format!("{name}: {e}"))?;
+        let file_in = |relative: &str| match folder {
+            Some(folder) => resolve(relative, folder).map_err(|e| format!("{name}: {e}")),
+            None => Err(format!(
+                "{name}: names a file beside it ({}), which a lesson opened in a browser or from a \
+                 link cannot read: save the lesson with the mesh or map edited or built in",
+                crate::input::quoted(relative)
+            )),
+        };
+        let value: serde_json::Value = serde_json::from_slice(bytes)
             .map_err(|e| format!("{name}: not a lesson: {}", crate::input::json_problem(&e)))?;
         match value
             .get("navlab_lesson")
@@ -258,12 +301,11 @@ impl NavlabApp {
         }
         let lesson: Lesson = serde_json::from_value(value)
             .map_err(|e| format!("{name}: not a lesson: {}", crate::input::json_problem(&e)))?;
-        let folder = path.parent().unwrap_or(Path::new("."));
         // Both documents first: a missing file opens nothing.
         let read = lesson.navmesh.settings.read_options();
         let (mesh, source) = match &lesson.navmesh.mesh {
             Source::File { path: relative } => {
-                let file = resolve(relative, folder).map_err(|e| format!("{name}: {e}"))?;
+                let file = file_in(relative)?;
                 let mesh =
                     crate::navmesh::NavMesh::load_with(&file, read).map_err(|e| e.to_string())?;
                 (mesh, MeshSource::File(file))
@@ -291,30 +333,33 @@ impl NavlabApp {
                     max_slope: None,
                     agent_radius: None,
                 };
-                let raw = crate::navmesh::obj::parse_raw(text.as_bytes(), &name, read.plane)
+                let raw = crate::navmesh::obj::parse_raw(text.as_bytes(), name, read.plane)
                     .map_err(|e| e.to_string())?;
-                let mesh = crate::navmesh::NavMesh::from_read(raw, &name, plain)
+                let mesh = crate::navmesh::NavMesh::from_read(raw, name, plain)
                     .map_err(|e| e.to_string())?;
                 (
                     mesh,
                     MeshSource::Generated(format!(
                         "the mesh of {}",
-                        super::files::file_label(path)
+                        super::files::file_label(Path::new(name))
                     )),
                 )
             }
         };
         let (map, map_file) = match &lesson.tile_map.map {
             Source::File { path: relative } => {
-                let file = resolve(relative, folder).map_err(|e| format!("{name}: {e}"))?;
+                let file = file_in(relative)?;
                 let map = crate::grid::movingai::load_any(&file).map_err(|e| e.to_string())?;
                 (map, Some(file))
             }
             Source::Embedded { text } => (
-                crate::grid::movingai::parse_navlab_json(text.as_bytes(), &name)
+                crate::grid::movingai::parse_navlab_json(text.as_bytes(), name)
                     .map_err(|e| e.to_string())?,
                 None,
             ),
+            Source::BuiltIn { name: built_in } if built_in == BUILT_IN_MAP => {
+                (super::tile_map_scene::default_map(), None)
+            }
             Source::BuiltIn { name: built_in } => {
                 return Err(format!(
                     "{name}: no built-in map is called {}",
@@ -361,10 +406,7 @@ impl NavlabApp {
         }
         self.scenes.get_mut(lesson.scene).show_step(lesson.step);
         self.banner.error = None;
-        self.notice = Some(format!(
-            "Opened the lesson {}",
-            super::files::file_label(path)
-        ));
+        self.notice = Some(format!("Opened {name}"));
         Ok(())
     }
 }

@@ -9,11 +9,14 @@ impl NavlabApp {
     /// The menu bar: the scenes, File, View, Help, and the name of what is shown.
     pub(super) fn menu_ui(&mut self, ui: &mut egui::Ui) {
         egui::MenuBar::new().ui(ui, |ui| {
+            self.scene_tabs.clear();
             for &kind in Scenes::ALL {
                 let scene = self.scenes.get(kind);
                 let (name, about) = (scene.name(), scene.about());
-                ui.selectable_value(&mut self.settings.scene, kind, name)
+                let tab = ui
+                    .selectable_value(&mut self.settings.scene, kind, name)
                     .on_hover_text(about);
+                self.scene_tabs.push((kind, tab.rect));
             }
             ui.separator();
             ui.menu_button("File", |ui| self.file_menu_ui(ui));
@@ -32,6 +35,9 @@ impl NavlabApp {
 
     /// A menu item for `command`, enabled when it can run; runs it when clicked.
     fn command_item(&mut self, ui: &mut egui::Ui, command: UiCommand) {
+        if super::IN_BROWSER && !command.in_browser() {
+            return;
+        }
         let can = {
             let (_, shared) = self.scene_and_shared();
             shared.can(command)
@@ -69,8 +75,26 @@ impl NavlabApp {
         self.command_item(ui, UiCommand::SavePicture);
         self.command_item(ui, UiCommand::CopyPicture);
         self.command_item(ui, UiCommand::SaveLesson);
+        self.command_item(ui, UiCommand::CopyLink);
         self.command_item(ui, UiCommand::ExportAnimation);
         ui.separator();
+        // A browser gives files, not paths to open again.
+        if !super::IN_BROWSER {
+            self.recent_menu_ui(ui);
+        }
+        ui.menu_button("Built-in meshes", |ui| {
+            for (i, scene) in assets::ALL.iter().enumerate() {
+                if ui.button(scene.name).clicked() {
+                    self.command(Command::LoadEmbedded(i));
+                }
+            }
+        });
+        ui.separator();
+        self.command_item(ui, UiCommand::Quit);
+    }
+
+    /// File → Recent: the files opened last, newest first.
+    fn recent_menu_ui(&mut self, ui: &mut egui::Ui) {
         ui.menu_button("Recent", |ui| {
             if self.settings.recent.is_empty() {
                 ui.label("(none yet)");
@@ -93,15 +117,6 @@ impl NavlabApp {
                 }
             }
         });
-        ui.menu_button("Built-in meshes", |ui| {
-            for (i, scene) in assets::ALL.iter().enumerate() {
-                if ui.button(scene.name).clicked() {
-                    self.command(Command::LoadEmbedded(i));
-                }
-            }
-        });
-        ui.separator();
-        self.command_item(ui, UiCommand::Quit);
     }
 
     /// View: fit, the mesh diagnostics, reloading changed files, the theme and the interface
@@ -116,14 +131,16 @@ impl NavlabApp {
             self.settings.scene = SceneKind::Navmesh;
             self.scenes.navmesh.side_tab = navmesh_scene::SideTab::Diagnostics;
         }
-        ui.separator();
-        ui.checkbox(
-            &mut self.settings.reload_changed_files,
-            "Reload files changed on disk",
-        )
-        .on_hover_text(
-            "When the mesh's or the map's file is written again (say, exported anew), load it again, keeping start and goal; unsaved edits or an unsaved repair are never replaced: the status bar says the file changed",
-        );
+        if !super::IN_BROWSER {
+            ui.separator();
+            ui.checkbox(
+                &mut self.settings.reload_changed_files,
+                "Reload files changed on disk",
+            )
+            .on_hover_text(
+                "When the mesh's or the map's file is written again (say, exported anew), load it again, keeping start and goal; unsaved edits or an unsaved repair are never replaced: the status bar says the file changed",
+            );
+        }
         ui.separator();
         // egui keeps both between runs (its options are saved with its memory).
         egui::Grid::new("view_menu_appearance")

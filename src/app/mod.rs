@@ -31,9 +31,12 @@ pub mod recovery;
 pub mod scene;
 pub mod scenes;
 pub mod screenshot;
+pub mod share;
 pub mod software_render;
 pub mod tile_map_scene;
 pub mod tile_paint;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 
 pub use commands::{Command, UiCommand};
 pub use launch::{Launch, LaunchAction, LaunchError, LaunchReport, LaunchSearch, run_native};
@@ -62,6 +65,8 @@ pub struct AppSettings {
     pub scenes: SceneSettings,
     /// Load the mesh or map file again when it changes on disk (an exporter wrote it again).
     pub reload_changed_files: bool,
+    /// Where navlab's web page is published: links made with Copy link open it.
+    pub web_address: Option<String>,
 }
 
 impl Default for AppSettings {
@@ -73,6 +78,7 @@ impl Default for AppSettings {
             scene: SceneKind::default(),
             scenes: SceneSettings::default(),
             reload_changed_files: true,
+            web_address: None,
         }
     }
 }
@@ -123,6 +129,8 @@ struct Windows {
     export_to_save: Option<animation::ExportForm>,
     /// An animation being recorded.
     export_job: Option<animation::ExportJob>,
+    /// The Copy link window's address field, while it asks where the web page is.
+    link_address: Option<String>,
 }
 
 /// The application.
@@ -180,7 +188,17 @@ pub struct NavlabApp {
     pictures: picture::PictureTaker,
     /// Reads large files on a worker thread.
     loader: loading::Loader,
+    /// The address of the web page the window runs in (in a browser).
+    pub page_address: Option<String>,
+    /// Text to put on the clipboard at the end of the frame.
+    to_clipboard: Option<String>,
+    /// Where the menu bar drew each scene's switch at the last frame (for a browser test).
+    pub scene_tabs: Vec<(SceneKind, egui::Rect)>,
 }
+
+/// True in the browser build, where there are no paths, no threads and no file dialogs of the
+/// system: files come as bytes and saves go out as downloads.
+pub const IN_BROWSER: bool = cfg!(target_arch = "wasm32");
 
 impl NavlabApp {
     /// The app with `settings` (e.g. restored from storage) on the embedded default scene, or on
@@ -215,6 +233,9 @@ impl NavlabApp {
             watches: documents::Watches::default(),
             pictures: picture::PictureTaker::default(),
             loader: loading::Loader::default(),
+            page_address: None,
+            to_clipboard: None,
+            scene_tabs: Vec::new(),
         };
         if let Some(last) = app.settings.last_file.clone() {
             app.load_file(last);
@@ -266,11 +287,12 @@ impl NavlabApp {
     }
 
     /// The commands every scene offers, whose keys work everywhere.
-    const EVERYWHERE: [UiCommand; 8] = [
+    const EVERYWHERE: [UiCommand; 9] = [
         UiCommand::OpenPath,
         UiCommand::SavePicture,
         UiCommand::CopyPicture,
         UiCommand::SaveLesson,
+        UiCommand::CopyLink,
         UiCommand::ExportAnimation,
         UiCommand::Quit,
         UiCommand::FitView,
@@ -279,7 +301,19 @@ impl NavlabApp {
 
     /// True when `command`'s keys work in the scene shown.
     fn keys_work(&self, command: UiCommand) -> bool {
+        if IN_BROWSER && !command.in_browser() {
+            return false;
+        }
         Self::EVERYWHERE.contains(&command) || self.scene().commands().contains(&command)
+    }
+
+    /// True while the scene shown plays its steps (or, in the pursuit, its simulation).
+    pub fn is_playing(&self) -> bool {
+        match self.settings.scene {
+            SceneKind::Navmesh => self.scenes.navmesh.playback.playing,
+            SceneKind::TileMap => self.scenes.tile_map.playback.playing,
+            SceneKind::Pursuit => self.scenes.pursuit.playing,
+        }
     }
 
     /// The scene shown.
@@ -342,6 +376,7 @@ impl NavlabApp {
             UiCommand::SavePicture => self.command(Command::SavePicture),
             UiCommand::CopyPicture => self.command(Command::CopyPicture),
             UiCommand::SaveLesson => self.command(Command::SaveLesson),
+            UiCommand::CopyLink => self.copy_link(),
             UiCommand::ExportAnimation => self.open_export_form(),
             UiCommand::CompareTrace => self.command(Command::CompareTraceDialog),
             UiCommand::Quit => self.command(Command::Quit),
@@ -393,16 +428,17 @@ impl NavlabApp {
                 .send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.pending = Some(Command::Quit);
         }
-        // Dropped files: open the first, as a map or a mesh by extension.
-        let dropped = ui.input(|i| {
-            i.raw
-                .dropped_files
-                .iter()
-                .map(|f| f.path().to_path_buf())
-                .find(|p| !p.as_os_str().is_empty())
-        });
-        if let Some(path) = dropped {
-            self.open_path(path);
+        // Dropped files: open the first, as a map or a mesh by extension (a browser gives its
+        // bytes later, not a path).
+        let dropped = ui.input(|i| i.raw.dropped_files.first().cloned());
+        if let Some(file) = dropped
+            && !self.dialogs.read_dropped(&file)
+            && !file.path().as_os_str().is_empty()
+        {
+            self.open_path(file.path().to_path_buf());
+        }
+        for upload in self.dialogs.uploads() {
+            self.open_upload(upload);
         }
         dialogs::drop_preview_ui(ui.ctx());
         let content = ui.ctx().content_rect().size();
@@ -450,6 +486,9 @@ impl NavlabApp {
             self.shown_title = Some(title);
         }
         self.take_pictures(ui.ctx());
+        if let Some(text) = self.to_clipboard.take() {
+            ui.ctx().copy_text(text);
+        }
         if self.quit_requested {
             self.quit_requested = false;
             ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);

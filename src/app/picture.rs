@@ -7,7 +7,8 @@ use super::path_prompt::PromptPurpose;
 use super::{NavlabApp, SAVE_FAILED};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// What a picture is taken for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

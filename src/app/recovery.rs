@@ -153,6 +153,7 @@ impl Recovery {
 
     /// This window's recovery file beside eframe's own settings, where the platform keeps app
     /// data.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn in_app_data() -> Option<Self> {
         let dir = eframe::storage_dir("navlab")?;
         Self::in_dir(&dir)
@@ -178,16 +179,7 @@ impl Recovery {
 
     /// Keeps `work` until it is saved or discarded; atomically, as [`store`](Self::store).
     pub fn store_work(&self, work: &UnsavedWork) -> Result<(), String> {
-        let stored = Stored {
-            file: work.map.as_ref().and_then(|(_, file)| file.clone()),
-            map: work.map.as_ref().map(|(map, _)| to_navlab_json(map)),
-            mesh: work.mesh.as_ref().map(|mesh| StoredMesh {
-                file: mesh.file.clone(),
-                name: mesh.name.clone(),
-                edits: crate::navmesh::edit::saved::to_json(&mesh.editor),
-            }),
-        };
-        let text = serde_json::to_string(&stored).map_err(|e| e.to_string())?;
+        let text = work_text(work)?;
         crate::atomic::write_atomically(&self.path, text.as_bytes())
     }
 
@@ -456,6 +448,20 @@ fn claim(lock_path: &Path) -> std::io::Result<Option<File>> {
     }
 }
 
+/// The text of a recovery file keeping `work` (also what a browser keeps in its storage).
+pub fn work_text(work: &UnsavedWork) -> Result<String, String> {
+    let stored = Stored {
+        file: work.map.as_ref().and_then(|(_, file)| file.clone()),
+        map: work.map.as_ref().map(|(map, _)| to_navlab_json(map)),
+        mesh: work.mesh.as_ref().map(|mesh| StoredMesh {
+            file: mesh.file.clone(),
+            name: mesh.name.clone(),
+            edits: crate::navmesh::edit::saved::to_json(&mesh.editor),
+        }),
+    };
+    serde_json::to_string(&stored).map_err(|e| e.to_string())
+}
+
 /// The edits in recovery file `path`, `None` if it is gone, an error naming it if it does not
 /// read.
 fn read(path: &Path) -> Option<Result<Recovered, String>> {
@@ -470,18 +476,23 @@ fn read(path: &Path) -> Option<Result<Recovered, String>> {
         }
         Err(e) => return Some(Err(format!("{name}: {e}"))),
     };
-    let read = serde_json::from_slice::<Stored>(&bytes)
+    Some(parse(&bytes, &name))
+}
+
+/// The edits in a recovery file's bytes (or what a browser kept), `name` naming them in errors.
+pub fn parse(bytes: &[u8], name: &str) -> Result<Recovered, String> {
+    serde_json::from_slice::<Stored>(bytes)
         .map_err(|e| format!("{name}: {}", crate::input::json_problem(&e)))
         .and_then(|stored| {
             let map = match &stored.map {
                 Some(text) => {
-                    Some(parse_navlab_json(text.as_bytes(), &name).map_err(|e| e.to_string())?)
+                    Some(parse_navlab_json(text.as_bytes(), name).map_err(|e| e.to_string())?)
                 }
                 None => None,
             };
             let mesh = match stored.mesh {
                 Some(mesh) => Some(RecoveredMesh {
-                    editor: crate::navmesh::edit::saved::from_json(mesh.edits.as_bytes(), &name)
+                    editor: crate::navmesh::edit::saved::from_json(mesh.edits.as_bytes(), name)
                         .map_err(|e| e.to_string())?,
                     file: mesh.file,
                     name: crate::input::printable(&mesh.name),
@@ -496,8 +507,7 @@ fn read(path: &Path) -> Option<Result<Recovered, String>> {
                 file: stored.file,
                 mesh,
             })
-        });
-    Some(read)
+        })
 }
 
 /// When edits not kept yet are written to the recovery file: [`KeepSchedule::AFTER`] seconds

@@ -33,6 +33,9 @@ impl Shared<'_> {
     /// True when `command` can run now (a build is not running, the map has a file to
     /// reload, there is something to undo…).
     pub fn can(&self, command: UiCommand) -> bool {
+        if super::IN_BROWSER && !command.in_browser() {
+            return false;
+        }
         match command {
             UiCommand::BuildMesh => !self.building_mesh,
             UiCommand::ReloadMap => self.map.file.is_some(),

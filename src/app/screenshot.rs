@@ -133,26 +133,27 @@ impl ScreenshotPlan {
     }
 }
 
-/// Writes an RGBA image as PNG, atomically (temporary file, then rename).
+/// Writes an RGBA image as PNG, atomically (see [`super::files::write_file`]).
 pub fn write_png(path: &std::path::Path, image: &egui::ColorImage) -> Result<(), String> {
+    let bytes = png_bytes(image).map_err(|e| format!("{}: {e}", path.display()))?;
+    super::files::write_file(path, &bytes)
+}
+
+/// An RGBA image as the bytes of a PNG file.
+pub fn png_bytes(image: &egui::ColorImage) -> Result<Vec<u8>, png::EncodingError> {
     let [w, h] = image.size;
-    let mut bytes = Vec::with_capacity(w * h * 4);
+    let mut pixels = Vec::with_capacity(w * h * 4);
     for pixel in &image.pixels {
-        bytes.extend_from_slice(&pixel.to_srgba_unmultiplied());
+        pixels.extend_from_slice(&pixel.to_srgba_unmultiplied());
     }
-    let tmp = path.with_extension("png.tmp");
-    let write = || -> Result<(), Box<dyn std::error::Error>> {
-        let file = std::fs::File::create(&tmp)?;
-        let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), w as u32, h as u32);
-        encoder.set_color(png::ColorType::Rgba);
-        encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header()?;
-        writer.write_image_data(&bytes)?;
-        writer.finish()?;
-        std::fs::rename(&tmp, path)?;
-        Ok(())
-    };
-    write().map_err(|e| format!("{}: {e}", path.display()))
+    let mut bytes = Vec::new();
+    let mut encoder = png::Encoder::new(&mut bytes, w as u32, h as u32);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(&pixels)?;
+    writer.finish()?;
+    Ok(bytes)
 }
 
 #[cfg(test)]

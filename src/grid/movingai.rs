@@ -356,10 +356,39 @@ pub fn load_any(path: &Path) -> Result<TileMap, MapError> {
     }
 }
 
-/// Saves by extension (`.json`: navlab format with costs; `.tmx`/`.tmj` refused; otherwise
-/// `.map`), atomically: the text goes to a temporary file beside the target, which is then
-/// renamed over it.
+/// Reads a map file's bytes already in memory (given by a browser, say) as [`load_any`] reads
+/// a file, by the extension of `file` (which names it in errors), with the same limits.
+pub fn parse_any(bytes: &[u8], file: &str) -> Result<TileMap, MapError> {
+    let path = Path::new(file);
+    if super::tiled::is_tiled_path(path) {
+        return super::tiled::parse(bytes, file).map(|import| import.map);
+    }
+    crate::input::check_size(bytes, MAX_MAP_BYTES, "a tile map").map_err(|e| {
+        MapError::Invalid {
+            file: file.to_string(),
+            message: e.to_string(),
+        }
+    })?;
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+    {
+        parse_navlab_json(bytes, file)
+    } else {
+        parse_map(bytes, file)
+    }
+}
+
+/// Saves by extension (see [`file_text`]), atomically: the text goes to a temporary file
+/// beside the target, which is then renamed over it.
 pub fn save_any(map: &TileMap, path: &Path) -> Result<(), String> {
+    let text = file_text(map, path)?;
+    crate::atomic::write_atomically(path, text.as_bytes())
+}
+
+/// The map as the text of a file named `path`, by extension: `.json` is navlab's format with
+/// costs, `.tmx`/`.tmj` are refused, anything else is a MovingAI `.map`.
+pub fn file_text(map: &TileMap, path: &Path) -> Result<String, String> {
     if super::tiled::is_tiled_path(path) {
         return Err(format!(
             "{}: navlab does not write Tiled files (it would lose the layers); save as .map or .json",
@@ -374,7 +403,7 @@ pub fn save_any(map: &TileMap, path: &Path) -> Result<(), String> {
     } else {
         to_map_text(map)
     };
-    crate::atomic::write_atomically(path, text.as_bytes())
+    Ok(text)
 }
 
 #[cfg(test)]

@@ -313,6 +313,28 @@ impl NavMesh {
         Self::from_read(raw, &path.display().to_string(), options)
     }
 
+    /// Reads a mesh file's bytes already in memory (given by a browser, say), as
+    /// [`load_with`](Self::load_with) reads a file: the format by the extension of `file`
+    /// (which names it in errors), the same limits.
+    pub fn read_bytes(
+        bytes: &[u8],
+        file: &str,
+        options: ReadOptions,
+    ) -> Result<NavMesh, LoadError> {
+        crate::input::check_size(bytes, crate::input::MAX_MESH_BYTES, "a mesh file").map_err(
+            |source| LoadError::Read {
+                file: file.to_string(),
+                source,
+            },
+        )?;
+        let raw = if polyanya::is_polyanya_path(FsPath::new(file)) {
+            polyanya::parse_raw(bytes, file)?
+        } else {
+            obj::parse_raw(bytes, file, options.plane)?
+        };
+        Self::from_read(raw, file, options)
+    }
+
     /// Builds the mesh of a file's polygons (`file` names it in errors), keeping only the
     /// walkable faces when `options` gives a maximum slope. Polyanya meshes are always in the
     /// XY plane.

@@ -8,7 +8,8 @@ use crate::geom::Vec2;
 use crate::search::NoObserver;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// What [`measure`] runs.
 #[derive(Debug, Clone, Copy, PartialEq)]

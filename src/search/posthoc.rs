@@ -431,11 +431,19 @@ fn yaml_event_lines(text: &str) -> Vec<usize> {
 /// Reads the trace file at `path` (bounded, a regular file) into steps on `node_count` nodes,
 /// as [`import`] does; an error names the file and, where known, the line.
 pub fn read(path: &std::path::Path, node_count: usize) -> Result<Vec<SearchEvent>, String> {
-    let name = path.display();
+    let name = path.display().to_string();
     let bytes = crate::input::read_file(path, crate::input::MAX_TRACE_BYTES, "a search trace")
         .map_err(|e| format!("{name}: {e}"))?;
-    let text = String::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
-    import(&text, node_count).map_err(|e| format!("{name}:{}: {}", e.line, e.message))
+    parse(&bytes, &name, node_count)
+}
+
+/// Reads a trace's bytes already in memory (given by a browser, say), as [`read`] reads a
+/// file; `name` names it in errors.
+pub fn parse(bytes: &[u8], name: &str, node_count: usize) -> Result<Vec<SearchEvent>, String> {
+    crate::input::check_size(bytes, crate::input::MAX_TRACE_BYTES, "a search trace")
+        .map_err(|e| format!("{name}: {e}"))?;
+    let text = std::str::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
+    import(text, node_count).map_err(|e| format!("{name}:{}: {}", e.line, e.message))
 }
 
 /// The nodes expanded, in order.

@@ -118,6 +118,26 @@ pub fn load(path: &Path) -> Result<TiledImport, MapError> {
     }
 }
 
+/// Reads a `.tmx` or `.tmj` file's bytes already in memory (by the extension of `file`, which
+/// names it in errors), with the limits of [`load`]. With no folder to look in, a tileset in a
+/// file of its own is refused by name.
+pub fn parse(bytes: &[u8], file: &str) -> Result<TiledImport, MapError> {
+    crate::input::check_size(bytes, crate::input::MAX_TILED_BYTES, "a Tiled map").map_err(|e| {
+        MapError::Invalid {
+            file: file.to_string(),
+            message: e.to_string(),
+        }
+    })?;
+    if Path::new(file)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("tmj"))
+    {
+        tmj::parse_tmj_in(bytes, file, None)
+    } else {
+        tmx::parse_tmx_in(bytes, file, None)
+    }
+}
+
 /// One layer: its name, whether a property marks it solid, what it holds, and where it is:
 /// the line it starts on when known as it is read (TMX), else its place in the file's
 /// depth-first order of layers, groups included (TMJ: the line is looked up from it when an

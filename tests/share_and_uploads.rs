@@ -1,0 +1,190 @@
+//! Share links and files given as bytes (what the browser build does instead of paths): a
+//! link opens a fresh window on the same scene, step, documents and options, pictures drawn
+//! pixel-identical; a damaged link, or one that names a file, is refused and the window keeps
+//! what it had; a file given as bytes opens by its name as a dropped file does, and garbage is
+//! refused naming the file without echoing it; Copy link asks for the web page's address once.
+
+mod common;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use navlab::app::animation::HeadlessWindow;
+use navlab::app::files::{ScriptedDialogs, Upload, UploadPurpose};
+use navlab::app::navmesh_scene::NavmeshScene;
+use navlab::app::screenshot::Steps;
+use navlab::app::share;
+use navlab::app::{AppSettings, NavlabApp, SceneKind};
+use navlab::geom::Vec2;
+
+const PAGE: &str = "https://example.org/navlab/";
+
+fn app() -> NavlabApp {
+    NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()))
+}
+
+fn picture(app: &mut NavlabApp) -> egui::ColorImage {
+    let mut window = HeadlessWindow::new([900, 560], egui::ThemePreference::Dark);
+    for _ in 0..3 {
+        window.frame(app);
+    }
+    window.picture(app)
+}
+
+fn fragment(link: &str) -> &str {
+    link.split_once('#').map_or("", |(_, f)| f)
+}
+
+fn upload(name: &str, bytes: &[u8]) -> Upload {
+    Upload {
+        name: name.to_string(),
+        bytes: Ok(bytes.to_vec()),
+        purpose: UploadPurpose::Open,
+    }
+}
+
+/// Gives `upload` to the app and draws a frame, which applies the command it queues.
+fn give(app: &mut NavlabApp, upload: Upload) {
+    app.open_upload(upload);
+    let mut window = HeadlessWindow::new([900, 560], egui::ThemePreference::Dark);
+    window.frame(app);
+}
+
+#[test]
+fn a_link_opens_the_same_view_in_a_fresh_window() {
+    let mut first = app();
+    first.scenes.navmesh =
+        NavmeshScene::embedded(navlab::assets::HOLE, first.scenes.navmesh.settings.clone());
+    first
+        .scenes
+        .navmesh
+        .place(Some(Vec2::new(3.866, 2.379)), Some(Vec2::new(3.567, 9.393)));
+    first.scenes.navmesh.show_step(25);
+    let before = picture(&mut first);
+    let link = first.share_link(PAGE).expect("small enough");
+    assert!(link.starts_with(&format!("{PAGE}#lesson=")), "{link}");
+    assert!(link.len() < 2_000, "built-in documents are named: {link}");
+
+    let mut second = app();
+    second
+        .open_share_fragment(fragment(&link))
+        .expect("the link opens");
+    assert_eq!(second.scenes.navmesh.playback.cursor, 25);
+    assert_eq!(second.scenes.navmesh.start, first.scenes.navmesh.start);
+    assert!(second.map.file.is_none() && !second.map.dirty);
+    second.notice = None;
+    let after = picture(&mut second);
+    assert!(before.pixels == after.pixels, "the pictures differ");
+}
+
+#[test]
+fn an_edited_map_and_its_step_travel_inside_the_link() {
+    let mut first = app();
+    first.settings.scene = SceneKind::TileMap;
+    assert!(first.paint((5, 5), navlab::grid::Tile::Water));
+    first.scenes.tile_map.settings.algorithm = navlab::grid::AlgorithmKind::Dijkstra;
+    first.scenes.tile_map.rerun(&first.map);
+    first.scenes.tile_map.show_step(40);
+    let link = first.share_link(PAGE).expect("small enough");
+
+    let mut second = app();
+    second.open_share_fragment_reporting(fragment(&link));
+    assert_eq!(second.error(), None);
+    assert_eq!(second.settings.scene, SceneKind::TileMap);
+    assert_eq!(second.map.map, first.map.map);
+    assert_eq!(second.scenes.tile_map.shown_step(), 40);
+    assert_eq!(
+        second.scenes.tile_map.settings.algorithm,
+        navlab::grid::AlgorithmKind::Dijkstra
+    );
+}
+
+#[test]
+fn a_damaged_link_or_one_naming_a_file_leaves_the_window_as_it_was() {
+    let mut window = app();
+    let shown = window.scenes.navmesh.source.name();
+    let link = window.share_link(PAGE).expect("small");
+    let cut = &fragment(&link)[..fragment(&link).len() / 2];
+    for bad in ["lesson=", cut, "lesson=%%%", "step=4"] {
+        window.open_share_fragment_reporting(bad);
+        let error = window.error().expect("an error").to_string();
+        assert!(error.contains("share link"), "{bad}: {error}");
+        assert_eq!(window.scenes.navmesh.source.name(), shown);
+    }
+    // A lesson naming a file beside it cannot be read from a link.
+    let mut lesson = serde_json::to_value(window.lesson_in(None).expect("lesson")).expect("json");
+    lesson["navmesh"]["mesh"] = serde_json::json!({"kind": "file", "path": "rooms.obj"});
+    let named = share::encode(&lesson.to_string()).expect("short");
+    let error = window.open_share_fragment(&named).expect_err("refused");
+    assert!(error.contains("names a file"), "{error}");
+    assert_eq!(window.scenes.navmesh.source.name(), shown);
+}
+
+#[test]
+fn files_given_as_bytes_open_by_name_and_garbage_is_refused_naming_it() {
+    let mut window = app();
+    let shown = window.scenes.navmesh.source.name();
+    // Garbage with a control character in its name: refused by name, the name made printable,
+    // nothing of the contents echoed.
+    give(
+        &mut window,
+        upload("bad\u{1b}[31m.obj", b"v 0 0 0\nf 1 2 9\n\x00\x01SECRET"),
+    );
+    let error = window.error().expect("refused").to_string();
+    assert!(error.contains("bad") && error.contains(".obj"), "{error}");
+    assert!(
+        !error.contains('\u{1b}') && !error.contains("SECRET"),
+        "{error}"
+    );
+    assert_eq!(window.scenes.navmesh.source.name(), shown);
+    // A picker that could not read the file says why.
+    let mut unread = upload("huge.obj", b"");
+    unread.bytes = Err("larger than 256 MiB".to_string());
+    give(&mut window, unread);
+    assert!(window.error().expect("error").contains("huge.obj: larger"));
+    // A real mesh and a real map open in their scenes.
+    let obj = std::fs::read(common::repo_path("assets/hole.obj")).expect("asset");
+    give(&mut window, upload("hole.obj", &obj));
+    assert_eq!(window.error(), None);
+    assert_eq!(window.settings.scene, SceneKind::Navmesh);
+    assert!(window.scenes.navmesh.source.name().contains("hole.obj"));
+    give(
+        &mut window,
+        upload(
+            "tiny.map",
+            b"type octile\nheight 2\nwidth 3\nmap\n...\n.@.\n",
+        ),
+    );
+    assert_eq!(window.error(), None);
+    assert_eq!(window.settings.scene, SceneKind::TileMap);
+    assert_eq!((window.map.map.width(), window.map.map.height()), (3, 2));
+    // Not a kind navlab opens.
+    give(&mut window, upload("photo.png", b"\x89PNG"));
+    assert!(window.error().expect("refused").contains("photo.png"));
+}
+
+#[test]
+fn copy_link_asks_for_the_web_page_once_then_copies() {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app());
+    h.run_steps(2);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Copy link").click();
+    h.run_steps(2);
+    let field = || (egui::accesskit::Role::TextInput, "Web page address:");
+    h.get_by_role_and_label(field().0, field().1).click();
+    h.run_steps(1);
+    h.get_by_role_and_label(field().0, field().1)
+        .type_text(PAGE);
+    h.run_steps(2);
+    h.get(
+        egui_kittest::kittest::by()
+            .role(egui::accesskit::Role::Button)
+            .label("Copy link"),
+    )
+    .click();
+    h.run_steps(2);
+    assert_eq!(h.state().settings.web_address.as_deref(), Some(PAGE));
+    let notice = h.state().notice.clone().unwrap_or_default();
+    assert!(notice.starts_with("Copied a link"), "{notice}");
+}

@@ -1,0 +1,272 @@
+// The browser test: serves dist/ on 127.0.0.1, opens it in headless Chromium and checks that
+// navlab starts and draws its default scene, that clicks and keys work in each scene, that a
+// share link restores a step, and that a broken link or a dropped garbage file shows an error
+// and leaves the scene as it was. The app tells the page what it shows in the canvas's
+// `data-navlab-status` attribute (JSON).
+//
+//   node browser-test.mjs [--screenshot FILE] [--report FILE]
+//
+// CHROMIUM names the browser (default /usr/bin/chromium). Exit status 1 on any failure.
+
+import http from "node:http";
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.resolve(here, "../../dist");
+const args = process.argv.slice(2);
+const option = (name) => {
+  const at = args.indexOf(name);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+
+const failures = [];
+function check(ok, what) {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+  if (!ok) failures.push(what);
+}
+
+// --- dist/ on 127.0.0.1 ---------------------------------------------------------------------
+const types = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".wasm": "application/wasm",
+};
+if (!fs.existsSync(path.join(dist, "index.html"))) {
+  console.error(`no ${dist}/index.html: build the site first (web/build)`);
+  process.exit(1);
+}
+const server = http.createServer((request, response) => {
+  const name = decodeURIComponent(new URL(request.url, "http://x").pathname);
+  const file = path.join(dist, name === "/" ? "index.html" : name);
+  if (!file.startsWith(dist) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    response.writeHead(404).end();
+    return;
+  }
+  response.writeHead(200, {
+    "content-type": types[path.extname(file)] ?? "application/octet-stream",
+  });
+  fs.createReadStream(file).pipe(response);
+});
+await new Promise((done) => server.listen(0, "127.0.0.1", done));
+const base = `http://127.0.0.1:${server.address().port}/`;
+
+// --- the browser ----------------------------------------------------------------------------
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+  ],
+});
+const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+
+const problems = [];
+async function open(address, within = context) {
+  const page = await within.newPage();
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  await page.goto(address);
+  return page;
+}
+
+async function status(page) {
+  const text = await page.getAttribute("#navlab_canvas", "data-navlab-status");
+  return text ? JSON.parse(text) : null;
+}
+
+/// Waits (up to `ms`) until `ok(status)`; the last status, or a failure naming `what`.
+async function waitFor(page, what, ok, ms = 15000) {
+  const until = Date.now() + ms;
+  let last = null;
+  while (Date.now() < until) {
+    last = await status(page);
+    if (last && ok(last)) {
+      check(true, what);
+      return last;
+    }
+    await page.waitForTimeout(50);
+  }
+  check(false, `${what} (last status: ${JSON.stringify(last)?.slice(0, 400)})`);
+  return last;
+}
+
+/// Presses `key` and waits for the frame that takes it (keys pressed within one frame are
+/// taken together, in an order of the app's).
+async function press(page, key) {
+  const before = (await status(page)).frames;
+  await page.keyboard.press(key);
+  const until = Date.now() + 5000;
+  while (Date.now() < until && (await status(page)).frames <= before) await page.waitForTimeout(20);
+}
+
+const centre = (r, fx = 0.5, fy = 0.5) => [r[0] + (r[2] - r[0]) * fx, r[1] + (r[3] - r[1]) * fy];
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+/// Distinct colours in a screenshot of the page (every 7th pixel), counted in the page.
+async function colours(page) {
+  const png = (await page.screenshot()).toString("base64");
+  return page.evaluate(async (data) => {
+    const picture = new Image();
+    picture.src = `data:image/png;base64,${data}`;
+    await picture.decode();
+    const canvas = new OffscreenCanvas(picture.width, picture.height);
+    const g = canvas.getContext("2d");
+    g.drawImage(picture, 0, 0);
+    const d = g.getImageData(0, 0, picture.width, picture.height).data;
+    const seen = new Set();
+    for (let i = 0; i < d.length; i += 28) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    return seen.size;
+  }, png);
+}
+
+/// The frame times the app reports over `ms` of playing.
+async function frameTimes(page, ms) {
+  const times = [];
+  const until = Date.now() + ms;
+  let frames = -1;
+  while (Date.now() < until) {
+    const s = await status(page);
+    if (s.frames !== frames && s.frame_ms !== null) times.push(s.frame_ms);
+    frames = s.frames;
+    await page.waitForTimeout(20);
+  }
+  times.sort((a, b) => a - b);
+  return times;
+}
+
+const report = {};
+try {
+  // The default scene: the built-in mesh, start and goal placed, drawn.
+  const page = await open(base);
+  let s = await waitFor(page, "the app starts and draws frames", (s) => s.frames >= 3, 30000);
+  if (!s) throw new Error("the app did not start");
+  report.first_frame_ms = s.first_frame_ms;
+  check(s.first_frame_ms <= 3000, `first frame ${s.first_frame_ms?.toFixed(0)} ms after load (≤ 3000)`);
+  check(s.scene === "Navmesh" && s.navmesh.mesh.startsWith("rooms.obj"), "the default mesh is shown");
+  check(s.steps > 0 && !same(s.navmesh.start, s.navmesh.goal), "start and goal are placed, A* ran");
+  const shown = await colours(page);
+  check(shown >= 30, `the page shows the scene's colours (${shown} colours)`);
+
+  // Clicks set start (left) and goal (right).
+  const canvas = s.canvas;
+  await page.mouse.click(...centre(canvas, 0.3, 0.55));
+  s = await waitFor(page, "a left click moves the start", (t) => !same(t.navmesh.start, s.navmesh.start));
+  const before = s.navmesh.goal;
+  await page.mouse.click(...centre(canvas, 0.7, 0.45), { button: "right" });
+  s = await waitFor(page, "a right click moves the goal", (t) => !same(t.navmesh.goal, before));
+
+  // Space plays.
+  await press(page, "Home");
+  await press(page, "Space");
+  s = await waitFor(page, "Space plays the navmesh steps", (t) => t.playing && t.step > 3);
+  const times = await frameTimes(page, 2000);
+  report.frame_ms_median = times[Math.floor(times.length / 2)];
+  report.frame_ms_max = times[times.length - 1];
+  report.frames_measured = times.length;
+  check(report.frame_ms_median <= 16, `navmesh frames: median ${report.frame_ms_median?.toFixed(2)} ms, most ${report.frame_ms_max?.toFixed(2)} ms (≤ 16)`);
+  await press(page, "Space");
+
+  // A garbage file dropped on the window: an error, the mesh stays.
+  await page.evaluate(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(["v 0 0 0\nf 1 2 9\n\u0000\u0001garbage"], "bad.obj"));
+    const canvas = document.getElementById("navlab_canvas");
+    for (const type of ["dragenter", "dragover", "drop"]) {
+      canvas.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }
+  });
+  s = await waitFor(page, "a dropped garbage file shows its error", (t) => (t.error ?? "").includes("bad.obj"));
+  check(s.scene === "Navmesh" && s.navmesh.mesh.startsWith("rooms.obj"), "the mesh shown stays");
+
+  // The tile map: A* plays; a link to a step opens that step.
+  await page.mouse.click(...centre(s.tabs.TileMap));
+  s = await waitFor(page, "the tile-map scene opens", (t) => t.scene === "TileMap" && t.steps > 0);
+  await page.focus("#navlab_canvas");
+  await press(page, "Home");
+  s = await waitFor(page, "Home goes to the first step", (t) => t.step === 0);
+  await press(page, "Space");
+  s = await waitFor(page, "Space plays the tile-map search", (t) => t.step > 10);
+  const times2 = await frameTimes(page, 1000);
+  report.tile_map_frame_ms_median = times2[Math.floor(times2.length / 2)];
+  report.tile_map_frame_ms_max = times2[times2.length - 1];
+  check(report.tile_map_frame_ms_median <= 16, `tile-map frames: median ${report.tile_map_frame_ms_median?.toFixed(2)} ms (≤ 16)`);
+  await press(page, "Space");
+  s = await waitFor(page, "Space pauses", (t) => !t.playing);
+  const step = s.step;
+  await press(page, "Control+Shift+L");
+  s = await waitFor(page, "Copy link copies a link", (t) => (t.notice ?? "").startsWith("Copied a link"));
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  check(link.startsWith(`${base}#lesson=`), `the link is to this page (${link.length} characters)`);
+
+  // The pursuit: the simulation plays.
+  await page.mouse.click(...centre(s.tabs.Pursuit));
+  s = await waitFor(page, "the pursuit scene opens", (t) => t.scene === "Pursuit");
+  await page.focus("#navlab_canvas");
+  const first = s.step;
+  await press(page, "Space");
+  await waitFor(page, "Space plays the pursuit", (t) => t.playing && t.step > first + 5);
+  const times3 = await frameTimes(page, 1000);
+  report.pursuit_frame_ms_median = times3[Math.floor(times3.length / 2)];
+  report.pursuit_frame_ms_max = times3[times3.length - 1];
+  check(report.pursuit_frame_ms_median <= 16, `pursuit frames: median ${report.pursuit_frame_ms_median?.toFixed(2)} ms (≤ 16)`);
+  await press(page, "Space");
+
+  // The link, in a new tab: the same scene and step.
+  const linked = await open(link);
+  s = await waitFor(linked, "the share link restores the scene and the step", (t) => t.frames >= 2 && t.scene === "TileMap" && t.step === step);
+
+  // A damaged link, in a browser that has not seen navlab: the default scene and a message.
+  const fresh = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const damaged = await open(`${base}#lesson=AAAAthis-is-not-a-lesson`, fresh);
+  s = await waitFor(damaged, "a damaged link shows its message", (t) => t.frames >= 2 && (t.error ?? "").includes("share link"));
+  check(s.scene === "Navmesh" && s.navmesh.mesh.startsWith("rooms.obj"), "a damaged link opens the default scene");
+
+  // The README's picture: the default scene at its last step, in a browser of its own.
+  const screenshot = option("--screenshot");
+  if (screenshot) {
+    const own = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: "dark" });
+    const shot = await open(base, own);
+    await waitFor(shot, "the picture's page starts", (t) => t.frames >= 3);
+    await shot.focus("#navlab_canvas");
+    await press(shot, "End");
+    await waitFor(shot, "End shows the last step", (t) => t.step === t.steps);
+    await shot.waitForTimeout(300);
+    await shot.screenshot({ path: screenshot });
+    console.log(`wrote ${screenshot}`);
+  }
+} catch (error) {
+  check(false, `the test ran to its end: ${error.stack ?? error}`);
+}
+
+check(problems.length === 0, `no errors or panics in the console${problems.length ? `:\n  ${problems.join("\n  ")}` : ""}`);
+
+const wasm = path.join(dist, "navlab_bg.wasm");
+if (fs.existsSync(wasm)) {
+  const bytes = fs.readFileSync(wasm);
+  report.wasm_bytes = bytes.length;
+  report.wasm_gzip_bytes = zlib.gzipSync(bytes, { level: 9 }).length;
+}
+console.log(JSON.stringify(report));
+const reportFile = option("--report");
+if (reportFile) fs.writeFileSync(reportFile, JSON.stringify(report, null, 2) + "\n");
+
+await browser.close();
+server.close();
+if (failures.length) {
+  console.error(`${failures.length} check(s) failed`);
+  process.exit(1);
+}
+console.log("the browser test passed");
