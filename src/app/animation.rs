@@ -119,14 +119,24 @@ pub fn record_gif(launch: &Launch, plan: &AnimationPlan) -> Result<AnimationRepo
     if let Some(message) = report.open_failed {
         return Err(format!("could not open {message}"));
     }
+    let theme = launch.theme.unwrap_or(egui::ThemePreference::Dark);
+    let (bytes, report) = record(&mut app, plan, theme)?;
+    crate::atomic::write_atomically(&plan.path, &bytes)?;
+    Ok(report)
+}
+
+/// Draws the steps `plan` asks for of what `app` shows, in `theme`, and encodes them: the
+/// GIF's bytes (not written anywhere yet) and what was recorded.
+pub fn record(
+    app: &mut NavlabApp,
+    plan: &AnimationPlan,
+    theme: egui::ThemePreference,
+) -> Result<(Vec<u8>, AnimationReport), String> {
     let [w, h] = plan.size;
-    let mut window = HeadlessWindow::new(
-        plan.size,
-        launch.theme.unwrap_or(egui::ThemePreference::Dark),
-    );
+    let mut window = HeadlessWindow::new(plan.size, theme);
     // The layout settles over the first frames (panel widths, fitted views).
     for _ in 0..3 {
-        window.frame(&mut app);
+        window.frame(app);
     }
     let kind = app.settings.scene;
     let (_, len) = app.scenes.get_mut(kind).step_counts();
@@ -140,7 +150,7 @@ pub fn record_gif(launch: &Launch, plan: &AnimationPlan) -> Result<AnimationRepo
     let mut frame_size = [0, 0];
     for k in first..=last {
         app.scenes.get_mut(kind).show_step(k);
-        let image = window.picture(&mut app);
+        let image = window.picture(app);
         let area = plan
             .canvas_only
             .then(|| app.scenes.get_mut(kind).canvas_area())
@@ -220,11 +230,13 @@ pub fn record_gif(launch: &Launch, plan: &AnimationPlan) -> Result<AnimationRepo
         .ok_or_else(|| format!("{}: no step to record", plan.path.display()))?
         .into_inner()
         .map_err(|e| format!("{}: {e}", plan.path.display()))?;
-    crate::atomic::write_atomically(&plan.path, &bytes)?;
-    Ok(AnimationReport {
-        frames,
-        size: frame_size,
-    })
+    Ok((
+        bytes,
+        AnimationReport {
+            frames,
+            size: frame_size,
+        },
+    ))
 }
 
 /// The smallest rectangle (left, top, width, height) holding every pixel that differs between

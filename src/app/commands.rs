@@ -101,16 +101,11 @@ impl UiCommand {
         )
     }
 
-    /// False for what a browser cannot do: type a path, read a file again from disk, record
-    /// an animation in a window of its own, quit.
+    /// False for what a browser cannot do: type a path, read a file again from disk, quit.
     pub fn in_browser(self) -> bool {
         !matches!(
             self,
-            UiCommand::OpenPath
-                | UiCommand::ReloadMesh
-                | UiCommand::ReloadMap
-                | UiCommand::ExportAnimation
-                | UiCommand::Quit
+            UiCommand::OpenPath | UiCommand::ReloadMesh | UiCommand::ReloadMap | UiCommand::Quit
         )
     }
 

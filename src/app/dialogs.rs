@@ -267,6 +267,9 @@ impl NavlabApp {
         path: std::path::PathBuf,
         form: super::animation::ExportForm,
     ) {
+        if super::IN_BROWSER {
+            return self.export_here(path, form);
+        }
         // What is shown, as a lesson in an empty folder of its own (so it holds its files).
         let folder = match tempfile::tempdir() {
             Ok(folder) => folder,
@@ -293,6 +296,46 @@ impl NavlabApp {
         }
     }
 
+    /// Records the animation at once, in this frame, and saves it (a browser page has no
+    /// thread to record on): a window of its own opens what is shown as a lesson, as on a
+    /// desktop, so that the recording leaves this one as it was.
+    fn export_here(&mut self, path: std::path::PathBuf, form: super::animation::ExportForm) {
+        let recorded = self.lesson_in(None).and_then(|lesson| {
+            let json = serde_json::to_vec(&lesson).map_err(|e| e.to_string())?;
+            let dialogs = super::files::ScriptedDialogs {
+                no_dialog: true,
+                ..Default::default()
+            };
+            let mut window = NavlabApp::new(super::AppSettings::default(), Box::new(dialogs));
+            window.open_lesson_bytes(&json, "what is shown", None)?;
+            let plan = super::animation::AnimationPlan {
+                path: path.clone(),
+                steps: (form.from, form.to),
+                fps: f64::from(form.fps),
+                size: form.size,
+                canvas_only: form.canvas_only,
+            };
+            let (bytes, report) =
+                super::animation::record(&mut window, &plan, egui::ThemePreference::Dark)?;
+            super::files::write_file(&path, &bytes)?;
+            Ok(report)
+        });
+        match recorded {
+            Ok(report) => self.say_recorded(&path, &report),
+            Err(message) => self.fail(SAVE_FAILED, message),
+        }
+    }
+
+    fn say_recorded(&mut self, path: &std::path::Path, report: &super::animation::AnimationReport) {
+        self.notice = Some(format!(
+            "Saved the animation as {} ({} of {} × {})",
+            path.display(),
+            count(report.frames, "frame"),
+            report.size[0],
+            report.size[1]
+        ));
+    }
+
     /// Says how a recording ended, once it has; true while one runs.
     pub(super) fn poll_export(&mut self) -> bool {
         let Some(job) = &self.windows.export_job else {
@@ -304,15 +347,7 @@ impl NavlabApp {
         let path = job.path.clone();
         self.windows.export_job = None;
         match result {
-            Ok(report) => {
-                self.notice = Some(format!(
-                    "Saved the animation as {} ({} of {} × {})",
-                    path.display(),
-                    count(report.frames, "frame"),
-                    report.size[0],
-                    report.size[1]
-                ));
-            }
+            Ok(report) => self.say_recorded(&path, &report),
             Err(message) => self.fail(SAVE_FAILED, message),
         }
         false
@@ -501,4 +536,44 @@ pub(super) fn drop_preview_ui(ctx: &egui::Context) {
                     .color(egui::Color32::WHITE),
             );
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The browser's way to export (at once, from a lesson of what is shown, without a
+    /// thread or a temporary folder) records the steps asked for and leaves the window as it
+    /// was; here the download is a file.
+    #[test]
+    fn an_animation_recorded_at_once_holds_the_steps_asked_for() {
+        let dir = tempfile::tempdir().expect("temp");
+        let path = dir.path().join("steps.gif");
+        let mut app = NavlabApp::new(
+            super::super::AppSettings::default(),
+            Box::new(super::super::files::ScriptedDialogs::default()),
+        );
+        let shown = app.scenes.navmesh.playback.cursor;
+        let form = super::super::animation::ExportForm {
+            from: 3,
+            to: 7,
+            fps: 10,
+            canvas_only: true,
+            size: [640, 400],
+        };
+        app.export_here(path.clone(), form);
+        assert_eq!(app.error(), None);
+        assert_eq!(app.scenes.navmesh.playback.cursor, shown);
+        let notice = app.notice.clone().unwrap_or_default();
+        assert!(notice.contains("5 frames"), "{notice}");
+        let file = std::fs::File::open(&path).expect("written");
+        let mut decoder = gif::DecodeOptions::new()
+            .read_info(std::io::BufReader::new(file))
+            .expect("a GIF");
+        let mut frames = 0;
+        while decoder.read_next_frame().expect("decodes").is_some() {
+            frames += 1;
+        }
+        assert_eq!(frames, 5);
+    }
 }

@@ -179,6 +179,16 @@ try {
   check(report.frame_ms_median <= 16, `navmesh frames: median ${report.frame_ms_median?.toFixed(2)} ms, most ${report.frame_ms_max?.toFixed(2)} ms (≤ 16)`);
   await press(page, "Space");
 
+  // Saving downloads: a picture of the window (F12).
+  const download = page.waitForEvent("download", { timeout: 10000 });
+  await press(page, "F12");
+  const picture = await download;
+  const bytes = fs.readFileSync(await picture.path());
+  check(
+    picture.suggestedFilename().endsWith(".png") && bytes.subarray(1, 4).toString() === "PNG",
+    `Save picture downloads a PNG (${picture.suggestedFilename()}, ${bytes.length} bytes)`,
+  );
+
   // A garbage file dropped on the window: an error, the mesh stays.
   await page.evaluate(() => {
     const transfer = new DataTransfer();
