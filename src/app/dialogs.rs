@@ -455,7 +455,7 @@ fn help_ui(ui: &mut egui::Ui, scenes: &Scenes) {
         ui.end_row();
         for command in UiCommand::ALL {
             let keys = command.keys_text(&ctx);
-            if keys.is_empty() {
+            if keys.is_empty() || (super::IN_BROWSER && !command.in_browser()) {
                 continue;
             }
             ui.strong(keys);
