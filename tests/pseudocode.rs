@@ -259,28 +259,14 @@ fn the_navmesh_search_and_the_funnel_replay_from_their_lines() {
 }
 
 fn check_mesh(mesh: &NavMesh, timeline: &Timeline) {
-    let search: Vec<SearchEvent> = timeline
-        .steps()
-        .iter()
-        .filter_map(|s| match s {
-            Step::Search(e) => Some(*e),
-            _ => None,
-        })
-        .collect();
+    let search = timeline.search_events();
     let lit = lines(Listing::NavmeshAStar, &search);
     assert_eq!(
         replay_best_first(Listing::NavmeshAStar, &lit),
         expansions(&search)
     );
     assert_eq!(lit.last().map(|l| l.line), Some(7), "the corridor found");
-    let funnel: Vec<LitLine> = timeline
-        .steps()
-        .iter()
-        .filter_map(|s| match s {
-            Step::Funnel(e) => Some(funnel_step(e)),
-            _ => None,
-        })
-        .collect();
+    let funnel: Vec<LitLine> = timeline.funnel_events().iter().map(funnel_step).collect();
     assert!(funnel.iter().all(|l| (1..=11).contains(&l.line)));
     let corners: Vec<Vec2> = funnel
         .iter()

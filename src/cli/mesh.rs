@@ -269,24 +269,9 @@ fn write_mesh_trace(
     path: &crate::navmesh::Path,
     timeline: &crate::navmesh::timeline::Timeline,
 ) -> Result<(), String> {
-    use crate::navmesh::timeline::Step;
     use crate::search::posthoc;
-    let search: Vec<crate::search::SearchEvent> = timeline
-        .steps()
-        .iter()
-        .filter_map(|s| match s {
-            Step::Search(e) => Some(*e),
-            _ => None,
-        })
-        .collect();
-    let funnel: Vec<crate::search::funnel::FunnelEvent> = timeline
-        .steps()
-        .iter()
-        .filter_map(|s| match s {
-            Step::Funnel(e) => Some(e.clone()),
-            _ => None,
-        })
-        .collect();
+    let search = timeline.search_events();
+    let funnel = timeline.funnel_events();
     let points = |t: usize| {
         let corners: Vec<serde_json::Value> = mesh
             .triangles()

@@ -281,6 +281,16 @@ pub struct ReadOptions {
     pub agent_radius: Option<f64>,
 }
 
+/// The bytes of the mesh file at `path` (a regular file, at most
+/// [`MAX_MESH_BYTES`](crate::input::MAX_MESH_BYTES)) and its name for messages.
+fn read_mesh_file(path: &FsPath) -> Result<(Vec<u8>, String), LoadError> {
+    let file = path.display().to_string();
+    match crate::input::read_file(path, crate::input::MAX_MESH_BYTES, "a mesh file") {
+        Ok(bytes) => Ok((bytes, file)),
+        Err(source) => Err(LoadError::Read { file, source }),
+    }
+}
+
 /// True for a path the window opens as a mesh: `.obj` or `.mesh` (any case).
 pub fn is_mesh_path(path: &FsPath) -> bool {
     polyanya::is_polyanya_path(path)

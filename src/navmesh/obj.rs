@@ -1,7 +1,7 @@
 //! Wavefront OBJ navmeshes, read with [`tobj`]: `f a/b/c` forms, negative indices, quads and
 //! n-gons, normals and uvs (ignored), comments and several objects (merged) are all accepted.
 
-use super::{BuildOptions, LoadError, NavMesh, Plane, RawMesh};
+use super::{LoadError, NavMesh, Plane, RawMesh, ReadOptions};
 use std::io::{BufRead, Read};
 use std::path::Path;
 
@@ -9,45 +9,25 @@ use std::path::Path;
 pub fn load(path: &Path, plane: Plane) -> Result<NavMesh, LoadError> {
     let file = path.display().to_string();
     let raw = load_raw(path, plane)?;
-    build(raw, &file, plane)
+    NavMesh::from_read(raw, &file, ReadOptions::default())
 }
 
 /// The polygons of an OBJ file as it has them (see [`load`]).
 pub fn load_raw(path: &Path, plane: Plane) -> Result<RawMesh, LoadError> {
-    let file = path.display().to_string();
     // The file's bytes are gone before the mesh is built: one copy of the mesh at a time.
-    let bytes = crate::input::read_file(path, crate::input::MAX_MESH_BYTES, "a mesh file")
-        .map_err(|source| LoadError::Read {
-            file: file.clone(),
-            source,
-        })?;
+    let (bytes, file) = super::read_mesh_file(path)?;
     read_polygons(&bytes, &file, plane)
 }
 
 /// Parses OBJ text; `file` names it in error messages.
 pub fn parse(bytes: &[u8], file: &str, plane: Plane) -> Result<NavMesh, LoadError> {
     let raw = read_polygons(bytes, file, plane)?;
-    build(raw, file, plane)
+    NavMesh::from_read(raw, file, ReadOptions::default())
 }
 
 /// The polygons of OBJ text as it has them; `file` names it in error messages.
 pub fn parse_raw(bytes: &[u8], file: &str, plane: Plane) -> Result<RawMesh, LoadError> {
     read_polygons(bytes, file, plane)
-}
-
-/// Builds the mesh of the file's polygons.
-fn build(raw: RawMesh, file: &str, plane: Plane) -> Result<NavMesh, LoadError> {
-    NavMesh::from_raw(
-        raw,
-        BuildOptions {
-            plane,
-            ..BuildOptions::default()
-        },
-    )
-    .map_err(|source| LoadError::Build {
-        file: file.to_string(),
-        source,
-    })
 }
 
 /// The positions and polygons of OBJ text, vertices numbered as in the file; an error naming

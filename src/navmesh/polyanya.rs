@@ -5,7 +5,7 @@
 //! [`to_polyanya`].
 
 pub use super::polyanya_write::{PolygonShape, WriteError, to_polyanya};
-use super::{BuildOptions, LoadError, NavMesh, Plane};
+use super::{LoadError, NavMesh, Plane, ReadOptions};
 use std::path::Path;
 
 /// True for a path whose extension is `.mesh` (any case).
@@ -17,33 +17,13 @@ pub fn is_polyanya_path(path: &Path) -> bool {
 /// Loads a `.mesh` file.
 pub fn load(path: &Path) -> Result<NavMesh, LoadError> {
     let file = path.display().to_string();
-    build(load_raw(path)?, &file)
+    NavMesh::from_read(load_raw(path)?, &file, ReadOptions::default())
 }
 
 /// The polygons of a `.mesh` file as it has them (see [`load`]).
 pub fn load_raw(path: &Path) -> Result<super::RawMesh, LoadError> {
-    let file = path.display().to_string();
-    let bytes = crate::input::read_file(path, crate::input::MAX_MESH_BYTES, "a mesh file")
-        .map_err(|source| LoadError::Read {
-            file: file.clone(),
-            source,
-        })?;
+    let (bytes, file) = super::read_mesh_file(path)?;
     parse_raw(&bytes, &file)
-}
-
-/// Builds the mesh of a file's polygons (in the XY plane).
-fn build(raw: super::RawMesh, file: &str) -> Result<NavMesh, LoadError> {
-    NavMesh::from_raw(
-        raw,
-        BuildOptions {
-            plane: Plane::Xy,
-            ..BuildOptions::default()
-        },
-    )
-    .map_err(|source| LoadError::Build {
-        file: file.to_string(),
-        source,
-    })
 }
 
 /// The whitespace-separated tokens of a text, each with the line it is on, read one at a
@@ -153,7 +133,7 @@ impl<'a> Tokens<'a> {
 
 /// Parses `.mesh` text; `file` names it in error messages.
 pub fn parse(bytes: &[u8], file: &str) -> Result<NavMesh, LoadError> {
-    build(parse_raw(bytes, file)?, file)
+    NavMesh::from_read(parse_raw(bytes, file)?, file, ReadOptions::default())
 }
 
 /// The polygons of `.mesh` text as it has them; `file` names it in error messages.

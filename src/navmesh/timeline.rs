@@ -287,6 +287,28 @@ impl Timeline {
         &self.steps
     }
 
+    /// A\*'s events, in order (the search's own steps, without the funnel's or Polyanya's).
+    pub fn search_events(&self) -> Vec<SearchEvent> {
+        self.steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Search(e) => Some(*e),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The funnel's events, in order.
+    pub fn funnel_events(&self) -> Vec<FunnelEvent> {
+        self.steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Funnel(e) => Some(e.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Number of steps.
     pub fn len(&self) -> usize {
         self.steps.len()

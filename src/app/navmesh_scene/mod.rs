@@ -566,14 +566,7 @@ impl NavmeshScene {
     fn show_query(&mut self, timeline: Timeline) {
         self.gap = match (&timeline.path, &timeline.optimal) {
             (Some(path), Some(optimal)) if path.length.is_finite() && optimal.is_found() => {
-                let search: Vec<crate::search::SearchEvent> = timeline.steps()
-                    [..timeline.search_steps()]
-                    .iter()
-                    .filter_map(|s| match s {
-                        crate::navmesh::timeline::Step::Search(e) => Some(*e),
-                        _ => None,
-                    })
-                    .collect();
+                let search = timeline.search_events();
                 Some(crate::navmesh::gap::compare(
                     &self.mesh, path, optimal, &search,
                 ))
