@@ -277,6 +277,19 @@ pub struct ExportForm {
     pub size: [usize; 2],
 }
 
+impl ExportForm {
+    /// What to record, into `path`.
+    pub fn plan(&self, path: PathBuf) -> AnimationPlan {
+        AnimationPlan {
+            path,
+            steps: (self.from, self.to),
+            fps: f64::from(self.fps),
+            size: self.size,
+            canvas_only: self.canvas_only,
+        }
+    }
+}
+
 /// An animation being recorded on a worker thread.
 pub struct ExportJob {
     /// Where it goes.

@@ -280,13 +280,7 @@ impl NavlabApp {
             Ok(lesson) => lesson,
             Err(message) => return self.fail(SAVE_FAILED, message),
         };
-        let plan = super::animation::AnimationPlan {
-            path: path.clone(),
-            steps: (form.from, form.to),
-            fps: f64::from(form.fps),
-            size: form.size,
-            canvas_only: form.canvas_only,
-        };
+        let plan = form.plan(path.clone());
         match super::animation::ExportJob::start(folder, &lesson, plan) {
             Ok(job) => {
                 self.notice = Some(format!("Recording the animation into {}…", path.display()));
@@ -308,13 +302,7 @@ impl NavlabApp {
             };
             let mut window = NavlabApp::new(super::AppSettings::default(), Box::new(dialogs));
             window.open_lesson_bytes(&json, "what is shown", None)?;
-            let plan = super::animation::AnimationPlan {
-                path: path.clone(),
-                steps: (form.from, form.to),
-                fps: f64::from(form.fps),
-                size: form.size,
-                canvas_only: form.canvas_only,
-            };
+            let plan = form.plan(path.clone());
             let (bytes, report) =
                 super::animation::record(&mut window, &plan, egui::ThemePreference::Dark)?;
             super::files::write_file(&path, &bytes)?;

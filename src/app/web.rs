@@ -65,12 +65,16 @@ fn log(message: &str) {
     web_sys::console::error_1(&message.into());
 }
 
-/// The page's address and its fragment (with `#`, empty when there is none).
-fn location() -> (Option<String>, String) {
-    let location = web_sys::window().map(|w| w.location());
-    let address = location.as_ref().and_then(|l| l.href().ok());
-    let fragment = location.and_then(|l| l.hash().ok()).unwrap_or_default();
-    (address, fragment)
+/// The page's address (with its fragment).
+fn page_address() -> Option<String> {
+    web_sys::window().and_then(|w| w.location().href().ok())
+}
+
+/// The page address's fragment (with `#`; empty when there is none).
+fn page_fragment() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
 }
 
 /// Milliseconds since the page began to load.
@@ -254,8 +258,8 @@ impl WebApp {
             ctx: cc.egui_ctx.clone(),
         };
         let mut app = NavlabApp::new(settings, Box::new(dialogs));
-        let (address, fragment) = location();
-        app.page_address = address.map(|a| a.split('#').next().unwrap_or_default().to_string());
+        app.page_address = page_address();
+        let fragment = page_fragment();
         if fragment.len() > 1 {
             app.open_share_fragment_reporting(&fragment);
         } else if let Some(kept) = cc.storage.and_then(|s| s.get_string(UNSAVED_KEY))
@@ -328,7 +332,7 @@ impl WebApp {
 
 impl eframe::App for WebApp {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
-        let (_, fragment) = location();
+        let fragment = page_fragment();
         if fragment != self.fragment {
             self.fragment = fragment;
             if self.fragment.len() > 1 {
