@@ -41,17 +41,20 @@ fn frames(path: &std::path::Path) -> Vec<(u16, u16, u16, Vec<u8>)> {
 fn forty_steps_make_forty_frames_of_the_size_asked_for() {
     let dir = tempfile::tempdir().expect("temp");
     let out = dir.path().join("astar.gif");
-    let (code, _, stderr) = navlab(&[
-        "open",
-        "--gif",
-        out.to_str().expect("utf-8"),
-        "--steps",
-        "0..39",
-        "--size",
-        "400x300",
-        "--fps",
-        "5",
-    ]);
+    let record = |out: &std::path::Path| {
+        navlab(&[
+            "open",
+            "--gif",
+            out.to_str().expect("utf-8"),
+            "--steps",
+            "0..39",
+            "--size",
+            "400x300",
+            "--fps",
+            "5",
+        ])
+    };
+    let (code, _, stderr) = record(&out);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stderr.contains("40 frames of 400 × 300"), "{stderr}");
     let frames = frames(&out);
@@ -67,17 +70,7 @@ fn forty_steps_make_forty_frames_of_the_size_asked_for() {
     assert!(changed >= 30, "{changed} of 39 frames changed");
     // The same command gives the same file.
     let again = dir.path().join("again.gif");
-    let (code, _, _) = navlab(&[
-        "open",
-        "--gif",
-        again.to_str().expect("utf-8"),
-        "--steps",
-        "0..39",
-        "--size",
-        "400x300",
-        "--fps",
-        "5",
-    ]);
+    let (code, _, _) = record(&again);
     assert_eq!(code, Some(0));
     assert_eq!(
         std::fs::read(&out).expect("first"),

@@ -103,7 +103,7 @@ fn the_hand_made_polyanya_meshes_agree_with_the_visibility_oracle() {
 #[test]
 fn straight_when_clear_and_round_the_corner_when_not() {
     // A 6 × 4 room with a wall from the bottom up to row 2 at column 3.
-    let map = map_of(&["......", "......", "...#..", "...#.."]);
+    let map = common::walled_map(&["......", "......", "...#..", "...#.."]);
     let mesh = navlab::navmesh::from_map::navmesh_from_map(&map, 0.0).expect("builds");
     let clear = optimal(&mesh, Vec2::new(0.5, 0.5), Vec2::new(5.5, 1.5));
     assert!((clear.length - Vec2::new(5.0, 1.0).length()).abs() < 1e-12);
@@ -126,22 +126,9 @@ fn straight_when_clear_and_round_the_corner_when_not() {
         ]
     );
     // Unreachable: walled off.
-    let walled = map_of(&["..#..", "..#..", "..#.."]);
+    let walled = common::walled_map(&["..#..", "..#..", "..#.."]);
     let mesh = navlab::navmesh::from_map::navmesh_from_map(&walled, 0.0).expect("builds");
     assert!(!optimal(&mesh, Vec2::new(0.5, 0.5), Vec2::new(4.5, 0.5)).is_found());
-}
-
-fn map_of(rows: &[&str]) -> TileMap {
-    TileMap::from_rows(
-        rows.iter()
-            .map(|r| {
-                r.chars()
-                    .map(|c| if c == '#' { Tile::Wall } else { Tile::Grass })
-                    .collect()
-            })
-            .collect(),
-    )
-    .expect("a map")
 }
 
 /// Dijkstra over the visibility graph of start, goal and the mesh's boundary corners: the

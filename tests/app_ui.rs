@@ -3,6 +3,7 @@
 
 mod common;
 use common::drag_screen;
+use common::harness;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;
@@ -30,14 +31,6 @@ fn app_without_file_dialogs() -> NavlabApp {
             ..Default::default()
         }),
     )
-}
-
-fn harness(app: NavlabApp) -> Harness<'static, NavlabApp> {
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
-    harness.run_steps(2);
-    harness
 }
 
 fn cursor(h: &Harness<'_, NavlabApp>) -> usize {
@@ -881,7 +874,6 @@ fn files_dragged_over_and_dropped_on_the_window() {
 /// File menu was still on screen in the frame that asked.
 fn picture_request(h: &mut Harness<'_, NavlabApp>) -> (egui::ScreenshotCallback, bool) {
     for _ in 0..6 {
-        eprintln!("DBG before step");
         h.step();
         let request = h
             .output()
@@ -892,14 +884,6 @@ fn picture_request(h: &mut Harness<'_, NavlabApp>) -> (egui::ScreenshotCallback,
                 egui::ViewportCommand::Screenshot(callback) => Some(callback.clone()),
                 _ => None,
             });
-        eprintln!(
-            "DBG step {:?} busy",
-            h.output()
-                .viewport_output
-                .values()
-                .map(|v| v.commands.len())
-                .collect::<Vec<_>>()
-        );
         if let Some(request) = request {
             return (request, h.query_by_label("Save picture…").is_some());
         }

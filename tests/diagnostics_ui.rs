@@ -55,10 +55,7 @@ fn faulty_on_diagnostics(
             ..Default::default()
         }),
     );
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
-    h.run_steps(2);
+    let mut h = common::harness(app);
     h.get_by_label("Open…").click();
     h.run_steps(3);
     assert!(

@@ -3,6 +3,7 @@
 //! and climbs the ramp to a goal upstairs; colours by height with their legend.
 
 mod common;
+use common::harness;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;
@@ -40,14 +41,6 @@ fn app_on_garage() -> NavlabApp {
         Some((Vec2::new(1.0, 1.0), Vec2::new(9.0, 1.0))),
     );
     app
-}
-
-fn harness(app: NavlabApp) -> Harness<'static, NavlabApp> {
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
-    harness.run_steps(2);
-    harness
 }
 
 fn click_world(h: &mut Harness<'static, NavlabApp>, p: Vec2, button: egui::PointerButton) {

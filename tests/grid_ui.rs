@@ -22,10 +22,7 @@ fn harness(answers: Vec<Option<PathBuf>>) -> Harness<'static, NavlabApp> {
 
 fn harness_with(dialogs: ScriptedDialogs) -> Harness<'static, NavlabApp> {
     let app = NavlabApp::new(AppSettings::default(), Box::new(dialogs));
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
-    h.run_steps(2);
+    let mut h = common::harness(app);
     h.get_by_label("Tile map").click();
     h.run_steps(3);
     assert_eq!(h.state().settings.scene, SceneKind::TileMap);

@@ -4,9 +4,8 @@
 //! window keeps what it had; the menu's Save lesson… and opening through Open….
 
 mod common;
-use egui_kittest::Harness;
+use common::{app, harness, picture};
 use egui_kittest::kittest::Queryable;
-use navlab::app::animation::HeadlessWindow;
 use navlab::app::files::ScriptedDialogs;
 use navlab::app::navmesh_scene::{MeshSource, NavmeshScene};
 use navlab::app::screenshot::Steps;
@@ -15,18 +14,6 @@ use navlab::geom::Vec2;
 use navlab::navmesh::CostModel;
 use std::collections::VecDeque;
 use std::path::PathBuf;
-
-fn app() -> NavlabApp {
-    NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()))
-}
-
-fn picture(app: &mut NavlabApp) -> egui::ColorImage {
-    let mut window = HeadlessWindow::new([900, 560], egui::ThemePreference::Dark);
-    for _ in 0..3 {
-        window.frame(app);
-    }
-    window.picture(app)
-}
 
 /// The built-in hole.obj with the edge-midpoint model, placed, at step 30 of 80-odd.
 fn teaching_app() -> NavlabApp {
@@ -167,10 +154,7 @@ fn save_lesson_in_the_menu_and_open_it_with_open() {
         ..Default::default()
     };
     let app = NavlabApp::new(AppSettings::default(), Box::new(dialogs));
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
-    h.run_steps(2);
+    let mut h = harness(app);
     h.get_by_label("File").click();
     h.run_steps(2);
     h.get_by_label("Save lesson…").click();

@@ -147,19 +147,6 @@ use navlab::navmesh::{QueryOptions, find_path};
 use navlab::search::NoObserver;
 use proptest::prelude::*;
 
-fn map_of(rows: &[&str]) -> TileMap {
-    TileMap::from_rows(
-        rows.iter()
-            .map(|r| {
-                r.chars()
-                    .map(|c| if c == '#' { Tile::Wall } else { Tile::Grass })
-                    .collect()
-            })
-            .collect(),
-    )
-    .expect("a map")
-}
-
 /// The distance between segments `a`–`b` and `c`–`d` (0 when they cross).
 fn segment_distance(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> f64 {
     let point_to = |p: Vec2, s: Vec2, e: Vec2| {
@@ -217,7 +204,7 @@ fn clearance(path: &[Vec2], walls: &[(Vec2, Vec2)]) -> f64 {
 #[test]
 fn a_room_with_a_pillar_shrinks_to_the_offset_area() {
     // A 10 × 8 room with a 2 × 2 pillar in the middle.
-    let map = map_of(&[
+    let map = common::walled_map(&[
         "..........",
         "..........",
         "..........",
@@ -247,7 +234,7 @@ fn a_room_with_a_pillar_shrinks_to_the_offset_area() {
 #[test]
 fn a_passage_narrower_than_the_agent_closes_and_is_marked() {
     // Two rooms joined by a corridor one tile wide.
-    let map = map_of(&[
+    let map = common::walled_map(&[
         "....#....",
         "....#....",
         ".........",

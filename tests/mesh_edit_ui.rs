@@ -4,6 +4,7 @@
 
 mod common;
 use common::drag_screen;
+use common::{app, harness};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;
@@ -13,18 +14,6 @@ use navlab::geom::Vec2;
 use navlab::navmesh::edit::{Shape, ShapeKind};
 use navlab::navmesh::{NavMesh, PathStatus};
 use std::sync::Arc;
-
-fn harness(app: NavlabApp) -> Harness<'static, NavlabApp> {
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
-    harness.run_steps(2);
-    harness
-}
-
-fn app() -> NavlabApp {
-    NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()))
-}
 
 fn screen(h: &Harness<'_, NavlabApp>, p: Vec2) -> egui::Pos2 {
     h.state()

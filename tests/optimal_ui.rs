@@ -2,20 +2,12 @@
 //! Polyanya's search with its open list, and the comparison with the corridor path at the end.
 
 mod common;
-use egui_kittest::Harness;
+use common::harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;
 use navlab::app::navmesh_scene::NavmeshScene;
 use navlab::app::{AppSettings, NavlabApp};
 use navlab::geom::Vec2;
-
-fn harness(app: NavlabApp) -> Harness<'static, NavlabApp> {
-    let mut harness = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
-    harness.run_steps(2);
-    harness
-}
 
 /// hole.obj between two points where A* and the funnel go the long way round the hole.
 fn app_on_hole() -> NavlabApp {

@@ -207,7 +207,6 @@ fn path_writes_the_triangles_as_polygons_then_the_funnel() {
 /// and Back to ours shows our run again.
 #[test]
 fn the_window_replays_a_trace_beside_our_run() {
-    use egui_kittest::Harness;
     use egui_kittest::kittest::Queryable;
     use navlab::app::files::ScriptedDialogs;
     use navlab::app::{AppSettings, NavlabApp};
@@ -218,10 +217,7 @@ fn the_window_replays_a_trace_beside_our_run() {
         ..Default::default()
     };
     let app = NavlabApp::new(AppSettings::default(), Box::new(dialogs));
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
-    h.run_steps(2);
+    let mut h = common::harness(app);
     h.get_by_label("Tile map").click();
     h.run_steps(3);
     // The student's run: ours, with the 3rd and 4th expansions the other way round.

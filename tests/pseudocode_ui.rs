@@ -5,17 +5,11 @@
 mod common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use navlab::app::files::ScriptedDialogs;
-use navlab::app::{AppSettings, NavlabApp};
+use navlab::app::NavlabApp;
 use navlab::search::pseudocode::Listing;
 
 fn harness() -> Harness<'static, NavlabApp> {
-    let app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
-    h.run_steps(2);
-    h
+    common::harness(common::app())
 }
 
 /// The number of line `n`, lit.

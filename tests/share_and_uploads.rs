@@ -5,29 +5,17 @@
 //! refused naming the file without echoing it; Copy link asks for the web page's address once.
 
 mod common;
-use egui_kittest::Harness;
+use common::{app, harness, picture};
 use egui_kittest::kittest::Queryable;
 use navlab::app::animation::HeadlessWindow;
-use navlab::app::files::{ScriptedDialogs, Upload, UploadPurpose};
+use navlab::app::files::{Upload, UploadPurpose};
 use navlab::app::navmesh_scene::NavmeshScene;
 use navlab::app::screenshot::Steps;
 use navlab::app::share;
-use navlab::app::{AppSettings, NavlabApp, SceneKind};
+use navlab::app::{NavlabApp, SceneKind};
 use navlab::geom::Vec2;
 
 const PAGE: &str = "https://example.org/navlab/";
-
-fn app() -> NavlabApp {
-    NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()))
-}
-
-fn picture(app: &mut NavlabApp) -> egui::ColorImage {
-    let mut window = HeadlessWindow::new([900, 560], egui::ThemePreference::Dark);
-    for _ in 0..3 {
-        window.frame(app);
-    }
-    window.picture(app)
-}
 
 fn fragment(link: &str) -> &str {
     link.split_once('#').map_or("", |(_, f)| f)
@@ -163,10 +151,7 @@ fn files_given_as_bytes_open_by_name_and_garbage_is_refused_naming_it() {
 
 #[test]
 fn copy_link_asks_for_the_web_page_once_then_copies() {
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1280.0, 800.0))
-        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app());
-    h.run_steps(2);
+    let mut h = harness(app());
     h.get_by_label("File").click();
     h.run_steps(2);
     h.get_by_label("Copy link").click();

@@ -682,3 +682,32 @@ pub fn walled_map(rows: &[&str]) -> navlab::grid::TileMap {
     )
     .expect("map")
 }
+
+/// A window whose file dialogs answer "cancelled" (no test opens a real one).
+pub fn app() -> navlab::app::NavlabApp {
+    navlab::app::NavlabApp::new(
+        navlab::app::AppSettings::default(),
+        Box::new(navlab::app::files::ScriptedDialogs::default()),
+    )
+}
+
+/// `app` in a 1280 × 800 window driven by egui_kittest, its first two frames drawn.
+pub fn harness(
+    app: navlab::app::NavlabApp,
+) -> egui_kittest::Harness<'static, navlab::app::NavlabApp> {
+    let mut harness = egui_kittest::Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut navlab::app::NavlabApp| app.frame_ui(ui), app);
+    harness.run_steps(2);
+    harness
+}
+
+/// A 900 × 560 picture of `app` drawn without a display, once the layout has settled.
+pub fn picture(app: &mut navlab::app::NavlabApp) -> egui::ColorImage {
+    let mut window =
+        navlab::app::animation::HeadlessWindow::new([900, 560], egui::ThemePreference::Dark);
+    for _ in 0..3 {
+        window.frame(app);
+    }
+    window.picture(app)
+}
