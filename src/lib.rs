@@ -10,6 +10,7 @@ pub mod app;
 pub mod assets;
 pub mod atomic;
 pub mod cli;
+pub mod clock;
 pub mod geom;
 pub mod grid;
 pub mod input;

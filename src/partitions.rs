@@ -14,7 +14,6 @@ use crate::navmesh::query::{PathStatus, QueryOptions, find_path};
 use crate::search::{NoObserver, Observer, SearchEvent, SearchOutcome};
 use std::sync::Arc;
 use std::time::Duration;
-use web_time::Instant;
 
 /// One of the four partitions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -157,7 +156,7 @@ impl<T> Clone for Built<T> {
 
 impl<T> Built<T> {
     fn timed(build: impl FnOnce() -> Result<T, String>) -> Self {
-        let started = Instant::now();
+        let started = crate::clock::Stopwatch::start();
         let structure = build().map(Arc::new);
         Self {
             structure,
@@ -279,7 +278,7 @@ pub fn search_partitions(
     let mut refused = Vec::new();
 
     // Grid: the cells themselves.
-    let started = Instant::now();
+    let started = crate::clock::Stopwatch::start();
     let algorithm = GridAlgorithm::AStar {
         heuristic: Heuristic::Octile,
         weight: 1.0,
@@ -310,7 +309,7 @@ pub fn search_partitions(
 
     // Quadtree.
     if let Some(quadtree) = built.quadtree.get() {
-        let started = Instant::now();
+        let started = crate::clock::Stopwatch::start();
         let mut expansions = Expansions::default();
         let path = quadtree.find_path(map, from, to, &mut expansions);
         let straight = pull_straight(map, &path.points);
@@ -331,7 +330,7 @@ pub fn search_partitions(
     // Visibility graph.
     match &built.visibility.structure {
         Ok(graph) => {
-            let started = Instant::now();
+            let started = crate::clock::Stopwatch::start();
             let (a, b) = (HalfPoint::centre(from), HalfPoint::centre(to));
             let mut expansions = Expansions::default();
             let path = graph.find_path(map, a, b, &mut expansions);
@@ -376,7 +375,7 @@ fn search_mesh(
     from: Cell,
     to: Cell,
 ) -> PartitionResult {
-    let started = Instant::now();
+    let started = crate::clock::Stopwatch::start();
     let (a, b) = (
         HalfPoint::centre(from).to_vec2(),
         HalfPoint::centre(to).to_vec2(),

@@ -44,6 +44,28 @@ pub fn short_number(x: f64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// `x` to three significant digits, with no trailing zeros, as a person reads a measure:
+/// "0.987", "12.5", "1,235", "0.000123".
+pub fn readable(x: f64) -> String {
+    if x == 0.0 || !x.is_finite() {
+        return x.to_string();
+    }
+    let magnitude = x.abs().log10().floor() as i32;
+    let places = (2 - magnitude).max(0) as usize;
+    let rounded = format!("{x:.places$}");
+    let trimmed = if rounded.contains('.') {
+        rounded.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &rounded
+    };
+    if magnitude >= 3 {
+        let unit = 10f64.powi(magnitude - 2);
+        thousands_decimal((x / unit).round() * unit, 0)
+    } else {
+        trimmed.to_string()
+    }
+}
+
 /// A string of digits with a comma before each group of three from the right.
 fn grouped(digits: &str) -> String {
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
@@ -92,6 +114,17 @@ pub fn expanded_at(steps: &[usize]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn readable_numbers_keep_three_significant_digits() {
+        assert_eq!(readable(0.9873929023700001), "0.987");
+        assert_eq!(readable(12.5), "12.5");
+        assert_eq!(readable(3.0), "3");
+        assert_eq!(readable(1234.6), "1,230");
+        assert_eq!(readable(0.000123456), "0.000123");
+        assert_eq!(readable(-0.25), "-0.25");
+        assert_eq!(readable(0.0), "0");
+    }
 
     #[test]
     fn decimals_stay_fixed_until_the_whole_part_is_huge() {

@@ -479,28 +479,83 @@ fn copy_path_copies_what_the_path_command_prints() {
     assert!(copied["waypoints"].as_array().expect("waypoints").len() > 2);
 }
 
-/// The numbers on the canvas's triangles: visit order (only expanded triangles, 1, 2, …), or
-/// every triangle's id as the steps name them, or none.
+/// The numbers on the canvas's triangles: by default every triangle's id, as the caption and
+/// the steps name them (at a step that expands triangle t, the triangle drawn in the colour
+/// of "expanded at this step" reads t); or the visit order (#1, #2, … on expanded
+/// triangles only); or none.
 #[test]
-fn triangles_are_numbered_by_visit_or_by_id() {
-    fn canvas_numbers(h: &Harness<'_, NavlabApp>) -> Vec<usize> {
+fn triangles_are_numbered_by_id_as_the_steps_name_them_or_by_visit() {
+    use navlab::navmesh::timeline::Step;
+    use navlab::search::SearchEvent;
+    /// The labels on the canvas with where they are drawn.
+    fn canvas_labels(h: &Harness<'_, NavlabApp>) -> Vec<(String, egui::Pos2)> {
         let canvas = h.state().scenes.navmesh.last_view().expect("drawn").rect;
-        let mut numbers: Vec<usize> = h
-            .output()
+        h.output()
             .shapes
             .iter()
             .filter_map(|clipped| match &clipped.shape {
                 egui::epaint::Shape::Text(text) if canvas.contains(text.pos) => {
-                    text.galley.text().parse().ok()
+                    let label = text.galley.text().to_string();
+                    let centre = text.pos + text.galley.rect.center().to_vec2();
+                    Some((label, centre))
                 }
                 _ => None,
             })
+            .collect()
+    }
+    fn numbers(h: &Harness<'_, NavlabApp>, prefix: &str) -> Vec<usize> {
+        let mut numbers: Vec<usize> = canvas_labels(h)
+            .iter()
+            .filter_map(|(label, _)| label.strip_prefix(prefix)?.parse().ok())
             .collect();
         numbers.sort_unstable();
         numbers
     }
     let mut h = harness(app_with_dialog_answers(vec![]));
-    assert!(canvas_numbers(&h).is_empty(), "nothing visited at step 0");
+    assert!(h.state().settings.scenes.navmesh.display.triangle_ids);
+    // The legend shows a label as an example: only the triangles' are counted.
+    h.get_by_label("Legend").click();
+    h.run_steps(2);
+    let triangles = h.state().scenes.navmesh.mesh.triangles().len();
+    let ids = numbers(&h, "");
+    assert_eq!(
+        ids,
+        (0..triangles).collect::<Vec<_>>(),
+        "every triangle by id, once"
+    );
+
+    // Step until A* expands some triangle: the label at that triangle's centroid is the
+    // number the caption names.
+    let mut checked = 0;
+    for _ in 0..40 {
+        h.key_press(egui::Key::ArrowRight);
+        h.run_steps(2);
+        let scene = &h.state().scenes.navmesh;
+        let shown = scene.playback.cursor;
+        let Some(Step::Search(SearchEvent::Expanded { node, .. })) = shown
+            .checked_sub(1)
+            .and_then(|k| scene.timeline.steps().get(k))
+            .cloned()
+        else {
+            continue;
+        };
+        let caption = scene.current_explanation();
+        assert!(
+            caption.contains(&format!("expand triangle {node},")),
+            "{caption}"
+        );
+        let view = scene.last_view().expect("drawn");
+        let centroid = view.screen_from_world(scene.mesh.triangles()[node].centroid);
+        let (label, _) = canvas_labels(&h)
+            .into_iter()
+            .min_by(|a, b| a.1.distance(centroid).total_cmp(&b.1.distance(centroid)))
+            .expect("labels");
+        assert_eq!(label, node.to_string(), "the expanded triangle's label");
+        checked += 1;
+    }
+    assert!(checked >= 8, "{checked}");
+
+    h.get_by_label("visit order").click();
     h.key_press(egui::Key::End);
     h.run_steps(2);
     let expanded = h
@@ -512,28 +567,22 @@ fn triangles_are_numbered_by_visit_or_by_id() {
         .as_ref()
         .expect("path")
         .expanded;
-    let visits = canvas_numbers(&h);
+    let visits = numbers(&h, "#");
     assert!(!visits.is_empty());
     assert!(
         visits.iter().all(|&n| (1..=expanded).contains(&n)),
         "{visits:?}"
     );
-
-    h.get_by_label("ids").click();
-    h.run_steps(2);
-    assert!(h.state().settings.scenes.navmesh.display.triangle_ids);
-    let triangles = h.state().scenes.navmesh.mesh.triangles().len();
-    let ids = canvas_numbers(&h);
     assert!(
-        ids.len() > visits.len(),
-        "every triangle, not only the expanded"
+        canvas_labels(&h)
+            .iter()
+            .all(|(label, _)| label.parse::<usize>().is_err()),
+        "a visit is never drawn as a bare number, which would read as an id"
     );
-    assert!(ids.iter().all(|&t| t < triangles), "{ids:?}");
-    assert!(ids.windows(2).all(|w| w[0] < w[1]), "each id once: {ids:?}");
 
     h.get_by_label("none").click();
     h.run_steps(2);
-    assert!(canvas_numbers(&h).is_empty());
+    assert!(numbers(&h, "").is_empty() && numbers(&h, "#").is_empty());
 }
 
 /// The open list above the steps names, at every step of A*, the triangle expanded next (the
@@ -910,16 +959,10 @@ fn stand_in_picture() -> std::sync::Arc<egui::ColorImage> {
     std::sync::Arc::new(image)
 }
 
-/// The PNG at `path`: its size and RGBA bytes.
-fn read_png(path: &std::path::Path) -> ((u32, u32), Vec<u8>) {
+/// The PNG at `path`.
+fn read_png(path: &std::path::Path) -> egui::ColorImage {
     let bytes = std::fs::read(path).expect("written");
-    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
-        .read_info()
-        .expect("a PNG");
-    let mut pixels = vec![0; reader.output_buffer_size().expect("size")];
-    let info = reader.next_frame(&mut pixels).expect("decodes");
-    pixels.truncate(info.buffer_size());
-    ((info.width, info.height), pixels)
+    navlab::app::screenshot::decode_png(&bytes).expect("a PNG")
 }
 
 /// File → Save picture… captures the window once its menu has closed and writes it where the
@@ -937,9 +980,9 @@ fn save_picture_writes_the_window_as_a_png() {
     request.complete(stand_in_picture());
     h.run_steps(2);
     assert_eq!(h.state().banner.error, None);
-    let ((width, height), pixels) = read_png(&target);
-    assert_eq!((width, height), (4, 3));
-    assert_eq!(&pixels[..8], &[10, 200, 30, 255, 250, 5, 60, 255]);
+    let written = read_png(&target);
+    assert_eq!(written.size, [4, 3]);
+    assert_eq!(written, *stand_in_picture());
     let names: Vec<_> = std::fs::read_dir(dir.path())
         .expect("dir")
         .map(|entry| entry.expect("entry").file_name())
@@ -997,7 +1040,7 @@ fn copy_picture_and_a_typed_path_for_save_picture() {
     h.get_by_label("Save").click();
     h.run_steps(2);
     assert!(h.state().path_prompt.is_none());
-    assert_eq!(read_png(&target.with_extension("png")).0, (4, 3));
+    assert_eq!(read_png(&target.with_extension("png")).size, [4, 3]);
 }
 
 /// A file given at launch that does not load is reported with its name and line (for

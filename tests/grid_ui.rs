@@ -1515,11 +1515,15 @@ fn the_open_list_shows_the_cell_expanded_next() {
     h.get_by_label("next");
     h.get_by_label("IDA*").click();
     h.run_steps(3);
-    h.get_by_label_contains("IDA* keeps no open list");
     // IDA*: its path instead, the deepest node first; the recorded steps replayed are the
     // oracle (the replay itself is checked against IDA*'s moves in tests/grid.rs). IDA*
     // searches on the worker (its budget is counted as work).
     wait_for_search(&mut h);
+    h.key_press(egui::Key::Home);
+    h.run_steps(1);
+    h.key_press(egui::Key::ArrowRight);
+    h.run_steps(1);
+    h.get_by_label_contains("IDA* keeps no open list");
     h.key_press(egui::Key::Home);
     h.run_steps(1);
     let mut backtracks = 0;
@@ -2720,5 +2724,50 @@ fn switching_algorithm_keeps_the_canvas_size() {
             .iter()
             .all(|&(_, sw, sh)| (sw - w).abs() < 0.5 && (sh - hgt).abs() < 0.5),
         "{sizes:?}"
+    );
+}
+
+/// While another algorithm searches on the worker, the view describes the steps it shows —
+/// the last search's — in that search's words: its legend, its pseudocode, its sentences;
+/// the caption says which algorithm is searching. Once the answer arrives, all of it flips
+/// together.
+#[test]
+fn while_ida_star_searches_the_view_describes_the_search_it_shows() {
+    let mut app = common::app();
+    app.settings.scene = SceneKind::TileMap;
+    let scene = &mut app.scenes.tile_map;
+    let mut settings = scene.settings();
+    settings.algorithm = AlgorithmKind::Dijkstra;
+    scene.apply_settings(&settings, &app.map);
+    scene.wait_for_search();
+    scene.playback.cursor = usize::MAX;
+    scene.sync_replay();
+    assert!(!scene.is_searching());
+    // IDA*'s default node budget sends its search to the worker.
+    settings.algorithm = AlgorithmKind::IdaStar;
+    scene.apply_settings(&settings, &app.map);
+    assert!(scene.is_searching(), "IDA* searches in the background");
+    let legend = |scene: &navlab::app::tile_map_scene::TileMapScene| -> Vec<String> {
+        scene.legend().into_iter().map(|row| row.text).collect()
+    };
+    let rows = legend(scene);
+    assert!(rows.iter().any(|r| r == "open: the frontier"), "{rows:?}");
+    assert!(!rows.iter().any(|r| r == "the path it holds"), "{rows:?}");
+    assert_eq!(
+        scene.pseudocode_lit().0,
+        navlab::search::pseudocode::Listing::Dijkstra
+    );
+    let caption = scene.current_explanation();
+    assert!(
+        caption.starts_with("IDA* is searching; Dijkstra's steps are shown"),
+        "{caption}"
+    );
+    scene.wait_for_search();
+    assert!(!scene.is_searching());
+    let rows = legend(scene);
+    assert!(rows.iter().any(|r| r == "the path it holds"), "{rows:?}");
+    assert_eq!(
+        scene.pseudocode_lit().0,
+        navlab::search::pseudocode::Listing::IdaStar
     );
 }

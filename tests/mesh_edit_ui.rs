@@ -259,7 +259,14 @@ fn a_door_drawn_across_the_corridor_blocks_until_it_is_clicked_open() {
         ShapeKind::Door { open: true }
     );
     assert_eq!(status(&h), PathStatus::Found);
-    assert_eq!(legend(&h), ["door, open"]);
+    assert_eq!(
+        legend(&h),
+        [
+            "door, open",
+            "wall: the mesh's border",
+            "edge between two triangles"
+        ]
+    );
     // O closes it again, with any tool.
     h.key_press(egui::Key::N);
     h.hover_at(screen(&h, Vec2::new(7.0, 4.5)));

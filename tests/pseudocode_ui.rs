@@ -113,7 +113,10 @@ fn legends_follow_the_algorithm_toggle_and_are_in_the_help() {
     h.key_press(egui::Key::End);
     h.run_steps(2);
     let rows = texts(h.state().scenes.navmesh.search_legend());
-    assert_eq!(rows, ["corridor", "path"]);
+    assert_eq!(
+        rows,
+        ["corridor", "path", "triangle id, as the steps name it"]
+    );
     // The tile map: Fringe Search's lists; the box turns the legend off and on.
     h.get_by_label("Tile map").click();
     h.run_steps(3);
@@ -127,6 +130,9 @@ fn legends_follow_the_algorithm_toggle_and_are_in_the_help() {
     assert!(!h.state().scenes.tile_map.settings.legend);
     h.get_by_label("IDA*").click();
     h.run_steps(2);
+    // IDA* searches on the worker; its legend comes with its steps.
+    h.state_mut().scenes.tile_map.wait_for_search();
+    h.run_steps(1);
     let rows = texts(h.state().scenes.tile_map.legend());
     assert!(
         rows.contains(&"cut off in this pass".to_string()),

@@ -7,8 +7,8 @@
 mod common;
 use common::{app, harness, picture};
 use egui_kittest::kittest::Queryable;
-use navlab::app::animation::HeadlessWindow;
 use navlab::app::files::{Upload, UploadPurpose};
+use navlab::app::headless::HeadlessWindow;
 use navlab::app::navmesh_scene::NavmeshScene;
 use navlab::app::screenshot::Steps;
 use navlab::app::share;

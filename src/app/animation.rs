@@ -1,11 +1,10 @@
 //! Animated GIFs of a range of steps, for slides and issue reports: the window's state set up
 //! as `navlab open` sets it up, each step drawn with no window by the
-//! [software renderer](super::software_render), the frames written as one looping GIF. The
+//! [headless window](super::headless), the frames written as one looping GIF. The
 //! same command gives the same file on every machine.
 
-use super::files::ScriptedDialogs;
-use super::software_render::SoftwareRenderer;
-use super::{AppSettings, Launch, NavlabApp};
+use super::headless::HeadlessWindow;
+use super::{Launch, NavlabApp};
 use std::path::PathBuf;
 
 /// Most frames one animation holds.
@@ -35,52 +34,6 @@ pub struct AnimationReport {
     pub size: [usize; 2],
 }
 
-/// The window drawn without a display: frames of an app at a fixed size, drawn on the CPU.
-pub struct HeadlessWindow {
-    ctx: egui::Context,
-    input: egui::RawInput,
-    renderer: SoftwareRenderer,
-    size: [usize; 2],
-}
-
-impl HeadlessWindow {
-    /// A window `size` pixels large in `theme`.
-    pub fn new(size: [usize; 2], theme: egui::ThemePreference) -> Self {
-        let ctx = egui::Context::default();
-        ctx.set_theme(theme);
-        let input = egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(
-                egui::Pos2::ZERO,
-                egui::vec2(size[0] as f32, size[1] as f32),
-            )),
-            ..Default::default()
-        };
-        Self {
-            ctx,
-            input,
-            renderer: SoftwareRenderer::default(),
-            size,
-        }
-    }
-
-    /// Runs one frame of `app`.
-    pub fn frame(&mut self, app: &mut NavlabApp) -> egui::FullOutput {
-        let mut output = self.ctx.run_ui(self.input.clone(), |ui| app.frame_ui(ui));
-        self.renderer.update_textures(&mut output.textures_delta);
-        output
-    }
-
-    /// Runs two frames of `app` (the layout settles) and draws the second.
-    pub fn picture(&mut self, app: &mut NavlabApp) -> egui::ColorImage {
-        self.frame(app);
-        let output = self.frame(app);
-        let primitives = self.ctx.tessellate(output.shapes, output.pixels_per_point);
-        let background = self.ctx.global_style().visuals.panel_fill;
-        self.renderer
-            .render(&primitives, self.size, 1.0, background)
-    }
-}
-
 /// `A..B` as a step range (A ≤ B, at most [`MAX_FRAMES`] steps).
 pub fn parse_step_range(text: &str) -> Result<(usize, usize), String> {
     let (a, b) = text
@@ -104,22 +57,13 @@ pub fn parse_step_range(text: &str) -> Result<(usize, usize), String> {
 /// Sets the window's state up as `launch` says, then draws and writes the steps `plan` asks
 /// for. Errors name what failed (a file that did not open, the GIF that was not written).
 pub fn record_gif(launch: &Launch, plan: &AnimationPlan) -> Result<AnimationReport, String> {
-    let dialogs = ScriptedDialogs {
-        no_dialog: true,
-        ..Default::default()
-    };
-    let mut app = NavlabApp::new(AppSettings::default(), Box::new(dialogs));
-    let report = app.apply_launch(launch);
-    for warning in &report.warnings {
+    let mut app = super::headless::launched_app(launch, &mut |warning| {
         eprintln!(
             "{}",
             crate::input::printable(&format!("warning: {warning}"))
         );
-    }
-    if let Some(message) = report.open_failed {
-        return Err(format!("could not open {message}"));
-    }
-    let theme = launch.theme.unwrap_or(egui::ThemePreference::Dark);
+    })?;
+    let theme = super::headless::picture_theme(launch);
     let (bytes, report) = record(&mut app, plan, theme)?;
     crate::atomic::write_atomically(&plan.path, &bytes)?;
     Ok(report)
@@ -135,7 +79,7 @@ pub fn record(
     let [w, h] = plan.size;
     let mut window = HeadlessWindow::new(plan.size, theme);
     // The layout settles over the first frames (panel widths, fitted views).
-    for _ in 0..3 {
+    for _ in 0..super::headless::SETTLING_FRAMES {
         window.frame(app);
     }
     let kind = app.settings.scene;
@@ -311,7 +255,6 @@ impl ExportJob {
         crate::atomic::write_atomically(&lesson_path, text.as_bytes())?;
         let launch = Launch {
             actions: vec![super::LaunchAction::Open(lesson_path)],
-            screenshot: None,
             size: None,
             theme: None,
         };

@@ -277,7 +277,7 @@ impl NavlabApp {
     /// replaced; the status bar then says the file changed.
     pub(super) fn follow_files_on_disk(&mut self, ui: &egui::Ui) {
         use super::file_watch::{LOOK_EVERY, follow};
-        if !self.settings.reload_changed_files || self.screenshot.is_some() {
+        if !self.settings.reload_changed_files {
             self.watches = Watches::default();
             return;
         }

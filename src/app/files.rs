@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 #[cfg(not(target_arch = "wasm32"))]
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What a file dialog gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,7 +93,7 @@ const NO_DIALOG_WITHIN: Duration = Duration::from_millis(250);
 #[cfg(not(target_arch = "wasm32"))]
 /// Runs a dialog and tells a cancel from a dialog that never appeared.
 fn timed(dialog: impl FnOnce() -> Option<PathBuf>) -> Picked {
-    let started = Instant::now();
+    let started = crate::clock::now();
     match dialog() {
         Some(path) => Picked::Path(path),
         None if started.elapsed() < NO_DIALOG_WITHIN => Picked::NoDialog,

@@ -4,7 +4,6 @@
 
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
-use web_time::Instant;
 
 /// The thread, started on first use.
 struct Running<J, R> {
@@ -113,9 +112,9 @@ impl<J: Send + 'static, R: Send + 'static> LatestWorker<J, R> {
 
     /// Waits up to `timeout` for the answer to the newest job (older answers are dropped).
     pub fn wait(&mut self, timeout: Duration) -> Option<R> {
-        let deadline = Instant::now() + timeout;
+        let deadline = crate::clock::now() + timeout;
         while self.waiting.is_some() {
-            let left = deadline.saturating_duration_since(Instant::now());
+            let left = deadline.saturating_duration_since(crate::clock::now());
             let received = match &self.running {
                 Some(running) => running.done.recv_timeout(left),
                 None => Err(RecvTimeoutError::Disconnected),

@@ -2,7 +2,6 @@
 //! new window in order, and the native window itself.
 
 use super::navmesh_scene::SideTab;
-use super::screenshot::ScreenshotPlan;
 use super::{NavlabApp, OPEN_FAILED, SceneKind, documents};
 use crate::geom::Vec2;
 use crate::grid::{AlgorithmKind, Cell, Connectivity, Heuristic};
@@ -15,8 +14,6 @@ use std::path::PathBuf;
 pub struct Launch {
     /// What to open and show, in order.
     pub actions: Vec<LaunchAction>,
-    /// Save a PNG of the window at a step and exit.
-    pub screenshot: Option<ScreenshotPlan>,
     /// Window size in points.
     pub size: Option<[f32; 2]>,
     /// The colour theme (egui keeps it for the next runs).
@@ -78,7 +75,7 @@ pub enum LaunchAction {
     /// Measure corridor paths against the shortest over this many random pairs, and show the
     /// heat map (Diagnostics tab).
     Quality(usize),
-    /// Walk the navmesh path at once (a screenshot shows the whole walk).
+    /// Walk the navmesh path at once (a picture shows the whole walk).
     Walk,
     /// Search for the shortest path too, as the navmesh view's third phase.
     Optimal,
@@ -116,9 +113,6 @@ pub enum LaunchError {
     /// No window could be made (no display, no graphics).
     #[error("cannot open the window: {0}")]
     Window(String),
-    /// A screenshot's file or map could not be opened: the picture would show something else.
-    #[error("could not open {0}; no screenshot written")]
-    Open(String),
 }
 
 impl NavlabApp {
@@ -212,20 +206,13 @@ impl NavlabApp {
                 navmesh.rerun();
             }
             LaunchAction::Walk => {
-                let picture = self.screenshot.is_some();
                 let navmesh = &mut self.scenes.navmesh;
                 navmesh.wait_for_query();
                 navmesh.playback.cursor = navmesh.timeline.len();
                 navmesh.sync_replay();
                 navmesh.toggle_walk();
-                match &mut navmesh.walk {
-                    // A picture of the whole walk.
-                    Some(walk) if picture => {
-                        walk.time = walk.walk.duration();
-                        walk.playing = false;
-                    }
-                    Some(_) => {}
-                    None => warnings.push("--walk: there is no path to walk".to_string()),
+                if navmesh.walk.is_none() {
+                    warnings.push("--walk: there is no path to walk".to_string());
                 }
             }
         }
@@ -325,10 +312,6 @@ pub fn run_native(_launch: Launch) -> Result<(), LaunchError> {
 pub fn run_native(launch: Launch) -> Result<(), LaunchError> {
     use super::{AppSettings, files, icon, recovery};
     let size = launch.size.unwrap_or([1280.0, 800.0]);
-    let screenshot_mode = launch.screenshot.is_some();
-    let screenshot_storage = screenshot_mode.then(|| {
-        std::env::temp_dir().join(format!("navlab-screenshot-{}.ron", std::process::id()))
-    });
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("navlab")
@@ -336,22 +319,13 @@ pub fn run_native(launch: Launch) -> Result<(), LaunchError> {
             .with_icon(icon::app_icon())
             .with_inner_size(size)
             .with_drag_and_drop(true),
-        persist_window: !screenshot_mode,
-        // A screenshot starts from nothing saved: eframe restores the last window size even
-        // with `persist_window` off, and the panels take their first widths from it before the
-        // window is given the picture's size. Its storage is a file of its own, removed
-        // afterwards.
-        persistence_path: screenshot_storage.clone(),
         ..Default::default()
     };
-    let mut launch = launch;
-    let screenshot = launch.screenshot.take();
-    let outcome = eframe::run_native(
+    eframe::run_native(
         "navlab",
         options,
         Box::new(move |cc| {
-            // Explicit files must not depend on what was saved last time (a screenshot's
-            // storage, its own, holds nothing).
+            // Explicit files must not depend on what was saved last time.
             let restored: AppSettings = if launch.names_a_file() {
                 AppSettings::default()
             } else {
@@ -360,12 +334,9 @@ pub fn run_native(launch: Launch) -> Result<(), LaunchError> {
                     .unwrap_or_default()
             };
             let mut app = NavlabApp::new(restored, Box::new(files::NativeDialogs));
-            // Screenshots neither keep nor offer edits.
-            if !screenshot_mode && let Some(recovery) = recovery::Recovery::in_app_data() {
+            if let Some(recovery) = recovery::Recovery::in_app_data() {
                 app = app.with_recovery(recovery);
             }
-            // A walk in a picture is shown whole.
-            app.screenshot = screenshot.map(|plan| plan.at_size(egui::Vec2::from(size)));
             let report = app.apply_launch(&launch);
             for warning in &report.warnings {
                 eprintln!(
@@ -374,9 +345,6 @@ pub fn run_native(launch: Launch) -> Result<(), LaunchError> {
                 );
             }
             if let Some(message) = report.open_failed {
-                if screenshot_mode {
-                    return Err(Box::new(LaunchError::Open(message)));
-                }
                 eprintln!(
                     "{}",
                     crate::input::printable(&format!(
@@ -384,27 +352,12 @@ pub fn run_native(launch: Launch) -> Result<(), LaunchError> {
                     ))
                 );
             }
-            // Asked for, or a screenshot's (the same picture on every machine).
-            if launch.size.is_some() || screenshot_mode {
+            // Asked for: eframe restores the size the window had last time otherwise.
+            if launch.size.is_some() {
                 app.window_size = Some(egui::Vec2::from(size));
-            }
-            // A picture is the same whatever the desktop prefers, unless a theme is asked for.
-            if screenshot_mode && launch.theme.is_none() {
-                app.launch_theme = Some(egui::ThemePreference::Dark);
             }
             Ok(Box::new(app))
         }),
     )
-    .map_err(|error| match error {
-        eframe::Error::AppCreation(inner) => match inner.downcast::<LaunchError>() {
-            Ok(launch_error) => *launch_error,
-            Err(other) => LaunchError::Window(other.to_string()),
-        },
-        other => LaunchError::Window(other.to_string()),
-    });
-    if let Some(file) = screenshot_storage {
-        // Absent when nothing was saved.
-        let _ = std::fs::remove_file(file);
-    }
-    outcome
+    .map_err(|error| LaunchError::Window(error.to_string()))
 }

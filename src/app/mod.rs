@@ -12,6 +12,7 @@ mod dialogs;
 mod documents;
 pub mod file_watch;
 pub mod files;
+pub mod headless;
 pub mod icon;
 pub mod ink;
 pub mod latest_worker;
@@ -155,14 +156,12 @@ pub struct NavlabApp {
     windows: Windows,
     /// The window asking for a typed path (no file dialog on this desktop, or Ctrl+L).
     pub path_prompt: Option<PathPrompt>,
-    /// Set in screenshot mode.
-    pub screenshot: Option<screenshot::ScreenshotPlan>,
-    /// A window size to ask for at the first frame (`--size`, or a screenshot's size): eframe
+    /// A window size to ask for at the first frame (`--size`): eframe
     /// restores the size the window had last time, which must not win over either.
     window_size: Option<egui::Vec2>,
     /// The window's size in points at the last frame (an exported animation's size).
     content_size: [usize; 2],
-    /// A theme to give egui at the first frame (`--theme`, or a screenshot's dark). Otherwise
+    /// A theme to give egui at the first frame (`--theme`). Otherwise
     /// the theme is egui's own option, which egui keeps between runs.
     launch_theme: Option<egui::ThemePreference>,
     /// Closing is allowed (the unsaved-edits question was answered).
@@ -218,7 +217,6 @@ impl NavlabApp {
             dialogs,
             windows: Windows::default(),
             path_prompt: None,
-            screenshot: None,
             window_size: None,
             content_size: [1280, 800],
             launch_theme: None,
@@ -496,15 +494,12 @@ impl NavlabApp {
         if moving || building {
             ui.ctx().request_repaint();
         }
-        if let Some(plan) = &mut self.screenshot {
-            plan.frame(ui.ctx(), self.scenes.get_mut(self.settings.scene));
-        }
     }
 
     /// Writes edits not kept yet to the recovery file (on its worker) shortly after they are
     /// made, waking an idle window for it.
     fn keep_edits_soon(&mut self, ctx: &egui::Context) {
-        if self.keeper.is_none() || self.screenshot.is_some() {
+        if self.keeper.is_none() {
             return;
         }
         let now = self.unsaved_state();
@@ -560,10 +555,8 @@ impl eframe::App for NavlabApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        if self.screenshot.is_none() {
-            eframe::set_value(storage, eframe::APP_KEY, &self.settings);
-            self.keep_unsaved_edits();
-        }
+        eframe::set_value(storage, eframe::APP_KEY, &self.settings);
+        self.keep_unsaved_edits();
     }
 
     /// The last edits handed to the recovery worker (at the save just before) are written
@@ -575,10 +568,5 @@ impl eframe::App for NavlabApp {
     /// Unsaved edits are kept for recovery at each save: more often than eframe's 30 s.
     fn auto_save_interval(&self) -> std::time::Duration {
         KEEP_EDITS_EVERY
-    }
-
-    /// A screenshot run leaves the user's panel layout as it was.
-    fn persist_egui_memory(&self) -> bool {
-        self.screenshot.is_none()
     }
 }

@@ -8,7 +8,6 @@ use super::{NavlabApp, SAVE_FAILED};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use web_time::Instant;
 
 /// What a picture is taken for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +35,7 @@ pub struct PictureTaker {
     /// Asked for: its use and the frame it was asked in (known from the first frame after).
     asked: Option<(PictureUse, Option<u64>)>,
     /// Requested from the window: its use, where the pixels arrive, and when it was asked.
-    arriving: Option<(PictureUse, Slot, Instant)>,
+    arriving: Option<(PictureUse, Slot, web_time::Instant)>,
 }
 
 impl PictureTaker {
@@ -78,7 +77,7 @@ impl PictureTaker {
                     }
                     waker.request_repaint();
                 });
-                self.arriving = Some((*purpose, slot, Instant::now()));
+                self.arriving = Some((*purpose, slot, crate::clock::now()));
                 self.asked = None;
             } else {
                 ctx.request_repaint();
@@ -222,7 +221,7 @@ mod tests {
         let Some((_, _, since)) = &mut taker.arriving else {
             panic!("requested")
         };
-        *since = Instant::now()
+        *since = crate::clock::now()
             .checked_sub(GIVE_UP_AFTER)
             .expect("a clock that far back");
         assert!(taker.ask(PictureUse::Copy), "given up");

@@ -294,10 +294,22 @@ fn row_line(row: usize, step_text: &impl Fn(usize) -> String) -> String {
     }
 }
 
-/// Shows `add` (the open list, Fringe's lists) above the step list, scrolling within at most
-/// half of the height left, so that a small window keeps room for the steps.
-pub fn above_steps(ui: &mut Ui, add: impl FnOnce(&mut Ui)) {
+/// Shows `add` (the pseudocode) above the open list and the step list, scrolling within at
+/// most half of the height left: the whole listing where the window is tall enough, and
+/// room for the rest in a small one.
+pub fn pseudocode_area(ui: &mut Ui, add: impl FnOnce(&mut Ui)) {
     let most = (ui.available_height() * 0.5).max(80.0);
+    egui::ScrollArea::vertical()
+        .id_salt("pseudocode_area")
+        .max_height(most)
+        .auto_shrink([false, true])
+        .show(ui, add);
+}
+
+/// Shows `add` (the open list, Fringe's lists) above the step list, scrolling within at most
+/// two fifths of the height left, so that a small window keeps room for the steps.
+pub fn above_steps(ui: &mut Ui, add: impl FnOnce(&mut Ui)) {
+    let most = (ui.available_height() * 0.4).max(80.0);
     // Both ways: a table wider than the panel scrolls instead of widening it (and so
     // narrowing the canvas) when the algorithm changes.
     egui::ScrollArea::both()

@@ -62,6 +62,17 @@ pub fn pseudocode_ui(ui: &mut Ui, listing: Listing, lit: Option<&LitLine>) -> Op
         if response.clicked() {
             clicked = Some(number);
         }
+        if on {
+            // A line newly lit is scrolled into view; one that stays lit is left where the
+            // user scrolled it.
+            let key = ui.scope_id().with("lit_line");
+            let lit_now = (listing.name(), number);
+            let before = ui.data(|d| d.get_temp::<(&'static str, usize)>(key));
+            if before != Some(lit_now) {
+                response.scroll_to_me(Some(egui::Align::Center));
+                ui.data_mut(|d| d.insert_temp(key, lit_now));
+            }
+        }
         if on && let Some(lit) = lit.filter(|l| !l.values.is_empty()) {
             ui.horizontal_top(|ui| {
                 ui.add_space(indent + 6.0 * char_width);

@@ -129,7 +129,7 @@ impl Recovery {
     /// A new recovery file for this window in `dir` (created if missing), claimed at once.
     pub fn in_dir(dir: &Path) -> Result<Self, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let since_epoch = std::time::SystemTime::now()
+        let since_epoch = crate::clock::system_now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default();
         // The process id alone could come back after a crash; with the time it cannot.
@@ -411,13 +411,17 @@ fn remove_stale_locks(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
-    let a_minute_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
     for path in entries.flatten().map(|entry| entry.path()) {
         let is_lock = path.extension().is_some_and(|e| e == "lock")
             && is_recovery_file(&path.with_extension("json"));
         let old = std::fs::metadata(&path)
             .and_then(|m| m.modified())
-            .is_ok_and(|modified| modified < a_minute_ago);
+            .is_ok_and(|modified| {
+                // The file's own clock (a browser has no files to get here).
+                modified
+                    .elapsed()
+                    .is_ok_and(|age| age >= std::time::Duration::from_secs(60))
+            });
         if is_lock && old && !path.with_extension("json").exists() {
             // Free (its window is gone) and still without edits: nobody needs it.
             if let Ok(Some(_held)) = claim(&path)
@@ -707,7 +711,7 @@ mod tests {
     #[test]
     fn lock_files_left_without_edits_are_removed_once_old() {
         let dir = tempfile::tempdir().expect("temp dir");
-        let hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        let hour_ago = crate::clock::system_now() - std::time::Duration::from_secs(3600);
         let age = |path: &Path| {
             let file = File::options().write(true).open(path).expect("opens");
             file.set_modified(hour_ago).expect("aged");

@@ -1,8 +1,10 @@
-//! Screenshot mode: open the window, move to a step, save the frame as a PNG and exit. Used to
-//! make the pictures in `screenshots/`.
+//! Screenshots: the window set up as `navlab open` sets it up, at a step, drawn without a
+//! display and saved as a PNG (`navlab open --screenshot`, and the pictures in
+//! `screenshots/`).
 
+use super::headless::HeadlessWindow;
+use super::{Launch, NavlabApp};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 
 /// A scene whose recorded steps a screenshot can move through.
 pub trait Steps {
@@ -51,86 +53,67 @@ impl std::str::FromStr for StepSpec {
     }
 }
 
-/// A pending screenshot.
-#[derive(Debug)]
+/// A picture to take.
+#[derive(Debug, Clone, PartialEq)]
 pub struct ScreenshotPlan {
     /// Where to write the PNG.
     pub path: PathBuf,
     /// The step to show.
     pub step: StepSpec,
-    /// The window size the picture is taken at, once the window has it.
-    size: Option<egui::Vec2>,
-    frames: u32,
-    requested: bool,
-    result: Arc<Mutex<Option<Result<(), String>>>>,
+    /// The window's size in pixels.
+    pub size: [usize; 2],
 }
 
-impl ScreenshotPlan {
-    /// A screenshot of `step` to be written to `path`.
-    pub fn new(path: PathBuf, step: StepSpec) -> Self {
-        Self {
-            path,
-            step,
-            size: None,
-            frames: 0,
-            requested: false,
-            result: Arc::new(Mutex::new(None)),
-        }
-    }
-
-    /// The same plan, taken once the window is `size` (in points) — or after two seconds' worth
-    /// of frames if the window system never gives it that size.
-    pub fn at_size(self, size: egui::Vec2) -> Self {
-        Self {
-            size: Some(size),
-            ..self
-        }
-    }
-
-    /// Called once per frame: sets the step, waits a few frames for the layout to settle (and
-    /// the window for its size), asks for the screenshot, and closes the window once it is
-    /// written.
-    pub fn frame(&mut self, ctx: &egui::Context, scene: &mut dyn Steps) {
-        self.frames += 1;
+impl StepSpec {
+    /// The step number this names in `scene`.
+    pub fn resolve(self, scene: &dyn Steps) -> usize {
         let (search, len) = scene.step_counts();
         let optimal = scene.optimal_start().clamp(search, len);
-        scene.show_step(match self.step {
+        match self {
             StepSpec::Number(n) => n.min(len),
             StepSpec::SearchEnd => search,
             StepSpec::FunnelMiddle => search + (optimal - search) / 2,
             StepSpec::OptimalMiddle => optimal + (len - optimal) / 2,
             StepSpec::End => len,
-        });
-        let sized = self
-            .size
-            .is_none_or(|size| (ctx.content_rect().size() - size).length() < 1.0);
-        if self.frames >= 5 && (sized || self.frames >= 120) && !self.requested {
-            self.requested = true;
-            let path = self.path.clone();
-            let result = Arc::clone(&self.result);
-            ctx.request_screenshot(move |image| {
-                let outcome = write_png(&path, &image);
-                if let Ok(mut slot) = result.lock() {
-                    *slot = Some(outcome);
-                }
-            });
-        }
-        let done = self.result.lock().ok().and_then(|mut slot| slot.take());
-        match done {
-            Some(Ok(())) => {
-                eprintln!(
-                    "{}",
-                    crate::input::printable(&format!("wrote {}", self.path.display()))
-                );
-                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-            }
-            Some(Err(message)) => {
-                eprintln!("{}", crate::input::printable(&format!("error: {message}")));
-                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-            }
-            None => ctx.request_repaint(),
         }
     }
+}
+
+/// The window `app` at `step`, `size` pixels large in `theme`, drawn without a display; an
+/// agent walking is shown at the end of its walk.
+pub fn picture_of(
+    app: &mut NavlabApp,
+    step: StepSpec,
+    size: [usize; 2],
+    theme: egui::ThemePreference,
+) -> egui::ColorImage {
+    let mut window = HeadlessWindow::new(size, theme);
+    for _ in 0..super::headless::SETTLING_FRAMES {
+        window.frame(app);
+    }
+    let kind = app.settings.scene;
+    let scene = app.scenes.get_mut(kind);
+    let k = step.resolve(scene);
+    scene.show_step(k);
+    if let Some(walk) = &mut app.scenes.navmesh.walk {
+        walk.time = walk.walk.duration();
+        walk.playing = false;
+    }
+    window.picture(app)
+}
+
+/// Sets a window up as `launch` says and writes its picture as `plan` asks. Errors name
+/// what failed (a file that did not open, the PNG that was not written).
+pub fn save_screenshot(launch: &Launch, plan: &ScreenshotPlan) -> Result<(), String> {
+    let mut app = super::headless::launched_app(launch, &mut |warning| {
+        eprintln!(
+            "{}",
+            crate::input::printable(&format!("warning: {warning}"))
+        );
+    })?;
+    let theme = super::headless::picture_theme(launch);
+    let image = picture_of(&mut app, plan.step, plan.size, theme);
+    write_png(&plan.path, &image)
 }
 
 /// Writes an RGBA image as PNG, atomically (see [`super::files::write_file`]).
@@ -139,33 +122,81 @@ pub fn write_png(path: &std::path::Path, image: &egui::ColorImage) -> Result<(),
     super::files::write_file(path, &bytes)
 }
 
-/// An RGBA image as the bytes of a PNG file.
+/// An image as the bytes of a PNG file: RGB when every pixel is opaque (what the renderer
+/// draws), else RGBA, compressed hard (pictures are written once and kept).
 pub fn png_bytes(image: &egui::ColorImage) -> Result<Vec<u8>, png::EncodingError> {
     let [w, h] = image.size;
+    let opaque = image.pixels.iter().all(|p| p.a() == 255);
     let mut pixels = Vec::with_capacity(w * h * 4);
     for pixel in &image.pixels {
-        pixels.extend_from_slice(&pixel.to_srgba_unmultiplied());
+        let rgba = pixel.to_srgba_unmultiplied();
+        pixels.extend_from_slice(if opaque { &rgba[..3] } else { &rgba });
     }
     let mut bytes = Vec::new();
     let mut encoder = png::Encoder::new(&mut bytes, w as u32, h as u32);
-    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_color(if opaque {
+        png::ColorType::Rgb
+    } else {
+        png::ColorType::Rgba
+    });
     encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::High);
     let mut writer = encoder.write_header()?;
     writer.write_image_data(&pixels)?;
     writer.finish()?;
     Ok(bytes)
 }
 
+/// The picture in a PNG file's bytes (8-bit grey, RGB or RGBA, palettes expanded), or why
+/// it is not one.
+pub fn decode_png(bytes: &[u8]) -> Result<egui::ColorImage, String> {
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| "too large a picture".to_string())?;
+    if size > 256 << 20 {
+        return Err("too large a picture".to_string());
+    }
+    let mut buffer = vec![0; size];
+    let info = reader.next_frame(&mut buffer).map_err(|e| e.to_string())?;
+    let (w, h) = (info.width as usize, info.height as usize);
+    let channels = match info.color_type {
+        png::ColorType::Grayscale => 1,
+        png::ColorType::GrayscaleAlpha => 2,
+        png::ColorType::Rgb => 3,
+        png::ColorType::Rgba => 4,
+        png::ColorType::Indexed => return Err("an unexpanded palette".to_string()),
+    };
+    let pixels = buffer
+        .get(..w * h * channels)
+        .ok_or_else(|| "a short picture".to_string())?
+        .chunks_exact(channels)
+        .map(|p| match *p {
+            [v] => egui::Color32::from_gray(v),
+            [v, a] => egui::Color32::from_rgba_unmultiplied(v, v, v, a),
+            [r, g, b] => egui::Color32::from_rgb(r, g, b),
+            [r, g, b, a] => egui::Color32::from_rgba_unmultiplied(r, g, b, a),
+            _ => egui::Color32::TRANSPARENT,
+        })
+        .collect();
+    Ok(egui::ColorImage::new([w, h], pixels))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A scene with nothing to step through.
-    struct NoSteps;
+    /// A scene of 10 search steps, 6 of the funnel and 4 of the shortest path's.
+    struct TwentySteps;
 
-    impl Steps for NoSteps {
+    impl Steps for TwentySteps {
         fn step_counts(&self) -> (usize, usize) {
-            (0, 0)
+            (10, 20)
+        }
+        fn optimal_start(&self) -> usize {
+            16
         }
         fn show_step(&mut self, _k: usize) {}
         fn shown_step(&self) -> usize {
@@ -173,35 +204,25 @@ mod tests {
         }
     }
 
-    /// Runs `frames` frames of a `screen`-sized window; true once the picture was asked for.
-    fn requested_after(plan: &mut ScreenshotPlan, screen: egui::Vec2, frames: u32) -> bool {
-        let ctx = egui::Context::default();
-        for _ in 0..frames {
-            let input = egui::RawInput {
-                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, screen)),
-                ..Default::default()
-            };
-            let mut output = ctx.run_ui(input, |ui| plan.frame(ui.ctx(), &mut NoSteps));
-            // No painter takes the font textures here.
-            output.textures_delta.clear();
-        }
-        plan.requested
+    #[test]
+    fn a_picture_written_as_png_reads_back_the_same() {
+        let pixels = (0..12)
+            .map(|k| egui::Color32::from_rgb(k * 20, 255 - k * 20, 7))
+            .collect();
+        let image = egui::ColorImage::new([4, 3], pixels);
+        let bytes = png_bytes(&image).expect("encodes");
+        assert_eq!(decode_png(&bytes).expect("decodes"), image);
+        assert!(decode_png(b"not a png").is_err());
     }
 
-    /// The picture waits for the window to have the size asked for (eframe first restores the
-    /// size it had last time), but not forever.
     #[test]
-    fn the_picture_waits_for_the_window_size() {
-        let wanted = egui::vec2(1024.0, 640.0);
-        let plan = || ScreenshotPlan::new(PathBuf::from("unused.png"), StepSpec::End);
-        assert!(requested_after(&mut plan().at_size(wanted), wanted, 5));
-        assert!(!requested_after(&mut plan().at_size(wanted), wanted, 4));
-        let restored = egui::vec2(900.0, 500.0);
-        assert!(!requested_after(&mut plan().at_size(wanted), restored, 60));
-        assert!(requested_after(&mut plan().at_size(wanted), restored, 120));
-        assert!(
-            requested_after(&mut plan(), restored, 5),
-            "no size asked for"
-        );
+    fn named_steps_fall_where_their_phases_are() {
+        let scene = TwentySteps;
+        assert_eq!(StepSpec::Number(4).resolve(&scene), 4);
+        assert_eq!(StepSpec::Number(99).resolve(&scene), 20, "held to the last");
+        assert_eq!(StepSpec::SearchEnd.resolve(&scene), 10);
+        assert_eq!(StepSpec::FunnelMiddle.resolve(&scene), 13);
+        assert_eq!(StepSpec::OptimalMiddle.resolve(&scene), 18);
+        assert_eq!(StepSpec::End.resolve(&scene), 20);
     }
 }

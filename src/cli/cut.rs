@@ -247,7 +247,7 @@ pub(super) fn cut_command(
     };
     let area_before = mesh.summary().area;
     let count = shapes.len();
-    let started = std::time::Instant::now();
+    let started = crate::clock::Stopwatch::start();
     let editor = match cut(mesh, shapes) {
         Ok(editor) => editor,
         Err(message) => {

@@ -534,21 +534,30 @@ pub fn run(command: Command) -> ExitCode {
                 }
             }
         }
-        Command::Open(args) => {
+        Command::Open(args) if args.screenshot.is_some() => {
             let launch = args.launch();
-            match crate::app::run_native(launch) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(error @ crate::app::LaunchError::Open(_)) => {
-                    complain!("error: {error}");
-                    ExitCode::from(2)
+            let Some(plan) = args.picture() else {
+                return ExitCode::from(2);
+            };
+            match crate::app::screenshot::save_screenshot(&launch, &plan) {
+                Ok(()) => {
+                    complain!("wrote {}", plan.path.display());
+                    ExitCode::SUCCESS
                 }
-                Err(error) => {
-                    complain!("error: {error}");
-                    complain!("(the command-line tools work without a display: `navlab --help`)");
+                Err(message) => {
+                    complain!("error: {message}; no screenshot written");
                     ExitCode::from(2)
                 }
             }
         }
+        Command::Open(args) => match crate::app::run_native(args.launch()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                complain!("error: {error}");
+                complain!("(the command-line tools work without a display: `navlab --help`)");
+                ExitCode::from(2)
+            }
+        },
     }
 }
 

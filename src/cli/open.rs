@@ -2,7 +2,6 @@
 //! window applies in order.
 
 use super::args::*;
-use crate::app::screenshot::ScreenshotPlan;
 use crate::app::{Launch, LaunchAction, LaunchSearch, SceneKind};
 use crate::geom::Vec2;
 use std::path::PathBuf;
@@ -20,7 +19,8 @@ pub struct OpenArgs {
     /// Place the goal here (as --from).
     #[arg(long, value_parser = parse_point, allow_hyphen_values = true)]
     pub to: Option<Vec2>,
-    /// Save a PNG of the window at --step and exit.
+    /// Save a PNG of the window at --step and exit (drawn without a display, the same on
+    /// every machine).
     #[arg(long)]
     pub screenshot: Option<PathBuf>,
     /// The step for --screenshot: a number, search-end, funnel-middle, optimal-middle or end.
@@ -93,6 +93,16 @@ pub struct OpenArgs {
 }
 
 impl OpenArgs {
+    /// The picture `--screenshot` asks for, if any.
+    pub fn picture(&self) -> Option<crate::app::screenshot::ScreenshotPlan> {
+        let [w, h] = self.size.unwrap_or([1280.0, 800.0]);
+        Some(crate::app::screenshot::ScreenshotPlan {
+            path: self.screenshot.clone()?,
+            step: self.step,
+            size: [w.round() as usize, h.round() as usize],
+        })
+    }
+
     /// The animation `--gif` asks for, if any.
     pub fn animation(&self) -> Option<crate::app::animation::AnimationPlan> {
         let [w, h] = self.size.unwrap_or([1280.0, 800.0]);
@@ -179,10 +189,6 @@ impl OpenArgs {
         }
         Launch {
             actions,
-            screenshot: self
-                .screenshot
-                .clone()
-                .map(|path| ScreenshotPlan::new(path, self.step)),
             size: self.size,
             theme: self.theme.map(Into::into),
         }

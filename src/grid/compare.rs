@@ -75,7 +75,7 @@ pub fn compare_algorithms(
                     _ => {}
                 }),
             );
-            let started = std::time::Instant::now();
+            let started = crate::clock::Stopwatch::start();
             let mut runs = 0u32;
             while timing_goes_on(runs, started.elapsed()) {
                 std::hint::black_box(grid_search_with_scratch(

@@ -9,7 +9,6 @@ use crate::search::NoObserver;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::time::Duration;
-use web_time::Instant;
 
 /// What [`measure`] runs.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -207,10 +206,10 @@ pub fn measure(mesh: &NavMesh, options: QualityOptions) -> QualityReport {
         let Some((from, from_triangle, to)) = sampler.pair(&mut rng) else {
             break;
         };
-        let started = Instant::now();
+        let started = crate::clock::Stopwatch::start();
         let optimal = shortest_path(mesh, from, to, &mut NoObserver);
         report.optimal_time += started.elapsed();
-        let started = Instant::now();
+        let started = crate::clock::Stopwatch::start();
         let corridor = find_path(mesh, from, to, query, &mut NoObserver, &mut NoObserver);
         report.corridor_time += started.elapsed();
         match corridor {

@@ -635,7 +635,7 @@ pub fn fringe_lists_disagreement(trace: &[navlab::search::SearchEvent]) -> (Opti
 /// that two writes differ even on a file system with coarse times).
 pub fn export(path: &std::path::Path, text: &str, age: u64) {
     std::fs::write(path, text).expect("write");
-    let time = std::time::SystemTime::now() + std::time::Duration::from_secs(age);
+    let time = navlab::clock::system_now() + std::time::Duration::from_secs(age);
     std::fs::File::options()
         .write(true)
         .open(path)
@@ -705,9 +705,113 @@ pub fn harness(
 /// A 900 × 560 picture of `app` drawn without a display, once the layout has settled.
 pub fn picture(app: &mut navlab::app::NavlabApp) -> egui::ColorImage {
     let mut window =
-        navlab::app::animation::HeadlessWindow::new([900, 560], egui::ThemePreference::Dark);
+        navlab::app::headless::HeadlessWindow::new([900, 560], egui::ThemePreference::Dark);
     for _ in 0..3 {
         window.frame(app);
     }
     window.picture(app)
+}
+
+/// A pixel counts as changed when one of its channels is off by more than this (of 255):
+/// far below a change anyone would see, far above the rounding of one renderer on two
+/// machines.
+pub const GOLDEN_CHANNEL_TOLERANCE: u8 = 3;
+
+/// A picture fails when more than this many pixels changed: a one-pixel line across the
+/// canvas, a moved label or a changed digit is more.
+pub const GOLDEN_MAX_CHANGED_PIXELS: usize = 16;
+
+/// Compares `picture` with the golden picture `tests/golden/NAME.png`. When more than
+/// [`GOLDEN_MAX_CHANGED_PIXELS`] pixels changed (by more than
+/// [`GOLDEN_CHANNEL_TOLERANCE`]), writes `NAME.new.png` (the picture now) and `NAME.diff.png`
+/// (the golden picture dimmed, the changed pixels magenta) beside it and fails, unless
+/// `UPDATE_GOLDEN=1`, which rewrites the golden picture instead.
+pub fn assert_golden(name: &str, picture: &egui::ColorImage) {
+    use navlab::app::screenshot::{decode_png, png_bytes};
+    let dir = repo_path("tests/golden");
+    let golden_path = dir.join(format!("{name}.png"));
+    let new_path = dir.join(format!("{name}.new.png"));
+    let diff_path = dir.join(format!("{name}.diff.png"));
+    let update = std::env::var("UPDATE_GOLDEN").is_ok_and(|v| v == "1");
+    let _ = std::fs::remove_file(&new_path);
+    let _ = std::fs::remove_file(&diff_path);
+    let write = |path: &std::path::Path, image: &egui::ColorImage| {
+        std::fs::create_dir_all(&dir).expect("tests/golden");
+        std::fs::write(path, png_bytes(image).expect("encodes")).expect("written");
+    };
+    let how = "look at it; if it is meant, rewrite the golden pictures with \
+               `UPDATE_GOLDEN=1 cargo test --test golden` (docs/testing.md)";
+    let golden = match std::fs::read(&golden_path) {
+        Ok(bytes) => {
+            decode_png(&bytes).unwrap_or_else(|e| panic!("{}: {e}", golden_path.display()))
+        }
+        Err(_) if update => {
+            write(&golden_path, picture);
+            eprintln!("wrote the new golden picture {}", golden_path.display());
+            return;
+        }
+        Err(error) => {
+            write(&new_path, picture);
+            panic!(
+                "no golden picture {} ({error}); the picture is in {}: {how}",
+                golden_path.display(),
+                new_path.display()
+            );
+        }
+    };
+    if golden.size != picture.size {
+        if update {
+            write(&golden_path, picture);
+            return;
+        }
+        write(&new_path, picture);
+        panic!(
+            "{name}: {:?} pixels against the golden {:?}; the picture is in {}: {how}",
+            picture.size,
+            golden.size,
+            new_path.display()
+        );
+    }
+    let [w, _] = picture.size;
+    let mut changed = 0;
+    let (mut x0, mut y0, mut x1, mut y1) = (usize::MAX, usize::MAX, 0, 0);
+    let mut diff = Vec::with_capacity(golden.pixels.len());
+    for (k, (&was, &now)) in golden.pixels.iter().zip(&picture.pixels).enumerate() {
+        let off = was
+            .to_array()
+            .iter()
+            .zip(now.to_array())
+            .any(|(&a, b)| a.abs_diff(b) > GOLDEN_CHANNEL_TOLERANCE);
+        if off {
+            changed += 1;
+            let (x, y) = (k % w, k / w);
+            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+            diff.push(egui::Color32::from_rgb(255, 0, 255));
+        } else {
+            diff.push(egui::Color32::from_rgb(
+                was.r() / 4,
+                was.g() / 4,
+                was.b() / 4,
+            ));
+        }
+    }
+    if changed <= GOLDEN_MAX_CHANGED_PIXELS {
+        return;
+    }
+    if update {
+        write(&golden_path, picture);
+        eprintln!(
+            "rewrote the golden picture {} ({changed} pixels changed)",
+            golden_path.display()
+        );
+        return;
+    }
+    write(&new_path, picture);
+    write(&diff_path, &egui::ColorImage::new(picture.size, diff));
+    panic!(
+        "{name}: {changed} pixels changed, between ({x0}, {y0}) and ({x1}, {y1}); the picture \
+         is in {}, the changes in {}: {how}",
+        new_path.display(),
+        diff_path.display()
+    );
 }

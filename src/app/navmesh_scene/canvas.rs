@@ -27,10 +27,12 @@ impl NavmeshScene {
         };
         self.paint(&painter, view);
         self.paint_edits(&painter, view, response.hover_pos());
-        if self.settings.display.legend {
-            self.paint_legend(&painter, rect);
-        }
-        crate::app::camera::paint_caption(&painter, rect, self.current_explanation());
+        let caption = crate::app::camera::paint_caption(&painter, rect, self.current_explanation());
+        self.legend_rect = if self.settings.display.legend {
+            self.paint_legend(&painter, view, caption)
+        } else {
+            None
+        };
 
         if let Some(pointer) = response.hover_pos() {
             let world = view.world_from_screen(pointer);
@@ -264,6 +266,9 @@ impl NavmeshScene {
                 CURRENT
             } else if in_corridor[t] {
                 CORRIDOR
+            } else if self.replay.in_optimal_phase() {
+                // A*'s frontier is not the subject once Polyanya searches.
+                UNSEEN
             } else {
                 match self.replay.search.status(t) {
                     NodeStatus::Open => OPEN,
@@ -296,16 +301,6 @@ impl NavmeshScene {
             fill.add_triangle(i, i + 1, i + 2);
         }
         painter.add(Shape::mesh(fill));
-        // The triangle A* expands next, outlined.
-        if let Some(next) = self.next_to_expand()
-            && let Some(triangle) = mesh.triangles().get(next)
-        {
-            let corners: Vec<Pos2> = triangle.vertices.iter().map(|&v| screen[v]).collect();
-            painter.add(Shape::closed_line(
-                corners,
-                Stroke::new(2.5, Color32::WHITE),
-            ));
-        }
 
         // Edges: every edge when zoomed in enough to see them, borders and non-manifold always.
         let mean_edge_px = mean_edge_length(mesh) * view.camera.scale;
@@ -339,6 +334,21 @@ impl NavmeshScene {
                     push_edge(e);
                 }
             }
+        }
+        painter.add(Shape::mesh(lines));
+        // The triangle A* expands next, outlined in dashes over the edges (a wall is a solid
+        // white line).
+        if let Some(next) = self.next_to_expand()
+            && let Some(triangle) = mesh.triangles().get(next)
+        {
+            let mut corners: Vec<Pos2> = triangle.vertices.iter().map(|&v| screen[v]).collect();
+            corners.push(corners[0]);
+            painter.add(Shape::dashed_line(
+                &corners,
+                Stroke::new(2.5, NEXT),
+                6.0,
+                4.0,
+            ));
         }
         // The outline of each area (its edges to another area type or to a wall), in its
         // colour over the search's.
@@ -466,13 +476,16 @@ impl NavmeshScene {
         if display.visit_numbers || display.triangle_ids {
             let mut labels = 0;
             for &t in visible {
+                // Ids as the steps name triangles; visits as ordinals, never mistaken for ids.
                 let label = if display.triangle_ids {
-                    t
+                    t.to_string()
                 } else {
-                    self.replay.search.visit_number(t).unwrap_or(0) as usize
+                    match self.replay.search.visit_number(t) {
+                        Some(n) if n > 0 => format!("#{n}"),
+                        _ => continue,
+                    }
                 };
-                let unvisited = !display.triangle_ids && label == 0;
-                if unvisited || px(t) < 18.0 {
+                if px(t) < 18.0 {
                     continue;
                 }
                 labels += 1;
@@ -482,7 +495,7 @@ impl NavmeshScene {
                 painter.text(
                     view.screen_from_world(tris[t].centroid),
                     egui::Align2::CENTER_CENTER,
-                    label.to_string(),
+                    label,
                     egui::FontId::proportional(11.0),
                     Color32::WHITE,
                 );
@@ -586,27 +599,52 @@ impl NavmeshScene {
 }
 
 impl NavmeshScene {
-    /// The legend's rows for what the search draws at the shown step: A\*'s triangles while it
-    /// searches, then the corridor and the funnel, then the path. None while the fill shows
-    /// something else (islands, heights, the detour heat map).
+    /// The legend's rows for what the fill and the search draw at the shown step: the islands
+    /// or the heights when they colour the mesh; A\*'s triangles while it searches, then the
+    /// corridor and the funnel, then the path, then Polyanya's search and the two paths; and
+    /// what the numbers on the triangles are.
     pub fn search_legend(&self) -> Vec<crate::app::legend::LegendRow> {
         use crate::app::legend::LegendRow;
         let mut rows = Vec::new();
         let d = &self.settings.display;
-        if self.diagnostics.colour_islands
-            || d.height_colours
-            || self.diagnostics.quality.heat_shown()
-            || self.timeline.is_empty()
-            || self.replay.in_optimal_phase()
-        {
+        if self.diagnostics.colour_islands {
+            /// Islands listed by colour; the rest counted.
+            const LISTED: usize = 5;
+            let count = self.mesh.island_count();
+            for island in 0..count.min(LISTED) {
+                let text = if island == 0 && count > 1 {
+                    "island 1, the largest".to_string()
+                } else {
+                    format!("island {}", island + 1)
+                };
+                rows.push(LegendRow::fill(
+                    super::diagnostics::island_colour(island),
+                    text,
+                ));
+            }
+            if count > LISTED {
+                rows.push(LegendRow::label(
+                    "…",
+                    format!("{} more islands", count - LISTED),
+                ));
+            }
+            return rows;
+        }
+        if d.height_colours || self.diagnostics.quality.heat_shown() || self.timeline.is_empty() {
             return rows;
         }
         let funnel = &self.replay.funnel;
-        if !self.replay.search.is_finished() {
+        if self.replay.in_optimal_phase() {
+            rows.push(LegendRow::fill(CORRIDOR, "corridor A* chose"));
+            rows.push(LegendRow::line(PATH, 4.0, "corridor path (the funnel's)"));
+            rows.extend(self.optimal_legend());
+        } else if !self.replay.search.is_finished() {
             rows.push(LegendRow::fill(OPEN, "open: the frontier"));
             rows.push(LegendRow::fill(CLOSED, "closed: expanded"));
             rows.push(LegendRow::fill(CURRENT, "expanded at this step"));
-            rows.push(LegendRow::line(Color32::WHITE, 2.5, "to expand next"));
+            if self.next_to_expand().is_some() {
+                rows.push(LegendRow::line(NEXT, 2.5, "to expand next").dashed());
+            }
         } else if funnel.done {
             rows.push(LegendRow::fill(CORRIDOR, "corridor"));
             rows.push(LegendRow::line(PATH, 4.0, "path"));
@@ -626,7 +664,26 @@ impl NavmeshScene {
                 rows.push(LegendRow::line(PATH, 3.0, "path so far"));
             }
         }
+        if d.triangle_ids {
+            rows.push(LegendRow::label("12", "triangle id, as the steps name it"));
+        } else if d.visit_numbers
+            && self
+                .replay
+                .search
+                .visit_number(self.start_triangle())
+                .is_some()
+        {
+            rows.push(LegendRow::label("#3", "the 3rd triangle A* expanded"));
+        }
         rows
+    }
+
+    /// The triangle the start is in, when there is a path.
+    fn start_triangle(&self) -> TriId {
+        self.timeline
+            .path
+            .as_ref()
+            .map_or(usize::MAX, |p| p.start.triangle)
     }
 }
 
@@ -634,10 +691,12 @@ const UNSEEN: Color32 = Color32::from_rgb(62, 70, 84);
 const OPEN: Color32 = Color32::from_rgb(222, 170, 52);
 const CLOSED: Color32 = Color32::from_rgb(64, 112, 186);
 const CURRENT: Color32 = Color32::from_rgb(226, 72, 72);
-const CORRIDOR: Color32 = Color32::from_rgb(72, 160, 104);
-const EDGE: Color32 = Color32::from_rgb(110, 120, 138);
-const BORDER: Color32 = Color32::from_rgb(220, 222, 230);
-const NON_MANIFOLD: Color32 = Color32::from_rgb(232, 64, 206);
+pub(super) const CORRIDOR: Color32 = Color32::from_rgb(72, 160, 104);
+pub(super) const EDGE: Color32 = Color32::from_rgb(110, 120, 138);
+pub(super) const BORDER: Color32 = Color32::from_rgb(220, 222, 230);
+pub(super) const NON_MANIFOLD: Color32 = Color32::from_rgb(232, 64, 206);
+/// The outline of the triangle A\* expands next.
+const NEXT: Color32 = Color32::WHITE;
 const ARROW: Color32 = Color32::from_rgb(240, 240, 240);
 const LEFT: Color32 = Color32::from_rgb(90, 220, 120);
 const RIGHT: Color32 = Color32::from_rgb(240, 90, 90);

@@ -64,8 +64,10 @@ impl NavmeshScene {
             SideTab::Steps => {
                 self.optimal_ui(ui);
                 let mut clicked = None;
-                crate::app::playback::above_steps(ui, |ui| {
+                crate::app::playback::pseudocode_area(ui, |ui| {
                     clicked = self.pseudocode_ui(ui);
+                });
+                crate::app::playback::above_steps(ui, |ui| {
                     if self.replay.in_optimal_phase() {
                         self.optimal_open_list_ui(ui);
                     } else {
@@ -146,7 +148,12 @@ impl NavmeshScene {
                      marked",
             );
             reload |= checkbox.changed();
-            let mut radius = before.unwrap_or(size / 100.0);
+            // A hundredth of the mesh, to two significant digits: a number a person reads.
+            let mut radius = before.unwrap_or_else(|| {
+                let rough = size / 100.0;
+                let unit = 10f64.powi(rough.log10().floor() as i32 - 1);
+                (rough / unit).round() * unit
+            });
             let response = ui
                 .add_enabled(
                     on,
@@ -264,18 +271,21 @@ impl NavmeshScene {
         ui.horizontal(|ui| {
             ui.label("Numbers");
             if ui
-                .radio(d.visit_numbers && !d.triangle_ids, "visits")
-                .on_hover_text("Number expanded triangles in the order A* expanded them")
-                .clicked()
-            {
-                (d.visit_numbers, d.triangle_ids) = (true, false);
-            }
-            if ui
                 .radio(d.triangle_ids, "ids")
                 .on_hover_text("Label every triangle with its id, as the steps name them")
                 .clicked()
             {
                 (d.visit_numbers, d.triangle_ids) = (false, true);
+            }
+            if ui
+                .radio(d.visit_numbers && !d.triangle_ids, "visit order")
+                .on_hover_text(
+                    "Label expanded triangles #1, #2, … in the order A* expanded them (the \
+                     steps name triangles by id; a triangle's tooltip gives both)",
+                )
+                .clicked()
+            {
+                (d.visit_numbers, d.triangle_ids) = (true, false);
             }
             if ui
                 .radio(!d.visit_numbers && !d.triangle_ids, "none")

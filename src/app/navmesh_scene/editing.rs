@@ -7,6 +7,7 @@ use crate::app::camera::View;
 use crate::geom::Vec2;
 use crate::navmesh::areas::{AreaCosts, AreaId, COST_RANGE};
 use crate::navmesh::edit::{EditError, Edits, MeshEditor, Shape, ShapeKind};
+use crate::search::NodeStatus;
 use egui::{Color32, Pos2, Shape as Paint, Stroke, Ui, vec2};
 use std::sync::Arc;
 
@@ -697,7 +698,10 @@ impl NavmeshScene {
                 Color32::TRANSPARENT,
                 Stroke::new(1.5, Color32::from_rgba_unmultiplied(230, 230, 240, 90)),
                 false,
-                format!("walls (the mesh shrunk by {})", shrunk.radius),
+                format!(
+                    "walls before the mesh was shrunk by {}",
+                    crate::words::readable(shrunk.radius)
+                ),
             ));
             if !shrunk.closed.is_empty() {
                 rows.push((
@@ -726,21 +730,94 @@ impl NavmeshScene {
                 rows.push((colour, Stroke::NONE, false, text.into()));
             }
         }
+        // The mesh's own lines, under everything else.
+        use super::canvas::{BORDER, EDGE, NON_MANIFOLD};
+        if self.summary.border_edges > 0 {
+            rows.push((
+                Color32::TRANSPARENT,
+                Stroke::new(2.0, BORDER),
+                false,
+                "wall: the mesh's border".into(),
+            ));
+        }
+        if self.settings.display.edges {
+            rows.push((
+                Color32::TRANSPARENT,
+                Stroke::new(1.0, EDGE),
+                false,
+                "edge between two triangles".into(),
+            ));
+        }
+        if self.summary.non_manifold_edges > 0 {
+            rows.push((
+                Color32::TRANSPARENT,
+                Stroke::new(3.0, NON_MANIFOLD),
+                false,
+                "edge of three or more triangles".into(),
+            ));
+        }
         rows.into_iter()
             .map(|(fill, stroke, dashed, text)| LegendRow {
                 fill,
                 stroke,
                 dashed,
                 text,
+                mark: None,
             })
             .collect()
     }
 
-    /// The legend of what the canvas shows (those present), at its bottom left.
-    pub(super) fn paint_legend(&self, painter: &egui::Painter, rect: egui::Rect) {
+    /// The legend of what the canvas shows (those present), in the corner of the canvas where
+    /// it hides no marker, not the caption, and the least of the mesh.
+    pub(super) fn paint_legend(
+        &self,
+        painter: &egui::Painter,
+        view: crate::app::camera::View,
+        caption: egui::Rect,
+    ) -> Option<egui::Rect> {
         let mut rows = self.search_legend();
         rows.extend(self.legend());
-        crate::app::legend::paint_legend(painter, rect, &rows);
+        let mut marks = vec![
+            view.screen_from_world(self.start),
+            view.screen_from_world(self.goal),
+        ];
+        if let Some(path) = &self.timeline.path {
+            marks.push(view.screen_from_world(path.start.point));
+            marks.push(view.screen_from_world(path.goal.point));
+        }
+        if let Some(agent) = self.walk.as_ref().and_then(|walk| walk.agent()) {
+            marks.push(view.screen_from_world(agent.position));
+        }
+        // The paths, and the outline where the corridor left the shortest route.
+        let screen = |points: &[Vec2]| -> Vec<Pos2> {
+            points.iter().map(|&p| view.screen_from_world(p)).collect()
+        };
+        let mut lines = Vec::new();
+        if let Some(path) = &self.timeline.path {
+            lines.push(screen(&path.waypoints));
+        }
+        if let Some(optimal) = &self.timeline.optimal {
+            lines.push(screen(&optimal.waypoints));
+        }
+        if let Some(d) = self.gap.as_ref().and_then(|gap| gap.divergence)
+            && d.triangle < self.mesh.triangles().len()
+        {
+            let [a, b, c] = self.mesh.corners(d.triangle);
+            lines.push(screen(&[a, b, c, a]));
+        }
+        // The triangles the search has coloured count more than plain ground.
+        let shows = |at: Pos2| match self.mesh.floors_at(view.world_from_screen(at)).first() {
+            None => 0,
+            Some(top) if self.replay.search.status(top.triangle) != NodeStatus::Unseen => 3,
+            Some(_) => 1,
+        };
+        let keep = crate::app::legend::KeepClear {
+            marks: &marks,
+            taken: &[caption],
+            lines: &lines,
+            shows: &shows,
+        };
+        crate::app::legend::paint_legend(painter, view.rect, &rows, &keep)
     }
 
     /// The panel's editing section: the tools, what they draw, the selection, undo and redo.

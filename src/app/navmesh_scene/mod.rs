@@ -62,9 +62,9 @@ impl MeshSource {
 pub struct DisplayOptions {
     /// Draw every edge (borders and non-manifold edges are always drawn).
     pub edges: bool,
-    /// Number closed triangles in visit order.
+    /// Label expanded triangles by their place in the visit order (#1, #2, …).
     pub visit_numbers: bool,
-    /// Label every triangle with its id (as the captions name them), instead of visit numbers.
+    /// Label every triangle with its id (as the captions and steps name them); the default.
     pub triangle_ids: bool,
     /// Arrows from each reached triangle to its parent.
     pub parent_arrows: bool,
@@ -80,8 +80,8 @@ impl Default for DisplayOptions {
     fn default() -> Self {
         Self {
             edges: true,
-            visit_numbers: true,
-            triangle_ids: false,
+            visit_numbers: false,
+            triangle_ids: true,
             parent_arrows: false,
             portals: true,
             legend: true,
@@ -206,6 +206,8 @@ pub struct NavmeshScene {
     follow_log: bool,
     /// Where the canvas was drawn last frame.
     pub canvas_rect: Option<Rect>,
+    /// Where the legend was drawn at the last frame (`None` when hidden).
+    pub legend_rect: Option<Rect>,
     /// The Diagnostics tab's state.
     pub diagnostics: diagnostics::Diagnostics,
     /// Which tab the right panel shows.
@@ -298,6 +300,7 @@ impl NavmeshScene {
             hover_world: None,
             follow_log: true,
             canvas_rect: None,
+            legend_rect: None,
             diagnostics: Default::default(),
             side_tab: SideTab::default(),
             unsaved_repair: false,

@@ -7,12 +7,23 @@ use egui::{Color32, Pos2, Shape, Stroke, Ui};
 
 /// The shortest path and the intervals of Polyanya's open nodes.
 pub(super) const OPTIMAL: Color32 = Color32::from_rgb(80, 220, 240);
-/// Intervals already taken from the open list.
-const TAKEN: Color32 = Color32::from_rgb(120, 130, 150);
+/// Intervals already taken from the open list (lighter than the mesh's edges).
+const TAKEN: Color32 = Color32::from_rgb(196, 200, 214);
 /// The corridor's triangles the shortest path does not enter.
 const OFF_ROUTE: Color32 = Color32::from_rgba_premultiplied(70, 16, 48, 80);
 /// The triangle where the corridor left the shortest route.
 const DIVERGED: Color32 = Color32::from_rgb(240, 80, 220);
+
+/// `top` (premultiplied) painted over the opaque `under`.
+fn over(top: Color32, under: Color32) -> Color32 {
+    let keep = 1.0 - f32::from(top.a()) / 255.0;
+    let channel = |t: u8, u: u8| (f32::from(t) + f32::from(u) * keep).round().min(255.0) as u8;
+    Color32::from_rgb(
+        channel(top.r(), under.r()),
+        channel(top.g(), under.g()),
+        channel(top.b(), under.b()),
+    )
+}
 
 /// How many open nodes the list shows.
 const OPEN_SHOWN: usize = 12;
@@ -35,7 +46,7 @@ impl NavmeshScene {
         ui.strong("Shortest path");
         if self.replay.in_optimal_phase() && !self.replay.optimal.done {
             ui.label(
-                "Polyanya is searching: intervals still open (cyan) and taken (grey), the node \
+                "Polyanya is searching: intervals still open (cyan) and taken (light grey), the node \
                  just taken (white) with dashed lines from its root, and the corners the path may \
                  turn at (dots).",
             );
@@ -114,6 +125,47 @@ impl NavmeshScene {
             });
     }
 
+    /// The legend's rows for Polyanya's phase: its intervals and roots while it searches; the
+    /// shortest path, the corridor's triangles off it and where A\* left it at its end.
+    pub(super) fn optimal_legend(&self) -> Vec<crate::app::legend::LegendRow> {
+        use crate::app::legend::LegendRow;
+        let mut rows = Vec::new();
+        let r = &self.replay.optimal;
+        if r.done {
+            if self.timeline.optimal.as_ref().is_some_and(|o| o.is_found()) {
+                rows.push(LegendRow::line(OPTIMAL, 3.5, "shortest path (Polyanya)").dashed());
+            }
+            if let Some(gap) = &self.gap {
+                if !gap.off_route.is_empty() {
+                    rows.push(LegendRow::fill(
+                        over(OFF_ROUTE, super::canvas::CORRIDOR),
+                        "corridor off the shortest route",
+                    ));
+                }
+                if gap.divergence.is_some() && gap.excess() > 1e-9 {
+                    rows.push(LegendRow::line(
+                        DIVERGED,
+                        3.0,
+                        "where A* left the shortest route",
+                    ));
+                }
+            }
+        } else {
+            rows.push(LegendRow::line(OPTIMAL, 2.5, "interval still open"));
+            rows.push(LegendRow::line(TAKEN, 2.0, "interval taken"));
+            rows.push(LegendRow::line(
+                Color32::WHITE,
+                4.0,
+                "node just taken, from its root",
+            ));
+            rows.push(LegendRow::fill(
+                OPTIMAL,
+                "root: a corner the path may turn at",
+            ));
+        }
+        rows
+    }
+
     /// Polyanya's search on the canvas: while it runs, the intervals (open bright, taken grey)
     /// with the current node's cone from its root, and the roots; at its end, the corridor's
     /// off-route triangles shaded, the triangle where it left the shortest route outlined, and
@@ -153,7 +205,7 @@ impl NavmeshScene {
                 } else if node.open {
                     (2.5, OPTIMAL)
                 } else {
-                    (1.5, TAKEN)
+                    (2.0, TAKEN)
                 };
                 super::canvas::push_segment(&mut lines, s(node.right), s(node.left), width, colour);
             }

@@ -135,9 +135,23 @@ impl PursuitScene {
         }
         self.camera.zoom_with_wheel(ui, &response);
         self.paint(&painter, view);
-        crate::app::camera::paint_caption(&painter, rect, self.caption());
+        let caption = crate::app::camera::paint_caption(&painter, rect, self.caption());
+        self.legend_rect = None;
         if self.settings.legend {
-            crate::app::legend::paint_legend(&painter, rect, &self.legend());
+            // Off the kitten, the mobs, the caption, and as much of the map as it can.
+            let marks: Vec<Pos2> = std::iter::once(self.world.kitten.body.position)
+                .chain(self.world.mobs.iter().map(|m| m.body.position))
+                .map(|p| view.screen_from_world(p))
+                .collect();
+            let shows = |at: Pos2| u32::from(cell_at(at).is_some());
+            let keep = crate::app::legend::KeepClear {
+                marks: &marks,
+                taken: &[caption],
+                lines: &[],
+                shows: &shows,
+            };
+            self.legend_rect =
+                crate::app::legend::paint_legend(&painter, rect, &self.legend(), &keep);
         }
         if let Some(pos) = response.hover_pos() {
             let at = world_at(pos);
@@ -347,6 +361,7 @@ impl PursuitScene {
             stroke: Stroke::new(2.5, state_color(state)),
             dashed: false,
             text: text.to_string(),
+            mark: None,
         };
         let mut rows = vec![
             LegendRow::fill(KITTEN, "kitten"),

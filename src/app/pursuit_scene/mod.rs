@@ -144,6 +144,8 @@ pub struct PursuitScene {
     pub camera: CanvasCamera,
     /// Where the canvas was drawn last.
     pub canvas_rect: Option<Rect>,
+    /// Where the legend was drawn at the last frame (`None` when hidden).
+    pub legend_rect: Option<Rect>,
     /// A short message about the last refused action.
     pub notice: Option<String>,
     /// The editor's map revision this scene last copied.
@@ -176,6 +178,7 @@ impl PursuitScene {
             selected: Some(0),
             camera: CanvasCamera::default(),
             canvas_rect: None,
+            legend_rect: None,
             notice: None,
             map_revision: None,
             map_file: None,
@@ -492,17 +495,20 @@ impl Scene for PursuitScene {
             .default_size(super::scene::side_panel_width(ui, 320.0))
             .show(ui, |ui| {
                 let lit = self.lit_event().map(|e| e.pursuit_line());
-                let clicked = egui::CollapsingHeader::new("Pseudocode")
-                    .default_open(true)
-                    .show(ui, |ui| {
-                        super::pseudocode_panel::pseudocode_ui(
-                            ui,
-                            crate::search::pseudocode::Listing::Pursuit,
-                            lit.as_ref(),
-                        )
-                    })
-                    .body_returned
-                    .flatten();
+                let mut clicked = None;
+                super::playback::pseudocode_area(ui, |ui| {
+                    clicked = egui::CollapsingHeader::new("Pseudocode")
+                        .default_open(true)
+                        .show(ui, |ui| {
+                            super::pseudocode_panel::pseudocode_ui(
+                                ui,
+                                crate::search::pseudocode::Listing::Pursuit,
+                                lit.as_ref(),
+                            )
+                        })
+                        .body_returned
+                        .flatten();
+                });
                 if let Some(line) = clicked {
                     self.run_to_line(line);
                 }

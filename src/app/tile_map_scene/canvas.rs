@@ -262,9 +262,20 @@ impl TileMapScene {
         if let Some(cell) = self.hover {
             let _ = response.on_hover_ui_at_pointer(|ui| self.cell_tooltip_ui(ui, map, cell));
         }
-        crate::app::camera::paint_caption(&painter, rect, self.current_explanation());
+        let caption = crate::app::camera::paint_caption(&painter, rect, self.current_explanation());
+        self.legend_rect = None;
         if self.settings.legend {
-            crate::app::legend::paint_legend(&painter, rect, &self.legend());
+            // Off S and G, the caption, and as much of the map as it can.
+            let marks = [marker_centre(self.start), marker_centre(self.goal)];
+            let shows = |at: Pos2| u32::from(cell_at(at).is_some());
+            let keep = crate::app::legend::KeepClear {
+                marks: &marks,
+                taken: &[caption],
+                lines: &[],
+                shows: &shows,
+            };
+            self.legend_rect =
+                crate::app::legend::paint_legend(&painter, rect, &self.legend(), &keep);
         }
     }
 
@@ -274,7 +285,8 @@ impl TileMapScene {
     pub fn legend(&self) -> Vec<crate::app::legend::LegendRow> {
         use crate::app::legend::LegendRow;
         use crate::grid::AlgorithmKind;
-        let kind = self.algorithm().kind();
+        // The algorithm whose steps are drawn (another may be searching meanwhile).
+        let kind = self.search.algorithm.kind();
         let mut rows = Vec::new();
         match kind {
             AlgorithmKind::Fringe => {

@@ -41,6 +41,8 @@ pub struct SearchDone {
     pub last_pass_left_out: Option<(usize, f64)>,
     /// The answer.
     pub result: GridPath,
+    /// The algorithm (with its settings) the steps are of.
+    pub algorithm: GridAlgorithm,
 }
 
 impl SearchJob {
@@ -78,6 +80,7 @@ impl SearchJob {
             left_out: recorder.left_out,
             last_pass_left_out: recorder.last_pass,
             result,
+            algorithm: self.algorithm,
         }
     }
 }

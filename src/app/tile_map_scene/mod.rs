@@ -141,6 +141,8 @@ pub struct TileMapScene {
     pub camera: CanvasCamera,
     /// Where the canvas was drawn last frame.
     pub canvas_rect: Option<Rect>,
+    /// Where the legend was drawn at the last frame (`None` when hidden).
+    pub legend_rect: Option<Rect>,
     /// Cell under the pointer.
     pub hover: Option<Cell>,
     /// The start or goal marker being dragged.
@@ -212,17 +214,19 @@ impl TileMapScene {
     pub fn new(settings: &TileMapSettings, map: &MapDocument) -> Self {
         let settings = settings.clamped();
         let (start, goal) = default_cells(&map.map);
+        let chosen = settings.algorithm.with(settings.tuning());
         let mut scene = Self {
             playback: Playback::at_speed(settings.speed),
             settings,
             start,
             goal,
             tool: Tool::Paint(Tile::Wall),
-            search: RecordedSearch::new(map.map.cell_count(), AlgorithmKind::AStar),
+            search: RecordedSearch::new(map.map.cell_count(), chosen),
             comparison: None,
             partitions: PartitionsView::default(),
             camera: CanvasCamera::default(),
             canvas_rect: None,
+            legend_rect: None,
             hover: None,
             dragging: None,
             searched_map: Arc::new(map.map.clone()),
@@ -278,7 +282,7 @@ impl TileMapScene {
         self.playback.cursor = 0;
         // The last search was of another map: forget it rather than show it over this one
         // while a large map is searched on the worker.
-        self.search = RecordedSearch::new(map.map.cell_count(), self.settings.algorithm);
+        self.search = RecordedSearch::new(map.map.cell_count(), self.algorithm());
         self.rerun(map);
     }
 
@@ -330,12 +334,8 @@ impl TileMapScene {
     /// Shows a finished search: its steps replace the recorded ones, the replay keeps its step.
     fn show_search(&mut self, done: SearchDone) {
         let cursor = self.resume_cursor.take().unwrap_or(self.playback.cursor);
-        self.search = RecordedSearch::of(
-            done,
-            self.searched_map.cell_count(),
-            self.settings.algorithm,
-            self.search.shown + 1,
-        );
+        self.search =
+            RecordedSearch::of(done, self.searched_map.cell_count(), self.search.shown + 1);
         self.playback.cursor = cursor.min(self.search.events.len());
         self.search.seek(self.playback.cursor);
     }
@@ -552,10 +552,10 @@ impl Scene for TileMapScene {
             .show(ui, |ui| {
                 self.trace_strip_ui(ui);
                 let mut clicked = None;
-                super::playback::above_steps(ui, |ui| {
+                super::playback::pseudocode_area(ui, |ui| {
                     clicked = self.pseudocode_ui(ui);
-                    self.frontier_ui(ui);
                 });
+                super::playback::above_steps(ui, |ui| self.frontier_ui(ui));
                 if let Some(line) = clicked {
                     self.go_to_line(line);
                 }

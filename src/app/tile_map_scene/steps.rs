@@ -22,6 +22,8 @@ pub struct RecordedSearch {
     pub replay: SearchReplay,
     /// Counts the searches shown, so that the canvas redraws the overlay when one arrives.
     pub shown: u64,
+    /// The algorithm the steps are of (the one chosen may be searching meanwhile).
+    pub algorithm: GridAlgorithm,
     /// Steps the search took after the recorded ones (before its last, `Finished`).
     pub left_out: usize,
     /// The last pass that started among those steps: the pass the search ended in.
@@ -45,13 +47,14 @@ fn list_of(algorithm: AlgorithmKind) -> ListKind {
 }
 
 impl RecordedSearch {
-    /// Nothing recorded yet, on a map of `cells` cells.
-    pub fn new(cells: usize, algorithm: AlgorithmKind) -> Self {
+    /// Nothing recorded yet of `algorithm`, on a map of `cells` cells.
+    pub fn new(cells: usize, algorithm: GridAlgorithm) -> Self {
         Self {
             events: Vec::new(),
             result: None,
-            replay: SearchReplay::new(cells, list_of(algorithm), NodesShown::Searched),
+            replay: SearchReplay::new(cells, list_of(algorithm.kind()), NodesShown::Searched),
             shown: 0,
+            algorithm,
             left_out: 0,
             last_pass_left_out: None,
             pass_starts: Vec::new(),
@@ -60,8 +63,9 @@ impl RecordedSearch {
         }
     }
 
-    /// A finished search of `algorithm` on a map of `cells` cells, the `shown`-th shown.
-    pub fn of(done: SearchDone, cells: usize, algorithm: AlgorithmKind, shown: u64) -> Self {
+    /// A finished search on a map of `cells` cells, the `shown`-th shown.
+    pub fn of(done: SearchDone, cells: usize, shown: u64) -> Self {
+        let algorithm = done.algorithm;
         // Step k shows events[k - 1].
         let pass_starts = done
             .events
@@ -213,7 +217,7 @@ impl TileMapScene {
         crate::search::pseudocode::Listing,
         Option<crate::search::pseudocode::LitLine>,
     ) {
-        let listing = self.algorithm().kind().listing();
+        let listing = self.search.algorithm.kind().listing();
         let width = self.searched_map.width().max(1);
         let events = &self.search.events;
         let lit = self
@@ -241,7 +245,7 @@ impl TileMapScene {
 
     /// Goes to the next step that runs `line` of the algorithm's pseudocode.
     pub fn go_to_line(&mut self, line: usize) {
-        let listing = self.algorithm().kind().listing();
+        let listing = self.search.algorithm.kind().listing();
         let events = &self.search.events;
         let target = crate::app::pseudocode_panel::next_step_on_line(
             line,
@@ -272,7 +276,7 @@ impl TileMapScene {
         }
         let changed = ui
             .checkbox(&mut self.settings.expansions_only, "Expansions only")
-            .on_hover_text(if self.settings.algorithm.has_passes() {
+            .on_hover_text(if self.search.algorithm.kind().has_passes() {
                 "List only the steps that expand a cell, start a pass, or end the search (the playback still goes through every step)"
             } else {
                 "List only the steps that expand a cell or end the search (the playback still goes through every step)"
@@ -286,7 +290,7 @@ impl TileMapScene {
             .expansions_only
             .then(|| self.search.expansion_rows());
         let (events, left_out) = (&self.search.events, self.search.left_out);
-        let (algorithm, width) = (self.algorithm(), self.searched_map.width());
+        let (algorithm, width) = (self.search.algorithm, self.searched_map.width());
         let jumped = playback::event_log_ui(
             ui,
             &mut self.playback,
@@ -318,7 +322,7 @@ impl TileMapScene {
         let Some(frontier) = replay.frontier() else {
             return;
         };
-        let no_list = match self.settings.algorithm {
+        let no_list = match self.search.algorithm.kind() {
             AlgorithmKind::IdaStar => {
                 "IDA* keeps no open list: it goes depth first, as deep as the threshold allows."
             }
@@ -327,7 +331,7 @@ impl TileMapScene {
         playback::open_list_ui(
             ui,
             frontier,
-            self.algorithm().expansion_order(),
+            self.search.algorithm.expansion_order(),
             finished,
             (no_list, ""),
             name,
@@ -345,21 +349,30 @@ impl TileMapScene {
         if let Some(lists) = replay.fringe_lists() {
             return lists.next(1).first().map(|entry| map.cell(entry.node));
         }
-        let order = self.algorithm().expansion_order();
+        let order = self.search.algorithm.expansion_order();
         let next = replay.frontier()?.next(order, 1)?;
         next.first().map(|entry| map.cell(entry.node))
     }
 
-    /// The sentence for the step just taken.
+    /// The sentence for the step just taken; while another algorithm searches, that it does
+    /// and whose steps are shown meanwhile.
     pub fn current_explanation(&self) -> String {
-        match self.playback.cursor.min(self.search.events.len()) {
+        let shown = self.search.algorithm.name();
+        let sentence = match self.playback.cursor.min(self.search.events.len()) {
             0 => format!(
-                "Ready: {} from {:?} to {:?}. Press Play (Space). Left click paints, right click sets the goal.",
-                self.settings.algorithm.name(),
-                self.start,
-                self.goal
+                "Ready: {shown} from {:?} to {:?}. Press Play (Space). Left click paints, right click sets the goal.",
+                self.start, self.goal
             ),
             k => self.step_sentence(k),
+        };
+        let chosen = self.settings.algorithm;
+        if self.is_searching() && chosen != self.search.algorithm.kind() {
+            format!(
+                "{} is searching; {shown}'s steps are shown until it is done. {sentence}",
+                chosen.name()
+            )
+        } else {
+            sentence
         }
     }
 

@@ -61,13 +61,10 @@ impl TileMapScene {
                 expanded,
                 peak_memory: 0,
             },
+            // Compared as a run of the algorithm chosen.
+            algorithm: self.algorithm(),
         };
-        self.search = RecordedSearch::of(
-            done,
-            self.searched_map.cell_count(),
-            self.settings.algorithm,
-            ours.shown + 1,
-        );
+        self.search = RecordedSearch::of(done, self.searched_map.cell_count(), ours.shown + 1);
         self.playback.playing = false;
         self.playback.cursor = difference_step.unwrap_or(0);
         self.search.seek(self.playback.cursor);

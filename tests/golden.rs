@@ -1,0 +1,271 @@
+//! Golden pictures: every view set up by `navlab open`'s options (and, where no option says
+//! it, a change of the window's state), drawn without a display by the CPU renderer at
+//! 1280 × 800 and one pixel per point, and compared pixel by pixel with `tests/golden/NAME.png`.
+//!
+//! A failure writes `NAME.new.png` (the picture now) and `NAME.diff.png` (the pixels that
+//! differ) beside the golden file; [`common::assert_golden`] states the tolerance. Look at
+//! both; when the change is meant, rewrite the golden files with
+//! `UPDATE_GOLDEN=1 cargo test --test golden` and look at each rewritten picture before
+//! committing it (docs/testing.md).
+
+mod common;
+
+use clap::Parser;
+use navlab::app::{NavlabApp, SceneKind};
+use navlab::geom::Vec2;
+use navlab::navmesh::edit::{Shape, ShapeKind};
+
+/// The window's size in pixels (one pixel per point).
+const SIZE: [usize; 2] = [1280, 800];
+
+/// Draws what `navlab open ARGS` shows, changed by `tweak`, and compares it with the golden
+/// picture `name`.
+fn golden(name: &str, args: &[&str], tweak: impl FnOnce(&mut NavlabApp)) {
+    // The durations the panels show (the comparison's, the partitions') read the same on
+    // every run.
+    navlab::clock::fix_readings(true);
+    let command = std::iter::once("navlab")
+        .chain(std::iter::once("open"))
+        .chain(args.iter().copied());
+    let open = match navlab::cli::Cli::try_parse_from(command) {
+        Ok(navlab::cli::Cli {
+            command: Some(navlab::cli::Command::Open(open)),
+        }) => open,
+        other => panic!("`navlab open {}` does not parse: {other:?}", args.join(" ")),
+    };
+    let launch = open.launch();
+    let mut app = navlab::app::headless::launched_app(&launch, &mut |warning| {
+        panic!("`navlab open {}` warns: {warning}", args.join(" "))
+    })
+    .expect("the picture's files open");
+    tweak(&mut app);
+    let theme = navlab::app::headless::picture_theme(&launch);
+    let picture = navlab::app::screenshot::picture_of(&mut app, open.step, SIZE, theme);
+    common::assert_golden(name, &picture);
+}
+
+fn nothing(_: &mut NavlabApp) {}
+
+fn tile_map(app: &mut NavlabApp) {
+    app.settings.scene = SceneKind::TileMap;
+}
+
+// --- the navmesh view --------------------------------------------------------------------
+
+#[test]
+fn navmesh_before_the_first_step() {
+    golden("navmesh-start", &["--step", "0"], nothing);
+}
+
+#[test]
+fn navmesh_in_the_middle_of_a_star() {
+    golden("navmesh-astar", &["--step", "24"], nothing);
+}
+
+#[test]
+fn navmesh_in_the_middle_of_the_funnel() {
+    golden("navmesh-funnel", &["--step", "funnel-middle"], nothing);
+}
+
+#[test]
+fn navmesh_at_the_path() {
+    golden("navmesh-path", &["--step", "end"], nothing);
+}
+
+#[test]
+fn navmesh_with_edges_off_shows_only_the_border() {
+    golden("navmesh-edges-off", &["--step", "24"], |app| {
+        app.scenes.navmesh.settings.display.edges = false;
+    });
+}
+
+#[test]
+fn navmesh_labelled_by_triangle_ids() {
+    golden("navmesh-ids", &["--step", "24"], |app| {
+        let display = &mut app.scenes.navmesh.settings.display;
+        (display.triangle_ids, display.visit_numbers) = (true, false);
+    });
+}
+
+#[test]
+fn navmesh_with_polyanya_searching() {
+    golden(
+        "navmesh-polyanya",
+        &[
+            "assets/hole.obj",
+            "--from",
+            "3.866,2.379",
+            "--to",
+            "3.567,9.393",
+            "--optimal",
+            "--step",
+            "optimal-middle",
+        ],
+        nothing,
+    );
+}
+
+#[test]
+fn navmesh_with_the_gap_to_the_shortest_path() {
+    golden(
+        "navmesh-gap",
+        &[
+            "assets/hole.obj",
+            "--from",
+            "3.866,2.379",
+            "--to",
+            "3.567,9.393",
+            "--optimal",
+        ],
+        nothing,
+    );
+}
+
+#[test]
+fn navmesh_edited_with_an_obstacle_doors_and_mud() {
+    golden("navmesh-edited", &["--step", "end"], |app| {
+        let p = Vec2::new;
+        let mud = navlab::navmesh::areas::built_in_names()
+            .iter()
+            .position(|name| name == "mud")
+            .expect("mud is built in") as u8;
+        let shapes = [
+            Shape::rectangle(p(9.0, 1.5), p(11.0, 3.5), ShapeKind::Obstacle),
+            Shape::circle(p(13.0, -5.0), 1.0, 12, ShapeKind::Obstacle),
+            Shape::rectangle(p(12.0, -1.2), p(13.0, -0.8), ShapeKind::Door { open: true }),
+            Shape::rectangle(p(7.2, -0.2), p(7.8, 0.6), ShapeKind::Door { open: false }),
+            Shape::rectangle(p(5.0, -6.5), p(10.0, -3.0), ShapeKind::Area { area: mud }),
+        ];
+        for shape in shapes {
+            let shape = shape.expect("a valid shape");
+            app.scenes
+                .navmesh
+                .edit_mesh(|editor| editor.add_shape(shape))
+                .expect("the shape cuts the mesh");
+        }
+    });
+}
+
+#[test]
+fn navmesh_diagnostics_with_a_finding_selected() {
+    golden(
+        "navmesh-diagnostics",
+        &[
+            "assets/faulty.obj",
+            "--from",
+            "1,1",
+            "--to",
+            "5,1",
+            "--diagnostics",
+        ],
+        nothing,
+    );
+}
+
+#[test]
+fn navmesh_floors_coloured_by_height() {
+    golden("navmesh-heights", &["assets/stairs.obj"], |app| {
+        app.scenes.navmesh.settings.display.height_colours = true;
+    });
+}
+
+#[test]
+fn navmesh_walked() {
+    golden("navmesh-walk", &["--walk"], nothing);
+}
+
+#[test]
+fn navmesh_corridor_quality_heat_map() {
+    golden(
+        "navmesh-quality",
+        &["assets/maze.obj", "--quality", "200"],
+        nothing,
+    );
+}
+
+#[test]
+fn navmesh_built_from_the_map() {
+    golden("navmesh-from-map", &["--build-mesh"], nothing);
+}
+
+#[test]
+fn navmesh_in_the_light_theme() {
+    golden(
+        "navmesh-light",
+        &["--theme", "light", "--step", "funnel-middle"],
+        nothing,
+    );
+}
+
+// --- the tile-map view -------------------------------------------------------------------
+
+#[test]
+fn tile_map_breadth_first_mid_search() {
+    golden("tile-map-bfs", &["--algo", "bfs", "--step", "60"], tile_map);
+}
+
+#[test]
+fn tile_map_dijkstra_mid_search() {
+    golden(
+        "tile-map-dijkstra",
+        &["--algo", "dijkstra", "--step", "60"],
+        tile_map,
+    );
+}
+
+#[test]
+fn tile_map_a_star_mid_search() {
+    golden(
+        "tile-map-astar",
+        &["--algo", "astar", "--step", "60"],
+        tile_map,
+    );
+}
+
+#[test]
+fn tile_map_ida_star_mid_search() {
+    golden(
+        "tile-map-idastar",
+        &["--algo", "idastar", "--step", "300"],
+        tile_map,
+    );
+}
+
+#[test]
+fn tile_map_fringe_search_mid_search() {
+    golden(
+        "tile-map-fringe",
+        &["--algo", "fringe", "--step", "120"],
+        tile_map,
+    );
+}
+
+#[test]
+fn tile_map_every_algorithm_compared() {
+    golden("tile-map-compare", &["--compare", "--step", "60"], nothing);
+}
+
+#[test]
+fn tile_map_partitions_visibility_graph() {
+    golden(
+        "tile-map-partitions",
+        &["--partitions", "visibility"],
+        nothing,
+    );
+}
+
+#[test]
+fn tile_map_in_the_light_theme() {
+    golden(
+        "tile-map-light",
+        &["--theme", "light", "--algo", "astar", "--step", "60"],
+        tile_map,
+    );
+}
+
+// --- the pursuit -------------------------------------------------------------------------
+
+#[test]
+fn pursuit_after_three_seconds() {
+    golden("pursuit", &["--pursuit", "--step", "180"], nothing);
+}
