@@ -74,7 +74,7 @@ fn the_shortest_path_phase_steps_through_polyanya_and_compares_the_paths() {
             >= 1
     );
     h.get_by_label(&format!("{:.3}", gap.optimal_length));
-    h.get_by_label(&format!("{:.2} %", 100.0 * gap.excess()));
+    h.get_by_label(&format!("{:.2} % longer", 100.0 * gap.excess()));
     let divergence = gap
         .divergence
         .expect("the corridor left the shortest route");
@@ -129,4 +129,78 @@ fn the_diagnostics_tab_measures_corridor_paths_and_opens_the_worst_pair() {
     assert!((gap.optimal_length - worst.optimal).abs() < 1e-9);
     assert!((gap.corridor_length - worst.corridor).abs() < 1e-9);
     h.get_by_label(&format!("{:.3}", gap.optimal_length));
+}
+
+/// Mud painted over the shortest route: Polyanya's path still walks through it (it finds
+/// the shortest by distance), A* goes round. The comparison prices both paths under the
+/// areas, says that the shortest path ignores them, and does not blame A*'s step costs for
+/// the gap the mud made.
+#[test]
+fn with_area_costs_the_gap_is_explained_in_one_currency() {
+    use navlab::navmesh::edit::{Shape, ShapeKind};
+    let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
+    let scene = &mut app.scenes.navmesh;
+    scene.settings.optimal = true;
+    let mud = scene
+        .mesh
+        .area_names()
+        .iter()
+        .position(|n| n == "mud")
+        .expect("mud") as u8;
+    scene.edit.costs.set(mud, 100.0).expect("a cost");
+    let band = Shape::rectangle(
+        Vec2::new(5.0, -6.5),
+        Vec2::new(10.0, -3.0),
+        ShapeKind::Area { area: mud },
+    )
+    .expect("shape");
+    scene
+        .edit_mesh(|editor| editor.add_shape(band))
+        .expect("painted");
+    scene.place(Some(Vec2::new(1.0, 1.0)), Some(Vec2::new(5.0, -7.0)));
+    scene.wait_for_query();
+    let gap = scene.gap.as_ref().expect("both paths found");
+    let (corridor_cost, shortest_cost) = gap.area_costs.expect("priced under the areas");
+    assert!(
+        gap.excess() > 0.01,
+        "A* went round the mud: {}",
+        gap.excess()
+    );
+    assert!(
+        corridor_cost < shortest_cost,
+        "{corridor_cost} < {shortest_cost}: the shortest path walks through the mud"
+    );
+    let words = gap.explain(scene.settings.cost);
+    assert!(words.contains("Polyanya ignores area costs"), "{words}");
+    assert!(words.contains("the areas made the gap"), "{words}");
+    assert!(!words.contains("left the shortest route"), "{words}");
+
+    // The command line says the same of `path --optimal`.
+    let (code, out, _) = common::navlab(&[
+        "path",
+        common::repo_path("assets/rooms.obj")
+            .to_str()
+            .expect("utf-8"),
+        "--from",
+        "1,1",
+        "--to",
+        "5,-7",
+        "--area",
+        "mud=5,-6.5,10,-3",
+        "--area-cost",
+        "mud=100",
+        "--optimal",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0));
+    let answer: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(answer["ignores_area_costs"], true);
+    let (length, cost) = (
+        answer["length"].as_f64().expect("length"),
+        answer["area_cost"].as_f64().expect("area_cost"),
+    );
+    assert!(
+        (cost - shortest_cost).abs() < 1e-6 && cost > length,
+        "{cost} {length}"
+    );
 }

@@ -157,7 +157,7 @@ pub(super) fn path_command(
         }
     };
     if optimal {
-        return optimal_path_command(&mesh, from, to, walk, json);
+        return optimal_path_command(&mesh, from, to, walk, json, &area_costs);
     }
     let options = QueryOptions {
         cost: cost_model(cost),
@@ -332,13 +332,15 @@ fn step_list(timeline: &crate::navmesh::timeline::Timeline) -> Vec<ListedStep> {
 }
 
 /// `navlab path --optimal`: the exact shortest path, in the shape `path` answers in, with the
-/// search nodes Polyanya made.
+/// search nodes Polyanya made. It is the shortest by distance: on a mesh whose areas cost
+/// differently, the answer says that it ignores them and what it costs under them.
 fn optimal_path_command(
     mesh: &crate::navmesh::NavMesh,
     from: Vec2,
     to: Vec2,
     walk: &WalkArgs,
     json: bool,
+    area_costs: &crate::navmesh::areas::AreaCosts,
 ) -> ExitCode {
     use crate::navmesh::anyangle::shortest_path;
     let (Some(start), Some(goal)) = (mesh.locate(from), mesh.locate(to)) else {
@@ -364,6 +366,10 @@ fn optimal_path_command(
         .is_found()
         .then(|| crate::navmesh::walk::walk(&path.waypoints, walk.options()))
         .filter(|_| walk.walk);
+    use crate::navmesh::gap::{areas_cost_differently, cost_along};
+    let ignores_areas = areas_cost_differently(mesh, area_costs);
+    let area_cost =
+        (ignores_areas && path.is_found()).then(|| cost_along(mesh, area_costs, &path.waypoints));
     if json {
         let point = |p: Vec2| [p.x, p.y];
         let mut answer = serde_json::json!({
@@ -373,7 +379,11 @@ fn optimal_path_command(
             "search_nodes": path.nodes_pushed,
             "start": point(start.point),
             "goal": point(goal.point),
+            "ignores_area_costs": ignores_areas,
         });
+        if let Some(cost) = area_cost {
+            answer["area_cost"] = serde_json::json!(cost);
+        }
         if let Some(w) = &walked {
             answer["walk"] = w.to_json(mesh);
         }
@@ -382,6 +392,12 @@ fn optimal_path_command(
         let decimal = |v: f64| crate::words::decimal(v, 4);
         say!("status: {status} (the shortest path, by Polyanya)");
         say!("length: {}", decimal(path.length));
+        if let Some(cost) = area_cost {
+            say!(
+                "cost under the area costs: {} (the shortest path by distance: Polyanya ignores area costs; without --optimal, A* weighs them)",
+                decimal(cost)
+            );
+        }
         say!("waypoints ({}):", path.waypoints.len());
         for p in &path.waypoints {
             say!("  {} {}", decimal(p.x), decimal(p.y));

@@ -1,8 +1,12 @@
 //! Why the corridor path is longer than the shortest path: both lengths, the corridor's
 //! triangles the shortest path never enters, and the first of them — where A\* left the
-//! shortest route — with the costs that made A\* prefer it.
+//! shortest route — with the costs that made A\* prefer it. On a mesh with area costs the
+//! two paths are also priced under the areas ([`cost_along`]): the shortest path is the
+//! shortest by distance (Polyanya ignores areas), so a gap the areas made is said to be
+//! theirs, not the heuristic's.
 
 use super::anyangle::OptimalPath;
+use super::areas::AreaCosts;
 use super::query::{CostModel, Path};
 use super::{NavMesh, TriId};
 use crate::geom::Vec2;
@@ -20,6 +24,9 @@ pub struct Gap {
     pub off_route: Vec<TriId>,
     /// Where the corridor first left the shortest route, when it did.
     pub divergence: Option<Divergence>,
+    /// Both paths' costs under the area costs (corridor, shortest), when the mesh has an area
+    /// that does not cost what ground does.
+    pub area_costs: Option<(f64, f64)>,
 }
 
 /// The first corridor triangle off the shortest route.
@@ -56,6 +63,22 @@ impl Gap {
             self.optimal_length,
             100.0 * self.excess()
         );
+        if let Some((corridor_cost, optimal_cost)) = self.area_costs {
+            let costs = format!(
+                "{lengths} The shortest path is the shortest by distance: Polyanya ignores area \
+                 costs. Under them the corridor path costs {corridor_cost:.3}, the shortest path \
+                 {optimal_cost:.3}."
+            );
+            if corridor_cost <= optimal_cost * (1.0 + 1e-9) && self.excess() > 1e-9 {
+                return format!(
+                    "{costs} The corridor path is the cheaper: the areas made the gap in length, \
+                     not A*'s step costs."
+                );
+            }
+            if self.excess() <= 1e-9 {
+                return costs;
+            }
+        }
         if self.excess() <= 1e-9 {
             return format!(
                 "{lengths} The corridor holds the shortest path; {} of its triangles (shaded) are not on it.",
@@ -145,6 +168,7 @@ pub fn compare(
     corridor: &Path,
     optimal: &OptimalPath,
     search: &[SearchEvent],
+    costs: &AreaCosts,
 ) -> Gap {
     let route = &optimal.waypoints;
     let off_route: Vec<TriId> = corridor
@@ -203,12 +227,76 @@ pub fn compare(
                 optimal_cost: optimal_next.and_then(cost_of),
             }
         });
+    let area_costs = areas_cost_differently(mesh, costs).then(|| {
+        (
+            cost_along(mesh, costs, &corridor.waypoints),
+            cost_along(mesh, costs, route),
+        )
+    });
     Gap {
         corridor_length: corridor.length,
         optimal_length: optimal.length,
         off_route,
         divergence,
+        area_costs,
     }
+}
+
+/// True when some triangle of `mesh` is of an area whose cost is not ground's (1).
+pub fn areas_cost_differently(mesh: &NavMesh, costs: &AreaCosts) -> bool {
+    (0..mesh.triangles().len()).any(|t| costs.of(mesh.area_type(t)) != 1.0)
+}
+
+/// The cost of walking the polyline `path` under the area costs: each piece's length times
+/// the multiplier of the triangle it runs through; a piece along an edge between two areas
+/// is charged the cheaper, and a piece off the mesh as ground.
+pub fn cost_along(mesh: &NavMesh, costs: &AreaCosts, path: &[Vec2]) -> f64 {
+    let mut total = 0.0;
+    for w in path.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let length = (b - a).length();
+        if length == 0.0 || !length.is_finite() {
+            continue;
+        }
+        let (lo_x, hi_x) = (a.x.min(b.x), a.x.max(b.x));
+        let (lo_y, hi_y) = (a.y.min(b.y), a.y.max(b.y));
+        // The stretches of the segment inside each triangle it meets, with that triangle's
+        // multiplier.
+        let mut pieces: Vec<(f64, f64, f64)> = Vec::new();
+        for t in 0..mesh.triangles().len() {
+            let corners = mesh.corners(t);
+            let outside = corners.iter().all(|p| p.x < lo_x)
+                || corners.iter().all(|p| p.x > hi_x)
+                || corners.iter().all(|p| p.y < lo_y)
+                || corners.iter().all(|p| p.y > hi_y);
+            if outside {
+                continue;
+            }
+            if let Some((lo, hi)) = clip(mesh, t, a, b) {
+                pieces.push((lo, hi, costs.of(mesh.area_type(t))));
+            }
+        }
+        // Between consecutive breakpoints, the cheapest multiplier of the pieces over it.
+        let mut cuts: Vec<f64> = pieces.iter().flat_map(|&(lo, hi, _)| [lo, hi]).collect();
+        cuts.extend([0.0, 1.0]);
+        cuts.sort_by(f64::total_cmp);
+        cuts.dedup();
+        for c in cuts.windows(2) {
+            let (from, to) = (c[0].clamp(0.0, 1.0), c[1].clamp(0.0, 1.0));
+            if to <= from {
+                continue;
+            }
+            let middle = (from + to) / 2.0;
+            let multiplier = pieces
+                .iter()
+                .filter(|&&(lo, hi, _)| lo <= middle && middle <= hi)
+                .map(|&(_, _, m)| m)
+                .min_by(f64::total_cmp)
+                .unwrap_or(1.0);
+            total += (to - from) * length * multiplier;
+        }
+    }
+    total
 }
 
 #[cfg(test)]
@@ -219,6 +307,37 @@ mod tests {
     use crate::navmesh::query::{QueryOptions, find_path};
     use crate::navmesh::{Plane, obj};
     use crate::search::NoObserver;
+
+    /// Two unit squares side by side, the right one mud (× 3): a path across both pays each
+    /// part at its own rate; a path along the edge between them pays the cheaper.
+    #[test]
+    fn a_path_costs_each_piece_at_the_rate_of_the_area_it_runs_through() {
+        let text = b"v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 0 1\nv 1 0 1\nv 2 0 1\n\
+                     f 1 4 5 2\ng area:mud\nf 2 5 6 3\n";
+        let mesh = obj::parse(text, "two.obj", Plane::Xz).expect("mesh");
+        let costs = AreaCosts::for_names(mesh.area_names());
+        assert_eq!(
+            costs.of(mesh.area_type(mesh.triangle_at(Vec2::new(1.5, 0.5)).expect("in"))),
+            3.0
+        );
+        assert!(areas_cost_differently(&mesh, &costs));
+        let across = [Vec2::new(0.25, 0.5), Vec2::new(1.75, 0.5)];
+        // To within the clip's slack (a billionth of a triangle's size).
+        let close = |got: f64, want: f64| (got - want).abs() < 1e-6;
+        assert!(close(cost_along(&mesh, &costs, &across), 0.75 + 3.0 * 0.75));
+        let along = [Vec2::new(1.0, 0.0), Vec2::new(1.0, 1.0)];
+        assert!(close(cost_along(&mesh, &costs, &along), 1.0));
+        let bent = [
+            Vec2::new(0.5, 0.5),
+            Vec2::new(1.5, 0.5),
+            Vec2::new(1.5, 0.9),
+        ];
+        assert!(close(
+            cost_along(&mesh, &costs, &bent),
+            0.5 + 3.0 * 0.5 + 3.0 * 0.4
+        ));
+        assert!(!areas_cost_differently(&mesh, &AreaCosts::default()));
+    }
 
     #[test]
     fn clipping_a_segment_to_a_triangle() {
@@ -262,7 +381,8 @@ mod tests {
             )
             .expect("query");
             let optimal = shortest_path(&mesh, start, goal, &mut NoObserver);
-            let gap = compare(&mesh, &corridor, &optimal, &search);
+            let gap = compare(&mesh, &corridor, &optimal, &search, &AreaCosts::default());
+            assert_eq!(gap.area_costs, None, "no area costs another than ground's");
             assert!(
                 gap.corridor_length >= gap.optimal_length - 1e-9,
                 "{}",

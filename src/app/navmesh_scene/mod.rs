@@ -571,7 +571,11 @@ impl NavmeshScene {
             (Some(path), Some(optimal)) if path.length.is_finite() && optimal.is_found() => {
                 let search = timeline.search_events();
                 Some(crate::navmesh::gap::compare(
-                    &self.mesh, path, optimal, &search,
+                    &self.mesh,
+                    path,
+                    optimal,
+                    &search,
+                    &self.edit.costs,
                 ))
             }
             _ => None,

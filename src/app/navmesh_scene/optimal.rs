@@ -63,15 +63,27 @@ impl NavmeshScene {
                 egui::Grid::new("gap_numbers")
                     .num_columns(2)
                     .show(ui, |ui| {
-                        ui.label("Corridor path");
+                        ui.label("Length, corridor path");
                         ui.label(format!("{:.3}", gap.corridor_length));
                         ui.end_row();
-                        ui.label("Shortest path");
+                        ui.label("Length, shortest path");
                         ui.label(format!("{:.3}", gap.optimal_length));
                         ui.end_row();
                         ui.label("Gap");
-                        ui.label(format!("{:.2} %", 100.0 * gap.excess()));
+                        ui.label(format!("{:.2} % longer", 100.0 * gap.excess()));
                         ui.end_row();
+                        if let Some((corridor, shortest)) = gap.area_costs {
+                            ui.label("Cost, corridor path")
+                                .on_hover_text("Its length with each stretch × its area's cost");
+                            ui.label(format!("{corridor:.3}"));
+                            ui.end_row();
+                            ui.label("Cost, shortest path").on_hover_text(
+                                "Polyanya finds the shortest path by distance and ignores area \
+                                 costs: this is what it costs under them",
+                            );
+                            ui.label(format!("{shortest:.3}"));
+                            ui.end_row();
+                        }
                         ui.label("Search nodes");
                         ui.label(optimal.nodes_pushed.to_string());
                         ui.end_row();
