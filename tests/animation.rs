@@ -136,7 +136,7 @@ fn export_animation_in_the_window_records_the_steps_asked_for() {
     h.run_steps(2);
     h.key_press(egui::Key::Home);
     h.run_steps(1);
-    for _ in 0..6 {
+    for _ in 0..12 {
         h.key_press(egui::Key::ArrowRight);
     }
     h.run_steps(2);
@@ -159,12 +159,41 @@ fn export_animation_in_the_window_records_the_steps_asked_for() {
         h.run_steps(1);
     }
     let notice = h.state().notice.clone().unwrap_or_default();
-    assert!(notice.contains("7 frames"), "{notice}");
-    // Steps 0 to 6 (the shown one, at most 40 before), one frame each.
+    assert!(notice.contains("13 frames"), "{notice}");
+    // Steps 0 to 12 (the shown one, at most 40 before), one frame each.
     let frames = frames(&out);
-    assert_eq!(frames.len(), 7);
+    assert_eq!(frames.len(), 13);
     assert!(
         frames.iter().all(|(w, h, _, _)| *w < 800 && *h < 500),
         "the canvas only"
     );
+}
+
+/// On a view just opened (step 0) the Export animation window offers the first 40 steps, not
+/// two frames; it gives the frames' size in pixels, the canvas's when only the canvas is
+/// recorded (it said the window's, 1280 × 800, for a 682 × 725 GIF).
+#[test]
+fn the_export_window_offers_the_first_steps_and_says_the_size_of_the_frames() {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use navlab::app::screenshot::Steps;
+    use navlab::app::{NavlabApp, UiCommand};
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(800.0, 500.0))
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), common::app());
+    h.run_steps(2);
+    h.key_press(egui::Key::Home);
+    h.run_steps(1);
+    assert_eq!(h.state().scenes.navmesh.shown_step(), 0);
+    h.state_mut().run(UiCommand::ExportAnimation);
+    h.run_steps(2);
+    h.get_by_label("41 frames of 800 × 500 pixels");
+    h.get_by_label("Canvas only").click();
+    h.run_steps(2);
+    let canvas = h.state().scenes.navmesh.canvas_rect.expect("drawn");
+    h.get_by_label(&format!(
+        "41 frames of {} × {} pixels",
+        canvas.width().round(),
+        canvas.height().round()
+    ));
 }

@@ -1415,3 +1415,147 @@ fn the_window_is_built_with_the_desktop_clipboard() {
         "eframe without its clipboard feature: {eframe}"
     );
 }
+
+/// Reading options belong to the file they were chosen for: opening another file starts with
+/// no walkable filter and no agent radius, the same file read again keeps them.
+#[test]
+fn walkable_only_and_the_agent_radius_do_not_follow_into_another_file() {
+    let rooms = common::repo_path("assets/rooms.obj");
+    let hole = common::repo_path("assets/hole.obj");
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    h.state_mut().command(Command::Load(rooms.clone()));
+    h.run_steps(2);
+    {
+        let settings = &mut h.state_mut().scenes.navmesh.settings;
+        settings.max_slope = Some(30.0);
+        settings.agent_radius = Some(0.2);
+    }
+    h.state_mut().command(Command::Reload);
+    h.run_steps(2);
+    let scene = &h.state().scenes.navmesh;
+    assert!(
+        scene.mesh.summary().agent_radius.is_some(),
+        "the same file keeps its radius"
+    );
+    assert_eq!(scene.settings.max_slope, Some(30.0));
+    h.state_mut().command(Command::Load(hole));
+    h.run_steps(2);
+    let scene = &h.state().scenes.navmesh;
+    assert_eq!(scene.source.name(), "hole.obj");
+    assert_eq!(scene.settings.max_slope, None);
+    assert_eq!(scene.settings.agent_radius, None);
+    assert!(scene.mesh.summary().agent_radius.is_none());
+}
+
+/// After the file is read again (F5) the new search is shown whole, not at the old step
+/// number in the middle of A*.
+#[test]
+fn a_reload_shows_the_new_answer_at_its_last_step() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    h.state_mut()
+        .command(Command::Load(common::repo_path("assets/rooms.obj")));
+    h.run_steps(2);
+    {
+        let scene = &mut h.state_mut().scenes.navmesh;
+        scene.playback.cursor = 10;
+        scene.sync_replay();
+    }
+    h.state_mut().command(Command::Reload);
+    h.run_steps(2);
+    let scene = &h.state().scenes.navmesh;
+    assert_eq!(scene.playback.cursor, scene.timeline.len());
+}
+
+/// Choosing the other plane reads the file again — but not over unsaved edits, which it
+/// would lose: the plane stays, the edits stay, and the status bar says why.
+#[test]
+fn switching_the_plane_keeps_unsaved_edits() {
+    use navlab::navmesh::Plane;
+    use navlab::navmesh::edit::{Shape, ShapeKind};
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    h.state_mut()
+        .command(Command::Load(common::repo_path("assets/rooms.obj")));
+    h.run_steps(2);
+    let wall = Shape::rectangle(
+        Vec2::new(9.0, 1.5),
+        Vec2::new(11.0, 3.5),
+        ShapeKind::Obstacle,
+    )
+    .expect("shape");
+    h.state_mut()
+        .scenes
+        .navmesh
+        .edit_mesh(|editor| editor.add_shape(wall))
+        .expect("cut");
+    h.run_steps(1);
+    h.get_by_label("XY").click();
+    h.run_steps(3);
+    let scene = &h.state().scenes.navmesh;
+    assert_eq!(scene.settings.plane, Plane::Xz, "the plane stays");
+    assert!(
+        scene.has_unsaved_edits() && scene.editor().can_undo(),
+        "the edits stay"
+    );
+    h.get_by_label_contains("Not read in the XY plane: the mesh has unsaved edits");
+    // Undone, the file is read again in the plane chosen (rooms.obj, flat in XY, is read
+    // in XZ all the same, and says so).
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(2);
+    assert!(!h.state().scenes.navmesh.has_unsaved_edits());
+    h.get_by_label("XY").click();
+    h.run_steps(3);
+    let scene = &h.state().scenes.navmesh;
+    assert_eq!(scene.mesh.plane(), Plane::Xz);
+    assert!(scene.mesh.summary().plane_from_file);
+    h.get_by_label_contains("It is flat in the XY plane");
+}
+
+/// After Save mesh as… the window shows the file it saved: the title names it (it kept the
+/// old name), Reload reads it.
+#[test]
+fn save_mesh_as_makes_the_saved_file_the_document_shown() {
+    let dir = tempfile::tempdir().expect("temp");
+    let target = dir.path().join("mine.obj");
+    let mut h = harness(app_with_dialog_answers(vec![Some(target.clone())]));
+    h.state_mut()
+        .command(Command::Load(common::repo_path("assets/rooms.obj")));
+    h.run_steps(2);
+    assert!(h.state().window_title().starts_with("rooms.obj"));
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Save mesh as…").click();
+    h.run_steps(3);
+    assert_eq!(h.state().error(), None);
+    let title = h.state().window_title();
+    assert!(title.starts_with("mine.obj"), "{title}");
+    assert_eq!(
+        h.state().scenes.navmesh.source,
+        navlab::app::navmesh_scene::MeshSource::File(target)
+    );
+}
+
+/// Measures are shown as a person reads them: the agent radius in the legend to three
+/// significant digits, not "0.9873929023700001".
+#[test]
+fn the_agent_radius_in_the_legend_is_read_to_three_digits() {
+    let mut h = harness(app_with_dialog_answers(vec![]));
+    h.state_mut()
+        .command(Command::Load(common::repo_path("assets/rooms.obj")));
+    h.run_steps(2);
+    h.state_mut().scenes.navmesh.settings.agent_radius = Some(0.287_392_902_370_000_1);
+    h.state_mut().command(Command::Reload);
+    h.run_steps(2);
+    let rows: Vec<String> = h
+        .state()
+        .scenes
+        .navmesh
+        .legend()
+        .into_iter()
+        .map(|row| row.text)
+        .collect();
+    assert!(
+        rows.iter()
+            .any(|r| r == "walls before the mesh was shrunk by 0.287"),
+        "{rows:?}"
+    );
+}

@@ -88,11 +88,19 @@ fn xy_plane_option_reads_2d_obj_files() {
     let file = dir.path().join("flat.obj");
     std::fs::write(&file, "v 0 0 0\nv 4 0 0\nv 4 4 0\nv 0 4 0\nf 1 2 3 4\n").expect("write");
     let f = file.to_str().expect("utf-8");
-    let (code, _, stderr) = navlab(&["info", f]);
-    assert_eq!(code, Some(2), "in XZ the square has no area");
+    // Flat in XZ, the plane asked for by default: read in XY, where it lies, and said so.
+    let (code, stdout, _) = navlab(&["info", f]);
+    assert_eq!(code, Some(0));
     assert!(
-        stderr.contains("no triangles with area in the XZ plane"),
-        "{stderr}"
+        stdout.contains("plane:              xy (the file is flat in the xz plane asked for)"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = navlab(&["info", f, "--json"]);
+    assert_eq!(code, Some(0));
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(
+        (v["plane"].as_str(), v["plane_from_file"].as_bool()),
+        (Some("xy"), Some(true))
     );
     let (code, stdout, _) = navlab(&[
         "path", f, "--plane", "xy", "--from", "1,1", "--to", "3,3", "--json",
@@ -100,6 +108,60 @@ fn xy_plane_option_reads_2d_obj_files() {
     assert_eq!(code, Some(0));
     let v: Value = serde_json::from_str(&stdout).expect("json");
     assert!((v["length"].as_f64().expect("length") - 8f64.sqrt()).abs() < 1e-12);
+}
+
+/// A mesh read in the XY plane (every Polyanya `.mesh`) and written as OBJ is written Y up,
+/// as exporters write it: it opens again with no flag, in the same plane coordinates, its
+/// faces facing up, and its edits file with it. Before, `cut arena.mesh --out a.obj` then
+/// `path a.obj` failed: "no triangles with area in the XZ plane".
+#[test]
+fn a_mesh_navlab_writes_from_the_xy_plane_opens_again_with_no_flag() {
+    let dir = tempfile::tempdir().expect("temp");
+    let square = dir.path().join("square.obj");
+    std::fs::write(
+        &square,
+        "v 0 0 0\nv 8 0 0\nv 8 8 0\nv 0 8 0\nv 4 4 2\nf 1 2 5\nf 2 3 5\nf 3 4 5\nf 4 1 5\n",
+    )
+    .expect("write");
+    let square = square.to_str().expect("utf-8");
+    let polyanya = dir.path().join("square.mesh");
+    let polyanya = polyanya.to_str().expect("utf-8");
+    let (code, _, stderr) = navlab(&["convert", square, "--plane", "xy", "-o", polyanya]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let cut = dir.path().join("cut.obj");
+    let cut = cut.to_str().expect("utf-8");
+    let (code, _, stderr) = navlab(&["cut", polyanya, "--out", cut, "--rect", "3,3,5,5"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let text = std::fs::read_to_string(cut).expect("written");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("v ") && l.ends_with(" 0 8")),
+        "Y up:\n{text}"
+    );
+    for args in [vec![], vec!["--plane", "xy"], vec!["--max-slope", "10"]] {
+        let mut command = vec!["path", cut, "--from", "1,1", "--to", "7,7", "--json"];
+        command.extend(args.iter().copied());
+        let (code, stdout, stderr) = navlab(&command);
+        assert_eq!(code, Some(0), "{command:?}: {stderr}");
+        let v: Value = serde_json::from_str(&stdout).expect("json");
+        assert_eq!(v["status"], "found", "{command:?}");
+        // Round the hole in the middle, in the plane coordinates it was cut in.
+        let length = v["length"].as_f64().expect("length");
+        assert!(length > 72f64.sqrt() + 0.1, "{command:?}: {length}");
+    }
+    let (_, stdout, _) = navlab(&["info", cut, "--json"]);
+    let info: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(info["plane"], "xz");
+    assert_eq!(info["plane_from_file"], false);
+    let (_, stdout, _) = navlab(&["check", cut, "--json"]);
+    assert!(!stdout.contains("inconsistent_winding"), "{stdout}");
+    // The edits file beside it makes the cut editable again.
+    let mesh = navlab::navmesh::NavMesh::load(std::path::Path::new(cut), Default::default())
+        .expect("loads");
+    let editor = navlab::navmesh::edit::saved::read_beside(std::path::Path::new(cut), &mesh)
+        .expect("the edits fit")
+        .expect("an edits file");
+    assert_eq!(editor.shapes().len(), 1);
 }
 
 #[test]

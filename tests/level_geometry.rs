@@ -314,3 +314,84 @@ proptest! {
         }
     }
 }
+
+/// Level geometry read whole: its walls and ceilings are faces, joined to the floors by
+/// slivers. Between two points of one island, A* (over the triangles' shared edges) finds a
+/// path where Polyanya, searching in the plane, cannot follow the folds. Neither answer may
+/// then say the goal is out of reach: Polyanya's last step, its answer, the window's panel and
+/// `path --optimal` all say that the start and the goal are joined, and why no shortest path
+/// came. Between islands, it is out of reach, and said so.
+#[test]
+fn on_level_geometry_read_whole_no_answer_claims_a_joined_goal_is_out_of_reach() {
+    use navlab::geom::Vec2;
+    use navlab::navmesh::anyangle::{PolyanyaEvent, shortest_path};
+    use navlab::navmesh::query::{QueryOptions, find_path};
+    use navlab::search::NoObserver;
+    let Some(file) = testdata("meshes/obj/level.obj") else {
+        return;
+    };
+    let mesh = NavMesh::load(&file, Plane::Xz).expect("loads");
+    let (from, to) = (Vec2::new(3.095, 4.940), Vec2::new(3.221, 4.661));
+    let corridor = find_path(
+        &mesh,
+        from,
+        to,
+        QueryOptions::default(),
+        &mut NoObserver,
+        &mut NoObserver,
+    )
+    .expect("located");
+    assert_eq!(
+        corridor.status,
+        navlab::navmesh::PathStatus::Found,
+        "A* finds one"
+    );
+    let mut events = Vec::new();
+    let optimal = shortest_path(&mesh, from, to, &mut events);
+    if !optimal.is_found() {
+        assert!(optimal.connected);
+        assert_eq!(
+            events.last(),
+            Some(&PolyanyaEvent::Exhausted { connected: true })
+        );
+        let last = events.last().expect("events").explain();
+        assert!(!last.contains("cannot be reached"), "{last}");
+        let (code, out, _) = common::navlab(&[
+            "path",
+            file.to_str().expect("utf-8"),
+            "--from",
+            "3.095,4.940",
+            "--to",
+            "3.221,4.661",
+            "--optimal",
+            "--json",
+        ]);
+        assert_eq!(code, Some(1));
+        let answer: serde_json::Value = serde_json::from_str(&out).expect("json");
+        assert_eq!(answer["status"], "not_followed");
+    }
+    // Two islands of the built-in faulty export: out of reach, and said so.
+    let faulty = navlab::navmesh::obj::parse(navlab::assets::FAULTY.obj, "faulty.obj", Plane::Xz)
+        .expect("asset");
+    let (a, b) = (0, faulty.triangles().len() - 1);
+    assert_ne!(faulty.island_of(a), faulty.island_of(b));
+    let mut events = Vec::new();
+    let apart = shortest_path(
+        &faulty,
+        faulty.triangles()[a].centroid,
+        faulty.triangles()[b].centroid,
+        &mut events,
+    );
+    assert!(!apart.is_found() && !apart.connected);
+    assert_eq!(
+        events.last(),
+        Some(&PolyanyaEvent::Exhausted { connected: false })
+    );
+    assert!(
+        events
+            .last()
+            .expect("events")
+            .explain()
+            .contains("another island")
+    );
+}

@@ -80,8 +80,9 @@ fn obj_corpus() -> Vec<(&'static str, Vec<u8>, Option<usize>)> {
             None,
         ),
         (
-            "vertical.obj",
-            b"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n".to_vec(),
+            // Flat in no plane: a line (a face flat in XZ alone is read in XY, where it lies).
+            "a-line.obj",
+            b"v 0 0 0\nv 1 1 1\nv 2 2 2\nf 1 2 3\n".to_vec(),
             None,
         ),
         (

@@ -432,3 +432,65 @@ fn default_places_start_over_from_the_places_a_new_map_gets() {
     assert_eq!(pursuit.world.ticks(), 0);
     assert!(!pursuit.playing);
 }
+
+/// A map where a wall hides the bottom-left corner from the middle, where the kitten starts;
+/// tiles a few steps above the corner see past the wall's top.
+fn corner_behind_a_wall() -> navlab::grid::TileMap {
+    let mut rows = vec![".............................."; 12];
+    rows.extend(vec!["........#....................."; 8]);
+    common::walled_map(&rows)
+}
+
+/// On a new map the mobs start where they see the kitten when some tile near their corner
+/// does: before, a mob in the corner behind the wall was lost at 0.02 s and never moved.
+#[test]
+fn on_a_new_map_the_mobs_start_in_sight_of_the_kitten() {
+    let mut app = common::app();
+    app.map = navlab::grid::MapDocument::new(corner_behind_a_wall(), None);
+    app.settings.scene = SceneKind::Pursuit;
+    let scene = &mut app.scenes.pursuit;
+    scene.sync_map(&app.map);
+    assert_eq!(scene.world.mobs.len(), 2);
+    scene.step();
+    for (i, mob) in scene.world.mobs.iter().enumerate() {
+        assert_eq!(
+            mob.state,
+            navlab::pursuit::MobState::Chasing,
+            "mob {} at {} does not see the kitten at {}",
+            i + 1,
+            mob.body.position,
+            scene.world.kitten.body.position
+        );
+    }
+    // The bottom-left mob is still the bottom-left one: left of the wall's top, low down.
+    let first = scene.world.mobs[0].body.position;
+    assert!(first.y > 10.0, "{first}");
+}
+
+/// A mob that sees nothing says why it stands still and what would move it.
+#[test]
+fn a_lost_mob_says_why_it_stands_and_what_would_move_it() {
+    let mut app = common::app();
+    app.map = navlab::grid::MapDocument::new(corner_behind_a_wall(), None);
+    app.settings.scene = SceneKind::Pursuit;
+    let scene = &mut app.scenes.pursuit;
+    scene.sync_map(&app.map);
+    assert!(scene.add_mob(Vec2::new(2.5, 18.5)), "a mob behind the wall");
+    scene.step();
+    let lost = scene.world.mobs.len();
+    assert_eq!(
+        scene.world.mobs[lost - 1].state,
+        navlab::pursuit::MobState::Lost
+    );
+    let caption = scene.caption();
+    assert!(
+        caption.contains(&format!(
+            "Mob {lost} waits until the kitten or its trail comes into its sight"
+        )),
+        "{caption}"
+    );
+    assert!(
+        caption.contains("right-click to send the kitten past"),
+        "{caption}"
+    );
+}

@@ -182,14 +182,21 @@ impl NavlabApp {
         }
     }
 
-    /// Opens the Export animation window: the steps from the first to the shown one (at most
-    /// 40 before it), 10 a second, the window's size.
+    /// Opens the Export animation window: the 40 steps up to the shown one (the first 40 when
+    /// fewer than 10 come before it, as on a view just opened), 10 a second, the window's
+    /// size.
     pub(super) fn open_export_form(&mut self) {
         let shown = self.scene().shown_step();
+        let (_, len) = self.scene().step_counts();
         let size = self.content_size;
+        let (from, to) = if shown < 10 {
+            (0, len.min(40))
+        } else {
+            (shown.saturating_sub(40), shown)
+        };
         self.windows.export_form = Some(super::animation::ExportForm {
-            from: shown.saturating_sub(40),
-            to: shown.max(1),
+            from,
+            to: to.max(from),
             fps: 10,
             canvas_only: false,
             size,
@@ -203,6 +210,7 @@ impl NavlabApp {
             return;
         };
         let (_, len) = self.scene().step_counts();
+        let canvas = self.scene().canvas_area();
         let (mut export, mut cancel) = (false, false);
         egui::Window::new("Export animation")
             .collapsible(false)
@@ -222,12 +230,15 @@ impl NavlabApp {
                     .on_hover_text("Only the canvas, not the panels");
                 let frames = form.to.saturating_sub(form.from) + 1;
                 let too_many = frames > super::animation::MAX_FRAMES;
-                ui.label(format!(
-                    "{} of {} × {}",
-                    count(frames, "frame"),
-                    form.size[0],
-                    form.size[1]
-                ));
+                // The frames are the canvas's size when only the canvas is recorded.
+                let [w, h] = match canvas.filter(|_| form.canvas_only) {
+                    Some(rect) => [
+                        rect.width().round() as usize,
+                        rect.height().round() as usize,
+                    ],
+                    None => form.size,
+                };
+                ui.label(format!("{} of {w} × {h} pixels", count(frames, "frame")));
                 ui.horizontal(|ui| {
                     export = ui
                         .add_enabled(
@@ -391,9 +402,10 @@ impl NavlabApp {
 }
 
 /// The error banner, when there is an error; Dismiss clears it.
-pub(super) fn error_ui(ui: &mut egui::Ui, banner: &mut Banner) {
-    if let Some(error) = &banner.error
-        && error_banner_ui(ui, banner.context, error)
+pub(super) fn error_ui(ui: &mut egui::Ui, banner: &mut Banner, shown: super::SceneKind) {
+    let context = banner.context;
+    if let Some(error) = banner.error_in(shown)
+        && error_banner_ui(ui, context, error)
     {
         banner.error = None;
     }

@@ -22,6 +22,15 @@ const RECOVERY_FAILED: (&str, &str) = (
     "The file is left as it is.",
 );
 
+/// What to look for beside a mesh just read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Beside {
+    /// Its `NAME.edits.json` (a file read from disk).
+    EditsFile,
+    /// Nothing (a file given as bytes has no folder).
+    Nothing,
+}
+
 /// The files of the documents shown, watched for changes on disk.
 #[derive(Default)]
 pub(super) struct Watches {
@@ -109,6 +118,9 @@ impl NavlabApp {
         };
         let source = MeshSource::Embedded(scene);
         let navmesh = &mut self.scenes.navmesh;
+        if navmesh.source != source {
+            navmesh.forget_read_options();
+        }
         match navmesh.load(&source) {
             Ok(mesh) => {
                 navmesh.set_mesh(mesh, source);
@@ -545,13 +557,15 @@ impl NavlabApp {
                 }
             }
             Ok(Opens::Mesh) => {
+                self.scenes.navmesh.read_options_for(&path);
                 let read = self.scenes.navmesh.settings.read_options();
                 let loaded = crate::navmesh::NavMesh::read_bytes(&bytes, &name, read)
                     .map_err(|e| e.to_string());
                 if loaded.is_ok() {
                     self.settings.scene = SceneKind::Navmesh;
                 }
-                self.show_mesh_file(path, loaded);
+                // Given as bytes: there is no folder to find its edits file in.
+                self.show_mesh_file(path, loaded, Beside::Nothing);
             }
             Err(refusal) => self.fail(OPEN_FAILED, refusal),
         }
@@ -581,14 +595,16 @@ impl NavlabApp {
         let path = absolute(path);
         let read = self.scenes.navmesh.settings.read_options();
         let loaded = crate::navmesh::NavMesh::load_with(&path, read).map_err(|e| e.to_string());
-        self.show_mesh_file(path, loaded);
+        self.show_mesh_file(path, loaded, Beside::EditsFile);
     }
 
-    /// Shows a mesh read from `path`, or its error.
+    /// Shows a mesh read from `path`, or its error; with the edits saved beside it when it
+    /// was read from disk.
     pub(super) fn show_mesh_file(
         &mut self,
         path: PathBuf,
         loaded: Result<crate::navmesh::NavMesh, String>,
+        beside: Beside,
     ) {
         let source = MeshSource::File(path.clone());
         let navmesh = &mut self.scenes.navmesh;
@@ -599,7 +615,9 @@ impl NavlabApp {
                 self.settings.recent.add(path.clone());
                 self.banner.error = None;
                 self.notice = Some(format!("Opened {}", navmesh.source.name()));
-                self.restore_saved_edits(&path);
+                if beside == Beside::EditsFile {
+                    self.restore_saved_edits(&path);
+                }
                 self.settings.last_file = Some(path);
             }
             Err(message) => {
@@ -705,6 +723,16 @@ impl NavlabApp {
                 }
                 self.scenes.navmesh.unsaved_repair = false;
                 self.scenes.navmesh.mark_edits_saved();
+                // Saved as an OBJ, the mesh shown is that file now (the title, Reload and the
+                // file watch follow it); a Polyanya mesh is an export (flat, no edits). A save
+                // made to go on with an action waiting on the unsaved-changes question keeps a
+                // copy: the action replaces or reads again the file shown.
+                if keeps_edits && !super::IN_BROWSER && self.pending.is_none() {
+                    self.scenes.navmesh.source = MeshSource::File(path.clone());
+                    self.watches.mesh = None;
+                    self.settings.recent.add(path.clone());
+                    self.settings.last_file = Some(path.clone());
+                }
                 self.notice = Some(if crate::navmesh::polyanya::is_polyanya_path(&path) {
                     // As `navlab convert` warns: what one flat layer cannot hold.
                     use crate::navmesh::diagnose::FindingKind;
@@ -727,7 +755,7 @@ impl NavlabApp {
                     };
                     format!(
                         "Saved {} as a Polyanya mesh: convex polygons, flat (heights left \
-                         out){warning}",
+                         out){warning}; the window goes on showing {name}",
                         path.display()
                     )
                 } else if !self.scenes.navmesh.editor().edits().is_empty() {

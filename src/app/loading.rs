@@ -82,6 +82,7 @@ impl NavlabApp {
             }
             return;
         }
+        self.scenes.navmesh.read_options_for(&path);
         if !is_large(&path) {
             return self.load_file(path);
         }
@@ -139,7 +140,9 @@ impl NavlabApp {
     fn show_loaded(&mut self, loaded: Loaded) {
         self.loader.opening = None;
         match loaded {
-            Loaded::Mesh(path, mesh) => self.show_mesh_file(path, *mesh),
+            Loaded::Mesh(path, mesh) => {
+                self.show_mesh_file(path, *mesh, documents::Beside::EditsFile)
+            }
             // Edits made while it was read are never replaced unasked.
             Loaded::Map(path, Ok(_))
                 if self.map.dirty && self.map.revision() != self.loader.map_revision =>

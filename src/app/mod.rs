@@ -462,10 +462,11 @@ impl NavlabApp {
         egui::Panel::top("menu").show(ui, |ui| self.menu_ui(ui));
         egui::Panel::bottom("status").show(ui, |ui| self.status_ui(ui));
         {
+            let shown = self.settings.scene;
             let (scene, mut shared) = self.scene_and_shared();
             scene.panels_ui(ui, &mut shared);
             egui::CentralPanel::no_frame().show(ui, |ui| {
-                dialogs::error_ui(ui, shared.banner);
+                dialogs::error_ui(ui, shared.banner, shown);
                 scene.canvas_ui(ui, &mut shared);
             });
             scene.windows_ui(ui.ctx(), &mut shared);

@@ -61,6 +61,9 @@ pub struct Banner {
     pub error: Option<String>,
     /// What failed (the banner's first words) and what is still there (its second line).
     pub context: (&'static str, &'static str),
+    /// The view the error is about: the one shown when it was first drawn. Other views do
+    /// not show it (it comes back with its view).
+    pub scene: Option<super::SceneKind>,
 }
 
 impl Banner {
@@ -68,6 +71,15 @@ impl Banner {
     pub fn fail(&mut self, context: (&'static str, &'static str), message: String) {
         self.context = context;
         self.error = Some(message);
+        self.scene = None;
+    }
+
+    /// The error to show in view `shown`, if any: the banner's, once it belongs to `shown`
+    /// (an error is taken by the view shown when it is first drawn).
+    pub fn error_in(&mut self, shown: super::SceneKind) -> Option<&str> {
+        self.error.as_ref()?;
+        let scene = *self.scene.get_or_insert(shown);
+        self.error.as_deref().filter(|_| scene == shown)
     }
 }
 
@@ -143,4 +155,36 @@ pub trait SceneSetup: Scene + Sized {
 pub fn side_panel_width(ui: &egui::Ui, default: f32) -> f32 {
     let window = ui.ctx().content_rect().width();
     default.min(window * default / 1280.0).max(160.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::SceneKind;
+
+    /// An error belongs to the view it was first shown in: the other views do not show it,
+    /// and it is there again back in its view until dismissed.
+    #[test]
+    fn an_error_banner_stays_with_its_view() {
+        let mut banner = Banner::default();
+        assert_eq!(banner.error_in(SceneKind::Navmesh), None);
+        banner.fail(("Could not open", "kept"), "rooms.obj: broken".into());
+        assert_eq!(
+            banner.error_in(SceneKind::Navmesh),
+            Some("rooms.obj: broken")
+        );
+        assert_eq!(banner.error_in(SceneKind::TileMap), None);
+        assert_eq!(banner.error_in(SceneKind::Pursuit), None);
+        assert_eq!(
+            banner.error_in(SceneKind::Navmesh),
+            Some("rooms.obj: broken")
+        );
+        // A new error belongs to the view shown when it comes.
+        banner.fail(("Could not open", "kept"), "arena.map: broken".into());
+        assert_eq!(
+            banner.error_in(SceneKind::TileMap),
+            Some("arena.map: broken")
+        );
+        assert_eq!(banner.error_in(SceneKind::Navmesh), None);
+    }
 }

@@ -40,7 +40,7 @@ pub fn encode(lesson_json: &str) -> Result<String, String> {
     if fragment.len() > MAX_FRAGMENT_CHARS {
         return Err(format!(
             "what is shown is too large for a link ({} characters, the most is {MAX_FRAGMENT_CHARS}): \
-             save a lesson file instead (File → Save lesson…)",
+             save a lesson file instead (File menu, Save lesson…)",
             fragment.len()
         ));
     }

@@ -348,7 +348,10 @@ fn optimal_path_command(
         return ExitCode::from(2);
     };
     let path = shortest_path(mesh, from, to, &mut NoObserver);
-    let status = if !path.is_found() {
+    let status = if !path.is_found() && path.connected {
+        // Start and goal are on one island: not out of reach, but not followed.
+        "not_followed"
+    } else if !path.is_found() {
         "unreachable"
     } else if start.snapped || goal.snapped {
         "snapped"
@@ -406,6 +409,11 @@ fn optimal_path_command(
         if let Some(w) = &walked {
             say!("{}", w.describe(mesh));
         }
+    } else if path.connected {
+        say!(
+            "no shortest path found, though the start and the goal are on one island: the mesh folds over itself or has sliver faces there, which Polyanya cannot follow (without --optimal, A* finds a path; level geometry read whole is better read with --max-slope 45)"
+        );
+        say!("search nodes: {}", path.nodes_pushed);
     } else {
         say!("no path: the goal cannot be reached from the start");
         say!("search nodes: {}", path.nodes_pushed);
@@ -594,6 +602,15 @@ pub(super) fn print_summary(name: &str, s: &crate::navmesh::MeshSummary, json: b
         }
     } else {
         say!("{name}");
+        if s.plane_from_file {
+            say!(
+                "plane:              {} (the file is flat in the {} plane asked for)",
+                s.plane.name(),
+                s.plane.other().name()
+            );
+        } else {
+            say!("plane:              {}", s.plane.name());
+        }
         say!("vertices:           {}", s.vertices);
         say!("triangles:          {}", s.triangles);
         say!(

@@ -56,6 +56,7 @@ pub(super) fn quality_command(
                 "mesh": mesh_path.display().to_string(),
                 "queries": measured,
                 "skipped": report.skipped,
+                "not_followed": report.not_followed,
                 "seed": options.seed,
                 "cost": cost_name,
                 "weight": options.weight,
@@ -89,6 +90,12 @@ pub(super) fn quality_command(
         say!(
             "  {} pairs left out (no path between them, or the exact search's node budget ran out)",
             report.skipped
+        );
+    }
+    if report.not_followed > 0 {
+        say!(
+            "  {} pairs left out where the corridor query found a path that Polyanya could not follow (the mesh folds over itself or has sliver faces there)",
+            report.not_followed
         );
     }
     if measured == 0 {

@@ -103,8 +103,13 @@ pub enum PolyanyaEvent {
         /// The path's length.
         length: f64,
     },
-    /// The open list ran empty: the goal cannot be reached.
-    Exhausted,
+    /// The open list ran empty without reaching the goal.
+    Exhausted {
+        /// Whether the start and the goal are on one island (their triangles joined through
+        /// shared edges): then the search lost its way (the mesh folds over itself or has
+        /// sliver faces there), rather than the goal being out of reach.
+        connected: bool,
+    },
     /// The search made [`node_budget`] nodes without reaching the goal and stopped.
     OverBudget,
 }
@@ -183,7 +188,13 @@ impl PolyanyaEvent {
             PolyanyaEvent::GoalReached { length } => {
                 format!("goal reached: the shortest path is {length:.3} long")
             }
-            PolyanyaEvent::Exhausted => "no node left: the goal cannot be reached".to_string(),
+            PolyanyaEvent::Exhausted { connected: false } => {
+                "no node left: the goal is on another island, it cannot be reached".to_string()
+            }
+            PolyanyaEvent::Exhausted { connected: true } => "no node left, though the start and \
+                the goal are joined by triangles sharing edges: the mesh folds over itself or has \
+                sliver faces there, which a shortest-path search in the plane cannot follow"
+                .to_string(),
             PolyanyaEvent::OverBudget => {
                 "stopped: the search made more nodes than a mesh this size can need".to_string()
             }
@@ -204,6 +215,9 @@ pub struct OptimalPath {
     pub nodes_popped: usize,
     /// True when the search stopped at [`node_budget`] (no path is given then).
     pub over_budget: bool,
+    /// True when the start and the goal are on one island (joined through shared edges),
+    /// found or not: a path not found then is one the search could not follow.
+    pub connected: bool,
 }
 
 impl OptimalPath {
@@ -314,6 +328,7 @@ fn not_found() -> OptimalPath {
         nodes_pushed: 0,
         nodes_popped: 0,
         over_budget: false,
+        connected: false,
     }
 }
 
@@ -522,7 +537,10 @@ impl<'m> Search<'m> {
                         self.expand(n, observer);
                         if self.nodes.len() > budget {
                             observer.event(PolyanyaEvent::OverBudget);
-                            return self.nothing(true);
+                            return OptimalPath {
+                                connected: self.connects(start_triangles),
+                                ..self.nothing(true)
+                            };
                         }
                         // A single successor (and no goal) is expanded at once: it would be
                         // the next node taken anyway or it is no worse than the rest.
@@ -541,8 +559,21 @@ impl<'m> Search<'m> {
                 }
             }
         }
-        observer.event(PolyanyaEvent::Exhausted);
-        self.nothing(false)
+        let connected = self.connects(start_triangles);
+        observer.event(PolyanyaEvent::Exhausted { connected });
+        OptimalPath {
+            connected,
+            ..self.nothing(false)
+        }
+    }
+
+    /// Whether one of `start_triangles` is on the island of one of the goal's triangles.
+    fn connects(&self, start_triangles: &[TriId]) -> bool {
+        start_triangles.iter().any(|&s| {
+            self.goal_triangles
+                .iter()
+                .any(|&t| self.mesh.island_of(s) == self.mesh.island_of(t))
+        })
     }
 
     fn nothing(&self, over_budget: bool) -> OptimalPath {
@@ -552,6 +583,7 @@ impl<'m> Search<'m> {
             nodes_pushed: self.nodes.len(),
             nodes_popped: self.popped,
             over_budget,
+            connected: false,
         }
     }
 
@@ -575,6 +607,7 @@ impl<'m> Search<'m> {
             nodes_pushed: self.nodes.len(),
             nodes_popped: self.popped,
             over_budget: false,
+            connected: true,
         }
     }
 

@@ -71,6 +71,22 @@ impl Plane {
             Plane::Xy => [p.x, p.y, height],
         }
     }
+
+    /// The other plane.
+    pub fn other(self) -> Plane {
+        match self {
+            Plane::Xz => Plane::Xy,
+            Plane::Xy => Plane::Xz,
+        }
+    }
+
+    /// Its name as the command line writes it: "xz" or "xy".
+    pub fn name(self) -> &'static str {
+        match self {
+            Plane::Xz => "xz",
+            Plane::Xy => "xy",
+        }
+    }
 }
 
 /// A triangle of the mesh, stored counter-clockwise in the plane.
@@ -176,6 +192,9 @@ pub struct RawMesh {
     pub normals: Option<walkable::NormalAgreement>,
     /// For a mesh shrunk for an agent's radius: what the shrinking did.
     pub shrunk: Option<radius::ShrinkSummary>,
+    /// True when the file is flat in the plane it was asked to be read in and was read in the
+    /// other one (see [`NavMesh::from_read`]).
+    pub plane_from_file: bool,
 }
 
 impl RawMesh {
@@ -193,6 +212,7 @@ impl RawMesh {
             walkable: None,
             normals: None,
             shrunk: None,
+            plane_from_file: false,
         }
     }
 
@@ -201,16 +221,27 @@ impl RawMesh {
         self.polygon_areas.get(k).copied().unwrap_or(0)
     }
 
-    /// The mesh as Wavefront OBJ text (positions as stored, faces 1-based), e.g. to save a
-    /// repaired mesh. Meshes in the XY plane keep their coordinates (open them with XY).
+    /// The mesh as Wavefront OBJ text, Y up as every exporter writes it (faces 1-based), e.g.
+    /// to save a repaired mesh: it reads back in the XZ plane with the same plane coordinates.
+    /// A mesh in the XY plane is written with its y as z and its height as y, each face's
+    /// corners in reverse order so that its normal still points up.
     pub fn to_obj(&self, comment: &str) -> String {
         use std::fmt::Write as _;
         let mut out = String::new();
         for line in comment.lines() {
             let _ = writeln!(out, "# {line}");
         }
-        for p in &self.positions {
-            let _ = writeln!(out, "v {} {} {}", p[0], p[1], p[2]);
+        let swapped = self.plane == Plane::Xy;
+        if swapped {
+            let _ = writeln!(
+                out,
+                "# Y up: the XY plane's (x, y) are (x, z) here, its heights y; read in the XZ plane"
+            );
+        }
+        for &p in &self.positions {
+            let (point, height) = self.plane.project(p);
+            let [x, y, z] = Plane::Xz.unproject(point, height);
+            let _ = writeln!(out, "v {x} {y} {z}");
         }
         // Area types as groups `g area:NAME`, written only when some polygon is not ground.
         let with_areas = self.polygon_areas.iter().any(|&a| a != 0);
@@ -231,12 +262,41 @@ impl RawMesh {
                 group = Some(area);
             }
             out.push('f');
-            for v in poly {
+            let corners: Box<dyn Iterator<Item = &usize>> = if swapped {
+                Box::new(poly.iter().rev())
+            } else {
+                Box::new(poly.iter())
+            };
+            for v in corners {
                 let _ = write!(out, " {}", v + 1);
             }
             out.push('\n');
         }
         out
+    }
+
+    /// True when no polygon has area in `plane` (every one is a line or a point there, to
+    /// within a trillionth of the mesh's size squared).
+    pub fn is_flat_in(&self, plane: Plane) -> bool {
+        let projected = |v: usize| self.positions.get(v).map(|&p| plane.project(p).0);
+        let (mut lo, mut hi) = (Vec2::new(f64::MAX, f64::MAX), Vec2::new(f64::MIN, f64::MIN));
+        for &p in &self.positions {
+            let q = plane.project(p).0;
+            lo = Vec2::new(lo.x.min(q.x), lo.y.min(q.y));
+            hi = Vec2::new(hi.x.max(q.x), hi.y.max(q.y));
+        }
+        let size = (hi.x - lo.x).max(hi.y - lo.y);
+        if !(size.is_finite() && size > 0.0) {
+            return true;
+        }
+        let tiny = 1e-12 * size * size;
+        !self.polygons.iter().any(|polygon| {
+            let ring: Vec<Vec2> = polygon.iter().filter_map(|&v| projected(v)).collect();
+            let twice_area: f64 = (0..ring.len())
+                .map(|k| ring[k].cross(ring[(k + 1) % ring.len()]))
+                .sum();
+            twice_area.abs() > tiny
+        })
     }
 
     /// The file's number for position `v`.
@@ -353,6 +413,12 @@ impl NavMesh {
         file: &str,
         options: ReadOptions,
     ) -> Result<NavMesh, LoadError> {
+        // A flat 2D mesh written the other way (Y up for an XY mesh, or the reverse) has no
+        // area at all in the plane asked for: it is read in the one it lies in.
+        if raw.is_flat_in(raw.plane) && !raw.is_flat_in(raw.plane.other()) {
+            raw.plane = raw.plane.other();
+            raw.plane_from_file = true;
+        }
         if let Some(max_slope) = options.max_slope {
             walkable::keep_walkable(&mut raw, max_slope);
         }
@@ -577,6 +643,8 @@ impl NavMesh {
             walkable: self.walkable_summary(),
             level_geometry_share: walkable::steep_share(self.raw()),
             agent_radius: self.raw().shrunk.clone(),
+            plane: self.plane,
+            plane_from_file: self.raw().plane_from_file,
         }
     }
 
@@ -628,6 +696,10 @@ pub struct MeshSummary {
     pub level_geometry_share: f64,
     /// For a mesh shrunk for an agent's radius: what the shrinking did.
     pub agent_radius: Option<radius::ShrinkSummary>,
+    /// The plane the mesh lies in.
+    pub plane: Plane,
+    /// True when the file was flat in the plane asked for and was read in this one.
+    pub plane_from_file: bool,
 }
 
 /// Why a mesh file could not be loaded.

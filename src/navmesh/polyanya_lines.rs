@@ -62,7 +62,7 @@ pub fn polyanya_step(event: &PolyanyaEvent, started: bool) -> LitLine {
             }
         }
         PolyanyaEvent::GoalReached { length } => LitLine::new(5).number("length", *length),
-        PolyanyaEvent::Exhausted => LitLine::new(12),
+        PolyanyaEvent::Exhausted { .. } => LitLine::new(12),
         PolyanyaEvent::OverBudget => LitLine::new(13),
     }
 }

@@ -68,8 +68,13 @@ impl PairQuality {
 pub struct QualityReport {
     /// Every pair measured, in the order drawn.
     pub pairs: Vec<PairQuality>,
-    /// Pairs drawn but not measured: the exact search stopped at its node budget.
+    /// Pairs drawn but not measured: no path between them, or the exact search stopped at
+    /// its node budget.
     pub skipped: usize,
+    /// Pairs drawn but not measured because the exact search could not follow the mesh
+    /// between two points on one island (folds, sliver faces), though the corridor query
+    /// found a path.
+    pub not_followed: usize,
     /// Time the exact searches took, all pairs together.
     pub optimal_time: Duration,
     /// Time the corridor queries took, all pairs together.
@@ -199,6 +204,7 @@ pub fn measure(mesh: &NavMesh, options: QualityOptions) -> QualityReport {
     let mut report = QualityReport {
         pairs: Vec::new(),
         skipped: 0,
+        not_followed: 0,
         optimal_time: Duration::ZERO,
         corridor_time: Duration::ZERO,
     };
@@ -221,6 +227,11 @@ pub fn measure(mesh: &NavMesh, options: QualityOptions) -> QualityReport {
                     optimal: optimal.length,
                     corridor: corridor.length,
                 });
+            }
+            Some(corridor)
+                if optimal.connected && !optimal.over_budget && corridor.length.is_finite() =>
+            {
+                report.not_followed += 1;
             }
             _ => report.skipped += 1,
         }
@@ -247,6 +258,7 @@ mod tests {
         let report = QualityReport {
             pairs: vec![pair(2, 10.0, 11.0), pair(2, 10.0, 10.5), pair(0, 4.0, 4.0)],
             skipped: 0,
+            not_followed: 0,
             optimal_time: Duration::ZERO,
             corridor_time: Duration::ZERO,
         };

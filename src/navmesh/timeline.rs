@@ -456,7 +456,7 @@ impl OptimalReplay {
                 self.reached = Some(length);
                 self.done = true;
             }
-            PolyanyaEvent::Exhausted | PolyanyaEvent::OverBudget => self.done = true,
+            PolyanyaEvent::Exhausted { .. } | PolyanyaEvent::OverBudget => self.done = true,
             PolyanyaEvent::Expanded { .. } | PolyanyaEvent::Pruned { .. } => {}
         }
     }

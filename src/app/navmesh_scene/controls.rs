@@ -22,12 +22,13 @@ impl NavmeshScene {
         ui.horizontal(|ui| {
             ui.label("Plane");
             let before = self.settings.plane;
-            ui.radio_value(&mut self.settings.plane, Plane::Xz, "XZ")
+            let mut plane = before;
+            ui.radio_value(&mut plane, Plane::Xz, "XZ")
                 .on_hover_text("Y-up 3D files: the ground is XZ");
-            ui.radio_value(&mut self.settings.plane, Plane::Xy, "XY")
+            ui.radio_value(&mut plane, Plane::Xy, "XY")
                 .on_hover_text("Meshes authored in 2D");
-            if before != self.settings.plane && matches!(self.source, super::MeshSource::File(_)) {
-                shared.ask(UiCommand::ReloadMesh);
+            if plane != before {
+                self.switch_plane(plane, shared);
             }
         });
         let shaped = self.settings.max_slope.is_some() || self.settings.agent_radius.is_some();
@@ -96,6 +97,29 @@ impl NavmeshScene {
                 ui.separator();
                 self.diagnostics_ui(ui, shared);
             }
+        }
+    }
+
+    /// Reads mesh files in `plane` from now on, and the mesh's file again in it — but not
+    /// over unsaved edits, which reading the file again would lose: the status bar says so
+    /// and the plane stays.
+    fn switch_plane(&mut self, plane: Plane, shared: &mut Shared) {
+        let from_file = matches!(self.source, super::MeshSource::File(_));
+        if from_file && self.has_unsaved_edits() {
+            self.pending_notice = Some(format!(
+                "Not read in the {} plane: the mesh has unsaved edits, which reading its file \
+                 again would lose. Save them (File menu, Save mesh as…) or undo them first.",
+                plane.name().to_uppercase()
+            ));
+            return;
+        }
+        self.settings.plane = plane;
+        if from_file {
+            self.pending_notice = Some(format!(
+                "Read again in the {} plane (the undo history starts over)",
+                plane.name().to_uppercase()
+            ));
+            shared.ask(UiCommand::ReloadMesh);
         }
     }
 

@@ -149,6 +149,8 @@ pub enum MeshAdvice {
     LevelGeometry(f64),
     /// The walkable filter read it as wound the other way.
     Flipped,
+    /// It is flat in the plane asked for: it was read in this one.
+    OtherPlane(Plane),
 }
 
 /// Which marker a drag moves.
@@ -239,7 +241,9 @@ pub struct NavmeshScene {
 /// What to say about a mesh with this summary: that it looks like level geometry (read
 /// whole), or that the walkable filter read it flipped.
 fn advice_for(summary: &crate::navmesh::MeshSummary) -> Option<MeshAdvice> {
-    if summary.walkable.max_slope.is_some() {
+    if summary.plane_from_file {
+        Some(MeshAdvice::OtherPlane(summary.plane))
+    } else if summary.walkable.max_slope.is_some() {
         summary.walkable.flipped.then_some(MeshAdvice::Flipped)
     } else {
         (summary.level_geometry_share > 0.5)
@@ -376,10 +380,28 @@ impl NavmeshScene {
         self.rerun();
     }
 
-    /// Replaces the mesh with a new version of the same file, keeping start, goal and view.
+    /// Replaces the mesh with a new version of the same file, keeping start, goal and view;
+    /// the new answer is shown whole (the old step number would be of another search).
     pub fn reload_mesh(&mut self, mesh: NavMesh) {
         self.replace_mesh(mesh);
+        self.playback.cursor = usize::MAX;
+        self.playback.playing = false;
         self.rerun();
+    }
+
+    /// Before another file is read: its reading starts with no walkable filter and no agent
+    /// radius (they were chosen for the file shown; a level's strip offers the filter again).
+    /// The same file keeps them.
+    pub fn read_options_for(&mut self, next: &std::path::Path) {
+        if !matches!(&self.source, MeshSource::File(shown) if shown == next) {
+            self.forget_read_options();
+        }
+    }
+
+    /// No walkable filter and no agent radius for the next mesh read.
+    pub fn forget_read_options(&mut self) {
+        self.settings.max_slope = None;
+        self.settings.agent_radius = None;
     }
 
     /// Takes `mesh` as the one shown, forgetting what was worked out on the last one (its
@@ -394,6 +416,10 @@ impl NavmeshScene {
         let mesh = Arc::clone(editor.mesh());
         self.summary = mesh.summary();
         self.advice = advice_for(&self.summary);
+        if self.summary.plane_from_file {
+            // The plane it lies in, as the radio buttons show it.
+            self.settings.plane = self.summary.plane;
+        }
         self.areas_present = mesh.area_types_present();
         self.outline_edges = canvas::outline_edges(&mesh);
         self.draw_order = floors::draw_order(&mesh);
@@ -474,6 +500,12 @@ impl NavmeshScene {
                         vertex normals, or nearly all facing down): read flipped, so that its \
                         floors face up."
                         .to_string(),
+                    MeshAdvice::OtherPlane(plane) => format!(
+                        "It is flat in the {} plane (no face has area there): read in the {} \
+                         plane, where it lies.",
+                        plane.other().name().to_uppercase(),
+                        plane.name().to_uppercase()
+                    ),
                 };
                 ui.add(
                     egui::Label::new(egui::RichText::new(text).color(egui::Color32::WHITE)).wrap(),

@@ -93,6 +93,15 @@ impl NavmeshScene {
             None if optimal.over_budget => {
                 ui.label("Polyanya stopped at its node budget without reaching the goal.");
             }
+            None if optimal.connected => {
+                ui.label(
+                    "Polyanya found no path, though the start and the goal are joined by \
+                     triangles sharing edges (A*'s corridor is one way): the mesh folds over \
+                     itself or has sliver faces there, which a shortest-path search in the plane \
+                     cannot follow. Level geometry read whole has its walls and ceilings as \
+                     faces: Walkable only (left panel) keeps its floors.",
+                );
+            }
             None => {
                 ui.label("There is no path: the goal is on another island.");
             }

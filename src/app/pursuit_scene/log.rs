@@ -106,15 +106,38 @@ impl PursuitScene {
             });
     }
 
-    /// What the caption says: the latest event, or how to start.
+    /// What the caption says: the latest event, or how to start; and while mobs are lost,
+    /// why they stand still and what would move them.
     pub fn caption(&self) -> String {
-        match self.log.last() {
+        let latest = match self.log.last() {
             Some(event) => event.explain(),
             None if self.world.mobs.is_empty() => {
-                "Click to add a mob, then press Space to play".to_string()
+                return "Click to add a mob, then press Space to play".to_string();
             }
-            None => "Press Space to play; right-click to send the kitten somewhere".to_string(),
-        }
+            None => {
+                return "Press Space to play; right-click to send the kitten somewhere".to_string();
+            }
+        };
+        let lost: Vec<String> = self
+            .world
+            .mobs
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.state == crate::pursuit::MobState::Lost)
+            .map(|(i, _)| (i + 1).to_string())
+            .collect();
+        let hint = match lost.as_slice() {
+            [] => return latest,
+            [one] => format!("Mob {one} waits until the kitten or its trail comes into its sight"),
+            many => format!(
+                "Mobs {} wait until the kitten or its trail comes into their sight",
+                many.join(", ")
+            ),
+        };
+        format!(
+            "{}. {hint}: right-click to send the kitten past, or add a mob where it sees the kitten.",
+            latest.trim()
+        )
     }
 }
 

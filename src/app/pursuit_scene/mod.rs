@@ -519,7 +519,7 @@ impl Scene for PursuitScene {
                         "The map has unsaved edits: save it first (Ctrl+S in the Tile map view), so the command reads what you see",
                     ),
                     (None, _) => Err(
-                        "The map is not in a file: save it first (Tile map → Save as…), so the command can read it",
+                        "The map is not in a file: save it first (Save as… in the Tile map view), so the command can read it",
                     ),
                 };
                 self.log_ui(ui, map_file);
@@ -591,26 +591,66 @@ impl Steps for PursuitScene {
     }
 }
 
-/// Kitten near the middle, one mob near the bottom-left corner and one near the top-right
-/// (the free tiles nearest to those spots).
+/// Kitten near the middle, one mob near the bottom-left corner and one near the top-right:
+/// each on the free tile nearest its corner that sees the kitten when one is within a quarter
+/// of the map's diagonal of the corner (so that on an open map with pillars a chase starts at
+/// once), else on the free tile nearest the corner (it starts lost, as in the article).
 fn default_setup(map: &TileMap) -> Setup {
-    let free_near = |x: f64, y: f64| -> Vec2 {
-        let target = Vec2::new(x, y);
+    use crate::grid::bresenham::has_line_of_sight;
+    use crate::pursuit::mob::cell_of;
+    let centre = |(cx, cy): (usize, usize)| Vec2::new(cx as f64 + 0.5, cy as f64 + 0.5);
+    let free_near = |target: Vec2, keep: &dyn Fn(Vec2) -> bool| -> Option<Vec2> {
         (0..map.cell_count())
             .map(|i| map.cell(i))
             .filter(|&c| map.is_passable(c))
-            .map(|(cx, cy)| Vec2::new(cx as f64 + 0.5, cy as f64 + 0.5))
+            .map(centre)
+            .filter(|&p| keep(p))
             .min_by(|a, b| a.distance(target).total_cmp(&b.distance(target)))
-            .unwrap_or(target)
     };
     let (w, h) = (map.width() as f64, map.height() as f64);
-    let kitten = free_near(w * 0.55, h * 0.62);
+    let anywhere = |_: Vec2| true;
+    let kitten_spot = Vec2::new(w * 0.55, h * 0.62);
+    let kitten = free_near(kitten_spot, &anywhere).unwrap_or(kitten_spot);
+    // Seen from the kitten's tile along the rays to every tile of the map's edge: the
+    // tiles a mob could start on in sight of it (each checked as a mob looks).
+    let seen = seen_from(map, cell_of(kitten));
+    let sees = |p: Vec2| {
+        seen.contains(&(p.x as usize, p.y as usize))
+            && has_line_of_sight(map, cell_of(p), cell_of(kitten))
+    };
     // On a tiny map a mob would start on the kitten: leave those out.
-    let mobs = [free_near(2.5, h - 2.5), free_near(w - 2.5, 1.5)]
+    let apart = |p: Vec2| p.distance(kitten) > 3.0;
+    let near = 0.25 * w.hypot(h);
+    let mobs = [Vec2::new(2.5, h - 2.5), Vec2::new(w - 2.5, 1.5)]
         .into_iter()
-        .filter(|m| m.distance(kitten) > 3.0)
+        .filter_map(|corner| {
+            free_near(corner, &|p| {
+                apart(p) && p.distance(corner) <= near && sees(p)
+            })
+            .or_else(|| free_near(corner, &apart))
+        })
         .collect();
     Setup { kitten, mobs }
+}
+
+/// The free tiles on the straight lines from `from` to every tile of the map's edge, up to
+/// the first blocking tile of each.
+fn seen_from(map: &TileMap, from: (i64, i64)) -> std::collections::HashSet<(usize, usize)> {
+    let (w, h) = (map.width() as i64, map.height() as i64);
+    let edge = (0..w)
+        .flat_map(|x| [(x, 0), (x, h - 1)])
+        .chain((0..h).flat_map(|y| [(0, y), (w - 1, y)]));
+    let mut seen = std::collections::HashSet::new();
+    for to in edge {
+        for (x, y) in crate::grid::bresenham::line(from, to) {
+            let cell = (x as usize, y as usize);
+            if x < 0 || y < 0 || !map.is_passable(cell) {
+                break;
+            }
+            seen.insert(cell);
+        }
+    }
+    seen
 }
 
 /// A world from the settings and starting places (places that no longer fit are skipped). On a

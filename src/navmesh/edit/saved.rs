@@ -74,7 +74,8 @@ pub fn to_json(editor: &MeshEditor) -> String {
     let mesh = editor.mesh();
     let stored = Stored {
         navlab_edits: VERSION,
-        plane: base.plane(),
+        // The base is written Y up (see RawMesh::to_obj), whatever plane it was read in.
+        plane: Plane::Xz,
         triangles: mesh.triangles().len(),
         area: total_area(mesh),
         area_names: base.area_names().to_vec(),
@@ -169,6 +170,7 @@ fn parse(bytes: &[u8], file: &str) -> Result<(MeshEditor, Checks), SavedEditsErr
     }
     let stored: Stored =
         serde_json::from_slice(bytes).map_err(|e| unreadable(crate::input::json_problem(&e)))?;
+    // Edits files of older navlabs hold an XY mesh's base as XY (plane "xy").
     let base = obj::parse(stored.base.as_bytes(), file, stored.plane)
         .map_err(|e| unreadable(format!("its unedited mesh does not load: {e}")))?;
     if base.area_names() != stored.area_names.as_slice() {
