@@ -187,3 +187,40 @@ fn the_pursuit_lights_its_rules_and_runs_to_a_line() {
         assert!(h.state().scenes.pursuit.log.len() > before, "it ran");
     }
 }
+
+/// The lit line is kept in view: at every step of A* on the tile map (whose "shorter way"
+/// steps light line 11, below the panel's fold in a small window), the lit line is in sight,
+/// not scrolled out of the pseudocode's area.
+#[test]
+fn the_lit_line_stays_in_view_at_every_step() {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1024.0, 600.0))
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), common::app());
+    h.run_steps(2);
+    h.get_by_label("Tile map").click();
+    h.run_steps(3);
+    h.get_by_label("A*").click();
+    h.run_steps(2);
+    h.key_press(egui::Key::Home);
+    h.run_steps(2);
+    let mut lines_seen = std::collections::BTreeSet::new();
+    for _ in 0..60 {
+        step(&mut h);
+        let (listing, lit_line) = h.state().scenes.tile_map.pseudocode_lit();
+        let Some(line) = lit_line.map(|l| l.line) else {
+            continue;
+        };
+        assert_eq!(listing, Listing::AStar);
+        // Between the menu bar and the step list's heading, below the scrolling areas: in
+        // sight, not scrolled above or below them.
+        let lit_rect = h.get_by_label(&lit(line)).rect();
+        let menu = h.get_by_label("File").rect();
+        let steps = h.get_by_label("Steps").rect();
+        assert!(
+            lit_rect.top() >= menu.bottom() && lit_rect.bottom() <= steps.top(),
+            "line {line} at {lit_rect:?}, out of sight between {menu:?} and {steps:?}"
+        );
+        lines_seen.insert(line);
+    }
+    assert!(lines_seen.contains(&11), "{lines_seen:?}");
+}

@@ -125,7 +125,7 @@ pub fn paint_legend(
 
 /// The plate of `size` in the corner of `rect` that covers no mark and no taken rectangle,
 /// and the least of the lines and of what is shown (sampled on a grid); of equals, the first
-/// of [`CORNERS`].
+/// of bottom left, bottom right and top right.
 pub fn legend_corner(rect: egui::Rect, size: egui::Vec2, keep: &KeepClear<'_>) -> egui::Rect {
     let inner = rect.shrink(8.0);
     let plate_at = |corner: egui::Align2| corner.align_size_within_rect(size, inner);

@@ -130,7 +130,7 @@ impl Recovery {
     pub fn in_dir(dir: &Path) -> Result<Self, String> {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         let since_epoch = crate::clock::system_now()
-            .duration_since(std::time::UNIX_EPOCH)
+            .duration_since(web_time::UNIX_EPOCH)
             .unwrap_or_default();
         // The process id alone could come back after a crash; with the time it cannot.
         let id = format!(

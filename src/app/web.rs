@@ -231,6 +231,66 @@ impl FileDialogs for BrowserDialogs {
     }
 }
 
+/// The page's address's query (with `?`; empty when there is none).
+fn page_query() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default()
+}
+
+/// For the browser test, on a page opened with `?widgets`: every widget that can be clicked
+/// (from AccessKit's tree, which egui makes only when asked), and clicks the test asks for
+/// by a widget's id on the canvas's `data-navlab-click` attribute, given to egui as AccessKit
+/// click requests (as egui_kittest clicks: wherever the widget is, even scrolled out of sight).
+#[derive(Default)]
+struct WidgetProbe {
+    /// (id, role, label, bounds in points) of each enabled widget that takes a click, at the
+    /// last frame.
+    widgets: Vec<(u64, String, String, [f64; 4])>,
+    /// Clicks for the next frame.
+    clicks: Vec<u64>,
+}
+
+impl egui::Plugin for WidgetProbe {
+    fn debug_name(&self) -> &'static str {
+        "navlab widget probe"
+    }
+
+    fn input_hook(&mut self, _ctx: &egui::Context, input: &mut egui::RawInput) {
+        use egui::accesskit::{Action, ActionRequest, NodeId, TreeId};
+        for id in self.clicks.drain(..) {
+            input
+                .events
+                .push(egui::Event::AccessKitActionRequest(ActionRequest {
+                    action: Action::Click,
+                    target_tree: TreeId::ROOT,
+                    target_node: NodeId(id),
+                    data: None,
+                }));
+        }
+    }
+
+    fn output_hook(&mut self, _ctx: &egui::Context, output: &mut egui::FullOutput) {
+        use egui::accesskit::Action;
+        if let Some(update) = &output.platform_output.accesskit_update {
+            self.widgets = update
+                .nodes
+                .iter()
+                .filter(|(_, node)| node.supports_action(Action::Click) && !node.is_disabled())
+                .map(|(id, node)| {
+                    let bounds = node.bounds().map_or([0.0; 4], |b| [b.x0, b.y0, b.x1, b.y1]);
+                    (
+                        id.0,
+                        format!("{:?}", node.role()),
+                        node.label().unwrap_or_default().to_string(),
+                        bounds,
+                    )
+                })
+                .collect();
+        }
+    }
+}
+
 /// The window in a browser page.
 struct WebApp {
     app: NavlabApp,
@@ -241,6 +301,8 @@ struct WebApp {
     first_frame_ms: Option<f64>,
     /// The status last written on the canvas.
     status: String,
+    /// Widgets listed and clicked for the browser test (`?widgets`).
+    probing: bool,
 }
 
 impl WebApp {
@@ -274,6 +336,11 @@ impl WebApp {
                 Err(message) => log(&message),
             }
         }
+        let probing = page_query().contains("widgets");
+        if probing {
+            cc.egui_ctx.enable_accesskit();
+            cc.egui_ctx.add_plugin(WidgetProbe::default());
+        }
         Self {
             app,
             canvas,
@@ -281,7 +348,23 @@ impl WebApp {
             frames: 0,
             first_frame_ms: None,
             status: String::new(),
+            probing,
         }
+    }
+
+    /// Takes the clicks the browser test asked for on the canvas (widget ids, separated by
+    /// commas) for the next frame.
+    fn take_clicks(&mut self, ctx: &egui::Context) {
+        let Some(asked) = self.canvas.get_attribute("data-navlab-click") else {
+            return;
+        };
+        let _ = self.canvas.remove_attribute("data-navlab-click");
+        let ids: Vec<u64> = asked
+            .split(',')
+            .filter_map(|id| id.trim().parse().ok())
+            .collect();
+        ctx.with_plugin(|probe: &mut WidgetProbe| probe.clicks.extend(ids));
+        ctx.request_repaint();
     }
 
     /// Writes what is shown on the canvas's `data-navlab-status` attribute, when it changed.
@@ -321,6 +404,18 @@ impl WebApp {
                 "start": [grid.start.0, grid.start.1],
                 "goal": [grid.goal.0, grid.goal.1],
             },
+            // Ids as text: JavaScript's numbers hold 53 bits, an id 64.
+            "widgets": self.probing.then(|| {
+                ctx.with_plugin(|probe: &mut WidgetProbe| {
+                    probe
+                        .widgets
+                        .iter()
+                        .map(|(id, role, label, bounds)| {
+                            serde_json::json!([id.to_string(), role, label, bounds])
+                        })
+                        .collect::<Vec<_>>()
+                })
+            }),
         })
         .to_string();
         if status != self.status {
@@ -339,6 +434,12 @@ impl eframe::App for WebApp {
                 let fragment = self.fragment.clone();
                 self.app.open_share_fragment_reporting(&fragment);
             }
+        }
+        if self.probing {
+            self.take_clicks(ui.ctx());
+            // The test waits for frames and gives no other input (a key or a pointer move
+            // would be taken by menus and tooltips too).
+            ui.ctx().request_repaint();
         }
         self.app.frame_ui(ui);
         self.frames += 1;

@@ -1,7 +1,8 @@
 // The browser test: serves dist/ on 127.0.0.1, opens it in headless Chromium and checks that
 // navlab starts and draws its default scene, that clicks and keys work in each scene, that a
-// share link restores a step, and that a broken link or a dropped garbage file shows an error
-// and leaves the scene as it was. The app tells the page what it shows in the canvas's
+// share link restores a step, that a broken link or a dropped garbage file shows an error and
+// leaves the scene as it was, that a good mesh dropped opens with no error, and that every
+// button and menu item of each scene can be pressed with no console error or panic. The app tells the page what it shows in the canvas's
 // `data-navlab-status` attribute (JSON).
 //
 //   node browser-test.mjs [--screenshot FILE] [--report FILE]
@@ -147,7 +148,167 @@ async function frameTimes(page, ms) {
   return times;
 }
 
+// --- Every button and menu item ---------------------------------------------------------
+// On a page opened with `?widgets` the app lists its clickable widgets in the status (id, role,
+// label: AccessKit's tree) and clicks the one whose id the test writes on the canvas's
+// `data-navlab-click` attribute, as egui_kittest clicks.
+
+const key = (w) => `${w.role}|${w.label}`;
+
+async function widgets(page) {
+  const s = await status(page);
+  return (s?.widgets ?? []).map(([id, role, label, bounds]) => ({ id, role, label, bounds }));
+}
+
+/// Lets a few frames pass (a page opened with `?widgets` draws frames all the time, so that
+/// the test gives no input but its clicks).
+async function settle(page, frames = 2) {
+  const start = (await status(page)).frames;
+  const until = Date.now() + 5000;
+  while ((await status(page)).frames < start + frames) {
+    if (Date.now() > until) throw new Error(`the page stopped drawing frames (a panic?): ${problems.join("; ")}`);
+    await page.waitForTimeout(10);
+  }
+}
+
+/// Clicks a widget by its id, and returns when the frame after the click is drawn.
+async function clickWidget(page, widget) {
+  await page.evaluate((id) => document.getElementById("navlab_canvas").setAttribute("data-navlab-click", id), widget.id);
+  await settle(page, 2);
+}
+
+/// Opens and lets close each menu of the menu bar once: in a browser, a menu bar's menu opened
+/// the first time by an AccessKit click closes again a few frames later (later ones stay).
+async function warmMenus(page) {
+  for (const label of ["File", "View"]) {
+    const before = new Set((await widgets(page)).map(key));
+    const menu = (await widgets(page)).find((w) => w.role === "Button" && w.label === label);
+    if (!menu) continue;
+    await clickWidget(page, menu);
+    await settle(page, 8);
+    for (let i = 0; i < 10 && (await widgets(page)).some((w) => !before.has(key(w))); i++) {
+      await page.keyboard.press("Escape");
+      await settle(page, 2);
+    }
+  }
+}
+
+async function showScene(page, scene) {
+  const names = { Navmesh: "Navmesh", TileMap: "Tile map", Pursuit: "Pursuit" };
+  for (let attempt = 0; attempt < 4 && (await status(page)).scene !== scene; attempt++) {
+    await page.keyboard.press("Escape");
+    await settle(page, 2);
+    const tab = (await widgets(page)).find((w) => w.role === "Button" && w.label === names[scene]);
+    if (tab) await clickWidget(page, tab);
+    await settle(page, 2);
+  }
+}
+
+/// The widget `target` clicked: found where it is, or reached again by clicking `path` (the
+/// widgets that opened it) from the scene, skipping a step whose next one is already there
+/// (a folding header is not folded again).
+async function reachAndClick(page, scene, path, target) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    // A popup's widgets come a frame or two after it opens.
+    for (let frame = 0; frame < (attempt ? 6 : 1); frame++) {
+      const found = (await widgets(page)).find((w) => key(w) === target);
+      if (found) {
+        await clickWidget(page, found);
+        return true;
+      }
+      await settle(page, 1);
+    }
+    await page.keyboard.press("Escape");
+    await showScene(page, scene);
+    const steps = [...path, target];
+    for (let i = 0; i < path.length; i++) {
+      const now = await widgets(page);
+      if (now.some((w) => key(w) === steps[i + 1])) continue;
+      const step = now.find((w) => key(w) === path[i]);
+      if (!step) break;
+      await clickWidget(page, step);
+      // Until what it opens is there (a popup's widgets come a few frames later).
+      for (let frame = 0; frame < 8; frame++) {
+        if ((await widgets(page)).some((w) => key(w) === steps[i + 1])) break;
+        await settle(page, 1);
+      }
+    }
+  }
+  return false;
+}
+
+/// Not pressed here: the scene switches (the test chooses the scene), the canvas (clicks on it
+/// are tested above), and the rows of lists that change with every step (the step list, the
+/// worst pairs: each is a button of its own; clicking rows is tested natively).
+const notPressed = (w) =>
+  ["Navmesh", "Tile map", "Pursuit"].includes(w.label) ||
+  w.role === "Canvas" ||
+  w.label === "" ||
+  /^[0-9+−-]/.test(w.label);
+
+/// How deep the presses go: a menu, its submenu, an item, what the item opens.
+const MAX_DEPTH = 4;
+
+/// Presses every widget of `scene` reachable within four clicks, each at least once (by role
+/// and label), and what each opened (at the shallowest depth it was met); a console error is
+/// laid at the press before it. A press that shows another scene (Build navmesh) is not
+/// followed there.
+async function pressEverything(page, scene, blame) {
+  const pressed = new Set();
+  const explored = new Set();
+  const misses = new Map();
+  async function explore(path, list, depth) {
+    for (const w of list) {
+      const k = key(w);
+      const done = explored.has(k) || (pressed.has(k) && depth === MAX_DEPTH);
+      if (done || (misses.get(k) ?? 0) >= 2 || notPressed(w)) continue;
+      await showScene(page, scene);
+      const before = new Set((await widgets(page)).map(key));
+      const errors = problems.length;
+      let reached;
+      try {
+        reached = await reachAndClick(page, scene, path, k);
+      } catch (error) {
+        blame.push(`${scene}: ${[...path, k].join(" > ")}: ${problems.slice(errors).join("; ") || error.message}`);
+        throw error;
+      }
+      if (!reached) {
+        misses.set(k, (misses.get(k) ?? 0) + 1);
+        if (process.env.DEBUG_MISS) console.log("MISS", scene, [...path, k].join(" > "));
+        continue;
+      }
+      pressed.add(k);
+      if (problems.length > errors) blame.push(`${scene}: ${[...path, k].join(" > ")}: ${problems.slice(errors).join("; ")}`);
+      if (depth < MAX_DEPTH) {
+        explored.add(k);
+        // What the press opened: new widgets seen over the next frames (a menu opened the
+        // first time closes again a few frames later; reachAndClick opens it again).
+        const fresh = new Map();
+        for (let i = 0; i < 4; i++) {
+          if ((await status(page)).scene !== scene) break;
+          for (const x of await widgets(page)) {
+            if (!before.has(key(x)) && !explored.has(key(x))) fresh.set(key(x), x);
+          }
+          await settle(page, 1);
+        }
+        if ((await status(page)).scene === scene && fresh.size) {
+          await explore([...path, k], [...fresh.values()], depth + 1);
+        }
+      }
+      await page.keyboard.press("Escape");
+      await settle(page);
+    }
+  }
+  await showScene(page, scene);
+  await warmMenus(page);
+  // Twice: what a first pass could not reach (its way changed under it) is tried again.
+  for (let pass = 0; pass < 2; pass++) await explore([], await widgets(page), 1);
+  return pressed;
+}
+
 const report = {};
+/// Presses that made a console error or a panic, each with the widgets clicked to get there.
+const blame = [];
 try {
   // The default scene: the built-in mesh, start and goal placed, drawn.
   const page = await open(base);
@@ -201,6 +362,19 @@ try {
   s = await waitFor(page, "a dropped garbage file shows its error", (t) => (t.error ?? "").includes("bad.obj"));
   check(s.scene === "Navmesh" && s.navmesh.mesh.startsWith("rooms.obj"), "the mesh shown stays");
 
+  // A good mesh dropped opens, with no error (none about an edits file beside it: a dropped
+  // file has no folder).
+  await page.evaluate(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(["v 0 0 0\nv 4 0 0\nv 4 0 4\nv 0 0 4\nf 1 4 3 2\n"], "square.obj"));
+    const canvas = document.getElementById("navlab_canvas");
+    for (const type of ["dragenter", "dragover", "drop"]) {
+      canvas.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }
+  });
+  s = await waitFor(page, "a dropped mesh opens", (t) => t.navmesh.mesh === "square.obj");
+  check(!s.error, `and shows no error (${s.error})`);
+
   // The tile map: A* plays; a link to a step opens that step.
   await page.mouse.click(...centre(s.tabs.TileMap));
   s = await waitFor(page, "the tile-map scene opens", (t) => t.scene === "TileMap" && t.steps > 0);
@@ -244,6 +418,31 @@ try {
   s = await waitFor(damaged, "a damaged link shows its message", (t) => t.frames >= 2 && (t.error ?? "").includes("share link"));
   check(s.scene === "Navmesh" && s.navmesh.mesh.startsWith("rooms.obj"), "a damaged link opens the default scene");
 
+  // Every button and menu item of each scene, pressed at least once, in a page of its own.
+  const everything = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  await everything.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+  const probe = await open(`${base}?widgets`, everything);
+  await waitFor(probe, "the page lists its widgets", (t) => t.frames >= 3 && (t.widgets ?? []).length > 20);
+  const required = {
+    Navmesh: ["Open…", "Measure corridor paths", "Save lesson…", "Export animation…", "Export…", "Rectangle (R)", "Circle (C)", "Polygon (P)", "Paint (B)", "Doors (D)", "Shortest path too (Polyanya)", "Walk the path"],
+    TileMap: ["Compare all", "Partitions", "Build navmesh", "Fill", "BFS", "IDA*", "Fringe"],
+    Pursuit: ["Play", "Reset", "Add mob", "Default places"],
+  };
+  const pressedLists = {};
+  report.pressed = {};
+  for (const [scene, labels] of Object.entries(required)) {
+    const pressed = await pressEverything(probe, scene, blame);
+    pressedLists[scene] = [...pressed];
+    report.pressed[scene] = pressed.size;
+    const names = [...pressed].map((k) => k.slice(k.indexOf("|") + 1));
+    const missing = labels.filter((label) => !names.includes(label));
+    check(missing.length === 0, `${scene}: ${pressed.size} buttons and menu items pressed${missing.length ? `; never reached: ${missing.join(", ")}` : ""}`);
+    const s = await status(probe);
+    check(s && s.frames > 0, `${scene}: the page still draws after every press`);
+  }
+  check(blame.length === 0, `no press made a console error or a panic${blame.length ? `:\n  ${blame.join("\n  ")}` : ""}`);
+  if (process.env.LIST_PRESSED) console.log(JSON.stringify(pressedLists, null, 1));
+
   // The README's picture: the default scene at its last step, in a browser of its own.
   const screenshot = option("--screenshot");
   if (screenshot) {
@@ -258,7 +457,7 @@ try {
     console.log(`wrote ${screenshot}`);
   }
 } catch (error) {
-  check(false, `the test ran to its end: ${error.stack ?? error}`);
+  check(false, `the test ran to its end: ${error.stack ?? error}${blame.length ? `\n  after: ${blame.join("\n  ")}` : ""}`);
 }
 
 check(problems.length === 0, `no errors or panics in the console${problems.length ? `:\n  ${problems.join("\n  ")}` : ""}`);
