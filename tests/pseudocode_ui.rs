@@ -115,7 +115,13 @@ fn legends_follow_the_algorithm_toggle_and_are_in_the_help() {
     let rows = texts(h.state().scenes.navmesh.search_legend());
     assert_eq!(
         rows,
-        ["corridor", "path", "triangle id, as the steps name it"]
+        [
+            "corridor",
+            "expanded by A*, off the corridor",
+            "left open by A*",
+            "path",
+            "triangle id, as the steps name it"
+        ]
     );
     // The tile map: Fringe Search's lists; the box turns the legend off and on.
     h.get_by_label("Tile map").click();

@@ -647,9 +647,11 @@ impl NavmeshScene {
             }
         } else if funnel.done {
             rows.push(LegendRow::fill(CORRIDOR, "corridor"));
+            rows.extend(self.searched_legend());
             rows.push(LegendRow::line(PATH, 4.0, "path"));
         } else {
             rows.push(LegendRow::fill(CORRIDOR, "corridor"));
+            rows.extend(self.searched_legend());
             if funnel.funnel.is_some() {
                 rows.push(LegendRow::fill(APEX, "apex"));
                 rows.push(LegendRow::line(LEFT, 2.5, "funnel's left side"));
@@ -674,6 +676,35 @@ impl NavmeshScene {
                 .is_some()
         {
             rows.push(LegendRow::label("#3", "the 3rd triangle A* expanded"));
+        }
+        rows
+    }
+
+    /// Once A\* has finished, the rows of what it left outside the corridor: the triangles it
+    /// expanded and those it left open (when there are any).
+    fn searched_legend(&self) -> Vec<crate::app::legend::LegendRow> {
+        use crate::app::legend::LegendRow;
+        let statuses = self.replay.search.statuses();
+        let mut in_corridor = vec![false; statuses.len()];
+        for &t in self.timeline.path.iter().flat_map(|p| &p.corridor) {
+            if let Some(flag) = in_corridor.get_mut(t) {
+                *flag = true;
+            }
+        }
+        let (mut closed, mut open) = (false, false);
+        for (status, corridor) in statuses.iter().zip(&in_corridor) {
+            match status {
+                NodeStatus::Closed if !corridor => closed = true,
+                NodeStatus::Open if !corridor => open = true,
+                _ => {}
+            }
+        }
+        let mut rows = Vec::new();
+        if closed {
+            rows.push(LegendRow::fill(CLOSED, "expanded by A*, off the corridor"));
+        }
+        if open {
+            rows.push(LegendRow::fill(OPEN, "left open by A*"));
         }
         rows
     }
