@@ -143,3 +143,39 @@ fn the_quality_heat_map_has_its_bands_in_the_legend() {
         );
     }
 }
+
+/// The walk's legend names what it draws: the agent, its trail on the mesh and off it where it
+/// cut a corner (it does on the built-in rooms), and the corner radius.
+#[test]
+fn the_walk_has_its_legend() {
+    let mut h = harness(app());
+    {
+        let scene = &mut h.state_mut().scenes.navmesh;
+        scene.playback.cursor = usize::MAX;
+        scene.sync_replay();
+        scene.toggle_walk();
+        let walk = scene.walk.as_mut().expect("a path to walk");
+        walk.time = walk.walk.duration();
+        walk.playing = false;
+    }
+    h.run_steps(2);
+    let rows: Vec<String> = h
+        .state()
+        .scenes
+        .navmesh
+        .legend()
+        .into_iter()
+        .map(|r| r.text)
+        .collect();
+    for text in [
+        "the agent, its nose its heading",
+        "its trail on the mesh",
+        "off the mesh: a corner cut",
+        "corner radius: the next corner is taken inside it",
+    ] {
+        assert!(
+            rows.iter().any(|r| r == text),
+            "{text} missing from {rows:?}"
+        );
+    }
+}

@@ -128,7 +128,22 @@ pub fn paint_legend(
 /// of bottom left, bottom right and top right.
 pub fn legend_corner(rect: egui::Rect, size: egui::Vec2, keep: &KeepClear<'_>) -> egui::Rect {
     let inner = rect.shrink(8.0);
-    let plate_at = |corner: egui::Align2| corner.align_size_within_rect(size, inner);
+    // A top corner under a taken rectangle (the caption) may go just below it instead.
+    let plate_at = |corner: egui::Align2| {
+        let plate = corner.align_size_within_rect(size, inner);
+        let below = keep
+            .taken
+            .iter()
+            .filter(|t| corner.y() == egui::Align::Min && t.intersects(plate))
+            .map(|t| t.bottom() + 8.0)
+            .fold(plate.top(), f32::max);
+        let shifted = plate.translate(vec2(0.0, below - plate.top()));
+        if shifted.bottom() <= inner.bottom() {
+            shifted
+        } else {
+            plate
+        }
+    };
     let cost = |plate: egui::Rect| {
         // A mark near the edge of the plate is as hidden as one inside it.
         let around = plate.expand(10.0);
@@ -262,9 +277,9 @@ mod tests {
         };
         let plate = legend_corner(canvas(), vec2(100.0, 60.0), &keep);
         assert_eq!(
-            plate.right_bottom(),
-            pos2(392.0, 292.0),
-            "the caption has the top"
+            plate.right_top(),
+            pos2(392.0, 48.0),
+            "just below the caption"
         );
     }
 }

@@ -730,33 +730,8 @@ impl NavmeshScene {
                 rows.push((colour, Stroke::NONE, false, text.into()));
             }
         }
-        // The mesh's own lines, under everything else.
-        use super::canvas::{BORDER, EDGE, NON_MANIFOLD};
-        if self.summary.border_edges > 0 {
-            rows.push((
-                Color32::TRANSPARENT,
-                Stroke::new(2.0, BORDER),
-                false,
-                "wall: the mesh's border".into(),
-            ));
-        }
-        if self.settings.display.edges {
-            rows.push((
-                Color32::TRANSPARENT,
-                Stroke::new(1.0, EDGE),
-                false,
-                "edge between two triangles".into(),
-            ));
-        }
-        if self.summary.non_manifold_edges > 0 {
-            rows.push((
-                Color32::TRANSPARENT,
-                Stroke::new(3.0, NON_MANIFOLD),
-                false,
-                "edge of three or more triangles".into(),
-            ));
-        }
-        rows.into_iter()
+        let mut rows: Vec<LegendRow> = rows
+            .into_iter()
             .map(|(fill, stroke, dashed, text)| LegendRow {
                 fill,
                 stroke,
@@ -764,7 +739,26 @@ impl NavmeshScene {
                 text,
                 mark: None,
             })
-            .collect()
+            .collect();
+        if let Some(walk) = &self.walk {
+            rows.extend(walk.legend());
+        }
+        // The mesh's own lines, under everything else.
+        use super::canvas::{BORDER, EDGE, NON_MANIFOLD};
+        if self.summary.border_edges > 0 {
+            rows.push(LegendRow::line(BORDER, 2.0, "wall: the mesh's border"));
+        }
+        if self.settings.display.edges {
+            rows.push(LegendRow::line(EDGE, 1.0, "edge between two triangles"));
+        }
+        if self.summary.non_manifold_edges > 0 {
+            rows.push(LegendRow::line(
+                NON_MANIFOLD,
+                3.0,
+                "edge of three or more triangles",
+            ));
+        }
+        rows
     }
 
     /// The legend of what the canvas shows (those present), in the corner of the canvas where
@@ -787,6 +781,19 @@ impl NavmeshScene {
         }
         if let Some(agent) = self.walk.as_ref().and_then(|walk| walk.agent()) {
             marks.push(view.screen_from_world(agent.position));
+        }
+        // The funnel being narrowed: its apex and sides' ends, and the portal examined.
+        let funnel = &self.replay.funnel;
+        if !funnel.done {
+            if let Some(f) = funnel.funnel {
+                marks.extend([f.apex, f.left, f.right].map(|p| view.screen_from_world(p)));
+            }
+            let portal = funnel
+                .portal
+                .and_then(|i| self.timeline.path.as_ref()?.portals.get(i));
+            if let Some(portal) = portal {
+                marks.extend([portal.left, portal.right].map(|p| view.screen_from_world(p)));
+            }
         }
         // The paths, and the outline where the corridor left the shortest route.
         let screen = |points: &[Vec2]| -> Vec<Pos2> {

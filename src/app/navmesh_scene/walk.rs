@@ -8,6 +8,11 @@ use crate::navmesh::NavMesh;
 use crate::navmesh::walk::{AgentState, Walk, WalkEvent, WalkOptions, off_mesh, walk};
 use egui::{Color32, Shape, Stroke};
 
+/// The trail where the agent is on the mesh.
+const ON: Color32 = Color32::from_rgb(120, 230, 220);
+/// The trail where it left the mesh (cutting a corner).
+const OFF: Color32 = Color32::from_rgb(255, 60, 210);
+
 /// A walk being shown.
 #[derive(Debug, Clone)]
 pub struct WalkPlayback {
@@ -24,6 +29,25 @@ pub struct WalkPlayback {
 }
 
 impl WalkPlayback {
+    /// The legend's rows for the walk: the agent, its trail on and off the mesh, and the
+    /// corner radius.
+    pub fn legend(&self) -> Vec<crate::app::legend::LegendRow> {
+        use crate::app::legend::LegendRow;
+        let mut rows = vec![
+            LegendRow::fill(Color32::WHITE, "the agent, its nose its heading"),
+            LegendRow::line(ON, 2.5, "its trail on the mesh"),
+        ];
+        if self.off_mesh.iter().any(|&off| off) {
+            rows.push(LegendRow::line(OFF, 4.0, "off the mesh: a corner cut"));
+        }
+        rows.push(LegendRow::line(
+            Color32::from_white_alpha(150),
+            1.0,
+            "corner radius: the next corner is taken inside it",
+        ));
+        rows
+    }
+
     /// Walks `waypoints` on `mesh` with `options`, ready to play from the start.
     pub fn new(mesh: &NavMesh, waypoints: &[Vec2], options: WalkOptions) -> Self {
         let walk = walk(waypoints, options);
@@ -133,8 +157,6 @@ impl WalkPlayback {
     /// Draws the trail so far (cyan on the mesh, magenta off it), the corner radius around the
     /// corner headed for (around every corner at the end) and the agent with its heading.
     pub fn paint(&self, painter: &egui::Painter, view: View) {
-        const ON: Color32 = Color32::from_rgb(120, 230, 220);
-        const OFF: Color32 = Color32::from_rgb(255, 60, 210);
         let k = self.index();
         let states = &self.walk.states[..=k.min(self.walk.states.len().saturating_sub(1))];
         if states.is_empty() {
