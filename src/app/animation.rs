@@ -69,6 +69,24 @@ pub fn record_gif(launch: &Launch, plan: &AnimationPlan) -> Result<AnimationRepo
     Ok(report)
 }
 
+/// [`record_gif`] for the worker thread of an [`ExportJob`]: `done` counts the frames
+/// recorded.
+fn record_gif_counting(
+    launch: &Launch,
+    plan: &AnimationPlan,
+    done: &std::sync::atomic::AtomicUsize,
+) -> Result<AnimationReport, String> {
+    let mut app = super::headless::launched_app(launch, &mut |_| {})?;
+    let theme = super::headless::picture_theme(launch);
+    let mut recorder = Recorder::new(&mut app, plan.clone(), theme);
+    while recorder.record_next(&mut app)? {
+        done.store(recorder.progress().0, std::sync::atomic::Ordering::Relaxed);
+    }
+    let (bytes, report) = recorder.finish()?;
+    crate::atomic::write_atomically(&plan.path, &bytes)?;
+    Ok(report)
+}
+
 /// Draws the steps `plan` asks for of what `app` shows, in `theme`, and encodes them: the
 /// GIF's bytes (not written anywhere yet) and what was recorded.
 pub fn record(
@@ -76,25 +94,70 @@ pub fn record(
     plan: &AnimationPlan,
     theme: egui::ThemePreference,
 ) -> Result<(Vec<u8>, AnimationReport), String> {
-    let [w, h] = plan.size;
-    let mut window = HeadlessWindow::new(plan.size, theme);
-    // The layout settles over the first frames (panel widths, fitted views).
-    for _ in 0..super::headless::SETTLING_FRAMES {
-        window.frame(app);
+    let mut recorder = Recorder::new(app, plan.clone(), theme);
+    while recorder.record_next(app)? {}
+    recorder.finish()
+}
+
+/// A GIF recorded one step at a time, so that the page that records it keeps drawing between
+/// frames (in a browser there is no thread to record on).
+pub struct Recorder {
+    plan: AnimationPlan,
+    window: HeadlessWindow,
+    /// The step drawn next, and the last one.
+    next: usize,
+    last: usize,
+    /// Hundredths of a second each frame shows.
+    delay: u16,
+    gif: Option<gif::Encoder<Vec<u8>>>,
+    frames: usize,
+    /// The last frame's pixels: each later frame holds only the rectangle that changed, drawn
+    /// over what is shown (a GIF of a search is mostly the same from step to step).
+    previous: Option<Vec<u8>>,
+    frame_size: [usize; 2],
+}
+
+impl Recorder {
+    /// Ready to record what `app` shows as `plan` asks, in `theme` (the layout settled).
+    pub fn new(app: &mut NavlabApp, plan: AnimationPlan, theme: egui::ThemePreference) -> Self {
+        let mut window = HeadlessWindow::new(plan.size, theme);
+        // The layout settles over the first frames (panel widths, fitted views).
+        for _ in 0..super::headless::SETTLING_FRAMES {
+            window.frame(app);
+        }
+        let (_, len) = app.scenes.get_mut(app.settings.scene).step_counts();
+        let (first, last) = (plan.steps.0.min(len), plan.steps.1.min(len));
+        let delay = (100.0 / plan.fps.clamp(1.0, 50.0)).round() as u16;
+        Self {
+            plan,
+            window,
+            next: first,
+            last,
+            delay,
+            gif: None,
+            frames: 0,
+            previous: None,
+            frame_size: [0, 0],
+        }
     }
-    let kind = app.settings.scene;
-    let (_, len) = app.scenes.get_mut(kind).step_counts();
-    let (first, last) = (plan.steps.0.min(len), plan.steps.1.min(len));
-    let delay = (100.0 / plan.fps.clamp(1.0, 50.0)).round() as u16;
-    let mut gif: Option<gif::Encoder<Vec<u8>>> = None;
-    let mut frames = 0;
-    // The last frame's pixels: each later frame holds only the rectangle that changed, drawn
-    // over what is shown (a GIF of a search is mostly the same from step to step).
-    let mut previous: Option<Vec<u8>> = None;
-    let mut frame_size = [0, 0];
-    for k in first..=last {
-        app.scenes.get_mut(kind).show_step(k);
-        let image = window.picture(app);
+
+    /// Frames recorded so far, and how many there will be.
+    pub fn progress(&self) -> (usize, usize) {
+        let first = self.next - self.frames;
+        (self.frames, self.last + 1 - first.min(self.last + 1))
+    }
+
+    /// Draws and encodes the next step; false once every step is recorded.
+    pub fn record_next(&mut self, app: &mut NavlabApp) -> Result<bool, String> {
+        if self.next > self.last {
+            return Ok(false);
+        }
+        let plan = &self.plan;
+        let [w, h] = plan.size;
+        let kind = app.settings.scene;
+        app.scenes.get_mut(kind).show_step(self.next);
+        self.next += 1;
+        let image = self.window.picture(app);
         let area = plan
             .canvas_only
             .then(|| app.scenes.get_mut(kind).canvas_area())
@@ -121,7 +184,7 @@ pub fn record(
                 rgba.extend_from_slice(&pixel.to_srgba_unmultiplied());
             }
         }
-        let encoder = match &mut gif {
+        let encoder = match &mut self.gif {
             Some(encoder) => encoder,
             None => {
                 let mut encoder = gif::Encoder::new(Vec::new(), fw as u16, fh as u16, &[])
@@ -129,20 +192,21 @@ pub fn record(
                 encoder
                     .set_repeat(gif::Repeat::Infinite)
                     .map_err(|e| e.to_string())?;
-                frame_size = [fw, fh];
-                gif.insert(encoder)
+                self.frame_size = [fw, fh];
+                self.gif.insert(encoder)
             }
         };
-        if [fw, fh] != frame_size {
+        if [fw, fh] != self.frame_size {
             return Err(format!(
                 "{}: the canvas changed size while recording",
                 plan.path.display()
             ));
         }
-        let changed = previous
+        let changed = self
+            .previous
             .as_deref()
             .map(|before| changed_rectangle(before, &rgba, fw, fh));
-        let before = previous.replace(rgba.clone());
+        let before = self.previous.replace(rgba.clone());
         // (left, top, width, height) of what this frame holds.
         let (left, top, cw, ch) = match changed {
             None => (0, 0, fw, fh),
@@ -164,23 +228,31 @@ pub fn record(
         picture.left = left as u16;
         picture.top = top as u16;
         picture.dispose = gif::DisposalMethod::Keep;
-        picture.delay = delay;
+        picture.delay = self.delay;
         encoder
             .write_frame(&picture)
             .map_err(|e| format!("{}: {e}", plan.path.display()))?;
-        frames += 1;
+        self.frames += 1;
+        Ok(self.next <= self.last)
     }
-    let bytes = gif
-        .ok_or_else(|| format!("{}: no step to record", plan.path.display()))?
-        .into_inner()
-        .map_err(|e| format!("{}: {e}", plan.path.display()))?;
-    Ok((
-        bytes,
-        AnimationReport {
-            frames,
-            size: frame_size,
-        },
-    ))
+
+    /// The GIF's bytes and what was recorded (once: the recorder is empty after).
+    pub fn finish(&mut self) -> Result<(Vec<u8>, AnimationReport), String> {
+        let path = self.plan.path.display();
+        let bytes = self
+            .gif
+            .take()
+            .ok_or_else(|| format!("{path}: no step to record"))?
+            .into_inner()
+            .map_err(|e| format!("{path}: {e}"))?;
+        Ok((
+            bytes,
+            AnimationReport {
+                frames: self.frames,
+                size: self.frame_size,
+            },
+        ))
+    }
 }
 
 /// The smallest rectangle (left, top, width, height) holding every pixel that differs between
@@ -234,11 +306,26 @@ impl ExportForm {
     }
 }
 
-/// An animation being recorded on a worker thread.
+/// An animation being recorded: on a worker thread, or (in a browser) here, one frame each
+/// time the window draws.
 pub struct ExportJob {
     /// Where it goes.
     pub path: PathBuf,
-    answer: std::sync::mpsc::Receiver<Result<AnimationReport, String>>,
+    work: ExportWork,
+}
+
+enum ExportWork {
+    Thread {
+        answer: std::sync::mpsc::Receiver<Result<AnimationReport, String>>,
+        /// Frames recorded so far, and how many there will be.
+        done: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+        total: usize,
+    },
+    Here {
+        /// The window whose steps are drawn (not the one shown).
+        window: Box<NavlabApp>,
+        recorder: Box<Recorder>,
+    },
 }
 
 impl ExportJob {
@@ -260,25 +347,71 @@ impl ExportJob {
         };
         let (send, answer) = std::sync::mpsc::channel();
         let path = plan.path.clone();
+        let total = plan.steps.1.saturating_sub(plan.steps.0) + 1;
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counter = done.clone();
         std::thread::Builder::new()
             .name("navlab animation".into())
             .spawn(move || {
-                let result = record_gif(&launch, &plan);
+                let result = record_gif_counting(&launch, &plan, &counter);
                 drop(folder);
                 let _ = send.send(result);
             })
             .map_err(|e| e.to_string())?;
-        Ok(Self { path, answer })
+        Ok(Self {
+            path,
+            work: ExportWork::Thread {
+                answer,
+                done,
+                total,
+            },
+        })
     }
 
-    /// The answer, once the recording is over.
-    pub fn poll(&self) -> Option<Result<AnimationReport, String>> {
-        match self.answer.try_recv() {
-            Ok(result) => Some(result),
-            Err(std::sync::mpsc::TryRecvError::Empty) => None,
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                Some(Err("the recording stopped".to_string()))
+    /// Records what `window` shows as `plan` asks, a frame at each [`poll`](Self::poll), and
+    /// writes it with the window's file writer (in a browser, a download).
+    pub fn here(mut window: NavlabApp, plan: AnimationPlan, theme: egui::ThemePreference) -> Self {
+        let path = plan.path.clone();
+        let recorder = Recorder::new(&mut window, plan, theme);
+        Self {
+            path,
+            work: ExportWork::Here {
+                window: Box::new(window),
+                recorder: Box::new(recorder),
+            },
+        }
+    }
+
+    /// Frames recorded so far, and how many there will be.
+    pub fn progress(&self) -> (usize, usize) {
+        match &self.work {
+            ExportWork::Thread { done, total, .. } => {
+                let done = done.load(std::sync::atomic::Ordering::Relaxed);
+                (done.min(*total), *total)
             }
+            ExportWork::Here { recorder, .. } => recorder.progress(),
+        }
+    }
+
+    /// The answer, once the recording is over (recording the next frame first when it is
+    /// recorded here).
+    pub fn poll(&mut self) -> Option<Result<AnimationReport, String>> {
+        match &mut self.work {
+            ExportWork::Thread { answer, .. } => match answer.try_recv() {
+                Ok(result) => Some(result),
+                Err(std::sync::mpsc::TryRecvError::Empty) => None,
+                Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                    Some(Err("the recording stopped".to_string()))
+                }
+            },
+            ExportWork::Here { window, recorder } => match recorder.record_next(window) {
+                Ok(true) => None,
+                Err(message) => Some(Err(message)),
+                Ok(false) => Some(recorder.finish().and_then(|(bytes, report)| {
+                    super::files::write_file(&self.path, &bytes)?;
+                    Ok(report)
+                })),
+            },
         }
     }
 }

@@ -305,7 +305,7 @@ impl NavlabApp {
     /// thread to record on): a window of its own opens what is shown as a lesson, as on a
     /// desktop, so that the recording leaves this one as it was.
     fn export_here(&mut self, path: std::path::PathBuf, form: super::animation::ExportForm) {
-        let recorded = self.lesson_in(None).and_then(|lesson| {
+        let window = self.lesson_in(None).and_then(|lesson| {
             let json = serde_json::to_vec(&lesson).map_err(|e| e.to_string())?;
             let dialogs = super::files::ScriptedDialogs {
                 no_dialog: true,
@@ -313,14 +313,16 @@ impl NavlabApp {
             };
             let mut window = NavlabApp::new(super::AppSettings::default(), Box::new(dialogs));
             window.open_lesson_bytes(&json, "what is shown", None)?;
-            let plan = form.plan(path.clone());
-            let (bytes, report) =
-                super::animation::record(&mut window, &plan, egui::ThemePreference::Dark)?;
-            super::files::write_file(&path, &bytes)?;
-            Ok(report)
+            Ok(window)
         });
-        match recorded {
-            Ok(report) => self.say_recorded(&path, &report),
+        match window {
+            Ok(window) => {
+                let plan = form.plan(path.clone());
+                let job =
+                    super::animation::ExportJob::here(window, plan, egui::ThemePreference::Dark);
+                self.notice = Some(format!("Recording the animation into {}…", path.display()));
+                self.windows.export_job = Some(job);
+            }
             Err(message) => self.fail(SAVE_FAILED, message),
         }
     }
@@ -335,12 +337,18 @@ impl NavlabApp {
         ));
     }
 
-    /// Says how a recording ended, once it has; true while one runs.
+    /// Says how a recording ended, once it has, and how far it is while it runs; true while
+    /// one runs.
     pub(super) fn poll_export(&mut self) -> bool {
-        let Some(job) = &self.windows.export_job else {
+        let Some(job) = &mut self.windows.export_job else {
             return false;
         };
         let Some(result) = job.poll() else {
+            let (done, total) = job.progress();
+            self.notice = Some(format!(
+                "Recording the animation into {}: {done} of {total} frames…",
+                job.path.display(),
+            ));
             return true;
         };
         let path = job.path.clone();
@@ -542,11 +550,11 @@ pub(super) fn drop_preview_ui(ctx: &egui::Context) {
 mod tests {
     use super::*;
 
-    /// The browser's way to export (at once, from a lesson of what is shown, without a
-    /// thread or a temporary folder) records the steps asked for and leaves the window as it
-    /// was; here the download is a file.
+    /// The browser's way to export (from a lesson of what is shown, without a thread or a
+    /// temporary folder) records one step each time the window draws, saying how far it is,
+    /// holds the steps asked for and leaves the window as it was; here the download is a file.
     #[test]
-    fn an_animation_recorded_at_once_holds_the_steps_asked_for() {
+    fn an_animation_recorded_here_holds_the_steps_asked_for() {
         let dir = tempfile::tempdir().expect("temp");
         let path = dir.path().join("steps.gif");
         let mut app = NavlabApp::new(
@@ -562,6 +570,18 @@ mod tests {
             size: [640, 400],
         };
         app.export_here(path.clone(), form);
+        assert_eq!(app.error(), None);
+        let mut polls = 0;
+        while app.poll_export() {
+            polls += 1;
+            let notice = app.notice.clone().unwrap_or_default();
+            assert!(
+                notice.ends_with(&format!(": {polls} of 5 frames…")),
+                "{notice}"
+            );
+            assert!(!path.exists(), "written before the last frame");
+        }
+        assert_eq!(polls, 4, "one frame each time the window draws");
         assert_eq!(app.error(), None);
         assert_eq!(app.scenes.navmesh.playback.cursor, shown);
         let notice = app.notice.clone().unwrap_or_default();

@@ -442,8 +442,10 @@ impl NavlabApp {
         let content = ui.ctx().content_rect().size();
         self.content_size = [content.x.round() as usize, content.y.round() as usize];
         if self.poll_export() {
+            // Here, a frame of the animation is recorded each time the window draws.
+            let wait = if IN_BROWSER { 0 } else { 100 };
             ui.ctx()
-                .request_repaint_after(std::time::Duration::from_millis(100));
+                .request_repaint_after(std::time::Duration::from_millis(wait));
         }
         // Escape closes the help first (taken here, so the scene does not act on it too).
         if self.windows.help

@@ -79,6 +79,11 @@ async function open(address, within = context) {
     if (message.type() === "error") problems.push(`console: ${message.text()}`);
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  // THROTTLE=4 runs the page four times slower, as on a slow or busy machine.
+  if (process.env.THROTTLE) {
+    const cdp = await within.newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: Number(process.env.THROTTLE) });
+  }
   await page.goto(address);
   return page;
 }
@@ -164,7 +169,7 @@ async function widgets(page) {
 /// the test gives no input but its clicks).
 async function settle(page, frames = 2) {
   const start = (await status(page)).frames;
-  const until = Date.now() + 5000;
+  const until = Date.now() + 15000;
   while ((await status(page)).frames < start + frames) {
     if (Date.now() > until) throw new Error(`the page stopped drawing frames (a panic?): ${problems.join("; ")}`);
     await page.waitForTimeout(10);
@@ -239,11 +244,12 @@ async function reachAndClick(page, scene, path, target) {
 
 /// Not pressed here: the scene switches (the test chooses the scene), the canvas (clicks on it
 /// are tested above), and the rows of lists that change with every step (the step list, the
-/// worst pairs: each is a button of its own; clicking rows is tested natively).
+/// open list, the worst pairs: each is a button of its own; clicking rows is tested natively).
 const notPressed = (w) =>
   ["Navmesh", "Tile map", "Pursuit"].includes(w.label) ||
   w.role === "Canvas" ||
   w.label === "" ||
+  w.label.startsWith("Open list:") ||
   /^[0-9+−-]/.test(w.label);
 
 /// How deep the presses go: a menu, its submenu, an item, what the item opens.
@@ -257,6 +263,8 @@ async function pressEverything(page, scene, blame) {
   const pressed = new Set();
   const explored = new Set();
   const misses = new Map();
+  /// How often each widget's presses were followed.
+  const visits = new Map();
   async function explore(path, list, depth) {
     for (const w of list) {
       const k = key(w);
@@ -280,20 +288,31 @@ async function pressEverything(page, scene, blame) {
       pressed.add(k);
       if (problems.length > errors) blame.push(`${scene}: ${[...path, k].join(" > ")}: ${problems.slice(errors).join("; ")}`);
       if (depth < MAX_DEPTH) {
-        explored.add(k);
-        // What the press opened: new widgets seen over the next frames (a menu opened the
-        // first time closes again a few frames later; reachAndClick opens it again).
+        visits.set(k, (visits.get(k) ?? 0) + 1);
+        // What the press opened: new widgets seen over the next frames, until three frames
+        // bring none (a window's widgets come a frame or more after it opens; a menu opened
+        // the first time closes again a few frames later and reachAndClick opens it again).
         const fresh = new Map();
-        for (let i = 0; i < 4; i++) {
+        for (let i = 0, quiet = 0; i < 16 && quiet < 3; i++) {
           if ((await status(page)).scene !== scene) break;
+          const count = fresh.size;
           for (const x of await widgets(page)) {
             if (!before.has(key(x)) && !explored.has(key(x))) fresh.set(key(x), x);
           }
+          quiet = fresh.size === count ? quiet + 1 : 0;
           await settle(page, 1);
         }
         if ((await status(page)).scene === scene && fresh.size) {
           await explore([...path, k], [...fresh.values()], depth + 1);
         }
+        // Explored when all it opened was pressed (or cannot be reached); else the next
+        // pass comes back to it.
+        const hopeless = (x) =>
+          explored.has(key(x)) ||
+          notPressed(x) ||
+          (misses.get(key(x)) ?? 0) >= 2 ||
+          (depth + 1 === MAX_DEPTH && pressed.has(key(x)));
+        if ([...fresh.values()].every(hopeless) || visits.get(k) >= 2) explored.add(k);
       }
       await page.keyboard.press("Escape");
       await settle(page);
