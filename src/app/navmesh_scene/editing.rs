@@ -806,6 +806,16 @@ impl NavmeshScene {
         if let Some(optimal) = &self.timeline.optimal {
             lines.push(screen(&optimal.waypoints));
         }
+        // The obstacles, doors and areas drawn on the mesh: the user's own work.
+        for shape in self.editor.shapes() {
+            let mut outline: Vec<Vec2> = shape
+                .outline
+                .iter()
+                .map(|&[x, y]| Vec2::new(x, y))
+                .collect();
+            outline.extend(outline.first().copied());
+            lines.push(screen(&outline));
+        }
         if let Some(d) = self.gap.as_ref().and_then(|gap| gap.divergence)
             && d.triangle < self.mesh.triangles().len()
         {
