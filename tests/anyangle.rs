@@ -55,6 +55,90 @@ fn arena_lengths_match_the_published_any_angle_lengths() {
     }
 }
 
+/// How far a length may be from one printed as `text`: half a unit of its last digit, and at
+/// least 1e-9 of it.
+fn printed_tolerance(text: &str) -> f64 {
+    let decimals = text.split_once('.').map_or(0, |(_, d)| d.len());
+    let value: f64 = text.parse().unwrap_or(0.0);
+    (0.5 * 10f64.powi(-(decimals as i32))).max(1e-9 * value.abs())
+}
+
+/// Every scenario of the two game meshes the `polyanya` crate ships: the Iron Harvest map
+/// (`meshes/v3/scene_mp_2p_01.mesh`, 2,000 any-angle lengths printed to 13 significant
+/// digits) and Aurora (`meshes/v2/aurora.mesh`, 2,990; `scenarios/aurora.scen` lists the
+/// grid's octile lengths, so the any-angle lengths are the ones the crate's own
+/// `examples/tests-aurora.rs` asserts, worked out in `f32` and printed to about seven
+/// digits). Each length matches at its printed precision (1e-9 relative for the 13-digit
+/// ones).
+#[test]
+fn the_polyanya_crates_game_scenarios_match_at_their_printed_precision() {
+    let (Some(iron), Some(iron_scen)) = (
+        common::polyanya_crate("meshes/v3/scene_mp_2p_01.mesh"),
+        common::polyanya_crate("meshes/v3/scene_mp_2p_01.mesh.scen"),
+    ) else {
+        return;
+    };
+    let mesh = NavMesh::load(&iron, Plane::Xy).expect("loads");
+    let text = std::fs::read_to_string(&iron_scen).expect("reads");
+    let mut checked = 0;
+    for (n, line) in text.lines().enumerate().skip(1) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let Some(listed) = f.get(8) else { continue };
+        let at = |k: usize| f[k].parse::<f64>().expect("a number");
+        let (from, to) = (Vec2::new(at(4), at(5)), Vec2::new(at(6), at(7)));
+        let got = optimal(&mesh, from, to);
+        let want: f64 = listed.parse().expect("a length");
+        assert!(
+            (got.length - want).abs() <= printed_tolerance(listed),
+            "scene_mp_2p_01.mesh.scen line {}: {from} → {to}: {} against {listed}",
+            n + 1,
+            got.length
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 2_000);
+
+    let (Some(aurora), Some(lengths)) = (
+        common::polyanya_crate("meshes/v2/aurora.mesh"),
+        common::polyanya_crate("examples/tests-aurora.rs"),
+    ) else {
+        return;
+    };
+    let mesh = NavMesh::load(&aurora, Plane::Xy).expect("loads");
+    let source = std::fs::read_to_string(&lengths).expect("reads");
+    let mut checked = 0;
+    // Each test: `.path(Vec2::new(X, Y), Vec2::new(X, Y))`, then `.length,` and the length.
+    for block in source.split("#[test]").skip(1) {
+        let numbers: Vec<&str> = block
+            .split("Vec2::new(")
+            .skip(1)
+            .flat_map(|part| part.split(')').next().unwrap_or("").split(','))
+            .map(str::trim)
+            .collect();
+        let listed = block
+            .split(".length,")
+            .nth(1)
+            .and_then(|rest| rest.split(')').next())
+            .map(str::trim)
+            .expect("a length");
+        let at = |k: usize| numbers[k].parse::<f64>().expect("a coordinate");
+        assert_eq!(numbers.len(), 4, "{block}");
+        let (from, to) = (Vec2::new(at(0), at(1)), Vec2::new(at(2), at(3)));
+        let got = optimal(&mesh, from, to);
+        let want: f64 = listed.parse().expect("a length");
+        // Worked out in `f32` by the crate: printed to the digits an `f32` holds, so within
+        // half the last digit and one `f32` step of the value (one of the 2,990 needs the step).
+        let f32_step = f64::from(f32::EPSILON) * want;
+        assert!(
+            (got.length - want).abs() <= printed_tolerance(listed) + f32_step,
+            "aurora.mesh: {from} → {to}: {} against {listed}",
+            got.length
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 2_990);
+}
+
 /// `square`, `bad-collinear`, `bad-collinear2-*` and `bad-ambig`: their listed lengths are
 /// ideal values, so each answer is checked against the visibility-graph oracle instead, and
 /// against the listed length where that is the exact answer.
@@ -166,9 +250,11 @@ fn oracle(mesh: &NavMesh, from: Vec2, to: Vec2) -> f64 {
     let scale = mesh.bounds().max.distance(mesh.bounds().min).max(1.0);
     let near = |p: Vec2| {
         mesh.triangle_at(p).or_else(|| {
-            mesh.locate(p)
-                .filter(|l| l.point.distance(p) <= 1e-12 * scale)
-                .map(|l| l.triangle)
+            (0..mesh.triangles().len())
+                .map(|t| (t, distance_to_triangle(mesh.corners(t), p)))
+                .filter(|&(_, d)| d <= 1e-12 * scale)
+                .min_by(|a, b| a.1.total_cmp(&b.1))
+                .map(|(t, _)| t)
         })
     };
     let on = |fan: &Option<Vec<usize>>, p: Vec2| match fan {
@@ -243,6 +329,20 @@ fn oracle(mesh: &NavMesh, from: Vec2, to: Vec2) -> f64 {
         }
     }
     dist[1]
+}
+
+/// How far `p` is from the triangle `[a, b, c]` (0 inside it).
+fn distance_to_triangle([a, b, c]: [Vec2; 3], p: Vec2) -> f64 {
+    let turns = [orient(a, b, p), orient(b, c, p), orient(c, a, p)];
+    if turns.iter().all(|&o| o >= 0.0) || turns.iter().all(|&o| o <= 0.0) {
+        return 0.0;
+    }
+    let to_segment = |a: Vec2, b: Vec2| {
+        let d = b - a;
+        let t = ((p - a).dot(d) / d.dot(d)).clamp(0.0, 1.0);
+        p.distance(a + d * t)
+    };
+    to_segment(a, b).min(to_segment(b, c)).min(to_segment(c, a))
 }
 
 /// The triangles around corner `c`, in groups joined across edges that end at `c`.
@@ -459,4 +559,229 @@ fn a_floor_folded_under_stairs_is_reached_by_going_down_them() {
         "{:?}",
         got.waypoints
     );
+}
+
+/// A room (a rectangle turned by `turn` radians about the origin and moved by `shift`, `size`
+/// long and wide) with a rectangular pillar in it, each side a straight wall cut into pieces
+/// at the fractions given: the cut points lie on the wall only to rounding (the room is
+/// turned), then are nudged off it by `nudges` (signed; 1e-15 to 1e-9 long, or none).
+/// Triangulated by a constrained Delaunay triangulation with `inner` points added inside,
+/// which makes the fans of long thin triangles round the wall vertices that exported meshes
+/// have. The walls' vertex chains come back with the mesh.
+#[derive(Debug, Clone)]
+struct NudgedRoom {
+    turn: f64,
+    shift: (f64, f64),
+    size: (f64, f64),
+    pillar: Option<((f64, f64), (f64, f64))>,
+    cuts: Vec<Vec<f64>>,
+    nudges: Vec<f64>,
+    inner: Vec<(f64, f64)>,
+}
+
+fn arb_nudge() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        1 => Just(0.0),
+        3 => (-15.0f64..-9.0, prop::bool::ANY)
+            .prop_map(|(e, up)| if up { 10f64.powf(e) } else { -(10f64.powf(e)) }),
+    ]
+}
+
+fn arb_nudged_room() -> impl Strategy<Value = NudgedRoom> {
+    (
+        0.0f64..std::f64::consts::TAU,
+        (-100.0f64..100.0, -100.0f64..100.0),
+        (6.0f64..40.0, 6.0f64..40.0),
+        prop::option::of(((0.3f64..0.6, 0.3f64..0.6), (0.1f64..0.3, 0.1f64..0.3))),
+        prop::collection::vec(prop::collection::vec(0.02f64..0.98, 0..5), 8),
+        prop::collection::vec(arb_nudge(), 48),
+        prop::collection::vec((0.05f64..0.95, 0.05f64..0.95), 0..4),
+    )
+        .prop_map(
+            |(turn, shift, size, pillar, cuts, nudges, inner)| NudgedRoom {
+                turn,
+                shift,
+                size,
+                pillar,
+                cuts,
+                nudges,
+                inner,
+            },
+        )
+}
+
+impl NudgedRoom {
+    /// A point of the room's own frame (0..1 across each side) in the plane.
+    fn place(&self, (u, v): (f64, f64)) -> Vec2 {
+        let (x, y) = (u * self.size.0, v * self.size.1);
+        let (s, c) = self.turn.sin_cos();
+        Vec2::new(x * c - y * s + self.shift.0, x * s + y * c + self.shift.1)
+    }
+
+    /// The mesh and each wall's vertices in order, corner to corner.
+    fn build(&self) -> Option<(NavMesh, Vec<Vec<Vec2>>)> {
+        use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
+        // The outline counter-clockwise, the pillar clockwise (in the room's frame).
+        let room = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)];
+        let mut loops = vec![room.to_vec()];
+        if let Some(((cu, cv), (hu, hv))) = self.pillar {
+            loops.push(vec![
+                (cu - hu, cv - hv),
+                (cu - hu, cv + hv),
+                (cu + hu, cv + hv),
+                (cu + hu, cv - hv),
+            ]);
+        }
+        let mut points: Vec<Vec2> = Vec::new();
+        let mut edges: Vec<[usize; 2]> = Vec::new();
+        let mut walls: Vec<Vec<Vec2>> = Vec::new();
+        let mut nudges = self.nudges.iter().cycle();
+        for (l, corners) in loops.iter().enumerate() {
+            let first = points.len();
+            for k in 0..4 {
+                let (a, b) = (self.place(corners[k]), self.place(corners[(k + 1) % 4]));
+                let normal = Vec2::new(a.y - b.y, b.x - a.x) * (1.0 / a.distance(b));
+                let mut cuts = self.cuts[l * 4 + k].clone();
+                cuts.sort_by(f64::total_cmp);
+                cuts.dedup_by(|x, y| (*x - *y).abs() < 0.02);
+                let mut wall = vec![a];
+                points.push(a);
+                for &t in &cuts {
+                    let p = a.lerp(b, t) + normal * *nudges.next().unwrap_or(&0.0);
+                    wall.push(p);
+                    points.push(p);
+                }
+                wall.push(b);
+                walls.push(wall);
+            }
+            let count = points.len() - first;
+            edges.extend((0..count).map(|i| [first + i, first + (i + 1) % count]));
+        }
+        points.extend(self.inner.iter().map(|&p| self.place(p)));
+        let inside = |p: Vec2| {
+            // In the room's frame (the pillar's outline is a rectangle there too).
+            let (s, c) = self.turn.sin_cos();
+            let (x, y) = (p.x - self.shift.0, p.y - self.shift.1);
+            let (u, v) = (
+                (x * c + y * s) / self.size.0,
+                (-x * s + y * c) / self.size.1,
+            );
+            let in_room = (0.0..1.0).contains(&u) && (0.0..1.0).contains(&v);
+            let in_pillar = self
+                .pillar
+                .is_some_and(|((cu, cv), (hu, hv))| (u - cu).abs() < hu && (v - cv).abs() < hv);
+            in_room && !in_pillar
+        };
+        // Inner points off the pillar only.
+        let points: Vec<Vec2> = points
+            .iter()
+            .enumerate()
+            .filter(|&(i, &p)| i < edges.len() || inside(p))
+            .map(|(_, &p)| p)
+            .collect();
+        let mut crossing = false;
+        let cdt = ConstrainedDelaunayTriangulation::<Point2<f64>>::try_bulk_load_cdt(
+            points.iter().map(|p| Point2::new(p.x, p.y)).collect(),
+            edges,
+            |_| crossing = true,
+        )
+        .ok()?;
+        if crossing || cdt.num_vertices() != points.len() {
+            return None;
+        }
+        // Inside: an odd count of walls crossed from the outer face (a centroid test would
+        // take the slivers between a wall's chord and a vertex nudged inward).
+        let mut inside_face = vec![None; cdt.num_all_faces()];
+        let mut stack = vec![(cdt.outer_face().fix(), false)];
+        while let Some((face, odd)) = stack.pop() {
+            let slot = &mut inside_face[face.index()];
+            if slot.is_some() {
+                continue;
+            }
+            *slot = Some(odd);
+            let edges = match cdt.face(face).as_inner() {
+                Some(inner) => inner.adjacent_edges().to_vec(),
+                None => cdt.convex_hull().collect(),
+            };
+            for edge in edges {
+                // The face across the edge from this one.
+                let beyond = [edge.face(), edge.rev().face()]
+                    .into_iter()
+                    .map(|f| f.fix())
+                    .find(|&f| f != face);
+                if let Some(beyond) = beyond {
+                    stack.push((beyond, odd ^ edge.is_constraint_edge()));
+                }
+            }
+        }
+        let mut polygons = Vec::new();
+        for face in cdt.inner_faces() {
+            if inside_face[face.fix().index()] != Some(true) {
+                continue;
+            }
+            let [a, b, c] = face.vertices().map(|v| v.index());
+            polygons.push(if orient(points[a], points[b], points[c]) > 0.0 {
+                vec![a, b, c]
+            } else {
+                vec![a, c, b]
+            });
+        }
+        let positions = points.iter().map(|p| [p.x, 0.0, p.y]).collect();
+        let mesh = navlab::navmesh::RawMesh::new(positions, polygons, Plane::Xz)
+            .build()
+            .ok()?;
+        Some((mesh, walls))
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: common::cases_or(2_000),
+        ..ProptestConfig::default()
+    })]
+
+    /// Rooms whose straight walls run through vertices that lie on them only to rounding (and
+    /// nudged 1e-15 to 1e-9 off them): from one end of a wall to the other along it, between
+    /// wall vertices, and from points a hair inside the walls, Polyanya's length is the
+    /// visibility oracle's (1e-9 relative) and never longer than a corridor path.
+    #[test]
+    fn polyanya_is_exact_along_walls_straight_only_to_rounding(
+        room in arb_nudged_room(),
+        picks in prop::collection::vec((0usize..8, 0usize..8, 0.0f64..1.0, -12.0f64..-3.0), 3),
+    ) {
+        let Some((mesh, walls)) = room.build() else {
+            return Ok(());
+        };
+        let mut queries: Vec<(Vec2, Vec2)> = Vec::new();
+        for &(w, k, t, e) in &picks {
+            let Some(wall) = walls.get(w) else { continue };
+            // The wall end to end, a vertex to a vertex along it, and a point a hair inside
+            // one wall to a vertex of another.
+            let (first, last) = (wall[0], wall[wall.len() - 1]);
+            queries.push((first, last));
+            queries.push((wall[k % wall.len()], wall[(k * 7 + 3) % wall.len()]));
+            let other = &walls[(w + k + 1) % walls.len()];
+            let (a, b) = (wall[k % (wall.len() - 1)], wall[k % (wall.len() - 1) + 1]);
+            let inward = Vec2::new(a.y - b.y, b.x - a.x) * (-(10f64.powf(e)) / a.distance(b));
+            queries.push((a.lerp(b, t) + inward, other[k % other.len()]));
+        }
+        for (from, to) in queries {
+            if mesh.triangle_at(from).is_none() || mesh.triangle_at(to).is_none() {
+                continue;
+            }
+            let got = optimal(&mesh, from, to);
+            let want = oracle(&mesh, from, to);
+            prop_assert!(want.is_finite(), "{from} → {to}: the oracle finds no path");
+            prop_assert!((got.length - want).abs() <= 1e-9 * want.max(1.0),
+                "{from} → {to}: {} against the oracle's {want}", got.length);
+            for cost in [CostModel::Centroid, CostModel::Midpoint, CostModel::Straight] {
+                let options = QueryOptions { cost, ..QueryOptions::default() };
+                let corridor = find_path(&mesh, from, to, options, &mut NoObserver, &mut NoObserver)
+                    .expect("a path");
+                prop_assert!(corridor.length >= got.length - 1e-9 * want.max(1.0),
+                    "{cost:?}: {from} → {to}: corridor {} shorter than the optimum {}",
+                    corridor.length, got.length);
+            }
+        }
+    }
 }

@@ -20,8 +20,11 @@
 //! As the paper does, a node whose expansion makes a single successor (and no goal) goes on to
 //! that successor without the open list, and no node is made into a dead end (a triangle with
 //! no way on but back) that does not hold the goal. Orientation decisions use exact predicates
-//! (`robust`); each side of a cone is kept as a line through two exact points (a root and a
-//! vertex), never through a point where an interval was cut.
+//! (`robust`) on points read from the mesh, never on a point where an interval was cut: each
+//! side of a cone is kept as a line through two exact points (a root and a vertex), and which
+//! way an interval faces is asked of its edge's corners. (A cut point is rounded; where a
+//! cone's side grazes a wall vertex that lies on a straight wall only to rounding, the interval
+//! is a rounding error long, and its ends point any way at all.)
 //!
 //! Floors folded over each other (stairs over the floor they rise from, sharing an edge) are
 //! searched as they are drawn in the plane: at a vertex of the shared edge the path may double
@@ -707,12 +710,16 @@ impl<'m> Search<'m> {
         observer: &mut impl Observer<PolyanyaEvent>,
     ) {
         let root = self.roots[node.root];
+        let (from, k) = (node.into, usize::from(node.slot));
         // An interval in line with its root is seen edge-on: nothing beyond it is seen through
-        // it (the vertices along it are reached by turning at its ends, or round them).
-        if !node.round && orient(root.at, node.right, node.left) <= 0.0 {
+        // it (the vertices along it are reached by turning at its ends, or round them). Asked
+        // of the edge's corners, not of the interval's ends: an end where the interval was cut
+        // is rounded, and on an interval a rounding error long (a cone's side grazing a wall
+        // vertex) it gives the interval any direction at all.
+        let [right, left] = self.edge_ends(from, k);
+        if !node.round && orient(root.at, right, left) <= 0.0 {
             return;
         }
-        let (from, k) = (node.into, usize::from(node.slot));
         match self.adjacency.get(from).across[k] {
             WALL => {}
             MANY => {
@@ -734,6 +741,13 @@ impl<'m> Search<'m> {
         }
     }
 
+    /// The corners of edge `k` of triangle `t`, as the interval on it is seen from its root:
+    /// right, then left (every interval on it lies between them, in that order).
+    fn edge_ends(&self, t: TriId, k: usize) -> [Vec2; 2] {
+        let corners = self.adjacency.get(t).corners;
+        [corners[k], corners[(k + 1) % 3]]
+    }
+
     /// Makes the node of `node`'s interval into triangle `into` (across its edge `slot`).
     fn enter(
         &mut self,
@@ -746,9 +760,11 @@ impl<'m> Search<'m> {
         let record = self.adjacency.get(into);
         // A triangle folded back over the edge (a floor under stairs sharing their bottom
         // edge) lies on the root's side: a straight line does not go on into it. The path
-        // reaches it by turning at the edge's ends.
+        // reaches it by turning at the edge's ends. (The edge's corners say which side, as
+        // for the edge-on test.)
         let opposite = record.corners[(slot + 2) % 3];
-        if orient(node.right, node.left, opposite) >= 0.0 {
+        let [right, left] = self.edge_ends(node.into, usize::from(node.slot));
+        if orient(right, left, opposite) >= 0.0 {
             return;
         }
         // A dead end: a triangle with no way on but back, and no goal.

@@ -68,6 +68,29 @@ pub fn testdata(rel: &str) -> Option<PathBuf> {
     }
 }
 
+/// A file of the `polyanya` crate's package (the version the peer benchmarks pin), from the
+/// copy Cargo unpacked (`cargo fetch --manifest-path benches/peers/Cargo.toml` makes one);
+/// otherwise prints why the test is skipped.
+pub fn polyanya_crate(rel: &str) -> Option<PathBuf> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    let found = home
+        .and_then(|home| std::fs::read_dir(home.join("registry/src")).ok())
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|registry| registry.path().join("polyanya-0.18.0").join(rel))
+        .find(|path| path.is_file());
+    if found.is_none() {
+        eprintln!(
+            "SKIPPED: the polyanya crate's {rel} is not in Cargo's registry \
+             (cargo fetch --manifest-path benches/peers/Cargo.toml brings it)"
+        );
+    }
+    found
+}
+
 pub fn assert_close(got: f64, want: f64, tol: f64) {
     assert!(
         (got - want).abs() <= tol,
