@@ -1590,7 +1590,7 @@ fn quality_reports_the_corridor_excess_over_random_pairs() {
     assert_eq!(code, Some(2));
 }
 
-/// `path` names islands as `check` numbers them: from 1, the largest first.
+/// `path` names islands as `check` numbers them: from 1, the most triangles first.
 #[test]
 fn path_and_check_number_islands_alike() {
     let Some(file) = testdata("meshes/obj/level.nav.obj") else {
@@ -1647,5 +1647,88 @@ fn path_and_check_number_islands_alike() {
             stdout.contains(", island 1)") && stdout.contains(&format!(", island {k})")),
             "island {k}: {stdout}"
         );
+    }
+}
+
+/// `info --json` under every combination of the reading options the docs list: the walkable
+/// filter's figures and the file's share of steep area are the same with or without an
+/// agent's radius, and each option's own field is set exactly when it is given.
+#[test]
+fn info_json_reports_each_reading_option_whatever_else_is_given() {
+    let Some(level) = testdata("meshes/obj/level.obj") else {
+        return;
+    };
+    let level = level.to_str().expect("utf-8");
+    let info = |extra: &[&str]| -> Value {
+        let mut args = vec!["info", level, "--json"];
+        args.extend_from_slice(extra);
+        let (code, stdout, stderr) = navlab(&args);
+        assert_eq!(code, Some(0), "{extra:?}: {stderr}");
+        serde_json::from_str(&stdout).expect("JSON")
+    };
+    let whole = info(&[]);
+    let slope_fields = [
+        "max_slope",
+        "flipped",
+        "walkable_faces",
+        "walkable_triangles",
+        "walkable_area",
+        "dropped_faces",
+        "dropped_triangles",
+        "dropped_area",
+    ];
+    for plane in [None, Some("xz")] {
+        for slope in [None, Some("45")] {
+            for radius in [None, Some("0.2")] {
+                let mut extra = Vec::new();
+                if let Some(plane) = plane {
+                    extra.extend(["--plane", plane]);
+                }
+                if let Some(slope) = slope {
+                    extra.extend(["--max-slope", slope]);
+                }
+                if let Some(radius) = radius {
+                    extra.extend(["--agent-radius", radius]);
+                }
+                let got = info(&extra);
+                let without_radius = if radius.is_some() {
+                    let mut fewer = extra.clone();
+                    fewer.truncate(extra.len() - 2);
+                    info(&fewer)
+                } else {
+                    got.clone()
+                };
+                for field in slope_fields {
+                    assert_eq!(got[field], without_radius[field], "{extra:?}: {field}");
+                }
+                assert_eq!(
+                    got["max_slope"].as_f64(),
+                    slope.map(|s| s.parse().expect("a number")),
+                    "{extra:?}"
+                );
+                assert_eq!(
+                    got["dropped_faces"].as_u64().expect("a count") > 0,
+                    slope.is_some(),
+                    "{extra:?}: level.obj has walls and ceilings to leave out"
+                );
+                let faces = got["walkable_faces"].as_u64().expect("a count")
+                    + got["dropped_faces"].as_u64().expect("a count");
+                assert_eq!(
+                    faces,
+                    whole["walkable_faces"].as_u64().expect("a count"),
+                    "{extra:?}: every face of the file kept or left out"
+                );
+                assert_eq!(
+                    got["level_geometry_share"], whole["level_geometry_share"],
+                    "{extra:?}: the file's share of steep area"
+                );
+                assert_eq!(
+                    got["agent_radius"]["radius"].as_f64(),
+                    radius.map(|r| r.parse().expect("a number")),
+                    "{extra:?}"
+                );
+                assert_eq!(got["plane"], "xz", "{extra:?}");
+            }
+        }
     }
 }

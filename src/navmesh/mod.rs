@@ -195,6 +195,9 @@ pub struct RawMesh {
     /// True when the file is flat in the plane it was asked to be read in and was read in the
     /// other one (see [`NavMesh::from_read`]).
     pub plane_from_file: bool,
+    /// The file's [`walkable::steep_share`], measured as read, before the walkable filter or
+    /// an agent's radius changed the polygons (`None`: measure these polygons).
+    pub file_steep_share: Option<f64>,
 }
 
 impl RawMesh {
@@ -213,6 +216,7 @@ impl RawMesh {
             normals: None,
             shrunk: None,
             plane_from_file: false,
+            file_steep_share: None,
         }
     }
 
@@ -418,6 +422,9 @@ impl NavMesh {
         if raw.is_flat_in(raw.plane) && !raw.is_flat_in(raw.plane.other()) {
             raw.plane = raw.plane.other();
             raw.plane_from_file = true;
+        }
+        if options.max_slope.is_some() || options.agent_radius.is_some() {
+            raw.file_steep_share = Some(walkable::steep_share(&raw));
         }
         if let Some(max_slope) = options.max_slope {
             walkable::keep_walkable(&mut raw, max_slope);
@@ -641,7 +648,10 @@ impl NavMesh {
             area: self.triangles.iter().map(|t| t.area).sum(),
             build: self.report.clone(),
             walkable: self.walkable_summary(),
-            level_geometry_share: walkable::steep_share(self.raw()),
+            level_geometry_share: self
+                .raw()
+                .file_steep_share
+                .unwrap_or_else(|| walkable::steep_share(self.raw())),
             agent_radius: self.raw().shrunk.clone(),
             plane: self.plane,
             plane_from_file: self.raw().plane_from_file,

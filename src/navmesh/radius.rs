@@ -45,7 +45,7 @@ pub struct ShrinkSummary {
     /// island, the midpoint of their nearest points, and how far apart the pieces are.
     pub closed: Vec<ClosedPassage>,
     /// Islands of the original mesh left as they were, their triangles overlapping in the
-    /// plane (stacked floors); numbered from 1, the largest first, as `navlab check` numbers
+    /// plane (stacked floors); numbered from 1, the most triangles first, as `navlab check` numbers
     /// them.
     pub kept_as_is: Vec<usize>,
     /// Islands with no room left for the agent (numbered as `kept_as_is`).
@@ -156,6 +156,15 @@ pub fn shrink(mesh: &NavMesh, radius: f64) -> Result<Shrunk, ShrinkError> {
     raw.area_names = mesh.area_names().to_vec();
     raw.polygon_areas = areas;
     raw.shrunk = Some(shrunk.clone());
+    // What the file held and the walkable filter kept stays what it was.
+    let before = mesh.raw();
+    raw.walkable = Some(mesh.walkable_summary());
+    raw.file_steep_share = Some(
+        before
+            .file_steep_share
+            .unwrap_or_else(|| super::walkable::steep_share(before)),
+    );
+    raw.plane_from_file = before.plane_from_file;
     let mesh = NavMesh::from_raw(
         raw,
         super::BuildOptions {

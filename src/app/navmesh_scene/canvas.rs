@@ -613,7 +613,7 @@ impl NavmeshScene {
             let count = self.mesh.island_count();
             for island in 0..count.min(LISTED) {
                 let text = if island == 0 && count > 1 {
-                    "island 1, the largest".to_string()
+                    "island 1, the most triangles".to_string()
                 } else {
                     format!("island {}", island + 1)
                 };

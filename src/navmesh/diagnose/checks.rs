@@ -97,7 +97,7 @@ pub(super) fn islands(prep: &Prepared) -> (usize, Vec<FindingItem>) {
                     "island {}: {} triangles, area {area:.3}{}",
                     i + 1,
                     tris.len(),
-                    if i == 0 { " (the largest)" } else { "" }
+                    if i == 0 { " (the most triangles)" } else { "" }
                 ),
                 faces,
                 vertices: Vec::new(),
