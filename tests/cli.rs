@@ -700,7 +700,7 @@ fn check_repair_writes_a_mesh_that_checks_clean() {
 }
 
 #[test]
-fn mesh_builds_a_navmesh_from_a_map_that_checks_clean_and_paths_through() {
+fn mesh_builds_a_navmesh_from_a_map_that_checks_as_its_cells_meet_and_paths_through() {
     let dir = tempfile::tempdir().expect("temp dir");
     // A room with a pillar, a door in the wall and a closed-off cell (an island of its own).
     let map = write_map(
@@ -719,8 +719,9 @@ fn mesh_builds_a_navmesh_from_a_map_that_checks_clean_and_paths_through() {
     let passable = 40.0 - 10.0;
     assert!((summary["area"].as_f64().expect("area") - passable).abs() < 1e-9);
     assert_eq!(summary["islands"], 2, "the cell walled in on four sides");
-    // The file is an ordinary OBJ: it checks clean but for the islands, and a path goes
-    // round the pillar from the far corner to the door's other side.
+    // The file is an ordinary OBJ: it checks clean but for the islands and the two corners
+    // where passable cells touch diagonally (a pinch: no path between them there), and a path
+    // goes round the pillar from the far corner to the door's other side.
     let (code, stdout, _) = navlab(&["check", out_str, "--json"]);
     assert_eq!(code, Some(0), "{stdout}");
     let report: Value = serde_json::from_str(&stdout).expect("json");
@@ -730,7 +731,21 @@ fn mesh_builds_a_navmesh_from_a_map_that_checks_clean_and_paths_through() {
         .iter()
         .filter_map(|f| f["kind"].as_str())
         .collect();
-    assert_eq!(kinds, ["islands"], "{report}");
+    assert_eq!(kinds, ["islands", "pinch_vertex"], "{report}");
+    let pinches: Vec<&Value> = report["findings"][1]["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|item| &item["at"])
+        .collect();
+    // (9, 2): cells (9, 1) and (8, 2); (9, 3): cells (8, 2) and the closed-off (9, 3).
+    assert_eq!(
+        pinches,
+        [
+            &serde_json::json!([9.0, 2.0]),
+            &serde_json::json!([9.0, 3.0])
+        ]
+    );
     let (code, stdout, _) = navlab(&[
         "path", out_str, "--from", "0.5,3.5", "--to", "8.5,0.5", "--json",
     ]);

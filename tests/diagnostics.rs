@@ -91,6 +91,50 @@ fn two_pieces_are_two_islands() {
     assert_eq!(islands.items[1].at, [5.5, 0.5]);
 }
 
+/// A square touching the grid's corner at vertex 11 (3, 2) alone: two islands, and a pinch
+/// vertex naming the faces on either side.
+#[test]
+fn pieces_touching_at_a_vertex_alone_make_a_pinch() {
+    let mut mesh = grid();
+    let base = mesh.positions.len();
+    mesh.positions
+        .extend([[4.0, 0.0, 2.0], [4.0, 0.0, 3.0], [3.0, 0.0, 3.0]]);
+    mesh.polygons.push(vec![11, base + 2, base + 1, base]);
+    let report = check(&mesh);
+    assert_eq!(
+        kinds(&report),
+        [FindingKind::Islands, FindingKind::PinchVertex]
+    );
+    let pinch = report.get(FindingKind::PinchVertex).expect("a pinch");
+    assert_eq!(pinch.severity, Severity::Warning);
+    assert_eq!(pinch.items.len(), 1);
+    let item = &pinch.items[0];
+    assert_eq!(item.vertices, [11]);
+    assert_eq!(item.faces, [5, 6]);
+    assert_eq!(item.at, [3.0, 2.0]);
+    assert!(item.note.contains("faces 5 | 6"), "{}", item.note);
+}
+
+/// The Iron Harvest mesh the `polyanya` crate ships has 53 pinch vertices (the crate's own
+/// tests name one at (-33.91, -75.15)).
+#[test]
+fn the_iron_harvest_mesh_has_its_pinch_vertices_named() {
+    let Some(path) = common::polyanya_crate("meshes/v3/scene_mp_2p_01.mesh") else {
+        return;
+    };
+    let mesh = NavMesh::load(&path, Plane::Xy).expect("loads");
+    let report = navlab::navmesh::diagnose::check(&mesh, &CheckOptions::default());
+    let pinches = report.get(FindingKind::PinchVertex).expect("pinches");
+    assert_eq!(pinches.count, 53);
+    assert!(
+        pinches
+            .items
+            .iter()
+            .any(|i| (i.at[0] + 33.91).abs() < 0.01 && (i.at[1] + 75.15).abs() < 0.01),
+        "the pinch at (-33.91, -75.15)"
+    );
+}
+
 #[test]
 fn an_edge_with_three_triangles_is_non_manifold() {
     // Two triangles on either side of the edge 0–1, and a third folded onto one of them (a

@@ -1075,9 +1075,27 @@ fn project(
     };
     let (r0, r1) = clip(node.right_side, (at_u.right, at_v.right))?;
     let (l0, l1) = clip(node.left_side, (-at_u.left, -at_v.left))?;
-    let (start, end) = (r0.max(l0), r1.min(l1));
+    let (mut start, mut end) = (r0.max(l0), r1.min(l1));
     if end <= start {
-        return None;
+        // The fractions are rounded; the signs are exact. Each side keeps a part of positive
+        // length unless the one end it keeps lies on it, and two such parts always overlap:
+        // both sides pass through the root, and an edge beyond the interval that leaves the
+        // cone on one side and enters on the other crosses it in front of the root. So a cone
+        // a rounding error wide (a side grazing a corner that is flat only to rounding) still
+        // goes on, as an interval a rounding error long.
+        let keeps_length = |(su, sv): (f64, f64)| match (su >= 0.0, sv >= 0.0) {
+            (true, true) => true,
+            (true, false) => su > 0.0,
+            (false, true) => sv > 0.0,
+            (false, false) => false,
+        };
+        let right = keeps_length((at_u.right, at_v.right));
+        let left = keeps_length((-at_u.left, -at_v.left));
+        if !(right && left) {
+            return None;
+        }
+        let at = (0.5 * (start + end)).clamp(0.0, 1.0);
+        (start, end) = (at, at);
     }
     let (right_end, right_vertex) = if start == 0.0 {
         (pu, Some(u as u32))

@@ -108,6 +108,98 @@ pub(super) fn islands(prep: &Prepared) -> (usize, Vec<FindingItem>) {
     (groups.len(), items)
 }
 
+/// Vertices where the triangles round them fall into groups joined by no edge at the vertex
+/// (two parts of the mesh touching at a point): one item each, naming the groups' faces.
+pub(super) fn pinches(prep: &Prepared) -> Vec<FindingItem> {
+    // Welded vertices: two input vertices at one position are one vertex here.
+    let count = prep.welded.len();
+    // The triangles at each vertex, and the edges at it shared by two or more triangles.
+    let mut triangles_at: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for (t, tri) in prep.triangles.iter().enumerate() {
+        for &v in &tri.welded {
+            if let Some(list) = triangles_at.get_mut(v)
+                && list.last() != Some(&t)
+            {
+                list.push(t);
+            }
+        }
+    }
+    let mut joins_at: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for (e, (ends, tris)) in prep.edges.iter().enumerate() {
+        if tris.len() >= 2 {
+            for &v in ends {
+                if let Some(list) = joins_at.get_mut(v) {
+                    list.push(e);
+                }
+            }
+        }
+    }
+    let mut items = Vec::new();
+    for v in 0..count {
+        let around = &triangles_at[v];
+        if around.len() < 2 {
+            continue;
+        }
+        // Groups by joining the triangles of each edge at v (labels by position in `around`).
+        let mut group: Vec<usize> = (0..around.len()).collect();
+        let find = |group: &mut Vec<usize>, mut i: usize| {
+            while group[i] != i {
+                group[i] = group[group[i]];
+                i = group[i];
+            }
+            i
+        };
+        for &e in &joins_at[v] {
+            let tris = &prep.edges[e].1;
+            let positions: Vec<usize> = tris
+                .iter()
+                .filter_map(|t| around.iter().position(|x| x == t))
+                .collect();
+            for pair in positions.windows(2) {
+                let (a, b) = (find(&mut group, pair[0]), find(&mut group, pair[1]));
+                group[a.max(b)] = a.min(b);
+            }
+        }
+        let mut parts: Vec<Vec<usize>> = Vec::new();
+        let mut label_of: Vec<(usize, usize)> = Vec::new();
+        for (i, &t) in around.iter().enumerate() {
+            let root = find(&mut group, i);
+            let face = prep.triangles[t].face;
+            match label_of.iter().find(|&&(r, _)| r == root) {
+                Some(&(_, k)) => parts[k].push(face),
+                None => {
+                    label_of.push((root, parts.len()));
+                    parts.push(vec![face]);
+                }
+            }
+        }
+        if parts.len() < 2 {
+            continue;
+        }
+        for part in &mut parts {
+            part.sort_unstable();
+            part.dedup();
+        }
+        let mut faces: Vec<usize> = parts.iter().flatten().copied().collect();
+        faces.sort_unstable();
+        faces.dedup();
+        let raw = prep.first_raw[v];
+        let groups: Vec<String> = parts.iter().map(|part| join(part)).collect();
+        items.push(FindingItem {
+            note: format!(
+                "vertex {}: {} parts meet here with no edge between them (faces {})",
+                prep.id(raw),
+                parts.len(),
+                groups.join(" | ")
+            ),
+            faces,
+            vertices: vec![prep.id(raw)],
+            at: at(prep.points[raw]),
+        });
+    }
+    items
+}
+
 pub(super) fn non_manifold(prep: &Prepared) -> Vec<FindingItem> {
     prep.edges
         .iter()

@@ -1,5 +1,5 @@
 //! Mesh diagnostics for level designers: what is wrong with an exported navmesh (islands,
-//! non-manifold edges, degenerate and needle triangles, duplicate and near-duplicate vertices,
+//! pinch vertices, non-manifold edges, degenerate and needle triangles, duplicate and near-duplicate vertices,
 //! T-junctions, inconsistent winding, overlaps, vertices off the plane), and a repair that welds
 //! near-duplicates and splits edges at T-junctions.
 
@@ -55,6 +55,8 @@ pub enum Severity {
 pub enum FindingKind {
     /// More than one face-connected component.
     Islands,
+    /// Parts of the mesh that meet at a vertex alone, sharing no edge there.
+    PinchVertex,
     /// Edges shared by three or more triangles.
     NonManifoldEdge,
     /// Triangles with no area in the plane (collinear corners, repeated corners, vertical faces).
@@ -79,8 +81,9 @@ pub enum FindingKind {
 
 impl FindingKind {
     /// Every kind, in report order: what breaks connectivity first, cosmetic last.
-    pub const ALL: [FindingKind; 11] = [
+    pub const ALL: [FindingKind; 12] = [
         FindingKind::Islands,
+        FindingKind::PinchVertex,
         FindingKind::NonManifoldEdge,
         FindingKind::NearDuplicateVertex,
         FindingKind::TJunction,
@@ -109,6 +112,7 @@ impl FindingKind {
     pub fn name(self) -> &'static str {
         match self {
             FindingKind::Islands => "islands",
+            FindingKind::PinchVertex => "pinch_vertex",
             FindingKind::NonManifoldEdge => "non_manifold_edge",
             FindingKind::DegenerateTriangle => "degenerate_triangle",
             FindingKind::NeedleTriangle => "needle_triangle",
@@ -127,6 +131,9 @@ impl FindingKind {
         match self {
             FindingKind::Islands => {
                 "The mesh falls apart into pieces with no shared edge: no path leads from one to another."
+            }
+            FindingKind::PinchVertex => {
+                "Parts of the mesh meet at a vertex alone, with no edge shared there: they look joined, but no path passes from one to the other through that vertex (as in Detour and Polyanya)."
             }
             FindingKind::NonManifoldEdge => {
                 "An edge shared by three or more triangles (overlapping layers or a fold): which side a path takes is arbitrary."
@@ -251,8 +258,20 @@ pub fn check_raw(raw: &RawMesh, options: &CheckOptions) -> CheckReport {
         needles(&prep, options.needle_degrees),
     );
     add(FindingKind::DuplicateVertex, duplicates(raw, &prep));
-    add(FindingKind::NearDuplicateVertex, near_duplicates(&prep));
-    add(FindingKind::TJunction, t_junctions(&prep));
+    let near = near_duplicates(&prep);
+    let junctions = t_junctions(&prep);
+    // Faces that touch at a vertex because a seam was not welded or meets a T-junction are
+    // reported as that, not again as a pinch: the repair joins them.
+    let explained: std::collections::HashSet<usize> = near
+        .iter()
+        .chain(&junctions)
+        .flat_map(|item| item.vertices.iter().copied())
+        .collect();
+    let mut pinch_items = pinches(&prep);
+    pinch_items.retain(|item| !item.vertices.iter().any(|v| explained.contains(v)));
+    add(FindingKind::PinchVertex, pinch_items);
+    add(FindingKind::NearDuplicateVertex, near);
+    add(FindingKind::TJunction, junctions);
     add(FindingKind::InconsistentWinding, winding(raw, &prep));
     add(FindingKind::Overlap, overlaps(&prep));
     add(
