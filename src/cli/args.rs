@@ -57,7 +57,7 @@ impl From<PartitionArg> for crate::partitions::Partition {
 pub enum CostArg {
     /// Centroid to centroid (as “A* on a navigation mesh” does).
     Centroid,
-    /// Through edge midpoints (as Detour).
+    /// Through edge midpoints: the shortest route through the midpoints of the edges crossed.
     Midpoint,
     /// Each edge crossed where the line from the last crossing to the goal crosses it.
     Straight,

@@ -21,8 +21,11 @@ pub enum CostModel {
     /// triangles' centres.
     #[default]
     Centroid,
-    /// Through the midpoints of the edges crossed, from the start point to the goal point, as
-    /// Detour does; closer to the true path length.
+    /// Through the midpoints of the edges crossed, from the start point to the goal point: the
+    /// shortest route on the graph of edge midpoints (the search's states are (triangle, edge
+    /// entered by)). Detour measures its steps between edge midpoints too, but keeps a single
+    /// point per polygon, the midpoint of the edge it was first reached by, so it can choose
+    /// another corridor. Closer to the true path length than centroids.
     Midpoint,
     /// Heading for the goal: each edge crossed where the line from the last crossing to the
     /// goal crosses it, or at its end nearer that line, so that a step's cost is the length

@@ -257,7 +257,11 @@ impl NavmeshScene {
                 CostModel::Midpoint,
                 "Edge midpoints",
             )
-            .on_hover_text("As Detour: from the start through the midpoints of the edges crossed")
+            .on_hover_text(
+                "From the start through the midpoints of the edges crossed, the shortest such \
+                 route (Detour measures steps between midpoints too, but keeps one per polygon, \
+                 so it can choose another corridor)",
+            )
             .changed();
         changed |= ui
             .radio_value(
