@@ -261,14 +261,18 @@ pub fn check_raw(raw: &RawMesh, options: &CheckOptions) -> CheckReport {
     let near = near_duplicates(&prep);
     let junctions = t_junctions(&prep);
     // Faces that touch at a vertex because a seam was not welded or meets a T-junction are
-    // reported as that, not again as a pinch: the repair joins them.
-    let explained: std::collections::HashSet<usize> = near
-        .iter()
-        .chain(&junctions)
-        .flat_map(|item| item.vertices.iter().copied())
-        .collect();
+    // reported as that, not again as a pinch: a pinch is one the repair leaves.
     let mut pinch_items = pinches(&prep);
-    pinch_items.retain(|item| !item.vertices.iter().any(|v| explained.contains(v)));
+    let something_to_repair = !near.is_empty() || !junctions.is_empty();
+    if something_to_repair && !pinch_items.is_empty() {
+        let (repaired, _) = repair(raw, options);
+        let left = pinches(&prepare(&repaired, options));
+        let tolerance = prep.near;
+        pinch_items.retain(|item| {
+            left.iter()
+                .any(|kept| (kept.at[0] - item.at[0]).hypot(kept.at[1] - item.at[1]) <= tolerance)
+        });
+    }
     add(FindingKind::PinchVertex, pinch_items);
     add(FindingKind::NearDuplicateVertex, near);
     add(FindingKind::TJunction, junctions);
