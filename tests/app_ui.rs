@@ -1559,3 +1559,34 @@ fn the_agent_radius_in_the_legend_is_read_to_three_digits() {
         "{rows:?}"
     );
 }
+
+/// The plane radio shows the plane the mesh was read in: XY for a Polyanya mesh, whatever the
+/// setting, and cannot be switched there.
+#[test]
+fn the_plane_shown_is_the_one_the_mesh_was_read_in() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("square.mesh");
+    std::fs::write(
+        &path,
+        "mesh\n2\n4 1\n0 0 1 0\n4 0 1 0\n4 4 1 0\n0 4 1 0\n4 0 1 2 3 -1 -1 -1 -1\n",
+    )
+    .expect("written");
+    let mut app = common::app();
+    app.open_path(path);
+    let mut h = harness(app);
+    h.run_steps(4);
+    assert_eq!(
+        h.state().scenes.navmesh.mesh.plane(),
+        navlab::navmesh::Plane::Xy
+    );
+    use egui::accesskit::Toggled;
+    use egui_kittest::kittest::NodeT;
+    let xy = h.get_by_label("XY");
+    assert_eq!(xy.accesskit_node().toggled(), Some(Toggled::True));
+    assert!(
+        xy.accesskit_node().is_disabled(),
+        "a Polyanya mesh is XY only"
+    );
+    let xz = h.get_by_label("XZ");
+    assert_eq!(xz.accesskit_node().toggled(), Some(Toggled::False));
+}

@@ -20,14 +20,29 @@ impl NavmeshScene {
             }
         });
         ui.horizontal(|ui| {
-            ui.label("Plane");
-            let before = self.settings.plane;
-            let mut plane = before;
-            ui.radio_value(&mut plane, Plane::Xz, "XZ")
-                .on_hover_text("Y-up 3D files: the ground is XZ");
-            ui.radio_value(&mut plane, Plane::Xy, "XY")
-                .on_hover_text("Meshes authored in 2D");
-            if plane != before {
+            // The plane the mesh was read in: a Polyanya mesh is always XY, and a file flat in
+            // the plane asked for is read in the other.
+            let shown = self.mesh.plane();
+            let polyanya = matches!(&self.source, super::MeshSource::File(path)
+                if crate::navmesh::polyanya::is_polyanya_path(path));
+            let label = ui.label("Plane");
+            if self.mesh.raw().plane_from_file {
+                label.on_hover_text(format!(
+                    "Read in {}: the file is flat in {}",
+                    shown.name().to_uppercase(),
+                    shown.other().name().to_uppercase()
+                ));
+            }
+            let mut plane = shown;
+            ui.add_enabled_ui(!polyanya, |ui| {
+                ui.radio_value(&mut plane, Plane::Xz, "XZ")
+                    .on_hover_text("Y-up 3D files: the ground is XZ")
+                    .on_disabled_hover_text("A Polyanya mesh is always in the XY plane");
+                ui.radio_value(&mut plane, Plane::Xy, "XY")
+                    .on_hover_text("Meshes authored in 2D")
+                    .on_disabled_hover_text("A Polyanya mesh is always in the XY plane");
+            });
+            if plane != shown {
                 self.switch_plane(plane, shared);
             }
         });
