@@ -165,3 +165,51 @@ fn save_lesson_in_the_menu_and_open_it_with_open() {
     assert!(h.state().error().is_none(), "{:?}", h.state().error());
     let _: PathBuf = path;
 }
+
+/// A lesson's settings go through the same ranges as the window's controls: every number at
+/// an extreme (as a stranger's lesson or share link may hold) opens clamped, and the window
+/// searches with the clamped values.
+#[test]
+fn a_lessons_settings_at_their_extremes_open_within_range() {
+    let app = teaching_app();
+    let lesson = app.lesson_in(None).expect("a lesson");
+    let mut value = serde_json::to_value(&lesson).expect("JSON");
+    let navmesh = &mut value["navmesh"]["settings"];
+    navmesh["heuristic_weight"] = serde_json::json!(1e300);
+    navmesh["max_slope"] = serde_json::json!(-1e300);
+    navmesh["agent_radius"] = serde_json::json!(-3.0);
+    navmesh["speed"] = serde_json::json!(1e300);
+    navmesh["walk"] = serde_json::json!({
+        "speed": 1e300, "turn_rate": -1.0, "corner_radius": 1e300, "step": 0.0
+    });
+    let grid = &mut value["tile_map"]["settings"];
+    grid["weight"] = serde_json::json!(-1e300);
+    grid["budget"] = serde_json::json!(u64::MAX);
+    grid["speed"] = serde_json::json!(-1.0);
+    grid["agent_radius"] = serde_json::json!(1e300);
+    let bytes = serde_json::to_vec(&value).expect("bytes");
+    let mut app = common::app();
+    app.open_lesson_bytes(&bytes, "extreme.navlab", None)
+        .expect("opens");
+    let n = &app.scenes.navmesh.settings;
+    assert_eq!(n.heuristic_weight, 5.0);
+    assert_eq!(n.max_slope, Some(0.0));
+    assert_eq!(n.agent_radius, None);
+    assert_eq!(n.speed, 1000.0);
+    assert_eq!(app.scenes.navmesh.playback.speed, 1000.0);
+    assert_eq!(
+        (
+            n.walk.speed,
+            n.walk.turn_rate,
+            n.walk.corner_radius,
+            n.walk.step
+        ),
+        (100.0, 0.01, 100.0, 1e-3)
+    );
+    let g = &app.scenes.tile_map.settings;
+    assert_eq!(g.weight, 0.0);
+    assert_eq!(g.budget, 10_000_000);
+    assert_eq!(g.speed, 1.0);
+    assert_eq!(app.scenes.tile_map.playback.speed, 1.0);
+    assert_eq!(g.agent_radius, navlab::navmesh::from_map::MAX_AGENT_RADIUS);
+}

@@ -302,7 +302,7 @@ impl NavlabApp {
         let lesson: Lesson = serde_json::from_value(value)
             .map_err(|e| format!("{name}: not a lesson: {}", crate::input::json_problem(&e)))?;
         // Both documents first: a missing file opens nothing.
-        let read = lesson.navmesh.settings.read_options();
+        let read = lesson.navmesh.settings.clamped().read_options();
         let (mesh, source) = match &lesson.navmesh.mesh {
             Source::File { path: relative } => {
                 let file = file_in(relative)?;
@@ -369,7 +369,8 @@ impl NavlabApp {
         };
         // Now the window changes.
         let navmesh = &mut self.scenes.navmesh;
-        navmesh.settings = lesson.navmesh.settings.clone();
+        navmesh.settings = lesson.navmesh.settings.clamped();
+        navmesh.playback.speed = navmesh.settings.speed;
         let part = &lesson.navmesh;
         navmesh.set_mesh_at(
             mesh,
@@ -387,7 +388,8 @@ impl NavlabApp {
         }
         self.replace_map(map, map_file);
         let grid = &mut self.scenes.tile_map;
-        grid.settings = lesson.tile_map.settings.clone();
+        grid.settings = lesson.tile_map.settings.clamped();
+        grid.playback.speed = grid.settings.speed;
         let (start, goal) = (
             (lesson.tile_map.start[0], lesson.tile_map.start[1]),
             (lesson.tile_map.goal[0], lesson.tile_map.goal[1]),

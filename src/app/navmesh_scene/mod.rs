@@ -131,6 +131,31 @@ impl Default for NavmeshSettings {
 }
 
 impl NavmeshSettings {
+    /// The same options, each within its range: what a lesson, a share link or a settings
+    /// file holds (written by hand sometimes, or by a stranger) goes through here.
+    pub fn clamped(&self) -> Self {
+        let finite_or = |x: f64, default: f64| if x.is_finite() { x } else { default };
+        let defaults = Self::default();
+        let (walk, usual) = (self.walk, defaults.walk);
+        let speed = crate::app::playback::SPEED_RANGE;
+        Self {
+            heuristic_weight: finite_or(self.heuristic_weight, 1.0).clamp(0.0, 5.0),
+            max_slope: self
+                .max_slope
+                .filter(|s| s.is_finite())
+                .map(|s| s.clamp(0.0, 90.0)),
+            agent_radius: self.agent_radius.filter(|r| r.is_finite() && *r > 0.0),
+            speed: finite_or(self.speed, defaults.speed).clamp(*speed.start(), *speed.end()),
+            walk: crate::navmesh::walk::WalkOptions {
+                speed: finite_or(walk.speed, usual.speed).clamp(0.01, 100.0),
+                turn_rate: finite_or(walk.turn_rate, usual.turn_rate).clamp(0.01, 100.0),
+                corner_radius: finite_or(walk.corner_radius, usual.corner_radius).clamp(0.0, 100.0),
+                step: finite_or(walk.step, usual.step).clamp(1e-3, 1.0),
+            },
+            ..self.clone()
+        }
+    }
+
     /// How mesh files are read with these settings.
     pub fn read_options(&self) -> crate::navmesh::ReadOptions {
         crate::navmesh::ReadOptions {
@@ -263,6 +288,7 @@ impl NavmeshScene {
 
     /// The scene on an embedded mesh, with its start and goal placed and the animation ready.
     pub fn embedded(scene: EmbeddedScene, settings: NavmeshSettings) -> Self {
+        let settings = settings.clamped();
         // The embedded meshes are tested to load; an empty fallback keeps this infallible.
         let options = crate::navmesh::ReadOptions {
             plane: Plane::Xz,

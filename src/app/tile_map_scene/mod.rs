@@ -97,14 +97,17 @@ impl Default for TileMapSettings {
 }
 
 impl TileMapSettings {
-    /// The same options, each within its range (a settings file is edited by hand sometimes).
-    fn clamped(&self) -> Self {
+    /// The same options, each within its range: what a lesson, a share link or a settings
+    /// file holds (written by hand sometimes, or by a stranger) goes through here.
+    pub fn clamped(&self) -> Self {
         let finite_or = |x: f64, default: f64| if x.is_finite() { x } else { default };
+        let speed = crate::app::playback::SPEED_RANGE;
         Self {
             weight: finite_or(self.weight, 1.0).clamp(0.0, 5.0),
             budget: self.budget.clamp(1_000, 10_000_000),
             agent_radius: finite_or(self.agent_radius, 0.0).clamp(0.0, MAX_AGENT_RADIUS),
-            speed: finite_or(self.speed, Playback::default().speed),
+            speed: finite_or(self.speed, Playback::default().speed)
+                .clamp(*speed.start(), *speed.end()),
             ..self.clone()
         }
     }
