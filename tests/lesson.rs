@@ -213,3 +213,29 @@ fn a_lessons_settings_at_their_extremes_open_within_range() {
     assert_eq!(app.scenes.tile_map.playback.speed, 1.0);
     assert_eq!(g.agent_radius, navlab::navmesh::from_map::MAX_AGENT_RADIUS);
 }
+
+/// `navlab open lesson.navlab` by its bare name, in its own folder, reads the mesh beside it
+/// (the lesson's folder is `.`, not the empty path).
+#[test]
+fn a_lesson_named_bare_in_its_folder_opens() {
+    let dir = tempfile::tempdir().expect("temp");
+    let mesh = dir.path().join("hole.obj");
+    std::fs::copy(common::repo_path("assets/hole.obj"), &mesh).expect("copied");
+    let mut first = app();
+    first.load_file(mesh);
+    first
+        .save_lesson(&dir.path().join("lesson.navlab"))
+        .expect("saved");
+    let picture = dir.path().join("shot.png");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_navlab"))
+        .current_dir(dir.path())
+        .args(["open", "lesson.navlab", "--screenshot", "shot.png"])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(picture.is_file());
+}

@@ -118,6 +118,14 @@ fn relative_to(file: &Path, folder: &Path) -> Option<String> {
 
 /// The file a lesson in `folder` names by `relative`, refused when it would lead outside the
 /// folder (an absolute path, `..`, or a link out of it).
+/// The folder a file is in: `.` for a bare name (whose parent is the empty path).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    }
+}
+
 fn resolve(relative: &str, folder: &Path) -> Result<PathBuf, String> {
     let path = Path::new(relative);
     if path
@@ -132,7 +140,8 @@ fn resolve(relative: &str, folder: &Path) -> Result<PathBuf, String> {
     let joined = folder.join(path);
     let real = std::fs::canonicalize(&joined)
         .map_err(|_| format!("{}: the lesson's file is missing", joined.display()))?;
-    let home = std::fs::canonicalize(folder).map_err(|e| e.to_string())?;
+    let home = std::fs::canonicalize(folder)
+        .map_err(|e| format!("{}: the lesson's folder: {e}", folder.display()))?;
     if !real.starts_with(&home) {
         return Err(format!(
             "{}: leads outside the lesson's folder; a lesson reads only files beside it",
@@ -146,7 +155,7 @@ impl NavlabApp {
     /// The lesson of what is shown, to be written at `path` (files in its folder are named,
     /// others and edited documents are put inside).
     pub fn lesson(&self, path: &Path) -> Result<Lesson, String> {
-        self.lesson_in(Some(path.parent().unwrap_or(Path::new("."))))
+        self.lesson_in(Some(folder_of(path)))
     }
 
     /// The lesson of what is shown, naming the files in `folder`; with no folder (a link),
@@ -253,8 +262,7 @@ impl NavlabApp {
         let name = path.display().to_string();
         let bytes = crate::input::read_file(path, crate::input::MAX_LESSON_BYTES, "a lesson")
             .map_err(|e| format!("{name}: {e}"))?;
-        let folder = path.parent().unwrap_or(Path::new("."));
-        self.open_lesson_bytes(&bytes, &name, Some(folder))?;
+        self.open_lesson_bytes(&bytes, &name, Some(folder_of(path)))?;
         self.notice = Some(format!(
             "Opened the lesson {}",
             super::files::file_label(path)
