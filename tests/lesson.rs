@@ -239,3 +239,30 @@ fn a_lesson_named_bare_in_its_folder_opens() {
     );
     assert!(picture.is_file());
 }
+
+/// A file name inside a lesson is a stranger's text: the error quotes it shortened, with its
+/// control characters escaped, on one line (a 5,000-character name with a forged `error:`
+/// line in it).
+#[test]
+fn a_file_named_in_a_lesson_is_quoted_short_on_one_line() {
+    let dir = tempfile::tempdir().expect("temp");
+    let mesh = dir.path().join("hole.obj");
+    std::fs::copy(common::repo_path("assets/hole.obj"), &mesh).expect("copied");
+    let mut first = app();
+    first.load_file(mesh);
+    let lesson = dir.path().join("lesson.navlab");
+    first.save_lesson(&lesson).expect("saved");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&lesson).expect("read")).expect("JSON");
+    let name = format!("{}\nerror: forged.obj", "a".repeat(5_000));
+    json["navmesh"]["mesh"] = serde_json::json!({"kind": "file", "path": name});
+    std::fs::write(&lesson, json.to_string()).expect("w");
+    let error = app().open_lesson(&lesson).expect_err("missing");
+    assert!(error.contains("missing"), "{error}");
+    assert!(!error.contains('\n'), "one line: {error}");
+    assert!(
+        error.len() < lesson.display().to_string().len() + 200,
+        "{} characters",
+        error.len()
+    );
+}

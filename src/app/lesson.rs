@@ -138,14 +138,18 @@ fn resolve(relative: &str, folder: &Path) -> Result<PathBuf, String> {
         ));
     }
     let joined = folder.join(path);
-    let real = std::fs::canonicalize(&joined)
-        .map_err(|_| format!("{}: the lesson's file is missing", joined.display()))?;
+    let real = std::fs::canonicalize(&joined).map_err(|_| {
+        format!(
+            "{}: the lesson's file is missing (looked for beside the lesson)",
+            crate::input::quoted(relative)
+        )
+    })?;
     let home = std::fs::canonicalize(folder)
         .map_err(|e| format!("{}: the lesson's folder: {e}", folder.display()))?;
     if !real.starts_with(&home) {
         return Err(format!(
             "{}: leads outside the lesson's folder; a lesson reads only files beside it",
-            joined.display()
+            crate::input::quoted(relative)
         ));
     }
     Ok(real)
