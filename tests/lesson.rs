@@ -266,3 +266,22 @@ fn a_file_named_in_a_lesson_is_quoted_short_on_one_line() {
         error.len()
     );
 }
+
+/// A value of the wrong kind in a lesson is named by the field it is in and its line.
+#[test]
+fn a_wrong_value_in_a_lesson_is_named_by_its_field_and_line() {
+    let lesson = teaching_app().lesson_in(None).expect("a lesson");
+    let mut value = serde_json::to_value(&lesson).expect("JSON");
+    value["navmesh"]["settings"]["speed"] = serde_json::json!("fast");
+    let text = serde_json::to_string_pretty(&value).expect("text");
+    let line = text
+        .lines()
+        .position(|l| l.contains("\"fast\""))
+        .expect("the value")
+        + 1;
+    let error = app()
+        .open_lesson_bytes(text.as_bytes(), "wrong.navlab", None)
+        .expect_err("refused");
+    assert!(error.contains("`navmesh.settings.speed`"), "{error}");
+    assert!(error.contains(&format!("line {line},")), "{error}");
+}

@@ -311,8 +311,15 @@ impl NavlabApp {
             }
             Some(_) => {}
         }
-        let lesson: Lesson = serde_json::from_value(value)
-            .map_err(|e| format!("{name}: not a lesson: {}", crate::input::json_problem(&e)))?;
+        // Read again from the text, so that an error has its line and the field it is in.
+        let mut text = serde_json::Deserializer::from_slice(bytes);
+        let lesson: Lesson = serde_path_to_error::deserialize(&mut text).map_err(|e| {
+            format!(
+                "{name}: not a lesson: {} in {}",
+                crate::input::json_problem(e.inner()),
+                crate::input::quoted(&e.path().to_string())
+            )
+        })?;
         // Both documents first: a missing file opens nothing.
         let read = lesson.navmesh.settings.clamped().read_options();
         let (mesh, source) = match &lesson.navmesh.mesh {
