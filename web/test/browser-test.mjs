@@ -211,15 +211,18 @@ async function showScene(page, scene) {
 
 /// The widget `target` clicked: found where it is, or reached again by clicking `path` (the
 /// widgets that opened it) from the scene, skipping a step whose next one is already there
-/// (a folding header is not folded again).
+/// (a folding header is not folded again). Returns the widgets shown just before the click
+/// (what the click opens is what comes after that is not among them), or null when the
+/// target was not reached.
 async function reachAndClick(page, scene, path, target) {
   for (let attempt = 0; attempt < 3; attempt++) {
     // A popup's widgets come a frame or two after it opens.
     for (let frame = 0; frame < (attempt ? 6 : 1); frame++) {
-      const found = (await widgets(page)).find((w) => key(w) === target);
+      const shown = await widgets(page);
+      const found = shown.find((w) => key(w) === target);
       if (found) {
         await clickWidget(page, found);
-        return true;
+        return new Set(shown.map(key));
       }
       await settle(page, 1);
     }
@@ -239,7 +242,7 @@ async function reachAndClick(page, scene, path, target) {
       }
     }
   }
-  return false;
+  return null;
 }
 
 /// Not pressed here: the scene switches (the test chooses the scene), the canvas (clicks on it
@@ -271,16 +274,15 @@ async function pressEverything(page, scene, blame) {
       const done = explored.has(k) || (pressed.has(k) && depth === MAX_DEPTH);
       if (done || (misses.get(k) ?? 0) >= 2 || notPressed(w)) continue;
       await showScene(page, scene);
-      const before = new Set((await widgets(page)).map(key));
       const errors = problems.length;
-      let reached;
+      let before;
       try {
-        reached = await reachAndClick(page, scene, path, k);
+        before = await reachAndClick(page, scene, path, k);
       } catch (error) {
         blame.push(`${scene}: ${[...path, k].join(" > ")}: ${problems.slice(errors).join("; ") || error.message}`);
         throw error;
       }
-      if (!reached) {
+      if (!before) {
         misses.set(k, (misses.get(k) ?? 0) + 1);
         if (process.env.DEBUG_MISS) console.log("MISS", scene, [...path, k].join(" > "));
         continue;
@@ -302,6 +304,7 @@ async function pressEverything(page, scene, blame) {
           quiet = fresh.size === count ? quiet + 1 : 0;
           await settle(page, 1);
         }
+        if (process.env.DEBUG_MISS) console.log("OPENED", scene, [...path, k].join(" > "), "→", [...fresh.keys()].join(", "));
         if ((await status(page)).scene === scene && fresh.size) {
           await explore([...path, k], [...fresh.values()], depth + 1);
         }
