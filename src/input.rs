@@ -129,6 +129,34 @@ pub fn quoted(text: &str) -> String {
     out
 }
 
+/// The most characters of a file's name a message shows; a longer name keeps its start and its
+/// end (the file's own name), joined by `…`.
+pub const SHOWN_PATH_CHARS: usize = 160;
+
+/// A file's name as a message shows it: on one line (every control character, line breaks
+/// too, written as an escape, so that a name cannot forge a second line or reach the
+/// terminal) and at most [`SHOWN_PATH_CHARS`] characters. Every message that names a file
+/// names it this way.
+pub fn shown(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let escaped: Vec<String> = text
+        .chars()
+        .map(|c| match c.is_control() {
+            true => c.escape_default().collect(),
+            false => c.to_string(),
+        })
+        .collect();
+    if escaped.len() <= SHOWN_PATH_CHARS {
+        return escaped.concat();
+    }
+    let tail = SHOWN_PATH_CHARS * 3 / 4;
+    let head = SHOWN_PATH_CHARS - tail - 1;
+    let mut out = escaped[..head].concat();
+    out.push('…');
+    out.push_str(&escaped[escaped.len() - tail..].concat());
+    out
+}
+
 /// `text` with its control characters written as escapes, but for line breaks and tabs: for a
 /// message that names a file, its layers or objects, before it reaches a terminal.
 pub fn printable(text: &str) -> String {
@@ -216,6 +244,25 @@ mod tests {
         let long = "x".repeat(100);
         assert_eq!(quoted(&long).chars().count(), QUOTED_CHARS + 3);
         assert_eq!(printable("layer\u{7}\tname\n"), "layer\\u{7}\tname\n");
+    }
+
+    #[test]
+    fn a_file_name_is_shown_on_one_line_and_short() {
+        let forged = Path::new("map\nerror: your disk is full\u{1b}[2J.map");
+        let said = shown(forged);
+        assert!(!said.contains('\n') && !said.contains('\u{1b}'), "{said}");
+        assert!(
+            said.contains("map\\nerror") && said.ends_with(".map"),
+            "{said}"
+        );
+        let deep = format!("/{}/level.obj", "folder/".repeat(700));
+        let said = shown(Path::new(&deep));
+        assert_eq!(said.chars().count(), SHOWN_PATH_CHARS);
+        assert!(
+            said.starts_with("/folder/") && said.ends_with("/level.obj"),
+            "{said}"
+        );
+        assert_eq!(shown(Path::new("plain.obj")), "plain.obj");
     }
 
     #[test]

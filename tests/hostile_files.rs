@@ -584,3 +584,177 @@ fn the_window_keeps_its_document_when_a_hostile_file_is_opened() {
     let error = harness.state().error().unwrap_or_default().to_string();
     assert!(error.contains("larger than 128 MiB"), "{error}");
 }
+
+/// A small OBJ mesh (two triangles of a unit square) written into `dir`.
+fn square_obj(dir: &Path) -> PathBuf {
+    let mesh = dir.join("square.obj");
+    std::fs::write(
+        &mesh,
+        "v 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 2 3\nf 1 3 4\n",
+    )
+    .expect("write");
+    mesh
+}
+
+/// Runs `navlab ARGS` with its standard output into `stdout` (a file opened for appending,
+/// as `>>` opens it): exit code and stderr.
+fn navlab_into(args: &[&str], stdout: std::fs::File) -> (Option<i32>, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_navlab"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(stdout))
+        .output()
+        .expect("runs");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// `-o /dev/stdout` (or `-`) streams to what standard output is: a log opened for appending
+/// keeps what it held and gets the mesh after it, and the command's report goes to standard
+/// error. Neither the log nor a pipe nor a device is ever replaced by a new file.
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_a_stream_is_written_through_never_replaced() {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mesh = square_obj(dir.path());
+    for out in ["/dev/stdout", "-", "/proc/self/fd/1", "/dev/fd/1"] {
+        let log = dir.path().join("log.txt");
+        std::fs::write(&log, "earlier lines\n").expect("write");
+        let inode = std::fs::metadata(&log).expect("meta").ino();
+        let appending = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&log)
+            .expect("open");
+        let (code, stderr) = navlab_into(&["convert", text(&mesh), "-o", out], appending);
+        assert_eq!(code, Some(0), "{out}: {stderr}");
+        let written = std::fs::read_to_string(&log).expect("read");
+        assert!(
+            written.starts_with("earlier lines\n# ") && written.contains("\nv 1 0 1\n"),
+            "{out}: {written}"
+        );
+        assert!(
+            !written.contains("triangles"),
+            "{out}: the report is not in the mesh"
+        );
+        assert!(stderr.contains("triangles:"), "{out}: {stderr}");
+        assert_eq!(std::fs::metadata(&log).expect("meta").ino(), inode, "{out}");
+    }
+    // A FIFO is written through (a reader gets the mesh) and stays a FIFO.
+    let fifo = dir.path().join("fifo.obj");
+    let made = Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).expect("read the pipe"))
+    };
+    let (code, stderr) = navlab_bounded(&["convert", text(&mesh), "-o", text(&fifo)]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(reader.join().expect("joined").starts_with("# "));
+    assert!(
+        std::fs::metadata(&fifo)
+            .expect("meta")
+            .file_type()
+            .is_fifo()
+    );
+    // A character device is written through: /dev/null stays the system's device.
+    let (code, stderr) = navlab_bounded(&["convert", text(&mesh), "-o", "/dev/null"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let null = std::fs::metadata("/dev/null").expect("meta");
+    assert!(null.file_type().is_char_device());
+    // A folder, a socket and another open descriptor are refused, named, and left as they were.
+    let folder = dir.path().join("folder.obj");
+    std::fs::create_dir(&folder).expect("mkdir");
+    let socket = dir.path().join("socket.obj");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).expect("socket");
+    for (out, why) in [
+        (text(&folder), "folder"),
+        (text(&socket), "socket"),
+        ("/dev/fd/7", "descriptor 7"),
+    ] {
+        let (code, stderr) =
+            navlab_bounded(&["cut", text(&mesh), "-o", out, "--rect", "0.2,0.2,0.4,0.4"]);
+        assert_eq!(code, Some(2), "{out}: {stderr}");
+        assert!(
+            stderr.contains(out) && stderr.contains(why),
+            "{out}: {stderr}"
+        );
+    }
+    assert!(folder.is_dir());
+    assert!(
+        std::fs::metadata(&socket)
+            .expect("meta")
+            .file_type()
+            .is_socket()
+    );
+}
+
+/// A file name with a line break in it cannot forge a second line of an error: the name is
+/// shown on one line, its control characters escaped, and a long one shortened.
+#[test]
+fn a_file_name_cannot_forge_a_line_of_an_error() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let forged = dir.path().join("x.obj\nerror: your licence has expired");
+    std::fs::write(&forged, "v 0 0 0\nf 1 2 3\n").expect("write");
+    for args in [
+        vec!["info", text(&forged)],
+        vec!["check", text(&forged)],
+        vec!["path", text(&forged), "--from", "0,0", "--to", "1,1"],
+    ] {
+        let (code, stderr) = navlab_bounded(&args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("x.obj\\nerror"), "{stderr}");
+    }
+    let long = dir.path().join(format!("{}.map", "m".repeat(200)));
+    std::fs::write(&long, "type octile\nheight many\n").expect("write");
+    let (code, stderr) = navlab_bounded(&["grid", text(&long), "--from", "0,0", "--to", "0,0"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.len() < 400 && stderr.contains("m…m") && stderr.contains("m.map:2: height"),
+        "{stderr}"
+    );
+}
+
+/// Twenty `navlab cut --out same.obj` at once leave a mesh and an edits file from the same
+/// save: the edits open with the mesh beside them, and describe it.
+#[test]
+fn twenty_cuts_saved_at_once_leave_a_mesh_and_its_own_edits() {
+    use navlab::navmesh::edit::saved;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mesh = square_obj(dir.path());
+    let out = dir.path().join("same.obj");
+    for round in 0..3 {
+        let runs: Vec<_> = (0..20)
+            .map(|i| {
+                let side = 0.1 + 0.02 * f64::from(i);
+                Command::new(env!("CARGO_BIN_EXE_navlab"))
+                    .args(["cut", text(&mesh), "--out", text(&out), "--rect"])
+                    .arg(format!("0.3,0.3,{},{}", 0.3 + side, 0.3 + side))
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .expect("runs")
+            })
+            .collect();
+        for run in runs {
+            let output = run.wait_with_output().expect("waits");
+            assert!(
+                output.status.success(),
+                "{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        let opened = NavMesh::load(&out, Plane::Xz).expect("the mesh opens");
+        let editor = saved::read_beside(&out, &opened)
+            .unwrap_or_else(|e| panic!("round {round}: {e}"))
+            .expect("its edits are beside it");
+        let area = |m: &NavMesh| m.triangles().iter().map(|t| t.area).sum::<f64>();
+        assert!(
+            (area(editor.mesh()) - area(&opened)).abs() < 1e-12,
+            "round {round}"
+        );
+    }
+}

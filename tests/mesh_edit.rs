@@ -685,8 +685,8 @@ fn edits_saved_beside_a_mesh_reopen_it_editable() {
         .expect("mud");
     editor.paint(&[v(1.0, 1.0)], 1).expect("road");
     let path = dir.path().join("rooms-edited.obj");
-    std::fs::write(&path, editor.mesh().raw().to_obj("test")).expect("mesh written");
-    saved::write_beside(&path, &editor).expect("edits written");
+    let obj = editor.mesh().raw().to_obj("test");
+    saved::save_with_edits(&path, obj.as_bytes(), Some(&editor)).expect("saved");
 
     let opened = NavMesh::load(&path, Plane::Xz).expect("mesh loads");
     let mut back = saved::read_beside(&path, &opened)
@@ -720,7 +720,8 @@ fn edits_saved_beside_a_mesh_reopen_it_editable() {
     ));
 
     // No edits: an old edits file beside the name goes.
-    saved::write_beside(&path, &MeshEditor::new(built_in("rooms.obj"))).expect("removed");
+    let unedited = MeshEditor::new(built_in("rooms.obj"));
+    saved::save_with_edits(&path, obj.as_bytes(), Some(&unedited)).expect("removed");
     assert!(!saved::path_beside(&path).exists());
 }
 
@@ -739,7 +740,9 @@ fn edits_that_do_not_fit_their_mesh_are_refused() {
     editor
         .add_shape(Shape::rectangle(v(1.0, 1.0), v(2.0, 2.0), ShapeKind::Obstacle).expect("r"))
         .expect("cut");
-    saved::write_beside(&path, &editor).expect("edits written");
+    let edited = editor.mesh().raw().to_obj("test");
+    saved::save_with_edits(&path, edited.as_bytes(), Some(&editor)).expect("saved");
+    std::fs::write(&path, base.raw().to_obj("test")).expect("mesh written");
     // The mesh file is the unedited one: the edits were saved with another version of it.
     let error = saved::read_beside(&path, &base).expect_err("mismatch");
     assert!(matches!(error, SavedEditsError::Mismatch { .. }), "{error}");

@@ -175,7 +175,7 @@ impl Recorder {
         if fw == 0 || fh == 0 || fw > usize::from(u16::MAX) || fh > usize::from(u16::MAX) {
             return Err(format!(
                 "{}: nothing to draw at that size",
-                plan.path.display()
+                crate::input::shown(&plan.path)
             ));
         }
         let mut rgba = Vec::with_capacity(fw * fh * 4);
@@ -199,7 +199,7 @@ impl Recorder {
         if [fw, fh] != self.frame_size {
             return Err(format!(
                 "{}: the canvas changed size while recording",
-                plan.path.display()
+                crate::input::shown(&plan.path)
             ));
         }
         let changed = self
@@ -231,14 +231,14 @@ impl Recorder {
         picture.delay = self.delay;
         encoder
             .write_frame(&picture)
-            .map_err(|e| format!("{}: {e}", plan.path.display()))?;
+            .map_err(|e| format!("{}: {e}", crate::input::shown(&plan.path)))?;
         self.frames += 1;
         Ok(self.next <= self.last)
     }
 
     /// The GIF's bytes and what was recorded (once: the recorder is empty after).
     pub fn finish(&mut self) -> Result<(Vec<u8>, AnimationReport), String> {
-        let path = self.plan.path.display();
+        let path = crate::input::shown(&self.plan.path);
         let bytes = self
             .gif
             .take()

@@ -294,7 +294,10 @@ impl NavlabApp {
         let plan = form.plan(path.clone());
         match super::animation::ExportJob::start(folder, &lesson, plan) {
             Ok(job) => {
-                self.notice = Some(format!("Recording the animation into {}…", path.display()));
+                self.notice = Some(format!(
+                    "Recording the animation into {}…",
+                    crate::input::shown(&path)
+                ));
                 self.windows.export_job = Some(job);
             }
             Err(message) => self.fail(SAVE_FAILED, message),
@@ -320,7 +323,10 @@ impl NavlabApp {
                 let plan = form.plan(path.clone());
                 let job =
                     super::animation::ExportJob::here(window, plan, egui::ThemePreference::Dark);
-                self.notice = Some(format!("Recording the animation into {}…", path.display()));
+                self.notice = Some(format!(
+                    "Recording the animation into {}…",
+                    crate::input::shown(&path)
+                ));
                 self.windows.export_job = Some(job);
             }
             Err(message) => self.fail(SAVE_FAILED, message),
@@ -330,7 +336,7 @@ impl NavlabApp {
     fn say_recorded(&mut self, path: &std::path::Path, report: &super::animation::AnimationReport) {
         self.notice = Some(format!(
             "Saved the animation as {} ({} of {} × {})",
-            path.display(),
+            crate::input::shown(path),
             count(report.frames, "frame"),
             report.size[0],
             report.size[1]
@@ -347,7 +353,7 @@ impl NavlabApp {
             let (done, total) = job.progress();
             self.notice = Some(format!(
                 "Recording the animation into {}: {done} of {total} frames…",
-                job.path.display(),
+                crate::input::shown(&job.path),
             ));
             return true;
         };

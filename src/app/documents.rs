@@ -399,10 +399,10 @@ impl NavlabApp {
                     format!(
                         "Saved {}; its tile costs are not in it (a MovingAI .map has none): \
                          Save as… a .json keeps them",
-                        path.display()
+                        crate::input::shown(&path)
                     )
                 } else {
-                    format!("Saved {}", path.display())
+                    format!("Saved {}", crate::input::shown(&path))
                 });
                 true
             }
@@ -467,7 +467,7 @@ impl NavlabApp {
     ) {
         self.path_prompt = Some(PathPrompt::new(
             purpose,
-            start.display().to_string(),
+            crate::input::shown(&start),
             no_dialog,
         ));
     }
@@ -696,25 +696,27 @@ impl NavlabApp {
             .navmesh
             .mesh
             .to_file_text(&path, &comment, Default::default())
-            .map_err(|e| format!("{}: {e}", path.display()))
-            .and_then(|text| super::files::write_file(&path, text.as_bytes()));
+            .map_err(|e| format!("{}: {e}", crate::input::shown(&path)));
         // A Polyanya mesh is flat convex polygons: the edits could not be matched to it again.
         let keeps_edits = !crate::navmesh::polyanya::is_polyanya_path(&path);
-        let written = written.and_then(|()| match keeps_edits {
-            // A browser downloads the edits as a second file, when there are any.
+        let editor = self.scenes.navmesh.editor();
+        let written = written.and_then(|text| match keeps_edits {
+            // A browser downloads the mesh, and its edits as a second file when there are any.
             true if super::IN_BROWSER => {
-                let editor = self.scenes.navmesh.editor();
+                super::files::write_file(&path, text.as_bytes())?;
                 match editor.edits().is_empty() {
                     true => Ok(()),
                     false => super::files::write_file(
                         &crate::navmesh::edit::saved::path_beside(&path),
-                        crate::navmesh::edit::saved::to_json(editor).as_bytes(),
+                        crate::navmesh::edit::saved::to_json(editor, Some(text.as_bytes()))
+                            .as_bytes(),
                     ),
                 }
             }
-            true => crate::navmesh::edit::saved::write_beside(&path, self.scenes.navmesh.editor())
-                .map_err(|e| format!("the mesh was saved, its edits were not: {e}")),
-            false => Ok(()),
+            true => {
+                crate::navmesh::edit::saved::save_with_edits(&path, text.as_bytes(), Some(editor))
+            }
+            false => super::files::write_file(&path, text.as_bytes()),
         });
         match written {
             Ok(()) => {
@@ -756,16 +758,16 @@ impl NavlabApp {
                     format!(
                         "Saved {} as a Polyanya mesh: convex polygons, flat (heights left \
                          out){warning}; the window goes on showing {name}",
-                        path.display()
+                        crate::input::shown(&path)
                     )
                 } else if !self.scenes.navmesh.editor().edits().is_empty() {
                     format!(
                         "Saved {}, its obstacles and doors kept in {} to edit again",
-                        path.display(),
+                        crate::input::shown(&path),
                         super::files::file_label(&crate::navmesh::edit::saved::path_beside(&path))
                     )
                 } else {
-                    format!("Saved {}", path.display())
+                    format!("Saved {}", crate::input::shown(&path))
                 });
                 true
             }
@@ -835,7 +837,7 @@ pub(super) fn opens_as(path: &std::path::Path) -> Result<Opens, String> {
     } else {
         Err(format!(
             "{}: navlab opens meshes (.obj, .mesh), tile maps (.map, .json, .tmx, .tmj) and lessons (.navlab)",
-            path.display()
+            crate::input::shown(path)
         ))
     }
 }

@@ -247,8 +247,8 @@ impl FileDialogs for ScriptedDialogs {
 /// A file's name for titles and messages (the whole path when it has no name).
 pub fn file_label(path: &std::path::Path) -> String {
     path.file_name().map_or_else(
-        || path.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
+        || crate::input::shown(path),
+        |n| crate::input::shown(std::path::Path::new(n)),
     )
 }
 

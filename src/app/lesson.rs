@@ -145,7 +145,7 @@ fn resolve(relative: &str, folder: &Path) -> Result<PathBuf, String> {
         )
     })?;
     let home = std::fs::canonicalize(folder)
-        .map_err(|e| format!("{}: the lesson's folder: {e}", folder.display()))?;
+        .map_err(|e| format!("{}: the lesson's folder: {e}", crate::input::shown(folder)))?;
     if !real.starts_with(&home) {
         return Err(format!(
             "{}: leads outside the lesson's folder; a lesson reads only files beside it",
@@ -249,7 +249,7 @@ impl NavlabApp {
         let lesson = self.lesson(path)?;
         let text = serde_json::to_string_pretty(&lesson).map_err(|e| e.to_string())?;
         super::files::write_file(path, text.as_bytes())?;
-        self.notice = Some(format!("Saved the lesson as {}", path.display()));
+        self.notice = Some(format!("Saved the lesson as {}", crate::input::shown(path)));
         Ok(())
     }
 
@@ -263,7 +263,7 @@ impl NavlabApp {
     /// Opens the lesson at `path`: its mesh and map read first, and only when both are there
     /// is anything shown changed; an error names what is wrong (the window keeps what it had).
     pub fn open_lesson(&mut self, path: &Path) -> Result<(), String> {
-        let name = path.display().to_string();
+        let name = crate::input::shown(path);
         let bytes = crate::input::read_file(path, crate::input::MAX_LESSON_BYTES, "a lesson")
             .map_err(|e| format!("{name}: {e}"))?;
         self.open_lesson_bytes(&bytes, &name, Some(folder_of(path)))?;

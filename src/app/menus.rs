@@ -103,7 +103,7 @@ impl NavlabApp {
                 // A file moved or deleted since is shown, greyed, rather than failing.
                 let there = path.is_file();
                 let item = ui
-                    .add_enabled(there, egui::Button::new(path.display().to_string()))
+                    .add_enabled(there, egui::Button::new(crate::input::shown(&path)))
                     .on_disabled_hover_text("Not found: moved or deleted since");
                 if item.clicked() {
                     // Maps and meshes alike: each opens in its own scene.

@@ -129,7 +129,7 @@ impl NavlabApp {
                 SAVE_FAILED,
                 format!(
                     "{}: pictures are written as PNG; end the name with .png",
-                    path.display()
+                    crate::input::shown(&path)
                 ),
             );
             return false;
@@ -139,7 +139,7 @@ impl NavlabApp {
                 let [width, height] = image.size;
                 self.notice = Some(format!(
                     "Saved a picture of the window ({width} × {height}) as {}",
-                    path.display()
+                    crate::input::shown(&path)
                 ));
                 true
             }

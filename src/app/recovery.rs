@@ -128,7 +128,7 @@ impl Offer {
 impl Recovery {
     /// A new recovery file for this window in `dir` (created if missing), claimed at once.
     pub fn in_dir(dir: &Path) -> Result<Self, String> {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", crate::input::shown(dir)))?;
         let since_epoch = crate::clock::system_now()
             .duration_since(web_time::UNIX_EPOCH)
             .unwrap_or_default();
@@ -142,8 +142,13 @@ impl Recovery {
         let path = dir.join(format!("{PREFIX}-{id}.json"));
         let lock_path = path.with_extension("lock");
         let lock = claim(&lock_path)
-            .map_err(|e| format!("{}: {e}", lock_path.display()))?
-            .ok_or_else(|| format!("{}: locked by another window", lock_path.display()))?;
+            .map_err(|e| format!("{}: {e}", crate::input::shown(&lock_path)))?
+            .ok_or_else(|| {
+                format!(
+                    "{}: locked by another window",
+                    crate::input::shown(&lock_path)
+                )
+            })?;
         Ok(Self {
             path,
             lock_path,
@@ -460,7 +465,7 @@ pub fn work_text(work: &UnsavedWork) -> Result<String, String> {
         mesh: work.mesh.as_ref().map(|mesh| StoredMesh {
             file: mesh.file.clone(),
             name: mesh.name.clone(),
-            edits: crate::navmesh::edit::saved::to_json(&mesh.editor),
+            edits: crate::navmesh::edit::saved::to_json(&mesh.editor, None),
         }),
     };
     serde_json::to_string(&stored).map_err(|e| e.to_string())
@@ -469,7 +474,7 @@ pub fn work_text(work: &UnsavedWork) -> Result<String, String> {
 /// The edits in recovery file `path`, `None` if it is gone, an error naming it if it does not
 /// read.
 fn read(path: &Path) -> Option<Result<Recovered, String>> {
-    let name = path.display().to_string();
+    let name = crate::input::shown(path);
     // A map as navlab JSON and a mesh as OBJ, inside the recovery file's own JSON (their
     // quotes escaped).
     let limit = 2 * (crate::input::MAX_MAP_BYTES + crate::input::MAX_MESH_BYTES);

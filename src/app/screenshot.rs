@@ -118,7 +118,7 @@ pub fn save_screenshot(launch: &Launch, plan: &ScreenshotPlan) -> Result<(), Str
 
 /// Writes an RGBA image as PNG, atomically (see [`super::files::write_file`]).
 pub fn write_png(path: &std::path::Path, image: &egui::ColorImage) -> Result<(), String> {
-    let bytes = png_bytes(image).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = png_bytes(image).map_err(|e| format!("{}: {e}", crate::input::shown(path)))?;
     super::files::write_file(path, &bytes)
 }
 

@@ -251,22 +251,30 @@ pub(super) fn cut_command(
     let editor = match cut(mesh, shapes) {
         Ok(editor) => editor,
         Err(message) => {
-            complain!("error: {}: {message}", mesh_path.display());
+            complain!("error: {}: {message}", crate::input::shown(mesh_path));
             return ExitCode::from(2);
         }
     };
     let ms = started.elapsed().as_secs_f64() * 1000.0;
     let cut = editor.mesh();
-    let comment = format!("{}, with {count} shapes cut by navlab", mesh_path.display());
-    if let Err(code) = super::mesh::write_mesh(cut, out, &comment, false) {
-        return code;
-    }
-    // Beside an OBJ, the shapes themselves: the window opens the mesh editable again.
-    if !crate::navmesh::polyanya::is_polyanya_path(out)
-        && let Err(message) = crate::navmesh::edit::saved::write_beside(out, &editor)
-    {
-        complain!("error: {message}");
-        return ExitCode::from(2);
+    let comment = format!(
+        "{}, with {count} shapes cut by navlab",
+        crate::input::shown(mesh_path)
+    );
+    // An OBJ is saved with its shapes beside it (the window opens the mesh editable again),
+    // both as one save; a Polyanya mesh alone.
+    if crate::navmesh::polyanya::is_polyanya_path(out) {
+        if let Err(code) = super::mesh::write_mesh(cut, out, &comment, false) {
+            return code;
+        }
+    } else {
+        let text = cut.raw().to_obj(&comment);
+        if let Err(message) =
+            crate::navmesh::edit::saved::save_with_edits(out, text.as_bytes(), Some(&editor))
+        {
+            complain!("error: {message}");
+            return ExitCode::from(2);
+        }
     }
     let summary = cut.summary();
     if json {
@@ -283,7 +291,7 @@ pub(super) fn cut_command(
     } else {
         say!(
             "{}: {} triangles, area {:.3} (was {area_before:.3}), {count} obstacles cut in {ms:.1} ms",
-            out.display(),
+            crate::input::shown(out),
             summary.triangles,
             summary.area
         );

@@ -353,7 +353,7 @@ pub(super) fn scen_command(
                 None => {
                     complain!(
                         "error: {}: cannot find the map it names; give it with --map",
-                        scen_path.display()
+                        crate::input::shown(scen_path)
                     );
                     return ExitCode::from(2);
                 }
@@ -373,12 +373,12 @@ pub(super) fn scen_command(
     if let Some(other) = scenarios.iter().find(|s| s.map_size != size) {
         complain!(
             "warning: {} line {} is for a {}×{} map ({}); {} is {}×{}",
-            scen_path.display(),
+            crate::input::shown(scen_path),
             other.line,
             other.map_size.0,
             other.map_size.1,
             other.map,
-            map_path.display(),
+            crate::input::shown(&map_path),
             size.0,
             size.1
         );
@@ -448,9 +448,9 @@ pub(super) fn scen_command(
     } else {
         say!(
             "{}: {matched} of {total} scenarios match the listed optimal length ({}, map {})",
-            scen_path.display(),
+            crate::input::shown(scen_path),
             algorithm.name(),
-            map_path.display()
+            crate::input::shown(&map_path)
         );
         if budget_exceeded > 0 {
             say!("{budget_exceeded} gave up at the node budget (--budget)");
@@ -526,7 +526,7 @@ pub(super) fn load_map(path: &std::path::Path) -> Result<crate::grid::TileMap, E
         if mesh_like {
             complain!(
                 "hint: {} looks like a navmesh: `navlab path` searches it",
-                path.display()
+                crate::input::shown(path)
             );
         }
         ExitCode::from(2)
@@ -554,13 +554,13 @@ pub(super) fn mesh_command(
     let mesh = match crate::navmesh::from_map::navmesh_from_map(&map, agent_radius) {
         Ok(mesh) => mesh,
         Err(error) => {
-            complain!("error: {}: {error}", map_path.display());
+            complain!("error: {}: {error}", crate::input::shown(map_path));
             return ExitCode::from(2);
         }
     };
     let comment = format!(
         "{} as a navmesh by navlab: the passable tiles{}, one unit per tile (x = column, z = row)",
-        map_path.display(),
+        crate::input::shown(map_path),
         if used > 0.0 {
             format!(" kept {used} clear of walls and the edge (agent radius)")
         } else {
@@ -570,5 +570,5 @@ pub(super) fn mesh_command(
     if let Err(code) = write_mesh(&mesh, out, &comment, triangles) {
         return code;
     }
-    print_summary(&out.display().to_string(), &mesh.summary(), json)
+    print_summary(&crate::input::shown(out), &mesh.summary(), json)
 }

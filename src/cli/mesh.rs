@@ -97,7 +97,7 @@ pub(super) fn load(
             complain!(
                 "hint: {} looks like a tile map: `navlab grid` searches it, `navlab mesh` builds a \
                  navmesh from it",
-                mesh.display()
+                crate::input::shown(mesh)
             );
         }
         ExitCode::from(2)
@@ -144,7 +144,7 @@ pub(super) fn path_command(
         match super::cut::cut(mesh, shapes) {
             Ok(editor) => std::sync::Arc::clone(editor.mesh()),
             Err(message) => {
-                complain!("error: {}: {message}", mesh_path.display());
+                complain!("error: {}: {message}", crate::input::shown(mesh_path));
                 return ExitCode::from(2);
             }
         }
@@ -152,7 +152,7 @@ pub(super) fn path_command(
     let area_costs = match super::cut::area_costs(&mesh, &area_costs) {
         Ok(costs) => costs,
         Err(message) => {
-            complain!("error: {}: {message}", mesh_path.display());
+            complain!("error: {}: {message}", crate::input::shown(mesh_path));
             return ExitCode::from(2);
         }
     };
@@ -444,7 +444,7 @@ pub(super) fn check_command(
         let (fixed, summary) = repair(mesh.raw(), &CheckOptions::default());
         let comment = format!(
             "{} repaired by navlab check: {}, {}",
-            mesh_path.display(),
+            crate::input::shown(mesh_path),
             count(summary.welded, "vertex weld"),
             count(summary.split, "edge split")
         );
@@ -461,7 +461,7 @@ pub(super) fn check_command(
                 "repaired: {}, {}; written to {}; the report below is of the repaired mesh",
                 count(summary.welded, "vertex weld"),
                 count(summary.split, "edge split"),
-                out.display()
+                crate::input::shown(out)
             );
         }
     }
@@ -487,7 +487,7 @@ pub(super) fn check_command(
     } else {
         say!(
             "{}: {}, {}",
-            mesh_path.display(),
+            crate::input::shown(mesh_path),
             count(triangles, "triangle"),
             count(report.islands, "island")
         );
@@ -531,7 +531,7 @@ pub(super) fn info_command(
         Ok(m) => m,
         Err(code) => return code,
     };
-    print_summary(&mesh_path.display().to_string(), &mesh.summary(), json)
+    print_summary(&crate::input::shown(mesh_path), &mesh.summary(), json)
 }
 
 pub(super) fn convert_command(
@@ -552,7 +552,7 @@ pub(super) fn convert_command(
         if let Some(overlap) = report.get(FindingKind::Overlap) {
             complain!(
                 "warning: {}: {} in the plane; Polyanya expects one flat layer",
-                mesh_path.display(),
+                crate::input::shown(mesh_path),
                 count(overlap.items.len(), "overlap")
             );
         }
@@ -561,11 +561,11 @@ pub(super) fn convert_command(
             complain!("note: heights ({low:.3} to {high:.3}) are left out: a Polyanya mesh is 2D");
         }
     }
-    let comment = format!("{}, converted by navlab", mesh_path.display());
+    let comment = format!("{}, converted by navlab", crate::input::shown(mesh_path));
     if let Err(code) = write_mesh(&mesh, out, &comment, triangles) {
         return code;
     }
-    print_summary(&out.display().to_string(), &mesh.summary(), json)
+    print_summary(&crate::input::shown(out), &mesh.summary(), json)
 }
 
 /// Writes `mesh` to `out` atomically, in the format its extension names (see
@@ -582,7 +582,7 @@ pub(super) fn write_mesh(
         crate::navmesh::polyanya::PolygonShape::Convex
     };
     mesh.to_file_text(out, comment, shape)
-        .map_err(|e| format!("{}: {e}", out.display()))
+        .map_err(|e| format!("{}: {e}", crate::input::shown(out)))
         .and_then(|text| crate::atomic::write_atomically(out, text.as_bytes()))
         .map_err(|error| {
             complain!("error: {error}");

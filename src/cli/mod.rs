@@ -15,7 +15,11 @@ macro_rules! say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         let line = crate::input::printable(&format!($($arg)*));
-        let _ = writeln!(std::io::stdout().lock(), "{line}");
+        if crate::cli::report_on_stderr() {
+            let _ = writeln!(std::io::stderr().lock(), "{line}");
+        } else {
+            let _ = writeln!(std::io::stdout().lock(), "{line}");
+        }
     }};
 }
 
@@ -360,8 +364,38 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Set when a command writes its file to standard output (`-o -`): what it would print there
+/// goes to standard error, so that standard output holds the file alone.
+static REPORT_ON_STDERR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// True when the report goes to standard error (see [`REPORT_ON_STDERR`]).
+pub(crate) fn report_on_stderr() -> bool {
+    REPORT_ON_STDERR.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+impl Command {
+    /// The files the command writes.
+    fn outputs(&self) -> Vec<&std::path::Path> {
+        let out = match self {
+            Command::Path { trace, .. } => trace.as_deref(),
+            Command::Cut { out, .. } | Command::Convert { out, .. } | Command::Mesh { out, .. } => {
+                Some(out.as_path())
+            }
+            Command::Check { repair, .. } => repair.as_deref(),
+            Command::Grid { trace, .. } => trace.as_deref(),
+            Command::Open(args) => args.gif.as_deref().or(args.screenshot.as_deref()),
+            _ => None,
+        };
+        out.into_iter().collect()
+    }
+}
+
 /// Runs one subcommand, printing to stdout/stderr; returns the exit code.
 pub fn run(command: Command) -> ExitCode {
+    let to_stdout = command.outputs().into_iter().any(|path| {
+        crate::atomic::destination(path) == Ok(crate::atomic::Destination::StandardOutput)
+    });
+    REPORT_ON_STDERR.store(to_stdout, std::sync::atomic::Ordering::Relaxed);
     match command {
         Command::Path {
             mesh,
@@ -521,7 +555,7 @@ pub fn run(command: Command) -> ExitCode {
                 Ok(report) => {
                     complain!(
                         "wrote {} ({} frames of {} × {})",
-                        plan.path.display(),
+                        crate::input::shown(&plan.path),
                         report.frames,
                         report.size[0],
                         report.size[1]
@@ -541,7 +575,7 @@ pub fn run(command: Command) -> ExitCode {
             };
             match crate::app::screenshot::save_screenshot(&launch, &plan) {
                 Ok(()) => {
-                    complain!("wrote {}", plan.path.display());
+                    complain!("wrote {}", crate::input::shown(&plan.path));
                     ExitCode::SUCCESS
                 }
                 Err(message) => {

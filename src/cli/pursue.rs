@@ -32,7 +32,7 @@ pub(super) fn pursue_command(
         Ok(map) => map,
         Err(code) => return code,
     };
-    let name = map_path.display();
+    let name = crate::input::shown(map_path);
     let mut world = match World::new(map, config, kitten) {
         Ok(world) => world,
         Err(error) => {

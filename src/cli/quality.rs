@@ -83,7 +83,7 @@ pub(super) fn quality_command(
     };
     say!(
         "{}: {measured} random pairs (seed {}), corridor cost {cost_name}{weight}",
-        mesh_path.display(),
+        crate::input::shown(mesh_path),
         options.seed
     );
     if report.skipped > 0 {
@@ -121,7 +121,7 @@ pub(super) fn quality_command(
     };
     say!(
         "  worst pairs (see one with `navlab path {}{flag} --from {axes} --to {axes}`):",
-        mesh_path.display()
+        crate::input::shown(mesh_path)
     );
     let coordinate = |p: Vec2| {
         format!(
@@ -212,14 +212,14 @@ pub(super) fn mesh_scen_command(
     } else if optimal {
         say!(
             "{}: {matched} of {total} shortest paths (Polyanya) match the listed length (1e-6 relative), mesh {}",
-            scen_path.display(),
-            mesh_path.display()
+            crate::input::shown(scen_path),
+            crate::input::shown(mesh_path)
         );
     } else {
         say!(
             "{}: {total} corridor paths (A*, {cost_name} cost, then the funnel), mesh {}: {matched} match the listed length; over it: mean {}, 95th percentile {}, worst {}",
-            scen_path.display(),
-            mesh_path.display(),
+            crate::input::shown(scen_path),
+            crate::input::shown(mesh_path),
             percent(mean),
             percent(p95),
             percent(worst)

@@ -58,8 +58,8 @@ impl MapDocument {
     pub fn name(&self) -> String {
         match self.file.as_deref() {
             Some(file) => file.file_name().map_or_else(
-                || file.display().to_string(),
-                |name| name.to_string_lossy().into_owned(),
+                || crate::input::shown(file),
+                |name| crate::input::shown(std::path::Path::new(name)),
             ),
             None => "untitled map".to_string(),
         }

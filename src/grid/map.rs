@@ -48,7 +48,7 @@ pub(crate) fn read_map_file(
     limit: u64,
     what: &'static str,
 ) -> Result<(Vec<u8>, String), MapError> {
-    let file = path.display().to_string();
+    let file = crate::input::shown(path);
     match crate::input::read_file(path, limit, what) {
         Ok(bytes) => Ok((bytes, file)),
         Err(e) => Err(MapError::Invalid {

@@ -392,7 +392,7 @@ pub fn file_text(map: &TileMap, path: &Path) -> Result<String, String> {
     if super::tiled::is_tiled_path(path) {
         return Err(format!(
             "{}: navlab does not write Tiled files (it would lose the layers); save as .map or .json",
-            path.display()
+            crate::input::shown(path)
         ));
     }
     let text = if path

@@ -348,7 +348,7 @@ pub struct ReadOptions {
 /// The bytes of the mesh file at `path` (a regular file, at most
 /// [`MAX_MESH_BYTES`](crate::input::MAX_MESH_BYTES)) and its name for messages.
 fn read_mesh_file(path: &FsPath) -> Result<(Vec<u8>, String), LoadError> {
-    let file = path.display().to_string();
+    let file = crate::input::shown(path);
     match crate::input::read_file(path, crate::input::MAX_MESH_BYTES, "a mesh file") {
         Ok(bytes) => Ok((bytes, file)),
         Err(source) => Err(LoadError::Read { file, source }),
@@ -384,7 +384,7 @@ impl NavMesh {
         } else {
             obj::load_raw(path, options.plane)?
         };
-        Self::from_read(raw, &path.display().to_string(), options)
+        Self::from_read(raw, &crate::input::shown(path), options)
     }
 
     /// Reads a mesh file's bytes already in memory (given by a browser, say), as

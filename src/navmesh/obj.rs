@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// Loads an OBJ file (at most [`MAX_MESH_BYTES`](crate::input::MAX_MESH_BYTES)).
 pub fn load(path: &Path, plane: Plane) -> Result<NavMesh, LoadError> {
-    let file = path.display().to_string();
+    let file = crate::input::shown(path);
     let raw = load_raw(path, plane)?;
     NavMesh::from_read(raw, &file, ReadOptions::default())
 }

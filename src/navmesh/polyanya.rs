@@ -16,7 +16,7 @@ pub fn is_polyanya_path(path: &Path) -> bool {
 
 /// Loads a `.mesh` file.
 pub fn load(path: &Path) -> Result<NavMesh, LoadError> {
-    let file = path.display().to_string();
+    let file = crate::input::shown(path);
     NavMesh::from_read(load_raw(path)?, &file, ReadOptions::default())
 }
 

@@ -45,10 +45,7 @@ pub enum MeshScenarioError {
 /// Reads a mesh scenario file (at most [`MAX_SCENARIO_BYTES`], a regular file).
 pub fn load(path: &Path) -> Result<Vec<MeshScenario>, MeshScenarioError> {
     let bytes = read_file(path, MAX_SCENARIO_BYTES, "scenario file")?;
-    parse(
-        &String::from_utf8_lossy(&bytes),
-        &path.display().to_string(),
-    )
+    parse(&String::from_utf8_lossy(&bytes), &crate::input::shown(path))
 }
 
 /// Parses the text of a mesh scenario file named `file` (for errors).

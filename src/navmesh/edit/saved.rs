@@ -28,6 +28,10 @@ struct Stored {
     /// Triangles and walkable area of the edited mesh, to tell whether the mesh file beside is
     /// still the one saved with these edits.
     triangles: usize,
+    /// The CRC-32 of the mesh file's bytes as saved with these edits (files of older navlabs
+    /// have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    mesh_crc32: Option<u32>,
     area: f64,
     /// The unedited mesh's area type names, in order (the edits name areas by index).
     area_names: Vec<String>,
@@ -68,8 +72,9 @@ pub enum SavedEditsError {
     },
 }
 
-/// The text of the edits file for `editor`'s edits.
-pub fn to_json(editor: &MeshEditor) -> String {
+/// The text of the edits file for `editor`'s edits, beside the mesh file `mesh_bytes` (none
+/// when the edits are kept apart from any mesh file, as in the recovery file).
+pub fn to_json(editor: &MeshEditor, mesh_bytes: Option<&[u8]>) -> String {
     let base = editor.base();
     let mesh = editor.mesh();
     let stored = Stored {
@@ -77,6 +82,7 @@ pub fn to_json(editor: &MeshEditor) -> String {
         // The base is written Y up (see RawMesh::to_obj), whatever plane it was read in.
         plane: Plane::Xz,
         triangles: mesh.triangles().len(),
+        mesh_crc32: mesh_bytes.map(crc32fast::hash),
         area: total_area(mesh),
         area_names: base.area_names().to_vec(),
         base: base.raw().to_obj("the mesh before navlab's edits"),
@@ -86,19 +92,76 @@ pub fn to_json(editor: &MeshEditor) -> String {
     serde_json::to_string(&stored).unwrap_or_default()
 }
 
-/// Keeps `editor`'s edits beside `mesh_path` (atomically), or removes an old edits file there
-/// when there are none (it would describe another mesh).
-pub fn write_beside(mesh_path: &Path, editor: &MeshEditor) -> Result<(), String> {
-    let path = path_beside(mesh_path);
-    if editor.edits().is_empty() {
-        return match std::fs::remove_file(&path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                Err(format!("{}: cannot remove: {e}", path.display()))
-            }
+/// Saves the mesh file `mesh_bytes` at `mesh_path` and `editor`'s edits beside it, as one
+/// save: both are written (each atomically) while this process holds a lock on their folder,
+/// so that saves of the same name at the same moment leave a mesh and an edits file from the
+/// same save; and the edits file holds the mesh file's CRC-32, so that edits that do not
+/// belong to the mesh beside them are told. With no edits (or no editor), an old edits file
+/// there is removed (it would describe another mesh). An output that is not a file a folder
+/// holds — standard output, a pipe, a device — gets the mesh alone.
+pub fn save_with_edits(
+    mesh_path: &Path,
+    mesh_bytes: &[u8],
+    editor: Option<&MeshEditor>,
+) -> Result<(), String> {
+    use crate::atomic::{Destination, destination, write_atomically};
+    let Destination::Replace(target) = destination(mesh_path)? else {
+        return write_atomically(mesh_path, mesh_bytes);
+    };
+    let _lock = lock_folder(&target)
+        .map_err(|e| format!("{}: cannot save: {e}", crate::input::shown(mesh_path)))?;
+    write_atomically(&target, mesh_bytes)?;
+    let path = path_beside(&target);
+    match editor.filter(|editor| !editor.edits().is_empty()) {
+        Some(editor) => write_atomically(&path, to_json(editor, Some(mesh_bytes)).as_bytes())
+            .map_err(|e| format!("the mesh was saved, its edits were not: {e}")),
+        None => match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(format!(
+                "{}: cannot remove: {e}",
+                crate::input::shown(&path)
+            )),
             _ => Ok(()),
-        };
+        },
     }
-    crate::atomic::write_atomically(&path, to_json(editor).as_bytes())
+}
+
+/// Holds an exclusive lock on the folder that holds `file` (released when dropped): saves of a
+/// mesh and its edits in that folder take turns.
+fn lock_folder(file: &Path) -> std::io::Result<Option<std::fs::File>> {
+    #[cfg(unix)]
+    {
+        let folder = match file.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder,
+            _ => Path::new("."),
+        };
+        let handle = std::fs::File::open(folder)?;
+        handle.lock()?;
+        Ok(Some(handle))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        Ok(None)
+    }
+}
+
+/// Takes the lock of [`lock_folder`] shared, while an edits file and its mesh are read.
+fn share_folder(file: &Path) -> Option<std::fs::File> {
+    #[cfg(unix)]
+    {
+        let folder = match file.parent() {
+            Some(folder) if !folder.as_os_str().is_empty() => folder,
+            _ => Path::new("."),
+        };
+        let handle = std::fs::File::open(folder).ok()?;
+        handle.lock_shared().ok()?;
+        Some(handle)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        None
+    }
 }
 
 /// The editor for `opened` (read from `mesh_path`) with the edits kept beside it: `None` when
@@ -109,11 +172,12 @@ pub fn read_beside(
     opened: &NavMesh,
 ) -> Result<Option<MeshEditor>, SavedEditsError> {
     let path = path_beside(mesh_path);
-    let file = path.display().to_string();
+    let file = crate::input::shown(&path);
     let unreadable = |message: String| SavedEditsError::Unreadable {
         file: file.clone(),
         message,
     };
+    let _shared = share_folder(&path);
     let limit = 2 * crate::input::MAX_MESH_BYTES;
     let bytes = match crate::input::read_file(&path, limit, "an edits file") {
         Ok(bytes) => bytes,
@@ -130,9 +194,14 @@ pub fn read_beside(
     let (edited, area) = (editor.mesh(), total_area(opened));
     let near = |x: f64| (x - area).abs() <= 1e-9 * area.abs().max(1.0);
     let same_area = near(total_area(edited)) && near(stored.area);
+    let same_bytes = stored.mesh_crc32.is_none_or(|crc| {
+        crate::input::read_file(mesh_path, crate::input::MAX_MESH_BYTES, "a mesh file")
+            .is_ok_and(|bytes| crc32fast::hash(&bytes) == crc)
+    });
     if edited.triangles().len() != opened.triangles().len()
         || stored.triangles != opened.triangles().len()
         || !same_area
+        || !same_bytes
     {
         return Err(SavedEditsError::Mismatch {
             file,
@@ -180,6 +249,7 @@ fn parse(bytes: &[u8], file: &str) -> Result<(MeshEditor, Checks), SavedEditsErr
     }
     let checks = Checks {
         triangles: stored.triangles,
+        mesh_crc32: stored.mesh_crc32,
         area: stored.area,
     };
     let editor = MeshEditor::with_edits(Arc::new(base), stored.edits)
@@ -190,6 +260,7 @@ fn parse(bytes: &[u8], file: &str) -> Result<(MeshEditor, Checks), SavedEditsErr
 /// What an edits file says of the edited mesh, to check it against the mesh beside.
 struct Checks {
     triangles: usize,
+    mesh_crc32: Option<u32>,
     area: f64,
 }
 
