@@ -758,3 +758,88 @@ fn twenty_cuts_saved_at_once_leave_a_mesh_and_its_own_edits() {
         );
     }
 }
+
+/// A YAML "billion laughs": each anchor a list of ten aliases of the one before. Its `events`
+/// are fine; the bomb is under a key navlab never reads.
+fn yaml_alias_bomb(levels: usize) -> String {
+    let mut text = String::from(
+        "version: 1.4.0\nviews:\n  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n",
+    );
+    for level in 1..levels {
+        let aliases = vec![format!("*a{}", level - 1); 10].join(", ");
+        text.push_str(&format!("  a{level}: &a{level} [{aliases}]\n"));
+    }
+    text.push_str("events:\n  - type: source\n    id: 0\n");
+    text
+}
+
+/// A trace made of YAML aliases is refused at the first alias, naming its line, before any is
+/// expanded: in the library, and by `grid --against` within ten seconds and a gigabyte.
+#[test]
+fn a_yaml_alias_bomb_in_a_trace_is_refused_at_its_first_alias() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map = dir.path().join("small.map");
+    std::fs::write(&map, "type octile\nheight 2\nwidth 2\nmap\n..\n..\n").expect("write");
+    let bomb = dir.path().join("bomb.trace.yaml");
+    std::fs::write(&bomb, yaml_alias_bomb(12)).expect("write");
+    assert!(std::fs::metadata(&bomb).expect("meta").len() < 1200);
+    let error = navlab::search::posthoc::read(&bomb, 4).expect_err("aliases");
+    assert!(
+        error.contains("bomb.trace.yaml:4:") && error.contains("alias"),
+        "{error}"
+    );
+    let (code, stderr) = navlab_bounded(&[
+        "grid",
+        text(&map),
+        "--from",
+        "0,0",
+        "--to",
+        "1,1",
+        "--against",
+        text(&bomb),
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("bomb.trace.yaml:4:") && stderr.contains("alias"),
+        "{stderr}"
+    );
+}
+
+/// A trace in which each event is one tiny object, one more than the most navlab reads, is
+/// refused at that event, naming the limit, within ten seconds and a gigabyte; so is an event
+/// that is no object, at its line.
+#[test]
+fn a_trace_of_too_many_events_is_refused_at_the_one_past_the_limit() {
+    use navlab::search::posthoc::MAX_EVENTS;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map = dir.path().join("small.map");
+    std::fs::write(&map, "type octile\nheight 2\nwidth 2\nmap\n..\n..\n").expect("write");
+    let many = dir.path().join("many.trace.json");
+    let mut json = String::with_capacity(12 * (MAX_EVENTS + 1) + 16);
+    json.push_str("{\"events\":[\n");
+    for k in 0..=MAX_EVENTS {
+        json.push_str(if k == 0 {
+            "{\"type\":\"x\"}"
+        } else {
+            ",{\"type\":\"x\"}"
+        });
+    }
+    json.push_str("\n]}\n");
+    std::fs::write(&many, &json).expect("write");
+    drop(json);
+    let (code, stderr) = navlab_bounded(&[
+        "grid",
+        text(&map),
+        "--from",
+        "0,0",
+        "--to",
+        "1,1",
+        "--against",
+        text(&many),
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("more than {MAX_EVENTS} events")),
+        "{stderr}"
+    );
+}

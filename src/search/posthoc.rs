@@ -240,75 +240,138 @@ pub struct TraceError {
     pub message: String,
 }
 
-/// Reads a Posthoc trace (JSON) into search steps on nodes `0..node_count`: `generating` is a
-/// node opened (or, for a node already reached, a cheaper way to it), `updating` a cheaper way,
-/// `expanding` an expansion, `end` the goal reached; the other types (`source`,
-/// `destination`, `closing`, and types this reader does not know) say nothing it replays.
-/// A broken structure, an event with no type, or an id that is not a node of this map or mesh
-/// is refused with the line it is on.
+/// Reads a Posthoc trace (JSON or YAML) into search steps on nodes `0..node_count`:
+/// `generating` is a node opened (or, for a node already reached, a cheaper way to it),
+/// `updating` a cheaper way, `expanding` an expansion, `end` the goal reached; the other types
+/// (`source`, `destination`, `closing`, and types this reader does not know) say nothing it
+/// replays. A broken structure, an event with no type, or an id that is not a node of this map
+/// or mesh is refused with the line it is on.
+///
+/// The text is read as a stream: each event is taken as it is met and counted against
+/// [`MAX_EVENTS`], and what this reader does not use (the views, other keys, an event's
+/// drawing) is passed over without being built, so that memory follows the steps kept, not
+/// the file. YAML aliases (`*name`) are refused: each would repeat a part of the file, and a
+/// few hundred bytes of them stand for billions of nodes.
 pub fn import(text: &str, node_count: usize) -> Result<Vec<SearchEvent>, TraceError> {
-    let json = text.trim_start().starts_with('{');
-    let root: Value = if json {
-        serde_json::from_str(text).map_err(|e| TraceError {
-            line: e.line(),
-            message: format!("not a trace: {}", crate::input::json_problem(&e)),
-        })?
+    let mut collector = Collector::new(node_count);
+    if text.trim_start().starts_with('{') {
+        read_json(text, &mut collector)?;
     } else {
-        from_yaml(text)?
-    };
-    let lines = if json {
-        event_lines(text)
-    } else {
-        yaml_event_lines(text)
-    };
-    let events = root
-        .get("events")
-        .and_then(Value::as_array)
-        .ok_or_else(|| TraceError {
-            line: 1,
-            message: "no `events` list".to_string(),
-        })?;
-    if events.len() > MAX_EVENTS {
+        read_yaml(text, &mut collector)?;
+    }
+    if !collector.seen_events {
         return Err(TraceError {
             line: 1,
-            message: format!("more than {MAX_EVENTS} events"),
+            message: "no `events` list".to_string(),
         });
     }
-    let line_of = |k: usize| lines.get(k).copied().unwrap_or(1);
-    let mut reached = vec![false; node_count];
-    let mut steps = Vec::new();
-    for (k, event) in events.iter().enumerate() {
-        let fail = |message: String| TraceError {
-            line: line_of(k),
-            message,
+    Ok(collector.steps)
+}
+
+/// A value of an event's field, as far as this reader looks at it.
+#[derive(Debug, Clone, PartialEq, Default)]
+enum Scalar {
+    /// Absent, or null.
+    #[default]
+    Null,
+    /// A whole number from 0.
+    Unsigned(u64),
+    /// Any other number.
+    Number(f64),
+    /// A string.
+    Text(String),
+    /// Anything else (a boolean, a list, a map).
+    Other,
+}
+
+impl Scalar {
+    fn number(&self) -> f64 {
+        match self {
+            Scalar::Unsigned(n) => *n as f64,
+            Scalar::Number(x) => *x,
+            _ => 0.0,
+        }
+    }
+}
+
+/// The fields of one event this reader uses.
+#[derive(Debug, Default)]
+struct RawEvent {
+    kind: Scalar,
+    id: Scalar,
+    parent: Scalar,
+    g: Scalar,
+    f: Scalar,
+}
+
+impl RawEvent {
+    /// The field named `key`, when it is one this reader uses.
+    fn field(&mut self, key: &str) -> Option<&mut Scalar> {
+        match key {
+            "type" => Some(&mut self.kind),
+            "id" => Some(&mut self.id),
+            "pId" => Some(&mut self.parent),
+            "g" => Some(&mut self.g),
+            "f" => Some(&mut self.f),
+            _ => None,
+        }
+    }
+}
+
+/// The steps read so far.
+struct Collector {
+    node_count: usize,
+    reached: Vec<bool>,
+    steps: Vec<SearchEvent>,
+    /// Events taken so far.
+    count: usize,
+    /// An `events` list was met.
+    seen_events: bool,
+}
+
+impl Collector {
+    fn new(node_count: usize) -> Self {
+        Self {
+            node_count,
+            reached: vec![false; node_count],
+            steps: Vec::new(),
+            count: 0,
+            seen_events: false,
+        }
+    }
+
+    /// Takes the next event, or says what is wrong with it.
+    fn take(&mut self, event: RawEvent) -> Result<(), String> {
+        if self.count == MAX_EVENTS {
+            return Err(format!("more than {MAX_EVENTS} events"));
+        }
+        self.count += 1;
+        let k = self.count;
+        let Scalar::Text(kind) = &event.kind else {
+            return Err(format!("event {k} has no `type`"));
         };
-        let kind = event
-            .get("type")
-            .and_then(Value::as_str)
-            .ok_or_else(|| fail(format!("event {} has no `type`", k + 1)))?;
-        let node = |field: &str| -> Result<Option<usize>, TraceError> {
-            match event.get(field) {
-                None | Some(Value::Null) => Ok(None),
-                Some(v) => match v.as_u64().map(|n| n as usize) {
-                    Some(n) if n < node_count => Ok(Some(n)),
-                    _ => Err(fail(format!(
-                        "event {} ({kind}): `{field}` is not a node of this {node_count}-node search space",
-                        k + 1
-                    ))),
-                },
+        let node_count = self.node_count;
+        let node = |field: &str, value: &Scalar| -> Result<Option<usize>, String> {
+            match value {
+                Scalar::Null => Ok(None),
+                Scalar::Unsigned(n) if (*n as u128) < node_count as u128 => Ok(Some(*n as usize)),
+                _ => Err(format!(
+                    "event {k} ({kind}): `{field}` is not a node of this {node_count}-node search space"
+                )),
             }
         };
-        let number = |field: &str| event.get(field).and_then(Value::as_f64).unwrap_or(0.0);
-        let needs_id = |id: Option<usize>| {
-            id.ok_or_else(|| fail(format!("event {} ({kind}) has no `id`", k + 1)))
-        };
-        let (g, f) = (number("g"), number("f"));
-        match kind {
+        let needs_id =
+            |id: Option<usize>| id.ok_or_else(|| format!("event {k} ({kind}) has no `id`"));
+        let (g, f) = (event.g.number(), event.f.number());
+        match kind.as_str() {
             "generating" | "updating" => {
-                let id = needs_id(node("id")?)?;
-                let parent = node("pId")?;
-                let first = !std::mem::replace(&mut reached[id], true);
-                steps.push(match (kind, first, parent) {
+                let id = needs_id(node("id", &event.id)?)?;
+                let parent = node("pId", &event.parent)?;
+                let first = self
+                    .reached
+                    .get_mut(id)
+                    .is_some_and(|seen| !std::mem::replace(seen, true));
+                self.steps.push(match (kind.as_str(), first, parent) {
                     ("generating", true, _) | (_, _, None) => SearchEvent::Opened {
                         node: id,
                         parent,
@@ -324,114 +387,429 @@ pub fn import(text: &str, node_count: usize) -> Result<Vec<SearchEvent>, TraceEr
                 });
             }
             "expanding" => {
-                let id = needs_id(node("id")?)?;
-                reached[id] = true;
-                steps.push(SearchEvent::Expanded {
+                let id = needs_id(node("id", &event.id)?)?;
+                if let Some(seen) = self.reached.get_mut(id) {
+                    *seen = true;
+                }
+                self.steps.push(SearchEvent::Expanded {
                     node: id,
                     g,
                     h: f - g,
                 });
             }
             "end" => {
-                node("id")?;
-                steps.push(SearchEvent::Finished {
+                node("id", &event.id)?;
+                self.steps.push(SearchEvent::Finished {
                     outcome: SearchOutcome::Found,
                     cost: g,
                 });
             }
             _ => {
                 // source, destination, closing, and what other programs add: ids still checked.
-                node("id")?;
+                node("id", &event.id)?;
             }
         }
+        Ok(())
     }
-    Ok(steps)
+}
+
+/// Reads a JSON trace into `collector` as serde meets it (see [`import`]).
+fn read_json(text: &str, collector: &mut Collector) -> Result<(), TraceError> {
+    use serde::de::DeserializeSeed;
+    let mut failure: Option<(usize, String)> = None;
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let read = JsonRoot {
+        collector,
+        failure: &mut failure,
+    }
+    .deserialize(&mut deserializer)
+    .and_then(|()| deserializer.end());
+    if let Some((event, message)) = failure {
+        // The line of the event, found only now, by a second look at the text.
+        let line = event_lines(text).get(event).copied().unwrap_or(1);
+        return Err(TraceError { line, message });
+    }
+    read.map_err(|e| TraceError {
+        line: e.line(),
+        message: format!("not a trace: {}", crate::input::json_problem(&e)),
+    })
+}
+
+/// The top-level object of a JSON trace: its `events` read one by one, the rest skipped.
+struct JsonRoot<'a> {
+    collector: &'a mut Collector,
+    /// The event (from 0) that stopped the reading, and why.
+    failure: &'a mut Option<(usize, String)>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for JsonRoot<'_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for JsonRoot<'_> {
+    type Value = ();
+    fn expecting(&self, out: &mut std::fmt::Formatter) -> std::fmt::Result {
+        out.write_str("a trace object")
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            if key == "events" && !self.collector.seen_events {
+                map.next_value_seed(JsonEvents {
+                    collector: &mut *self.collector,
+                    failure: &mut *self.failure,
+                })?;
+            } else {
+                map.next_value::<serde::de::IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A JSON trace's `events` list, each event taken as it is read.
+struct JsonEvents<'a> {
+    collector: &'a mut Collector,
+    failure: &'a mut Option<(usize, String)>,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for JsonEvents<'_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for JsonEvents<'_> {
+    type Value = ();
+    fn expecting(&self, out: &mut std::fmt::Formatter) -> std::fmt::Result {
+        out.write_str("a list of events")
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.collector.seen_events = true;
+        while let Some(event) = seq.next_element::<JsonEvent>()? {
+            let at = self.collector.count;
+            if let Err(message) = self.collector.take(event.0) {
+                *self.failure = Some((at, message));
+                return Err(serde::de::Error::custom("stopped"));
+            }
+        }
+        Ok(())
+    }
+    // Anything else under `events` is no list: passed over, and the trace has none.
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while map
+            .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+            .is_some()
+        {}
+        Ok(())
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+}
+
+/// One JSON event: the fields [`RawEvent`] holds, the others passed over. An event that is no
+/// object has no type.
+struct JsonEvent(RawEvent);
+
+impl<'de> serde::Deserialize<'de> for JsonEvent {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Fields;
+        impl<'de> serde::de::Visitor<'de> for Fields {
+            type Value = JsonEvent;
+            fn expecting(&self, out: &mut std::fmt::Formatter) -> std::fmt::Result {
+                out.write_str("an event")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<JsonEvent, A::Error> {
+                let mut event = RawEvent::default();
+                while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                    match event.field(&key) {
+                        Some(field) => *field = map.next_value::<JsonScalar>()?.0,
+                        None => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(JsonEvent(event))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<JsonEvent, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(JsonEvent(RawEvent::default()))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<JsonEvent, E> {
+                Ok(JsonEvent(RawEvent::default()))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<JsonEvent, E> {
+                Ok(JsonEvent(RawEvent::default()))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<JsonEvent, E> {
+                Ok(JsonEvent(RawEvent::default()))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<JsonEvent, E> {
+                Ok(JsonEvent(RawEvent::default()))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<JsonEvent, E> {
+                Ok(JsonEvent(RawEvent::default()))
+            }
+            fn visit_unit<E>(self) -> Result<JsonEvent, E> {
+                Ok(JsonEvent(RawEvent::default()))
+            }
+        }
+        deserializer.deserialize_any(Fields)
+    }
+}
+
+/// One JSON value of a field an event's reader uses.
+struct JsonScalar(Scalar);
+
+impl<'de> serde::Deserialize<'de> for JsonScalar {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Value;
+        impl<'de> serde::de::Visitor<'de> for Value {
+            type Value = JsonScalar;
+            fn expecting(&self, out: &mut std::fmt::Formatter) -> std::fmt::Result {
+                out.write_str("a value")
+            }
+            fn visit_u64<E>(self, n: u64) -> Result<JsonScalar, E> {
+                Ok(JsonScalar(Scalar::Unsigned(n)))
+            }
+            fn visit_i64<E>(self, n: i64) -> Result<JsonScalar, E> {
+                Ok(JsonScalar(match u64::try_from(n) {
+                    Ok(n) => Scalar::Unsigned(n),
+                    Err(_) => Scalar::Number(n as f64),
+                }))
+            }
+            fn visit_f64<E>(self, x: f64) -> Result<JsonScalar, E> {
+                Ok(JsonScalar(Scalar::Number(x)))
+            }
+            fn visit_str<E>(self, text: &str) -> Result<JsonScalar, E> {
+                Ok(JsonScalar(Scalar::Text(text.to_string())))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<JsonScalar, E> {
+                Ok(JsonScalar(Scalar::Other))
+            }
+            fn visit_unit<E>(self) -> Result<JsonScalar, E> {
+                Ok(JsonScalar(Scalar::Null))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<JsonScalar, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(JsonScalar(Scalar::Other))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<JsonScalar, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(JsonScalar(Scalar::Other))
+            }
+        }
+        deserializer.deserialize_any(Value)
+    }
 }
 
 /// Deepest nesting a YAML trace may have (Posthoc's are four or five deep).
 const MAX_YAML_DEPTH: usize = 64;
 
-/// A YAML trace as the JSON value it stands for.
-fn from_yaml(text: &str) -> Result<Value, TraceError> {
-    let docs = yaml_rust2::YamlLoader::load_from_str(text).map_err(|e| TraceError {
-        line: e.marker().line(),
-        message: "not a trace: broken YAML".to_string(),
-    })?;
-    let doc = docs.into_iter().next().ok_or_else(|| TraceError {
-        line: 1,
-        message: "not a trace: an empty file".to_string(),
-    })?;
-    yaml_to_json(&doc, 0).ok_or_else(|| TraceError {
-        line: 1,
-        message: format!("not a trace: nested deeper than {MAX_YAML_DEPTH} levels"),
-    })
-}
-
-fn yaml_to_json(yaml: &yaml_rust2::Yaml, depth: usize) -> Option<Value> {
-    use yaml_rust2::Yaml;
-    if depth > MAX_YAML_DEPTH {
-        return None;
+/// Reads a YAML trace into `collector` from the parser's events, building nothing but the
+/// fields of each event (see [`import`]).
+fn read_yaml(text: &str, collector: &mut Collector) -> Result<(), TraceError> {
+    let mut yaml = YamlEvents {
+        parser: yaml_rust2::parser::Parser::new_from_str(text),
+    };
+    // The first document's root node; what follows it is not read.
+    let (first, at) = loop {
+        match yaml.next()? {
+            (Event::StreamStart | Event::DocumentStart, _) => {}
+            (Event::StreamEnd, at) => {
+                return Err(TraceError {
+                    line: at.line(),
+                    message: "not a trace: an empty file".to_string(),
+                });
+            }
+            next => break next,
+        }
+    };
+    if !matches!(first, Event::MappingStart(..)) {
+        return yaml.skip((first, at), 0);
     }
-    Some(match yaml {
-        Yaml::Real(text) => text.parse::<f64>().map_or(Value::Null, Value::from),
-        Yaml::Integer(n) => Value::from(*n),
-        Yaml::String(s) => Value::from(s.clone()),
-        Yaml::Boolean(b) => Value::from(*b),
-        Yaml::Array(items) => Value::Array(
-            items
-                .iter()
-                .map(|item| yaml_to_json(item, depth + 1))
-                .collect::<Option<Vec<_>>>()?,
-        ),
-        Yaml::Hash(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| {
-                    let key = match k {
-                        Yaml::String(s) => s.clone(),
-                        Yaml::Integer(n) => n.to_string(),
-                        other => format!("{other:?}"),
+    loop {
+        let key = match yaml.next()? {
+            (Event::MappingEnd, _) => return Ok(()),
+            (Event::Scalar(key, ..), _) => Some(key),
+            other => {
+                yaml.skip(other, 1)?;
+                None
+            }
+        };
+        let value = yaml.next()?;
+        match value {
+            (Event::SequenceStart(..), _)
+                if key.as_deref() == Some("events") && !collector.seen_events =>
+            {
+                collector.seen_events = true;
+                loop {
+                    let (item, at) = yaml.next()?;
+                    let event = match item {
+                        Event::SequenceEnd => break,
+                        Event::MappingStart(..) => yaml.event_fields()?,
+                        other => {
+                            yaml.skip((other, at), 2)?;
+                            RawEvent::default()
+                        }
                     };
-                    Some((key, yaml_to_json(v, depth + 1)?))
-                })
-                .collect::<Option<serde_json::Map<_, _>>>()?,
-        ),
-        Yaml::Alias(_) | Yaml::Null | Yaml::BadValue => Value::Null,
-    })
+                    collector.take(event).map_err(|message| TraceError {
+                        line: at.line(),
+                        message,
+                    })?;
+                }
+            }
+            other => yaml.skip(other, 1)?,
+        }
+    }
 }
 
-/// The line (from 1) each item of a YAML trace's `events:` list starts on: the lines after
-/// `events:` that begin, at the list's indentation, with `- `.
-fn yaml_event_lines(text: &str) -> Vec<usize> {
-    let mut lines = Vec::new();
-    let mut in_events = false;
-    let mut indent: Option<usize> = None;
-    for (k, line) in text.lines().enumerate() {
-        let trimmed = line.trim_start();
-        let depth = line.len() - trimmed.len();
-        if !in_events {
-            in_events = depth == 0 && trimmed.starts_with("events:");
-            continue;
+use yaml_rust2::parser::Event;
+
+/// A YAML parser's events, with the errors this reader gives.
+struct YamlEvents<'a> {
+    parser: yaml_rust2::parser::Parser<std::str::Chars<'a>>,
+}
+
+impl YamlEvents<'_> {
+    /// The next event; an alias is refused where it stands.
+    fn next(&mut self) -> Result<(Event, yaml_rust2::scanner::Marker), TraceError> {
+        let (event, at) = self.parser.next_token().map_err(|e| TraceError {
+            line: e.marker().line(),
+            message: "not a trace: broken YAML".to_string(),
+        })?;
+        if matches!(event, Event::Alias(_)) {
+            return Err(TraceError {
+                line: at.line(),
+                message: "not a trace: a YAML alias (`*name`); navlab reads traces without them"
+                    .to_string(),
+            });
         }
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
+        Ok((event, at))
+    }
+
+    /// Passes over the node that begins with `first`, `depth` deep, building nothing.
+    fn skip(
+        &mut self,
+        (first, at): (Event, yaml_rust2::scanner::Marker),
+        depth: usize,
+    ) -> Result<(), TraceError> {
+        let too_deep = |line: usize| TraceError {
+            line,
+            message: format!("not a trace: nested deeper than {MAX_YAML_DEPTH} levels"),
+        };
+        let mut open = match first {
+            Event::SequenceStart(..) | Event::MappingStart(..) => 1,
+            _ => return Ok(()),
+        };
+        if depth + open > MAX_YAML_DEPTH {
+            return Err(too_deep(at.line()));
         }
-        if depth == 0 && !trimmed.starts_with('-') {
-            break; // the next top-level key
+        while open > 0 {
+            match self.next()? {
+                (Event::SequenceStart(..) | Event::MappingStart(..), at) => {
+                    open += 1;
+                    if depth + open > MAX_YAML_DEPTH {
+                        return Err(too_deep(at.line()));
+                    }
+                }
+                (Event::SequenceEnd | Event::MappingEnd, _) => open -= 1,
+                (Event::StreamEnd, at) => {
+                    return Err(TraceError {
+                        line: at.line(),
+                        message: "not a trace: broken YAML".to_string(),
+                    });
+                }
+                _ => {}
+            }
         }
-        if trimmed.starts_with("- ") || trimmed == "-" {
-            let at = *indent.get_or_insert(depth);
-            if depth == at {
-                lines.push(k + 1);
+        Ok(())
+    }
+
+    /// The fields of the event whose mapping has just begun, up to its end.
+    fn event_fields(&mut self) -> Result<RawEvent, TraceError> {
+        let mut event = RawEvent::default();
+        loop {
+            let key = match self.next()? {
+                (Event::MappingEnd, _) => return Ok(event),
+                (Event::Scalar(key, ..), _) => Some(key),
+                other => {
+                    self.skip(other, 3)?;
+                    None
+                }
+            };
+            let value = self.next()?;
+            match (key.as_deref().and_then(|key| event.field(key)), value) {
+                (Some(field), (Event::Scalar(text, style, ..), _)) => {
+                    *field = yaml_scalar(text, style);
+                }
+                (Some(field), other) => {
+                    self.skip(other, 3)?;
+                    *field = Scalar::Other;
+                }
+                (None, other) => self.skip(other, 3)?,
             }
         }
     }
-    lines
+}
+
+/// What a YAML scalar stands for, as YAML's core schema reads it: a quoted one is text, a
+/// plain one a number, a boolean, null or text by its look.
+fn yaml_scalar(text: String, style: yaml_rust2::scanner::TScalarStyle) -> Scalar {
+    use yaml_rust2::Yaml;
+    if style != yaml_rust2::scanner::TScalarStyle::Plain {
+        return Scalar::Text(text);
+    }
+    match Yaml::from_str(&text) {
+        Yaml::Integer(n) => match u64::try_from(n) {
+            Ok(n) => Scalar::Unsigned(n),
+            Err(_) => Scalar::Number(n as f64),
+        },
+        Yaml::Real(real) => real.parse::<f64>().map_or(Scalar::Other, Scalar::Number),
+        Yaml::String(_) => Scalar::Text(text),
+        Yaml::Null => Scalar::Null,
+        _ => Scalar::Other,
+    }
 }
 
 /// Reads the trace file at `path` (bounded, a regular file) into steps on `node_count` nodes,
 /// as [`import`] does; an error names the file and, where known, the line.
 pub fn read(path: &std::path::Path, node_count: usize) -> Result<Vec<SearchEvent>, String> {
-    let name = path.display().to_string();
+    let name = crate::input::shown(path);
     let bytes = crate::input::read_file(path, crate::input::MAX_TRACE_BYTES, "a search trace")
         .map_err(|e| format!("{name}: {e}"))?;
     parse(&bytes, &name, node_count)
@@ -545,7 +923,6 @@ mod tests {
     #[test]
     fn a_yaml_trace_as_posthoc_writes_them_reads_and_names_its_lines() {
         let text = "version: 1.4.0\nviews:\n  main:\n    - $: rect\n      x: ${{ $.x }}\nevents:\n  - type: source\n    id: 0\n  - type: expanding\n    id: 1\n    g: 0\n    f: 2.5\n    pId:\n  - type: expanding\n    id: 7\n";
-        assert_eq!(yaml_event_lines(text), [7, 9, 14]);
         let err = import(text, 5).expect_err("id 7 of 5 nodes");
         assert_eq!(err.line, 14);
         let ok = import(&text.replace("id: 7", "id: 2"), 5).expect("reads");
