@@ -843,3 +843,34 @@ fn a_trace_of_too_many_events_is_refused_at_the_one_past_the_limit() {
         "{stderr}"
     );
 }
+
+/// `open --from` beyond the coordinates navlab takes is refused (exit 2, the limit named); a
+/// start nine hundred million units off the mesh is drawn into a screenshot and a GIF within
+/// ten seconds and a gigabyte.
+#[test]
+fn a_far_start_is_refused_beyond_the_range_and_drawn_within_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (code, stderr) = navlab_bounded(&["open", "--from", "1e10,0", "--to", "1,1"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("beyond ±1e9"), "{stderr}");
+    let (code, stderr) = navlab_bounded(&[
+        "path",
+        "assets/rooms.obj",
+        "--from",
+        "0,-1e300",
+        "--to",
+        "1,1",
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    let png = dir.path().join("far.png");
+    let gif = dir.path().join("far.gif");
+    for out in [
+        vec!["--screenshot", text(&png)],
+        vec!["--gif", text(&gif), "--steps", "0..4", "--size", "640x400"],
+    ] {
+        let args = [&["open", "--from", "9e8,0", "--to", "1,1"][..], &out[..]].concat();
+        let (code, stderr) = navlab_bounded(&args);
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
+    }
+    assert!(png.is_file() && gif.is_file());
+}

@@ -285,3 +285,46 @@ fn a_wrong_value_in_a_lesson_is_named_by_its_field_and_line() {
     assert!(error.contains("`navmesh.settings.speed`"), "{error}");
     assert!(error.contains(&format!("line {line},")), "{error}");
 }
+
+/// A start, a goal, a floor height or a camera beyond the coordinates navlab takes (as a
+/// stranger's lesson or share link may hold) is refused by its field; within them, a start a
+/// hundred million units off the mesh is drawn (snapped, its dashed line cut to the view)
+/// without a burst of memory.
+#[test]
+fn a_point_beyond_the_coordinate_range_is_refused_and_a_far_one_drawn() {
+    let lesson = teaching_app().lesson_in(None).expect("a lesson");
+    let value = serde_json::to_value(&lesson).expect("JSON");
+    for (field, bad) in [
+        ("start", serde_json::json!([1e10, 0.0])),
+        ("goal", serde_json::json!([0.0, -1e300])),
+        ("start_height", serde_json::json!(2e9)),
+        (
+            "camera",
+            serde_json::json!({"center": [3e9, 0.0], "scale": 20.0}),
+        ),
+        (
+            "camera",
+            serde_json::json!({"center": [0.0, 0.0], "scale": 1e30}),
+        ),
+    ] {
+        let mut wrong = value.clone();
+        wrong["navmesh"][field] = bad;
+        let error = app()
+            .open_lesson_bytes(
+                &serde_json::to_vec(&wrong).expect("bytes"),
+                "far.navlab",
+                None,
+            )
+            .expect_err("refused");
+        assert!(error.contains(&format!("`navmesh.{field}`")), "{error}");
+    }
+    let mut far = value.clone();
+    far["navmesh"]["start"] = serde_json::json!([9e8, 3.0]);
+    let bytes = serde_json::to_vec(&far).expect("bytes");
+    let mut opened = app();
+    opened
+        .open_lesson_bytes(&bytes, "far.navlab", None)
+        .expect("opens");
+    let shapes = common::shapes_of_frame(&mut opened);
+    assert!(shapes < 20_000, "{shapes} shapes for one frame");
+}

@@ -6,6 +6,9 @@ use crate::navmesh::Bounds;
 use egui::{Pos2, Rect, pos2};
 use serde::{Deserialize, Serialize};
 
+/// The least and the most screen points per world unit the camera zooms to.
+pub const SCALE_RANGE: (f64, f64) = (1e-6, 1e9);
+
 /// What part of the world the canvas shows.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Camera {
@@ -111,7 +114,7 @@ impl Camera {
             rect,
         }
         .world_from_screen(anchor);
-        self.scale = (self.scale * factor).clamp(1e-6, 1e9);
+        self.scale = (self.scale * factor).clamp(SCALE_RANGE.0, SCALE_RANGE.1);
         let after = View {
             camera: *self,
             rect,

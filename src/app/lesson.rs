@@ -71,20 +71,64 @@ pub struct MeshPart {
     /// The mesh.
     pub mesh: Source,
     /// Start point.
+    #[serde(deserialize_with = "point_in_range")]
     pub start: [f64; 2],
     /// Goal point.
+    #[serde(deserialize_with = "point_in_range")]
     pub goal: [f64; 2],
     /// The start's floor height, where floors overlap.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "height_in_range")]
     pub start_height: Option<f64>,
     /// The goal's floor height.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "height_in_range")]
     pub goal_height: Option<f64>,
     /// The view's options.
     pub settings: NavmeshSettings,
     /// The camera, when it was moved from the whole mesh's view.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "camera_in_range")]
     pub camera: Option<super::camera::Camera>,
+}
+
+/// A coordinate a lesson may hold: within ±[`MAX_COORDINATE`](crate::input::MAX_COORDINATE),
+/// as a mesh's vertices are.
+fn coordinate_in_range<E: serde::de::Error>(value: f64) -> Result<f64, E> {
+    let limit = crate::input::MAX_COORDINATE;
+    match value.is_finite() && value.abs() <= limit {
+        true => Ok(value),
+        false => Err(E::custom(format_args!(
+            "a coordinate beyond ±{limit:e}, the largest navlab takes"
+        ))),
+    }
+}
+
+fn point_in_range<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[f64; 2], D::Error> {
+    let [x, y] = <[f64; 2]>::deserialize(d)?;
+    Ok([coordinate_in_range(x)?, coordinate_in_range(y)?])
+}
+
+fn height_in_range<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    Option::<f64>::deserialize(d)?
+        .map(coordinate_in_range)
+        .transpose()
+}
+
+/// A camera a lesson may hold: its centre a coordinate in range, its scale within the zoom's.
+fn camera_in_range<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<super::camera::Camera>, D::Error> {
+    let Some(camera) = Option::<super::camera::Camera>::deserialize(d)? else {
+        return Ok(None);
+    };
+    let [x, y] = camera.center;
+    coordinate_in_range::<D::Error>(x)?;
+    coordinate_in_range::<D::Error>(y)?;
+    let (low, high) = super::camera::SCALE_RANGE;
+    if !(low..=high).contains(&camera.scale) {
+        return Err(serde::de::Error::custom(format_args!(
+            "a camera scale outside {low:e} to {high:e}"
+        )));
+    }
+    Ok(Some(camera))
 }
 
 /// The tile map in a lesson.
@@ -99,7 +143,7 @@ pub struct MapPart {
     /// The tile-map view's options.
     pub settings: TileMapSettings,
     /// The camera, when it was moved from the whole map's view.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "camera_in_range")]
     pub camera: Option<super::camera::Camera>,
 }
 

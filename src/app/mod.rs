@@ -7,6 +7,7 @@ pub mod animation;
 pub mod brush;
 pub mod camera;
 pub mod chart_marks;
+pub mod clipped;
 pub mod commands;
 mod dialogs;
 mod documents;

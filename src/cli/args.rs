@@ -355,7 +355,8 @@ pub(super) fn parse_slope(text: &str) -> Result<f64, String> {
     }
 }
 
-/// Parses `X,Z` into a point; both must be finite numbers.
+/// Parses `X,Z` into a point; both must be finite numbers within
+/// ±[`MAX_COORDINATE`](crate::input::MAX_COORDINATE), as a mesh's vertices are.
 pub fn parse_point(text: &str) -> Result<Vec2, String> {
     let mut parts = text.split(',');
     let (Some(x), Some(y), None) = (parts.next(), parts.next(), parts.next()) else {
@@ -366,10 +367,16 @@ pub fn parse_point(text: &str) -> Result<Vec2, String> {
             .trim()
             .parse()
             .map_err(|_| format!("`{}` in `{text}` is not a number", s.trim()))?;
-        if v.is_finite() {
-            Ok(v)
-        } else {
+        if !v.is_finite() {
             Err(format!("`{}` in `{text}` is not a finite number", s.trim()))
+        } else if v.abs() > crate::input::MAX_COORDINATE {
+            Err(format!(
+                "`{}` in `{text}` is beyond ±{:e}, the largest coordinate navlab takes",
+                s.trim(),
+                crate::input::MAX_COORDINATE
+            ))
+        } else {
+            Ok(v)
         }
     };
     Ok(Vec2::new(number(x)?, number(y)?))

@@ -735,6 +735,15 @@ pub fn picture(app: &mut navlab::app::NavlabApp) -> egui::ColorImage {
     window.picture(app)
 }
 
+/// How many shapes the window paints in one frame (after two to settle), at 900 × 560.
+pub fn shapes_of_frame(app: &mut navlab::app::NavlabApp) -> usize {
+    let mut window =
+        navlab::app::headless::HeadlessWindow::new([900, 560], egui::ThemePreference::Dark);
+    window.frame(app);
+    window.frame(app);
+    window.frame(app).shapes.len()
+}
+
 /// A pixel counts as changed when one of its channels is off by more than this (of 255):
 /// far below a change anyone would see, far above the rounding of one renderer on two
 /// machines.

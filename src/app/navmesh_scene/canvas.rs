@@ -343,12 +343,7 @@ impl NavmeshScene {
         {
             let mut corners: Vec<Pos2> = triangle.vertices.iter().map(|&v| screen[v]).collect();
             corners.push(corners[0]);
-            painter.add(Shape::dashed_line(
-                &corners,
-                Stroke::new(2.5, NEXT),
-                6.0,
-                4.0,
-            ));
+            crate::app::clipped::dashed_line(painter, &corners, Stroke::new(2.5, NEXT), 6.0, 4.0);
         }
         // The outline of each area (its edges to another area type or to a wall), in its
         // colour over the search's.
@@ -578,12 +573,13 @@ impl NavmeshScene {
             let at = view.screen_from_world(loc.point);
             if loc.snapped {
                 let asked = view.screen_from_world(loc.requested);
-                painter.add(Shape::dashed_line(
+                crate::app::clipped::dashed_line(
+                    painter,
                     &[asked, at],
                     Stroke::new(1.5, color),
                     4.0,
                     3.0,
-                ));
+                );
                 painter.circle_stroke(asked, 6.0, Stroke::new(1.5, color));
             }
             painter.circle_filled(at, 9.0, color);

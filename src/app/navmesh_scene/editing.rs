@@ -608,7 +608,7 @@ impl NavmeshScene {
                 if let Some(&first) = ring.first() {
                     closed.push(first);
                 }
-                painter.extend(Paint::dashed_line(&closed, stroke, 6.0, 4.0));
+                crate::app::clipped::dashed_line(painter, &closed, stroke, 6.0, 4.0);
             } else {
                 painter.add(Paint::closed_line(ring.clone(), stroke));
             }

@@ -233,18 +233,20 @@ impl NavmeshScene {
             painter.add(Shape::mesh(lines));
             if let Some(node) = r.current.and_then(|k| r.nodes.get(k)) {
                 let cone = Stroke::new(1.5, Color32::from_white_alpha(160));
-                painter.add(Shape::dashed_line(
+                crate::app::clipped::dashed_line(
+                    painter,
                     &[s(node.root), s(node.right)],
                     cone,
                     5.0,
                     4.0,
-                ));
-                painter.add(Shape::dashed_line(
+                );
+                crate::app::clipped::dashed_line(
+                    painter,
                     &[s(node.root), s(node.left)],
                     cone,
                     5.0,
                     4.0,
-                ));
+                );
                 painter.circle_stroke(s(node.root), 7.0, Stroke::new(2.0, Color32::WHITE));
             }
         }
@@ -256,12 +258,13 @@ impl NavmeshScene {
             && optimal.is_found()
         {
             let points: Vec<Pos2> = optimal.waypoints.iter().map(|&p| s(p)).collect();
-            painter.add(Shape::dashed_line(
+            crate::app::clipped::dashed_line(
+                painter,
                 &points,
                 Stroke::new(3.5, OPTIMAL),
                 10.0,
                 5.0,
-            ));
+            );
             for p in points {
                 painter.circle_filled(p, 4.0, OPTIMAL);
             }

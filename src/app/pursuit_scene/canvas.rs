@@ -260,12 +260,13 @@ impl PursuitScene {
         if k.path_index < k.path.len() {
             let mut points = vec![screen(kitten)];
             points.extend(k.path[k.path_index..].iter().map(|&p| screen(p)));
-            painter.add(egui::Shape::dashed_line(
+            crate::app::clipped::dashed_line(
+                painter,
                 &points,
                 Stroke::new(1.5, KITTEN_ROUTE),
                 6.0,
                 4.0,
-            ));
+            );
         }
         // Rays and whiskers.
         if self.settings.show_rays {
