@@ -218,13 +218,26 @@ pub fn area_costs(mesh: &NavMesh, overrides: &[(String, f64)]) -> Result<AreaCos
 
 /// `mesh` with `shapes` cut out (its editor: the edited mesh and what was done), or a
 /// message.
+/// The shapes are counted and checked first, each error naming its shape; then all are cut
+/// in one pass.
 pub fn cut(mesh: NavMesh, shapes: Vec<Shape>) -> Result<MeshEditor, String> {
-    let mut editor = MeshEditor::new(Arc::new(mesh));
-    for (k, shape) in shapes.into_iter().enumerate() {
-        editor
-            .add_shape(shape)
-            .map_err(|e| format!("shape {}: {e}", k + 1))?;
+    use crate::navmesh::edit::MAX_SHAPES;
+    if shapes.len() > MAX_SHAPES {
+        return Err(format!(
+            "{} shapes given; a mesh's edits hold at most {MAX_SHAPES}",
+            shapes.len()
+        ));
     }
+    let checked = shapes
+        .iter()
+        .enumerate()
+        .map(|(k, shape)| shape.checked().map_err(|e| format!("shape {}: {e}", k + 1)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut editor = MeshEditor::new(Arc::new(mesh));
+    editor.add_shapes(checked).map_err(|e| match shapes.len() {
+        1 => format!("shape 1: {e}"),
+        _ => e.to_string(),
+    })?;
     Ok(editor)
 }
 

@@ -142,6 +142,30 @@ pub(crate) fn cut_cluster(
             .filter(|&t| in_cluster(t))
             .min()
     };
+    // Each shape's bounding box, to pass over the shapes far from a point at once.
+    let boxes: Vec<(Vec2, Vec2)> = shapes
+        .iter()
+        .map(|s| {
+            s.outline.iter().fold(
+                (Vec2::new(f64::MAX, f64::MAX), Vec2::new(f64::MIN, f64::MIN)),
+                |(lo, hi), &[x, y]| {
+                    (
+                        Vec2::new(lo.x.min(x), lo.y.min(y)),
+                        Vec2::new(hi.x.max(x), hi.y.max(y)),
+                    )
+                },
+            )
+        })
+        .collect();
+    let rings: Vec<Vec<Vec2>> = shapes.iter().map(|s| s.corners()).collect();
+    let covers = |k: usize, p: Vec2| {
+        let (lo, hi) = boxes[k];
+        lo.x <= p.x
+            && p.x <= hi.x
+            && lo.y <= p.y
+            && p.y <= hi.y
+            && super::shape::point_in_polygon(&rings[k], p)
+    };
     let mut pieces = Pieces::default();
     let mut new_vertex: HashMap<usize, usize> = HashMap::new();
     let mut region_area = 0.0;
@@ -161,17 +185,13 @@ pub(crate) fn cut_cluster(
             continue; // outside the cluster
         };
         region_area += turn.abs() / 2.0;
-        if shapes
-            .iter()
-            .any(|s| s.kind.blocks() && s.contains(centroid))
-        {
+        if (0..shapes.len()).any(|k| shapes[k].kind.blocks() && covers(k, centroid)) {
             continue;
         }
-        let area = shapes
-            .iter()
+        let area = (0..shapes.len())
             .rev()
-            .find_map(|s| match s.kind {
-                super::shape::ShapeKind::Area { area } if s.contains(centroid) => Some(area),
+            .find_map(|k| match shapes[k].kind {
+                super::shape::ShapeKind::Area { area } if covers(k, centroid) => Some(area),
                 _ => None,
             })
             .unwrap_or_else(|| area_of(under));

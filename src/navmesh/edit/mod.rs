@@ -173,6 +173,19 @@ impl MeshEditor {
         Ok(self.edits.shapes.len() - 1)
     }
 
+    /// Adds several shapes as one edit (one undo step, one cut of what they touch); returns
+    /// their indices. The count is checked before any work.
+    pub fn add_shapes(&mut self, shapes: Vec<Shape>) -> Result<std::ops::Range<usize>, EditError> {
+        let first = self.edits.shapes.len();
+        if first.saturating_add(shapes.len()) > MAX_SHAPES {
+            return Err(EditError::TooManyShapes);
+        }
+        let mut edits = self.edits.clone();
+        edits.shapes.extend(shapes);
+        self.commit(edits)?;
+        Ok(first..self.edits.shapes.len())
+    }
+
     /// Replaces shape `index` (a move, a resize, a door opened or closed).
     pub fn replace_shape(&mut self, index: usize, shape: Shape) -> Result<(), EditError> {
         let mut edits = self.edits.clone();
@@ -361,14 +374,18 @@ impl MeshEditor {
     /// Makes the edited mesh the one `edits` describe, rebuilding only the clusters that
     /// changed. On an error nothing changes.
     fn apply(&mut self, edits: Edits) -> Result<(), EditError> {
+        if edits.shapes.len() > MAX_SHAPES {
+            return Err(EditError::TooManyShapes);
+        }
+        // A shape already on the mesh was checked when it came; the others are checked now.
         let shapes: Vec<Shape> = edits
             .shapes
             .iter()
-            .map(|s| s.checked())
+            .map(|s| match self.edits.shapes.contains(s) {
+                true => Ok(s.clone()),
+                false => s.checked(),
+            })
             .collect::<Result<_, _>>()?;
-        if shapes.len() > MAX_SHAPES {
-            return Err(EditError::TooManyShapes);
-        }
         let names = self.base.area_names.len();
         for shape in &shapes {
             if let ShapeKind::Area { area } = shape.kind

@@ -266,7 +266,12 @@ fn checked_outline(corners: &[Vec2]) -> Result<Vec<Vec2>, ShapeError> {
                 let (shared, p, q) = if j == i + 1 { (b, a, d) } else { (a, b, c) };
                 orient(p, shared, q) == 0.0 && (p - shared).dot(q - shared) > 0.0
             } else {
-                segments_touch(a, b, c, d)
+                // Segments whose boxes are apart cannot touch (most pairs of a large ring).
+                let apart = a.x.max(b.x) < c.x.min(d.x)
+                    || c.x.max(d.x) < a.x.min(b.x)
+                    || a.y.max(b.y) < c.y.min(d.y)
+                    || c.y.max(d.y) < a.y.min(b.y);
+                !apart && segments_touch(a, b, c, d)
             };
             if bad {
                 return Err(ShapeError::SelfIntersecting(i, j));
