@@ -874,3 +874,116 @@ fn a_far_start_is_refused_beyond_the_range_and_drawn_within_it() {
     }
     assert!(png.is_file() && gif.is_file());
 }
+
+/// Shapes are counted before any is cut: 3,000 rectangles are refused at once, naming the
+/// limit. A hundred overlapping circles of 256 corners are cut in one pass, by `navlab cut` and
+/// from an edits file, within ten seconds and a gigabyte.
+#[test]
+fn many_shapes_are_counted_first_and_cut_in_one_pass() {
+    use navlab::navmesh::edit::saved;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("cut.obj");
+    let mut many: Vec<String> = vec!["cut".into(), "assets/rooms.obj".into(), "-o".into()];
+    many.push(text(&out).into());
+    for k in 0..3_000 {
+        let x = f64::from(k % 20);
+        many.extend(["--rect".into(), format!("{x},0,{},0.5", x + 0.5)]);
+    }
+    let args: Vec<&str> = many.iter().map(String::as_str).collect();
+    let started = navlab::clock::now();
+    let (code, stderr) = navlab_bounded(&args);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("3000 shapes") && stderr.contains("at most 1000"),
+        "{stderr}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(5));
+    // A hundred circles over the rooms, overlapping one another (seeded, as a stranger's
+    // file would be).
+    let mut circles: Vec<String> = vec!["cut".into(), "assets/rooms.obj".into(), "-o".into()];
+    circles.push(text(&out).into());
+    circles.extend(["--circle-sides".into(), "256".into()]);
+    let mut seed = 7u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for _ in 0..100 {
+        let (x, z, r) = (next() * 20.0, next() * 14.0 - 8.0, 0.2 + next() * 1.3);
+        circles.extend(["--circle".into(), format!("{x:.3},{z:.3},{r:.3}")]);
+    }
+    let args: Vec<&str> = circles.iter().map(String::as_str).collect();
+    let (code, stderr) = navlab_bounded(&args);
+    assert_eq!(code, Some(0), "{stderr}");
+    // The same shapes from the edits file beside the cut mesh.
+    let opened = NavMesh::load(&out, Plane::Xz).expect("the mesh opens");
+    let started = navlab::clock::now();
+    let editor = saved::read_beside(&out, &opened)
+        .expect("the edits fit")
+        .expect("beside it");
+    assert_eq!(editor.shapes().len(), 100);
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+/// A scenario file has a budget for all its searches together: lines whose goal is walled in
+/// (each a search of the whole map) stop at the budget with an error naming it, the line
+/// reached and the flag that lifts it (exit 2); with the budget lifted every line runs. Mesh
+/// scenario files alike.
+#[test]
+fn a_scenario_file_stops_at_its_expansion_budget() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let side = 256;
+    let mut rows = vec![".".repeat(side); side];
+    // The goal's cell (255, 255) walled in by (254, 254), (255, 254) and (254, 255).
+    for (x, y) in [(254usize, 254usize), (255, 254), (254, 255)] {
+        rows[y].replace_range(x..=x, "@");
+    }
+    let map = dir.path().join("walled.map");
+    std::fs::write(
+        &map,
+        format!(
+            "type octile\nheight {side}\nwidth {side}\nmap\n{}\n",
+            rows.join("\n")
+        ),
+    )
+    .expect("write");
+    let scen = dir.path().join("walled.map.scen");
+    let mut lines = String::from("version 1\n");
+    for k in 0..40 {
+        lines.push_str(&format!(
+            "0\twalled.map\t{side}\t{side}\t{k}\t0\t255\t255\t100\n"
+        ));
+    }
+    std::fs::write(&scen, lines).expect("write");
+    let (code, stderr) = navlab_bounded(&["scen", text(&scen), "--max-expansions", "300000"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("walled.map.scen: stopped after 5 of 40 scenarios")
+            && stderr.contains("--max-expansions"),
+        "{stderr}"
+    );
+    let (code, stderr) = navlab_bounded(&["scen", text(&scen), "--max-expansions", "0"]);
+    assert_eq!(code, Some(1), "every line runs (none matches): {stderr}");
+    // A mesh scenario file: the budget counts the triangles (or Polyanya's nodes) expanded.
+    let mesh_scen = dir.path().join("rooms.scen");
+    let mut lines = String::from("version 1\n");
+    for _ in 0..30 {
+        lines.push_str("0\trooms.obj\t0\t0\t0.5\t-7.5\t19.5\t5.5\t30\n");
+    }
+    std::fs::write(&mesh_scen, lines).expect("write");
+    for optimal in [false, true] {
+        let mut args = vec!["scen", text(&mesh_scen), "--mesh", "assets/rooms.obj"];
+        args.extend(["--max-expansions", "100"]);
+        if optimal {
+            args.push("--optimal");
+        }
+        let (code, stderr) = navlab_bounded(&args);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(
+            stderr.contains("stopped after") && stderr.contains("of 30"),
+            "{stderr}"
+        );
+    }
+}

@@ -326,6 +326,7 @@ pub(super) fn scen_command(
     scen_path: &std::path::Path,
     map_path: Option<&std::path::Path>,
     search: &GridSearchArgs,
+    max_expansions: u64,
     json: bool,
 ) -> ExitCode {
     use crate::grid::movingai::{self, matches_six_digits};
@@ -383,7 +384,14 @@ pub(super) fn scen_command(
             size.1
         );
     }
+    let progress = super::progress::Progress::new(scenarios.len(), "scenarios");
+    let (mut spent, mut ran) = (0u64, 0usize);
     for s in &scenarios {
+        if max_expansions > 0 && spent >= max_expansions {
+            break;
+        }
+        ran += 1;
+        progress.step();
         let problem = endpoint_problem(&map, "start", s.start)
             .or_else(|| endpoint_problem(&map, "goal", s.goal));
         let result = match problem {
@@ -404,6 +412,7 @@ pub(super) fn scen_command(
                 peak_memory: 0,
             },
         };
+        spent = spent.saturating_add(result.expanded as u64);
         let ok = result.cost.is_finite() && matches_six_digits(result.cost, s.optimal);
         matched += usize::from(ok);
         budget_exceeded +=
@@ -430,7 +439,10 @@ pub(super) fn scen_command(
             details.push(detail);
         }
     }
-    let total = scenarios.len();
+    drop(progress);
+    let total = ran;
+    let stopped = (ran < scenarios.len())
+        .then(|| super::budget_spent(scen_path, ran, scenarios.len(), spent, max_expansions));
     if json {
         say!(
             "{}",
@@ -439,6 +451,7 @@ pub(super) fn scen_command(
                 "map": map_path.display().to_string(),
                 "algorithm": algorithm.name(),
                 "scenarios": total,
+                "in_file": scenarios.len(),
                 "matched": matched,
                 "mismatched": total - matched,
                 "budget_exceeded": budget_exceeded,
@@ -473,6 +486,10 @@ pub(super) fn scen_command(
                 d.optimal
             );
         }
+    }
+    if let Some(stopped) = stopped {
+        complain!("error: {stopped}");
+        return ExitCode::from(2);
     }
     if matched == total {
         ExitCode::SUCCESS

@@ -4,7 +4,7 @@
 use super::args::{CostArg, cost_model};
 use crate::geom::Vec2;
 use crate::navmesh::anyangle::shortest_path;
-use crate::navmesh::quality::{QualityOptions, measure};
+use crate::navmesh::quality::QualityOptions;
 use crate::navmesh::scenarios::MeshScenario;
 use crate::navmesh::{NavMesh, Plane, QueryOptions, find_path};
 use crate::search::NoObserver;
@@ -44,7 +44,9 @@ pub(super) fn quality_command(
         Ok(mesh) => mesh,
         Err(code) => return code,
     };
-    let report = measure(&mesh, options);
+    let progress = super::progress::Progress::new(options.queries, "queries");
+    let report = crate::navmesh::quality::measure_with_progress(&mesh, options, || progress.step());
+    drop(progress);
     let measured = report.pairs.len();
     let worst = report.worst(10);
     let cost_name = format!("{cost:?}").to_lowercase();
@@ -167,8 +169,8 @@ pub(super) fn mesh_scen_command(
     scen_path: &Path,
     mesh_path: &Path,
     read: crate::navmesh::ReadOptions,
-    optimal: bool,
-    cost: CostArg,
+    (optimal, cost): (bool, CostArg),
+    max_expansions: u64,
     json: bool,
 ) -> ExitCode {
     let scenarios = match crate::navmesh::scenarios::load(scen_path) {
@@ -182,11 +184,22 @@ pub(super) fn mesh_scen_command(
         Ok(mesh) => mesh,
         Err(code) => return code,
     };
-    let details: Vec<MeshScenarioDetail> = scenarios
-        .iter()
-        .map(|s| run_one(&mesh, s, optimal, cost))
-        .collect();
+    let progress = super::progress::Progress::new(scenarios.len(), "scenarios");
+    let mut details: Vec<MeshScenarioDetail> = Vec::with_capacity(scenarios.len());
+    let mut spent = 0u64;
+    for s in &scenarios {
+        if max_expansions > 0 && spent >= max_expansions {
+            break;
+        }
+        let (detail, expanded) = run_one(&mesh, s, optimal, cost);
+        spent = spent.saturating_add(expanded as u64);
+        details.push(detail);
+        progress.step();
+    }
+    drop(progress);
     let total = details.len();
+    let stopped = (total < scenarios.len())
+        .then(|| super::budget_spent(scen_path, total, scenarios.len(), spent, max_expansions));
     let matched = details.iter().filter(|d| d.matches).count();
     let excess: Vec<f64> = details.iter().filter_map(|d| d.excess).collect();
     let (mean, p95, worst) = crate::navmesh::quality::excess_summary(&excess);
@@ -198,6 +211,7 @@ pub(super) fn mesh_scen_command(
             "mesh": mesh_path.display().to_string(),
             "search": search,
             "scenarios": total,
+            "in_file": scenarios.len(),
             "matched": matched,
             "mismatched": total - matched,
             "details": details,
@@ -240,6 +254,10 @@ pub(super) fn mesh_scen_command(
             );
         }
     }
+    if let Some(stopped) = stopped {
+        complain!("error: {stopped}");
+        return ExitCode::from(2);
+    }
     if !optimal || matched == total {
         ExitCode::SUCCESS
     } else {
@@ -247,9 +265,17 @@ pub(super) fn mesh_scen_command(
     }
 }
 
-fn run_one(mesh: &NavMesh, s: &MeshScenario, optimal: bool, cost: CostArg) -> MeshScenarioDetail {
+/// One scenario's detail, and how many nodes its search expanded.
+fn run_one(
+    mesh: &NavMesh,
+    s: &MeshScenario,
+    optimal: bool,
+    cost: CostArg,
+) -> (MeshScenarioDetail, usize) {
+    let mut expanded = 0;
     let length = if optimal {
         let path = shortest_path(mesh, s.start, s.goal, &mut NoObserver);
+        expanded = path.nodes_popped;
         path.is_found().then_some(path.length)
     } else {
         let options = QueryOptions {
@@ -264,6 +290,7 @@ fn run_one(mesh: &NavMesh, s: &MeshScenario, optimal: bool, cost: CostArg) -> Me
             &mut NoObserver,
             &mut NoObserver,
         )
+        .inspect(|p| expanded = p.expanded)
         .filter(|p| p.length.is_finite())
         .map(|p| p.length)
     };
@@ -278,7 +305,7 @@ fn run_one(mesh: &NavMesh, s: &MeshScenario, optimal: bool, cost: CostArg) -> Me
         }
         _ => None,
     };
-    MeshScenarioDetail {
+    let detail = MeshScenarioDetail {
         line: s.line,
         bucket: s.bucket,
         start: point(s.start),
@@ -287,5 +314,6 @@ fn run_one(mesh: &NavMesh, s: &MeshScenario, optimal: bool, cost: CostArg) -> Me
         length,
         matches,
         excess,
-    }
+    };
+    (detail, expanded)
 }

@@ -194,6 +194,15 @@ impl<'m> PointSampler<'m> {
 
 /// Runs `options.queries` random pairs (at most [`MAX_QUERIES`]) through both searches.
 pub fn measure(mesh: &NavMesh, options: QualityOptions) -> QualityReport {
+    measure_with_progress(mesh, options, || {})
+}
+
+/// [`measure`], calling `done` after each pair (for a progress bar).
+pub fn measure_with_progress(
+    mesh: &NavMesh,
+    options: QualityOptions,
+    mut done: impl FnMut(),
+) -> QualityReport {
     let sampler = PointSampler::new(mesh);
     let mut rng = Pcg64Mcg::seed_from_u64(options.seed);
     let query = QueryOptions {
@@ -235,6 +244,7 @@ pub fn measure(mesh: &NavMesh, options: QualityOptions) -> QualityReport {
             }
             _ => report.skipped += 1,
         }
+        done();
     }
     report
 }
