@@ -197,3 +197,63 @@ fn the_export_window_offers_the_first_steps_and_says_the_size_of_the_frames() {
         canvas.height().round()
     ));
 }
+
+/// An animation past its limits — frames over 4096 pixels on a side, or more pixels in all
+/// than the budget — is refused before anything is drawn, naming the limit; nothing written.
+#[test]
+fn an_animation_too_large_is_refused_naming_the_limit() {
+    let dir = tempfile::tempdir().expect("temp");
+    let out = dir.path().join("huge.gif");
+    let out_name = out.to_str().expect("utf-8");
+    for (size, steps, limit) in [
+        ("8000x8000", "0..1", "at most 4096 on a side"),
+        ("1280x800", "0..1999", "at most 600000000"),
+    ] {
+        let started = navlab::clock::now();
+        let (code, _, stderr) =
+            navlab(&["open", "--gif", out_name, "--size", size, "--steps", steps]);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(
+            stderr.contains(limit) && stderr.contains("huge.gif"),
+            "{stderr}"
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+    assert!(!out.exists());
+}
+
+/// A recording in the window can be cancelled from the status bar: it stops, says so, and
+/// writes nothing.
+#[test]
+fn an_animation_recording_can_be_cancelled() {
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::Queryable;
+    use navlab::app::files::ScriptedDialogs;
+    use navlab::app::{AppSettings, NavlabApp, UiCommand};
+    let dir = tempfile::tempdir().expect("temp");
+    let out = dir.path().join("cancelled.gif");
+    let dialogs = ScriptedDialogs {
+        answers: std::collections::VecDeque::from([Some(out.clone())]),
+        ..Default::default()
+    };
+    let app = NavlabApp::new(AppSettings::default(), Box::new(dialogs));
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(800.0, 500.0))
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
+    h.run_steps(2);
+    h.key_press(egui::Key::End);
+    h.run_steps(2);
+    h.state_mut().run(UiCommand::ExportAnimation);
+    h.run_steps(2);
+    h.get_by_label("Export…").click();
+    h.run_steps(2);
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    let notice = h.state().notice.clone().unwrap_or_default();
+    assert!(notice.starts_with("Cancelled the animation"), "{notice}");
+    // The worker stops before its next frame and never writes.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    h.run_steps(2);
+    assert!(!out.exists());
+    assert!(h.state().error().is_none(), "{:?}", h.state().error());
+}

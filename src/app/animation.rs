@@ -10,6 +10,14 @@ use std::path::PathBuf;
 /// Most frames one animation holds.
 pub const MAX_FRAMES: usize = 2_000;
 
+/// Most pixels along either side of an animation's frames (a frame of 4096 × 4096 takes about
+/// a third of a gigabyte and seconds to draw and encode).
+pub const MAX_FRAME_SIDE: usize = 4_096;
+
+/// Most pixels of all an animation's frames together: 585 frames of 1280 × 800, 2,000 of
+/// 640 × 400 — about a minute of drawing and encoding.
+pub const MAX_TOTAL_PIXELS: u64 = 600_000_000;
+
 /// What to record.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnimationPlan {
@@ -23,6 +31,38 @@ pub struct AnimationPlan {
     pub size: [usize; 2],
     /// Only the canvas, not the whole window.
     pub canvas_only: bool,
+}
+
+impl AnimationPlan {
+    /// How many frames it records.
+    pub fn frames(&self) -> usize {
+        self.steps.1.saturating_sub(self.steps.0) + 1
+    }
+
+    /// Why it cannot be recorded (past [`MAX_FRAMES`], [`MAX_FRAME_SIDE`] or
+    /// [`MAX_TOTAL_PIXELS`]), with the frames' size `size` (the window's, or the canvas's).
+    pub fn problem(&self, [w, h]: [usize; 2]) -> Option<String> {
+        let frames = self.frames();
+        let pixels = (frames as u64)
+            .saturating_mul(w as u64)
+            .saturating_mul(h as u64);
+        if frames > MAX_FRAMES {
+            Some(format!(
+                "{frames} frames; an animation holds at most {MAX_FRAMES}"
+            ))
+        } else if w > MAX_FRAME_SIDE || h > MAX_FRAME_SIDE {
+            Some(format!(
+                "frames of {w} × {h} pixels; an animation's are at most {MAX_FRAME_SIDE} on a side"
+            ))
+        } else if pixels > MAX_TOTAL_PIXELS {
+            Some(format!(
+                "{frames} frames of {w} × {h} pixels are {pixels} pixels; an animation holds at \
+                 most {MAX_TOTAL_PIXELS} (fewer steps or a smaller size)"
+            ))
+        } else {
+            None
+        }
+    }
 }
 
 /// What was written.
@@ -57,6 +97,9 @@ pub fn parse_step_range(text: &str) -> Result<(usize, usize), String> {
 /// Sets the window's state up as `launch` says, then draws and writes the steps `plan` asks
 /// for. Errors name what failed (a file that did not open, the GIF that was not written).
 pub fn record_gif(launch: &Launch, plan: &AnimationPlan) -> Result<AnimationReport, String> {
+    if let Some(problem) = plan.problem(plan.size) {
+        return Err(format!("{}: {problem}", crate::input::shown(&plan.path)));
+    }
     let mut app = super::headless::launched_app(launch, &mut |warning| {
         eprintln!(
             "{}",
@@ -70,19 +113,28 @@ pub fn record_gif(launch: &Launch, plan: &AnimationPlan) -> Result<AnimationRepo
 }
 
 /// [`record_gif`] for the worker thread of an [`ExportJob`]: `done` counts the frames
-/// recorded.
+/// recorded; once `cancelled` is set, it stops before the next frame and writes nothing.
 fn record_gif_counting(
     launch: &Launch,
     plan: &AnimationPlan,
     done: &std::sync::atomic::AtomicUsize,
+    cancelled: &std::sync::atomic::AtomicBool,
 ) -> Result<AnimationReport, String> {
+    use std::sync::atomic::Ordering;
+    let stop = || "cancelled".to_string();
     let mut app = super::headless::launched_app(launch, &mut |_| {})?;
     let theme = super::headless::picture_theme(launch);
     let mut recorder = Recorder::new(&mut app, plan.clone(), theme);
     while recorder.record_next(&mut app)? {
-        done.store(recorder.progress().0, std::sync::atomic::Ordering::Relaxed);
+        done.store(recorder.progress().0, Ordering::Relaxed);
+        if cancelled.load(Ordering::Relaxed) {
+            return Err(stop());
+        }
     }
     let (bytes, report) = recorder.finish()?;
+    if cancelled.load(Ordering::Relaxed) {
+        return Err(stop());
+    }
     crate::atomic::write_atomically(&plan.path, &bytes)?;
     Ok(report)
 }
@@ -320,6 +372,8 @@ enum ExportWork {
         /// Frames recorded so far, and how many there will be.
         done: std::sync::Arc<std::sync::atomic::AtomicUsize>,
         total: usize,
+        /// Set to stop the recording.
+        cancelled: std::sync::Arc<std::sync::atomic::AtomicBool>,
     },
     Here {
         /// The window whose steps are drawn (not the one shown).
@@ -349,11 +403,12 @@ impl ExportJob {
         let path = plan.path.clone();
         let total = plan.steps.1.saturating_sub(plan.steps.0) + 1;
         let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let counter = done.clone();
+        let cancelled = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (counter, stop) = (done.clone(), cancelled.clone());
         std::thread::Builder::new()
             .name("navlab animation".into())
             .spawn(move || {
-                let result = record_gif_counting(&launch, &plan, &counter);
+                let result = record_gif_counting(&launch, &plan, &counter, &stop);
                 drop(folder);
                 let _ = send.send(result);
             })
@@ -364,8 +419,16 @@ impl ExportJob {
                 answer,
                 done,
                 total,
+                cancelled,
             },
         })
+    }
+
+    /// Stops the recording: nothing is written. (A worker stops before its next frame.)
+    pub fn cancel(self) {
+        if let ExportWork::Thread { cancelled, .. } = &self.work {
+            cancelled.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
     }
 
     /// Records what `window` shows as `plan` asks, a frame at each [`poll`](Self::poll), and

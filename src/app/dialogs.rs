@@ -239,10 +239,24 @@ impl NavlabApp {
                     None => form.size,
                 };
                 ui.label(format!("{} of {w} × {h} pixels", count(frames, "frame")));
+                let plan = super::animation::AnimationPlan {
+                    path: std::path::PathBuf::new(),
+                    steps: (form.from, form.to),
+                    fps: f64::from(form.fps),
+                    size: form.size,
+                    canvas_only: form.canvas_only,
+                };
+                let problem = plan.problem([w, h]);
+                if let Some(problem) = &problem {
+                    ui.colored_label(
+                        super::ink::on_panel(ui.visuals(), super::ink::WARNING),
+                        format!("Too large: {problem}"),
+                    );
+                }
                 ui.horizontal(|ui| {
                     export = ui
                         .add_enabled(
-                            form.from <= form.to && !too_many,
+                            form.from <= form.to && !too_many && problem.is_none(),
                             egui::Button::new("Export…"),
                         )
                         .on_hover_text(
@@ -341,6 +355,17 @@ impl NavlabApp {
             report.size[0],
             report.size[1]
         ));
+    }
+
+    /// Stops the animation being recorded; nothing is written.
+    pub(super) fn cancel_export(&mut self) {
+        if let Some(job) = self.windows.export_job.take() {
+            self.notice = Some(format!(
+                "Cancelled the animation; {} was not written",
+                crate::input::shown(&job.path)
+            ));
+            job.cancel();
+        }
     }
 
     /// Says how a recording ended, once it has, and how far it is while it runs; true while

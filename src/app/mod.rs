@@ -517,14 +517,25 @@ impl NavlabApp {
         }
     }
 
-    /// The status bar: the scene's part, then the last notice.
-    fn status_ui(&self, ui: &mut egui::Ui) {
+    /// The status bar: the scene's part, then the last notice (with Cancel while an
+    /// animation records).
+    fn status_ui(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
             self.scene().status_ui(ui, &self.map);
             if let Some(name) = self.opening() {
                 ui.separator();
                 ui.spinner();
                 ui.label(format!("opening {name}…"));
+            }
+            if self.windows.export_job.is_some() {
+                ui.separator();
+                if ui
+                    .button("Cancel")
+                    .on_hover_text("Stop recording the animation; nothing is written")
+                    .clicked()
+                {
+                    self.cancel_export();
+                }
             }
             if let Some(notice) = &self.notice {
                 ui.separator();
