@@ -284,8 +284,10 @@ impl TileMapScene {
         self.partitions.clear();
         self.playback.cursor = 0;
         // The last search was of another map: forget it rather than show it over this one
-        // while a large map is searched on the worker.
-        self.search = RecordedSearch::new(map.map.cell_count(), self.algorithm());
+        // while a large map is searched on the worker. Its replay holds no cells until the
+        // new search's answer comes (a replay of the largest map is a gigabyte; the search's
+        // working memory is as large, and the two need not be held at once).
+        self.search = RecordedSearch::new(0, self.algorithm());
         self.rerun(map);
     }
 
@@ -337,8 +339,11 @@ impl TileMapScene {
     /// Shows a finished search: its steps replace the recorded ones, the replay keeps its step.
     fn show_search(&mut self, done: SearchDone) {
         let cursor = self.resume_cursor.take().unwrap_or(self.playback.cursor);
-        self.search =
-            RecordedSearch::of(done, self.searched_map.cell_count(), self.search.shown + 1);
+        let shown = self.search.shown + 1;
+        // The last search's per-cell replay goes before the new one is made: on the largest
+        // maps each is hundreds of megabytes.
+        self.search = RecordedSearch::new(0, self.algorithm());
+        self.search = RecordedSearch::of(done, self.searched_map.cell_count(), shown);
         self.playback.cursor = cursor.min(self.search.events.len());
         self.search.seek(self.playback.cursor);
     }
