@@ -47,6 +47,10 @@ pub const MAX_LESSON_BYTES: u64 = 64 << 20;
 /// The most bytes read of a search trace (Posthoc's format) to compare with.
 pub const MAX_TRACE_BYTES: u64 = 256 << 20;
 
+/// The most bytes of a search trace written as YAML (slower to read than JSON: about 25 MB a
+/// second, so that this much reads in a few seconds).
+pub const MAX_YAML_TRACE_BYTES: u64 = 128 << 20;
+
 /// Why a file was not read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {

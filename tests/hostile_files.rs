@@ -987,3 +987,32 @@ fn a_scenario_file_stops_at_its_expansion_budget() {
         );
     }
 }
+
+/// A YAML trace one byte past its limit (half a JSON trace's: YAML reads five times slower) is
+/// refused naming the limit, within ten seconds and a gigabyte.
+#[test]
+fn a_yaml_trace_past_its_limit_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let map = dir.path().join("small.map");
+    std::fs::write(&map, "type octile\nheight 2\nwidth 2\nmap\n..\n..\n").expect("write");
+    let big = dir.path().join("big.trace.yaml");
+    let file = std::fs::File::create(&big).expect("create");
+    file.set_len(navlab::input::MAX_YAML_TRACE_BYTES + 1)
+        .expect("sparse");
+    drop(file);
+    let (code, stderr) = navlab_bounded(&[
+        "grid",
+        text(&map),
+        "--from",
+        "0,0",
+        "--to",
+        "1,1",
+        "--against",
+        text(&big),
+    ]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("big.trace.yaml") && stderr.contains("128 MiB"),
+        "{stderr}"
+    );
+}

@@ -821,6 +821,10 @@ pub fn parse(bytes: &[u8], name: &str, node_count: usize) -> Result<Vec<SearchEv
     crate::input::check_size(bytes, crate::input::MAX_TRACE_BYTES, "a search trace")
         .map_err(|e| format!("{name}: {e}"))?;
     let text = std::str::from_utf8(bytes).map_err(|_| format!("{name}: not UTF-8 text"))?;
+    if !text.trim_start().starts_with('{') {
+        crate::input::check_size(bytes, crate::input::MAX_YAML_TRACE_BYTES, "a YAML trace")
+            .map_err(|e| format!("{name}: {e}"))?;
+    }
     import(text, node_count).map_err(|e| format!("{name}:{}: {}", e.line, e.message))
 }
 
