@@ -328,3 +328,37 @@ fn a_point_beyond_the_coordinate_range_is_refused_and_a_far_one_drawn() {
     let shapes = common::shapes_of_frame(&mut opened);
     assert!(shapes < 20_000, "{shapes} shapes for one frame");
 }
+
+/// A mesh or a map written inside a lesson is named as that part of the lesson, so that the
+/// line of an error in it is read as the embedded text's line, not the lesson's.
+#[test]
+fn an_error_in_an_embedded_mesh_or_map_names_that_part_and_its_line() {
+    let lesson = teaching_app().lesson_in(None).expect("a lesson");
+    let value = serde_json::to_value(&lesson).expect("JSON");
+    let mut mesh = value.clone();
+    mesh["navmesh"]["mesh"] =
+        serde_json::json!({"kind": "embedded", "text": "v 0 0 0\nv 1 0 0\nf 1 2 9\n"});
+    let error = app()
+        .open_lesson_bytes(
+            &serde_json::to_vec(&mesh).expect("bytes"),
+            "part.navlab",
+            None,
+        )
+        .expect_err("a face past the vertices");
+    assert!(
+        error.contains("part.navlab[navmesh.mesh.text]:3:"),
+        "{error}"
+    );
+    let mut map = value;
+    map["tile_map"]["map"] =
+        serde_json::json!({"kind": "embedded", "text": "{\n\"width\": 2,\n\"height\": \"x\"\n}"});
+    let error = app()
+        .open_lesson_bytes(
+            &serde_json::to_vec(&map).expect("bytes"),
+            "part.navlab",
+            None,
+        )
+        .expect_err("a height that is no number");
+    assert!(error.contains("part.navlab[tile_map.map.text]"), "{error}");
+    assert!(error.contains("line 3"), "{error}");
+}

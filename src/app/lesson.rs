@@ -396,9 +396,11 @@ impl NavlabApp {
                     max_slope: None,
                     agent_radius: None,
                 };
-                let raw = crate::navmesh::obj::parse_raw(text.as_bytes(), name, read.plane)
+                // Its lines are the embedded text's, not the lesson's: named as a part of it.
+                let part = format!("{name}[navmesh.mesh.text]");
+                let raw = crate::navmesh::obj::parse_raw(text.as_bytes(), &part, read.plane)
                     .map_err(|e| e.to_string())?;
-                let mesh = crate::navmesh::NavMesh::from_read(raw, name, plain)
+                let mesh = crate::navmesh::NavMesh::from_read(raw, &part, plain)
                     .map_err(|e| e.to_string())?;
                 (
                     mesh,
@@ -416,8 +418,11 @@ impl NavlabApp {
                 (map, Some(file))
             }
             Source::Embedded { text } => (
-                crate::grid::movingai::parse_navlab_json(text.as_bytes(), name)
-                    .map_err(|e| e.to_string())?,
+                crate::grid::movingai::parse_navlab_json(
+                    text.as_bytes(),
+                    &format!("{name}[tile_map.map.text]"),
+                )
+                .map_err(|e| e.to_string())?,
                 None,
             ),
             Source::BuiltIn { name: built_in } if built_in == BUILT_IN_MAP => {
