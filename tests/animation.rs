@@ -207,7 +207,7 @@ fn an_animation_too_large_is_refused_naming_the_limit() {
     let out_name = out.to_str().expect("utf-8");
     for (size, steps, limit) in [
         ("8000x8000", "0..1", "at most 4096 on a side"),
-        ("1280x800", "0..1999", "at most 600000000"),
+        ("1280x800", "0..1999", "at most 600,000,000"),
     ] {
         let started = navlab::clock::now();
         let (code, _, stderr) =

@@ -46,9 +46,12 @@ impl AnimationPlan {
         let pixels = (frames as u64)
             .saturating_mul(w as u64)
             .saturating_mul(h as u64);
+        let big = |n: u64| crate::words::thousands(usize::try_from(n).unwrap_or(usize::MAX));
         if frames > MAX_FRAMES {
             Some(format!(
-                "{frames} frames; an animation holds at most {MAX_FRAMES}"
+                "{} frames; an animation holds at most {}",
+                big(frames as u64),
+                big(MAX_FRAMES as u64)
             ))
         } else if w > MAX_FRAME_SIDE || h > MAX_FRAME_SIDE {
             Some(format!(
@@ -56,8 +59,11 @@ impl AnimationPlan {
             ))
         } else if pixels > MAX_TOTAL_PIXELS {
             Some(format!(
-                "{frames} frames of {w} × {h} pixels are {pixels} pixels; an animation holds at \
-                 most {MAX_TOTAL_PIXELS} (fewer steps or a smaller size)"
+                "{} frames of {w} × {h} are {} pixels; an animation holds at most {} (fewer \
+                 steps or a smaller size)",
+                big(frames as u64),
+                big(pixels),
+                big(MAX_TOTAL_PIXELS)
             ))
         } else {
             None

@@ -517,18 +517,13 @@ impl NavlabApp {
         }
     }
 
-    /// The status bar: the scene's part, then the last notice (with Cancel while an
-    /// animation records).
+    /// The status bar: Cancel while an animation records, the scene's part, then the last
+    /// notice.
     fn status_ui(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
-            self.scene().status_ui(ui, &self.map);
-            if let Some(name) = self.opening() {
-                ui.separator();
-                ui.spinner();
-                ui.label(format!("opening {name}…"));
-            }
+            // First, where it stays put: the scene's part changes width as the pointer moves
+            // (the point under it), and the button must not move away from the pointer.
             if self.windows.export_job.is_some() {
-                ui.separator();
                 if ui
                     .button("Cancel")
                     .on_hover_text("Stop recording the animation; nothing is written")
@@ -536,6 +531,13 @@ impl NavlabApp {
                 {
                     self.cancel_export();
                 }
+                ui.separator();
+            }
+            self.scene().status_ui(ui, &self.map);
+            if let Some(name) = self.opening() {
+                ui.separator();
+                ui.spinner();
+                ui.label(format!("opening {name}…"));
             }
             if let Some(notice) = &self.notice {
                 ui.separator();
