@@ -247,6 +247,10 @@ fn an_animation_recording_can_be_cancelled() {
     h.run_steps(2);
     h.get_by_label("Export…").click();
     h.run_steps(2);
+    // First in the status bar, where the point under the pointer (whose width changes as
+    // the pointer moves) cannot push it away.
+    let cancel = h.get_by_label("Cancel").rect();
+    assert!(cancel.min.x < 20.0, "{cancel:?}");
     h.get_by_label("Cancel").click();
     h.run_steps(2);
     let notice = h.state().notice.clone().unwrap_or_default();
