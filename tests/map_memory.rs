@@ -1,7 +1,10 @@
-//! The window's memory for a large tile map, measured by the system (the process's peak
-//! resident memory, reset first; one test in this binary so that nothing else runs): a 2048 ×
-//! 2048 map opened, searched and drawn. The search's working memory and the replay of its
-//! steps are each about twenty bytes a cell; they are not held at once, nor two replays.
+//! Memory for large tile maps, measured by the system (the process's peak resident memory,
+//! reset first; one test in this binary, its measurements one after another, so that nothing
+//! else runs meanwhile): a 2048 × 2048 map opened, searched and drawn in the window (the
+//! search's working memory and the replay of its steps are each about twenty bytes a cell;
+//! they are not held at once, nor two replays); and a search across a map of the largest side
+//! that explores a few thousand cells, which holds the pages it writes, not sixteen bytes for
+//! each of its 67 million cells.
 
 /// A figure of this process's `/proc/self/status`, in bytes ("VmHWM", "VmRSS").
 fn status_bytes(field: &str) -> Option<usize> {
@@ -12,7 +15,7 @@ fn status_bytes(field: &str) -> Option<usize> {
 }
 
 #[test]
-fn a_large_map_in_the_window_takes_under_twenty_five_bytes_a_cell() {
+fn large_maps_take_memory_for_what_is_explored() {
     let side = 2048;
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("open.map");
@@ -44,4 +47,25 @@ fn a_large_map_in_the_window_takes_under_twenty_five_bytes_a_cell() {
     let per_cell = peak.saturating_sub(before) as f64 / (side * side) as f64;
     eprintln!("{per_cell:.1} bytes a cell at the peak");
     assert!(per_cell < 25.0, "{per_cell:.1} bytes a cell");
+
+    // A search corner to corner on an open map of the largest side.
+    use navlab::grid::{Connectivity, TileMap, map::MAX_SIDE};
+    let side = MAX_SIDE;
+    let map = TileMap::new(side, side).expect("the largest map");
+    let algorithm = navlab::grid::AlgorithmKind::AStar.with(Default::default());
+    std::fs::write("/proc/self/clear_refs", "5").expect("reset the peak");
+    let before = status_bytes("VmRSS").expect("VmRSS");
+    let found = navlab::grid::grid_search(
+        &map,
+        (0, 0),
+        (side - 1, side - 1),
+        algorithm,
+        Connectivity::Eight,
+        &mut navlab::search::NoObserver,
+    );
+    assert_eq!(found.expanded, side);
+    let peak = status_bytes("VmHWM").expect("VmHWM");
+    let taken = peak.saturating_sub(before);
+    eprintln!("{taken} bytes at the peak for a search of {side} × {side}");
+    assert!(taken < 128 << 20, "{taken} bytes");
 }

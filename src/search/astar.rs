@@ -15,30 +15,49 @@ use std::collections::BinaryHeap;
 
 const NO_PARENT: u32 = u32::MAX;
 
-/// What the search knows about one node, in 16 bytes so that four share a cache line: the cost
-/// so far (infinite: never reached), the parent, and the insertion number of its newest open
-/// entry (`CLOSED` once expanded). Older entries of the node in the heap are stale.
-#[derive(Clone, Copy)]
-struct NodeRecord {
-    g: f64,
-    parent: u32,
-    latest: u32,
-}
+/// What the search knows about one node, in 16 bytes so that four share a cache line: the bits
+/// of its cost so far, then its parent plus one (0: none) in the low half of the second word
+/// and the insertion number of its newest open entry in the high half (0: never reached;
+/// `CLOSED` once expanded). Older entries of the node in the heap are stale. All zero for a
+/// node not reached, so that the array starts as zeroed memory, which the system hands out
+/// page by page as the search first writes to it: a search that reaches a few thousand nodes
+/// of a 67-million-cell map holds a few pages, not a gigabyte.
+type NodeRecord = [u64; 2];
 
 const CLOSED: u32 = u32::MAX;
 
-const UNSEEN: NodeRecord = NodeRecord {
-    g: f64::INFINITY,
-    parent: NO_PARENT,
-    latest: 0,
-};
+fn record(g: f64, parent: u32, latest: u32) -> NodeRecord {
+    [
+        g.to_bits(),
+        u64::from(parent.wrapping_add(1)) | (u64::from(latest) << 32),
+    ]
+}
+
+fn cost(record: &NodeRecord) -> f64 {
+    f64::from_bits(record[0])
+}
+
+fn parent(record: &NodeRecord) -> u32 {
+    (record[1] as u32).wrapping_sub(1)
+}
+
+fn latest(record: &NodeRecord) -> u32 {
+    (record[1] >> 32) as u32
+}
+
+fn set_latest(record: &mut NodeRecord, latest: u32) {
+    record[1] = (record[1] & u64::from(u32::MAX)) | (u64::from(latest) << 32);
+}
 
 /// Per-node working memory of a search, reusable between searches on graphs of the same size so
 /// that repeated queries do not allocate.
 #[derive(Default)]
 pub struct AStarScratch {
     nodes: Vec<NodeRecord>,
+    /// The nodes reached, to reset before the next search, while they are at most
+    /// [`Self::touched_cap`]; past it the next search clears the whole array instead.
     touched: Vec<u32>,
+    reset_all: bool,
     heap: BinaryHeap<OpenEntry>,
     /// Open nodes whose `f` equals the `f` being expanded: they are minimal too, so they skip
     /// the heap (last in, first out).
@@ -47,6 +66,13 @@ pub struct AStarScratch {
 }
 
 impl AStarScratch {
+    /// The most nodes [`Self::touched`] lists: a quarter of the graph, and at least a million
+    /// (searches that reach fewer are reset node by node; clearing the whole array after each
+    /// of many small searches would cost more than the searches).
+    fn touched_cap(&self) -> usize {
+        (self.nodes.len() / 4).max(1 << 20)
+    }
+
     /// Working memory for graphs of `node_count` nodes.
     pub fn new(node_count: usize) -> Self {
         let mut scratch = Self::default();
@@ -56,12 +82,19 @@ impl AStarScratch {
 
     fn prepare(&mut self, node_count: usize) {
         if self.nodes.len() != node_count {
-            self.nodes = vec![UNSEEN; node_count];
+            // Zeroed memory, resident page by page as it is written.
+            self.nodes = Vec::new();
+            self.nodes = vec![[0; 2]; node_count];
+        } else if self.reset_all {
+            self.nodes.fill([0; 2]);
         } else {
             for &n in &self.touched {
-                self.nodes[n as usize] = UNSEEN;
+                if let Some(record) = self.nodes.get_mut(n as usize) {
+                    *record = [0; 2];
+                }
             }
         }
+        self.reset_all = false;
         self.touched.clear();
         self.heap.clear();
         self.level.clear();
@@ -221,24 +254,33 @@ where
         });
         return result;
     }
+    let cap = scratch.touched_cap();
     let AStarScratch {
         nodes,
         touched,
+        reset_all,
         heap,
         level,
         successors: out,
     } = scratch;
+    // Notes a node reached, for the reset before the next search.
+    let mut touch = |node: usize| {
+        if !*reset_all {
+            if touched.len() >= cap {
+                *reset_all = true;
+                *touched = Vec::new();
+            } else {
+                touched.push(node as u32);
+            }
+        }
+    };
 
     // Insertion numbers start at 1 (0 means "never pushed"); CLOSED is never reached because
     // a graph with u32::MAX - 1 pushes would not fit in memory here.
     let mut order = 1u32;
     let h0 = heuristic(start);
-    nodes[start] = NodeRecord {
-        g: 0.0,
-        parent: NO_PARENT,
-        latest: order,
-    };
-    touched.push(start as u32);
+    nodes[start] = record(0.0, NO_PARENT, order);
+    touch(start);
     heap.push(OpenEntry::new(h0, order, start as u32));
     observer.event(SearchEvent::Opened {
         node: start,
@@ -252,12 +294,15 @@ where
 
     while let Some(entry) = level.pop().or_else(|| heap.pop()) {
         let node = entry.node() as usize;
-        let record = &mut nodes[node];
-        if record.latest != entry.order() {
+        let Some(at) = nodes.get_mut(node) else {
+            continue;
+        };
+        if latest(at) != entry.order() {
             continue; // closed, or a stale entry left behind by an improvement
         }
-        record.latest = CLOSED;
-        let g_node = record.g;
+        set_latest(at, CLOSED);
+        let g_node = cost(at);
+        let parent_node = parent(at);
         open_count -= 1;
         closed_count += 1;
         result.expanded += 1;
@@ -267,29 +312,31 @@ where
             h: f64::from_bits(entry.f_bits()) - g_node,
         });
         if is_goal(node) {
-            result.found(node, g_node, |n| nodes[n].parent);
+            result.found(node, g_node, |n| parent(&nodes[n]));
             break;
         }
         out.clear();
-        let parent = nodes[node].parent;
-        successors(node, (parent != NO_PARENT).then_some(parent as usize), out);
+        successors(
+            node,
+            (parent_node != NO_PARENT).then_some(parent_node as usize),
+            out,
+        );
         for &(next, step) in out.iter() {
-            let Some(record) = nodes.get_mut(next) else {
+            let Some(at) = nodes.get_mut(next) else {
                 continue;
             };
-            if record.latest == CLOSED {
+            let seen = latest(at);
+            if seen == CLOSED {
                 continue;
             }
             let new_g = g_node + step;
-            if new_g >= record.g {
+            let first_visit = seen == 0;
+            if !first_visit && new_g >= cost(at) {
                 continue;
             }
-            let first_visit = record.g.is_infinite();
             let h_next = heuristic(next);
             order = order.wrapping_add(1);
-            record.g = new_g;
-            record.parent = node as u32;
-            record.latest = order;
+            *at = record(new_g, node as u32, order);
             let entry_next = OpenEntry::new(new_g + h_next, order, next as u32);
             // Equal f: as good as anything open, so expand it next without the heap (common on
             // grids when walking straight at the goal).
@@ -299,7 +346,7 @@ where
                 heap.push(entry_next);
             }
             if first_visit {
-                touched.push(next as u32);
+                touch(next);
                 open_count += 1;
                 observer.event(SearchEvent::Opened {
                     node: next,
@@ -329,6 +376,48 @@ where
 mod tests {
     use super::*;
     use crate::search::NoObserver;
+
+    /// A search that reaches more nodes than the reset list holds clears the whole array for
+    /// the next one, which then finds what a fresh scratch finds.
+    #[test]
+    fn a_scratch_reused_after_a_search_past_the_reset_list_is_as_fresh() {
+        let n = (1 << 20) + 1000;
+        let line = |node: usize, out: &mut Vec<(usize, f64)>| {
+            if node + 1 < n {
+                out.push((node + 1, 1.0));
+            }
+            if node > 0 {
+                out.push((node - 1, 1.0));
+            }
+        };
+        let mut scratch = AStarScratch::new(n);
+        let far = astar_with_scratch(
+            &mut scratch,
+            n,
+            0,
+            line,
+            |_| 0.0,
+            |v| v == n - 1,
+            &mut NoObserver,
+        );
+        assert_eq!(far.cost, (n - 1) as f64);
+        assert!(scratch.reset_all, "past the list");
+        let again = astar_with_scratch(
+            &mut scratch,
+            n,
+            10,
+            line,
+            |_| 0.0,
+            |v| v == 4,
+            &mut NoObserver,
+        );
+        let fresh = astar(n, 10, line, |_| 0.0, |v| v == 4, &mut NoObserver);
+        assert_eq!(
+            (again.cost, &again.path, again.expanded),
+            (fresh.cost, &fresh.path, fresh.expanded)
+        );
+        assert!(!scratch.reset_all);
+    }
 
     fn grid_successors(w: usize, h: usize) -> impl FnMut(usize, &mut Vec<(usize, f64)>) {
         move |n, out| {
