@@ -3,8 +3,8 @@
 //! else runs meanwhile): a 2048 × 2048 map opened, searched and drawn in the window (the
 //! search's working memory and the replay of its steps are each about twenty bytes a cell;
 //! they are not held at once, nor two replays); and a search across a map of the largest side
-//! that explores a few thousand cells, which holds the pages it writes, not sixteen bytes for
-//! each of its 67 million cells.
+//! that explores a few thousand cells (A*, Fringe Search), which holds the pages it writes, not
+//! a record for each of its 67 million cells.
 
 /// A figure of this process's `/proc/self/status`, in bytes ("VmHWM", "VmRSS").
 fn status_bytes(field: &str) -> Option<usize> {
@@ -48,24 +48,26 @@ fn large_maps_take_memory_for_what_is_explored() {
     eprintln!("{per_cell:.1} bytes a cell at the peak");
     assert!(per_cell < 25.0, "{per_cell:.1} bytes a cell");
 
-    // A search corner to corner on an open map of the largest side.
-    use navlab::grid::{Connectivity, TileMap, map::MAX_SIDE};
+    // A search corner to corner on an open map of the largest side, by A* and by Fringe
+    // Search (each keeps a record a node).
+    use navlab::grid::{AlgorithmKind, Connectivity, TileMap, map::MAX_SIDE};
     let side = MAX_SIDE;
     let map = TileMap::new(side, side).expect("the largest map");
-    let algorithm = navlab::grid::AlgorithmKind::AStar.with(Default::default());
-    std::fs::write("/proc/self/clear_refs", "5").expect("reset the peak");
-    let before = status_bytes("VmRSS").expect("VmRSS");
-    let found = navlab::grid::grid_search(
-        &map,
-        (0, 0),
-        (side - 1, side - 1),
-        algorithm,
-        Connectivity::Eight,
-        &mut navlab::search::NoObserver,
-    );
-    assert_eq!(found.expanded, side);
-    let peak = status_bytes("VmHWM").expect("VmHWM");
-    let taken = peak.saturating_sub(before);
-    eprintln!("{taken} bytes at the peak for a search of {side} × {side}");
-    assert!(taken < 128 << 20, "{taken} bytes");
+    for kind in [AlgorithmKind::AStar, AlgorithmKind::Fringe] {
+        std::fs::write("/proc/self/clear_refs", "5").expect("reset the peak");
+        let before = status_bytes("VmRSS").expect("VmRSS");
+        let found = navlab::grid::grid_search(
+            &map,
+            (0, 0),
+            (side - 1, side - 1),
+            kind.with(Default::default()),
+            Connectivity::Eight,
+            &mut navlab::search::NoObserver,
+        );
+        assert_eq!(found.path.len(), side, "{kind:?}");
+        let peak = status_bytes("VmHWM").expect("VmHWM");
+        let taken = peak.saturating_sub(before);
+        eprintln!("{kind:?}: {taken} bytes at the peak for a search of {side} × {side}");
+        assert!(taken < 128 << 20, "{kind:?}: {taken} bytes");
+    }
 }

@@ -38,10 +38,13 @@ where
         });
         return result;
     }
-    let mut g = vec![f64::INFINITY; node_count];
-    // Reached or not, whatever the costs add up to (a sum may overflow to infinity).
+    // Zeroed memory (resident only where the search writes): `g` and `parent` are read only
+    // for nodes `seen` says were reached, whatever the costs add up to (a sum may overflow to
+    // infinity).
+    let mut g = vec![0.0f64; node_count];
     let mut seen = vec![false; node_count];
-    let mut parent = vec![u32::MAX; node_count];
+    let mut parent = vec![0u32; node_count];
+    parent[start] = u32::MAX;
     let mut queue = VecDeque::new();
     let mut out = Vec::new();
     g[start] = 0.0;

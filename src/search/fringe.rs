@@ -14,6 +14,9 @@ use super::pass_limit;
 /// carry to be current (older entries were superseded by a cheaper route). The version is odd
 /// while the node's current entry is in the lists, even once it was expanded (or before it was
 /// reached), so that a cheaper route knows whether it leaves a superseded entry behind.
+///
+/// Kept as three words ([`Words`]), all zero for a node not reached (version 0), so that the
+/// array starts as zeroed memory, resident only where the search writes.
 #[derive(Clone, Copy)]
 struct FringeRecord {
     g: f64,
@@ -22,12 +25,28 @@ struct FringeRecord {
     version: u32,
 }
 
-const UNSEEN: FringeRecord = FringeRecord {
-    g: f64::INFINITY,
-    h: 0.0,
-    parent: u32::MAX,
-    version: 0,
-};
+/// A [`FringeRecord`] as stored: the bits of `g`, of `h`, then the parent in the low half and
+/// the version in the high half.
+type Words = [u64; 3];
+
+impl FringeRecord {
+    fn load(words: &Words) -> Self {
+        Self {
+            g: f64::from_bits(words[0]),
+            h: f64::from_bits(words[1]),
+            parent: words[2] as u32,
+            version: (words[2] >> 32) as u32,
+        }
+    }
+
+    fn words(self) -> Words {
+        [
+            self.g.to_bits(),
+            self.h.to_bits(),
+            u64::from(self.parent) | (u64::from(self.version) << 32),
+        ]
+    }
+}
 
 /// A list entry: a node and the version of its record it was inserted with.
 type Entry = (u32, u32);
@@ -41,7 +60,7 @@ type Entry = (u32, u32);
 /// the work on maps where the threshold rises in small steps — is a sequential read.
 #[derive(Default)]
 pub struct FringeScratch {
-    nodes: Vec<FringeRecord>,
+    nodes: Vec<Words>,
     touched: Vec<u32>,
     now: Vec<Entry>,
     inserted: Vec<Entry>,
@@ -56,10 +75,13 @@ pub struct FringeScratch {
 impl FringeScratch {
     fn prepare(&mut self, node_count: usize) {
         if self.nodes.len() != node_count {
-            self.nodes = vec![UNSEEN; node_count];
+            self.nodes = Vec::new();
+            self.nodes = vec![[0; 3]; node_count];
         } else {
             for &n in &self.touched {
-                self.nodes[n as usize] = UNSEEN;
+                if let Some(words) = self.nodes.get_mut(n as usize) {
+                    *words = [0; 3];
+                }
             }
         }
         self.touched.clear();
@@ -153,7 +175,8 @@ where
         h: h_start,
         parent: u32::MAX,
         version: 1,
-    };
+    }
+    .words();
     touched.push(start as u32);
     now.push((start as u32, 1));
     observer.event(SearchEvent::Opened {
@@ -195,24 +218,29 @@ where
                 h: record.h,
             });
             if is_goal(node) {
-                result.found(node, record.g, |n| nodes[n].parent);
+                result.found(node, record.g, |n| FringeRecord::load(&nodes[n]).parent);
                 break 'passes;
             }
             // Leaves the lists (its entry is consumed: the version turns even); a cheaper route
             // later re-inserts it.
-            nodes[node].version = record.version.wrapping_add(1);
+            if let Some(words) = nodes.get_mut(node) {
+                let mut expanded = FringeRecord::load(words);
+                expanded.version = record.version.wrapping_add(1);
+                *words = expanded.words();
+            }
             children.clear();
             successors(node, children);
             // Children go right after this node, in their natural order.
             for &(child, step) in children.iter().rev() {
-                let Some(next) = nodes.get_mut(child) else {
+                let Some(words) = nodes.get_mut(child) else {
                     continue;
                 };
+                let mut next = FringeRecord::load(words);
                 let new_g = record.g + step;
-                if new_g >= next.g {
+                let first = next.version == 0;
+                if !first && new_g >= next.g {
                     continue;
                 }
-                let first = next.g.is_infinite();
                 if first {
                     next.h = heuristic(child);
                     touched.push(child as u32);
@@ -226,6 +254,7 @@ where
                 } else {
                     next.version = next.version.wrapping_add(1);
                 }
+                *words = next.words();
                 inserted.push((child as u32, next.version));
                 let h_child = next.h;
                 if first {
@@ -316,9 +345,9 @@ impl Pass {
     }
 
     #[inline(always)]
-    fn classify(limit: f64, (node, version): Entry, nodes: &[FringeRecord]) -> Visit {
-        match nodes.get(node as usize) {
-            Some(&record) if record.version == version => {
+    fn classify(limit: f64, (node, version): Entry, nodes: &[Words]) -> Visit {
+        match nodes.get(node as usize).map(FringeRecord::load) {
+            Some(record) if record.version == version => {
                 let f = record.g + record.h;
                 if f > limit {
                     Visit::Defer(f)
@@ -334,7 +363,7 @@ impl Pass {
     fn visit<O: Observer<SearchEvent>>(
         &mut self,
         entry: Entry,
-        nodes: &[FringeRecord],
+        nodes: &[Words],
         later: &mut Vec<Entry>,
         stale: &mut usize,
         observer: &mut O,
@@ -371,7 +400,7 @@ impl Pass {
     fn scan<O: Observer<SearchEvent>>(
         &mut self,
         now: &[Entry],
-        nodes: &[FringeRecord],
+        nodes: &[Words],
         later: &mut [Entry],
         stale: &mut usize,
         observer: &mut O,
