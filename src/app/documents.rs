@@ -467,7 +467,7 @@ impl NavlabApp {
     ) {
         self.path_prompt = Some(PathPrompt::new(
             purpose,
-            crate::input::shown(&start),
+            start.display().to_string(),
             no_dialog,
         ));
     }
@@ -525,13 +525,9 @@ impl NavlabApp {
     /// [`open_upload`](Self::open_upload), with nothing left to ask; on failure what is shown
     /// stays and the banner says why.
     fn open_upload_now(&mut self, upload: super::files::Upload) {
-        // The name is a stranger's: no control characters, no folders, not too long.
-        let name: String = crate::input::printable(&super::files::file_label(
-            std::path::Path::new(&upload.name),
-        ))
-        .chars()
-        .take(120)
-        .collect();
+        // The name is a stranger's: its label has no control characters, no folders, and is
+        // not too long (its end, the extension, kept).
+        let name = super::files::file_label(std::path::Path::new(&upload.name));
         let bytes = match upload.bytes {
             Ok(bytes) => bytes,
             Err(message) => return self.fail(OPEN_FAILED, format!("{name}: {message}")),

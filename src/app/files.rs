@@ -76,7 +76,10 @@ pub fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
     }
     #[cfg(target_arch = "wasm32")]
     {
-        super::web::download(&file_label(path), bytes)
+        let name = path
+            .file_name()
+            .map_or_else(|| "download".into(), |n| n.to_string_lossy().into_owned());
+        super::web::download(&name, bytes)
     }
 }
 

@@ -217,7 +217,7 @@ impl FileDialogs for BrowserDialogs {
                 None => file.bytes_async().await,
             };
             inbox.borrow_mut().push(Upload {
-                name: crate::input::shown(&file.path()),
+                name: file.path().display().to_string(),
                 bytes,
                 purpose: UploadPurpose::Open,
             });
