@@ -407,7 +407,7 @@ impl ExportJob {
         };
         let (send, answer) = std::sync::mpsc::channel();
         let path = plan.path.clone();
-        let total = plan.steps.1.saturating_sub(plan.steps.0) + 1;
+        let total = plan.frames();
         let done = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let cancelled = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let (counter, stop) = (done.clone(), cancelled.clone());

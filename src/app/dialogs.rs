@@ -228,8 +228,8 @@ impl NavlabApp {
                 ui.add(egui::Slider::new(&mut form.fps, 1..=50).text("frames per second"));
                 ui.checkbox(&mut form.canvas_only, "Canvas only")
                     .on_hover_text("Only the canvas, not the panels");
-                let frames = form.to.saturating_sub(form.from) + 1;
-                let too_many = frames > super::animation::MAX_FRAMES;
+                // Where it goes is asked later: the plan's path does not bear on its size.
+                let plan = form.plan(std::path::PathBuf::new());
                 // The frames are the canvas's size when only the canvas is recorded.
                 let [w, h] = match canvas.filter(|_| form.canvas_only) {
                     Some(rect) => [
@@ -238,14 +238,10 @@ impl NavlabApp {
                     ],
                     None => form.size,
                 };
-                ui.label(format!("{} of {w} × {h} pixels", count(frames, "frame")));
-                let plan = super::animation::AnimationPlan {
-                    path: std::path::PathBuf::new(),
-                    steps: (form.from, form.to),
-                    fps: f64::from(form.fps),
-                    size: form.size,
-                    canvas_only: form.canvas_only,
-                };
+                ui.label(format!(
+                    "{} of {w} × {h} pixels",
+                    count(plan.frames(), "frame")
+                ));
                 let problem = plan.problem([w, h]);
                 if let Some(problem) = &problem {
                     ui.colored_label(
@@ -256,7 +252,7 @@ impl NavlabApp {
                 ui.horizontal(|ui| {
                     export = ui
                         .add_enabled(
-                            form.from <= form.to && !too_many && problem.is_none(),
+                            form.from <= form.to && problem.is_none(),
                             egui::Button::new("Export…"),
                         )
                         .on_hover_text(

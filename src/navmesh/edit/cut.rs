@@ -143,20 +143,7 @@ pub(crate) fn cut_cluster(
             .min()
     };
     // Each shape's bounding box, to pass over the shapes far from a point at once.
-    let boxes: Vec<(Vec2, Vec2)> = shapes
-        .iter()
-        .map(|s| {
-            s.outline.iter().fold(
-                (Vec2::new(f64::MAX, f64::MAX), Vec2::new(f64::MIN, f64::MIN)),
-                |(lo, hi), &[x, y]| {
-                    (
-                        Vec2::new(lo.x.min(x), lo.y.min(y)),
-                        Vec2::new(hi.x.max(x), hi.y.max(y)),
-                    )
-                },
-            )
-        })
-        .collect();
+    let boxes: Vec<(Vec2, Vec2)> = shapes.iter().map(|s| s.bounds()).collect();
     let rings: Vec<Vec<Vec2>> = shapes.iter().map(|s| s.corners()).collect();
     let covers = |k: usize, p: Vec2| {
         let (lo, hi) = boxes[k];

@@ -174,12 +174,9 @@ impl MeshEditor {
     }
 
     /// Adds several shapes as one edit (one undo step, one cut of what they touch); returns
-    /// their indices. The count is checked before any work.
+    /// their indices. The count is checked before any work (see `apply`).
     pub fn add_shapes(&mut self, shapes: Vec<Shape>) -> Result<std::ops::Range<usize>, EditError> {
         let first = self.edits.shapes.len();
-        if first.saturating_add(shapes.len()) > MAX_SHAPES {
-            return Err(EditError::TooManyShapes);
-        }
         let mut edits = self.edits.clone();
         edits.shapes.extend(shapes);
         self.commit(edits)?;

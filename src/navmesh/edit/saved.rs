@@ -108,7 +108,7 @@ pub fn save_with_edits(
     let Destination::Replace(target) = destination(mesh_path)? else {
         return write_atomically(mesh_path, mesh_bytes);
     };
-    let _lock = lock_folder(&target)
+    let _lock = lock_folder(&target, false)
         .map_err(|e| format!("{}: cannot save: {e}", crate::input::shown(mesh_path)))?;
     write_atomically(&target, mesh_bytes)?;
     let path = path_beside(&target);
@@ -125,9 +125,10 @@ pub fn save_with_edits(
     }
 }
 
-/// Holds an exclusive lock on the folder that holds `file` (released when dropped): saves of a
-/// mesh and its edits in that folder take turns.
-fn lock_folder(file: &Path) -> std::io::Result<Option<std::fs::File>> {
+/// Holds a lock on the folder that holds `file` (released when dropped), exclusive while a
+/// mesh and its edits are saved, `shared` while they are read: saves in that folder take
+/// turns, and a read never meets half of one. (Unix only; elsewhere the CRC-32 alone tells.)
+fn lock_folder(file: &Path, shared: bool) -> std::io::Result<Option<std::fs::File>> {
     #[cfg(unix)]
     {
         let folder = match file.parent() {
@@ -135,32 +136,16 @@ fn lock_folder(file: &Path) -> std::io::Result<Option<std::fs::File>> {
             _ => Path::new("."),
         };
         let handle = std::fs::File::open(folder)?;
-        handle.lock()?;
+        match shared {
+            true => handle.lock_shared()?,
+            false => handle.lock()?,
+        }
         Ok(Some(handle))
     }
     #[cfg(not(unix))]
     {
-        let _ = file;
+        let _ = (file, shared);
         Ok(None)
-    }
-}
-
-/// Takes the lock of [`lock_folder`] shared, while an edits file and its mesh are read.
-fn share_folder(file: &Path) -> Option<std::fs::File> {
-    #[cfg(unix)]
-    {
-        let folder = match file.parent() {
-            Some(folder) if !folder.as_os_str().is_empty() => folder,
-            _ => Path::new("."),
-        };
-        let handle = std::fs::File::open(folder).ok()?;
-        handle.lock_shared().ok()?;
-        Some(handle)
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = file;
-        None
     }
 }
 
@@ -177,7 +162,7 @@ pub fn read_beside(
         file: file.clone(),
         message,
     };
-    let _shared = share_folder(&path);
+    let _shared = lock_folder(&path, true);
     let limit = 2 * crate::input::MAX_MESH_BYTES;
     let bytes = match crate::input::read_file(&path, limit, "an edits file") {
         Ok(bytes) => bytes,

@@ -266,12 +266,7 @@ fn checked_outline(corners: &[Vec2]) -> Result<Vec<Vec2>, ShapeError> {
                 let (shared, p, q) = if j == i + 1 { (b, a, d) } else { (a, b, c) };
                 orient(p, shared, q) == 0.0 && (p - shared).dot(q - shared) > 0.0
             } else {
-                // Segments whose boxes are apart cannot touch (most pairs of a large ring).
-                let apart = a.x.max(b.x) < c.x.min(d.x)
-                    || c.x.max(d.x) < a.x.min(b.x)
-                    || a.y.max(b.y) < c.y.min(d.y)
-                    || c.y.max(d.y) < a.y.min(b.y);
-                !apart && segments_touch(a, b, c, d)
+                segments_touch(a, b, c, d)
             };
             if bad {
                 return Err(ShapeError::SelfIntersecting(i, j));
@@ -290,6 +285,15 @@ fn checked_outline(corners: &[Vec2]) -> Result<Vec<Vec2>, ShapeError> {
 
 /// True when closed segments `ab` and `cd` share a point (exact).
 pub(crate) fn segments_touch(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> bool {
+    // Segments whose boxes are apart cannot touch (most pairs of a large ring's edges): no
+    // orientation test needed.
+    if a.x.max(b.x) < c.x.min(d.x)
+        || c.x.max(d.x) < a.x.min(b.x)
+        || a.y.max(b.y) < c.y.min(d.y)
+        || c.y.max(d.y) < a.y.min(b.y)
+    {
+        return false;
+    }
     let (o1, o2) = (orient(a, b, c), orient(a, b, d));
     let (o3, o4) = (orient(c, d, a), orient(c, d, b));
     if ((o1 > 0.0 && o2 < 0.0) || (o1 < 0.0 && o2 > 0.0))
