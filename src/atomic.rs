@@ -34,7 +34,7 @@ pub fn destination(path: &Path) -> Result<Destination, String> {
     if path.as_os_str() == "-" {
         return Ok(Destination::StandardOutput);
     }
-    let target = resolve_links(path, open_stream).map_err(|e| refuse(&e.to_string()))?;
+    let target = resolve_links(path).map_err(|e| refuse(&e.to_string()))?;
     let target = match target {
         Resolved::Stream(1) => return Ok(Destination::StandardOutput),
         Resolved::Stream(2) => return Ok(Destination::StandardError),
@@ -175,12 +175,12 @@ fn open_stream(path: &Path) -> Option<u32> {
 
 /// The file a save of `path` writes: `path` itself, or, when it is a symbolic link, what the
 /// link (and any link it names) points to — or the open stream a step of the chain names
-/// (`stream`). A path that does not exist yet is itself.
-fn resolve_links(path: &Path, stream: impl Fn(&Path) -> Option<u32>) -> std::io::Result<Resolved> {
+/// ([`open_stream`]). A path that does not exist yet is itself.
+fn resolve_links(path: &Path) -> std::io::Result<Resolved> {
     let mut target = path.to_path_buf();
     // A chain of links ends, unless it loops: the system's own limit is about forty.
     for _ in 0..40 {
-        if let Some(n) = stream(&target) {
+        if let Some(n) = open_stream(&target) {
             return Ok(Resolved::Stream(n));
         }
         match std::fs::symlink_metadata(&target) {

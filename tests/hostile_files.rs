@@ -763,6 +763,23 @@ fn twenty_cuts_saved_at_once_leave_a_mesh_and_its_own_edits() {
     }
 }
 
+/// `navlab grid` on a 2 × 2 map written into `dir`, comparing with the trace `trace` (bounded
+/// as [`navlab_bounded`]): exit code and stderr.
+fn grid_against(dir: &Path, trace: &Path) -> (Option<i32>, String) {
+    let map = dir.join("small.map");
+    std::fs::write(&map, "type octile\nheight 2\nwidth 2\nmap\n..\n..\n").expect("write");
+    navlab_bounded(&[
+        "grid",
+        text(&map),
+        "--from",
+        "0,0",
+        "--to",
+        "1,1",
+        "--against",
+        text(trace),
+    ])
+}
+
 /// A YAML "billion laughs": each anchor a list of ten aliases of the one before. Its `events`
 /// are fine; the bomb is under a key navlab never reads.
 fn yaml_alias_bomb(levels: usize) -> String {
@@ -782,8 +799,6 @@ fn yaml_alias_bomb(levels: usize) -> String {
 #[test]
 fn a_yaml_alias_bomb_in_a_trace_is_refused_at_its_first_alias() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let map = dir.path().join("small.map");
-    std::fs::write(&map, "type octile\nheight 2\nwidth 2\nmap\n..\n..\n").expect("write");
     let bomb = dir.path().join("bomb.trace.yaml");
     std::fs::write(&bomb, yaml_alias_bomb(12)).expect("write");
     assert!(std::fs::metadata(&bomb).expect("meta").len() < 1200);
@@ -792,16 +807,7 @@ fn a_yaml_alias_bomb_in_a_trace_is_refused_at_its_first_alias() {
         error.contains("bomb.trace.yaml:4:") && error.contains("alias"),
         "{error}"
     );
-    let (code, stderr) = navlab_bounded(&[
-        "grid",
-        text(&map),
-        "--from",
-        "0,0",
-        "--to",
-        "1,1",
-        "--against",
-        text(&bomb),
-    ]);
+    let (code, stderr) = grid_against(dir.path(), &bomb);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains("bomb.trace.yaml:4:") && stderr.contains("alias"),
@@ -810,14 +816,11 @@ fn a_yaml_alias_bomb_in_a_trace_is_refused_at_its_first_alias() {
 }
 
 /// A trace in which each event is one tiny object, one more than the most navlab reads, is
-/// refused at that event, naming the limit, within ten seconds and a gigabyte; so is an event
-/// that is no object, at its line.
+/// refused at that event, naming the limit, within ten seconds and a gigabyte.
 #[test]
 fn a_trace_of_too_many_events_is_refused_at_the_one_past_the_limit() {
     use navlab::search::posthoc::MAX_EVENTS;
     let dir = tempfile::tempdir().expect("temp dir");
-    let map = dir.path().join("small.map");
-    std::fs::write(&map, "type octile\nheight 2\nwidth 2\nmap\n..\n..\n").expect("write");
     let many = dir.path().join("many.trace.json");
     let mut json = String::with_capacity(12 * (MAX_EVENTS + 1) + 16);
     json.push_str("{\"events\":[\n");
@@ -831,16 +834,7 @@ fn a_trace_of_too_many_events_is_refused_at_the_one_past_the_limit() {
     json.push_str("\n]}\n");
     std::fs::write(&many, &json).expect("write");
     drop(json);
-    let (code, stderr) = navlab_bounded(&[
-        "grid",
-        text(&map),
-        "--from",
-        "0,0",
-        "--to",
-        "1,1",
-        "--against",
-        text(&many),
-    ]);
+    let (code, stderr) = grid_against(dir.path(), &many);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains(&format!("more than {MAX_EVENTS} events")),
@@ -997,23 +991,12 @@ fn a_scenario_file_stops_at_its_expansion_budget() {
 #[test]
 fn a_yaml_trace_past_its_limit_is_refused() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let map = dir.path().join("small.map");
-    std::fs::write(&map, "type octile\nheight 2\nwidth 2\nmap\n..\n..\n").expect("write");
     let big = dir.path().join("big.trace.yaml");
     let file = std::fs::File::create(&big).expect("create");
     file.set_len(navlab::input::MAX_YAML_TRACE_BYTES + 1)
         .expect("sparse");
     drop(file);
-    let (code, stderr) = navlab_bounded(&[
-        "grid",
-        text(&map),
-        "--from",
-        "0,0",
-        "--to",
-        "1,1",
-        "--against",
-        text(&big),
-    ]);
+    let (code, stderr) = grid_against(dir.path(), &big);
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains("big.trace.yaml") && stderr.contains("128 MiB"),

@@ -82,7 +82,8 @@ impl AStarScratch {
 
     fn prepare(&mut self, node_count: usize) {
         if self.nodes.len() != node_count {
-            // Zeroed memory, resident page by page as it is written.
+            // Zeroed memory, resident page by page as it is written; the old array is freed
+            // before the new one is asked for.
             self.nodes = Vec::new();
             self.nodes = vec![[0; 2]; node_count];
         } else if self.reset_all {

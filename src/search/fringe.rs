@@ -75,6 +75,7 @@ pub struct FringeScratch {
 impl FringeScratch {
     fn prepare(&mut self, node_count: usize) {
         if self.nodes.len() != node_count {
+            // Zeroed memory (see [`FringeRecord`]); the old array freed first.
             self.nodes = Vec::new();
             self.nodes = vec![[0; 3]; node_count];
         } else {
