@@ -105,7 +105,6 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
 fn write_through(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut file = std::fs::OpenOptions::new().write(true).open(target)?;
     if file.metadata()?.is_file() {
-        drop(file);
         return replace(target, bytes);
     }
     file.write_all(bytes)?;
