@@ -6,12 +6,13 @@
 use crate::geom::Vec2;
 use crate::grid::free_segment::{HalfPoint, pull_straight};
 use crate::grid::quadtree::QuadTree;
+use crate::grid::search::DEFAULT_WORK_LIMIT;
 use crate::grid::visibility::VisibilityGraph;
 use crate::grid::{Cell, Connectivity, GridAlgorithm, Heuristic, TileMap, grid_search};
 use crate::navmesh::NavMesh;
 use crate::navmesh::from_map::navmesh_from_map;
 use crate::navmesh::query::{PathStatus, QueryOptions, find_path};
-use crate::search::{NoObserver, Observer, SearchEvent, SearchOutcome};
+use crate::search::{NoObserver, Observer, SearchEvent, SearchOutcome, WorkLimit};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -191,7 +192,7 @@ pub fn build_partitions(map: &TileMap, connectivity: Connectivity) -> BuiltParti
     BuiltPartitions {
         connectivity,
         grid_links: Built::timed(|| Ok(grid_link_count(map, connectivity))),
-        quadtree: Built::timed(|| Ok(QuadTree::build(map))),
+        quadtree: Built::timed(|| QuadTree::build(map)),
         visibility: Built::timed(|| VisibilityGraph::build(map).map_err(|e| e.to_string())),
         mesh: Built::timed(|| navmesh_from_map(map, 0.0).map_err(|e| e.to_string())),
     }
@@ -290,7 +291,7 @@ pub fn search_partitions(
         to,
         algorithm,
         built.connectivity,
-        &mut expansions,
+        &mut WorkLimit::new(&mut expansions, DEFAULT_WORK_LIMIT),
     );
     let cells: Vec<HalfPoint> = path.path.iter().map(|&c| HalfPoint::centre(c)).collect();
     let straight = pull_straight(map, &cells);
@@ -308,6 +309,9 @@ pub fn search_partitions(
     });
 
     // Quadtree.
+    if let Err(why) = &built.quadtree.structure {
+        refused.push((Partition::QuadTree, why.clone()));
+    }
     if let Some(quadtree) = built.quadtree.get() {
         let started = crate::clock::Stopwatch::start();
         let mut expansions = Expansions::default();

@@ -2032,6 +2032,7 @@ fn partitions_window_compares_the_map_and_follows_edits() {
             .len(),
         {
             navlab::grid::quadtree::QuadTree::build(&h.state().map.map)
+                .expect("a small map")
                 .squares()
                 .len()
         }

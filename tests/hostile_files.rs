@@ -1003,3 +1003,172 @@ fn a_yaml_trace_past_its_limit_is_refused() {
         "{stderr}"
     );
 }
+
+/// A MovingAI map `side` cells square, open but for the cells `wall` names.
+fn octile_map(dir: &Path, name: &str, side: usize, wall: impl Fn(usize, usize) -> bool) -> PathBuf {
+    let rows: Vec<String> = (0..side)
+        .map(|y| {
+            (0..side)
+                .map(|x| if wall(x, y) { '@' } else { '.' })
+                .collect()
+        })
+        .collect();
+    let path = dir.join(name);
+    std::fs::write(
+        &path,
+        format!(
+            "type octile\nheight {side}\nwidth {side}\nmap\n{}\n",
+            rows.join("\n")
+        ),
+    )
+    .expect("write");
+    path
+}
+
+/// Runs navlab with `args`: its exit code, standard output and standard error.
+fn navlab_output(args: &[&str]) -> (Option<i32>, String, String) {
+    let output = Command::new(env!("CARGO_BIN_EXE_navlab"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// One grid search stops at its work limit (cells expanded or put off), says so and names the
+/// flag (exit 1: no answer); 0 lifts the limit; `compare` and `scen` keep it per search. A
+/// search recorded for `--steps` stops at the most steps a recording keeps, with an error
+/// naming that limit (exit 2).
+#[test]
+fn a_grid_search_stops_at_its_work_limit_and_a_recording_at_its_step_limit() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let side = 300;
+    // The goal's corner walled in: every search visits the whole map.
+    let map = octile_map(dir.path(), "walled.map", side, |x, y| {
+        x + y == 2 * side - 3 && x >= side - 2
+    });
+    let map = text(&map);
+    let goal = format!("{},{}", side - 1, side - 1);
+    for algo in ["bfs", "dijkstra", "astar", "fringe"] {
+        let (code, out, err) = navlab_output(&[
+            "grid",
+            map,
+            "--from",
+            "0,0",
+            "--to",
+            &goal,
+            "--algo",
+            algo,
+            "--work-limit",
+            "1000",
+        ]);
+        assert_eq!(code, Some(1), "{algo}: {err}");
+        assert!(out.contains("status: budget_exceeded"), "{algo}: {out}");
+        assert!(
+            err.contains("gave up after 1,000 visits") && err.contains("--work-limit"),
+            "{algo}: {err}"
+        );
+        let expanded: usize = out
+            .lines()
+            .find_map(|l| l.strip_prefix("expanded: "))
+            .and_then(|n| n.parse().ok())
+            .expect("expanded");
+        assert!(expanded <= 1000, "{algo}: {expanded}");
+        if algo != "fringe" {
+            assert_eq!(expanded, 1000, "{algo}");
+        }
+    }
+    let (code, out, err) = navlab_output(&[
+        "grid",
+        map,
+        "--from",
+        "0,0",
+        "--to",
+        &goal,
+        "--work-limit",
+        "0",
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(out.contains("status: unreachable"), "{out}");
+    assert!(
+        out.contains(&format!("expanded: {}", side * side - 3)),
+        "{out}"
+    );
+
+    let (code, out, err) = navlab_output(&[
+        "compare",
+        map,
+        "--from",
+        "0,0",
+        "--to",
+        &goal,
+        "--work-limit",
+        "1000",
+    ]);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(
+        out.matches("over budget").count(),
+        5,
+        "IDA* by its own: {out}"
+    );
+
+    let scen = dir.path().join("walled.map.scen");
+    std::fs::write(
+        &scen,
+        format!(
+            "version 1\n0\twalled.map\t{side}\t{side}\t0\t0\t{}\t{}\t100\n",
+            side - 1,
+            side - 1
+        ),
+    )
+    .expect("write");
+    let (code, out, err) = navlab_output(&["scen", text(&scen), "--work-limit", "1000", "--json"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(out.contains("\"budget_exceeded\":1"), "{out}");
+
+    // Dijkstra across an open map: over a million steps (each cell opened and expanded).
+    let open = octile_map(dir.path(), "open.map", 800, |_, _| false);
+    let (code, _, err) = navlab_output(&[
+        "grid",
+        text(&open),
+        "--from",
+        "0,0",
+        "--to",
+        "799,799",
+        "--algo",
+        "dijkstra",
+        "--steps",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("open.map: the search took more than 1,000,000 steps"),
+        "{err}"
+    );
+}
+
+/// A map whose quadtree would hold more than its limit of squares (a checkerboard: every cell
+/// its own square) gets the other partitions and the reason, not gigabytes.
+#[test]
+fn a_quadtree_past_its_limit_of_squares_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let side = 1100;
+    let map = octile_map(dir.path(), "checkers.map", side, |x, y| (x + y) % 2 == 1);
+    let (code, out, err) = navlab_output(&[
+        "partitions",
+        text(&map),
+        "--from",
+        "0,0",
+        "--to",
+        "2,0",
+        "--json",
+    ]);
+    assert_eq!(code, Some(1), "no path between the squares: {err}");
+    assert!(
+        out.contains("more than 1,000,000 squares, the most a quadtree is built from here"),
+        "{out}"
+    );
+}

@@ -70,4 +70,40 @@ fn large_maps_take_memory_for_what_is_explored() {
         eprintln!("{kind:?}: {taken} bytes at the peak for a search of {side} × {side}");
         assert!(taken < 128 << 20, "{kind:?}: {taken} bytes");
     }
+
+    // A goal walled in on the largest map: every search would visit all 67 million cells; each
+    // stops at its work limit holding memory for what it visited (BFS, Dijkstra, A*, Fringe),
+    // which is how the default limit keeps a search of this map within a few hundred MB.
+    let mut walled = TileMap::new(side, side).expect("the largest map");
+    for cell in [(side - 2, side - 1), (side - 1, side - 2)] {
+        walled.set(cell, navlab::grid::Tile::Wall);
+    }
+    let budget = 1u64 << 20;
+    for kind in [
+        AlgorithmKind::Bfs,
+        AlgorithmKind::Dijkstra,
+        AlgorithmKind::AStar,
+        AlgorithmKind::Fringe,
+    ] {
+        std::fs::write("/proc/self/clear_refs", "5").expect("reset the peak");
+        let before = status_bytes("VmRSS").expect("VmRSS");
+        let mut nothing = navlab::search::NoObserver;
+        let stopped = navlab::grid::grid_search(
+            &walled,
+            (0, 0),
+            (side - 1, side - 1),
+            kind.with(Default::default()),
+            Connectivity::Eight,
+            &mut navlab::search::WorkLimit::new(&mut nothing, budget),
+        );
+        assert_eq!(
+            stopped.outcome,
+            navlab::search::SearchOutcome::BudgetExceeded,
+            "{kind:?}"
+        );
+        let taken = status_bytes("VmHWM").expect("VmHWM").saturating_sub(before);
+        let per_visit = taken as f64 / budget as f64;
+        eprintln!("{kind:?}: {per_visit:.1} bytes a visit, stopped at {budget} visits");
+        assert!(per_visit < 80.0, "{kind:?}: {taken} bytes");
+    }
 }

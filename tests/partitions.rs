@@ -241,7 +241,7 @@ proptest! {
     /// The quadtree's squares cover the map exactly once, each of one kind of tile.
     #[test]
     fn quadtree_squares_tile_the_map(map in tile_maps(1..20)) {
-        let tree = QuadTree::build(&map);
+        let tree = QuadTree::build(&map).expect("a small map");
         let mut covered = vec![0u8; map.cell_count()];
         for s in tree.squares() {
             prop_assert!(s.size.is_power_of_two());

@@ -3,7 +3,7 @@
 
 use super::args::*;
 use super::mesh::{print_summary, write_mesh};
-use crate::search::NoObserver;
+use crate::search::{MAX_RECORDED_STEPS, NoObserver, WorkLimit};
 use crate::words::thousands;
 use serde_json::json;
 use std::process::ExitCode;
@@ -139,20 +139,44 @@ pub(super) fn grid_command(
         None => None,
     };
     let algorithm = search.algorithm();
-    let mut trace: Vec<crate::search::SearchEvent> = Vec::new();
-    let recorded = steps || trace_out.is_some() || theirs.is_some();
-    let result = if recorded {
-        grid_search(&map, from, to, algorithm, search.connectivity(), &mut trace)
-    } else {
-        grid_search(
-            &map,
-            from,
-            to,
-            algorithm,
-            search.connectivity(),
-            &mut NoObserver,
-        )
+    let limit = search.tuning.work_limit;
+    let mut recording = Recording {
+        on: steps || trace_out.is_some() || theirs.is_some(),
+        ..Recording::default()
     };
+    let result = grid_search(
+        &map,
+        from,
+        to,
+        algorithm,
+        search.connectivity(),
+        &mut WorkLimit::new(&mut recording, limit),
+    );
+    if recording.full {
+        complain!(
+            "error: {}: the search took more than {} steps, the most --steps, --trace and \
+             --against record; without them the search runs to its end (or choose nearer cells)",
+            crate::input::shown(&cells.map),
+            thousands(MAX_RECORDED_STEPS)
+        );
+        return ExitCode::from(2);
+    }
+    if result.outcome == crate::search::SearchOutcome::BudgetExceeded {
+        let (work, flag) = match algorithm {
+            crate::grid::GridAlgorithm::IdaStar { budget, .. } => {
+                (format!("{} nodes", thousands(budget)), "--budget")
+            }
+            _ => (
+                format!(
+                    "{} visits",
+                    thousands(usize::try_from(limit).unwrap_or(usize::MAX))
+                ),
+                "--work-limit",
+            ),
+        };
+        complain!("note: the search gave up after {work}, its budget ({flag} sets it; 0 lifts it)");
+    }
+    let trace = recording.events;
     let width = map.width();
     let explained: Vec<String> = trace.iter().map(|e| algorithm.explain(e, width)).collect();
     // Where each step is in `navlab pseudocode`'s listing of the algorithm.
@@ -244,6 +268,29 @@ pub(super) fn grid_command(
     }
 }
 
+/// The steps of one search when `on`, up to [`MAX_RECORDED_STEPS`]: past them the search is
+/// stopped.
+#[derive(Default)]
+struct Recording {
+    on: bool,
+    events: Vec<crate::search::SearchEvent>,
+    full: bool,
+}
+
+impl crate::search::Observer<crate::search::SearchEvent> for Recording {
+    fn event(&mut self, event: crate::search::SearchEvent) {
+        if self.on && self.events.len() < MAX_RECORDED_STEPS {
+            self.events.push(event);
+        } else if self.on {
+            self.full = true;
+        }
+    }
+
+    fn stop(&self) -> bool {
+        self.full
+    }
+}
+
 /// Reads a Posthoc trace on a search space of `nodes` nodes; errors are said with the file
 /// and line (exit 2).
 pub(super) fn read_trace(
@@ -273,6 +320,7 @@ pub(super) fn compare_command(
         to,
         &tuning.algorithms(),
         connectivity(tuning.connectivity),
+        tuning.work_limit,
     );
     // Every algorithm finds a path when there is one (IDA* may run out of budget first).
     let reachable = rows
@@ -319,6 +367,15 @@ pub(super) fn compare_command(
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// The tighter of two expansion limits, where 0 is none.
+fn tighter_limit(a: u64, b: u64) -> u64 {
+    match (a, b) {
+        (0, b) => b,
+        (a, 0) => a,
+        (a, b) => a.min(b),
     }
 }
 
@@ -394,6 +451,13 @@ pub(super) fn scen_command(
         progress.step();
         let problem = endpoint_problem(&map, "start", s.start)
             .or_else(|| endpoint_problem(&map, "goal", s.goal));
+        // Each search stops at its own limit, and where the file's budget runs out.
+        let left = if max_expansions > 0 {
+            max_expansions - spent
+        } else {
+            0
+        };
+        let limit = tighter_limit(search.tuning.work_limit, left);
         let result = match problem {
             None => grid_search_with_scratch(
                 &mut scratch,
@@ -402,7 +466,7 @@ pub(super) fn scen_command(
                 s.goal,
                 algorithm,
                 search.connectivity(),
-                &mut NoObserver,
+                &mut WorkLimit::new(&mut NoObserver, limit),
             ),
             Some(_) => crate::grid::GridPath {
                 outcome: crate::search::SearchOutcome::Unreachable,

@@ -30,6 +30,9 @@ impl Square {
     }
 }
 
+/// The most squares a quadtree is built with: some 100 MB, a fraction of a second.
+pub const MAX_SQUARES: usize = 1_000_000;
+
 /// The squares of a map and which passable squares share a side.
 #[derive(Debug, Clone)]
 pub struct QuadTree {
@@ -59,8 +62,8 @@ pub struct QuadTreePath {
 
 impl QuadTree {
     /// Splits `map`, framed in the smallest power-of-two square holding it, until every square
-    /// lies on the map and holds one kind of tile.
-    pub fn build(map: &TileMap) -> Self {
+    /// lies on the map and holds one kind of tile; refused past [`MAX_SQUARES`] squares.
+    pub fn build(map: &TileMap) -> Result<Self, String> {
         let (w, h) = (map.width(), map.height());
         let side = w.max(h).next_power_of_two();
         let mut squares = Vec::new();
@@ -83,6 +86,13 @@ impl QuadTree {
                         }
                     }
                     squares.push(Square { x, y, size, tile });
+                    if squares.len() > MAX_SQUARES {
+                        return Err(format!(
+                            "the map splits into more than {} squares, the most a quadtree is \
+                             built from here (fewer, larger areas of one kind of tile suit it)",
+                            crate::words::thousands(MAX_SQUARES)
+                        ));
+                    }
                 }
                 _ => {
                     // Not uniform or not inside: a square of one cell is both, so size >= 2.
@@ -124,12 +134,12 @@ impl QuadTree {
             out.dedup();
             link_count += out.len();
         }
-        Self {
+        Ok(Self {
             squares,
             square_of_cell,
             neighbours,
             link_count: link_count / 2,
-        }
+        })
     }
 
     /// Every square, blocked ones included, top-left first.
@@ -257,13 +267,13 @@ mod tests {
     #[test]
     fn an_empty_square_map_is_one_square_and_a_wall_splits_it() {
         let empty = TileMap::new(8, 8).expect("map");
-        let tree = QuadTree::build(&empty);
+        let tree = QuadTree::build(&empty).expect("small");
         assert_eq!(tree.squares().len(), 1);
         assert_eq!(tree.squares()[0].size, 8);
 
         let mut walled = empty.clone();
         walled.set((0, 0), Tile::Wall);
-        let tree = QuadTree::build(&walled);
+        let tree = QuadTree::build(&walled).expect("small");
         // 8 -> four 4s; the top-left 4 -> four 2s; the top-left 2 -> four 1s.
         assert_eq!(tree.squares().len(), 3 + 3 + 4);
         assert_eq!(tree.passable_count(), 9);
@@ -272,7 +282,7 @@ mod tests {
     #[test]
     fn a_map_that_is_not_a_power_of_two_is_covered_exactly() {
         let map = TileMap::new(5, 3).expect("map");
-        let tree = QuadTree::build(&map);
+        let tree = QuadTree::build(&map).expect("small");
         let area: usize = tree.squares().iter().map(|s| s.size * s.size).sum();
         assert_eq!(area, 15);
     }
@@ -280,7 +290,7 @@ mod tests {
     #[test]
     fn a_path_runs_through_squares_that_share_sides() {
         let map = TileMap::from_ascii("........\n...@@...\n...@@...\n........").expect("map");
-        let tree = QuadTree::build(&map);
+        let tree = QuadTree::build(&map).expect("small");
         let path = tree.find_path(&map, (0, 2), (7, 2), &mut NoObserver);
         assert_eq!(path.outcome, SearchOutcome::Found);
         for pair in path.squares.windows(2) {

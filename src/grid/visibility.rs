@@ -72,10 +72,10 @@ impl VisibilityGraph {
     /// Finds the convex corners of `map`'s walls (the map's edge counts as wall) and links every
     /// pair that sees each other along a line touching both corners' walls.
     pub fn build(map: &TileMap) -> Result<Self, VisibilityError> {
-        let corners = convex_corners(map);
-        if corners.len() > MAX_CORNERS {
+        let (corners, count) = convex_corners(map, MAX_CORNERS);
+        if count > MAX_CORNERS {
             return Err(VisibilityError::TooManyCorners {
-                corners: corners.len(),
+                corners: count,
                 limit: MAX_CORNERS,
             });
         }
@@ -205,10 +205,12 @@ impl VisibilityGraph {
     }
 }
 
-/// The grid points with exactly one blocked cell among their four, in row-major order.
-fn convex_corners(map: &TileMap) -> Vec<Corner> {
+/// The grid points with exactly one blocked cell among their four, in row-major order: the first
+/// `keep` of them, and how many there are.
+fn convex_corners(map: &TileMap, keep: usize) -> (Vec<Corner>, usize) {
     let (w, h) = (map.width() as i64, map.height() as i64);
     let mut corners = Vec::new();
+    let mut count = 0;
     for y in 0..=h {
         for x in 0..=w {
             let around = [
@@ -219,14 +221,17 @@ fn convex_corners(map: &TileMap) -> Vec<Corner> {
             ];
             let mut blocked = around.iter().filter(|(_, is_open)| !is_open);
             if let (Some(&(toward_wall, _)), None) = (blocked.next(), blocked.next()) {
-                corners.push(Corner {
-                    at: HalfPoint::corner(x, y),
-                    toward_wall,
-                });
+                count += 1;
+                if corners.len() < keep {
+                    corners.push(Corner {
+                        at: HalfPoint::corner(x, y),
+                        toward_wall,
+                    });
+                }
             }
         }
     }
-    corners
+    (corners, count)
 }
 
 #[cfg(test)]

@@ -218,6 +218,10 @@ impl<O: Observer<SearchEvent>, T: Observer<SearchEvent>> Observer<SearchEvent>
         };
         self.inner.event(mapped);
     }
+
+    fn stop(&self) -> bool {
+        self.inner.stop() || self.states.stop()
+    }
 }
 
 /// The nodes A* searches with the midpoint and straight cost models: node `3t + k` is "in

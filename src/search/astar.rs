@@ -316,6 +316,10 @@ where
             result.found(node, g_node, |n| parent(&nodes[n]));
             break;
         }
+        if observer.stop() {
+            result.outcome = SearchOutcome::BudgetExceeded;
+            break;
+        }
         out.clear();
         successors(
             node,

@@ -3,7 +3,7 @@
 //! ignored for the choice (the path is not the cheapest on weighted terrain) but added up for the
 //! reported cost.
 
-use super::events::{Observer, SearchEvent, SearchResult};
+use super::events::{Observer, SearchEvent, SearchOutcome, SearchResult};
 use std::collections::VecDeque;
 
 /// Fewest-steps path from `start` to a node satisfying `is_goal`; `successors` as for
@@ -67,6 +67,10 @@ where
         });
         if is_goal(node) {
             result.found(node, g[node], |n| parent[n]);
+            break;
+        }
+        if observer.stop() {
+            result.outcome = SearchOutcome::BudgetExceeded;
             break;
         }
         out.clear();

@@ -9,7 +9,20 @@ use serde::Serialize;
 pub trait Observer<E> {
     /// Called once per step, in order.
     fn event(&mut self, event: E);
+
+    /// Whether the search should give up now. The grid searches (A*, Dijkstra, BFS, Fringe)
+    /// ask after each expansion that did not reach the goal (Fringe also before each pass), and
+    /// a search that gives up ends with [`SearchOutcome::BudgetExceeded`]. Never, unless an
+    /// observer says otherwise.
+    #[inline(always)]
+    fn stop(&self) -> bool {
+        false
+    }
 }
+
+/// Steps a recording keeps at most: the window's animation and the CLI's `--steps`,
+/// `--trace` and `--against` (a search may take hundreds of millions).
+pub const MAX_RECORDED_STEPS: usize = 1_000_000;
 
 /// An observer that ignores everything; it costs nothing once inlined.
 #[derive(Debug, Default, Clone, Copy)]
@@ -34,6 +47,47 @@ impl<E: Clone, A: Observer<E>, B: Observer<E>> Observer<E> for Both<'_, A, B> {
     fn event(&mut self, event: E) {
         self.0.event(event.clone());
         self.1.event(event);
+    }
+
+    fn stop(&self) -> bool {
+        self.0.stop() || self.1.stop()
+    }
+}
+
+/// Passes every step on to another observer and stops the search once it has done a number of
+/// visits: the budget that keeps one search on a huge map within seconds and memory. A visit is
+/// a node expanded, or an entry put off for a later pass (Fringe can put off thousands of
+/// entries for every node it expands, and that is where its time goes). A*, Dijkstra and BFS
+/// stop after exactly the budget's expansions; Fringe also asks at the start of each pass, so
+/// it may go past the budget by one pass's list.
+pub struct WorkLimit<'a, O> {
+    inner: &'a mut O,
+    left: u64,
+}
+
+impl<'a, O> WorkLimit<'a, O> {
+    /// Stops after `limit` visits; 0 never stops.
+    pub fn new(inner: &'a mut O, limit: u64) -> Self {
+        Self {
+            inner,
+            left: if limit == 0 { u64::MAX } else { limit },
+        }
+    }
+}
+
+impl<O: Observer<SearchEvent>> Observer<SearchEvent> for WorkLimit<'_, O> {
+    fn event(&mut self, event: SearchEvent) {
+        if matches!(
+            event,
+            SearchEvent::Expanded { .. } | SearchEvent::Deferred { .. }
+        ) {
+            self.left = self.left.saturating_sub(1);
+        }
+        self.inner.event(event);
+    }
+
+    fn stop(&self) -> bool {
+        self.left == 0 || self.inner.stop()
     }
 }
 
@@ -369,5 +423,122 @@ mod tests {
                 .explain(name)
                 .ends_with("; the later list becomes the now list")
         );
+    }
+
+    /// Every search that honours [`Observer::stop`] gives up once its visits reach the budget
+    /// (A*, Dijkstra and BFS exactly there; Fringe within one pass's list), says so, and keeps
+    /// what it would find when the budget is enough.
+    #[test]
+    fn a_work_limit_stops_each_search_at_its_budget() {
+        use crate::search::{WallMaze, astar, bfs, dijkstra, fringe};
+        type Run = fn(&mut dyn FnMut(SearchEvent), u64) -> SearchResult;
+        let runs: [(&str, Run, usize); 4] = [
+            (
+                "A*",
+                |record, limit| {
+                    let mut inner = FnObserver(record);
+                    let mut observer = WorkLimit::new(&mut inner, limit);
+                    let (s, h) = (WallMaze::successors(), WallMaze::estimate());
+                    astar(
+                        WallMaze::NODES,
+                        0,
+                        s,
+                        h,
+                        |n| n == WallMaze::GOAL,
+                        &mut observer,
+                    )
+                },
+                0,
+            ),
+            (
+                "Dijkstra",
+                |record, limit| {
+                    let mut inner = FnObserver(record);
+                    let mut observer = WorkLimit::new(&mut inner, limit);
+                    let s = WallMaze::successors();
+                    dijkstra(
+                        WallMaze::NODES,
+                        0,
+                        s,
+                        |n| n == WallMaze::GOAL,
+                        &mut observer,
+                    )
+                },
+                0,
+            ),
+            (
+                "BFS",
+                |record, limit| {
+                    let mut inner = FnObserver(record);
+                    let mut observer = WorkLimit::new(&mut inner, limit);
+                    let s = WallMaze::successors();
+                    bfs(
+                        WallMaze::NODES,
+                        0,
+                        s,
+                        |n| n == WallMaze::GOAL,
+                        &mut observer,
+                    )
+                },
+                0,
+            ),
+            (
+                "Fringe",
+                |record, limit| {
+                    let mut inner = FnObserver(record);
+                    let mut observer = WorkLimit::new(&mut inner, limit);
+                    let (s, h) = (WallMaze::successors(), WallMaze::estimate());
+                    fringe(
+                        WallMaze::NODES,
+                        0,
+                        s,
+                        h,
+                        |n| n == WallMaze::GOAL,
+                        &mut observer,
+                    )
+                },
+                WallMaze::NODES,
+            ),
+        ];
+        let is_visit = |event: &SearchEvent| {
+            matches!(
+                event,
+                SearchEvent::Expanded { .. } | SearchEvent::Deferred { .. }
+            )
+        };
+        for (name, run, overshoot) in runs {
+            let mut visits = 0;
+            let free = run(&mut |event| visits += usize::from(is_visit(&event)), 0);
+            assert_eq!(free.outcome, SearchOutcome::Found, "{name}");
+            assert!(free.expanded > 3, "{name}: the maze needs work");
+            let enough = run(&mut |_| {}, visits as u64);
+            assert_eq!(
+                enough, free,
+                "{name}: a budget of exactly the visits it needs"
+            );
+            let budget = free.expanded / 2;
+            let (mut visited, mut last) = (0, None);
+            let short = run(
+                &mut |event| {
+                    visited += usize::from(is_visit(&event));
+                    last = Some(event);
+                },
+                budget as u64,
+            );
+            assert_eq!(short.outcome, SearchOutcome::BudgetExceeded, "{name}");
+            assert!(
+                (budget..=budget + overshoot).contains(&visited),
+                "{name}: {visited} visits on a budget of {budget}"
+            );
+            assert!(short.path.is_empty() && short.cost.is_infinite(), "{name}");
+            assert_eq!(
+                last,
+                Some(SearchEvent::Finished {
+                    outcome: SearchOutcome::BudgetExceeded,
+                    cost: f64::INFINITY
+                }),
+                "{name}: the last step says why it ended"
+            );
+        }
     }
 }

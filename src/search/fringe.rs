@@ -6,7 +6,7 @@
 //! exceeded it. Costs found so far are cached between passes, so nothing is re-searched from
 //! the start.
 
-use super::events::{Observer, SearchEvent, SearchResult};
+use super::events::{Observer, SearchEvent, SearchOutcome, SearchResult};
 use super::pass_limit;
 
 /// What Fringe Search keeps per node, together so that one cache line serves a visit: cost so
@@ -222,6 +222,10 @@ where
                 result.found(node, record.g, |n| FringeRecord::load(&nodes[n]).parent);
                 break 'passes;
             }
+            if observer.stop() {
+                result.outcome = SearchOutcome::BudgetExceeded;
+                break 'passes;
+            }
             // Leaves the lists (its entry is consumed: the version turns even); a cheaper route
             // later re-inserts it.
             if let Some(words) = nodes.get_mut(node) {
@@ -284,6 +288,10 @@ where
         // current the list is empty (the paper removes superseded entries at once). The now
         // list is read and nothing is left inserted, so every superseded entry is in `later`.
         if pass.deferred == *stale {
+            break;
+        }
+        if observer.stop() {
+            result.outcome = SearchOutcome::BudgetExceeded;
             break;
         }
         threshold = pass.smallest_above;

@@ -19,7 +19,10 @@ pub mod replay;
 pub use astar::{AStarScratch, astar, astar_with_scratch};
 pub use bfs::bfs;
 pub use dijkstra::dijkstra;
-pub use events::{ExpansionOrder, NoObserver, Observer, SearchEvent, SearchOutcome, SearchResult};
+pub use events::{
+    ExpansionOrder, MAX_RECORDED_STEPS, NoObserver, Observer, SearchEvent, SearchOutcome,
+    SearchResult, WorkLimit,
+};
 pub use expansion_steps::ExpansionSteps;
 pub use fringe::{FringeScratch, fringe, fringe_with_scratch};
 pub use fringe_lists::{FringeLists, NowEntry};

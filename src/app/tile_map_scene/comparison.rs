@@ -37,6 +37,7 @@ pub(super) fn comparison_rows(job: &ComparisonJob) -> Vec<ComparisonRow> {
         job.goal,
         &job.algorithms,
         job.connectivity,
+        crate::grid::search::DEFAULT_WORK_LIMIT,
     )
 }
 

@@ -12,7 +12,7 @@ pub const BACKGROUND_WORK: usize = 1 << 19;
 
 /// Steps recorded for the animation at most: IDA* may take millions (the answer and the counts
 /// are complete either way).
-pub const MAX_RECORDED_STEPS: usize = 1_000_000;
+pub use crate::search::MAX_RECORDED_STEPS;
 
 /// One search of the tile map, owned so that it can run on another thread.
 #[derive(Debug, Clone)]
