@@ -225,6 +225,43 @@ fn every_grid_step_has_its_line_and_the_lines_replay_the_search() {
     check_grid(&walled, (0, 0), (7, 6));
 }
 
+/// A search stopped by its budget (the work limit; IDA*'s node budget) ends on its listing's
+/// last line, the one that names the budget.
+#[test]
+fn a_search_stopped_by_its_budget_ends_on_the_budget_line() {
+    let map = common::walled_map(&["........", "........", "........", "........"]);
+    for kind in AlgorithmKind::ALL {
+        let algorithm = kind.with(SearchTuning {
+            budget: 5,
+            ..SearchTuning::default()
+        });
+        let listing = kind.listing();
+        let mut events = Vec::new();
+        let stopped = grid_search(
+            &map,
+            (0, 0),
+            (7, 3),
+            algorithm,
+            Connectivity::Eight,
+            &mut navlab::search::WorkLimit::new(&mut events, 5),
+        );
+        assert_eq!(
+            stopped.outcome,
+            navlab::search::SearchOutcome::BudgetExceeded,
+            "{}",
+            listing.name()
+        );
+        let lit = lines(listing, &events);
+        let last = lit.last().expect("steps").line;
+        assert_eq!(last, listing.lines().len(), "{}", listing.name());
+        assert!(
+            listing.lines()[last - 1].contains("budget"),
+            "{}",
+            listing.name()
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
     #[test]

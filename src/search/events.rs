@@ -269,7 +269,7 @@ impl SearchEvent {
             SearchEvent::Finished {
                 outcome: SearchOutcome::BudgetExceeded,
                 ..
-            } => "node budget used up: the search gives up (no answer)".to_string(),
+            } => "the budget is used up: the search gives up with no answer".to_string(),
             SearchEvent::IterationStarted {
                 iteration: 1,
                 threshold,

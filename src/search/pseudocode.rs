@@ -103,7 +103,7 @@ const ASTAR: &[&str] = &[
     "            give v' the priority f = k + h(v')",
     "    mark v visited",
     "no node has a priority left: there is no path; stop",
-    "(a node budget, when one is set, stops the search when it is spent)",
+    "(the budget of visits spent, when one is set: stop)",
 ];
 
 const NAVMESH_ASTAR: &[&str] = &[
@@ -133,6 +133,7 @@ const BFS: &[&str] = &[
     "        if v' is not seen:",
     "            mark v' seen; parent(v') = v; put v' at the back of the queue",
     "the queue is empty: there is no path; stop",
+    "(the budget of visits spent, when one is set: stop)",
 ];
 
 const DIJKSTRA: &[&str] = &[
@@ -147,6 +148,7 @@ const DIJKSTRA: &[&str] = &[
     "            d(s, v') = k; parent(v') = v; open v'",
     "    close v",
     "no node is open: there is no path; stop",
+    "(the budget of visits spent, when one is set: stop)",
 ];
 
 const IDASTAR: &[&str] = &[
@@ -179,7 +181,7 @@ const FRINGE: &[&str] = &[
     "    remove v from now",
     "if later is empty: there is no path; stop",
     "threshold = the smallest f in later; now = later; later = []; go to 3",
-    "(the node budget spent: stop)",
+    "(the budget of visits, expansions and moves to later, spent: stop)",
 ];
 
 const FUNNEL: &[&str] = &[
@@ -390,7 +392,8 @@ impl Listing {
                 .number("cost so far", g),
             (Bfs, SearchEvent::Finished { outcome, cost }) => match outcome {
                 SearchOutcome::Found => LitLine::new(5).number("cost", cost),
-                _ => LitLine::new(9),
+                SearchOutcome::Unreachable => LitLine::new(9),
+                SearchOutcome::BudgetExceeded => LitLine::new(10),
             },
             // Dijkstra.
             (
@@ -422,7 +425,8 @@ impl Listing {
                 .number("k", g),
             (Dijkstra, SearchEvent::Finished { outcome, cost }) => match outcome {
                 SearchOutcome::Found => LitLine::new(5).number("d(s, e)", cost),
-                _ => LitLine::new(11),
+                SearchOutcome::Unreachable => LitLine::new(11),
+                SearchOutcome::BudgetExceeded => LitLine::new(12),
             },
             // IDA*.
             (

@@ -54,13 +54,15 @@ impl SearchJob {
         }
     }
 
-    /// Runs the search here, recording its steps.
+    /// Runs the search here, recording its steps; it gives up at the lab's work limit
+    /// ([`DEFAULT_WORK_LIMIT`](crate::grid::search::DEFAULT_WORK_LIMIT)).
     pub fn run(self) -> SearchDone {
-        self.run_recording(MAX_RECORDED_STEPS)
+        self.run_recording(MAX_RECORDED_STEPS, crate::grid::search::DEFAULT_WORK_LIMIT)
     }
 
-    /// Runs the search, recording its first `cap` steps and its end.
-    pub(crate) fn run_recording(self, cap: usize) -> SearchDone {
+    /// Runs the search, recording its first `cap` steps and its end; it gives up after
+    /// `work_limit` visits (see [`WorkLimit`](crate::search::WorkLimit)).
+    pub(crate) fn run_recording(self, cap: usize, work_limit: u64) -> SearchDone {
         let mut recorder = CappedRecorder {
             events: Vec::new(),
             cap,
@@ -73,7 +75,7 @@ impl SearchJob {
             self.goal,
             self.algorithm,
             self.connectivity,
-            &mut recorder,
+            &mut crate::search::WorkLimit::new(&mut recorder, work_limit),
         );
         SearchDone {
             events: recorder.events,
@@ -176,7 +178,7 @@ mod tests {
             job.connectivity,
             &mut whole,
         );
-        let done = job.clone().run_recording(5);
+        let done = job.clone().run_recording(5, 0);
         assert_eq!(done.events[..5], whole[..5]);
         assert_eq!(done.events.last(), whole.last());
         assert_eq!(done.events.len() + done.left_out, whole.len());
@@ -194,8 +196,40 @@ mod tests {
         assert!(last_pass.is_some(), "the test map takes more passes");
         assert_eq!(done.last_pass_left_out, last_pass);
         assert!(left_out_note(done.left_out).contains(&done.left_out.to_string()));
-        let all = job.run_recording(whole.len());
+        let all = job.run_recording(whole.len(), 0);
         assert_eq!((all.events, all.left_out), (whole, 0));
         assert_eq!(left_out_note(0), "");
+    }
+
+    /// The window's search gives up at its work limit, and its last step says so.
+    #[test]
+    fn a_search_stops_at_its_work_limit() {
+        let map = TileMap::from_ascii("......\n......\n....@@\n....@.").expect("map");
+        let job = SearchJob {
+            map: Arc::new(map),
+            start: (0, 0),
+            goal: (5, 3),
+            algorithm: GridAlgorithm::Dijkstra,
+            connectivity: Connectivity::Eight,
+        };
+        let free = job.clone().run_recording(1000, 0);
+        assert_eq!(
+            free.result.outcome,
+            crate::search::SearchOutcome::Unreachable
+        );
+        assert!(free.result.expanded > 10);
+        let done = job.run_recording(1000, 10);
+        assert_eq!(
+            done.result.outcome,
+            crate::search::SearchOutcome::BudgetExceeded
+        );
+        assert_eq!(done.result.expanded, 10);
+        assert_eq!(
+            done.events.last(),
+            Some(&SearchEvent::Finished {
+                outcome: crate::search::SearchOutcome::BudgetExceeded,
+                cost: f64::INFINITY
+            })
+        );
     }
 }

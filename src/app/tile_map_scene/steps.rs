@@ -502,7 +502,7 @@ mod tests {
             algorithm: scene.algorithm(),
             connectivity: scene.settings.connectivity,
         };
-        scene.show_search(job.run_recording(50));
+        scene.show_search(job.run_recording(50, 0));
         assert_eq!(scene.search.events.len(), 51);
         assert_eq!(scene.search.left_out, whole.len() - 51);
         let sentence = scene.step_sentence(51);
