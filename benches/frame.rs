@@ -62,8 +62,8 @@ fn frame(c: &mut Criterion) {
 }
 
 /// A 2048² map (one tile in ten a wall, seeded) fitted to the window, halfway through A*: its
-/// tiles are under a pixel each, so they are drawn as one texture, made again only when what it
-/// shows changes.
+/// tiles are under a pixel each, so they are drawn as one texture, kept while nothing it shows
+/// changes and patched where a replay step changes it.
 fn tile_map_frame(c: &mut Criterion) {
     let map = random_map(2048, 0.1);
     let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
@@ -89,11 +89,19 @@ fn tile_map_frame(c: &mut Criterion) {
     assert!(before > 0, "drawn as a texture");
     run(&mut app);
     assert_eq!(made(), before, "kept while nothing changes");
+    let patched = || {
+        navlab::app::tile_paint::textures_patched(
+            &ctx,
+            navlab::app::tile_map_scene::tiles_texture_id(),
+        )
+    };
+    let patched_before = patched();
     for step in 1..=3 {
         app.scenes.tile_map.playback.cursor = steps / 2 + step;
         run(&mut app);
     }
-    assert_eq!(made(), before + 3, "made again for each step");
+    assert_eq!(made(), before, "not made again for a step");
+    assert_eq!(patched(), patched_before + 3, "patched for each step");
 
     let mut group = c.benchmark_group("frame_tile_map_2048");
     group.sample_size(20);
@@ -109,6 +117,34 @@ fn tile_map_frame(c: &mut Criterion) {
         })
     });
     group.finish();
+    print_ratio(
+        "frame_tile_map_2048",
+        "run_ui + tessellate, one replay step on",
+        "run_ui + tessellate, nothing changed",
+        1.5,
+    );
+}
+
+/// Prints the ratio of two benchmarks' mean times in `group`, from criterion's estimates of
+/// their last runs: a measure over its floor, against the most it should be.
+fn print_ratio(group: &str, measured: &str, floor: &str, goal: f64) {
+    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_string());
+    let mean = |name: &str| -> Option<f64> {
+        let path = std::path::Path::new(&target)
+            .join("criterion")
+            .join(group)
+            .join(name)
+            .join("new/estimates.json");
+        let text = std::fs::read_to_string(path).ok()?;
+        let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+        json["mean"]["point_estimate"].as_f64()
+    };
+    if let (Some(a), Some(b)) = (mean(measured), mean(floor)) {
+        println!(
+            "ratio {group}: \"{measured}\" ÷ \"{floor}\" = {:.2} (at most {goal})",
+            a / b
+        );
+    }
 }
 
 /// A `side`² grass map with walls at random (seeded), its corners kept free for start and goal.

@@ -2772,3 +2772,79 @@ fn while_ida_star_searches_the_view_describes_the_search_it_shows() {
         navlab::search::pseudocode::Listing::IdaStar
     );
 }
+
+/// Stepping the replay of a map drawn as a texture patches the texels of the cells the steps
+/// changed (forward, back, several steps at once) instead of making the texture again, and
+/// every picture is the one a fresh window draws at that step; the last step (the path
+/// appears) makes it again.
+#[test]
+fn replay_steps_patch_the_tile_texture_into_the_picture_a_fresh_window_draws() {
+    use navlab::app::headless::HeadlessWindow;
+    use navlab::app::tile_paint::{textures_made, textures_patched, tile_texture};
+    let side = 700;
+    let mut map = navlab::grid::TileMap::new(side, side).expect("map");
+    for i in 0..side - 40 {
+        map.set((i + 20, side / 2), Tile::Wall);
+        map.set((side / 3, i), Tile::Wall);
+    }
+    let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
+    app.settings.scene = SceneKind::TileMap;
+    app.replace_map(map, None);
+    app.scenes.tile_map.wait_for_search();
+    let steps = app.scenes.tile_map.search.events.len();
+    assert!(steps > 2000, "{steps} steps");
+    let id = navlab::app::tile_map_scene::tiles_texture_id();
+    let size = [900, 560];
+    let theme = egui::ThemePreference::Dark;
+    let mut window = HeadlessWindow::new(size, theme);
+    app.scenes.tile_map.playback.cursor = steps / 2;
+    window.picture(&mut app);
+    let made = textures_made(window.ctx(), id);
+    assert!(made > 0, "drawn as a texture");
+    let half = steps / 2;
+    for (k, cursor) in [
+        half + 1,
+        half + 2,
+        half + 7,
+        half + 5,
+        half - 200,
+        half + 600,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        app.scenes.tile_map.playback.cursor = cursor;
+        window.picture(&mut app);
+        assert_eq!(textures_made(window.ctx(), id), made, "step {cursor}");
+        assert_eq!(
+            textures_patched(window.ctx(), id),
+            k as u64 + 1,
+            "step {cursor}"
+        );
+        let mut fresh = HeadlessWindow::new(size, theme);
+        fresh.picture(&mut app);
+        let texture = |window: &HeadlessWindow| {
+            let texture = tile_texture(window.ctx(), id).expect("a tile texture");
+            window.texture(texture).expect("its pixels").clone()
+        };
+        let (patched, fresh) = (texture(&window), texture(&fresh));
+        assert_eq!(patched.size, fresh.size, "step {cursor}");
+        let differ = patched
+            .pixels
+            .iter()
+            .zip(&fresh.pixels)
+            .filter(|(a, b)| a != b)
+            .count();
+        assert_eq!(
+            differ, 0,
+            "step {cursor}: texels differ from a fresh window's"
+        );
+    }
+    app.scenes.tile_map.playback.cursor = steps;
+    window.picture(&mut app);
+    assert_eq!(
+        textures_made(window.ctx(), id),
+        made + 1,
+        "the path appears"
+    );
+}

@@ -44,6 +44,16 @@ impl HeadlessWindow {
         self.size
     }
 
+    /// The window's egui context (what it keeps between frames).
+    pub fn ctx(&self) -> &egui::Context {
+        &self.ctx
+    }
+
+    /// The pixels of texture `id` as the renderer holds them.
+    pub fn texture(&self, id: egui::TextureId) -> Option<&egui::ColorImage> {
+        self.renderer.texture(id)
+    }
+
     /// Runs one frame of `app`.
     pub fn frame(&mut self, app: &mut NavlabApp) -> egui::FullOutput {
         let mut output = self.ctx.run_ui(self.input.clone(), |ui| app.frame_ui(ui));

@@ -47,6 +47,11 @@ impl SoftwareRenderer {
         delta.clear();
     }
 
+    /// The pixels of texture `id`, as egui's changes so far left them.
+    pub fn texture(&self, id: TextureId) -> Option<&ColorImage> {
+        self.textures.get(&id)
+    }
+
     /// Draws `primitives` (tessellated at `pixels_per_point`) over `background` into an image
     /// `size` pixels large.
     pub fn render(

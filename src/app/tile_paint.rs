@@ -30,17 +30,49 @@ pub fn blend(a: Color32, b: Color32, t: f32) -> Color32 {
     Color32::from_rgb(mix(a.r(), b.r()), mix(a.g(), b.g()), mix(a.b(), b.b()))
 }
 
+/// What the tiles show, for keeping their texture between frames: `key` identifies the map's
+/// and the overlay's state apart from the replay's step; `step` is that step. A texture drawn
+/// for the same key, step and view is drawn again as it is; for the same key at another step,
+/// only the texels of the cells `changed` names are drawn again.
+pub struct TileContent<'a> {
+    /// The map's and the overlay's state, but the step.
+    pub key: u64,
+    /// The replay's step shown.
+    pub step: usize,
+    /// Cells marked at this step alone (the node being expanded): drawn again when the step
+    /// moves.
+    pub marked: Vec<Cell>,
+    /// The cells whose look differs between two steps (either way), or `None` when there are
+    /// too many to say: then the whole texture is drawn again.
+    pub changed: &'a dyn Fn(usize, usize) -> Option<Vec<Cell>>,
+}
+
+impl TileContent<'_> {
+    /// Content with no steps: `key` alone says what the tiles show.
+    pub fn fixed(key: u64) -> TileContent<'static> {
+        TileContent {
+            key,
+            step: 0,
+            marked: Vec::new(),
+            changed: &|_, _| None,
+        }
+    }
+}
+
+/// Most texels patched in place when the step moves; past them the texture is made again
+/// (one patch per texel costs more than a whole raster at some point).
+const MAX_PATCHED_TEXELS: usize = 4096;
+
 /// Paints the visible tiles of `map`, each blended with `overlay`'s colour when it gives one,
 /// and grid lines when tiles are large enough to tell apart. `id` names the texture kept
-/// between frames for this canvas; `content` identifies the map's and the overlay's state, when
-/// the caller can tell (a texture drawn for the same content and view is drawn again as it
-/// is), else `None`.
+/// between frames for this canvas; `content` says what the tiles show, when the caller can
+/// tell (see [`TileContent`]), else `None`: the texture is then made every frame.
 pub fn paint_tiles(
     painter: &egui::Painter,
     view: View,
     map: &TileMap,
     id: egui::Id,
-    content: Option<u64>,
+    content: Option<TileContent<'_>>,
     overlay: impl Fn(Cell) -> Option<Color32>,
 ) {
     let color_of = |cell: Cell| {
@@ -98,14 +130,30 @@ struct TileTexture {
     texture: egui::TextureHandle,
     /// The caller's content key, the tiles and the texture's size.
     shows: Option<(u64, [usize; 4], [usize; 2])>,
+    /// The step shown and the cells marked at it.
+    step: usize,
+    marked: Vec<Cell>,
     /// How many times it was made.
     made: u64,
+    /// How many times it was patched (some texels drawn again for another step).
+    patched: u64,
 }
 
 /// How many times the tile texture of canvas `id` has been made (none while tiles are drawn
-/// as rectangles): a frame that changes nothing it shows does not make it again.
+/// as rectangles): a frame that changes nothing it shows does not make it again, nor does a
+/// step of the replay, which patches it ([`textures_patched`]).
 pub fn textures_made(ctx: &egui::Context, id: egui::Id) -> u64 {
     ctx.data(|data| data.get_temp::<TileTexture>(id).map_or(0, |t| t.made))
+}
+
+/// The texture the tiles of canvas `id` were last drawn with, if they were drawn as one.
+pub fn tile_texture(ctx: &egui::Context, id: egui::Id) -> Option<egui::TextureId> {
+    ctx.data(|data| data.get_temp::<TileTexture>(id).map(|t| t.texture.id()))
+}
+
+/// How many times the tile texture of canvas `id` has been patched for a step of the replay.
+pub fn textures_patched(ctx: &egui::Context, id: egui::Id) -> u64 {
+    ctx.data(|data| data.get_temp::<TileTexture>(id).map_or(0, |t| t.patched))
 }
 
 /// Tiles `x0..x1` × `y0..y1` as one texture over their place on screen.
@@ -113,10 +161,11 @@ fn paint_as_texture(
     painter: &egui::Painter,
     view: View,
     id: egui::Id,
-    content: Option<u64>,
-    (x0, y0, x1, y1): (usize, usize, usize, usize),
+    content: Option<TileContent<'_>>,
+    tiles: (usize, usize, usize, usize),
     color_of: impl Fn(Cell) -> Color32,
 ) {
+    let (x0, y0, x1, y1) = tiles;
     let rect = Rect::from_min_max(
         view.screen_from_world(Vec2::new(x0 as f64, y0 as f64)),
         view.screen_from_world(Vec2::new(x1 as f64, y1 as f64)),
@@ -131,13 +180,22 @@ fn paint_as_texture(
         texels(x1 - x0, rect.width()),
         texels(y1 - y0, rect.height()),
     ];
-    let shows = content.map(|key| (key, [x0, y0, x1, y1], size));
+    let shows = content
+        .as_ref()
+        .map(|content| (content.key, [x0, y0, x1, y1], size));
     let kept = ctx.data(|data| data.get_temp::<TileTexture>(id));
-    let texture = match kept {
-        Some(kept) if shows.is_some() && kept.shows == shows => kept.texture,
-        kept => {
-            let image = egui::ColorImage::new(size, raster((x0, y0, x1, y1), size, color_of));
+    let texture = match (kept, content) {
+        (Some(kept), Some(content)) if shows.is_some() && kept.shows == shows => {
+            if kept.step != content.step {
+                patch(ctx, id, kept, content, tiles, size, &color_of)
+            } else {
+                kept.texture
+            }
+        }
+        (kept, content) => {
+            let image = egui::ColorImage::new(size, raster(tiles, size, &color_of));
             let made = kept.as_ref().map_or(0, |kept| kept.made) + 1;
+            let patched = kept.as_ref().map_or(0, |kept| kept.patched);
             let texture = match kept {
                 Some(mut kept) => {
                     kept.texture.set(image, egui::TextureOptions::NEAREST);
@@ -145,13 +203,17 @@ fn paint_as_texture(
                 }
                 None => ctx.load_texture("tile map", image, egui::TextureOptions::NEAREST),
             };
+            let (step, marked) = content.map_or((0, Vec::new()), |c| (c.step, c.marked));
             ctx.data_mut(|data| {
                 data.insert_temp(
                     id,
                     TileTexture {
                         texture: texture.clone(),
                         shows,
+                        step,
+                        marked,
                         made,
+                        patched,
                     },
                 )
             });
@@ -162,43 +224,115 @@ fn paint_as_texture(
     painter.image(texture.id(), rect, uv, Color32::WHITE);
 }
 
-/// The colours of tiles `x0..x1` × `y0..y1` in an image of `size` texels, row by row: a texel
-/// covering one tile has its colour, one covering several the average of up to
-/// `MAX_SAMPLES` × `MAX_SAMPLES` of them spread evenly.
-pub fn raster(
+/// Draws again the texels of `kept` over the cells that changed between its step and
+/// `content`'s (and those marked at either), or the whole texture when there are too many.
+fn patch(
+    ctx: &egui::Context,
+    id: egui::Id,
+    mut kept: TileTexture,
+    content: TileContent<'_>,
+    tiles: (usize, usize, usize, usize),
+    size: [usize; 2],
+    color_of: &impl Fn(Cell) -> Color32,
+) -> egui::TextureHandle {
+    let (x0, y0, x1, y1) = tiles;
+    let cells = (content.changed)(kept.step, content.step)
+        .filter(|cells| cells.len() <= MAX_PATCHED_TEXELS);
+    let mut texels: Vec<[usize; 2]> = cells
+        .iter()
+        .flatten()
+        .chain(&kept.marked)
+        .chain(&content.marked)
+        .filter(|&&(x, y)| (x0..x1).contains(&x) && (y0..y1).contains(&y))
+        .map(|&(x, y)| {
+            [
+                texel_of(x - x0, x1 - x0, size[0]),
+                texel_of(y - y0, y1 - y0, size[1]),
+            ]
+        })
+        .collect();
+    texels.sort_unstable();
+    texels.dedup();
+    let whole = cells.is_none() || texels.len() > MAX_PATCHED_TEXELS;
+    if whole {
+        let image = egui::ColorImage::new(size, raster(tiles, size, color_of));
+        kept.texture.set(image, egui::TextureOptions::NEAREST);
+        kept.made += 1;
+    } else {
+        for [i, j] in texels {
+            let color = texel_color(tiles, size, [i, j], color_of);
+            let image = egui::ColorImage::new([1, 1], vec![color]);
+            kept.texture
+                .set_partial([i, j], image, egui::TextureOptions::NEAREST);
+        }
+        kept.patched += 1;
+    }
+    kept.step = content.step;
+    kept.marked = content.marked;
+    let texture = kept.texture.clone();
+    ctx.data_mut(|data| data.insert_temp(id, kept));
+    texture
+}
+
+/// Tiles covered by texel `i` of `n` across `tiles` tiles: `[start, end)` (offsets from the
+/// first tile). Every tile is in exactly one texel.
+fn texel_span(tiles: usize, n: usize, i: usize) -> (usize, usize) {
+    (i * tiles / n, ((i + 1) * tiles / n).max(i * tiles / n + 1))
+}
+
+/// The texel of `n` across `tiles` tiles that covers tile `t` (an offset from the first).
+fn texel_of(t: usize, tiles: usize, n: usize) -> usize {
+    let mut i = (t * n / tiles.max(1)).min(n.saturating_sub(1));
+    while i > 0 && texel_span(tiles, n, i).0 > t {
+        i -= 1;
+    }
+    while i + 1 < n && texel_span(tiles, n, i).1 <= t {
+        i += 1;
+    }
+    i
+}
+
+/// The colour of texel `[i, j]` of an image of `size` texels over tiles `x0..x1` × `y0..y1`:
+/// the average of up to `MAX_SAMPLES` × `MAX_SAMPLES` of the tiles it covers, spread evenly.
+fn texel_color(
     (x0, y0, x1, y1): (usize, usize, usize, usize),
     [width, height]: [usize; 2],
-    color_of: impl Fn(Cell) -> Color32,
-) -> Vec<Color32> {
-    // Tiles covered by texel i of n across `from..to`: [start, end).
-    let span = |from: usize, to: usize, n: usize, i: usize| {
-        let tiles = to - from;
-        (
-            from + i * tiles / n,
-            from + ((i + 1) * tiles / n).max(i * tiles / n + 1),
-        )
-    };
+    [i, j]: [usize; 2],
+    color_of: &impl Fn(Cell) -> Color32,
+) -> Color32 {
     let samples = |(start, end): (usize, usize)| {
         let count = (end - start).min(MAX_SAMPLES);
         (0..count).map(move |s| start + (2 * s + 1) * (end - start) / (2 * count))
     };
+    let (r0, r1) = texel_span(y1 - y0, height, j);
+    let (c0, c1) = texel_span(x1 - x0, width, i);
+    let (mut sum, mut n) = ([0u32; 3], 0u32);
+    for y in samples((y0 + r0, y0 + r1)) {
+        for x in samples((x0 + c0, x0 + c1)) {
+            let c = color_of((x, y));
+            sum[0] += u32::from(c.r());
+            sum[1] += u32::from(c.g());
+            sum[2] += u32::from(c.b());
+            n += 1;
+        }
+    }
+    let mean = |s: u32| (s + n / 2).checked_div(n).unwrap_or(0) as u8;
+    Color32::from_rgb(mean(sum[0]), mean(sum[1]), mean(sum[2]))
+}
+
+/// The colours of tiles `x0..x1` × `y0..y1` in an image of `size` texels, row by row: a texel
+/// covering one tile has its colour, one covering several the average of up to
+/// `MAX_SAMPLES` × `MAX_SAMPLES` of them spread evenly.
+pub fn raster(
+    tiles: (usize, usize, usize, usize),
+    size: [usize; 2],
+    color_of: impl Fn(Cell) -> Color32,
+) -> Vec<Color32> {
+    let [width, height] = size;
     let mut pixels = Vec::with_capacity(width * height);
     for j in 0..height {
-        let rows = span(y0, y1, height, j);
         for i in 0..width {
-            let columns = span(x0, x1, width, i);
-            let (mut sum, mut n) = ([0u32; 3], 0u32);
-            for y in samples(rows) {
-                for x in samples(columns) {
-                    let c = color_of((x, y));
-                    sum[0] += u32::from(c.r());
-                    sum[1] += u32::from(c.g());
-                    sum[2] += u32::from(c.b());
-                    n += 1;
-                }
-            }
-            let mean = |s: u32| (s + n / 2).checked_div(n).unwrap_or(0) as u8;
-            pixels.push(Color32::from_rgb(mean(sum[0]), mean(sum[1]), mean(sum[2])));
+            pixels.push(texel_color(tiles, size, [i, j], &color_of));
         }
     }
     pixels
@@ -251,5 +385,22 @@ mod tests {
         });
         assert_eq!(pixels.len(), 4);
         assert_eq!(count.get(), 4 * MAX_SAMPLES * MAX_SAMPLES);
+    }
+
+    /// Each tile's texel covers it, for every way of dividing tiles among texels.
+    #[test]
+    fn the_texel_of_a_tile_is_the_one_whose_span_holds_it() {
+        for tiles in 1..60 {
+            for n in 1..=tiles {
+                for t in 0..tiles {
+                    let i = texel_of(t, tiles, n);
+                    let (start, end) = texel_span(tiles, n, i);
+                    assert!(
+                        i < n && start <= t && t < end,
+                        "{tiles} tiles, {n} texels: tile {t} in texel {i} ({start}..{end})"
+                    );
+                }
+            }
+        }
     }
 }

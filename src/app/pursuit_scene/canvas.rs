@@ -4,7 +4,7 @@
 use super::{PursuitScene, PursuitTool};
 use crate::app::brush::{StrokeFrom, stroke_cells, stroke_within_frame};
 use crate::app::camera::View;
-use crate::app::tile_paint::{content_key, paint_tiles};
+use crate::app::tile_paint::{TileContent, content_key, paint_tiles};
 use crate::geom::Vec2;
 use crate::grid::bresenham::{Line, first_blocking};
 use crate::grid::{Cell, MapDocument, Tile, TileMap};
@@ -236,7 +236,7 @@ impl PursuitScene {
             view,
             map,
             tiles_texture_id(),
-            Some(content),
+            Some(TileContent::fixed(content)),
             |cell| ray_tiles.get(&cell).copied(),
         );
         let scale = view.camera.scale as f32;

@@ -5,11 +5,11 @@
 use super::{Endpoint, TileMapScene, Tool, tiles_texture_id};
 use crate::app::brush::{StrokeFrom, stroke_cells, stroke_within_frame};
 use crate::app::camera::{View, paint_tag};
-use crate::app::tile_paint::{content_key, paint_tiles, tile_color};
+use crate::app::tile_paint::{TileContent, content_key, paint_tiles, tile_color};
 use crate::geom::Vec2;
 use crate::grid::{Cell, MapDocument};
 use crate::navmesh::Bounds;
-use crate::search::NodeStatus;
+use crate::search::{NodeStatus, SearchEvent};
 use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui};
 
 /// The pointer's buttons this frame: Shift held, the primary pressed on the canvas, the
@@ -382,8 +382,31 @@ impl TileMapScene {
         } else {
             Default::default()
         };
-        // The overlay follows the search shown and the replay's step.
-        let content = content_key((self.search.shown, document.revision(), replay.cursor()));
+        // The overlay follows the search shown and the replay's step: a step changes the cells
+        // its events name (and the node being expanded), until the last shows the path.
+        let events = &self.search.events;
+        let changed = |a: usize, b: usize| -> Option<Vec<Cell>> {
+            let between = events.get(a.min(b)..a.max(b))?;
+            let mut cells = Vec::with_capacity(between.len());
+            for event in between {
+                match *event {
+                    SearchEvent::Opened { node, .. }
+                    | SearchEvent::Improved { node, .. }
+                    | SearchEvent::Expanded { node, .. }
+                    | SearchEvent::Deferred { node, .. }
+                    | SearchEvent::CutOff { node, .. } => cells.push(map.cell(node)),
+                    SearchEvent::Finished { .. } => return None,
+                    SearchEvent::IterationStarted { .. } | SearchEvent::Backtracked { .. } => {}
+                }
+            }
+            Some(cells)
+        };
+        let content = TileContent {
+            key: content_key((self.search.shown, document.revision())),
+            step: replay.cursor(),
+            marked: replay.current().map(|i| map.cell(i)).into_iter().collect(),
+            changed: &changed,
+        };
         paint_tiles(
             painter,
             view,
