@@ -1,6 +1,7 @@
 //! Axis marks for the lab's small charts: one round step, far enough apart on screen for
 //! egui_plot to label every mark (its own marks are powers of ten, too dense to label on a
-//! short chart, with the next ones up off it, which leaves an axis bare).
+//! short chart, with the next ones up off it, which leaves an axis bare); and a long series
+//! cut down to what the chart's pixels can show.
 
 /// The plots' smallest grid spacing in points (`Plot::grid_spacing`): a spacer's
 /// `base_step_size` is then this distance in values.
@@ -62,6 +63,36 @@ pub fn power_of_ten_label(value: f64) -> String {
     format!("{}{unit}", 10u64.pow(rest))
 }
 
+/// The points `(step, value)` of `values` (steps from 1) to draw across `columns` pixels: all
+/// of them when there are at most two a column, else each column's lowest and highest in the
+/// order they come, so that the line drawn covers what the whole series would (a search's
+/// open list over a hundred thousand steps on a chart 300 pixels wide).
+pub fn decimated_series(values: &[u32], columns: usize) -> Vec<[f64; 2]> {
+    let point = |i: usize, v: u32| [(i + 1) as f64, f64::from(v)];
+    let columns = columns.max(1);
+    if values.len() <= 2 * columns {
+        return values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| point(i, v))
+            .collect();
+    }
+    let mut points = Vec::with_capacity(2 * columns);
+    for c in 0..columns {
+        let (start, end) = (c * values.len() / columns, (c + 1) * values.len() / columns);
+        let Some(column) = values.get(start..end).filter(|c| !c.is_empty()) else {
+            continue;
+        };
+        let low = (0..column.len()).min_by_key(|&k| column[k]).unwrap_or(0);
+        let high = (0..column.len()).max_by_key(|&k| column[k]).unwrap_or(0);
+        for k in [low.min(high), low.max(high)] {
+            points.push(point(start + k, column[k]));
+        }
+    }
+    points.dedup();
+    points
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -104,5 +135,37 @@ mod tests {
                 "{at_least}"
             );
         }
+    }
+
+    #[test]
+    fn a_long_series_keeps_each_column_s_lowest_and_highest() {
+        let values: Vec<u32> = (0..10_000u32).map(|i| (i * 7919) % 1000).collect();
+        let columns = 300;
+        let points = decimated_series(&values, columns);
+        assert!(points.len() <= 2 * columns, "{}", points.len());
+        assert!(
+            points.windows(2).all(|w| w[0][0] < w[1][0]),
+            "in step order"
+        );
+        for c in 0..columns {
+            let (start, end) = (c * values.len() / columns, (c + 1) * values.len() / columns);
+            let column = &values[start..end];
+            let shown: Vec<f64> = points
+                .iter()
+                .filter(|p| p[0] > start as f64 && p[0] <= end as f64)
+                .map(|p| p[1])
+                .collect();
+            let (low, high) = (column.iter().min(), column.iter().max());
+            assert!(
+                shown.contains(&f64::from(*low.expect("values"))),
+                "column {c}"
+            );
+            assert!(
+                shown.contains(&f64::from(*high.expect("values"))),
+                "column {c}"
+            );
+        }
+        let short = decimated_series(&[3, 1, 4], columns);
+        assert_eq!(short, vec![[1.0, 3.0], [2.0, 1.0], [3.0, 4.0]]);
     }
 }

@@ -263,6 +263,7 @@ impl NavMesh {
             fans: std::sync::OnceLock::new(),
             adjacency: std::sync::OnceLock::new(),
             areas_present: std::sync::OnceLock::new(),
+            height_span: std::sync::OnceLock::new(),
         })
     }
 }

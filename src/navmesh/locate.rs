@@ -325,15 +325,18 @@ impl NavMesh {
         }
     }
 
-    /// The lowest and highest vertex height (both 0 for a mesh with no vertices).
+    /// The lowest and highest vertex height (both 0 for a mesh with no vertices); worked out
+    /// once, as [`floors_at`](Self::floors_at) asks for it at every point it is given.
     pub fn height_span(&self) -> [f64; 2] {
-        let low = self.heights.iter().copied().fold(f64::INFINITY, f64::min);
-        let high = self
-            .heights
-            .iter()
-            .copied()
-            .fold(f64::NEG_INFINITY, f64::max);
-        if low <= high { [low, high] } else { [0.0, 0.0] }
+        *self.height_span.get_or_init(|| {
+            let low = self.heights.iter().copied().fold(f64::INFINITY, f64::min);
+            let high = self
+                .heights
+                .iter()
+                .copied()
+                .fold(f64::NEG_INFINITY, f64::max);
+            if low <= high { [low, high] } else { [0.0, 0.0] }
+        })
     }
 
     /// Locates `p`, snapping it to the nearest point on the mesh when it is off. Returns `None`

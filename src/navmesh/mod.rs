@@ -161,6 +161,8 @@ pub struct NavMesh {
     pub(crate) adjacency: std::sync::OnceLock<adjacency::Adjacency>,
     /// The area types present, a bit each; made when first asked for.
     pub(crate) areas_present: std::sync::OnceLock<u32>,
+    /// The lowest and highest vertex height; made when first asked for.
+    pub(crate) height_span: std::sync::OnceLock<[f64; 2]>,
 }
 
 /// The polygons of a mesh as given (read from a file or generated), before welding,
@@ -528,6 +530,7 @@ impl NavMesh {
         self.fans = std::sync::OnceLock::new();
         self.adjacency = std::sync::OnceLock::new();
         self.areas_present = std::sync::OnceLock::new();
+        self.height_span = std::sync::OnceLock::new();
     }
 
     /// The names of the area types, by [`areas::AreaId`] (the built-in ones first).

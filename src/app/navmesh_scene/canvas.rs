@@ -200,8 +200,8 @@ impl NavmeshScene {
             .iter()
             .map(|&v| view.screen_from_world(v))
             .collect();
-        let in_view = |t: TriId| {
-            let [a, b, c] = mesh.triangles()[t].vertices.map(|v| vertices[v]);
+        let in_view = |corners: [u32; 3]| {
+            let [a, b, c] = corners.map(|v| vertices.get(v as usize).copied().unwrap_or_default());
             let (min_x, max_x) = (a.x.min(b.x).min(c.x), a.x.max(b.x).max(c.x));
             let (min_y, max_y) = (a.y.min(b.y).min(c.y), a.y.max(b.y).max(c.y));
             max_x >= visible.min.x
@@ -209,18 +209,21 @@ impl NavmeshScene {
                 && max_y >= visible.min.y
                 && min_y <= visible.max.y
         };
-        // Lowest floor first, so that the higher is seen where floors overlap.
-        let visible_tris: Vec<TriId> = if self.draw_order.len() == mesh.triangles().len() {
-            self.draw_order
-                .iter()
-                .copied()
-                .filter(|&t| in_view(t))
-                .collect()
+        // Lowest floor first, so that the higher is seen where floors overlap; read front to
+        // back with each triangle's corners beside it.
+        let made_now;
+        let order = if self.draw_order.len() == mesh.triangles().len() {
+            &self.draw_order
         } else {
-            (0..mesh.triangles().len())
-                .filter(|&t| in_view(t))
-                .collect()
+            made_now = super::floors::draw_order(mesh);
+            &made_now
         };
+        let visible_draw: Vec<super::floors::DrawTriangle> = order
+            .iter()
+            .copied()
+            .filter(|&[_, a, b, c]| in_view([a, b, c]))
+            .collect();
+        let visible_tris: Vec<TriId> = visible_draw.iter().map(|d| d[0] as usize).collect();
         let heights = self.settings.display.height_colours.then(|| {
             let [low, high] = mesh.height_span();
             let span = (high - low).max(f64::MIN_POSITIVE);
@@ -256,7 +259,8 @@ impl NavmeshScene {
         let mut fill = egui::Mesh::default();
         fill.reserve_triangles(visible_tris.len());
         fill.reserve_vertices(visible_tris.len() * 3);
-        for &t in &visible_tris {
+        for &[t, a, b, c] in &visible_draw {
+            let t = t as usize;
             let heat = self.diagnostics.quality.heat(t);
             let color = if self.diagnostics.colour_islands {
                 super::diagnostics::island_colour(mesh.island_of(t))
@@ -291,12 +295,12 @@ impl NavmeshScene {
                 mix(color, area, 0.3)
             };
             let i = fill.vertices.len() as u32;
-            for v in mesh.triangles()[t].vertices {
+            for v in [a, b, c].map(|v| v as usize) {
                 let color = match &heights {
                     Some(by_height) => by_height.get(v).copied().unwrap_or(color),
                     None => color,
                 };
-                fill.colored_vertex(screen[v], color);
+                fill.colored_vertex(screen.get(v).copied().unwrap_or(Pos2::ZERO), color);
             }
             fill.add_triangle(i, i + 1, i + 2);
         }

@@ -464,13 +464,11 @@ impl NavmeshScene {
         }
         ui.add_space(6.0);
         ui.label("Open list size per A* step");
-        let points: Vec<[f64; 2]> = self
-            .timeline
-            .open_sizes()
-            .iter()
-            .enumerate()
-            .map(|(i, &n)| [(i + 1) as f64, f64::from(n)])
-            .collect();
+        let pixels = ui.available_width() * ui.ctx().pixels_per_point();
+        let points = crate::app::chart_marks::decimated_series(
+            self.timeline.open_sizes(),
+            pixels.max(1.0) as usize,
+        );
         let cursor = self.playback.cursor.min(self.timeline.search_steps()) as f64;
         use crate::app::chart_marks::{MARK_SPACING, round_marks};
         egui_plot::Plot::new("open_list_plot")

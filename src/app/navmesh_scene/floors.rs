@@ -103,23 +103,29 @@ pub fn height_colour(t: f64) -> Color32 {
     Color32::from_rgb(c(0), c(1), c(2))
 }
 
+/// One triangle as the canvas paints it: its id, then its corners, in 16 bytes, so that painting
+/// in [`draw_order`] reads one array front to back rather than the mesh's triangles out of order.
+pub type DrawTriangle = [u32; 4];
+
 /// The triangles in painting order, lowest floor first, so that where floors overlap the
-/// higher one is seen; empty for a flat mesh (id order).
-pub fn draw_order(mesh: &NavMesh) -> Vec<TriId> {
-    let [low, high] = mesh.height_span();
-    if high <= low {
-        return Vec::new();
-    }
-    let heights = mesh.heights();
-    let mean = |t: TriId| {
-        mesh.triangles()[t]
-            .vertices
-            .iter()
-            .map(|&v| heights.get(v).copied().unwrap_or(0.0))
-            .sum::<f64>()
+/// higher one is seen (id order for a flat mesh), each with its corners.
+pub fn draw_order(mesh: &NavMesh) -> Vec<DrawTriangle> {
+    let entry = |t: TriId| {
+        let [a, b, c] = mesh.triangles()[t].vertices.map(|v| v as u32);
+        [t as u32, a, b, c]
     };
-    let mut order: Vec<TriId> = (0..mesh.triangles().len()).collect();
-    order.sort_by(|&a, &b| mean(a).total_cmp(&mean(b)).then(a.cmp(&b)));
+    let mut order: Vec<DrawTriangle> = (0..mesh.triangles().len()).map(entry).collect();
+    let [low, high] = mesh.height_span();
+    if high > low {
+        let heights = mesh.heights();
+        let mean = |[_, a, b, c]: DrawTriangle| {
+            [a, b, c]
+                .iter()
+                .map(|&v| heights.get(v as usize).copied().unwrap_or(0.0))
+                .sum::<f64>()
+        };
+        order.sort_by(|&x, &y| mean(x).total_cmp(&mean(y)).then(x[0].cmp(&y[0])));
+    }
     order
 }
 

@@ -216,8 +216,8 @@ pub struct NavmeshScene {
     pub goal: Vec2,
     /// Which floor the start and goal are on, where floors overlap.
     pub floors: floors::FloorChoice,
-    /// The triangles in painting order (lowest floor first); empty for a flat mesh.
-    draw_order: Vec<crate::navmesh::TriId>,
+    /// The triangles in painting order (lowest floor first), with their corners.
+    draw_order: Vec<floors::DrawTriangle>,
     /// The recorded steps of the current query.
     pub timeline: Timeline,
     /// The state at the playback cursor.
