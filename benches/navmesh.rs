@@ -168,16 +168,22 @@ fn diagnostics(c: &mut Criterion) {
     group.finish();
 }
 
-/// One obstacle edit on the 100k-triangle mesh: a 3 × 2-cell rectangle moved to a new place
-/// (the triangles under its old and new places rebuilt, the rest of the mesh patched in place),
-/// and a door opened or closed.
-fn edits(c: &mut Criterion) {
+/// An editor of a generated mesh of about `triangles` triangles holding one 3 × 2-cell
+/// rectangle at its centre, that rectangle, and a door (closed) 20 cells to its left.
+fn edited(
+    triangles: usize,
+) -> (
+    navlab::navmesh::edit::MeshEditor,
+    navlab::navmesh::edit::Shape,
+    usize,
+    f64,
+) {
     use navlab::navmesh::edit::{MeshEditor, Shape, ShapeKind};
     use std::sync::Arc;
-    let mesh = mesh_100k();
+    let mesh = jittered_grid(GridMeshSpec::with_about(triangles, 7));
     let b = mesh.bounds();
     let centre = b.min.midpoint(b.max);
-    let cell = ((b.max.x - b.min.x) * (b.max.y - b.min.y) / 50_000.0).sqrt();
+    let cell = ((b.max.x - b.min.x) * (b.max.y - b.min.y) / (triangles as f64 / 2.0)).sqrt();
     let rect = Shape::rectangle(
         centre,
         centre + Vec2::new(3.0 * cell, 2.0 * cell),
@@ -188,29 +194,71 @@ fn edits(c: &mut Criterion) {
     let mut editor = MeshEditor::new(Arc::new(mesh));
     editor.add_shape(rect.clone()).expect("cut");
     assert_ne!(editor.mesh().triangles().len(), before);
-    let offsets: Vec<Vec2> = (0..16)
-        .map(|k| Vec2::new((k % 4) as f64 * 0.37 * cell, (k / 4) as f64 * 0.29 * cell))
-        .collect();
-    let mut group = c.benchmark_group("mesh_edit_100k");
-    group.sample_size(20);
-    let mut k = 0;
-    group.bench_function("move one obstacle", |bench| {
-        bench.iter(|| {
-            k = (k + 1) % offsets.len();
-            editor.drag_shape(0, rect.moved(offsets[k])).expect("moved");
-        })
-    });
     let door = Shape::rectangle(
         centre - Vec2::new(20.0 * cell, 0.0),
         centre - Vec2::new(18.0 * cell, -3.0 * cell),
         ShapeKind::Door { open: false },
     )
     .expect("door");
-    let index = editor.add_shape(door).expect("door");
-    group.bench_function("open or close a door", |bench| {
-        bench.iter(|| editor.toggle_door(index).expect("toggled"))
-    });
+    let door = editor.add_shape(door).expect("door");
+    (editor, rect, door, cell)
+}
+
+/// One obstacle edit: a 3 × 2-cell rectangle moved to a new place (the triangles under its old
+/// and new places rebuilt, the rest of the mesh patched in place), and a door opened or
+/// closed (each iteration toggles it once, so that iterations alternate opening and closing);
+/// on the 100k-triangle mesh and, as the floor, on a 10k one (an edit's cost should not grow
+/// with the mesh).
+fn edits(c: &mut Criterion) {
+    let mut group = c.benchmark_group("mesh_edit");
+    group.sample_size(20);
+    for (triangles, name) in [(100_000, "100k"), (10_000, "10k")] {
+        let (mut editor, rect, door, cell) = edited(triangles);
+        let offsets: Vec<Vec2> = (0..16)
+            .map(|k| Vec2::new((k % 4) as f64 * 0.37 * cell, (k / 4) as f64 * 0.29 * cell))
+            .collect();
+        let mut k = 0;
+        group.bench_function(format!("move one obstacle, {name}"), |bench| {
+            bench.iter(|| {
+                k = (k + 1) % offsets.len();
+                editor.drag_shape(0, rect.moved(offsets[k])).expect("moved");
+            })
+        });
+        group.bench_function(format!("open or close a door, {name}"), |bench| {
+            bench.iter(|| editor.toggle_door(door).expect("toggled"))
+        });
+    }
     group.finish();
+    for what in ["move one obstacle", "open or close a door"] {
+        print_ratio(
+            "mesh_edit",
+            &format!("{what}, 100k"),
+            &format!("{what}, 10k"),
+            1.5,
+        );
+    }
+}
+
+/// Prints the ratio of two benchmarks' mean times in `group`, from criterion's estimates of
+/// their last runs: a measure over its floor, against the most it should be.
+fn print_ratio(group: &str, measured: &str, floor: &str, goal: f64) {
+    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_string());
+    let mean = |name: &str| -> Option<f64> {
+        let path = std::path::Path::new(&target)
+            .join("criterion")
+            .join(group)
+            .join(name)
+            .join("new/estimates.json");
+        let text = std::fs::read_to_string(path).ok()?;
+        let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+        json["mean"]["point_estimate"].as_f64()
+    };
+    if let (Some(a), Some(b)) = (mean(measured), mean(floor)) {
+        println!(
+            "ratio {group}: \"{measured}\" ÷ \"{floor}\" = {:.2} (at most {goal})",
+            a / b
+        );
+    }
 }
 
 criterion_group!(benches, point_location, path_queries, diagnostics, edits);

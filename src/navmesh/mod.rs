@@ -11,6 +11,7 @@ pub mod fans;
 pub mod from_map;
 pub mod gap;
 pub mod generate;
+mod island_update;
 pub mod locate;
 mod merge;
 pub mod obj;

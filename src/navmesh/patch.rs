@@ -1,5 +1,6 @@
 //! Replacing some triangles of a mesh with others in place, touching only them, their edges
-//! and their neighbours (plus one pass for the islands): what makes an edit of a big mesh cheap.
+//! and their neighbours, the islands worked out near them (see [`island_update`](super::island_update)):
+//! what makes an edit of a big mesh cheap.
 
 use super::areas::AreaId;
 use super::locate::IndexedTriangle;
@@ -43,6 +44,8 @@ impl NavMesh {
             .collect();
         removed.sort_unstable();
         removed.dedup();
+        // What bordered the patch, for bringing the islands up to date after it.
+        let ring = self.ring_of(&removed);
         // The uniform grid cannot be updated in place; the R-tree answers the same questions.
         self.index.grid = None;
 
@@ -139,6 +142,7 @@ impl NavMesh {
             let last = self.triangles.len() - 1;
             let item = self.indexed(last);
             self.index.tree.remove(&item);
+            let island = self.island_of[last];
             let triangle = self.pop_triangle_content();
             for &e in &triangle.0.edges {
                 for x in &mut self.edges[e].triangles {
@@ -150,6 +154,7 @@ impl NavMesh {
             }
             self.triangles[gap] = triangle.0;
             self.area_types[gap] = triangle.1;
+            self.island_of[gap] = island;
             dead[gap] = false;
             let item = self.indexed(gap);
             self.index.tree.insert(item);
@@ -211,9 +216,13 @@ impl NavMesh {
             }
         }
 
-        let (island_of, island_count) = super::build::islands(&self.neighbours);
-        self.island_of = island_of;
-        self.island_count = island_count;
+        let moved: HashMap<TriId, TriId> = renumbering.moved.iter().copied().collect();
+        let ring: Vec<TriId> = ring
+            .iter()
+            .map(|t| moved.get(t).copied().unwrap_or(*t))
+            .filter(|&t| t < self.triangles.len())
+            .collect();
+        self.update_islands(&renumbering.added, &ring);
         self.forget_derived();
         renumbering
     }
