@@ -251,6 +251,7 @@ impl NavMesh {
             triangles,
             edges,
             neighbours,
+            island_tally: super::island_update::island_tallies(&island_of, island_count),
             island_of,
             island_count,
             bounds,

@@ -56,10 +56,26 @@ impl NavMesh {
 
     /// Brings the islands up to date after a patch: `added` are the triangles the patch made
     /// (their labels are worked out here), `ring` the triangles that bordered what it removed
-    /// (ids after the patch); every other triangle carries its island's label from before.
-    pub(crate) fn update_islands(&mut self, added: &[TriId], ring: &[TriId]) {
+    /// (ids after the patch), `moved` the triangles it gave another id; every other triangle
+    /// carries its island's label from before, and the tallies count the removed triangles
+    /// out already.
+    pub(crate) fn update_islands(
+        &mut self,
+        added: &[TriId],
+        ring: &[TriId],
+        moved: &[(TriId, TriId)],
+    ) {
         let n = self.triangles.len();
         self.island_of.resize(n, UNSET);
+        for &(_, to) in moved {
+            if let Some(tally) = self
+                .island_of
+                .get(to)
+                .and_then(|&l| self.island_tally.get_mut(l))
+            {
+                tally.lowest = tally.lowest.min(to);
+            }
+        }
         for &t in added {
             self.island_of[t] = UNSET;
         }
@@ -216,6 +232,7 @@ impl NavMesh {
             };
             set_label.insert(root, label);
         }
+        self.island_tally.resize(fresh, IslandTally::EMPTY);
         if rename.iter().any(|(from, to)| from != to) {
             let mut map: Vec<usize> = (0..fresh).collect();
             for (&from, &to) in &rename {
@@ -228,38 +245,92 @@ impl NavMesh {
                     *l = to;
                 }
             }
+            for (&from, &to) in &rename {
+                if from != to
+                    && let Some(joined) = self
+                        .island_tally
+                        .get_mut(from)
+                        .map(|t| std::mem::replace(t, IslandTally::EMPTY))
+                    && let Some(tally) = self.island_tally.get_mut(to)
+                {
+                    tally.size += joined.size;
+                    tally.lowest = tally.lowest.min(joined.lowest);
+                }
+            }
         }
         for (g, group) in groups.iter().enumerate() {
             let label = set_label[&find(&mut parent, g)];
             for &t in &group.reached {
+                if let Some(old) = self.island_tally.get_mut(self.island_of[t]) {
+                    old.size -= 1;
+                }
                 self.island_of[t] = label;
+                if let Some(tally) = self.island_tally.get_mut(label) {
+                    tally.size += 1;
+                    tally.lowest = tally.lowest.min(t);
+                }
             }
         }
-        self.number_islands(fresh);
+        self.number_islands();
     }
 
-    /// Numbers the islands as [`islands`](super::build::islands) does, from labels below
-    /// `labels`: the largest (most triangles) first, ties by their lowest triangle id.
-    fn number_islands(&mut self, labels: usize) {
-        let mut size = vec![0usize; labels];
-        let mut lowest = vec![TriId::MAX; labels];
-        for (t, &l) in self.island_of.iter().enumerate() {
-            if let (Some(count), Some(low)) = (size.get_mut(l), lowest.get_mut(l)) {
-                *count += 1;
-                *low = (*low).min(t);
-            }
+    /// Numbers the islands as [`islands`](super::build::islands) does, from their tallies:
+    /// the largest (most triangles) first, ties by their lowest triangle id. A tally's lowest
+    /// id only ever went down as triangles joined its island; when that triangle has left the
+    /// island, the tallies are counted again over the whole mesh. Triangles are relabelled
+    /// only when the order changed.
+    fn number_islands(&mut self) {
+        let stale = self
+            .island_tally
+            .iter()
+            .enumerate()
+            .any(|(l, tally)| tally.size > 0 && self.island_of.get(tally.lowest) != Some(&l));
+        if stale {
+            self.island_tally = island_tallies(&self.island_of, self.island_tally.len());
         }
-        let mut order: Vec<usize> = (0..labels).filter(|&l| size[l] > 0).collect();
-        order.sort_by_key(|&l| (std::cmp::Reverse(size[l]), lowest[l]));
-        let mut number = vec![0usize; labels];
+        let tally = &self.island_tally;
+        let mut order: Vec<usize> = (0..tally.len()).filter(|&l| tally[l].size > 0).collect();
+        order.sort_by_key(|&l| (std::cmp::Reverse(tally[l].size), tally[l].lowest));
+        self.island_count = order.len();
+        if order.iter().enumerate().all(|(k, &l)| k == l) && order.len() == tally.len() {
+            return;
+        }
+        let mut number = vec![0usize; tally.len()];
         for (k, &l) in order.iter().enumerate() {
             number[l] = k;
         }
         for l in &mut self.island_of {
             *l = number.get(*l).copied().unwrap_or(0);
         }
-        self.island_count = order.len();
+        self.island_tally = order.iter().map(|&l| tally[l]).collect();
     }
+}
+
+/// How many triangles an island has and its lowest triangle id: what orders the islands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct IslandTally {
+    pub size: usize,
+    pub lowest: TriId,
+}
+
+impl IslandTally {
+    /// An island with no triangles yet.
+    const EMPTY: Self = Self {
+        size: 0,
+        lowest: TriId::MAX,
+    };
+}
+
+/// The tallies of `count` islands from each triangle's island.
+pub(crate) fn island_tallies(island_of: &[usize], count: usize) -> Vec<IslandTally> {
+    let mut tallies = vec![IslandTally::EMPTY; count];
+    for (t, &l) in island_of.iter().enumerate() {
+        if let Some(tally) = tallies.get_mut(l) {
+            tally.size += 1;
+            tally.lowest = tally.lowest.min(t);
+        }
+    }
+    tallies
 }
 
 /// Whether some group of the set rooted at `root` still has triangles to visit.
@@ -281,6 +352,11 @@ mod tests {
         let (island_of, count) = crate::navmesh::build::islands(&mesh.neighbours);
         assert_eq!(mesh.island_count, count, "{what}: island count");
         assert_eq!(mesh.island_of, island_of, "{what}: labels");
+        let tallies = super::island_tallies(&island_of, count);
+        assert_eq!(
+            mesh.island_tally, tallies,
+            "{what}: sizes and lowest triangles"
+        );
     }
 
     /// Random edits of small meshes — obstacles, walls long and thin enough to cut a floor in

@@ -144,6 +144,8 @@ pub struct NavMesh {
     pub(crate) neighbours: Vec<Vec<(TriId, EdgeId)>>,
     pub(crate) island_of: Vec<usize>,
     pub(crate) island_count: usize,
+    /// Each island's size and lowest triangle, by island number: what numbers the islands.
+    pub(crate) island_tally: Vec<island_update::IslandTally>,
     pub(crate) bounds: Bounds,
     pub(crate) index: locate::TriangleIndex,
     pub(crate) report: BuildReport,

@@ -46,6 +46,11 @@ impl NavMesh {
         removed.dedup();
         // What bordered the patch, for bringing the islands up to date after it.
         let ring = self.ring_of(&removed);
+        for &t in &removed {
+            if let Some(tally) = self.island_tally.get_mut(self.island_of[t]) {
+                tally.size -= 1;
+            }
+        }
         // The uniform grid cannot be updated in place; the R-tree answers the same questions.
         self.index.grid = None;
 
@@ -222,7 +227,7 @@ impl NavMesh {
             .map(|t| moved.get(t).copied().unwrap_or(*t))
             .filter(|&t| t < self.triangles.len())
             .collect();
-        self.update_islands(&renumbering.added, &ring);
+        self.update_islands(&renumbering.added, &ring, &renumbering.moved);
         self.forget_derived();
         renumbering
     }

@@ -45,7 +45,7 @@ pub enum CutError {
 
 /// Cuts `cluster` (triangle ids of `mesh`, sorted) with `shapes` (in order: a later area shape
 /// paints over an earlier one; blocking shapes win over areas). `areas` gives each triangle of
-/// `mesh` its area type.
+/// the cluster its area type, in the cluster's order.
 pub(crate) fn cut_cluster(
     mesh: &NavMesh,
     cluster: &[TriId],
@@ -53,7 +53,14 @@ pub(crate) fn cut_cluster(
     shapes: &[&Shape],
 ) -> Result<Pieces, CutError> {
     let in_cluster = |t: TriId| cluster.binary_search(&t).is_ok();
-    let area_of = |t: TriId| areas.get(t).copied().unwrap_or(0);
+    let area_of = |t: TriId| {
+        cluster
+            .binary_search(&t)
+            .ok()
+            .and_then(|k| areas.get(k))
+            .copied()
+            .unwrap_or(0)
+    };
     let mut cdt = ConstrainedDelaunayTriangulation::<Point2<f64>>::new();
     let insert = |cdt: &mut ConstrainedDelaunayTriangulation<Point2<f64>>, p: Vec2| {
         cdt.insert(Point2::new(p.x, p.y))

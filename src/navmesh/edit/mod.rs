@@ -14,6 +14,7 @@ use super::{NavMesh, TriId};
 use crate::geom::Vec2;
 use cut::{Pieces, cut_cluster};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The most shapes one mesh may carry.
@@ -420,12 +421,12 @@ impl MeshEditor {
         }
 
         let base = &self.base;
-        let mut areas: Vec<AreaId> = base.area_types.clone();
-        for &(t, a) in &edits.painted {
-            if let Some(slot) = areas.get_mut(t) {
-                *slot = a;
-            }
-        }
+        // Every step below works on what the shapes touch and what they touched before, never
+        // on the whole mesh: a drag on a big mesh costs what the shape covers.
+        let area_of = |t: TriId| match edits.painted.binary_search_by_key(&t, |&(x, _)| x) {
+            Ok(k) => edits.painted[k].1,
+            Err(_) => base.area_types.get(t).copied().unwrap_or(0),
+        };
         // Reuse the touched sets of shapes that did not change.
         let touched: Vec<Vec<TriId>> = edits
             .shapes
@@ -440,31 +441,30 @@ impl MeshEditor {
             })
             .collect();
 
-        // Clusters: triangles touched by any shape, connected across edges.
-        let mut member = vec![usize::MAX; base.triangles.len()];
+        // Clusters: triangles touched by any shape, connected across edges. `member` holds
+        // every touched triangle, with its cluster once it has one.
+        const UNGROUPED: usize = usize::MAX;
+        let mut member: HashMap<TriId, usize> =
+            touched.iter().flatten().map(|&t| (t, UNGROUPED)).collect();
         let mut shapes_of: Vec<Vec<usize>> = Vec::new();
         let mut groups: Vec<Vec<TriId>> = Vec::new();
-        let mut is_touched = vec![false; base.triangles.len()];
-        for list in &touched {
-            for &t in list {
-                is_touched[t] = true;
-            }
-        }
         for list in &touched {
             for &seed in list {
-                if member[seed] != usize::MAX {
+                if member.get(&seed) != Some(&UNGROUPED) {
                     continue;
                 }
                 let g = groups.len();
                 let mut group = vec![seed];
-                member[seed] = g;
+                member.insert(seed, g);
                 let mut k = 0;
                 while k < group.len() {
                     let t = group[k];
                     k += 1;
                     for &(n, _) in base.neighbours(t) {
-                        if is_touched[n] && member[n] == usize::MAX {
-                            member[n] = g;
+                        if let Some(slot) = member.get_mut(&n)
+                            && *slot == UNGROUPED
+                        {
+                            *slot = g;
                             group.push(n);
                         }
                     }
@@ -476,9 +476,10 @@ impl MeshEditor {
         }
         for (s, list) in touched.iter().enumerate() {
             for &t in list {
-                let g = member[t];
-                if shapes_of[g].last() != Some(&s) {
-                    shapes_of[g].push(s);
+                if let Some(shapes) = member.get(&t).and_then(|&g| shapes_of.get_mut(g))
+                    && shapes.last() != Some(&s)
+                {
+                    shapes.push(s);
                 }
             }
         }
@@ -496,7 +497,7 @@ impl MeshEditor {
         for (group, shape_ids) in groups.into_iter().zip(shapes_of) {
             let key = ClusterKey {
                 shapes: shape_ids.iter().map(|&s| edits.shapes[s].clone()).collect(),
-                areas: group.iter().map(|&t| areas[t]).collect(),
+                areas: group.iter().map(|&t| area_of(t)).collect(),
             };
             let old = self
                 .clusters
@@ -515,7 +516,7 @@ impl MeshEditor {
                 }
                 None => {
                     let refs: Vec<&Shape> = key.shapes.iter().collect();
-                    let pieces = cut_cluster(base, &group, &areas, &refs)?;
+                    let pieces = cut_cluster(base, &group, &key.areas, &refs)?;
                     fresh.push((next_clusters.len(), pieces));
                     next_clusters.push(Cluster {
                         base: group,
@@ -527,29 +528,34 @@ impl MeshEditor {
         }
 
         // What leaves the edited mesh: triangles of clusters that went, and unchanged
-        // triangles that are now in a cluster. What comes back: unchanged triangles no cluster
-        // holds any more, and the new clusters' triangles.
+        // triangles that are now in a cluster. What comes back: triangles of the old clusters
+        // that no cluster holds any more, and the new clusters' triangles.
         let mut removed: Vec<TriId> = Vec::new();
         for (k, cluster) in self.clusters.iter().enumerate() {
             if !kept_old[k] {
                 removed.extend(&cluster.slots);
             }
         }
-        let mut restored: Vec<TriId> = Vec::new();
-        for (t, (&group, &slot)) in member.iter().zip(&self.slot_of_base).enumerate() {
-            let clustered = group != usize::MAX;
-            match (slot, clustered) {
-                (Some(slot), true) => removed.push(slot),
-                (None, false) => restored.push(t),
-                _ => {}
+        let mut clustered: Vec<TriId> = member.keys().copied().collect();
+        clustered.sort_unstable();
+        for &t in &clustered {
+            if let Some(&Some(slot)) = self.slot_of_base.get(t) {
+                removed.push(slot);
             }
         }
+        let mut restored: Vec<TriId> = self
+            .clusters
+            .iter()
+            .flat_map(|c| c.base.iter().copied())
+            .filter(|t| !member.contains_key(t))
+            .collect();
+        restored.sort_unstable();
         let mut vertices: Vec<(Vec2, f64)> = Vec::new();
         let mut added: Vec<([Corner; 3], AreaId)> = Vec::new();
         let mut added_origin: Vec<Origin> = Vec::new();
         for &t in &restored {
             let corners = base.triangles[t].vertices.map(Corner::Old);
-            added.push((corners, areas[t]));
+            added.push((corners, area_of(t)));
             added_origin.push(Origin::Base(t));
         }
         for (c, pieces) in &fresh {
@@ -568,12 +574,23 @@ impl MeshEditor {
         let mesh = Arc::make_mut(&mut self.mesh);
         let renumbering = mesh.replace_triangles(&removed, &vertices, &added);
 
-        // Book-keeping: where each edited triangle comes from.
-        let mut origin = std::mem::take(&mut self.origin);
-        origin.resize(mesh.triangles.len().max(origin.len()), Origin::Base(0));
-        for o in origin.iter_mut() {
-            if let Origin::Cut(c) = o {
-                *o = Origin::Cut(renumber_cluster.get(*c).copied().unwrap_or(usize::MAX));
+        // Book-keeping: where each edited triangle comes from, and where each triangle of the
+        // unedited mesh is in the edited one. Kept clusters get their new indices first; the
+        // triangles added and moved then overwrite their ids' entries.
+        let origin = &mut self.origin;
+        let slot_of_base = &mut self.slot_of_base;
+        for (k, cluster) in self.clusters.iter().enumerate() {
+            if let Some(&c) = renumber_cluster.get(k).filter(|&&c| c != usize::MAX) {
+                for &slot in &cluster.slots {
+                    if let Some(o) = origin.get_mut(slot) {
+                        *o = Origin::Cut(c);
+                    }
+                }
+            }
+        }
+        for &t in &clustered {
+            if let Some(slot) = slot_of_base.get_mut(t) {
+                *slot = None;
             }
         }
         for (&id, &o) in renumbering.added.iter().zip(&added_origin) {
@@ -582,35 +599,61 @@ impl MeshEditor {
             }
             origin[id] = o;
         }
+        let mut moved: HashMap<TriId, TriId> = HashMap::new();
         for &(from, to) in &renumbering.moved {
             origin[to] = origin[from];
+            moved.insert(from, to);
         }
         origin.truncate(mesh.triangles.len());
-        let mut slot_of_base = vec![None; base.triangles.len()];
-        for cluster in &mut next_clusters {
-            cluster.slots.clear();
-        }
-        for (id, o) in origin.iter().enumerate() {
-            match *o {
-                Origin::Base(t) => slot_of_base[t] = Some(id),
-                Origin::Cut(c) => {
-                    if let Some(cluster) = next_clusters.get_mut(c) {
-                        cluster.slots.push(id);
-                    }
-                }
+        let placed = renumbering
+            .added
+            .iter()
+            .chain(renumbering.moved.iter().map(|(_, to)| to));
+        for &id in placed {
+            if let Some(Origin::Base(t)) = origin.get(id).copied()
+                && let Some(slot) = slot_of_base.get_mut(t)
+            {
+                *slot = Some(id);
             }
         }
-        // Painted areas of unchanged triangles (cluster triangles carry theirs from the cut).
-        for (t, slot) in slot_of_base.iter().enumerate() {
-            if let Some(slot) = *slot
+        for (&id, o) in renumbering.added.iter().zip(&added_origin) {
+            if let Origin::Cut(c) = *o
+                && let Some(cluster) = next_clusters.get_mut(c)
+            {
+                cluster.slots.push(id);
+            }
+        }
+        for cluster in &mut next_clusters {
+            for slot in &mut cluster.slots {
+                *slot = moved.get(slot).copied().unwrap_or(*slot);
+            }
+            cluster.slots.sort_unstable();
+        }
+        debug_assert!(next_clusters.iter().enumerate().all(|(c, cluster)| {
+            cluster
+                .slots
+                .iter()
+                .all(|&s| origin.get(s) == Some(&Origin::Cut(c)))
+        }));
+        // Painted areas of unchanged triangles whose paint changed (cluster triangles carry
+        // theirs from the cut, restored ones from `added`).
+        let mut repainted: Vec<TriId> = self
+            .edits
+            .painted
+            .iter()
+            .chain(&edits.painted)
+            .map(|&(t, _)| t)
+            .collect();
+        repainted.sort_unstable();
+        repainted.dedup();
+        for t in repainted {
+            if let Some(&Some(slot)) = slot_of_base.get(t)
                 && let Some(x) = mesh.area_types.get_mut(slot)
             {
-                *x = areas[t];
+                *x = area_of(t);
             }
         }
         mesh.forget_derived();
-        self.origin = origin;
-        self.slot_of_base = slot_of_base;
         self.clusters = next_clusters;
         self.touched = touched;
         self.edits = edits;
@@ -653,4 +696,141 @@ fn touched_by(mesh: &NavMesh, shape: &Shape) -> Vec<TriId> {
     }
     reached.sort_unstable();
     reached
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::navmesh::generate::{GridMeshSpec, jittered_grid};
+    use rand::{Rng, SeedableRng};
+
+    /// The mesh's triangles as corner coordinates (in a fixed order) with their area types,
+    /// sorted: the mesh whatever ids its triangles have.
+    fn canonical(mesh: &NavMesh) -> Vec<([[u64; 2]; 3], AreaId)> {
+        let mut all: Vec<_> = (0..mesh.triangles.len())
+            .map(|t| {
+                let mut corners = mesh.corners(t).map(|p| [p.x.to_bits(), p.y.to_bits()]);
+                corners.sort_unstable();
+                (corners, mesh.area_type(t))
+            })
+            .collect();
+        all.sort_unstable();
+        all
+    }
+
+    /// What the editor keeps about where each triangle comes from agrees with the mesh.
+    fn assert_book_kept(editor: &MeshEditor, what: &str) {
+        let (mesh, base) = (&editor.mesh, &editor.base);
+        assert_eq!(editor.origin.len(), mesh.triangles.len(), "{what}: origins");
+        let painted = |t: TriId| match editor.edits.painted.binary_search_by_key(&t, |p| p.0) {
+            Ok(k) => editor.edits.painted[k].1,
+            Err(_) => base.area_type(t),
+        };
+        for (id, origin) in editor.origin.iter().enumerate() {
+            match *origin {
+                Origin::Base(t) => {
+                    assert_eq!(editor.slot_of_base[t], Some(id), "{what}: slot of {t}");
+                    assert_eq!(mesh.corners(id), base.corners(t), "{what}: triangle {id}");
+                    assert_eq!(mesh.area_type(id), painted(t), "{what}: area of {id}");
+                }
+                Origin::Cut(c) => assert!(
+                    editor.clusters[c].slots.binary_search(&id).is_ok(),
+                    "{what}: {id} in cluster {c}"
+                ),
+            }
+        }
+        for (t, slot) in editor.slot_of_base.iter().enumerate() {
+            if slot.is_none() {
+                assert!(
+                    editor
+                        .clusters
+                        .iter()
+                        .any(|c| c.base.binary_search(&t).is_ok()),
+                    "{what}: {t} is gone but in no cluster"
+                );
+            }
+        }
+        let slots: usize = editor.clusters.iter().map(|c| c.slots.len()).sum();
+        let kept = editor.slot_of_base.iter().flatten().count();
+        assert_eq!(
+            slots + kept,
+            mesh.triangles.len(),
+            "{what}: every triangle once"
+        );
+    }
+
+    /// Random edits of small meshes — shapes added, dragged, removed, doors opened and closed,
+    /// triangles painted, steps undone and made again — leave the mesh that making the same
+    /// edits at once on the unedited mesh gives, and the editor's record of where each
+    /// triangle comes from true.
+    #[test]
+    fn an_edited_mesh_is_the_one_its_edits_make_at_once() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(11);
+        for seed in 0..12 {
+            let mesh = jittered_grid(GridMeshSpec {
+                columns: 12 + seed as usize % 4,
+                rows: 9 + seed as usize % 5,
+                jitter: 0.2,
+                hole_chance: 0.3,
+                seed,
+            });
+            let b = mesh.bounds();
+            let base = Arc::new(mesh);
+            let mut editor = MeshEditor::new(Arc::clone(&base));
+            let point = |rng: &mut rand_pcg::Pcg64| {
+                Vec2::new(
+                    rng.random_range(b.min.x..b.max.x),
+                    rng.random_range(b.min.y..b.max.y),
+                )
+            };
+            for step in 0..30 {
+                let what = format!("mesh {seed}, step {step}");
+                let a = point(&mut rng);
+                let corner = a + Vec2::new(rng.random_range(0.3..3.0), rng.random_range(0.3..3.0));
+                let kind = match rng.random_range(0..3) {
+                    0 => ShapeKind::Obstacle,
+                    1 => ShapeKind::Door { open: false },
+                    _ => ShapeKind::Area { area: 2 },
+                };
+                let count = editor.shapes().len();
+                match rng.random_range(0..8) {
+                    0 if count > 0 => {
+                        let k = rng.random_range(0..count);
+                        let offset = (point(&mut rng) - point(&mut rng)) * 0.2;
+                        let moved = editor.shapes()[k].moved(offset);
+                        let _ = editor.drag_shape(k, moved);
+                    }
+                    1 if count > 0 => {
+                        let _ = editor.toggle_door(rng.random_range(0..count));
+                    }
+                    2 if count > 0 => {
+                        let _ = editor.remove_shapes(&[rng.random_range(0..count)]);
+                    }
+                    3 => {
+                        let points: Vec<Vec2> = (0..6).map(|_| point(&mut rng)).collect();
+                        let _ = editor.paint(&points, rng.random_range(0..3));
+                    }
+                    4 => {
+                        editor.undo();
+                    }
+                    5 => {
+                        editor.redo();
+                    }
+                    _ => {
+                        if let Ok(shape) = Shape::rectangle(a, corner, kind) {
+                            let _ = editor.add_shape(shape);
+                        }
+                    }
+                }
+                assert_book_kept(&editor, &what);
+                let at_once = MeshEditor::with_edits(Arc::clone(&base), editor.edits.clone())
+                    .expect("the same edits apply at once");
+                assert_eq!(canonical(&editor.mesh), canonical(&at_once.mesh), "{what}");
+                assert_eq!(
+                    editor.mesh.island_count, at_once.mesh.island_count,
+                    "{what}"
+                );
+            }
+        }
+    }
 }
