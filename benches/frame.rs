@@ -96,11 +96,26 @@ fn frame(c: &mut Criterion) {
     group.bench_function("floor, egui painting the same triangles once", |b| {
         b.iter(|| black_box(paint_floor()))
     });
+    let half = app.scenes.navmesh.playback.cursor;
+    let mut step = 0;
+    group.bench_function("run_ui + tessellate, one replay step on", |b| {
+        b.iter(|| {
+            step = (step + 1) % 1000;
+            app.scenes.navmesh.playback.cursor = half + step;
+            black_box(run(&mut app))
+        })
+    });
     group.finish();
     print_ratio(
         "frame_100k",
         "run_ui + tessellate, whole mesh in view",
         "floor, egui painting the same triangles once",
+        1.5,
+    );
+    print_ratio(
+        "frame_100k",
+        "run_ui + tessellate, one replay step on",
+        "run_ui + tessellate, whole mesh in view",
         1.5,
     );
 }

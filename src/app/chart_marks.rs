@@ -83,8 +83,16 @@ pub fn decimated_series(values: &[u32], columns: usize) -> Vec<[f64; 2]> {
         let Some(column) = values.get(start..end).filter(|c| !c.is_empty()) else {
             continue;
         };
-        let low = (0..column.len()).min_by_key(|&k| column[k]).unwrap_or(0);
-        let high = (0..column.len()).max_by_key(|&k| column[k]).unwrap_or(0);
+        // The first lowest and the last highest, in one pass.
+        let (mut low, mut high) = (0, 0);
+        for (k, &v) in column.iter().enumerate() {
+            if v < column[low] {
+                low = k;
+            }
+            if v >= column[high] {
+                high = k;
+            }
+        }
         for k in [low.min(high), low.max(high)] {
             points.push(point(start + k, column[k]));
         }

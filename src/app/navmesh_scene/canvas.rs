@@ -194,6 +194,256 @@ impl NavmeshScene {
     /// Paints everything in one pass of batched meshes.
     pub fn paint(&self, painter: &egui::Painter, view: View) {
         let mesh = &self.mesh;
+        // Only the vertices a line is drawn to are put on screen here; the fill does its own.
+        let vertices = mesh.vertices();
+        let screen = |v: usize| view.screen_from_world(vertices[v]);
+        // The fill is built again only when what it shows changed (see `FillKey`); a step of
+        // the replay recolours the triangles it changed.
+        let key = self.fill_key(view);
+        let shown = self.replay_shown();
+        let fill = {
+            let mut cache = self
+                .fill_cache
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let kept = match cache.as_mut().filter(|cached| cached.key == key) {
+                Some(cached) if cached.shown == shown => true,
+                Some(cached) if cached.shown.same_but_statuses(&shown) => {
+                    self.recolour(cached, shown.clone());
+                    true
+                }
+                _ => false,
+            };
+            match cache.as_ref().filter(|_| kept) {
+                Some(cached) => {
+                    debug_assert!(
+                        *cached.fill == self.build_fill(view).mesh,
+                        "a kept fill must be the fill this frame would build"
+                    );
+                    cached.clone()
+                }
+                None => {
+                    let built = self.build_fill(view);
+                    let fill = CachedFill {
+                        key,
+                        shown,
+                        fill: std::sync::Arc::new(built.mesh),
+                        visible: std::sync::Arc::new(built.visible),
+                        slot_of: std::sync::Arc::new(built.slot_of),
+                        largest_area: built.largest_area,
+                    };
+                    *cache = Some(fill.clone());
+                    fill
+                }
+            }
+        };
+        let visible_tris: &[TriId] = &fill.visible;
+
+        // Faces the walkable filter left out, faint, under the mesh.
+        self.paint_dropped(painter, view);
+        painter.add(Shape::Mesh(std::sync::Arc::clone(&fill.fill)));
+        // Area colours, for the outlines of areas.
+        let area_colours = self.area_colours();
+
+        // Edges: every edge when zoomed in enough to see them, borders and non-manifold always.
+        let mean_edge_px = mean_edge_length(mesh) * view.camera.scale;
+        let draw_all = self.settings.display.edges && mean_edge_px > 4.0;
+        let mut lines = egui::Mesh::default();
+        let mut push_edge = |e: usize| {
+            let edge = &mesh.edges()[e];
+            let [a, b] = edge.vertices.map(screen);
+            if edge.is_non_manifold() {
+                push_segment(&mut lines, a, b, 3.0, NON_MANIFOLD);
+            } else if edge.is_border() {
+                push_segment(&mut lines, a, b, 2.0, BORDER);
+            } else {
+                push_segment(&mut lines, a, b, 1.0, EDGE);
+            }
+        };
+        if draw_all {
+            let mut edge_seen = vec![false; mesh.edges().len()];
+            for &t in visible_tris {
+                for e in mesh.triangles()[t].edges {
+                    if !std::mem::replace(&mut edge_seen[e], true) {
+                        push_edge(e);
+                    }
+                }
+            }
+        } else {
+            let clip = view.rect.expand(4.0);
+            for &e in &self.outline_edges {
+                let [a, b] = mesh.edges()[e].vertices.map(screen);
+                if clip.intersects(Rect::from_two_pos(a, b)) {
+                    push_edge(e);
+                }
+            }
+        }
+        painter.add(Shape::mesh(lines));
+        // The triangle A* expands next, outlined in dashes over the edges (a wall is a solid
+        // white line).
+        if let Some(next) = self.next_to_expand()
+            && let Some(triangle) = mesh.triangles().get(next)
+        {
+            let mut corners: Vec<Pos2> = triangle.vertices.iter().map(|&v| screen(v)).collect();
+            corners.push(corners[0]);
+            crate::app::clipped::dashed_line(painter, &corners, Stroke::new(2.5, NEXT), 6.0, 4.0);
+        }
+        // The outline of each area (its edges to another area type or to a wall), in its
+        // colour over the search's.
+        if !self.diagnostics.colour_islands && self.areas_present > 1 {
+            let mut outline = egui::Mesh::default();
+            for &t in visible_tris {
+                let own = mesh.area_type(t);
+                let Some(&colour) = area_colours.get(usize::from(own)) else {
+                    continue;
+                };
+                if colour == Color32::TRANSPARENT {
+                    continue;
+                }
+                for (k, &e) in mesh.triangles()[t].edges.iter().enumerate() {
+                    let edge = &mesh.edges()[e];
+                    let same = edge.triangles.len() == 2
+                        && edge.triangles.iter().all(|&u| mesh.area_type(u) == own);
+                    if !same {
+                        let [a, b] =
+                            [k, (k + 1) % 3].map(|i| screen(mesh.triangles()[t].vertices[i]));
+                        push_segment(&mut outline, a, b, 3.0, colour);
+                    }
+                }
+            }
+            painter.add(Shape::mesh(outline));
+        }
+
+        self.paint_shrunk(painter, view);
+        self.paint_search_details(painter, view, visible_tris, fill.largest_area);
+        self.paint_funnel(painter, view);
+        self.paint_optimal(painter, view);
+        self.paint_markers(painter, view);
+        if let Some(walk) = &self.walk {
+            walk.paint(painter, view);
+        }
+        self.diagnostics.paint_selection(painter, view, mesh);
+    }
+
+    /// The key of the fill this frame shows in `view`.
+    fn fill_key(&self, view: View) -> FillKey {
+        FillKey {
+            mesh: std::sync::Arc::as_ptr(&self.mesh) as usize,
+            triangles: self.mesh.triangles().len(),
+            vertices: self.mesh.vertices().len(),
+            revision: self.edit.revision,
+            draw_order: self.draw_order.len(),
+            camera: [
+                view.camera.center[0],
+                view.camera.center[1],
+                view.camera.scale,
+            ],
+            rect: view.rect,
+            height_colours: self.settings.display.height_colours,
+            colour_islands: self.diagnostics.colour_islands,
+            heat: self.diagnostics.quality.heat_fingerprint(),
+        }
+    }
+
+    /// What the fill shows of the replayed search this frame.
+    fn replay_shown(&self) -> ReplayShown {
+        let replay = &self.replay;
+        ReplayShown {
+            statuses: replay.search.statuses().to_vec(),
+            current: replay.current(),
+            finished: replay.search.is_finished(),
+            optimal_phase: replay.in_optimal_phase(),
+            corridor: self
+                .timeline
+                .path
+                .as_ref()
+                .map(|path| path.corridor.clone())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Brings `cached` to `shown`, which differs from what it shows only in some triangles'
+    /// statuses and the triangle being expanded: those triangles are coloured again in place.
+    fn recolour(&self, cached: &mut CachedFill, shown: ReplayShown) {
+        let mut changed: Vec<TriId> = cached
+            .shown
+            .statuses
+            .iter()
+            .zip(&shown.statuses)
+            .enumerate()
+            .filter(|(_, (was, is))| was != is)
+            .map(|(t, _)| t)
+            .collect();
+        changed.extend(cached.shown.current);
+        changed.extend(shown.current);
+        cached.shown = shown;
+        if self.settings.display.height_colours {
+            return; // the fill is coloured by height, whatever the search
+        }
+        let area_colours = self.area_colours();
+        let fill = std::sync::Arc::make_mut(&mut cached.fill);
+        for t in changed {
+            let Some(&k) = cached.slot_of.get(t).filter(|&&k| k != u32::MAX) else {
+                continue; // not in view
+            };
+            let in_corridor = cached.shown.finished && cached.shown.corridor.contains(&t);
+            let colour = self.fill_colour(t, in_corridor, &area_colours);
+            let first = 3 * k as usize;
+            for vertex in fill.vertices.iter_mut().skip(first).take(3) {
+                vertex.color = colour;
+            }
+        }
+    }
+
+    /// The area types' colours, by area id (ground has none: transparent).
+    fn area_colours(&self) -> Vec<Color32> {
+        self.mesh
+            .area_names()
+            .iter()
+            .enumerate()
+            .map(|(a, name)| super::area_colour(a as u8, name))
+            .collect()
+    }
+
+    /// The colour triangle `t` is filled with (unless heights colour the fill): its island,
+    /// its heat, the search's colour for it, or its area's, the search's mixed with its area's.
+    fn fill_colour(&self, t: TriId, in_corridor: bool, area_colours: &[Color32]) -> Color32 {
+        let heat = self.diagnostics.quality.heat(t);
+        let color = if self.diagnostics.colour_islands {
+            super::diagnostics::island_colour(self.mesh.island_of(t))
+        } else if let Some(excess) = heat {
+            super::quality::heat_colour(excess)
+        } else if self.replay.current() == Some(t) {
+            CURRENT
+        } else if in_corridor {
+            CORRIDOR
+        } else if self.replay.in_optimal_phase() {
+            // A*'s frontier is not the subject once Polyanya searches.
+            UNSEEN
+        } else {
+            match self.replay.search.status(t) {
+                NodeStatus::Open => OPEN,
+                NodeStatus::Closed => CLOSED,
+                _ => UNSEEN,
+            }
+        };
+        let area = area_colours
+            .get(usize::from(self.mesh.area_type(t)))
+            .copied()
+            .unwrap_or(Color32::TRANSPARENT);
+        if area == Color32::TRANSPARENT || self.diagnostics.colour_islands || heat.is_some() {
+            color
+        } else if color == UNSEEN {
+            area
+        } else {
+            mix(color, area, 0.3)
+        }
+    }
+
+    /// The mesh's fill as this frame shows it: each triangle in view in its search, area,
+    /// island, heat or height colour, lowest floor first, and the triangles in view.
+    fn build_fill(&self, view: View) -> BuiltFill {
+        let mesh = &self.mesh;
         let visible = view.visible_world();
         let vertices = mesh.vertices();
         let screen: Vec<Pos2> = vertices
@@ -246,54 +496,14 @@ impl NavmeshScene {
             }
         }
 
-        // Faces the walkable filter left out, faint, under the mesh.
-        self.paint_dropped(painter, view);
-        // Area colours, mixed into the search's (ground has none).
-        let area_colours: Vec<Color32> = mesh
-            .area_names()
-            .iter()
-            .enumerate()
-            .map(|(a, name)| super::area_colour(a as u8, name))
-            .collect();
+        let area_colours = self.area_colours();
         // Fills.
         let mut fill = egui::Mesh::default();
         fill.reserve_triangles(visible_tris.len());
         fill.reserve_vertices(visible_tris.len() * 3);
         for &[t, a, b, c] in &visible_draw {
             let t = t as usize;
-            let heat = self.diagnostics.quality.heat(t);
-            let color = if self.diagnostics.colour_islands {
-                super::diagnostics::island_colour(mesh.island_of(t))
-            } else if let Some(excess) = heat {
-                super::quality::heat_colour(excess)
-            } else if self.replay.current() == Some(t) {
-                CURRENT
-            } else if in_corridor[t] {
-                CORRIDOR
-            } else if self.replay.in_optimal_phase() {
-                // A*'s frontier is not the subject once Polyanya searches.
-                UNSEEN
-            } else {
-                match self.replay.search.status(t) {
-                    NodeStatus::Open => OPEN,
-                    NodeStatus::Closed => CLOSED,
-                    _ => UNSEEN,
-                }
-            };
-            let area = area_colours
-                .get(usize::from(mesh.area_type(t)))
-                .copied()
-                .unwrap_or(Color32::TRANSPARENT);
-            let color = if area == Color32::TRANSPARENT
-                || self.diagnostics.colour_islands
-                || heat.is_some()
-            {
-                color
-            } else if color == UNSEEN {
-                area
-            } else {
-                mix(color, area, 0.3)
-            };
+            let color = self.fill_colour(t, in_corridor[t], &area_colours);
             let i = fill.vertices.len() as u32;
             for v in [a, b, c].map(|v| v as usize) {
                 let color = match &heights {
@@ -304,86 +514,23 @@ impl NavmeshScene {
             }
             fill.add_triangle(i, i + 1, i + 2);
         }
-        painter.add(Shape::mesh(fill));
-
-        // Edges: every edge when zoomed in enough to see them, borders and non-manifold always.
-        let mean_edge_px = mean_edge_length(mesh) * view.camera.scale;
-        let draw_all = self.settings.display.edges && mean_edge_px > 4.0;
-        let mut lines = egui::Mesh::default();
-        let mut push_edge = |e: usize| {
-            let edge = &mesh.edges()[e];
-            let [a, b] = edge.vertices.map(|v| screen[v]);
-            if edge.is_non_manifold() {
-                push_segment(&mut lines, a, b, 3.0, NON_MANIFOLD);
-            } else if edge.is_border() {
-                push_segment(&mut lines, a, b, 2.0, BORDER);
-            } else {
-                push_segment(&mut lines, a, b, 1.0, EDGE);
-            }
-        };
-        if draw_all {
-            let mut edge_seen = vec![false; mesh.edges().len()];
-            for &t in &visible_tris {
-                for e in mesh.triangles()[t].edges {
-                    if !std::mem::replace(&mut edge_seen[e], true) {
-                        push_edge(e);
-                    }
-                }
-            }
-        } else {
-            let clip = view.rect.expand(4.0);
-            for &e in &self.outline_edges {
-                let [a, b] = mesh.edges()[e].vertices.map(|v| screen[v]);
-                if clip.intersects(Rect::from_two_pos(a, b)) {
-                    push_edge(e);
-                }
+        let largest_area = visible_tris
+            .iter()
+            .filter_map(|&t| mesh.triangles().get(t))
+            .map(|t| t.area)
+            .fold(0.0, f64::max);
+        let mut slot_of = vec![u32::MAX; mesh.triangles().len()];
+        for (k, &t) in visible_tris.iter().enumerate() {
+            if let Some(slot) = slot_of.get_mut(t) {
+                *slot = k as u32;
             }
         }
-        painter.add(Shape::mesh(lines));
-        // The triangle A* expands next, outlined in dashes over the edges (a wall is a solid
-        // white line).
-        if let Some(next) = self.next_to_expand()
-            && let Some(triangle) = mesh.triangles().get(next)
-        {
-            let mut corners: Vec<Pos2> = triangle.vertices.iter().map(|&v| screen[v]).collect();
-            corners.push(corners[0]);
-            crate::app::clipped::dashed_line(painter, &corners, Stroke::new(2.5, NEXT), 6.0, 4.0);
+        BuiltFill {
+            mesh: fill,
+            visible: visible_tris,
+            slot_of,
+            largest_area,
         }
-        // The outline of each area (its edges to another area type or to a wall), in its
-        // colour over the search's.
-        if !self.diagnostics.colour_islands && self.areas_present > 1 {
-            let mut outline = egui::Mesh::default();
-            for &t in &visible_tris {
-                let own = mesh.area_type(t);
-                let Some(&colour) = area_colours.get(usize::from(own)) else {
-                    continue;
-                };
-                if colour == Color32::TRANSPARENT {
-                    continue;
-                }
-                for (k, &e) in mesh.triangles()[t].edges.iter().enumerate() {
-                    let edge = &mesh.edges()[e];
-                    let same = edge.triangles.len() == 2
-                        && edge.triangles.iter().all(|&u| mesh.area_type(u) == own);
-                    if !same {
-                        let [a, b] =
-                            [k, (k + 1) % 3].map(|i| screen[mesh.triangles()[t].vertices[i]]);
-                        push_segment(&mut outline, a, b, 3.0, colour);
-                    }
-                }
-            }
-            painter.add(Shape::mesh(outline));
-        }
-
-        self.paint_shrunk(painter, view);
-        self.paint_search_details(painter, view, &visible_tris);
-        self.paint_funnel(painter, view);
-        self.paint_optimal(painter, view);
-        self.paint_markers(painter, view);
-        if let Some(walk) = &self.walk {
-            walk.paint(painter, view);
-        }
-        self.diagnostics.paint_selection(painter, view, mesh);
     }
 
     /// For a mesh shrunk for an agent's radius: the walls as they were, faint, and a × where a
@@ -448,14 +595,27 @@ impl NavmeshScene {
         painter.add(Shape::mesh(outline));
     }
 
-    fn paint_search_details(&self, painter: &egui::Painter, view: View, visible: &[TriId]) {
+    /// Parent arrows and labels over the triangles in view (`visible`, the largest of area
+    /// `largest_area`) that are big enough on screen to hold them.
+    fn paint_search_details(
+        &self,
+        painter: &egui::Painter,
+        view: View,
+        visible: &[TriId],
+        largest_area: f64,
+    ) {
         let display = &self.settings.display;
         let tris = self.mesh.triangles();
-        let px = |t: TriId| (tris[t].area.sqrt() * view.camera.scale) as f32;
-        if display.parent_arrows {
+        let px = |area: f64| (area.sqrt() * view.camera.scale) as f32;
+        if display.parent_arrows && px(largest_area) >= 14.0 {
             let mut arrows = egui::Mesh::default();
             for &t in visible {
-                let Some(p) = self.replay.search.parent(t).filter(|_| px(t) >= 14.0) else {
+                let Some(p) = self
+                    .replay
+                    .search
+                    .parent(t)
+                    .filter(|_| px(tris[t].area) >= 14.0)
+                else {
                     continue;
                 };
                 let Some(parent) = tris.get(p) else {
@@ -472,9 +632,12 @@ impl NavmeshScene {
             }
             painter.add(Shape::mesh(arrows));
         }
-        if display.visit_numbers || display.triangle_ids {
+        if (display.visit_numbers || display.triangle_ids) && px(largest_area) >= 18.0 {
             let mut labels = 0;
             for &t in visible {
+                if px(tris[t].area) < 18.0 {
+                    continue;
+                }
                 // Ids as the steps name triangles; visits as ordinals, never mistaken for ids.
                 let label = if display.triangle_ids {
                     t.to_string()
@@ -484,9 +647,6 @@ impl NavmeshScene {
                         _ => continue,
                     }
                 };
-                if px(t) < 18.0 {
-                    continue;
-                }
                 labels += 1;
                 if labels > 1500 {
                     break;
@@ -737,6 +897,77 @@ const START: Color32 = Color32::from_rgb(120, 230, 140);
 const GOAL: Color32 = Color32::from_rgb(250, 110, 110);
 
 /// `a` with a share `t` of `b` mixed in.
+/// What the canvas's fill shows apart from the replayed search: the mesh (its address, size
+/// and edit revision), the view, the colouring asked for, and a fingerprint of the heat map.
+/// Under an unchanged key the fill of the last frame is kept, recoloured where the search
+/// changed.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct FillKey {
+    mesh: usize,
+    triangles: usize,
+    vertices: usize,
+    revision: u64,
+    draw_order: usize,
+    camera: [f64; 3],
+    rect: Rect,
+    height_colours: bool,
+    colour_islands: bool,
+    heat: Option<u64>,
+}
+
+/// What the fill shows of the replayed search.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct ReplayShown {
+    statuses: Vec<NodeStatus>,
+    current: Option<TriId>,
+    finished: bool,
+    optimal_phase: bool,
+    corridor: Vec<TriId>,
+}
+
+impl ReplayShown {
+    /// True when `other` differs from this at most in statuses and the triangle expanded
+    /// (what one step of A* changes), over the same triangles.
+    fn same_but_statuses(&self, other: &Self) -> bool {
+        self.statuses.len() == other.statuses.len()
+            && self.finished == other.finished
+            && self.optimal_phase == other.optimal_phase
+            && self.corridor == other.corridor
+    }
+}
+
+/// A fill built for one key, kept for the frames after it.
+#[derive(Debug, Clone)]
+pub(super) struct CachedFill {
+    key: FillKey,
+    shown: ReplayShown,
+    fill: std::sync::Arc<egui::Mesh>,
+    /// The triangles in view, lowest floor first.
+    visible: std::sync::Arc<Vec<TriId>>,
+    /// Each triangle's place among them (`u32::MAX` when out of view): its corners are the
+    /// fill's vertices from three times that.
+    slot_of: std::sync::Arc<Vec<u32>>,
+    /// The area of the largest of them.
+    largest_area: f64,
+}
+
+/// A fill and the triangles in view.
+struct BuiltFill {
+    mesh: egui::Mesh,
+    visible: Vec<TriId>,
+    slot_of: Vec<u32>,
+    largest_area: f64,
+}
+
+/// Where a fingerprint starts.
+pub(super) const FINGERPRINT_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// Folds `x` into the fingerprint `h` (FNV-1a over whole words): cheap, and any change of one
+/// word changes the result.
+pub(super) fn fingerprint(h: u64, x: u64) -> u64 {
+    (h ^ x).wrapping_mul(0x0000_0100_0000_01b3)
+}
+
 fn mix(a: Color32, b: Color32, t: f32) -> Color32 {
     let m = |x: u8, y: u8| (f32::from(x) * (1.0 - t) + f32::from(y) * t).round() as u8;
     Color32::from_rgb(m(a.r(), b.r()), m(a.g(), b.g()), m(a.b(), b.b()))

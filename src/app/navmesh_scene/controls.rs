@@ -464,11 +464,27 @@ impl NavmeshScene {
         }
         ui.add_space(6.0);
         ui.label("Open list size per A* step");
-        let pixels = ui.available_width() * ui.ctx().pixels_per_point();
-        let points = crate::app::chart_marks::decimated_series(
-            self.timeline.open_sizes(),
-            pixels.max(1.0) as usize,
-        );
+        let columns = (ui.available_width() * ui.ctx().pixels_per_point()).max(1.0) as usize;
+        // Worked out again only for other sizes or another width.
+        let sizes = self.timeline.open_sizes();
+        let key = OpenChartKey {
+            columns,
+            len: sizes.len(),
+            sizes: sizes
+                .chunks(2)
+                .fold(super::canvas::FINGERPRINT_SEED, |h, two| {
+                    let word = two.iter().fold(0u64, |w, &x| (w << 32) | u64::from(x));
+                    super::canvas::fingerprint(h, word)
+                }),
+        };
+        let points = match &self.open_chart {
+            Some((at, points)) if *at == key => points.clone(),
+            _ => {
+                let points = crate::app::chart_marks::decimated_series(sizes, columns);
+                self.open_chart = Some((key, points.clone()));
+                points
+            }
+        };
         let cursor = self.playback.cursor.min(self.timeline.search_steps()) as f64;
         use crate::app::chart_marks::{MARK_SPACING, round_marks};
         egui_plot::Plot::new("open_list_plot")
@@ -485,4 +501,13 @@ impl NavmeshScene {
                 plot.vline(egui_plot::VLine::new("step", cursor));
             });
     }
+}
+
+/// What the open-list chart's points were worked out for: a width in pixels and the sizes
+/// (their count and a fingerprint).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct OpenChartKey {
+    columns: usize,
+    len: usize,
+    sizes: u64,
 }

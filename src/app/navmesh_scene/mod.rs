@@ -218,6 +218,10 @@ pub struct NavmeshScene {
     pub floors: floors::FloorChoice,
     /// The triangles in painting order (lowest floor first), with their corners.
     draw_order: Vec<floors::DrawTriangle>,
+    /// The canvas's fill of the last frame, for the next while nothing it shows changes.
+    fill_cache: std::sync::Mutex<Option<canvas::CachedFill>>,
+    /// The open-list chart's points, and what they were worked out for.
+    open_chart: Option<(controls::OpenChartKey, Vec<[f64; 2]>)>,
     /// The recorded steps of the current query.
     pub timeline: Timeline,
     /// The state at the playback cursor.
@@ -311,6 +315,8 @@ impl NavmeshScene {
             areas_present: mesh.area_types_present(),
             outline_edges: canvas::outline_edges(&mesh),
             draw_order: floors::draw_order(&mesh),
+            fill_cache: Default::default(),
+            open_chart: None,
             floors: floors::FloorChoice::default(),
             mesh,
             editor,

@@ -105,6 +105,17 @@ impl CorridorQuality {
         self.heat.get(t).copied().flatten()
     }
 
+    /// A fingerprint of the heat map when it is shown (what the canvas's fill depends on).
+    pub fn heat_fingerprint(&self) -> Option<u64> {
+        self.show_heat.then(|| {
+            self.heat
+                .iter()
+                .fold(super::canvas::FINGERPRINT_SEED, |h, heat| {
+                    super::canvas::fingerprint(h, heat.map_or(u64::MAX, f64::to_bits))
+                })
+        })
+    }
+
     /// True when the heat map is on the canvas.
     pub fn heat_shown(&self) -> bool {
         self.show_heat && self.report.is_some()
