@@ -216,10 +216,23 @@ impl NavmeshScene {
             };
             match cache.as_ref().filter(|_| kept) {
                 Some(cached) => {
-                    debug_assert!(
-                        *cached.fill == self.build_fill(view).mesh,
-                        "a kept fill must be the fill this frame would build"
-                    );
+                    #[cfg(debug_assertions)]
+                    {
+                        let fresh = self.build_fill(view);
+                        assert!(
+                            *cached.fill == fresh.mesh,
+                            "a kept fill must be this frame's"
+                        );
+                        assert!(
+                            *cached.lines == fresh.lines,
+                            "kept edges must be this frame's"
+                        );
+                        assert_eq!(
+                            cached.outlines.as_deref(),
+                            fresh.outlines.as_ref(),
+                            "kept area outlines must be this frame's"
+                        );
+                    }
                     cached.clone()
                 }
                 None => {
@@ -228,6 +241,8 @@ impl NavmeshScene {
                         key,
                         shown,
                         fill: std::sync::Arc::new(built.mesh),
+                        lines: std::sync::Arc::new(built.lines),
+                        outlines: built.outlines.map(std::sync::Arc::new),
                         visible: std::sync::Arc::new(built.visible),
                         slot_of: std::sync::Arc::new(built.slot_of),
                         largest_area: built.largest_area,
@@ -242,43 +257,8 @@ impl NavmeshScene {
         // Faces the walkable filter left out, faint, under the mesh.
         self.paint_dropped(painter, view);
         painter.add(Shape::Mesh(std::sync::Arc::clone(&fill.fill)));
-        // Area colours, for the outlines of areas.
-        let area_colours = self.area_colours();
 
-        // Edges: every edge when zoomed in enough to see them, borders and non-manifold always.
-        let mean_edge_px = mean_edge_length(mesh) * view.camera.scale;
-        let draw_all = self.settings.display.edges && mean_edge_px > 4.0;
-        let mut lines = egui::Mesh::default();
-        let mut push_edge = |e: usize| {
-            let edge = &mesh.edges()[e];
-            let [a, b] = edge.vertices.map(screen);
-            if edge.is_non_manifold() {
-                push_segment(&mut lines, a, b, 3.0, NON_MANIFOLD);
-            } else if edge.is_border() {
-                push_segment(&mut lines, a, b, 2.0, BORDER);
-            } else {
-                push_segment(&mut lines, a, b, 1.0, EDGE);
-            }
-        };
-        if draw_all {
-            let mut edge_seen = vec![false; mesh.edges().len()];
-            for &t in visible_tris {
-                for e in mesh.triangles()[t].edges {
-                    if !std::mem::replace(&mut edge_seen[e], true) {
-                        push_edge(e);
-                    }
-                }
-            }
-        } else {
-            let clip = view.rect.expand(4.0);
-            for &e in &self.outline_edges {
-                let [a, b] = mesh.edges()[e].vertices.map(screen);
-                if clip.intersects(Rect::from_two_pos(a, b)) {
-                    push_edge(e);
-                }
-            }
-        }
-        painter.add(Shape::mesh(lines));
+        painter.add(Shape::Mesh(std::sync::Arc::clone(&fill.lines)));
         // The triangle A* expands next, outlined in dashes over the edges (a wall is a solid
         // white line).
         if let Some(next) = self.next_to_expand()
@@ -288,30 +268,8 @@ impl NavmeshScene {
             corners.push(corners[0]);
             crate::app::clipped::dashed_line(painter, &corners, Stroke::new(2.5, NEXT), 6.0, 4.0);
         }
-        // The outline of each area (its edges to another area type or to a wall), in its
-        // colour over the search's.
-        if !self.diagnostics.colour_islands && self.areas_present > 1 {
-            let mut outline = egui::Mesh::default();
-            for &t in visible_tris {
-                let own = mesh.area_type(t);
-                let Some(&colour) = area_colours.get(usize::from(own)) else {
-                    continue;
-                };
-                if colour == Color32::TRANSPARENT {
-                    continue;
-                }
-                for (k, &e) in mesh.triangles()[t].edges.iter().enumerate() {
-                    let edge = &mesh.edges()[e];
-                    let same = edge.triangles.len() == 2
-                        && edge.triangles.iter().all(|&u| mesh.area_type(u) == own);
-                    if !same {
-                        let [a, b] =
-                            [k, (k + 1) % 3].map(|i| screen(mesh.triangles()[t].vertices[i]));
-                        push_segment(&mut outline, a, b, 3.0, colour);
-                    }
-                }
-            }
-            painter.add(Shape::mesh(outline));
+        if let Some(outlines) = &fill.outlines {
+            painter.add(Shape::Mesh(std::sync::Arc::clone(outlines)));
         }
 
         self.paint_shrunk(painter, view);
@@ -340,6 +298,7 @@ impl NavmeshScene {
             ],
             rect: view.rect,
             height_colours: self.settings.display.height_colours,
+            edges: self.settings.display.edges,
             colour_islands: self.diagnostics.colour_islands,
             heat: self.diagnostics.quality.heat_fingerprint(),
         }
@@ -525,12 +484,90 @@ impl NavmeshScene {
                 *slot = k as u32;
             }
         }
+        let lines = self.build_lines(view, &visible_tris);
+        let outlines = self.build_area_outlines(view, &visible_tris);
         BuiltFill {
             mesh: fill,
+            lines,
+            outlines,
             visible: visible_tris,
             slot_of,
             largest_area,
         }
+    }
+
+    /// The mesh's edges in view: every edge when zoomed in enough to see them, borders and
+    /// non-manifold edges always.
+    fn build_lines(&self, view: View, visible_tris: &[TriId]) -> egui::Mesh {
+        let mesh = &self.mesh;
+        let vertices = mesh.vertices();
+        let screen = |v: usize| view.screen_from_world(vertices[v]);
+        let mean_edge_px = mean_edge_length(mesh) * view.camera.scale;
+        let draw_all = self.settings.display.edges && mean_edge_px > 4.0;
+        let mut lines = egui::Mesh::default();
+        let mut push_edge = |e: usize| {
+            let edge = &mesh.edges()[e];
+            let [a, b] = edge.vertices.map(screen);
+            if edge.is_non_manifold() {
+                push_segment(&mut lines, a, b, 3.0, NON_MANIFOLD);
+            } else if edge.is_border() {
+                push_segment(&mut lines, a, b, 2.0, BORDER);
+            } else {
+                push_segment(&mut lines, a, b, 1.0, EDGE);
+            }
+        };
+        if draw_all {
+            let mut edge_seen = vec![false; mesh.edges().len()];
+            for &t in visible_tris {
+                for e in mesh.triangles()[t].edges {
+                    if !std::mem::replace(&mut edge_seen[e], true) {
+                        push_edge(e);
+                    }
+                }
+            }
+        } else {
+            let clip = view.rect.expand(4.0);
+            for &e in &self.outline_edges {
+                let [a, b] = mesh.edges()[e].vertices.map(screen);
+                if clip.intersects(Rect::from_two_pos(a, b)) {
+                    push_edge(e);
+                }
+            }
+        }
+        lines
+    }
+
+    /// The outline of each area in view (its edges to another area type or to a wall), in its
+    /// colour, drawn over the search's; none when islands are coloured or the mesh has one
+    /// area type.
+    fn build_area_outlines(&self, view: View, visible_tris: &[TriId]) -> Option<egui::Mesh> {
+        if self.diagnostics.colour_islands || self.areas_present <= 1 {
+            return None;
+        }
+        let mesh = &self.mesh;
+        let vertices = mesh.vertices();
+        let screen = |v: usize| view.screen_from_world(vertices[v]);
+        let area_colours = self.area_colours();
+        let mut outline = egui::Mesh::default();
+        for &t in visible_tris {
+            let own = mesh.area_type(t);
+            let Some(&colour) = area_colours.get(usize::from(own)) else {
+                continue;
+            };
+            if colour == Color32::TRANSPARENT {
+                continue;
+            }
+            for (k, &e) in mesh.triangles()[t].edges.iter().enumerate() {
+                let edge = &mesh.edges()[e];
+                let same = edge.triangles.len() == 2
+                    && edge.triangles.iter().all(|&u| mesh.area_type(u) == own);
+                if !same {
+                    let [a, b] = [k, (k + 1) % 3].map(|i| screen(mesh.triangles()[t].vertices[i]));
+                    push_segment(&mut outline, a, b, 3.0, colour);
+                }
+            }
+        }
+        Some(outline)
     }
 
     /// For a mesh shrunk for an agent's radius: the walls as they were, faint, and a × where a
@@ -911,6 +948,7 @@ pub(super) struct FillKey {
     camera: [f64; 3],
     rect: Rect,
     height_colours: bool,
+    edges: bool,
     colour_islands: bool,
     heat: Option<u64>,
 }
@@ -942,6 +980,9 @@ pub(super) struct CachedFill {
     key: FillKey,
     shown: ReplayShown,
     fill: std::sync::Arc<egui::Mesh>,
+    /// The edges drawn over it, and the areas' outlines.
+    lines: std::sync::Arc<egui::Mesh>,
+    outlines: Option<std::sync::Arc<egui::Mesh>>,
     /// The triangles in view, lowest floor first.
     visible: std::sync::Arc<Vec<TriId>>,
     /// Each triangle's place among them (`u32::MAX` when out of view): its corners are the
@@ -954,6 +995,8 @@ pub(super) struct CachedFill {
 /// A fill and the triangles in view.
 struct BuiltFill {
     mesh: egui::Mesh,
+    lines: egui::Mesh,
+    outlines: Option<egui::Mesh>,
     visible: Vec<TriId>,
     slot_of: Vec<u32>,
     largest_area: f64,
