@@ -10,6 +10,10 @@ use navlab::app::{AppSettings, NavlabApp};
 use navlab::navmesh::generate::{GridMeshSpec, jittered_grid};
 use std::hint::black_box;
 
+#[path = "common/ratio.rs"]
+mod ratio;
+use ratio::print_ratio;
+
 /// One frame of `app` in a 1280 × 800 window, tessellated.
 fn run_frame(ctx: &egui::Context, app: &mut NavlabApp) -> Vec<egui::ClippedPrimitive> {
     let input = egui::RawInput {
@@ -182,28 +186,6 @@ fn tile_map_frame(c: &mut Criterion) {
         "run_ui + tessellate, nothing changed",
         1.5,
     );
-}
-
-/// Prints the ratio of two benchmarks' mean times in `group`, from criterion's estimates of
-/// their last runs: a measure over its floor, against the most it should be.
-fn print_ratio(group: &str, measured: &str, floor: &str, goal: f64) {
-    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_string());
-    let mean = |name: &str| -> Option<f64> {
-        let path = std::path::Path::new(&target)
-            .join("criterion")
-            .join(group)
-            .join(name)
-            .join("new/estimates.json");
-        let text = std::fs::read_to_string(path).ok()?;
-        let json: serde_json::Value = serde_json::from_str(&text).ok()?;
-        json["mean"]["point_estimate"].as_f64()
-    };
-    if let (Some(a), Some(b)) = (mean(measured), mean(floor)) {
-        println!(
-            "ratio {group}: \"{measured}\" ÷ \"{floor}\" = {:.2} (at most {goal})",
-            a / b
-        );
-    }
 }
 
 /// A `side`² grass map with walls at random (seeded), its corners kept free for start and goal.

@@ -11,6 +11,10 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::hint::black_box;
 
+#[path = "common/ratio.rs"]
+mod ratio;
+use ratio::print_ratio;
+
 fn mesh_100k() -> NavMesh {
     let mesh = jittered_grid(GridMeshSpec::with_about(100_000, 7));
     assert!(
@@ -235,28 +239,6 @@ fn edits(c: &mut Criterion) {
             &format!("{what}, 100k"),
             &format!("{what}, 10k"),
             1.5,
-        );
-    }
-}
-
-/// Prints the ratio of two benchmarks' mean times in `group`, from criterion's estimates of
-/// their last runs: a measure over its floor, against the most it should be.
-fn print_ratio(group: &str, measured: &str, floor: &str, goal: f64) {
-    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_string());
-    let mean = |name: &str| -> Option<f64> {
-        let path = std::path::Path::new(&target)
-            .join("criterion")
-            .join(group)
-            .join(name)
-            .join("new/estimates.json");
-        let text = std::fs::read_to_string(path).ok()?;
-        let json: serde_json::Value = serde_json::from_str(&text).ok()?;
-        json["mean"]["point_estimate"].as_f64()
-    };
-    if let (Some(a), Some(b)) = (mean(measured), mean(floor)) {
-        println!(
-            "ratio {group}: \"{measured}\" ÷ \"{floor}\" = {:.2} (at most {goal})",
-            a / b
         );
     }
 }

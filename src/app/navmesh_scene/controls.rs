@@ -472,9 +472,9 @@ impl NavmeshScene {
             len: sizes.len(),
             sizes: sizes
                 .chunks(2)
-                .fold(super::canvas::FINGERPRINT_SEED, |h, two| {
+                .fold(super::fill::FINGERPRINT_SEED, |h, two| {
                     let word = two.iter().fold(0u64, |w, &x| (w << 32) | u64::from(x));
-                    super::canvas::fingerprint(h, word)
+                    super::fill::fingerprint(h, word)
                 }),
         };
         let points = match &self.open_chart {

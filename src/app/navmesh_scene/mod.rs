@@ -6,6 +6,7 @@ mod canvas;
 mod controls;
 pub mod diagnostics;
 mod editing;
+mod fill;
 pub mod floors;
 pub mod jobs;
 mod optimal;
@@ -219,7 +220,7 @@ pub struct NavmeshScene {
     /// The triangles in painting order (lowest floor first), with their corners.
     draw_order: Vec<floors::DrawTriangle>,
     /// The canvas's fill of the last frame, for the next while nothing it shows changes.
-    fill_cache: std::sync::Mutex<Option<canvas::CachedFill>>,
+    fill_cache: std::sync::Mutex<Option<fill::CachedFill>>,
     /// The open-list chart's points, and what they were worked out for.
     open_chart: Option<(controls::OpenChartKey, Vec<[f64; 2]>)>,
     /// The recorded steps of the current query.

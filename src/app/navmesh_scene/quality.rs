@@ -110,8 +110,8 @@ impl CorridorQuality {
         self.show_heat.then(|| {
             self.heat
                 .iter()
-                .fold(super::canvas::FINGERPRINT_SEED, |h, heat| {
-                    super::canvas::fingerprint(h, heat.map_or(u64::MAX, f64::to_bits))
+                .fold(super::fill::FINGERPRINT_SEED, |h, heat| {
+                    super::fill::fingerprint(h, heat.map_or(u64::MAX, f64::to_bits))
                 })
         })
     }
