@@ -6,14 +6,35 @@ mod common;
 use common::testdata;
 use navlab::geom::{Vec2, orient};
 use navlab::grid::{Tile, TileMap};
-use navlab::navmesh::anyangle::{OptimalPath, shortest_path};
+use navlab::navmesh::anyangle::{OptimalPath, SearchFaces, shortest_path, shortest_path_walking};
 use navlab::navmesh::query::{CostModel, QueryOptions, find_path};
 use navlab::navmesh::{NavMesh, Plane};
 use navlab::search::NoObserver;
 use proptest::prelude::*;
 
+/// The shortest path walking the mesh's convex polygons, after checking that walking its
+/// triangles one by one finds the same length (so every oracle below checks both).
 fn optimal(mesh: &NavMesh, from: Vec2, to: Vec2) -> OptimalPath {
-    shortest_path(mesh, from, to, &mut NoObserver)
+    let (Some(s), Some(t)) = (mesh.locate(from), mesh.locate(to)) else {
+        return shortest_path(mesh, from, to, &mut NoObserver);
+    };
+    let walk = |faces| shortest_path_walking(mesh, s, t, faces, &mut NoObserver);
+    let (polygons, triangles) = (walk(SearchFaces::Polygons), walk(SearchFaces::Triangles));
+    assert_eq!(
+        polygons.is_found(),
+        triangles.is_found(),
+        "{from} to {to}: on polygons {polygons:?}, on triangles {triangles:?}"
+    );
+    if polygons.is_found() {
+        let gap = (polygons.length - triangles.length).abs();
+        assert!(
+            gap <= 1e-9 * triangles.length.max(1.0),
+            "{from} to {to}: {} on polygons, {} on triangles",
+            polygons.length,
+            triangles.length
+        );
+    }
+    polygons
 }
 
 /// The arena meshes against `arena.anyangle.csv`: the lengths there are printed to six

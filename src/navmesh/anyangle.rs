@@ -31,7 +31,8 @@
 //! back onto the other floor, and it bends there, at the edge's ends, not at the point of the
 //! edge a path down one floor and back along the other would cross.
 
-use super::adjacency::{Adjacency, MANY, WALL};
+use super::adjacency::{MANY, WALL};
+use super::faces::{FaceId, Faces};
 use super::fans::VertexFans;
 use super::{Location, NavMesh, TriId, VertId};
 use crate::geom::{Vec2, orient, signed_area2, triangle_contains};
@@ -52,8 +53,8 @@ pub enum PolyanyaEvent {
         right: Vec2,
         /// The interval's left end.
         left: Vec2,
-        /// The triangle beyond the interval.
-        into: TriId,
+        /// The face beyond the interval (a triangle, when the search walks triangles).
+        into: FaceId,
         /// Length of the path to the root.
         g: f64,
         /// The estimate from the root through the interval to the goal.
@@ -269,10 +270,10 @@ struct Node {
     /// The vertex at each end, when the end is one.
     right_vertex: Option<u32>,
     left_vertex: Option<u32>,
-    /// The triangle it leads into, and which of that triangle's edges (`k`: from corner `k`
-    /// to `k + 1`) the interval is on.
-    into: TriId,
-    slot: u8,
+    /// The face it leads into, and which of that face's sides (`k`: from corner `k` to
+    /// `k + 1`) the interval is on.
+    into: FaceId,
+    slot: u32,
     /// True for a step round the root: the root is a corner of the edge the node enters by
     /// (all of `into` is seen from it).
     round: bool,
@@ -335,8 +336,21 @@ fn not_found() -> OptimalPath {
     }
 }
 
+/// Which faces a search walks: the path is the same on both; the search nodes, and the faces
+/// its events name, are not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SearchFaces {
+    /// The triangles merged into convex polygons ([`NavMesh::merged_faces`]): fewer, larger
+    /// faces, fewer nodes.
+    #[default]
+    Polygons,
+    /// The triangles one by one ([`NavMesh::triangle_faces`]), as the window shows a search.
+    Triangles,
+}
+
 /// The shortest path from `start` to `goal` on `mesh` (each snapped to the mesh when off it),
-/// reporting each step to `observer`.
+/// reporting each step to `observer`. The search walks the mesh's triangles merged into convex
+/// polygons.
 pub fn shortest_path(
     mesh: &NavMesh,
     start: Vec2,
@@ -357,20 +371,40 @@ pub fn shortest_path_located(
     t: Location,
     observer: &mut impl Observer<PolyanyaEvent>,
 ) -> OptimalPath {
+    shortest_path_walking(mesh, s, t, SearchFaces::Polygons, observer)
+}
+
+/// [`shortest_path_located`] walking the faces `walk` names: events name faces of those
+/// (triangles, with [`SearchFaces::Triangles`]).
+pub fn shortest_path_walking(
+    mesh: &NavMesh,
+    s: Location,
+    t: Location,
+    walk: SearchFaces,
+    observer: &mut impl Observer<PolyanyaEvent>,
+) -> OptimalPath {
     let count = mesh.triangles().len();
     if s.triangle >= count || t.triangle >= count || !s.point.is_finite() || !t.point.is_finite() {
         return not_found();
     }
+    let faces = match walk {
+        SearchFaces::Polygons => mesh.merged_faces(),
+        SearchFaces::Triangles => mesh.triangle_faces(),
+    };
     // The working memory of the last search on this thread, so that repeated queries do not
     // allocate (taken, not borrowed: an observer may start a search of its own).
     let scratch = SCRATCH.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
-    let mut search = Search::new(mesh, t.point, scratch);
+    let mut search = Search::new(mesh, faces, t.point, scratch);
     point_triangles(mesh, t.point, t.triangle, &mut search.goal_triangles);
+    faces_holding(faces, &search.goal_triangles, &mut search.goal_faces);
     let mut start_triangles = std::mem::take(&mut search.start_triangles);
     point_triangles(mesh, s.point, s.triangle, &mut start_triangles);
-    let answer = search.run(s.point, &start_triangles, observer);
+    let mut start_faces = std::mem::take(&mut search.start_faces);
+    faces_holding(faces, &start_triangles, &mut start_faces);
+    let answer = search.run(s.point, &start_triangles, &start_faces, observer);
     let mut scratch = search.into_scratch();
     scratch.start_triangles = start_triangles;
+    scratch.start_faces = start_faces;
     SCRATCH.with(|cell| *cell.borrow_mut() = scratch);
     answer
 }
@@ -384,6 +418,9 @@ thread_local! {
 struct Scratch {
     goal_triangles: Vec<TriId>,
     start_triangles: Vec<TriId>,
+    goal_faces: Vec<FaceId>,
+    start_faces: Vec<FaceId>,
+    fold_faces: Vec<FaceId>,
     roots: Vec<Root>,
     nodes: Vec<Node>,
     open: BinaryHeap<Open>,
@@ -414,6 +451,14 @@ fn point_triangles(mesh: &NavMesh, p: Vec2, first: TriId, found: &mut Vec<TriId>
     found.sort_unstable();
 }
 
+/// The faces holding `triangles`, sorted and each once, into `found`.
+fn faces_holding(faces: &Faces, triangles: &[TriId], found: &mut Vec<FaceId>) {
+    found.clear();
+    found.extend(triangles.iter().filter_map(|&t| faces.face_of(t)));
+    found.sort_unstable();
+    found.dedup();
+}
+
 /// The most nodes one node's successors are followed without the open list, in a row (the
 /// chain ends anyway; this only bounds the work between two looks at the budget).
 const MAX_FOLLOWED: usize = 64;
@@ -421,11 +466,15 @@ const MAX_FOLLOWED: usize = 64;
 struct Search<'m> {
     mesh: &'m NavMesh,
     fans: &'m VertexFans,
-    adjacency: &'m Adjacency,
+    faces: &'m Faces,
     goal: Vec2,
     goal_triangles: Vec<TriId>,
+    goal_faces: Vec<FaceId>,
     /// Kept here between searches only.
     start_triangles: Vec<TriId>,
+    start_faces: Vec<FaceId>,
+    /// The faces round a fold vertex, while a root there is made.
+    fold_faces: Vec<FaceId>,
     roots: Vec<Root>,
     nodes: Vec<Node>,
     open: BinaryHeap<Open>,
@@ -442,10 +491,13 @@ struct Search<'m> {
 }
 
 impl<'m> Search<'m> {
-    fn new(mesh: &'m NavMesh, goal: Vec2, scratch: Scratch) -> Self {
+    fn new(mesh: &'m NavMesh, faces: &'m Faces, goal: Vec2, scratch: Scratch) -> Self {
         let Scratch {
             goal_triangles,
             start_triangles,
+            goal_faces,
+            start_faces,
+            fold_faces,
             mut roots,
             mut nodes,
             mut open,
@@ -465,10 +517,13 @@ impl<'m> Search<'m> {
         Self {
             mesh,
             fans,
-            adjacency: mesh.adjacency(),
+            faces,
             goal,
             goal_triangles,
+            goal_faces,
             start_triangles,
+            start_faces,
+            fold_faces,
             roots,
             nodes,
             open,
@@ -489,6 +544,9 @@ impl<'m> Search<'m> {
         let mut scratch = Scratch {
             goal_triangles: self.goal_triangles,
             start_triangles: self.start_triangles,
+            goal_faces: self.goal_faces,
+            start_faces: self.start_faces,
+            fold_faces: self.fold_faces,
             roots: self.roots,
             nodes: self.nodes,
             open: self.open,
@@ -506,6 +564,7 @@ impl<'m> Search<'m> {
         &mut self,
         start: Vec2,
         start_triangles: &[TriId],
+        start_faces: &[FaceId],
         observer: &mut impl Observer<PolyanyaEvent>,
     ) -> OptimalPath {
         self.roots.push(Root {
@@ -514,12 +573,12 @@ impl<'m> Search<'m> {
             parent: None,
             g: 0.0,
         });
-        for &t in start_triangles {
-            self.offer_goal(0, t, None);
-            // Edges through the start are seen edge-on: the triangles beyond them hold the
-            // start too.
-            for k in 0..3 {
-                self.fan_edge(0, t, k, None, observer);
+        for &f in start_faces {
+            self.offer_goal(0, f, None);
+            // Sides through the start are seen edge-on: the faces beyond them hold the start
+            // too.
+            for k in 0..self.faces.face(f).len() {
+                self.fan_edge(0, f, k, None, observer);
             }
         }
         self.flush();
@@ -624,10 +683,10 @@ impl<'m> Search<'m> {
         self.fresh.clear();
     }
 
-    /// The goal straight from root `r`, when it is in `triangle` (convex: all of it is seen
+    /// The goal straight from root `r`, when it is in face `face` (convex: all of it is seen
     /// from a root on its boundary or inside, or through an interval when `cone` is given).
-    fn offer_goal(&mut self, r: usize, triangle: TriId, cone: Option<(Line, Line)>) {
-        if self.goal_triangles.binary_search(&triangle).is_err() {
+    fn offer_goal(&mut self, r: usize, face: FaceId, cone: Option<(Line, Line)>) {
+        if self.goal_faces.binary_search(&face).is_err() {
             return;
         }
         let root = self.roots[r];
@@ -640,23 +699,21 @@ impl<'m> Search<'m> {
             .push((root.g + root.at.distance(self.goal), Entry::Goal(r)));
     }
 
-    /// The part of edge `k` of triangle `t` that root `r` sees from inside `t` (the edge's
-    /// first corner, counter-clockwise, on its right), within the half-plane `keep` when given
-    /// (the side of a line the path bends to), pushed into the triangles beyond.
+    /// The part of side `k` of face `f` that root `r` sees from inside `f` (the side's first
+    /// corner, counter-clockwise, on its right), within the half-plane `keep` when given (the
+    /// side of a line the path bends to), pushed into the faces beyond.
     fn fan_edge(
         &mut self,
         r: usize,
-        t: TriId,
+        f: FaceId,
         k: usize,
         keep: Option<(Vec2, Vec2, Bend)>,
         observer: &mut impl Observer<PolyanyaEvent>,
     ) {
-        let record = self.adjacency.get(t);
-        let (pa, pb) = (record.corners[k], record.corners[(k + 1) % 3]);
-        let (a, b) = (
-            record.vertices[k] as VertId,
-            record.vertices[(k + 1) % 3] as VertId,
-        );
+        let face = self.faces.face(f);
+        let k2 = face.next(k);
+        let (pa, pb) = (face.corner(k), face.corner(k2));
+        let (a, b) = (face.sides[k].vertex, face.sides[k2].vertex);
         let at = self.roots[r].at;
         let mut node = Node {
             root: r,
@@ -664,10 +721,10 @@ impl<'m> Search<'m> {
             left: pb,
             right_side: (at, pa),
             left_side: (at, pb),
-            right_vertex: Some(a as u32),
-            left_vertex: Some(b as u32),
-            into: t,
-            slot: k as u8,
+            right_vertex: Some(a),
+            left_vertex: Some(b),
+            into: f,
+            slot: k as u32,
             round: false,
         };
         if let Some((from, at, bend)) = keep {
@@ -701,74 +758,72 @@ impl<'m> Search<'m> {
         self.push_across(node, false, observer);
     }
 
-    /// Pushes `node` (on edge `slot` of triangle `into`) once for each triangle across that
-    /// edge.
+    /// Pushes `node` (on side `slot` of face `into`) once for each face across that side.
     fn push_across(
         &mut self,
         node: Node,
         observable: bool,
         observer: &mut impl Observer<PolyanyaEvent>,
     ) {
-        let root = self.roots[node.root];
-        let (from, k) = (node.into, usize::from(node.slot));
+        // The root's place and length only (the whole record is not copied).
+        let root = &self.roots[node.root];
+        let root = (root.at, root.g);
+        let (from, k) = (node.into, node.slot as usize);
         // An interval in line with its root is seen edge-on: nothing beyond it is seen through
         // it (the vertices along it are reached by turning at its ends, or round them). Asked
-        // of the edge's corners, not of the interval's ends: an end where the interval was cut
+        // of the side's corners, not of the interval's ends: an end where the interval was cut
         // is rounded, and on an interval a rounding error long (a cone's side grazing a wall
         // vertex) it gives the interval any direction at all.
-        let [right, left] = self.edge_ends(from, k);
-        if !node.round && orient(root.at, right, left) <= 0.0 {
+        let faces = self.faces;
+        let face = faces.face(from);
+        let ends = [face.corner(k), face.corner(face.next(k))];
+        if !node.round && orient(root.0, ends[0], ends[1]) <= 0.0 {
             return;
         }
-        match self.adjacency.get(from).across[k] {
+        // A face folded back over the side (a floor under stairs sharing their bottom edge)
+        // lies on the root's side: a straight line does not go on into it. The path reaches
+        // it by turning at the side's ends. (The side's corners say which side, as for the
+        // edge-on test.)
+        match face.sides[k].across {
             WALL => {}
             MANY => {
                 let mesh = self.mesh;
-                let edge = mesh.triangles()[from].edges[k];
-                for &into in &mesh.edges()[edge].triangles {
-                    let slot = mesh.triangles()[into].edges.iter().position(|&e| e == edge);
-                    if let Some(slot) = slot
+                let Some(edge) = faces.edge(from, k) else {
+                    return;
+                };
+                let Some(edge_record) = mesh.edges().get(edge) else {
+                    return;
+                };
+                for &n in &edge_record.triangles {
+                    if let Some((into, slot)) = faces.side_on(mesh, n, edge)
                         && into != from
+                        && !faces.face(into).folds_back_over(slot, ends[0], ends[1])
                     {
                         self.enter(node, root, (into, slot), observable, observer);
                     }
                 }
             }
+            _ if face.sides[k].folds_back() => {}
             into => {
-                let slot = usize::from(self.adjacency.get(from).across_edge[k]);
-                self.enter(node, root, (into as TriId, slot), observable, observer);
+                let slot = face.sides[k].across_side();
+                self.enter(node, root, (into as FaceId, slot), observable, observer);
             }
         }
     }
 
-    /// The corners of edge `k` of triangle `t`, as the interval on it is seen from its root:
-    /// right, then left (every interval on it lies between them, in that order).
-    fn edge_ends(&self, t: TriId, k: usize) -> [Vec2; 2] {
-        let corners = self.adjacency.get(t).corners;
-        [corners[k], corners[(k + 1) % 3]]
-    }
-
-    /// Makes the node of `node`'s interval into triangle `into` (across its edge `slot`).
+    /// Makes the node of `node`'s interval into face `into` (across its side `slot`), which
+    /// does not lie folded back over it.
     fn enter(
         &mut self,
         node: Node,
-        root: Root,
-        (into, slot): (TriId, usize),
+        (at, g): (Vec2, f64),
+        (into, slot): (FaceId, usize),
         observable: bool,
         observer: &mut impl Observer<PolyanyaEvent>,
     ) {
-        let record = self.adjacency.get(into);
-        // A triangle folded back over the edge (a floor under stairs sharing their bottom
-        // edge) lies on the root's side: a straight line does not go on into it. The path
-        // reaches it by turning at the edge's ends. (The edge's corners say which side, as
-        // for the edge-on test.)
-        let opposite = record.corners[(slot + 2) % 3];
-        let [right, left] = self.edge_ends(node.into, usize::from(node.slot));
-        if orient(right, left, opposite) >= 0.0 {
-            return;
-        }
-        // A dead end: a triangle with no way on but back, and no goal.
-        if record.dead_end && self.goal_triangles.binary_search(&into).is_err() {
+        let face = self.faces.face(into);
+        // A dead end: a face with no way on but back, and no goal.
+        if face.dead_end && self.goal_faces.binary_search(&into).is_err() {
             observer.event(PolyanyaEvent::Pruned {
                 node: None,
                 reason: PruneReason::DeadEnd { triangle: into },
@@ -777,31 +832,31 @@ impl<'m> Search<'m> {
         }
         let node = Node {
             into,
-            slot: slot as u8,
+            slot: slot as u32,
             ..node
         };
         let h = if node.round {
-            root.at.distance(self.goal)
+            at.distance(self.goal)
         } else {
-            estimate(root.at, node.right, node.left, self.goal)
+            estimate(at, node.right, node.left, self.goal)
         };
         let id = self.nodes.len();
         self.nodes.push(node);
         observer.event(PolyanyaEvent::Pushed {
             node: id,
-            root: root.at,
+            root: at,
             right: node.right,
             left: node.left,
             into,
-            g: root.g,
+            g,
             h,
             observable,
         });
-        self.fresh.push((root.g + h, Entry::Node(id)));
+        self.fresh.push((g + h, Entry::Node(id)));
     }
 
-    /// Projects node `n` across the triangle beyond it; where an end of its interval is a
-    /// vertex a wall meets, the path may turn there.
+    /// Projects node `n` across the face beyond it; where an end of its interval is a vertex a
+    /// wall meets, the path may turn there.
     fn expand(&mut self, n: usize, observer: &mut impl Observer<PolyanyaEvent>) {
         let node = self.nodes[n];
         let root = self.roots[node.root];
@@ -820,62 +875,72 @@ impl<'m> Search<'m> {
         }
         let p = node.into;
         self.offer_goal(node.root, p, Some((node.right_side, node.left_side)));
-        let record = *self.adjacency.get(p);
-        let k = usize::from(node.slot);
-        // Entered across A→B; the far side, right to left as seen from the root: B→C, then
-        // C→A.
-        let [a, b, c] = [k, (k + 1) % 3, (k + 2) % 3];
-        // Where the far corners lie against the cone's sides, each worked out once.
-        let side = |(x, y): Line, corner: usize| orient(x, y, record.corners[corner]);
+        let faces = self.faces;
+        let face = faces.face(p);
+        let k = node.slot as usize;
+        // Entered across side A→B; the far sides, right to left as seen from the root, run
+        // from B round to A.
+        let (a, b) = (k, face.next(k));
+        // Where the corners lie against the cone's sides, each worked out once.
+        let side = |(x, y): Line, corner: usize| orient(x, y, face.corner(corner));
         let against = |corner: usize| Sides {
             right: side(node.right_side, corner),
             left: side(node.left_side, corner),
         };
-        let far = [against(b), against(c), against(a)];
         let before = self.fresh.len();
-        for (u, v, (su, sv)) in [(b, c, (far[0], far[1])), (c, a, (far[1], far[2]))] {
-            // Edge u (from corner u to corner u + 1).
-            if record.across[u] == WALL {
-                continue;
+        let (mut u, mut su) = (b, against(b));
+        // The corner after B and the one before A, against the cone's sides.
+        let (mut after_b, mut before_a) = (su, su);
+        for step in 1..face.len() {
+            let v = face.next(u);
+            let sv = against(v);
+            if step == 1 {
+                after_b = sv;
             }
-            let corner = |i: usize| (record.corners[i], record.vertices[i] as VertId);
-            let Some((right, right_vertex, left, left_vertex)) =
-                project(&node, (corner(u), su), (corner(v), sv))
-            else {
-                continue;
-            };
-            let successor = Node {
-                root: node.root,
-                right,
-                left,
-                right_side: right_vertex.map_or(node.right_side, |_| (root.at, right)),
-                left_side: left_vertex.map_or(node.left_side, |_| (root.at, left)),
-                right_vertex,
-                left_vertex,
-                into: p,
-                slot: u as u8,
-                round: false,
-            };
-            self.push_across(successor, true, observer);
+            if v == a {
+                before_a = su;
+            }
+            // Side u (from corner u to corner u + 1).
+            if face.sides[u].across != WALL {
+                let corner = |i: usize| (face.corner(i), face.sides[i].vertex as VertId);
+                if let Some((right, right_vertex, left, left_vertex)) =
+                    project(&node, (corner(u), su), (corner(v), sv))
+                {
+                    let successor = Node {
+                        root: node.root,
+                        right,
+                        left,
+                        right_side: right_vertex.map_or(node.right_side, |_| (root.at, right)),
+                        left_side: left_vertex.map_or(node.left_side, |_| (root.at, left)),
+                        right_vertex,
+                        left_vertex,
+                        into: p,
+                        slot: u as u32,
+                        round: false,
+                    };
+                    self.push_across(successor, true, observer);
+                }
+            }
+            (u, su) = (v, sv);
         }
         let observable = self.fresh.len() - before;
-        // Past an end of the interval that is a corner, the part of the triangle beyond the
-        // cone's side (when there is one, or when the side runs along the next edge) is hidden
-        // from the root: the path bends round the corner into it. Where floors fold over each
-        // other it may also double back.
-        // (With its end at that corner, the side is the line from the root through it.)
+        // Past an end of the interval that is a corner, the part of the face beyond the cone's
+        // side (when there is one, or when the side runs along the next side) is hidden from
+        // the root: the path bends round the corner into it. Where floors fold over each other
+        // it may also double back.
+        // (With its end at that corner, the cone's side is the line from the root through it.)
         let mut turns = 0;
         if let Some(v) = node.right_vertex.map(|v| v as VertId)
-            && node.right == record.corners[b]
+            && node.right == face.corner(b)
             && self.fans.is_corner(v)
-            && (far[1].right <= 0.0 || self.fans.is_fold(v))
+            && (after_b.right <= 0.0 || self.fans.is_fold(v))
         {
             turns += self.turn(node.root, v, (p, k), Bend::Right, observer);
         }
         if let Some(v) = node.left_vertex.map(|v| v as VertId)
-            && node.left == record.corners[a]
+            && node.left == face.corner(a)
             && self.fans.is_corner(v)
-            && (far[1].left >= 0.0 || self.fans.is_fold(v))
+            && (before_a.left >= 0.0 || self.fans.is_fold(v))
         {
             turns += self.turn(node.root, v, (p, k), Bend::Left, observer);
         }
@@ -893,9 +958,9 @@ impl<'m> Search<'m> {
             .unwrap_or((f64::INFINITY, 0))
     }
 
-    /// Makes `vertex` a root reached from root `from` on triangle `into` (entered across its
-    /// edge `entered`), bending `bend`, unless it was a root at a shorter length, or at the
-    /// same length bending the same way; returns how many nodes it pushed.
+    /// Makes `vertex` a root reached from root `from` on face `into` (entered across its side
+    /// `entered`), bending `bend`, unless it was a root at a shorter length, or at the same
+    /// length bending the same way; returns how many nodes it pushed.
     ///
     /// A root reached more cheaply before covers whatever this one would: a shortest path
     /// through the vertex goes on from its shortest arrival there, bending round the wall it
@@ -904,21 +969,22 @@ impl<'m> Search<'m> {
         &mut self,
         from: usize,
         vertex: VertId,
-        (into, entered): (TriId, usize),
+        (into, entered): (FaceId, usize),
         bend: Bend,
         observer: &mut impl Observer<PolyanyaEvent>,
     ) -> usize {
-        let record = self.adjacency.get(into);
-        let Some(k) = record.vertices.iter().position(|&v| v as VertId == vertex) else {
+        let faces = self.faces;
+        let face = faces.face(into);
+        let Some(k) = face.corner_of(vertex) else {
             return 0;
         };
-        let at = record.corners[k];
+        let at = face.corner(k);
         let parent = self.roots[from];
         // The path is there already: the parent's own successors go on from it.
         if at == parent.at {
             return 0;
         }
-        let surface = self.fans.surface_at(into, k);
+        let surface = face.sides[k].surface as usize;
         let g = parent.g + parent.at.distance(at);
         let (best, bends) = self.best_g(surface);
         let bit = 1 << bend as u8;
@@ -948,32 +1014,39 @@ impl<'m> Search<'m> {
         let fans = self.fans;
         if fans.is_fold(vertex) {
             // Where floors fold over each other a path may double back, as seen in the plane:
-            // every triangle round the vertex on its surface is a way on.
-            for &t in fans.triangles(surface) {
-                self.offer_goal(r, t, None);
-                let record = self.adjacency.get(t);
-                if let Some(k) = record.vertices.iter().position(|&v| v as VertId == vertex) {
-                    // The edge opposite the vertex.
-                    self.fan_edge(r, t, (k + 1) % 3, None, observer);
+            // every face round the vertex on its surface is a way on.
+            let mut round = std::mem::take(&mut self.fold_faces);
+            faces_holding(faces, fans.triangles(surface), &mut round);
+            for &f in &round {
+                self.offer_goal(r, f, None);
+                let face = faces.face(f);
+                if let Some(k) = face.corner_of(vertex) {
+                    // The sides not at the vertex.
+                    let mut side = face.next(k);
+                    for _ in 2..face.len() {
+                        self.fan_edge(r, f, side, None, observer);
+                        side = face.next(side);
+                    }
                 }
             }
+            self.fold_faces = round;
         } else {
-            // The part of this triangle on the bend's side, then the triangles round the vertex
-            // one by one (`step_round`).
+            // The part of this face on the bend's side, then the faces round the vertex one by
+            // one (`step_round`).
             self.offer_goal(r, into, None);
-            self.round_triangle(r, into, entered, observer);
+            self.round_face(r, into, entered, observer);
         }
         self.fresh.len() - before
     }
 
-    /// The successors of root `r` (a vertex) in triangle `t`, entered across its edge `entered`
-    /// at the vertex (by the node that bent there, or by a step round it): the edge opposite the
-    /// vertex on the bend's side of the line from the parent root through it, and a step round
-    /// the vertex across its other edge at it, when the triangle beyond reaches that side.
-    fn round_triangle(
+    /// The successors of root `r` (a vertex) in face `f`, entered across its side `entered` at
+    /// the vertex (by the node that bent there, or by a step round it): the sides not at the
+    /// vertex, on the bend's side of the line from the parent root through it, and a step round
+    /// the vertex across its other side at it, when the face beyond reaches that side.
+    fn round_face(
         &mut self,
         r: usize,
-        t: TriId,
+        f: FaceId,
         entered: usize,
         observer: &mut impl Observer<PolyanyaEvent>,
     ) {
@@ -982,57 +1055,61 @@ impl<'m> Search<'m> {
             return;
         };
         let from = self.roots[parent].at;
-        let record = *self.adjacency.get(t);
-        let Some(k) = record.vertices.iter().position(|&v| v as VertId == vertex) else {
+        let faces = self.faces;
+        let face = faces.face(f);
+        let Some(k) = face.corner_of(vertex) else {
             return;
         };
-        // The edge opposite the vertex, on the bend's side.
-        self.fan_edge(r, t, (k + 1) % 3, Some((from, root.at, bend)), observer);
-        // The other edge at the vertex: edge k runs from it to corner k + 1, edge k + 2 comes
-        // to it from corner k + 2.
+        // The sides not at the vertex, on the bend's side.
+        let mut side = face.next(k);
+        for _ in 2..face.len() {
+            self.fan_edge(r, f, side, Some((from, root.at, bend)), observer);
+            side = face.next(side);
+        }
+        // The other side at the vertex: side k runs from it to corner k + 1, side k - 1 comes
+        // to it from corner k - 1.
         let (slot, other) = if entered == k {
-            ((k + 2) % 3, (k + 2) % 3)
+            (face.prev(k), face.prev(k))
         } else {
-            (k, (k + 1) % 3)
+            (k, face.next(k))
         };
         let sign = match bend {
             Bend::Right => -1.0,
             Bend::Left => 1.0,
         };
         let on_bend_side = |p: Vec2| orient(from, root.at, p) * sign > 0.0;
-        // Step round only when the triangle beyond reaches the bend's side.
-        let beyond = match record.across[slot] {
+        // Step round only when the face beyond reaches the bend's side.
+        let beyond = match face.sides[slot].across {
             WALL => return,
             MANY => None,
-            n => Some(n as TriId),
+            n => Some(n as FaceId),
         };
-        let third = beyond.map(|n| {
-            let back = usize::from(record.across_edge[slot]);
-            self.adjacency.get(n).corners[(back + 2) % 3]
-        });
-        if !on_bend_side(record.corners[other]) && !third.is_some_and(on_bend_side) {
+        let reaches =
+            beyond.is_some_and(|n| faces.face(n).sides.iter().any(|c| on_bend_side(c.corner)));
+        if !on_bend_side(face.corner(other)) && !reaches {
             return;
         }
+        let next = face.next(slot);
         let node = Node {
             root: r,
-            right: record.corners[slot],
-            left: record.corners[(slot + 1) % 3],
-            right_side: (root.at, record.corners[slot]),
-            left_side: (root.at, record.corners[(slot + 1) % 3]),
+            right: face.corner(slot),
+            left: face.corner(next),
+            right_side: (root.at, face.corner(slot)),
+            left_side: (root.at, face.corner(next)),
             right_vertex: None,
             left_vertex: None,
-            into: t,
-            slot: slot as u8,
+            into: f,
+            slot: slot as u32,
             round: true,
         };
         self.push_across(node, false, observer);
     }
 
-    /// Expands a step round a root: the triangle it enters.
+    /// Expands a step round a root: the face it enters.
     fn step_round(&mut self, n: usize, node: &Node, observer: &mut impl Observer<PolyanyaEvent>) {
         let before = self.fresh.len();
         self.offer_goal(node.root, node.into, None);
-        self.round_triangle(node.root, node.into, usize::from(node.slot), observer);
+        self.round_face(node.root, node.into, node.slot as usize, observer);
         observer.event(PolyanyaEvent::Expanded {
             node: n,
             observable: 0,

@@ -263,6 +263,8 @@ impl NavMesh {
             raw: std::sync::OnceLock::from(std::sync::Arc::new(raw)),
             fans: std::sync::OnceLock::new(),
             adjacency: std::sync::OnceLock::new(),
+            merged_faces: std::sync::OnceLock::new(),
+            triangle_faces: std::sync::OnceLock::new(),
             areas_present: std::sync::OnceLock::new(),
             height_span: std::sync::OnceLock::new(),
         })

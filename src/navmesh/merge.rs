@@ -8,6 +8,15 @@ use crate::geom::{Vec2, orient};
 /// union of whole triangles, so the polygons cover the mesh exactly and meet edge to edge;
 /// corners of 180° stay where a vertex lies on a polygon's side.
 pub(crate) fn convex_polygons(mesh: &NavMesh) -> Vec<Vec<VertId>> {
+    convex_merge(mesh, &|_| false).0
+}
+
+/// [`convex_polygons`], with the polygon each triangle joined (by its number in the list); no
+/// polygon has a corner of 180° at a vertex where `strict` holds.
+pub(crate) fn convex_merge(
+    mesh: &NavMesh,
+    strict: &dyn Fn(VertId) -> bool,
+) -> (Vec<Vec<VertId>>, Vec<u32>) {
     let points = mesh.vertices();
     let mut rings: Vec<Option<Vec<VertId>>> = mesh
         .triangles()
@@ -42,7 +51,7 @@ pub(crate) fn convex_polygons(mesh: &NavMesh) -> Vec<Vec<VertId>> {
             continue;
         }
         let merged = match (&rings[p], &rings[q]) {
-            (Some(a), Some(b)) => join(a, b, (u, v), points),
+            (Some(a), Some(b)) => join(a, b, (u, v), points, strict),
             _ => None,
         };
         if let Some(ring) = merged {
@@ -51,17 +60,30 @@ pub(crate) fn convex_polygons(mesh: &NavMesh) -> Vec<Vec<VertId>> {
             parent[q] = p;
         }
     }
-    rings.into_iter().flatten().collect()
+    // Each polygon numbered in the order of the triangle that holds its ring.
+    let mut number = vec![u32::MAX; rings.len()];
+    let mut polygons = Vec::new();
+    for (t, ring) in rings.into_iter().enumerate() {
+        if let Some(ring) = ring {
+            number[t] = polygons.len() as u32;
+            polygons.push(ring);
+        }
+    }
+    let face_of = (0..number.len())
+        .map(|t| number[find(&mut parent, t)])
+        .collect();
+    (polygons, face_of)
 }
 
 /// Rings `a` and `b` (counter-clockwise) joined across their shared edge `u`–`v`, when the
 /// result passes each vertex once and is convex at both ends of the removed edge (elsewhere
-/// nothing changes).
+/// nothing changes), and strictly so where `strict` holds.
 fn join(
     a: &[VertId],
     b: &[VertId],
     (u, v): (VertId, VertId),
     points: &[Vec2],
+    strict: &dyn Fn(VertId) -> bool,
 ) -> Option<Vec<VertId>> {
     let runs = |ring: &[VertId], from: VertId, to: VertId| {
         let i = ring.iter().position(|&w| w == from)?;
@@ -88,7 +110,8 @@ fn join(
     let convex_at = |w: VertId| {
         let k = ring.iter().position(|&r| r == w)?;
         let (prev, next) = (ring[(k + n - 1) % n], ring[(k + 1) % n]);
-        Some(orient(points[prev], points[w], points[next]) >= 0.0)
+        let turn = orient(points[prev], points[w], points[next]);
+        Some(turn > 0.0 || (turn == 0.0 && !strict(w)))
     };
     (convex_at(x)? && convex_at(y)?).then_some(ring)
 }

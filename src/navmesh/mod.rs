@@ -7,6 +7,7 @@ pub mod areas;
 mod build;
 pub mod diagnose;
 pub mod edit;
+pub mod faces;
 pub mod fans;
 pub mod from_map;
 pub mod gap;
@@ -162,6 +163,12 @@ pub struct NavMesh {
     pub(crate) fans: std::sync::OnceLock<fans::VertexFans>,
     /// Each triangle's corners and neighbours in one record; made when first asked for.
     pub(crate) adjacency: std::sync::OnceLock<adjacency::Adjacency>,
+    /// The triangles merged into convex faces, for the exact search; made when first asked
+    /// for.
+    pub(crate) merged_faces: std::sync::OnceLock<faces::Faces>,
+    /// Every triangle a face of its own, for a search shown triangle by triangle; made when
+    /// first asked for.
+    pub(crate) triangle_faces: std::sync::OnceLock<faces::Faces>,
     /// The area types present, a bit each; made when first asked for.
     pub(crate) areas_present: std::sync::OnceLock<u32>,
     /// The lowest and highest vertex height; made when first asked for.
@@ -532,6 +539,8 @@ impl NavMesh {
         self.raw = std::sync::OnceLock::new();
         self.fans = std::sync::OnceLock::new();
         self.adjacency = std::sync::OnceLock::new();
+        self.merged_faces = std::sync::OnceLock::new();
+        self.triangle_faces = std::sync::OnceLock::new();
         self.areas_present = std::sync::OnceLock::new();
         self.height_span = std::sync::OnceLock::new();
     }
@@ -592,6 +601,19 @@ impl NavMesh {
     pub fn adjacency(&self) -> &adjacency::Adjacency {
         self.adjacency
             .get_or_init(|| adjacency::Adjacency::new(self))
+    }
+
+    /// The triangles merged into convex polygons, the faces [`anyangle::shortest_path`] walks
+    /// (made on first use).
+    pub fn merged_faces(&self) -> &faces::Faces {
+        self.merged_faces.get_or_init(|| faces::Faces::merged(self))
+    }
+
+    /// Every triangle a face of its own (made on first use): the faces of a search shown
+    /// triangle by triangle.
+    pub fn triangle_faces(&self) -> &faces::Faces {
+        self.triangle_faces
+            .get_or_init(|| faces::Faces::triangles(self))
     }
 
     /// Triangles reachable from `tri` across one edge, with that edge.

@@ -2,7 +2,9 @@
 //! (when asked for) Polyanya's search for the shortest path — and the state they add up to at
 //! any step, replayed forward and back: what a view of the query draws.
 
-use super::anyangle::{OptimalPath, PolyanyaEvent, shortest_path, shortest_path_located};
+use super::anyangle::{
+    OptimalPath, PolyanyaEvent, SearchFaces, shortest_path, shortest_path_walking,
+};
 use super::query::{QueryOptions, find_path_located};
 use super::{Location, NavMesh, Path, TriId};
 use crate::geom::Vec2;
@@ -188,7 +190,9 @@ impl Timeline {
     /// stacked floors, on the floors chosen).
     pub fn with_optimal_located(self, mesh: &NavMesh, start: Location, goal: Location) -> Self {
         let mut recorded = FirstSteps::default();
-        let optimal = shortest_path_located(mesh, start, goal, &mut recorded);
+        // Shown triangle by triangle, as the view draws the mesh.
+        let optimal =
+            shortest_path_walking(mesh, start, goal, SearchFaces::Triangles, &mut recorded);
         self.with_optimal_answer(recorded.events, recorded.cut, optimal)
     }
 

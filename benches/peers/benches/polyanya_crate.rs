@@ -18,7 +18,7 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use navlab::geom::Vec2;
-use navlab::navmesh::anyangle::shortest_path;
+use navlab::navmesh::anyangle::{SearchFaces, shortest_path, shortest_path_walking};
 use navlab::navmesh::{NavMesh, Plane};
 use navlab::search::NoObserver;
 use polyanya::{Mesh, PolyanyaFile};
@@ -109,10 +109,23 @@ fn compare(c: &mut Criterion, name: &str, file: &Path, pairs: &[(f64, f64, f64, 
         })
         .collect();
     let mut compared = 0;
+    // Search nodes made walking the triangles and walking the convex polygons.
+    let mut nodes = [0, 0];
     for (&(a, b), &(ta, tb)) in ours_pairs.iter().zip(&their_pairs) {
         let mine = shortest_path(&ours, a, b, &mut NoObserver);
+        if let (Some(s), Some(t)) = (ours.locate(a), ours.locate(b)) {
+            for (count, walk) in nodes
+                .iter_mut()
+                .zip([SearchFaces::Triangles, SearchFaces::Polygons])
+            {
+                *count += shortest_path_walking(&ours, s, t, walk, &mut NoObserver).nodes_pushed;
+            }
+        }
         let Some(path) = theirs.path(ta, tb) else {
-            assert!(!mine.is_found(), "{name}: {a} → {b}: the crate finds no path");
+            assert!(
+                !mine.is_found(),
+                "{name}: {a} → {b}: the crate finds no path"
+            );
             continue;
         };
         let theirs_length = f64::from(path.length);
@@ -124,9 +137,13 @@ fn compare(c: &mut Criterion, name: &str, file: &Path, pairs: &[(f64, f64, f64, 
         compared += 1;
     }
     eprintln!(
-        "{name}: {} triangles, {} pairs, {compared} lengths agree",
+        "{name}: {} triangles searched as {} convex polygons, {} pairs, {compared} lengths agree; \
+         {} search nodes on the triangles, {} on the polygons",
         ours.triangles().len(),
-        pairs.len()
+        ours.merged_faces().len(),
+        pairs.len(),
+        nodes[0],
+        nodes[1]
     );
     let mut group = c.benchmark_group(name);
     group.sample_size(10);
