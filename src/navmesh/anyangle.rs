@@ -1,28 +1,30 @@
 //! The exact shortest path between two points of a navmesh, by Polyanya (Cui, Harabor and
 //! Grastien, IJCAI 2017): a search over intervals of edges seen from a root, reporting each
-//! step as an event.
+//! step as an event. It walks convex faces ([`super::faces`]): the mesh's triangles merged into
+//! convex polygons, or the triangles one by one when a search is shown as the mesh is drawn.
 //!
-//! A search node is a root (the start, or a vertex the path turns at) and an interval of an
-//! edge the root sees straight through the triangles before it. Expanding a node projects the
-//! interval across the triangle beyond: the parts of its far edges inside the cone from the root
-//! are its *observable* successors, with the same root. Where the interval ends at a vertex a
-//! wall meets and the cone's side runs on into the triangle, the part of the triangle past that
-//! side is hidden from the root: the path bends round the vertex into it, and the vertex
-//! becomes a root. Its *non-observable* successors are that part of the edge opposite it, then,
-//! one triangle at a time, the triangles further round it on the side it bends to (a *step
-//! round*), until one lies past the line from the parent root through the vertex. A shortest
-//! path bends nowhere else, and only round a wall on the inside of the bend. A vertex is a root
-//! again only when reached more cheaply than before (or as cheaply, bending the other way).
-//! `f = g + h`, `g` the length to the root, `h` the shortest way from the root through the
-//! interval to the goal (the goal mirrored across the interval's line when it lies on the
-//! root's side), so the first goal taken is optimal.
+//! A search node is a root (the start, or a vertex the path turns at) and an interval of a
+//! face's side the root sees straight through the faces before it. Expanding a node projects
+//! the interval across the face beyond: the parts of its far sides inside the cone from the
+//! root are its *observable* successors, with the same root. Where the interval ends at a
+//! vertex a wall meets and the cone's side runs on into the face, the part of the face past
+//! that side is hidden from the root: the path bends round the vertex into it, and the vertex
+//! becomes a root. Its *non-observable* successors are the parts of the face's sides away from
+//! it on that side, then, one face at a time, the faces further round it on the side it bends
+//! to (a *step round*), until one lies past the line from the parent root through the vertex.
+//! A shortest path bends nowhere else, and only round a wall on the inside of the bend. A
+//! vertex is a root again only when reached more cheaply than before (or as cheaply, bending
+//! the other way). `f = g + h`, `g` the length to the root, `h` the shortest way from the root
+//! through the interval to the goal (the goal mirrored across the interval's line when it lies
+//! on the root's side), so the first goal taken is optimal. Start and goal in one face are
+//! joined straight at once.
 //!
 //! As the paper does, a node whose expansion makes a single successor (and no goal) goes on to
-//! that successor without the open list, and no node is made into a dead end (a triangle with
-//! no way on but back) that does not hold the goal. Orientation decisions use exact predicates
+//! that successor without the open list, and no node is made into a dead end (a face with no
+//! way on but back) that does not hold the goal. Orientation decisions use exact predicates
 //! (`robust`) on points read from the mesh, never on a point where an interval was cut: each
 //! side of a cone is kept as a line through two exact points (a root and a vertex), and which
-//! way an interval faces is asked of its edge's corners. (A cut point is rounded; where a
+//! way an interval faces is asked of its side's corners. (A cut point is rounded; where a
 //! cone's side grazes a wall vertex that lies on a straight wall only to rounding, the interval
 //! is a rounding error long, and its ends point any way at all.)
 //!
@@ -130,11 +132,10 @@ pub fn node_budget(mesh: &NavMesh) -> usize {
 pub enum PruneReason {
     /// A vertex was already a root at a shorter length: turning there again cannot help.
     RootReachedCheaper,
-    /// The interval leads into a triangle with no way on but back, and no goal: no node is
-    /// made.
+    /// The interval leads into a face with no way on but back, and no goal: no node is made.
     DeadEnd {
-        /// The triangle.
-        triangle: TriId,
+        /// The face (a triangle, when the search walks triangles).
+        triangle: FaceId,
     },
 }
 
@@ -260,7 +261,9 @@ type Line = (Vec2, Vec2);
 /// A search node: an interval of `edge` seen from `root`, leading into `into`.
 #[derive(Debug, Clone, Copy)]
 struct Node {
-    root: usize,
+    /// The root's number (`u32`, as the faces' are, keeping a node within 128 bytes, which
+    /// are copied inline).
+    root: u32,
     right: Vec2,
     left: Vec2,
     /// The cone's sides: it lies left of `right_side` and right of `left_side`. Both pass
@@ -272,12 +275,15 @@ struct Node {
     left_vertex: Option<u32>,
     /// The face it leads into, and which of that face's sides (`k`: from corner `k` to
     /// `k + 1`) the interval is on.
-    into: FaceId,
+    into: u32,
     slot: u32,
     /// True for a step round the root: the root is a corner of the edge the node enters by
     /// (all of `into` is seen from it).
     round: bool,
 }
+
+// Kept within the size that is copied inline.
+const _: () = assert!(std::mem::size_of::<Node>() <= 128);
 
 /// What the open list holds.
 #[derive(Debug, Clone, Copy)]
@@ -393,38 +399,56 @@ pub fn shortest_path_walking(
     };
     // The working memory of the last search on this thread, so that repeated queries do not
     // allocate (taken, not borrowed: an observer may start a search of its own).
-    let scratch = SCRATCH.with(|cell| std::mem::take(&mut *cell.borrow_mut()));
+    let scratch = SCRATCH.with(|cell| cell.borrow_mut().take().unwrap_or_default());
     let mut search = Search::new(mesh, faces, t.point, scratch);
-    point_triangles(mesh, t.point, t.triangle, &mut search.goal_triangles);
-    faces_holding(faces, &search.goal_triangles, &mut search.goal_faces);
-    let mut start_triangles = std::mem::take(&mut search.start_triangles);
-    point_triangles(mesh, s.point, s.triangle, &mut start_triangles);
-    let mut start_faces = std::mem::take(&mut search.start_faces);
+    point_triangles(
+        mesh,
+        faces,
+        t.point,
+        t.triangle,
+        &mut search.lists.goal_triangles,
+    );
+    faces_holding(
+        faces,
+        &search.lists.goal_triangles,
+        &mut search.lists.goal_faces,
+    );
+    let mut start_triangles = std::mem::take(&mut search.lists.start_triangles);
+    point_triangles(mesh, faces, s.point, s.triangle, &mut start_triangles);
+    let mut start_faces = std::mem::take(&mut search.lists.start_faces);
     faces_holding(faces, &start_triangles, &mut start_faces);
     let answer = search.run(s.point, &start_triangles, &start_faces, observer);
     let mut scratch = search.into_scratch();
     scratch.start_triangles = start_triangles;
     scratch.start_faces = start_faces;
-    SCRATCH.with(|cell| *cell.borrow_mut() = scratch);
+    SCRATCH.with(|cell| *cell.borrow_mut() = Some(scratch));
     answer
 }
 
 thread_local! {
-    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+    static SCRATCH: std::cell::RefCell<Option<Box<Scratch>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// A search's lists, kept between searches.
 #[derive(Default)]
 struct Scratch {
+    /// The triangles and the faces holding the goal, sorted.
     goal_triangles: Vec<TriId>,
-    start_triangles: Vec<TriId>,
     goal_faces: Vec<FaceId>,
+    /// The same for the start (taken out while a search runs).
+    start_triangles: Vec<TriId>,
     start_faces: Vec<FaceId>,
+    /// The faces round a fold vertex, while a root there is made.
     fold_faces: Vec<FaceId>,
     roots: Vec<Root>,
     nodes: Vec<Node>,
     open: BinaryHeap<Open>,
+    /// What the node being expanded made, before it goes to the open list (or, when it is a
+    /// single node, is expanded at once).
     fresh: Vec<(f64, Entry)>,
+    /// The shortest length each surface round a vertex (by its number in [`VertexFans`]) has
+    /// been a root at so far, and the bends made there at that length (a bit each); infinite
+    /// where it has not. Kept between searches: `touched` says which to reset.
     best_g: Vec<(f64, u8)>,
     touched: Vec<usize>,
 }
@@ -434,9 +458,19 @@ const KEPT_CAPACITY: usize = 1 << 16;
 
 /// The triangles holding `p` that connect to `first` through triangles holding it (the floor
 /// `p` was located on, not the one above or below), sorted, into `found`.
-fn point_triangles(mesh: &NavMesh, p: Vec2, first: TriId, found: &mut Vec<TriId>) {
+fn point_triangles(mesh: &NavMesh, faces: &Faces, p: Vec2, first: TriId, found: &mut Vec<TriId>) {
     found.clear();
     found.push(first);
+    // Strictly inside a triangle whose every side leads to one face lying beyond it (not
+    // folded back over it, no floors meeting there), `p` is in no other triangle across a side.
+    let [a, b, c] = mesh.corners(first);
+    if orient(a, b, p) > 0.0
+        && orient(b, c, p) > 0.0
+        && orient(c, a, p) > 0.0
+        && faces.sides_lead_beyond(first)
+    {
+        return;
+    }
     let mut k = 0;
     while k < found.len() {
         let t = found[k];
@@ -468,96 +502,47 @@ struct Search<'m> {
     fans: &'m VertexFans,
     faces: &'m Faces,
     goal: Vec2,
-    goal_triangles: Vec<TriId>,
-    goal_faces: Vec<FaceId>,
-    /// Kept here between searches only.
-    start_triangles: Vec<TriId>,
-    start_faces: Vec<FaceId>,
-    /// The faces round a fold vertex, while a root there is made.
-    fold_faces: Vec<FaceId>,
-    roots: Vec<Root>,
-    nodes: Vec<Node>,
-    open: BinaryHeap<Open>,
-    /// What the node being expanded made, before it goes to the open list (or, when it is a
-    /// single node, is expanded at once).
-    fresh: Vec<(f64, Entry)>,
+    /// The search's lists, kept between searches (boxed: handed over as one pointer).
+    lists: Box<Scratch>,
     order: u32,
-    /// The shortest length each surface round a vertex (by its number in [`VertexFans`]) has
-    /// been a root at so far, and the bends made there at that length (a bit each); infinite
-    /// where it has not. Kept between searches: `touched` says which to reset.
-    best_g: Vec<(f64, u8)>,
-    touched: Vec<usize>,
     popped: usize,
 }
 
 impl<'m> Search<'m> {
-    fn new(mesh: &'m NavMesh, faces: &'m Faces, goal: Vec2, scratch: Scratch) -> Self {
-        let Scratch {
-            goal_triangles,
-            start_triangles,
-            goal_faces,
-            start_faces,
-            fold_faces,
-            mut roots,
-            mut nodes,
-            mut open,
-            mut fresh,
-            mut best_g,
-            mut touched,
-        } = scratch;
-        roots.clear();
-        nodes.clear();
-        open.clear();
-        fresh.clear();
+    fn new(mesh: &'m NavMesh, faces: &'m Faces, goal: Vec2, mut lists: Box<Scratch>) -> Self {
+        lists.roots.clear();
+        lists.nodes.clear();
+        lists.open.clear();
+        lists.fresh.clear();
         let fans = mesh.fans();
-        if best_g.len() != fans.surface_count() {
-            best_g = vec![(f64::INFINITY, 0); fans.surface_count()];
-            touched.clear();
+        if lists.best_g.len() != fans.surface_count() {
+            lists.best_g = vec![(f64::INFINITY, 0); fans.surface_count()];
+            lists.touched.clear();
         }
         Self {
             mesh,
             fans,
             faces,
             goal,
-            goal_triangles,
-            goal_faces,
-            start_triangles,
-            start_faces,
-            fold_faces,
-            roots,
-            nodes,
-            open,
-            fresh,
+            lists,
             order: 0,
-            best_g,
-            touched,
             popped: 0,
         }
     }
 
     /// The lists, for the next search (emptied, and dropped when they grew large).
-    fn into_scratch(mut self) -> Scratch {
-        for &s in &self.touched {
-            self.best_g[s] = (f64::INFINITY, 0);
+    fn into_scratch(self) -> Box<Scratch> {
+        let mut lists = self.lists;
+        for &s in &lists.touched {
+            if let Some(slot) = lists.best_g.get_mut(s) {
+                *slot = (f64::INFINITY, 0);
+            }
         }
-        self.touched.clear();
-        let mut scratch = Scratch {
-            goal_triangles: self.goal_triangles,
-            start_triangles: self.start_triangles,
-            goal_faces: self.goal_faces,
-            start_faces: self.start_faces,
-            fold_faces: self.fold_faces,
-            roots: self.roots,
-            nodes: self.nodes,
-            open: self.open,
-            fresh: self.fresh,
-            best_g: self.best_g,
-            touched: self.touched,
-        };
-        if scratch.nodes.capacity() > KEPT_CAPACITY || scratch.open.capacity() > KEPT_CAPACITY {
-            scratch = Scratch::default();
+        lists.touched.clear();
+        if lists.nodes.capacity() > KEPT_CAPACITY || lists.open.capacity() > KEPT_CAPACITY {
+            lists = Box::default();
         }
-        scratch
+        lists
     }
 
     fn run(
@@ -567,14 +552,23 @@ impl<'m> Search<'m> {
         start_faces: &[FaceId],
         observer: &mut impl Observer<PolyanyaEvent>,
     ) -> OptimalPath {
-        self.roots.push(Root {
+        self.lists.roots.push(Root {
             at: start,
             vertex: None,
             parent: None,
             g: 0.0,
         });
+        // Start and goal in one convex face: the straight line between them is the path (no
+        // path is shorter), before any node is made.
+        if start_faces
+            .iter()
+            .any(|f| self.lists.goal_faces.binary_search(f).is_ok())
+        {
+            let length = start.distance(self.goal);
+            observer.event(PolyanyaEvent::GoalReached { length });
+            return self.answer(0, length);
+        }
         for &f in start_faces {
-            self.offer_goal(0, f, None);
             // Sides through the start are seen edge-on: the faces beyond them hold the start
             // too.
             for k in 0..self.faces.face(f).len() {
@@ -583,7 +577,7 @@ impl<'m> Search<'m> {
         }
         self.flush();
         let budget = node_budget(self.mesh);
-        while let Some(open) = self.open.pop() {
+        while let Some(open) = self.lists.open.pop() {
             let f = open.f();
             match open.entry() {
                 Entry::Goal(root) => {
@@ -597,7 +591,7 @@ impl<'m> Search<'m> {
                     let mut followed = 0;
                     loop {
                         self.expand(n, observer);
-                        if self.nodes.len() > budget {
+                        if self.lists.nodes.len() > budget {
                             observer.event(PolyanyaEvent::OverBudget);
                             return OptimalPath {
                                 connected: self.connects(start_triangles),
@@ -606,9 +600,9 @@ impl<'m> Search<'m> {
                         }
                         // A single successor (and no goal) is expanded at once: it would be
                         // the next node taken anyway or it is no worse than the rest.
-                        match self.fresh.as_slice() {
+                        match self.lists.fresh.as_slice() {
                             &[(f, Entry::Node(next))] if followed < MAX_FOLLOWED => {
-                                self.fresh.clear();
+                                self.lists.fresh.clear();
                                 followed += 1;
                                 self.popped += 1;
                                 observer.event(PolyanyaEvent::Followed { node: next, f });
@@ -632,7 +626,8 @@ impl<'m> Search<'m> {
     /// Whether one of `start_triangles` is on the island of one of the goal's triangles.
     fn connects(&self, start_triangles: &[TriId]) -> bool {
         start_triangles.iter().any(|&s| {
-            self.goal_triangles
+            self.lists
+                .goal_triangles
                 .iter()
                 .any(|&t| self.mesh.island_of(s) == self.mesh.island_of(t))
         })
@@ -642,7 +637,7 @@ impl<'m> Search<'m> {
         OptimalPath {
             waypoints: Vec::new(),
             length: f64::INFINITY,
-            nodes_pushed: self.nodes.len(),
+            nodes_pushed: self.lists.nodes.len(),
             nodes_popped: self.popped,
             over_budget,
             connected: false,
@@ -653,7 +648,7 @@ impl<'m> Search<'m> {
         let mut waypoints = vec![self.goal];
         let mut at = Some(root);
         while let Some(r) = at {
-            let root = self.roots[r];
+            let root = self.lists.roots[r];
             if waypoints.last() != Some(&root.at) {
                 waypoints.push(root.at);
             }
@@ -666,7 +661,7 @@ impl<'m> Search<'m> {
         OptimalPath {
             waypoints,
             length,
-            nodes_pushed: self.nodes.len(),
+            nodes_pushed: self.lists.nodes.len(),
             nodes_popped: self.popped,
             over_budget: false,
             connected: true,
@@ -675,27 +670,28 @@ impl<'m> Search<'m> {
 
     /// Moves what the last expansion made to the open list.
     fn flush(&mut self) {
-        for k in 0..self.fresh.len() {
-            let (f, entry) = self.fresh[k];
+        for k in 0..self.lists.fresh.len() {
+            let (f, entry) = self.lists.fresh[k];
             self.order = self.order.wrapping_add(1);
-            self.open.push(Open::new(f, self.order, entry));
+            self.lists.open.push(Open::new(f, self.order, entry));
         }
-        self.fresh.clear();
+        self.lists.fresh.clear();
     }
 
     /// The goal straight from root `r`, when it is in face `face` (convex: all of it is seen
     /// from a root on its boundary or inside, or through an interval when `cone` is given).
     fn offer_goal(&mut self, r: usize, face: FaceId, cone: Option<(Line, Line)>) {
-        if self.goal_faces.binary_search(&face).is_err() {
+        if self.lists.goal_faces.binary_search(&face).is_err() {
             return;
         }
-        let root = self.roots[r];
+        let root = self.lists.roots[r];
         if let Some((right, left)) = cone
             && !in_cone(right, left, self.goal)
         {
             return;
         }
-        self.fresh
+        self.lists
+            .fresh
             .push((root.g + root.at.distance(self.goal), Entry::Goal(r)));
     }
 
@@ -714,16 +710,16 @@ impl<'m> Search<'m> {
         let k2 = face.next(k);
         let (pa, pb) = (face.corner(k), face.corner(k2));
         let (a, b) = (face.sides[k].vertex, face.sides[k2].vertex);
-        let at = self.roots[r].at;
+        let at = self.lists.roots[r].at;
         let mut node = Node {
-            root: r,
+            root: r as u32,
             right: pa,
             left: pb,
             right_side: (at, pa),
             left_side: (at, pb),
             right_vertex: Some(a),
             left_vertex: Some(b),
-            into: f,
+            into: f as u32,
             slot: k as u32,
             round: false,
         };
@@ -766,9 +762,9 @@ impl<'m> Search<'m> {
         observer: &mut impl Observer<PolyanyaEvent>,
     ) {
         // The root's place and length only (the whole record is not copied).
-        let root = &self.roots[node.root];
+        let root = &self.lists.roots[node.root as usize];
         let root = (root.at, root.g);
-        let (from, k) = (node.into, node.slot as usize);
+        let (from, k) = (node.into as FaceId, node.slot as usize);
         // An interval in line with its root is seen edge-on: nothing beyond it is seen through
         // it (the vertices along it are reached by turning at its ends, or round them). Asked
         // of the side's corners, not of the interval's ends: an end where the interval was cut
@@ -823,7 +819,7 @@ impl<'m> Search<'m> {
     ) {
         let face = self.faces.face(into);
         // A dead end: a face with no way on but back, and no goal.
-        if face.dead_end && self.goal_faces.binary_search(&into).is_err() {
+        if face.dead_end && self.lists.goal_faces.binary_search(&into).is_err() {
             observer.event(PolyanyaEvent::Pruned {
                 node: None,
                 reason: PruneReason::DeadEnd { triangle: into },
@@ -831,7 +827,7 @@ impl<'m> Search<'m> {
             return;
         }
         let node = Node {
-            into,
+            into: into as u32,
             slot: slot as u32,
             ..node
         };
@@ -840,8 +836,8 @@ impl<'m> Search<'m> {
         } else {
             estimate(at, node.right, node.left, self.goal)
         };
-        let id = self.nodes.len();
-        self.nodes.push(node);
+        let id = self.lists.nodes.len();
+        self.lists.nodes.push(node);
         observer.event(PolyanyaEvent::Pushed {
             node: id,
             root: at,
@@ -852,14 +848,14 @@ impl<'m> Search<'m> {
             h,
             observable,
         });
-        self.fresh.push((g + h, Entry::Node(id)));
+        self.lists.fresh.push((g + h, Entry::Node(id)));
     }
 
     /// Projects node `n` across the face beyond it; where an end of its interval is a vertex a
     /// wall meets, the path may turn there.
     fn expand(&mut self, n: usize, observer: &mut impl Observer<PolyanyaEvent>) {
-        let node = self.nodes[n];
-        let root = self.roots[node.root];
+        let node = self.lists.nodes[n];
+        let root = self.lists.roots[node.root as usize];
         if let Some((_, surface, _)) = root.vertex
             && self.best_g(surface).0 < root.g
         {
@@ -873,8 +869,12 @@ impl<'m> Search<'m> {
             self.step_round(n, &node, observer);
             return;
         }
-        let p = node.into;
-        self.offer_goal(node.root, p, Some((node.right_side, node.left_side)));
+        let p = node.into as FaceId;
+        self.offer_goal(
+            node.root as usize,
+            p,
+            Some((node.right_side, node.left_side)),
+        );
         let faces = self.faces;
         let face = faces.face(p);
         let k = node.slot as usize;
@@ -887,7 +887,7 @@ impl<'m> Search<'m> {
             right: side(node.right_side, corner),
             left: side(node.left_side, corner),
         };
-        let before = self.fresh.len();
+        let before = self.lists.fresh.len();
         let (mut u, mut su) = (b, against(b));
         // The corner after B and the one before A, against the cone's sides.
         let (mut after_b, mut before_a) = (su, su);
@@ -914,7 +914,7 @@ impl<'m> Search<'m> {
                         left_side: left_vertex.map_or(node.left_side, |_| (root.at, left)),
                         right_vertex,
                         left_vertex,
-                        into: p,
+                        into: p as u32,
                         slot: u as u32,
                         round: false,
                     };
@@ -923,7 +923,7 @@ impl<'m> Search<'m> {
             }
             (u, su) = (v, sv);
         }
-        let observable = self.fresh.len() - before;
+        let observable = self.lists.fresh.len() - before;
         // Past an end of the interval that is a corner, the part of the face beyond the cone's
         // side (when there is one, or when the side runs along the next side) is hidden from
         // the root: the path bends round the corner into it. Where floors fold over each other
@@ -935,14 +935,14 @@ impl<'m> Search<'m> {
             && self.fans.is_corner(v)
             && (after_b.right <= 0.0 || self.fans.is_fold(v))
         {
-            turns += self.turn(node.root, v, (p, k), Bend::Right, observer);
+            turns += self.turn(node.root as usize, v, (p, k), Bend::Right, observer);
         }
         if let Some(v) = node.left_vertex.map(|v| v as VertId)
             && node.left == face.corner(a)
             && self.fans.is_corner(v)
             && (before_a.left >= 0.0 || self.fans.is_fold(v))
         {
-            turns += self.turn(node.root, v, (p, k), Bend::Left, observer);
+            turns += self.turn(node.root as usize, v, (p, k), Bend::Left, observer);
         }
         observer.event(PolyanyaEvent::Expanded {
             node: n,
@@ -952,7 +952,8 @@ impl<'m> Search<'m> {
     }
 
     fn best_g(&self, surface: usize) -> (f64, u8) {
-        self.best_g
+        self.lists
+            .best_g
             .get(surface)
             .copied()
             .unwrap_or((f64::INFINITY, 0))
@@ -979,7 +980,7 @@ impl<'m> Search<'m> {
             return 0;
         };
         let at = face.corner(k);
-        let parent = self.roots[from];
+        let parent = self.lists.roots[from];
         // The path is there already: the parent's own successors go on from it.
         if at == parent.at {
             return 0;
@@ -996,26 +997,26 @@ impl<'m> Search<'m> {
             return 0;
         }
         let bends = if g == best { bends | bit } else { bit };
-        if let Some(slot) = self.best_g.get_mut(surface) {
+        if let Some(slot) = self.lists.best_g.get_mut(surface) {
             if slot.0.is_infinite() {
-                self.touched.push(surface);
+                self.lists.touched.push(surface);
             }
             *slot = (g, bends);
         }
         observer.event(PolyanyaEvent::Turned { vertex, at, g });
-        let r = self.roots.len();
-        self.roots.push(Root {
+        let r = self.lists.roots.len();
+        self.lists.roots.push(Root {
             at,
             vertex: Some((vertex, surface, bend)),
             parent: Some(from),
             g,
         });
-        let before = self.fresh.len();
+        let before = self.lists.fresh.len();
         let fans = self.fans;
         if fans.is_fold(vertex) {
             // Where floors fold over each other a path may double back, as seen in the plane:
             // every face round the vertex on its surface is a way on.
-            let mut round = std::mem::take(&mut self.fold_faces);
+            let mut round = std::mem::take(&mut self.lists.fold_faces);
             faces_holding(faces, fans.triangles(surface), &mut round);
             for &f in &round {
                 self.offer_goal(r, f, None);
@@ -1029,14 +1030,14 @@ impl<'m> Search<'m> {
                     }
                 }
             }
-            self.fold_faces = round;
+            self.lists.fold_faces = round;
         } else {
             // The part of this face on the bend's side, then the faces round the vertex one by
             // one (`step_round`).
             self.offer_goal(r, into, None);
             self.round_face(r, into, entered, observer);
         }
-        self.fresh.len() - before
+        self.lists.fresh.len() - before
     }
 
     /// The successors of root `r` (a vertex) in face `f`, entered across its side `entered` at
@@ -1050,11 +1051,11 @@ impl<'m> Search<'m> {
         entered: usize,
         observer: &mut impl Observer<PolyanyaEvent>,
     ) {
-        let root = self.roots[r];
+        let root = self.lists.roots[r];
         let (Some((vertex, _, bend)), Some(parent)) = (root.vertex, root.parent) else {
             return;
         };
-        let from = self.roots[parent].at;
+        let from = self.lists.roots[parent].at;
         let faces = self.faces;
         let face = faces.face(f);
         let Some(k) = face.corner_of(vertex) else {
@@ -1091,14 +1092,14 @@ impl<'m> Search<'m> {
         }
         let next = face.next(slot);
         let node = Node {
-            root: r,
+            root: r as u32,
             right: face.corner(slot),
             left: face.corner(next),
             right_side: (root.at, face.corner(slot)),
             left_side: (root.at, face.corner(next)),
             right_vertex: None,
             left_vertex: None,
-            into: f,
+            into: f as u32,
             slot: slot as u32,
             round: true,
         };
@@ -1107,13 +1108,18 @@ impl<'m> Search<'m> {
 
     /// Expands a step round a root: the face it enters.
     fn step_round(&mut self, n: usize, node: &Node, observer: &mut impl Observer<PolyanyaEvent>) {
-        let before = self.fresh.len();
-        self.offer_goal(node.root, node.into, None);
-        self.round_face(node.root, node.into, node.slot as usize, observer);
+        let before = self.lists.fresh.len();
+        self.offer_goal(node.root as usize, node.into as FaceId, None);
+        self.round_face(
+            node.root as usize,
+            node.into as FaceId,
+            node.slot as usize,
+            observer,
+        );
         observer.event(PolyanyaEvent::Expanded {
             node: n,
             observable: 0,
-            non_observable: self.fresh.len() - before,
+            non_observable: self.lists.fresh.len() - before,
         });
     }
 }

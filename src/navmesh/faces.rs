@@ -317,6 +317,19 @@ impl Faces {
         (e != u32::MAX).then_some(e as EdgeId)
     }
 
+    /// True when every side of triangle `t` leads to at most one face, lying beyond it: inside
+    /// its face, or a face side with no face folded back over it and no floors meeting there.
+    pub fn sides_lead_beyond(&self, t: TriId) -> bool {
+        (0..3).all(|j| match self.triangle_side.get(3 * t + j) {
+            Some(&u32::MAX) => true,
+            Some(&side) => self
+                .sides
+                .get(side as usize)
+                .is_some_and(|s| s.across != MANY && !s.folds_back()),
+            None => false,
+        })
+    }
+
     /// The face triangle `t` is part of.
     #[inline]
     pub fn face_of(&self, t: TriId) -> Option<FaceId> {
