@@ -1,11 +1,13 @@
 //! The convex faces the exact search walks: either the mesh's triangles one by one, or the
-//! triangles merged into convex polygons (Hertel and Mehlhorn, see [`super::merge`]). A
-//! polygon holds the path's straight parts as well as its triangles do, and fewer, larger
-//! faces mean fewer intervals: Polyanya on polygons makes fewer search nodes for the same path.
+//! triangles merged into convex polygons (Hertel and Mehlhorn: shared edges removed, longest
+//! first, wherever both ends stay convex). A polygon holds the path's straight parts as well as
+//! its triangles do, and fewer, larger faces mean fewer intervals: Polyanya on polygons makes
+//! fewer search nodes for the same path.
 //!
 //! Each face is stored with its corners counter-clockwise and, for each side (from corner `k`
-//! to corner `k + 1`), the face across it and which of that face's sides it is, all in flat
-//! lists, so that a step of the search reads one run of memory.
+//! to corner `k + 1`), the face across it and which of that face's sides it is, one record
+//! per side and a face's records one after another, so that a step of the search reads one run
+//! of memory.
 
 use super::adjacency::{MANY, WALL};
 use super::{EdgeId, NavMesh, TriId, VertId};

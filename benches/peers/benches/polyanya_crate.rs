@@ -145,6 +145,26 @@ fn compare(c: &mut Criterion, name: &str, file: &Path, pairs: &[(f64, f64, f64, 
         nodes[0],
         nodes[1]
     );
+    // The two timed in turn, round after round, so that a slow spell of a shared machine
+    // weighs on both: the median of the rounds' ratios, printed beside criterion's figures.
+    let ours_round = || {
+        for &(a, b) in &ours_pairs {
+            black_box(shortest_path(&ours, a, b, &mut NoObserver));
+        }
+    };
+    let theirs_round = || {
+        for &(a, b) in &their_pairs {
+            black_box(theirs.path(a, b));
+        }
+    };
+    let mut ratios: Vec<f64> = (0..11)
+        .map(|_| timed(&ours_round).recip() * timed(&theirs_round))
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    eprintln!(
+        "{name}: crate ÷ navlab in 11 alternating rounds: median {:.2} (lowest {:.2}, highest {:.2})",
+        ratios[5], ratios[0], ratios[10]
+    );
     let mut group = c.benchmark_group(name);
     group.sample_size(10);
     let per = format!("per {} queries", pairs.len());
@@ -163,6 +183,17 @@ fn compare(c: &mut Criterion, name: &str, file: &Path, pairs: &[(f64, f64, f64, 
         })
     });
     group.finish();
+}
+
+/// Seconds per call of `run`, over calls adding up to at least 50 ms.
+fn timed(run: &dyn Fn()) -> f64 {
+    let start = std::time::Instant::now();
+    let mut calls = 0u32;
+    while start.elapsed().as_secs_f64() < 0.05 {
+        run();
+        calls += 1;
+    }
+    start.elapsed().as_secs_f64() / f64::from(calls)
 }
 
 fn arena(c: &mut Criterion) {
