@@ -176,13 +176,26 @@ impl Faces {
         // Each triangle side on its face's boundary, found in the face's ring by its first
         // corner (a ring passes each vertex once).
         let mut by_vertex: Vec<(u32, u32)> = Vec::new();
-        let mut members: Vec<Vec<TriId>> = vec![Vec::new(); rings.len()];
-        for (t, &f) in faces.face_of.iter().enumerate() {
-            if let Some(list) = members.get_mut(f as usize) {
-                list.push(t);
+        // The triangles of each face, face after face (a counting sort of `face_of`).
+        let mut member_start = vec![0usize; rings.len() + 1];
+        for &f in &faces.face_of {
+            if let Some(count) = member_start.get_mut(f as usize + 1) {
+                *count += 1;
             }
         }
-        for (f, list) in members.iter().enumerate() {
+        for f in 0..rings.len() {
+            member_start[f + 1] += member_start[f];
+        }
+        let mut member_list = vec![0; member_start[rings.len()]];
+        let mut next = member_start.clone();
+        for (t, &f) in faces.face_of.iter().enumerate() {
+            if let Some(at) = next.get_mut(f as usize) {
+                member_list[*at] = t;
+                *at += 1;
+            }
+        }
+        let members = member_start.windows(2).map(|w| &member_list[w[0]..w[1]]);
+        for (f, list) in members.clone().enumerate() {
             let start = faces.first[f];
             by_vertex.clear();
             by_vertex.extend(
@@ -223,7 +236,7 @@ impl Faces {
             }
         }
         // What lies across each side.
-        for (f, list) in members.iter().enumerate() {
+        for (f, list) in members.enumerate() {
             let mut ways = 0;
             for &t in list {
                 let tri = &mesh.triangles[t];
@@ -257,10 +270,11 @@ impl Faces {
             faces.dead_end[f] = ways <= 1;
         }
         // Which faces across lie folded back, worked out once for the search.
-        for f in 0..faces.len() {
-            let face = faces.face(f);
-            let folded: Vec<bool> = (0..face.len())
-                .map(|k| {
+        let folded: Vec<bool> = (0..faces.len())
+            .flat_map(|f| {
+                let faces = &faces;
+                let face = faces.face(f);
+                (0..face.len()).map(move |k| {
                     let side = face.sides[k];
                     match side.across {
                         WALL | MANY => false,
@@ -271,12 +285,11 @@ impl Faces {
                         ),
                     }
                 })
-                .collect();
-            let start = faces.first[f] as usize;
-            for (k, folded) in folded.into_iter().enumerate() {
-                if folded {
-                    faces.sides[start + k].link |= FOLDED;
-                }
+            })
+            .collect();
+        for (side, folded) in faces.sides.iter_mut().zip(folded) {
+            if folded {
+                side.link |= FOLDED;
             }
         }
         faces

@@ -18,6 +18,7 @@ mod merge;
 pub mod obj;
 mod patch;
 pub mod polyanya;
+mod polyanya_cone;
 pub mod polyanya_events;
 pub mod polyanya_lines;
 mod polyanya_write;
