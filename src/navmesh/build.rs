@@ -125,9 +125,11 @@ impl NavMesh {
         // Triangulate every polygon (after welding, so repeated corners collapse).
         let mut corner_triples: Vec<[usize; 3]> = Vec::new();
         let mut triple_areas: Vec<super::areas::AreaId> = Vec::new();
-        let mut seen = HashMap::new();
+        let mut points: Vec<Vec2> = Vec::new();
+        let mut ring: Vec<usize> = Vec::new();
         for (polygon, poly) in polygons.iter().enumerate() {
-            let mut ring: Vec<usize> = poly.iter().map(|&v| weld_map[v]).collect();
+            ring.clear();
+            ring.extend(poly.iter().map(|&v| weld_map[v]));
             ring.dedup();
             while ring.len() > 1 && ring.first() == ring.last() {
                 ring.pop();
@@ -139,14 +141,7 @@ impl NavMesh {
                 report.degenerate_triangles += 1;
                 continue;
             }
-            let points: Vec<Vec2> = ring.iter().map(|&v| plane_points[v]).collect();
-            let local = triangulate_polygon(&points);
-            let expected = ring.len() - 2;
-            if local.len() < expected {
-                report.degenerate_triangles += expected - local.len();
-            }
-            for [a, b, c] in local {
-                let tri = [ring[a], ring[b], ring[c]];
+            let mut add = |tri: [usize; 3], report: &mut BuildReport| {
                 let (pa, pb, pc) = (
                     plane_points[tri[0]],
                     plane_points[tri[1]],
@@ -155,25 +150,47 @@ impl NavMesh {
                 if tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2] || is_sliver(pa, pb, pc)
                 {
                     report.degenerate_triangles += 1;
-                    continue;
+                    return;
                 }
-                let ccw = if orient(pa, pb, pc) > 0.0 {
+                corner_triples.push(if orient(pa, pb, pc) > 0.0 {
                     tri
                 } else {
                     [tri[0], tri[2], tri[1]]
-                };
-                let mut key = ccw;
-                key.sort_unstable();
-                if seen.insert(key, ()).is_some() {
-                    report.duplicate_triangles += 1;
-                    continue;
-                }
-                corner_triples.push(ccw);
+                });
                 triple_areas.push(raw.polygon_area(polygon));
+            };
+            if let [a, b, c] = ring[..] {
+                add([a, b, c], &mut report);
+                continue;
+            }
+            points.clear();
+            points.extend(ring.iter().map(|&v| plane_points[v]));
+            let local = triangulate_polygon(&points);
+            let expected = ring.len() - 2;
+            if local.len() < expected {
+                report.degenerate_triangles += expected - local.len();
+            }
+            for [a, b, c] in local {
+                add([ring[a], ring[b], ring[c]], &mut report);
             }
         }
+        // A triangle repeating an earlier one's corners goes.
+        let repeats = repeated_triangles(&corner_triples, plane_points.len());
+        report.duplicate_triangles = repeats.iter().filter(|&&r| r).count();
+        if report.duplicate_triangles > 0 {
+            let mut k = 0;
+            corner_triples.retain(|_| {
+                k += 1;
+                !repeats[k - 1]
+            });
+            let mut k = 0;
+            triple_areas.retain(|_| {
+                k += 1;
+                !repeats[k - 1]
+            });
+        }
+        drop(repeats);
         // What only triangulating needed goes before the mesh takes its room.
-        drop(seen);
         drop(weld_map);
         if corner_triples.is_empty() {
             return Err(BuildError::Empty(match options.plane {
@@ -202,36 +219,46 @@ impl NavMesh {
         report.unused_vertices = welded_positions.len() - vertices.len();
         drop((renumber, projected, plane_points, welded_positions));
 
-        // Shared edges and triangles.
-        let mut edge_ids: HashMap<[usize; 2], EdgeId> = HashMap::new();
-        let mut edges: Vec<Edge> = Vec::new();
-        let mut triangles = Vec::with_capacity(corner_triples.len());
-        for (id, &verts) in corner_triples.iter().enumerate() {
-            let mut tri_edges = [0; 3];
-            for k in 0..3 {
-                let (a, b) = (verts[k], verts[(k + 1) % 3]);
-                let key = [a.min(b), a.max(b)];
-                let e = *edge_ids.entry(key).or_insert_with(|| {
-                    edges.push(Edge {
-                        vertices: key,
-                        triangles: Vec::new(),
-                    });
-                    edges.len() - 1
-                });
-                edges[e].triangles.push(id);
-                tri_edges[k] = e;
-            }
-            let [a, b, c] = verts.map(|v| vertices[v]);
-            triangles.push(Triangle {
-                vertices: verts,
-                edges: tri_edges,
-                centroid: Vec2::new((a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0),
-                area: signed_area2(a, b, c).abs() / 2.0,
-            });
-        }
-
-        drop((edge_ids, corner_triples));
-        let mut neighbours: Vec<Vec<(TriId, EdgeId)>> = vec![Vec::new(); triangles.len()];
+        // Shared edges (numbered in the order the triangles first use them) and triangles.
+        let sides: Vec<[u32; 2]> = corner_triples
+            .iter()
+            .flat_map(|t| [[t[0], t[1]], [t[1], t[2]], [t[2], t[0]]])
+            .map(|side| side.map(|v| v as u32))
+            .collect();
+        let groups = super::vertex_pairs::PairGroups::new(&sides, vertices.len())
+            .ok_or(BuildError::TooLarge(corner_triples.len()))?;
+        drop(sides);
+        let (start, members) = groups.members();
+        let edges: Vec<Edge> = (0..groups.count)
+            .map(|g| {
+                let listed = &members[start[g] as usize..start[g + 1] as usize];
+                let first = listed.first().map_or(0, |&h| h as usize);
+                let (t, k) = (first / 3, first % 3);
+                let (a, b) = (corner_triples[t][k], corner_triples[t][(k + 1) % 3]);
+                Edge {
+                    vertices: [a.min(b), a.max(b)],
+                    triangles: listed.iter().map(|&h| h as usize / 3).collect(),
+                }
+            })
+            .collect();
+        drop((start, members));
+        let triangles: Vec<Triangle> = corner_triples
+            .iter()
+            .enumerate()
+            .map(|(id, &verts)| {
+                let tri_edges = [0, 1, 2].map(|k| groups.group[3 * id + k] as usize);
+                let [a, b, c] = verts.map(|v| vertices[v]);
+                Triangle {
+                    vertices: verts,
+                    edges: tri_edges,
+                    centroid: Vec2::new((a.x + b.x + c.x) / 3.0, (a.y + b.y + c.y) / 3.0),
+                    area: signed_area2(a, b, c).abs() / 2.0,
+                }
+            })
+            .collect();
+        drop((groups, corner_triples));
+        let mut neighbours: Vec<Vec<(TriId, EdgeId)>> =
+            triangles.iter().map(|_| Vec::with_capacity(3)).collect();
         for (e, edge) in edges.iter().enumerate() {
             for &t in &edge.triangles {
                 for &n in &edge.triangles {
@@ -286,6 +313,42 @@ pub(crate) fn largest_side(positions: &[[f64; 3]]) -> f64 {
     if side.is_finite() { side } else { 0.0 }
 }
 
+/// For each triangle, true when an earlier one has the same three corners (in any order):
+/// triangles grouped by their lowest corner with a counting sort, then compared within.
+fn repeated_triangles(triples: &[[usize; 3]], vertex_count: usize) -> Vec<bool> {
+    let sorted = |t: [usize; 3]| {
+        let mut key = t;
+        key.sort_unstable();
+        key
+    };
+    let mut start = vec![0usize; vertex_count + 1];
+    for &t in triples {
+        start[sorted(t)[0] + 1] += 1;
+    }
+    for v in 0..vertex_count {
+        start[v + 1] += start[v];
+    }
+    let mut order = vec![0usize; triples.len()];
+    let mut fill = start.clone();
+    for (i, &t) in triples.iter().enumerate() {
+        let slot = &mut fill[sorted(t)[0]];
+        order[*slot] = i;
+        *slot += 1;
+    }
+    let mut repeated = vec![false; triples.len()];
+    for v in 0..vertex_count {
+        let bucket = &mut order[start[v]..start[v + 1]];
+        // Stable: of equal triangles, the earliest first.
+        bucket.sort_by_key(|&i| sorted(triples[i]));
+        for pair in bucket.windows(2) {
+            if sorted(triples[pair[0]]) == sorted(triples[pair[1]]) {
+                repeated[pair[1]] = true;
+            }
+        }
+    }
+    repeated
+}
+
 /// Merges positions closer than the tolerance (relative to the bounding box), keeping the first.
 /// Returns the old→new index map, the kept positions and the absolute tolerance used.
 pub(crate) fn weld(positions: &[[f64; 3]], relative: f64) -> (Vec<usize>, Vec<[f64; 3]>, f64) {
@@ -305,34 +368,66 @@ pub(crate) fn weld(positions: &[[f64; 3]], relative: f64) -> (Vec<usize>, Vec<[f
         }
         return (map, kept, 0.0);
     }
-    // Hash grid with cells of the tolerance's size: a match is in one of the 27 cells around.
-    let cell_of = |p: &[f64; 3]| p.map(|c| (c / tolerance).floor() as i64);
-    let mut grid: HashMap<[i64; 3], Vec<usize>> = HashMap::new();
+    // A hash grid of cells a few tolerances wide, measured from the lowest corner, each
+    // listing the kept positions in it (a chain through `next`): a position within the
+    // tolerance of one is in its own cell, or in the next cell along an axis where it lies near
+    // that side, so one or a few cells are looked at; kept positions are a tolerance apart, so
+    // a cell holds a bounded number of them.
+    const CELL_IN_TOLERANCES: f64 = 16.0;
+    let cell = tolerance * CELL_IN_TOLERANCES;
+    let mut lo = [f64::INFINITY; 3];
+    for p in positions {
+        for k in 0..3 {
+            lo[k] = lo[k].min(p[k]);
+        }
+    }
+    let mut head: HashMap<[i64; 3], u32> = HashMap::new();
+    let mut next: Vec<u32> = Vec::new();
+    const END: u32 = u32::MAX;
     let tol2 = tolerance * tolerance;
     for p in positions {
-        let cell = cell_of(p);
-        let mut found = None;
-        'search: for dx in -1..=1 {
-            for dy in -1..=1 {
-                for dz in -1..=1 {
-                    let key = [cell[0] + dx, cell[1] + dy, cell[2] + dz];
-                    if let Some(list) = grid.get(&key) {
-                        for &k in list {
-                            let q = kept[k];
-                            let d2 = (0..3).map(|i| (p[i] - q[i]).powi(2)).sum::<f64>();
-                            if d2 <= tol2 {
-                                found = Some(k);
-                                break 'search;
-                            }
+        let at = [0, 1, 2].map(|k| (p[k] - lo[k]) / cell);
+        let home = at.map(|c| c.floor() as i64);
+        // Per axis: the home cell, and the one beyond the side the position is near (with a
+        // margin of a tolerance for rounding); there is nothing below the lowest corner.
+        let reach = |k: usize| -> [i64; 2] {
+            let offset = (at[k] - home[k] as f64) * CELL_IN_TOLERANCES;
+            if offset <= 2.0 && home[k] > 0 {
+                [0, -1]
+            } else if CELL_IN_TOLERANCES - offset <= 2.0 {
+                [0, 1]
+            } else {
+                [0, 0]
+            }
+        };
+        let (rx, ry, rz) = (reach(0), reach(1), reach(2));
+        let mut found: Option<usize> = None;
+        for (ix, &dx) in rx.iter().enumerate() {
+            for (iy, &dy) in ry.iter().enumerate() {
+                for (iz, &dz) in rz.iter().enumerate() {
+                    let repeat =
+                        (ix == 1 && dx == 0) || (iy == 1 && dy == 0) || (iz == 1 && dz == 0);
+                    if repeat {
+                        continue;
+                    }
+                    let key = [home[0] + dx, home[1] + dy, home[2] + dz];
+                    let mut k = head.get(&key).copied().unwrap_or(END);
+                    while k != END {
+                        let q = kept[k as usize];
+                        let d2 = (0..3).map(|i| (p[i] - q[i]).powi(2)).sum::<f64>();
+                        if d2 <= tol2 && found.is_none_or(|f| (k as usize) < f) {
+                            found = Some(k as usize);
                         }
+                        k = next[k as usize];
                     }
                 }
             }
         }
         let id = found.unwrap_or_else(|| {
+            let id = kept.len();
             kept.push(*p);
-            grid.entry(cell).or_default().push(kept.len() - 1);
-            kept.len() - 1
+            next.push(head.insert(home, id as u32).unwrap_or(END));
+            id
         });
         map.push(id);
     }
@@ -400,4 +495,73 @@ fn bounds_of(points: &[Vec2]) -> Bounds {
         max = Vec2::new(max.x.max(p.x), max.y.max(p.y));
     }
     Bounds { min, max }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Welding by brute force: each position goes to the earliest kept one within the
+    /// tolerance, or is kept.
+    fn weld_by_scan(positions: &[[f64; 3]], tolerance: f64) -> Vec<usize> {
+        let mut kept: Vec<[f64; 3]> = Vec::new();
+        positions
+            .iter()
+            .map(|p| {
+                let near = kept.iter().position(|q| {
+                    (0..3).map(|i| (p[i] - q[i]).powi(2)).sum::<f64>() <= tolerance * tolerance
+                });
+                near.unwrap_or_else(|| {
+                    kept.push(*p);
+                    kept.len() - 1
+                })
+            })
+            .collect()
+    }
+
+    proptest! {
+        /// Clusters of positions a fraction of a tolerance to a few tolerances apart, across
+        /// the weld grid's cell sides, flat and not: the grid welds as the scan does.
+        #[test]
+        fn welding_agrees_with_a_scan_of_every_kept_position(
+            centres in proptest::collection::vec((0u32..4, 0u32..4, 0u32..2), 1..12),
+            offsets in proptest::collection::vec((-3.0f64..3.0, -3.0f64..3.0, -3.0f64..3.0), 1..60),
+            flat in any::<bool>(),
+        ) {
+            // The box is 1000 across, so the tolerance is 1e-3; a centre every 0.016 puts
+            // clusters on the weld grid's cell sides.
+            let mut positions = vec![[0.0, 0.0, 0.0], [1000.0, 1000.0, if flat { 0.0 } else { 1000.0 }]];
+            for (k, (dx, dy, dz)) in offsets.iter().enumerate() {
+                let (cx, cy, cz) = centres[k % centres.len()];
+                let z = if flat { 0.0 } else { 500.0 + f64::from(cz) * 0.016 + dz * 1e-3 };
+                positions.push([
+                    500.0 + f64::from(cx) * 0.016 + dx * 1e-3,
+                    500.0 + f64::from(cy) * 0.016 + dy * 1e-3,
+                    z,
+                ]);
+            }
+            let (map, kept, tolerance) = weld(&positions, 1e-6);
+            prop_assert_eq!(tolerance, 1e-3);
+            let want = weld_by_scan(&positions, tolerance);
+            prop_assert_eq!(&map, &want);
+            prop_assert_eq!(kept.len(), want.iter().max().map_or(0, |m| m + 1));
+        }
+    }
+
+    #[test]
+    fn repeated_triangles_are_found_in_any_corner_order_and_the_first_stays() {
+        let triples = [
+            [0, 1, 2],
+            [2, 3, 0],
+            [1, 2, 0],
+            [0, 2, 3],
+            [4, 1, 2],
+            [2, 0, 1],
+        ];
+        assert_eq!(
+            repeated_triangles(&triples, 5),
+            [false, false, true, true, false, true]
+        );
+    }
 }

@@ -60,28 +60,52 @@ impl PointDistance for IndexedTriangle {
     }
 }
 
-/// Spatial index over a mesh's triangles.
+/// Spatial index over a mesh's triangles: the uniform grid answers which triangles hold a
+/// point; the R-tree (for the nearest triangle to a point off the mesh, for the triangles in a
+/// box, and for meshes too uneven for the grid) is built when first asked for.
 #[derive(Debug, Clone)]
 pub(crate) struct TriangleIndex {
-    pub(crate) tree: RTree<IndexedTriangle>,
+    tree: std::sync::OnceLock<RTree<IndexedTriangle>>,
     pub(crate) grid: Option<CellGrid>,
 }
 
 impl TriangleIndex {
     pub(crate) fn new(vertices: &[Vec2], triangles: &[Triangle]) -> Self {
-        let items: Vec<IndexedTriangle> = triangles
+        let grid = CellGrid::new(vertices, triangles);
+        let tree = std::sync::OnceLock::new();
+        if grid.is_none() {
+            let _ = tree.set(tree_of(vertices, triangles));
+        }
+        Self { tree, grid }
+    }
+}
+
+/// The R-tree of `triangles`, loaded in bulk.
+fn tree_of(vertices: &[Vec2], triangles: &[Triangle]) -> RTree<IndexedTriangle> {
+    RTree::bulk_load(
+        triangles
             .iter()
             .enumerate()
             .map(|(id, t)| IndexedTriangle {
                 id,
                 corners: t.vertices.map(|v| vertices[v]),
             })
-            .collect();
-        let grid = CellGrid::new(&items);
-        Self {
-            tree: RTree::bulk_load(items),
-            grid,
-        }
+            .collect(),
+    )
+}
+
+impl NavMesh {
+    /// The R-tree of the triangles, built when first asked for.
+    pub(crate) fn tree(&self) -> &RTree<IndexedTriangle> {
+        self.index
+            .tree
+            .get_or_init(|| tree_of(&self.vertices, &self.triangles))
+    }
+
+    /// The R-tree to change along with the triangles, when it has been built (otherwise it is
+    /// built from the triangles as they are when first asked for).
+    pub(crate) fn tree_if_built(&mut self) -> Option<&mut RTree<IndexedTriangle>> {
+        self.index.tree.get_mut()
     }
 }
 
@@ -102,17 +126,26 @@ pub(crate) struct CellGrid {
 impl CellGrid {
     /// Builds the grid, or `None` when the triangles are so uneven in size that the grid would
     /// hold more than 16 entries per triangle (the R-tree then answers alone).
-    fn new(items: &[IndexedTriangle]) -> Option<Self> {
-        let n = items.len();
+    fn new(vertices: &[Vec2], triangles: &[Triangle]) -> Option<Self> {
+        let corners: Vec<[Vec2; 3]> = triangles
+            .iter()
+            .map(|t| t.vertices.map(|v| vertices[v]))
+            .collect();
+        let n = corners.len();
         if n == 0 || n >= u32::MAX as usize / 16 {
             return None;
         }
         let mut min = Vec2::new(f64::INFINITY, f64::INFINITY);
         let mut max = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
-        for item in items {
-            let e = item.envelope();
-            min = Vec2::new(min.x.min(e.lower()[0]), min.y.min(e.lower()[1]));
-            max = Vec2::new(max.x.max(e.upper()[0]), max.y.max(e.upper()[1]));
+        for [a, b, c] in &corners {
+            min = Vec2::new(
+                min.x.min(a.x).min(b.x).min(c.x),
+                min.y.min(a.y).min(b.y).min(c.y),
+            );
+            max = Vec2::new(
+                max.x.max(a.x).max(b.x).max(c.x),
+                max.y.max(a.y).max(b.y).max(c.y),
+            );
         }
         let (width, height) = (max.x - min.x, max.y - min.y);
         if !(width.is_finite() && height.is_finite()) || width <= 0.0 || height <= 0.0 {
@@ -130,17 +163,15 @@ impl CellGrid {
         let budget = 16 * n;
         let mut counts = vec![0u32; columns * rows + 1];
         let mut total = 0usize;
-        let spans: Vec<((usize, usize), (usize, usize))> = items
-            .iter()
-            .map(|item| {
-                let e = item.envelope();
-                (
-                    cell_range(e.lower()[0], e.upper()[0], min.x, columns),
-                    cell_range(e.lower()[1], e.upper()[1], min.y, rows),
-                )
-            })
-            .collect();
-        for &((x0, x1), (y0, y1)) in &spans {
+        // The cells a triangle's bounding box covers: its columns and its rows.
+        let span = |[a, b, c]: &[Vec2; 3]| {
+            (
+                cell_range(a.x.min(b.x).min(c.x), a.x.max(b.x).max(c.x), min.x, columns),
+                cell_range(a.y.min(b.y).min(c.y), a.y.max(b.y).max(c.y), min.y, rows),
+            )
+        };
+        for triangle in &corners {
+            let ((x0, x1), (y0, y1)) = span(triangle);
             total += (x1 - x0 + 1) * (y1 - y0 + 1);
             if total > budget {
                 return None;
@@ -157,12 +188,13 @@ impl CellGrid {
         let offsets = counts;
         let mut fill = offsets.clone();
         let mut ids = vec![0u32; total];
-        // Items are in id order, so each cell's list is sorted by id.
-        for (item, &((x0, x1), (y0, y1))) in items.iter().zip(&spans) {
+        // Triangles go in id order, so each cell's list is sorted by id.
+        for (id, triangle) in corners.iter().enumerate() {
+            let ((x0, x1), (y0, y1)) = span(triangle);
             for y in y0..=y1 {
                 for x in x0..=x1 {
                     let slot = &mut fill[y * columns + x];
-                    ids[*slot as usize] = item.id as u32;
+                    ids[*slot as usize] = id as u32;
                     *slot += 1;
                 }
             }
@@ -174,26 +206,30 @@ impl CellGrid {
             rows,
             offsets,
             ids,
-            corners: items.iter().map(|i| i.corners).collect(),
+            corners,
         })
     }
 
     /// The lowest-id triangle holding `p`.
     fn triangle_at(&self, p: Vec2) -> Option<TriId> {
+        self.triangles_at(p).next()
+    }
+
+    /// The triangles holding `p`, lowest id first.
+    fn triangles_at(&self, p: Vec2) -> impl Iterator<Item = TriId> + '_ {
         let fx = (p.x - self.origin.x) * self.inverse_cell;
         let fy = (p.y - self.origin.y) * self.inverse_cell;
         // A point exactly on the far bounds belongs to the last cell.
-        let x = cell_index(fx, self.columns)?;
-        let y = cell_index(fy, self.rows)?;
-        let cell = y * self.columns + x;
-        let (start, end) = (self.offsets[cell] as usize, self.offsets[cell + 1] as usize);
-        self.ids[start..end]
-            .iter()
-            .map(|&id| id as usize)
-            .find(|&id| {
-                let [a, b, c] = self.corners[id];
-                triangle_contains(a, b, c, p)
-            })
+        let cell = cell_index(fx, self.columns)
+            .zip(cell_index(fy, self.rows))
+            .map(|(x, y)| y * self.columns + x);
+        let listed = cell.map_or(&[][..], |cell| {
+            &self.ids[self.offsets[cell] as usize..self.offsets[cell + 1] as usize]
+        });
+        listed.iter().map(|&id| id as usize).filter(move |&id| {
+            let [a, b, c] = self.corners[id];
+            triangle_contains(a, b, c, p)
+        })
     }
 }
 
@@ -235,8 +271,7 @@ impl NavMesh {
         if let Some(grid) = &self.index.grid {
             return grid.triangle_at(p);
         }
-        self.index
-            .tree
+        self.tree()
             .locate_all_at_point(&[p.x, p.y])
             .map(|t| t.id)
             .min()
@@ -244,9 +279,11 @@ impl NavMesh {
 
     /// Every triangle holding `p`, lowest id first.
     pub fn triangles_at(&self, p: Vec2) -> Vec<TriId> {
+        if let Some(grid) = &self.index.grid {
+            return grid.triangles_at(p).collect();
+        }
         let mut ids: Vec<TriId> = self
-            .index
-            .tree
+            .tree()
             .locate_all_at_point(&[p.x, p.y])
             .map(|t| t.id)
             .collect();
@@ -353,7 +390,7 @@ impl NavMesh {
                 snapped: false,
             });
         }
-        let nearest = self.index.tree.nearest_neighbor(&[p.x, p.y])?;
+        let nearest = self.tree().nearest_neighbor(&[p.x, p.y])?;
         let [a, b, c] = nearest.corners;
         let closest = closest_point_on_triangle(a, b, c, p);
         // The closest point lies on the triangle's boundary, where rounding can put it a hair

@@ -27,6 +27,7 @@ pub mod query;
 pub mod radius;
 pub mod scenarios;
 pub mod timeline;
+mod vertex_pairs;
 pub mod walk;
 pub mod walkable;
 

@@ -63,7 +63,9 @@ impl NavMesh {
                 touched_edges.push(e);
             }
             let item = self.indexed(t);
-            self.index.tree.remove(&item);
+            if let Some(tree) = self.tree_if_built() {
+                tree.remove(&item);
+            }
         }
         touched_edges.sort_unstable();
         touched_edges.dedup();
@@ -124,7 +126,9 @@ impl NavMesh {
                 touched_edges.push(e);
             }
             let item = self.indexed(id);
-            self.index.tree.insert(item);
+            if let Some(tree) = self.tree_if_built() {
+                tree.insert(item);
+            }
             renumbering.added.push(id);
             affected.push(id);
         }
@@ -146,7 +150,9 @@ impl NavMesh {
             }
             let last = self.triangles.len() - 1;
             let item = self.indexed(last);
-            self.index.tree.remove(&item);
+            if let Some(tree) = self.tree_if_built() {
+                tree.remove(&item);
+            }
             let island = self.island_of[last];
             let triangle = self.pop_triangle_content();
             for &e in &triangle.0.edges {
@@ -162,7 +168,9 @@ impl NavMesh {
             self.island_of[gap] = island;
             dead[gap] = false;
             let item = self.indexed(gap);
-            self.index.tree.insert(item);
+            if let Some(tree) = self.tree_if_built() {
+                tree.insert(item);
+            }
             renumbering.moved.push((last, gap));
             affected.push(gap);
         }

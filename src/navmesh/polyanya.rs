@@ -27,12 +27,14 @@ pub fn load_raw(path: &Path) -> Result<super::RawMesh, LoadError> {
 }
 
 /// The whitespace-separated tokens of a text, each with the line it is on, read one at a
-/// time (a list of them all would take many times the file's size).
+/// time (a list of them all would take many times the file's size). ASCII whitespace
+/// separates; the text is UTF-8, so a cut there never splits a character.
 struct Tokens<'a> {
     file: &'a str,
-    lines: std::iter::Enumerate<std::str::Lines<'a>>,
-    current: std::str::SplitWhitespace<'a>,
-    /// The line `current` is from (at the end: the last line).
+    text: &'a str,
+    /// Where the next token is looked for.
+    at: usize,
+    /// The line `at` is on (at the end: the last line).
     line: usize,
 }
 
@@ -40,22 +42,31 @@ impl<'a> Tokens<'a> {
     fn new(text: &'a str, file: &'a str) -> Self {
         Self {
             file,
-            lines: text.lines().enumerate(),
-            current: "".split_whitespace(),
+            text,
+            at: 0,
             line: 1,
         }
     }
 
     /// The next token and its line.
     fn next_token(&mut self) -> Option<(&'a str, usize)> {
-        loop {
-            if let Some(token) = self.current.next() {
-                return Some((token, self.line));
+        let bytes = self.text.as_bytes();
+        while let Some(&b) = bytes.get(self.at) {
+            if !b.is_ascii_whitespace() {
+                break;
             }
-            let (i, line) = self.lines.next()?;
-            self.line = i + 1;
-            self.current = line.split_whitespace();
+            // A newline ending the text starts no line (as `str::lines` counts them).
+            if b == b'\n' && self.at + 1 < bytes.len() {
+                self.line += 1;
+            }
+            self.at += 1;
         }
+        let start = self.at;
+        while bytes.get(self.at).is_some_and(|b| !b.is_ascii_whitespace()) {
+            self.at += 1;
+        }
+        let token = self.text.get(start..self.at).filter(|t| !t.is_empty())?;
+        Some((token, self.line))
     }
 
     fn error(&self, line: usize, message: String) -> LoadError {
@@ -186,12 +197,14 @@ pub fn parse_raw(bytes: &[u8], file: &str) -> Result<super::RawMesh, LoadError> 
                 let (x, line) = tokens.coordinate_at("a vertex x")?;
                 let y = tokens.coordinate("a vertex y")?;
                 let n = tokens.count("a vertex's neighbour count", MAX_POLYGON_CORNERS)?;
-                let mut around = Vec::with_capacity(n);
                 for _ in 0..n {
-                    around.push(tokens.parse::<i64>("a neighbouring polygon")?.0);
+                    lists
+                        .vertices
+                        .values
+                        .push(tokens.parse::<i64>("a neighbouring polygon")?.0);
                 }
                 positions.push([x, y, 0.0]);
-                lists.vertices.push((around, line));
+                lists.vertices.end_list(line);
             }
             for _ in 0..polygon_count {
                 let (n, line) = tokens.count_at("a polygon's vertex count", MAX_POLYGON_CORNERS)?;
@@ -200,12 +213,14 @@ pub fn parse_raw(bytes: &[u8], file: &str) -> Result<super::RawMesh, LoadError> 
                 for _ in 0..n {
                     poly.push(vertex_index(&mut tokens, vertex_count, 0)?);
                 }
-                let mut across = Vec::with_capacity(n);
                 for _ in 0..n {
-                    across.push(tokens.parse::<i64>("a neighbouring polygon")?.0);
+                    lists
+                        .polygons
+                        .values
+                        .push(tokens.parse::<i64>("a neighbouring polygon")?.0);
                 }
                 polygons.push(poly);
-                lists.polygons.push((across, line));
+                lists.polygons.end_list(line);
             }
         }
         3 => {
@@ -250,7 +265,7 @@ pub fn parse_raw(bytes: &[u8], file: &str) -> Result<super::RawMesh, LoadError> 
     }
     let mut raw = super::RawMesh::new(positions, polygons, Plane::Xy);
     if version == 2 {
-        raw.neighbour_list_problems = lists.problems(&raw.polygons);
+        raw.neighbour_list_problems = lists.problems(&raw.polygons, raw.positions.len());
     }
     drop(lists);
     Ok(raw)
@@ -260,8 +275,35 @@ pub fn parse_raw(bytes: &[u8], file: &str) -> Result<super::RawMesh, LoadError> 
 /// the one across each edge; each with the line it is on.
 #[derive(Default)]
 struct DeclaredLists {
-    vertices: Vec<(Vec<i64>, usize)>,
-    polygons: Vec<(Vec<i64>, usize)>,
+    vertices: Lists,
+    polygons: Lists,
+}
+
+/// Lists of numbers one after another, each with the line it is on.
+#[derive(Default)]
+struct Lists {
+    values: Vec<i64>,
+    /// List `k` is `values[end[k - 1]..end[k]]` (from 0 for the first).
+    end: Vec<usize>,
+    line: Vec<usize>,
+}
+
+impl Lists {
+    /// Closes the list whose values were pushed since the last one.
+    fn end_list(&mut self, line: usize) {
+        self.end.push(self.values.len());
+        self.line.push(line);
+    }
+
+    /// List `k` and its line.
+    fn get(&self, k: usize) -> (&[i64], usize) {
+        let start = k.checked_sub(1).map_or(0, |j| self.end[j]);
+        (&self.values[start..self.end[k]], self.line[k])
+    }
+
+    fn len(&self) -> usize {
+        self.end.len()
+    }
 }
 
 /// A place where a Polyanya file's neighbour lists disagree with its polygons. Polyanya reads
@@ -283,17 +325,29 @@ impl DeclaredLists {
     /// `v[i-1]`–`v[i]` (-1 when none does), and each vertex must list every polygon it is a
     /// corner of, with one -1 per gap between them (the format's description; the order of a
     /// vertex's list is not checked, as Polyanya does not use it).
-    fn problems(&self, polygons: &[Vec<usize>]) -> Vec<ListProblem> {
-        use std::collections::HashMap;
-        let mut by_edge: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
-        let mut corner_of: HashMap<usize, Vec<usize>> = HashMap::new();
+    fn problems(&self, polygons: &[Vec<usize>], vertex_count: usize) -> Vec<ListProblem> {
+        // Every polygon side, in order: side `i` of polygon `p` joins `p[i - 1]` and `p[i]`.
+        let mut first_side = Vec::with_capacity(polygons.len() + 1);
+        let mut sides: Vec<[u32; 2]> = Vec::new();
+        let mut polygon_of: Vec<u32> = Vec::new();
         for (p, poly) in polygons.iter().enumerate() {
-            for (i, &v) in poly.iter().enumerate() {
-                let u = poly[(i + poly.len() - 1) % poly.len()];
-                by_edge.entry((u.min(v), u.max(v))).or_default().push(p);
-                corner_of.entry(v).or_default().push(p);
+            first_side.push(sides.len());
+            let n = poly.len();
+            for i in 0..n {
+                sides.push([poly[(i + n - 1) % n] as u32, poly[i] as u32]);
+                polygon_of.push(p as u32);
             }
         }
+        first_side.push(sides.len());
+        let Some(groups) = super::vertex_pairs::PairGroups::new(&sides, vertex_count) else {
+            return Vec::new();
+        };
+        let (start, members) = groups.members();
+        // The polygons sharing a side's edge, by the side's place in `sides`.
+        let sharing = |side: usize| {
+            let g = groups.group[side] as usize;
+            &members[start[g] as usize..start[g + 1] as usize]
+        };
         let name = |q: i64| {
             if q < 0 {
                 "-1 (a wall)".to_string()
@@ -302,20 +356,24 @@ impl DeclaredLists {
             }
         };
         let mut problems = Vec::new();
-        for (p, ((across, line), poly)) in self.polygons.iter().zip(polygons).enumerate() {
+        for (p, poly) in polygons.iter().enumerate().take(self.polygons.len()) {
+            let (across, line) = self.polygons.get(p);
             let n = poly.len();
-            for (i, &listed) in across.iter().enumerate() {
-                let (u, v) = (poly[(i + n - 1) % n], poly[i]);
-                let sharing = by_edge.get(&(u.min(v), u.max(v)));
-                let expected = match sharing.map(Vec::as_slice) {
-                    Some([a, b]) => (if *a == p { *b } else { *a }) as i64,
-                    Some([_]) | None => -1,
+            for (i, &listed) in across.iter().enumerate().take(n) {
+                let side = first_side[p] + i;
+                let [u, v] = sides[side].map(|c| c as usize);
+                let expected = match sharing(side) {
+                    [a, b] => {
+                        let (a, b) = (polygon_of[*a as usize], polygon_of[*b as usize]);
+                        (if a as usize == p { b } else { a }) as i64
+                    }
+                    [_] => -1,
                     // Three or more: the diagnostics report the edge itself.
-                    Some(_) => continue,
+                    _ => continue,
                 };
                 if listed != expected {
                     problems.push(ListProblem {
-                        line: *line,
+                        line,
                         polygon: Some(p),
                         vertex: None,
                         message: format!(
@@ -328,29 +386,47 @@ impl DeclaredLists {
                 }
             }
         }
-        for (v, (around, line)) in self.vertices.iter().enumerate() {
-            let mut listed: Vec<i64> = around.iter().copied().filter(|&q| q >= 0).collect();
-            let mut corner: Vec<i64> = corner_of
-                .get(&v)
-                .map_or(Vec::new(), |ps| ps.iter().map(|&p| p as i64).collect());
+        // The corners at each vertex, as sides ending there, in polygon order.
+        let mut corner_start = vec![0usize; vertex_count + 1];
+        for side in &sides {
+            corner_start[side[1] as usize + 1] += 1;
+        }
+        for v in 0..vertex_count {
+            corner_start[v + 1] += corner_start[v];
+        }
+        let mut fill = corner_start.clone();
+        let mut corners = vec![0u32; sides.len()];
+        for (k, side) in sides.iter().enumerate() {
+            let slot = &mut fill[side[1] as usize];
+            corners[*slot] = k as u32;
+            *slot += 1;
+        }
+        drop(fill);
+        let mut listed: Vec<i64> = Vec::new();
+        let mut corner: Vec<i64> = Vec::new();
+        for v in 0..vertex_count.min(self.vertices.len()) {
+            let (around, line) = self.vertices.get(v);
+            let at_v = &corners[corner_start[v]..corner_start[v + 1]];
+            listed.clear();
+            listed.extend(around.iter().copied().filter(|&q| q >= 0));
             listed.sort_unstable();
-            corner.sort_unstable();
-            // Each gap is bounded by two wall edges at this vertex.
-            let walls = corner_of.get(&v).map_or(0, |ps| {
-                ps.iter()
-                    .flat_map(|&p| {
-                        let poly = &polygons[p];
-                        let n = poly.len();
-                        let k = poly.iter().position(|&c| c == v).unwrap_or(0);
-                        [poly[(k + n - 1) % n], poly[(k + 1) % n]]
-                    })
-                    .filter(|&u| {
-                        by_edge
-                            .get(&(u.min(v), u.max(v)))
-                            .is_some_and(|s| s.len() == 1)
-                    })
-                    .count()
-            });
+            corner.clear();
+            corner.extend(at_v.iter().map(|&k| i64::from(polygon_of[k as usize])));
+            // Each gap is bounded by two wall edges at this vertex: the side ending at the
+            // corner and the one leaving it.
+            let walls: usize = at_v
+                .iter()
+                .map(|&k| {
+                    let k = k as usize;
+                    let p = polygon_of[k] as usize;
+                    let leaving = if k + 1 == first_side[p + 1] {
+                        first_side[p]
+                    } else {
+                        k + 1
+                    };
+                    usize::from(sharing(k).len() == 1) + usize::from(sharing(leaving).len() == 1)
+                })
+                .sum();
             let gaps = around.iter().filter(|&&q| q < 0).count();
             let problem = if listed != corner {
                 Some(format!(
@@ -367,7 +443,7 @@ impl DeclaredLists {
             };
             if let Some(message) = problem {
                 problems.push(ListProblem {
-                    line: *line,
+                    line,
                     polygon: None,
                     vertex: Some(v),
                     message,

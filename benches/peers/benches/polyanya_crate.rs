@@ -25,6 +25,10 @@ use polyanya::{Mesh, PolyanyaFile};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
+#[path = "common/rounds.rs"]
+mod rounds;
+use rounds::print_alternating_ratio;
+
 fn testdata(rel: &str) -> Option<PathBuf> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/testdata")
@@ -145,8 +149,6 @@ fn compare(c: &mut Criterion, name: &str, file: &Path, pairs: &[(f64, f64, f64, 
         nodes[0],
         nodes[1]
     );
-    // The two timed in turn, round after round, so that a slow spell of a shared machine
-    // weighs on both: the median of the rounds' ratios, printed beside criterion's figures.
     let ours_round = || {
         for &(a, b) in &ours_pairs {
             black_box(shortest_path(&ours, a, b, &mut NoObserver));
@@ -157,14 +159,7 @@ fn compare(c: &mut Criterion, name: &str, file: &Path, pairs: &[(f64, f64, f64, 
             black_box(theirs.path(a, b));
         }
     };
-    let mut ratios: Vec<f64> = (0..11)
-        .map(|_| timed(&ours_round).recip() * timed(&theirs_round))
-        .collect();
-    ratios.sort_by(f64::total_cmp);
-    eprintln!(
-        "{name}: crate ÷ navlab in 11 alternating rounds: median {:.2} (lowest {:.2}, highest {:.2})",
-        ratios[5], ratios[0], ratios[10]
-    );
+    print_alternating_ratio(name, &ours_round, &theirs_round, 0.05);
     let mut group = c.benchmark_group(name);
     group.sample_size(10);
     let per = format!("per {} queries", pairs.len());
@@ -183,17 +178,6 @@ fn compare(c: &mut Criterion, name: &str, file: &Path, pairs: &[(f64, f64, f64, 
         })
     });
     group.finish();
-}
-
-/// Seconds per call of `run`, over calls adding up to at least 50 ms.
-fn timed(run: &dyn Fn()) -> f64 {
-    let start = std::time::Instant::now();
-    let mut calls = 0u32;
-    while start.elapsed().as_secs_f64() < 0.05 {
-        run();
-        calls += 1;
-    }
-    start.elapsed().as_secs_f64() / f64::from(calls)
 }
 
 fn arena(c: &mut Criterion) {

@@ -142,8 +142,7 @@ pub(crate) fn cut_cluster(
     };
     // Which cluster triangle holds a point (for areas and heights).
     let holder = |p: Vec2| -> Option<TriId> {
-        mesh.index
-            .tree
+        mesh.tree()
             .locate_all_at_point(&[p.x, p.y])
             .map(|item| item.id)
             .filter(|&t| in_cluster(t))

@@ -668,8 +668,7 @@ fn touched_by(mesh: &NavMesh, shape: &Shape) -> Vec<TriId> {
     let (lo, hi) = shape.bounds();
     let envelope = rstar::AABB::from_corners([lo.x, lo.y], [hi.x, hi.y]);
     let mut touched: Vec<TriId> = mesh
-        .index
-        .tree
+        .tree()
         .locate_in_envelope_intersecting(&envelope)
         .filter(|item| shape::polygon_touches_triangle(&ring, item.corners))
         .map(|item| item.id)
