@@ -94,7 +94,7 @@ impl AreaLabels {
 pub struct Timeline {
     steps: Vec<Step>,
     search_steps: usize,
-    open_sizes: Vec<u32>,
+    open_sizes: std::sync::Arc<[u32]>,
     triangle_count: usize,
     /// A\*'s steps on the nodes it searches, when they are not the triangles (the midpoint
     /// model's states), one per search step; what the open list is replayed from.
@@ -162,7 +162,7 @@ impl Timeline {
         Self {
             steps,
             search_steps,
-            open_sizes,
+            open_sizes: open_sizes.into(),
             triangle_count,
             states: Vec::new(),
             expansion_steps,
@@ -335,6 +335,12 @@ impl Timeline {
 
     /// Size of the open list after each A\* step (for the chart).
     pub fn open_sizes(&self) -> &[u32] {
+        &self.open_sizes
+    }
+
+    /// [`open_sizes`](Self::open_sizes) as shared: a view that keeps this handle knows the
+    /// sizes are the same ones while [`std::sync::Arc::ptr_eq`] says so, without reading them.
+    pub fn open_sizes_shared(&self) -> &std::sync::Arc<[u32]> {
         &self.open_sizes
     }
 

@@ -112,6 +112,14 @@ pub struct SearchReplay {
     /// The nodes the events so far changed, so that starting over resets only those (a 2048²
     /// map has 4 M cells, a search may touch a few thousand).
     touched: Vec<usize>,
+    /// See [`revision`](Self::revision).
+    revision: u64,
+}
+
+/// The next replay revision: one counter for every replay, so that no two states share one.
+fn next_revision() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl SearchReplay {
@@ -134,7 +142,16 @@ impl SearchReplay {
             outcome: None,
             list: ReplayList::new(list),
             touched: Vec::new(),
+            revision: next_revision(),
         }
+    }
+
+    /// A number that changes whenever the state does (a step applied, a restart), unique
+    /// among all replays: two replays with the same revision show the same state (a clone
+    /// keeps its original's until either changes). What a view compares to know, without
+    /// reading every node, that nothing changed since it last drew.
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// How many events have been applied: the step shown.
@@ -177,6 +194,7 @@ impl SearchReplay {
         self.threshold = 0.0;
         self.outcome = None;
         self.list = ReplayList::new(self.list.kind());
+        self.revision = next_revision();
     }
 
     /// Applies the next event.
@@ -191,6 +209,7 @@ impl SearchReplay {
         self.list.apply(on_list);
         self.apply_to_nodes(event);
         self.cursor += 1;
+        self.revision = next_revision();
     }
 
     fn apply_to_nodes(&mut self, event: &SearchEvent) {
@@ -478,6 +497,36 @@ mod tests {
                 replay.seek(&events, events.len());
             }
         }
+    }
+
+    /// Equal revisions mean equal states: a clone keeps its original's revision, and every
+    /// step, every restart and every new replay has a revision of its own.
+    #[test]
+    fn a_revision_changes_with_every_state_and_is_never_shared() {
+        let events = recorded(ListKind::Open);
+        let mut replay = SearchReplay::new(WallMaze::NODES, ListKind::Open, NodesShown::Searched);
+        let other = SearchReplay::new(WallMaze::NODES, ListKind::Open, NodesShown::Searched);
+        assert_ne!(replay.revision(), other.revision());
+        let mut seen = vec![replay.revision(), other.revision()];
+        for k in 1..=events.len() {
+            replay.seek(&events, k);
+            seen.push(replay.revision());
+        }
+        let copy = replay.clone();
+        assert_eq!(copy.revision(), replay.revision());
+        replay.seek(&events, 2);
+        assert!(replay.same_state(&{
+            let mut fresh =
+                SearchReplay::new(WallMaze::NODES, ListKind::Open, NodesShown::Searched);
+            fresh.seek(&events, 2);
+            fresh
+        }));
+        seen.push(replay.revision());
+        assert_ne!(copy.revision(), replay.revision());
+        let count = seen.len();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), count, "no revision repeats");
     }
 
     /// Gathered nodes keep their first state; searched nodes follow their latest event.

@@ -466,21 +466,19 @@ impl NavmeshScene {
         ui.label("Open list size per A* step");
         let columns = (ui.available_width() * ui.ctx().pixels_per_point()).max(1.0) as usize;
         // Worked out again only for other sizes or another width.
-        let sizes = self.timeline.open_sizes();
-        let key = OpenChartKey {
-            columns,
-            len: sizes.len(),
-            sizes: sizes
-                .chunks(2)
-                .fold(super::fill::FINGERPRINT_SEED, |h, two| {
-                    let word = two.iter().fold(0u64, |w, &x| (w << 32) | u64::from(x));
-                    super::fill::fingerprint(h, word)
-                }),
-        };
+        let sizes = self.timeline.open_sizes_shared();
         let points = match &self.open_chart {
-            Some((at, points)) if *at == key => points.clone(),
+            Some((at, points))
+                if at.columns == columns && std::sync::Arc::ptr_eq(&at.sizes, sizes) =>
+            {
+                points.clone()
+            }
             _ => {
                 let points = crate::app::chart_marks::decimated_series(sizes, columns);
+                let key = OpenChartKey {
+                    columns,
+                    sizes: sizes.clone(),
+                };
                 self.open_chart = Some((key, points.clone()));
                 points
             }
@@ -504,10 +502,9 @@ impl NavmeshScene {
 }
 
 /// What the open-list chart's points were worked out for: a width in pixels and the sizes
-/// (their count and a fingerprint).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// (held, so that no other sizes can be at the same address while the key is kept).
+#[derive(Debug, Clone)]
 pub(super) struct OpenChartKey {
     columns: usize,
-    len: usize,
-    sizes: u64,
+    sizes: std::sync::Arc<[u32]>,
 }

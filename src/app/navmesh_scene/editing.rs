@@ -822,11 +822,17 @@ impl NavmeshScene {
             let [a, b, c] = self.mesh.corners(d.triangle);
             lines.push(screen(&[a, b, c, a]));
         }
-        // The triangles the search has coloured count more than plain ground.
-        let shows = |at: Pos2| match self.mesh.floors_at(view.world_from_screen(at)).first() {
-            None => 0,
-            Some(top) if self.replay.search.status(top.triangle) != NodeStatus::Unseen => 3,
-            Some(_) => 1,
+        // The triangles the search has coloured (on any floor) count more than plain ground.
+        let shows = |at: Pos2| {
+            let holding = self.mesh.triangles_at(view.world_from_screen(at));
+            if holding
+                .iter()
+                .any(|&t| self.replay.search.status(t) != NodeStatus::Unseen)
+            {
+                3
+            } else {
+                u32::from(!holding.is_empty())
+            }
         };
         let keep = crate::app::legend::KeepClear {
             marks: &marks,

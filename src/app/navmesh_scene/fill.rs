@@ -26,7 +26,10 @@ impl NavmeshScene {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let kept = match cache.as_mut().filter(|cached| cached.key == key) {
             Some(cached) if cached.shown == shown => true,
-            Some(cached) if cached.shown.same_but_statuses(&shown) => {
+            Some(cached)
+                if cached.statuses.len() == self.replay.search.node_count()
+                    && cached.shown.same_but_statuses(&shown) =>
+            {
                 self.recolour(cached, shown.clone());
                 true
             }
@@ -58,6 +61,7 @@ impl NavmeshScene {
                 let fill = CachedFill {
                     key,
                     shown,
+                    statuses: self.replay.search.statuses().to_vec(),
                     fill: std::sync::Arc::new(built.mesh),
                     lines: std::sync::Arc::new(built.lines),
                     outlines: built.outlines.map(std::sync::Arc::new),
@@ -96,7 +100,7 @@ impl NavmeshScene {
     fn replay_shown(&self) -> ReplayShown {
         let replay = &self.replay;
         ReplayShown {
-            statuses: replay.search.statuses().to_vec(),
+            revision: replay.search.revision(),
             current: replay.current(),
             finished: replay.search.is_finished(),
             optimal_phase: replay.in_optimal_phase(),
@@ -112,15 +116,17 @@ impl NavmeshScene {
     /// Brings `cached` to `shown`, which differs from what it shows only in some triangles'
     /// statuses and the triangle being expanded: those triangles are coloured again in place.
     fn recolour(&self, cached: &mut CachedFill, shown: ReplayShown) {
+        let statuses = self.replay.search.statuses();
         let mut changed: Vec<TriId> = cached
-            .shown
             .statuses
             .iter()
-            .zip(&shown.statuses)
+            .zip(statuses)
             .enumerate()
             .filter(|(_, (was, is))| was != is)
             .map(|(t, _)| t)
             .collect();
+        cached.statuses.clear();
+        cached.statuses.extend_from_slice(statuses);
         changed.extend(cached.shown.current);
         changed.extend(shown.current);
         cached.shown = shown;
@@ -381,7 +387,8 @@ pub(super) struct FillKey {
 /// What the fill shows of the replayed search.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct ReplayShown {
-    statuses: Vec<NodeStatus>,
+    /// The search replay's revision: the same one shows the same statuses.
+    revision: u64,
     current: Option<TriId>,
     finished: bool,
     optimal_phase: bool,
@@ -390,10 +397,9 @@ pub(super) struct ReplayShown {
 
 impl ReplayShown {
     /// True when `other` differs from this at most in statuses and the triangle expanded
-    /// (what one step of A* changes), over the same triangles.
+    /// (what one step of A* changes).
     fn same_but_statuses(&self, other: &Self) -> bool {
-        self.statuses.len() == other.statuses.len()
-            && self.finished == other.finished
+        self.finished == other.finished
             && self.optimal_phase == other.optimal_phase
             && self.corridor == other.corridor
     }
@@ -404,6 +410,8 @@ impl ReplayShown {
 pub(super) struct CachedFill {
     key: FillKey,
     shown: ReplayShown,
+    /// The statuses it shows, by triangle (what a step is compared with).
+    statuses: Vec<NodeStatus>,
     pub(super) fill: std::sync::Arc<egui::Mesh>,
     /// The edges drawn over it, and the areas' outlines.
     pub(super) lines: std::sync::Arc<egui::Mesh>,
