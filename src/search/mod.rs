@@ -29,7 +29,7 @@ pub use fringe_lists::{FringeLists, NowEntry};
 pub use frontier::{Frontier, FrontierEntry};
 pub use ida_path::{IdaPath, PathNode};
 pub use idastar::idastar;
-pub use replay::{ListKind, NodeStatus, NodesShown, ReplayList, SearchReplay};
+pub use replay::{ListKind, NodeStatus, NodesShown, ReplayList, Revision, SearchReplay};
 
 /// A map keyed by node id for the replays ([`Frontier`], [`FringeLists`]): node ids are dense
 /// integers, so one multiplication hashes them well; std's SipHash cost more than the rest of a

@@ -388,7 +388,7 @@ pub(super) struct FillKey {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct ReplayShown {
     /// The search replay's revision: the same one shows the same statuses.
-    revision: u64,
+    revision: crate::search::Revision,
     current: Option<TriId>,
     finished: bool,
     optimal_phase: bool,
