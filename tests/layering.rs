@@ -1,58 +1,36 @@
-//! The library stays free of the window: no module of the algorithms (`geom`, `search`, `grid`,
-//! `navmesh`, `pursuit`, `partitions`, and the small `words`, `atomic`, `assets`) names egui,
-//! eframe, egui_plot or rfd, nor reaches into the app or the command line.
+//! The library stays free of the window: `navlab-core` (the algorithms) depends on none of the
+//! window's or the command line's crates, so the compiler refuses any use of them there. This
+//! checks the manifest that keeps it so.
 
 mod common;
-use std::path::{Path, PathBuf};
 
-/// The library's modules, as paths under `src/`.
-const LIBRARY: [&str; 9] = [
-    "geom.rs",
-    "search",
-    "grid",
-    "navmesh",
-    "pursuit",
-    "partitions.rs",
-    "words.rs",
-    "atomic.rs",
-    "assets.rs",
+/// Crates of the window and the command line, which the core must not depend on.
+const FORBIDDEN: [&str; 8] = [
+    "egui",
+    "eframe",
+    "egui_plot",
+    "egui_kittest",
+    "winit",
+    "rfd",
+    "clap",
+    "navlab",
 ];
 
-/// Names a library module must not use: the window's crates and the modules built on them.
-const FORBIDDEN: [&str; 4] = ["egui", "eframe", "egui_plot", "rfd"];
-const FORBIDDEN_PATHS: [&str; 2] = ["crate::app", "crate::cli"];
-
-/// Every `.rs` file at or under `path`.
-fn rust_files(path: &Path) -> Vec<PathBuf> {
-    if path.is_file() {
-        return vec![path.to_path_buf()];
-    }
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(path).expect("a folder of the library") {
-        let entry = entry.expect("an entry");
-        let path = entry.path();
-        if path.is_dir() {
-            files.extend(rust_files(&path));
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            files.push(path);
-        }
-    }
-    files
-}
-
-/// The forbidden names `text` uses, with their lines: whole identifiers (so `regular` is not
-/// `egui`), anywhere, comments included.
-fn forbidden_names(text: &str) -> Vec<(usize, String)> {
+/// The names of the crates a manifest's `[dependencies]` sections list (also the
+/// target-specific ones), with their lines.
+fn dependencies(manifest: &str) -> Vec<(usize, String)> {
     let mut found = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        for word in line.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
-            if FORBIDDEN.contains(&word) {
-                found.push((i + 1, word.to_string()));
-            }
+    let mut in_dependencies = false;
+    for (i, line) in manifest.lines().enumerate() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_dependencies = line.ends_with("dependencies]") && !line.contains("dev-dependencies");
+            continue;
         }
-        for path in FORBIDDEN_PATHS {
-            if line.contains(path) {
-                found.push((i + 1, path.to_string()));
+        if in_dependencies && let Some((name, _)) = line.split_once('=') {
+            let name = name.trim();
+            if !name.is_empty() && !name.starts_with('#') {
+                found.push((i + 1, name.to_string()));
             }
         }
     }
@@ -60,33 +38,29 @@ fn forbidden_names(text: &str) -> Vec<(usize, String)> {
 }
 
 #[test]
-fn the_scan_finds_what_it_looks_for_and_nothing_else() {
-    let text = "use egui::Ui;\n// an eframe window\nlet regular = rfds;\nuse crate::app::x;\n";
-    let found = forbidden_names(text);
+fn the_scan_reads_every_dependency_section_but_the_development_ones() {
+    let manifest = "[package]\nname = \"x\"\n[dependencies]\nspade = \"2\"\n\
+                    [target.'cfg(unix)'.dependencies]\negui = \"0.37\"\n\
+                    [dev-dependencies]\nproptest = \"1\"\n";
     assert_eq!(
-        found,
-        [
-            (1, "egui".to_string()),
-            (2, "eframe".to_string()),
-            (4, "crate::app".to_string())
-        ]
+        dependencies(manifest),
+        [(4, "spade".to_string()), (6, "egui".to_string())]
     );
 }
 
 #[test]
-fn no_library_module_names_the_window() {
-    let src = common::repo_path("src");
-    let mut offences = Vec::new();
-    let mut files = 0;
-    for module in LIBRARY {
-        for file in rust_files(&src.join(module)) {
-            files += 1;
-            let text = std::fs::read_to_string(&file).expect("readable");
-            for (line, name) in forbidden_names(&text) {
-                offences.push(format!("{}:{line}: {name}", file.display()));
-            }
-        }
-    }
-    assert!(files > 40, "only {files} files found: the layout moved?");
+fn the_core_depends_on_nothing_of_the_window_or_the_command_line() {
+    let manifest =
+        std::fs::read_to_string(common::repo_path("core/Cargo.toml")).expect("the core's manifest");
+    let listed = dependencies(&manifest);
+    assert!(
+        listed.len() > 10,
+        "only {listed:?} found: the manifest moved?"
+    );
+    let offences: Vec<String> = listed
+        .iter()
+        .filter(|(_, name)| FORBIDDEN.contains(&name.replace('-', "_").as_str()))
+        .map(|(line, name)| format!("core/Cargo.toml:{line}: {name}"))
+        .collect();
     assert!(offences.is_empty(), "{}", offences.join("\n"));
 }

@@ -3,9 +3,16 @@
 /// Prints the ratio of two benchmarks' mean times in `group`, from criterion's estimates of
 /// their last runs: a measure over its floor, against the most it should be.
 pub fn print_ratio(group: &str, measured: &str, floor: &str, goal: f64) {
-    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".to_string());
+    // Criterion writes under the workspace's target folder: the one beside Cargo.lock.
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            let mut dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+            while !dir.join("Cargo.lock").exists() && dir.pop() {}
+            dir.join("target")
+        });
     let mean = |name: &str| -> Option<f64> {
-        let path = std::path::Path::new(&target)
+        let path = target
             .join("criterion")
             .join(group)
             .join(name)

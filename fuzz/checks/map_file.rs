@@ -1,12 +1,12 @@
 //! What the `map_files` fuzz target does with one input, shared with `tests/malformed.rs` so
 //! that CI compiles it and runs it on proptest's inputs.
 
-use navlab::grid::movingai::{parse_map, parse_navlab_json, parse_scenarios};
-use navlab::grid::search::grid_search;
-use navlab::grid::tiled::{parse_tmj, parse_tmx};
-use navlab::grid::{Connectivity, GridAlgorithm, Heuristic, TileMap};
-use navlab::navmesh::from_map::navmesh_from_map;
-use navlab::search::NoObserver;
+use navlab_core::grid::movingai::{parse_map, parse_navlab_json, parse_scenarios};
+use navlab_core::grid::search::grid_search;
+use navlab_core::grid::tiled::{parse_tmj, parse_tmx};
+use navlab_core::grid::{Connectivity, GridAlgorithm, Heuristic, TileMap};
+use navlab_core::navmesh::from_map::navmesh_from_map;
+use navlab_core::search::NoObserver;
 
 /// The most cells of a map that loads for it to be searched and built too (a fuzzer's input
 /// can declare a huge map; parsing it is what is tested then).
@@ -39,7 +39,7 @@ pub fn map_file(data: &[u8]) {
 /// `.json` or Tiled by its name, MovingAI `.map` whatever its name, `.scen`). A folder, a device
 /// or a pipe is refused, never read.
 pub fn map_path(path: &std::path::Path) {
-    use navlab::grid::movingai::{load_any, load_map, load_scenarios};
+    use navlab_core::grid::movingai::{load_any, load_map, load_scenarios};
     for map in [load_any(path).ok(), load_map(path).ok()]
         .into_iter()
         .flatten()

@@ -1,11 +1,11 @@
 //! What the `mesh_files` fuzz target does with one input, shared with `tests/malformed.rs` so
 //! that CI compiles it and runs it on proptest's inputs.
 
-use navlab::geom::Vec2;
-use navlab::navmesh::diagnose::{CheckOptions, check, check_raw, repair};
-use navlab::navmesh::query::{CostModel, QueryOptions, find_path};
-use navlab::navmesh::{NavMesh, Plane, obj, polyanya};
-use navlab::search::NoObserver;
+use navlab_core::geom::Vec2;
+use navlab_core::navmesh::diagnose::{CheckOptions, check, check_raw, repair};
+use navlab_core::navmesh::query::{CostModel, QueryOptions, find_path};
+use navlab_core::navmesh::{NavMesh, Plane, obj, polyanya};
+use navlab_core::search::NoObserver;
 
 /// The first byte chooses the format (OBJ in the XZ plane, OBJ in the XY plane, Polyanya), the
 /// rest is the file. A mesh that loads is checked, repaired and checked again, and queried

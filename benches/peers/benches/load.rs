@@ -16,9 +16,9 @@
 //! Run: `cargo bench --manifest-path benches/peers/Cargo.toml --bench load`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use navlab::navmesh::generate::{GridMeshSpec, jittered_grid};
-use navlab::navmesh::polyanya::{PolygonShape, to_polyanya};
-use navlab::navmesh::{NavMesh, Plane};
+use navlab_core::navmesh::generate::{GridMeshSpec, jittered_grid};
+use navlab_core::navmesh::polyanya::{PolygonShape, to_polyanya};
+use navlab_core::navmesh::{NavMesh, Plane};
 use polyanya::{Mesh, PolyanyaFile};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;

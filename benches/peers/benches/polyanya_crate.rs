@@ -17,10 +17,10 @@
 //! Run: `cargo bench --manifest-path benches/peers/Cargo.toml`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use navlab::geom::Vec2;
-use navlab::navmesh::anyangle::{SearchFaces, shortest_path, shortest_path_walking};
-use navlab::navmesh::{NavMesh, Plane};
-use navlab::search::NoObserver;
+use navlab_core::geom::Vec2;
+use navlab_core::navmesh::anyangle::{SearchFaces, shortest_path, shortest_path_walking};
+use navlab_core::navmesh::{NavMesh, Plane};
+use navlab_core::search::NoObserver;
 use polyanya::{Mesh, PolyanyaFile};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};

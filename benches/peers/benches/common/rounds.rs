@@ -2,7 +2,7 @@
 //! slow spell of a shared machine weighs on both; the median of the rounds' ratios is printed
 //! beside criterion's figures.
 
-use navlab::clock::Stopwatch;
+use navlab_core::clock::Stopwatch;
 
 /// Seconds per call of `run`, over calls adding up to at least `at_least` seconds.
 pub fn timed(run: &dyn Fn(), at_least: f64) -> f64 {

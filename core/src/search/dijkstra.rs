@@ -8,7 +8,7 @@ use super::events::{Observer, SearchEvent, SearchResult};
 /// [`astar`](super::astar()) without the heuristic.
 ///
 /// ```
-/// use navlab::search::{dijkstra, NoObserver};
+/// use navlab_core::search::{dijkstra, NoObserver};
 /// let result = dijkstra(3, 0, |n, out: &mut Vec<(usize, f64)>| {
 ///     if n == 0 { out.push((1, 5.0)); out.push((2, 1.0)) }
 ///     if n == 2 { out.push((1, 1.0)) }

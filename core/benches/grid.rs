@@ -4,10 +4,10 @@
 //! bench --bench grid` (reads `../shared/testdata/movingai`).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use navlab::grid::movingai::{Scenario, load_map, load_scenarios, matches_six_digits};
-use navlab::grid::search::{GridScratch, grid_search_with_scratch};
-use navlab::grid::{Connectivity, GridAlgorithm, Heuristic, TileMap};
-use navlab::search::NoObserver;
+use navlab_core::grid::movingai::{Scenario, load_map, load_scenarios, matches_six_digits};
+use navlab_core::grid::search::{GridScratch, grid_search_with_scratch};
+use navlab_core::grid::{Connectivity, GridAlgorithm, Heuristic, TileMap};
+use navlab_core::search::NoObserver;
 use ordered_float::OrderedFloat;
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -21,7 +21,7 @@ const FRINGE: GridAlgorithm = GridAlgorithm::Fringe {
 };
 
 fn data(name: &str) -> Option<(TileMap, Vec<Scenario>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata/movingai");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/testdata/movingai");
     let map = load_map(&dir.join(name)).ok()?;
     let scen = load_scenarios(&dir.join(format!("{name}.scen"))).ok()?;
     Some((map, scen))
@@ -146,7 +146,7 @@ fn grid(c: &mut Criterion) {
 /// Building a navmesh from each map (outline, constrained Delaunay triangulation, refinement,
 /// the mesh builder), after checking it covers the map's passable tiles.
 fn mesh_from_map(c: &mut Criterion) {
-    use navlab::navmesh::from_map::navmesh_from_map;
+    use navlab_core::navmesh::from_map::navmesh_from_map;
     let mut group = c.benchmark_group("navmesh_from_map");
     group.sample_size(10);
     for name in ["arena.map", "maze512-4-0.map", "random512-10-0.map"] {
@@ -167,7 +167,7 @@ fn mesh_from_map(c: &mut Criterion) {
 /// costs) and searching them for a scenario of the last bucket (what a move of S or G costs),
 /// after checking the grid's path has the listed optimal length.
 fn partitions(c: &mut Criterion) {
-    use navlab::partitions::{build_partitions, search_partitions};
+    use navlab_core::partitions::{build_partitions, search_partitions};
     let mut group = c.benchmark_group("partitions");
     group.sample_size(10);
     for name in ["arena.map", "maze512-4-0.map", "random512-10-0.map"] {

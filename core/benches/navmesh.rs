@@ -3,15 +3,15 @@
 //! --bench navmesh`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use navlab::geom::Vec2;
-use navlab::navmesh::generate::{GridMeshSpec, jittered_grid};
-use navlab::navmesh::{CostModel, NavMesh, PathStatus, QueryOptions, find_path};
-use navlab::search::{NoObserver, Observer};
+use navlab_core::geom::Vec2;
+use navlab_core::navmesh::generate::{GridMeshSpec, jittered_grid};
+use navlab_core::navmesh::{CostModel, NavMesh, PathStatus, QueryOptions, find_path};
+use navlab_core::search::{NoObserver, Observer};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::hint::black_box;
 
-#[path = "common/ratio.rs"]
+#[path = "../../benches/common/ratio.rs"]
 mod ratio;
 use ratio::print_ratio;
 
@@ -140,13 +140,13 @@ fn path_queries(c: &mut Criterion) {
     }
     // The exact shortest path between the same pairs.
     for &(a, b) in &pairs {
-        let optimal = navlab::navmesh::anyangle::shortest_path(&mesh, a, b, &mut NoObserver);
+        let optimal = navlab_core::navmesh::anyangle::shortest_path(&mesh, a, b, &mut NoObserver);
         assert!(optimal.is_found());
     }
     group.bench_function("polyanya, no observer (per 20 queries)", |bench| {
         bench.iter(|| {
             for &(a, b) in &pairs {
-                black_box(navlab::navmesh::anyangle::shortest_path(
+                black_box(navlab_core::navmesh::anyangle::shortest_path(
                     &mesh,
                     a,
                     b,
@@ -160,7 +160,7 @@ fn path_queries(c: &mut Criterion) {
 
 /// The whole diagnostics pass on the 100k-triangle mesh (what opening the Diagnostics tab costs).
 fn diagnostics(c: &mut Criterion) {
-    use navlab::navmesh::diagnose::{CheckOptions, check};
+    use navlab_core::navmesh::diagnose::{CheckOptions, check};
     let mesh = mesh_100k();
     let report = check(&mesh, &CheckOptions::default());
     assert_eq!(report.islands, mesh.island_count());
@@ -177,12 +177,12 @@ fn diagnostics(c: &mut Criterion) {
 fn edited(
     triangles: usize,
 ) -> (
-    navlab::navmesh::edit::MeshEditor,
-    navlab::navmesh::edit::Shape,
+    navlab_core::navmesh::edit::MeshEditor,
+    navlab_core::navmesh::edit::Shape,
     usize,
     f64,
 ) {
-    use navlab::navmesh::edit::{MeshEditor, Shape, ShapeKind};
+    use navlab_core::navmesh::edit::{MeshEditor, Shape, ShapeKind};
     use std::sync::Arc;
     let mesh = jittered_grid(GridMeshSpec::with_about(triangles, 7));
     let b = mesh.bounds();

@@ -13,7 +13,7 @@ use super::pass_limit;
 /// in all passes together. Arguments as for [`astar`](super::astar()).
 ///
 /// ```
-/// use navlab::search::{idastar, NoObserver, SearchOutcome};
+/// use navlab_core::search::{idastar, NoObserver, SearchOutcome};
 /// let line = |n: usize, out: &mut Vec<(usize, f64)>| {
 ///     if n > 0 { out.push((n - 1, 1.0)) }
 ///     if n < 9 { out.push((n + 1, 1.0)) }

@@ -5,12 +5,12 @@
 //! message when absent.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use navlab::geom::Vec2;
-use navlab::navmesh::anyangle::shortest_path;
-use navlab::navmesh::generate::{GridMeshSpec, jittered_grid};
-use navlab::navmesh::{CostModel, NavMesh, Plane, QueryOptions, find_path};
-use navlab::search::NoObserver;
-use navlab::search::funnel::string_pull;
+use navlab_core::geom::Vec2;
+use navlab_core::navmesh::anyangle::shortest_path;
+use navlab_core::navmesh::generate::{GridMeshSpec, jittered_grid};
+use navlab_core::navmesh::{CostModel, NavMesh, Plane, QueryOptions, find_path};
+use navlab_core::search::NoObserver;
+use navlab_core::search::funnel::string_pull;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::hint::black_box;
@@ -18,7 +18,7 @@ use std::path::PathBuf;
 
 fn testdata(rel: &str) -> Option<PathBuf> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/testdata")
+        .join("../../shared/testdata")
         .join(rel);
     if path.exists() {
         Some(path)
@@ -181,8 +181,8 @@ fn maze(c: &mut Criterion) {
     let Some(path) = testdata("movingai/maze512-4-0.map") else {
         return;
     };
-    let map = navlab::grid::movingai::load_map(&path).expect("maze loads");
-    let mesh = navlab::navmesh::from_map::navmesh_from_map(&map, 0.0).expect("maze meshes");
+    let map = navlab_core::grid::movingai::load_map(&path).expect("maze loads");
+    let mesh = navlab_core::navmesh::from_map::navmesh_from_map(&map, 0.0).expect("maze meshes");
     compare(c, "optimal_maze512", &mesh, &random_pairs(&mesh, 20, 3));
 }
 

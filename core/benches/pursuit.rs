@@ -4,10 +4,10 @@
 //! every mob's cache before each step, the cost if every mob had just changed tile.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use navlab::geom::Vec2;
-use navlab::grid::{Tile, TileMap};
-use navlab::pursuit::{MobState, PursuitConfig, World};
-use navlab::search::NoObserver;
+use navlab_core::geom::Vec2;
+use navlab_core::grid::{Tile, TileMap};
+use navlab_core::pursuit::{MobState, PursuitConfig, World};
+use navlab_core::search::NoObserver;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 

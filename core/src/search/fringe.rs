@@ -97,7 +97,7 @@ impl FringeScratch {
 /// [`astar`](super::astar()). Optimal with an admissible heuristic.
 ///
 /// ```
-/// use navlab::search::{fringe, NoObserver};
+/// use navlab_core::search::{fringe, NoObserver};
 /// let grid = |n: usize, out: &mut Vec<(usize, f64)>| {
 ///     let (x, y) = (n % 4, n / 4);
 ///     if x > 0 { out.push((n - 1, 1.0)) }

@@ -169,9 +169,9 @@ impl FunnelEvent {
 /// not, one is added so that the goal is always reached.
 ///
 /// ```
-/// use navlab::geom::Vec2;
-/// use navlab::search::funnel::{string_pull, Portal};
-/// use navlab::search::NoObserver;
+/// use navlab_core::geom::Vec2;
+/// use navlab_core::search::funnel::{string_pull, Portal};
+/// use navlab_core::search::NoObserver;
 /// // A doorway at x = 1 between y = 1 and y = 2; the straight line from (0,0) to (2,0) misses it.
 /// let door = Portal { left: Vec2::new(1.0, 2.0), right: Vec2::new(1.0, 1.0) };
 /// let path = string_pull(Vec2::new(0.0, 0.0), Vec2::new(2.0, 0.0), &[door], &mut NoObserver);

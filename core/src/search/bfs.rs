@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 /// [`astar`](super::astar()).
 ///
 /// ```
-/// use navlab::search::{bfs, NoObserver};
+/// use navlab_core::search::{bfs, NoObserver};
 /// let result = bfs(3, 0, |n, out: &mut Vec<(usize, f64)>| {
 ///     if n == 0 { out.push((1, 5.0)); out.push((2, 1.0)) }
 ///     if n == 2 { out.push((1, 1.0)) }

@@ -156,7 +156,7 @@ impl Ord for OpenEntry {
 /// * every step is reported to `observer` (pass [`NoObserver`](super::NoObserver) for none).
 ///
 /// ```
-/// use navlab::search::{astar, NoObserver, SearchOutcome};
+/// use navlab_core::search::{astar, NoObserver, SearchOutcome};
 /// // A line graph 0 - 1 - 2 - 3 with unit steps.
 /// let result = astar(
 ///     4,

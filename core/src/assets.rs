@@ -17,7 +17,7 @@ pub struct EmbeddedScene {
 /// Three rooms joined by narrow doorways: the default scene.
 pub const ROOMS: EmbeddedScene = EmbeddedScene {
     name: "rooms.obj",
-    obj: include_bytes!("../assets/rooms.obj"),
+    obj: include_bytes!("../../assets/rooms.obj"),
     start: (1.0, 1.0),
     goal: (5.0, -7.0),
 };
@@ -25,7 +25,7 @@ pub const ROOMS: EmbeddedScene = EmbeddedScene {
 /// A maze-like corridor.
 pub const MAZE: EmbeddedScene = EmbeddedScene {
     name: "maze.obj",
-    obj: include_bytes!("../assets/maze.obj"),
+    obj: include_bytes!("../../assets/maze.obj"),
     start: (0.5, 0.5),
     goal: (8.5, 8.5),
 };
@@ -33,7 +33,7 @@ pub const MAZE: EmbeddedScene = EmbeddedScene {
 /// A floor with a square obstacle cut out.
 pub const HOLE: EmbeddedScene = EmbeddedScene {
     name: "hole.obj",
-    obj: include_bytes!("../assets/hole.obj"),
+    obj: include_bytes!("../../assets/hole.obj"),
     start: (1.0, 1.0),
     goal: (9.0, 9.0),
 };
@@ -41,7 +41,7 @@ pub const HOLE: EmbeddedScene = EmbeddedScene {
 /// Stairs over a floor, with an edge shared by three triangles.
 pub const STAIRS: EmbeddedScene = EmbeddedScene {
     name: "stairs.obj",
-    obj: include_bytes!("../assets/stairs.obj"),
+    obj: include_bytes!("../../assets/stairs.obj"),
     start: (1.0, 1.0),
     goal: (4.5, 7.0),
 };
@@ -50,7 +50,7 @@ pub const STAIRS: EmbeddedScene = EmbeddedScene {
 /// a wall face): start and goal have no path between them; the Diagnostics panel shows why.
 pub const FAULTY: EmbeddedScene = EmbeddedScene {
     name: "faulty.obj",
-    obj: include_bytes!("../assets/faulty.obj"),
+    obj: include_bytes!("../../assets/faulty.obj"),
     start: (1.0, 1.0),
     goal: (5.0, 1.0),
 };
