@@ -175,19 +175,17 @@ impl NavMesh {
             }
         }
         // A triangle repeating an earlier one's corners goes.
-        let repeats = repeated_triangles(&corner_triples, plane_points.len());
+        let repeats = repeated_triangles(&corner_triples, plane_points.len())
+            .ok_or(BuildError::TooLarge(corner_triples.len()))?;
         report.duplicate_triangles = repeats.iter().filter(|&&r| r).count();
         if report.duplicate_triangles > 0 {
-            let mut k = 0;
-            corner_triples.retain(|_| {
-                k += 1;
-                !repeats[k - 1]
-            });
-            let mut k = 0;
-            triple_areas.retain(|_| {
-                k += 1;
-                !repeats[k - 1]
-            });
+            (corner_triples, triple_areas) = corner_triples
+                .into_iter()
+                .zip(triple_areas)
+                .zip(&repeats)
+                .filter(|&(_, &repeated)| !repeated)
+                .map(|(kept, _)| kept)
+                .unzip();
         }
         drop(repeats);
         // What only triangulating needed goes before the mesh takes its room.
@@ -228,10 +226,10 @@ impl NavMesh {
         let groups = super::vertex_pairs::PairGroups::new(&sides, vertices.len())
             .ok_or(BuildError::TooLarge(corner_triples.len()))?;
         drop(sides);
-        let (start, members) = groups.members();
+        let members = groups.members();
         let edges: Vec<Edge> = (0..groups.count)
             .map(|g| {
-                let listed = &members[start[g] as usize..start[g + 1] as usize];
+                let listed = members.get(g);
                 let first = listed.first().map_or(0, |&h| h as usize);
                 let (t, k) = (first / 3, first % 3);
                 let (a, b) = (corner_triples[t][k], corner_triples[t][(k + 1) % 3]);
@@ -241,7 +239,7 @@ impl NavMesh {
                 }
             })
             .collect();
-        drop((start, members));
+        drop(members);
         let triangles: Vec<Triangle> = corner_triples
             .iter()
             .enumerate()
@@ -301,6 +299,13 @@ impl NavMesh {
 /// The largest side of the positions' bounding box (0 when empty or not finite): what welding
 /// and the diagnostics' tolerances are relative to.
 pub(crate) fn largest_side(positions: &[[f64; 3]]) -> f64 {
+    let (lo, hi) = bounding_box(positions);
+    let side = (0..3).map(|k| hi[k] - lo[k]).fold(0.0, f64::max);
+    if side.is_finite() { side } else { 0.0 }
+}
+
+/// The lowest and highest corner of the positions' bounding box (infinite when empty).
+fn bounding_box(positions: &[[f64; 3]]) -> ([f64; 3], [f64; 3]) {
     let mut lo = [f64::INFINITY; 3];
     let mut hi = [f64::NEG_INFINITY; 3];
     for p in positions {
@@ -309,44 +314,35 @@ pub(crate) fn largest_side(positions: &[[f64; 3]]) -> f64 {
             hi[k] = hi[k].max(p[k]);
         }
     }
-    let side = (0..3).map(|k| hi[k] - lo[k]).fold(0.0, f64::max);
-    if side.is_finite() { side } else { 0.0 }
+    (lo, hi)
 }
 
 /// For each triangle, true when an earlier one has the same three corners (in any order):
-/// triangles grouped by their lowest corner with a counting sort, then compared within.
-fn repeated_triangles(triples: &[[usize; 3]], vertex_count: usize) -> Vec<bool> {
-    let sorted = |t: [usize; 3]| {
-        let mut key = t;
-        key.sort_unstable();
-        key
-    };
-    let mut start = vec![0usize; vertex_count + 1];
-    for &t in triples {
-        start[sorted(t)[0] + 1] += 1;
-    }
-    for v in 0..vertex_count {
-        start[v + 1] += start[v];
-    }
-    let mut order = vec![0usize; triples.len()];
-    let mut fill = start.clone();
-    for (i, &t) in triples.iter().enumerate() {
-        let slot = &mut fill[sorted(t)[0]];
-        order[*slot] = i;
-        *slot += 1;
-    }
+/// triangles listed by their lowest corner, then compared within each list. `None` for too
+/// many triangles.
+fn repeated_triangles(triples: &[[usize; 3]], vertex_count: usize) -> Option<Vec<bool>> {
+    let sorted: Vec<[usize; 3]> = triples
+        .iter()
+        .map(|&t| {
+            let mut key = t;
+            key.sort_unstable();
+            key
+        })
+        .collect();
+    let mut by_lowest =
+        super::vertex_pairs::Buckets::by_key(sorted.iter().map(|k| k[0]), vertex_count)?;
     let mut repeated = vec![false; triples.len()];
     for v in 0..vertex_count {
-        let bucket = &mut order[start[v]..start[v + 1]];
         // Stable: of equal triangles, the earliest first.
-        bucket.sort_by_key(|&i| sorted(triples[i]));
+        let bucket = by_lowest.get_mut(v);
+        bucket.sort_by_key(|&i| sorted[i as usize]);
         for pair in bucket.windows(2) {
-            if sorted(triples[pair[0]]) == sorted(triples[pair[1]]) {
-                repeated[pair[1]] = true;
+            if sorted[pair[0] as usize] == sorted[pair[1] as usize] {
+                repeated[pair[1] as usize] = true;
             }
         }
     }
-    repeated
+    Some(repeated)
 }
 
 /// Merges positions closer than the tolerance (relative to the bounding box), keeping the first.
@@ -375,12 +371,7 @@ pub(crate) fn weld(positions: &[[f64; 3]], relative: f64) -> (Vec<usize>, Vec<[f
     // a cell holds a bounded number of them.
     const CELL_IN_TOLERANCES: f64 = 16.0;
     let cell = tolerance * CELL_IN_TOLERANCES;
-    let mut lo = [f64::INFINITY; 3];
-    for p in positions {
-        for k in 0..3 {
-            lo[k] = lo[k].min(p[k]);
-        }
-    }
+    let (lo, _) = bounding_box(positions);
     let mut head: HashMap<[i64; 3], u32> = HashMap::new();
     let mut next: Vec<u32> = Vec::new();
     const END: u32 = u32::MAX;
@@ -390,26 +381,20 @@ pub(crate) fn weld(positions: &[[f64; 3]], relative: f64) -> (Vec<usize>, Vec<[f
         let home = at.map(|c| c.floor() as i64);
         // Per axis: the home cell, and the one beyond the side the position is near (with a
         // margin of a tolerance for rounding); there is nothing below the lowest corner.
-        let reach = |k: usize| -> [i64; 2] {
+        let reach = |k: usize| -> &'static [i64] {
             let offset = (at[k] - home[k] as f64) * CELL_IN_TOLERANCES;
             if offset <= 2.0 && home[k] > 0 {
-                [0, -1]
+                &[0, -1]
             } else if CELL_IN_TOLERANCES - offset <= 2.0 {
-                [0, 1]
+                &[0, 1]
             } else {
-                [0, 0]
+                &[0]
             }
         };
-        let (rx, ry, rz) = (reach(0), reach(1), reach(2));
         let mut found: Option<usize> = None;
-        for (ix, &dx) in rx.iter().enumerate() {
-            for (iy, &dy) in ry.iter().enumerate() {
-                for (iz, &dz) in rz.iter().enumerate() {
-                    let repeat =
-                        (ix == 1 && dx == 0) || (iy == 1 && dy == 0) || (iz == 1 && dz == 0);
-                    if repeat {
-                        continue;
-                    }
+        for &dx in reach(0) {
+            for &dy in reach(1) {
+                for &dz in reach(2) {
                     let key = [home[0] + dx, home[1] + dy, home[2] + dz];
                     let mut k = head.get(&key).copied().unwrap_or(END);
                     while k != END {
@@ -549,6 +534,25 @@ mod tests {
         }
     }
 
+    proptest! {
+        /// Against a scan of every earlier triangle's corners.
+        #[test]
+        fn repeated_triangles_agree_with_a_scan(
+            triples in proptest::collection::vec((0usize..6, 0usize..6, 0usize..6), 0..80)
+        ) {
+            let triples: Vec<[usize; 3]> = triples.into_iter().map(|(a, b, c)| [a, b, c]).collect();
+            let corners = |t: [usize; 3]| {
+                let mut key = t;
+                key.sort_unstable();
+                key
+            };
+            let want: Vec<bool> = (0..triples.len())
+                .map(|i| triples[..i].iter().any(|&t| corners(t) == corners(triples[i])))
+                .collect();
+            prop_assert_eq!(repeated_triangles(&triples, 6), Some(want));
+        }
+    }
+
     #[test]
     fn repeated_triangles_are_found_in_any_corner_order_and_the_first_stays() {
         let triples = [
@@ -560,7 +564,7 @@ mod tests {
             [2, 0, 1],
         ];
         assert_eq!(
-            repeated_triangles(&triples, 5),
+            repeated_triangles(&triples, 5).expect("in range"),
             [false, false, true, true, false, true]
         );
     }

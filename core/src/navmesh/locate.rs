@@ -30,6 +30,14 @@ pub struct Floor {
     pub height: f64,
 }
 
+/// The lowest and highest corner of a triangle's bounding box.
+fn triangle_box([a, b, c]: &[Vec2; 3]) -> (Vec2, Vec2) {
+    (
+        Vec2::new(a.x.min(b.x).min(c.x), a.y.min(b.y).min(c.y)),
+        Vec2::new(a.x.max(b.x).max(c.x), a.y.max(b.y).max(c.y)),
+    )
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct IndexedTriangle {
     pub(crate) id: TriId,
@@ -39,11 +47,8 @@ pub(crate) struct IndexedTriangle {
 impl RTreeObject for IndexedTriangle {
     type Envelope = AABB<[f64; 2]>;
     fn envelope(&self) -> Self::Envelope {
-        let [a, b, c] = self.corners;
-        AABB::from_corners(
-            [a.x.min(b.x).min(c.x), a.y.min(b.y).min(c.y)],
-            [a.x.max(b.x).max(c.x), a.y.max(b.y).max(c.y)],
-        )
+        let (lo, hi) = triangle_box(&self.corners);
+        AABB::from_corners([lo.x, lo.y], [hi.x, hi.y])
     }
 }
 
@@ -137,15 +142,10 @@ impl CellGrid {
         }
         let mut min = Vec2::new(f64::INFINITY, f64::INFINITY);
         let mut max = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
-        for [a, b, c] in &corners {
-            min = Vec2::new(
-                min.x.min(a.x).min(b.x).min(c.x),
-                min.y.min(a.y).min(b.y).min(c.y),
-            );
-            max = Vec2::new(
-                max.x.max(a.x).max(b.x).max(c.x),
-                max.y.max(a.y).max(b.y).max(c.y),
-            );
+        for triangle in &corners {
+            let (lo, hi) = triangle_box(triangle);
+            min = Vec2::new(min.x.min(lo.x), min.y.min(lo.y));
+            max = Vec2::new(max.x.max(hi.x), max.y.max(hi.y));
         }
         let (width, height) = (max.x - min.x, max.y - min.y);
         if !(width.is_finite() && height.is_finite()) || width <= 0.0 || height <= 0.0 {
@@ -164,10 +164,11 @@ impl CellGrid {
         let mut counts = vec![0u32; columns * rows + 1];
         let mut total = 0usize;
         // The cells a triangle's bounding box covers: its columns and its rows.
-        let span = |[a, b, c]: &[Vec2; 3]| {
+        let span = |triangle: &[Vec2; 3]| {
+            let (lo, hi) = triangle_box(triangle);
             (
-                cell_range(a.x.min(b.x).min(c.x), a.x.max(b.x).max(c.x), min.x, columns),
-                cell_range(a.y.min(b.y).min(c.y), a.y.max(b.y).max(c.y), min.y, rows),
+                cell_range(lo.x, hi.x, min.x, columns),
+                cell_range(lo.y, hi.y, min.y, rows),
             )
         };
         for triangle in &corners {

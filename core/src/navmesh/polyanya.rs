@@ -342,12 +342,9 @@ impl DeclaredLists {
         let Some(groups) = super::vertex_pairs::PairGroups::new(&sides, vertex_count) else {
             return Vec::new();
         };
-        let (start, members) = groups.members();
+        let members = groups.members();
         // The polygons sharing a side's edge, by the side's place in `sides`.
-        let sharing = |side: usize| {
-            let g = groups.group[side] as usize;
-            &members[start[g] as usize..start[g + 1] as usize]
-        };
+        let sharing = |side: usize| members.get(groups.group[side] as usize);
         let name = |q: i64| {
             if q < 0 {
                 "-1 (a wall)".to_string()
@@ -387,26 +384,17 @@ impl DeclaredLists {
             }
         }
         // The corners at each vertex, as sides ending there, in polygon order.
-        let mut corner_start = vec![0usize; vertex_count + 1];
-        for side in &sides {
-            corner_start[side[1] as usize + 1] += 1;
-        }
-        for v in 0..vertex_count {
-            corner_start[v + 1] += corner_start[v];
-        }
-        let mut fill = corner_start.clone();
-        let mut corners = vec![0u32; sides.len()];
-        for (k, side) in sides.iter().enumerate() {
-            let slot = &mut fill[side[1] as usize];
-            corners[*slot] = k as u32;
-            *slot += 1;
-        }
-        drop(fill);
+        let Some(corners) = super::vertex_pairs::Buckets::by_key(
+            sides.iter().map(|side| side[1] as usize),
+            vertex_count,
+        ) else {
+            return problems;
+        };
         let mut listed: Vec<i64> = Vec::new();
         let mut corner: Vec<i64> = Vec::new();
         for v in 0..vertex_count.min(self.vertices.len()) {
             let (around, line) = self.vertices.get(v);
-            let at_v = &corners[corner_start[v]..corner_start[v + 1]];
+            let at_v = corners.get(v);
             listed.clear();
             listed.extend(around.iter().copied().filter(|&q| q >= 0));
             listed.sort_unstable();

@@ -3,6 +3,51 @@
 //! sorted by the higher one. Linear in the pairs and the vertices, the same answer on every
 //! run, and no hash table whose worst case a crafted file could reach.
 
+/// Items listed by a key, each key's items in the order given (a stable counting sort).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Buckets {
+    /// Key `k`'s items are `items[start[k]..start[k + 1]]`.
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Buckets {
+    /// Item `i` (below `u32::MAX`) goes under `keys[i]`; `None` when a key is not below
+    /// `key_count` or there are too many items.
+    pub(crate) fn by_key(
+        keys: impl ExactSizeIterator<Item = usize> + Clone,
+        key_count: usize,
+    ) -> Option<Self> {
+        if keys.len() >= u32::MAX as usize {
+            return None;
+        }
+        let mut start = vec![0u32; key_count + 1];
+        for k in keys.clone() {
+            *start.get_mut(k.checked_add(1)?).filter(|_| k < key_count)? += 1;
+        }
+        for k in 0..key_count {
+            start[k + 1] += start[k];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; keys.len()];
+        for (i, k) in keys.enumerate() {
+            items[fill[k] as usize] = i as u32;
+            fill[k] += 1;
+        }
+        Some(Self { start, items })
+    }
+
+    /// The items under key `k`, in the order given.
+    pub(crate) fn get(&self, k: usize) -> &[u32] {
+        &self.items[self.start[k] as usize..self.start[k + 1] as usize]
+    }
+
+    /// The items under key `k`, to reorder.
+    pub(crate) fn get_mut(&mut self, k: usize) -> &mut [u32] {
+        &mut self.items[self.start[k] as usize..self.start[k + 1] as usize]
+    }
+}
+
 /// The groups of equal pairs: for each pair (in the order given), its group, the groups
 /// numbered in the order of their first pair.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,61 +63,34 @@ impl PairGroups {
     /// `vertex_count`). `None` when a vertex is out of range or there are `u32::MAX` pairs or
     /// more.
     pub(crate) fn new(pairs: &[[u32; 2]], vertex_count: usize) -> Option<Self> {
-        let n = pairs.len();
-        if n >= u32::MAX as usize {
-            return None;
-        }
         let low = |p: [u32; 2]| p[0].min(p[1]);
         let high = |p: [u32; 2]| p[0].max(p[1]);
-        // Counting sort by the lower vertex (stable: pair order kept within a vertex).
-        let mut start = vec![0u32; vertex_count + 1];
-        for &p in pairs {
-            let slot = start.get_mut(low(p) as usize + 1)?;
-            *slot += 1;
-            if high(p) as usize >= vertex_count {
-                return None;
-            }
+        if pairs.iter().any(|&p| high(p) as usize >= vertex_count) {
+            return None;
         }
-        for v in 0..vertex_count {
-            start[v + 1] += start[v];
-        }
-        let mut fill = start.clone();
-        let mut order = vec![0u32; n];
-        for (i, &p) in pairs.iter().enumerate() {
-            let slot = &mut fill[low(p) as usize];
-            order[*slot as usize] = i as u32;
-            *slot += 1;
-        }
-        drop(fill);
+        let mut by_low = Buckets::by_key(pairs.iter().map(|&p| low(p) as usize), vertex_count)?;
         // Within each lower vertex by the higher one; a stable sort keeps the first pair first.
         for v in 0..vertex_count {
-            let bucket = &mut order[start[v] as usize..start[v + 1] as usize];
-            if bucket.len() > 1 {
-                bucket.sort_by_key(|&i| high(pairs[i as usize]));
+            by_low.get_mut(v).sort_by_key(|&i| high(pairs[i as usize]));
+        }
+        // Each pair's group: a new one at the first pair of a run of equal pairs (numbered in
+        // the order of those first pairs), the first pair's for the rest.
+        let mut first = vec![0u32; pairs.len()];
+        for v in 0..vertex_count {
+            let bucket = by_low.get(v);
+            let mut leader = None;
+            for (k, &i) in bucket.iter().enumerate() {
+                let same = k > 0 && high(pairs[i as usize]) == high(pairs[bucket[k - 1] as usize]);
+                if !same {
+                    leader = Some(i);
+                }
+                first[i as usize] = leader.unwrap_or(i);
             }
         }
-        drop(start);
-        // Each pair's first equal pair, then groups numbered by that first pair's place.
-        let mut first = vec![0u32; n];
-        let mut run = 0;
-        while run < n {
-            let leader = order[run];
-            let key = high(pairs[leader as usize]);
-            let lower = low(pairs[leader as usize]);
-            let mut end = run;
-            while end < n && {
-                let p = pairs[order[end] as usize];
-                low(p) == lower && high(p) == key
-            } {
-                first[order[end] as usize] = leader;
-                end += 1;
-            }
-            run = end;
-        }
-        drop(order);
+        drop(by_low);
         let mut group = first;
         let mut count = 0u32;
-        for i in 0..n {
+        for i in 0..group.len() {
             let leader = group[i] as usize;
             group[i] = if leader == i {
                 count += 1;
@@ -88,23 +106,15 @@ impl PairGroups {
         })
     }
 
-    /// The pairs of each group, in the order given: `(start, members)` where group `g`'s pairs
-    /// are `members[start[g]..start[g + 1]]`.
-    pub(crate) fn members(&self) -> (Vec<u32>, Vec<u32>) {
-        let mut start = vec![0u32; self.count + 1];
-        for &g in &self.group {
-            start[g as usize + 1] += 1;
-        }
-        for g in 0..self.count {
-            start[g + 1] += start[g];
-        }
-        let mut fill = start.clone();
-        let mut members = vec![0u32; self.group.len()];
-        for (i, &g) in self.group.iter().enumerate() {
-            members[fill[g as usize] as usize] = i as u32;
-            fill[g as usize] += 1;
-        }
-        (start, members)
+    /// The pairs of each group, in the order given.
+    pub(crate) fn members(&self) -> Buckets {
+        // Every group is below the count, and `new` took no more pairs than a bucket holds.
+        Buckets::by_key(self.group.iter().map(|&g| g as usize), self.count).unwrap_or_else(|| {
+            Buckets {
+                start: vec![0; self.count + 1],
+                items: Vec::new(),
+            }
+        })
     }
 }
 
@@ -133,9 +143,9 @@ mod tests {
         let groups = PairGroups::new(&pairs, 4).expect("in range");
         assert_eq!(groups.group, vec![0, 1, 2, 1, 3, 0, 1]);
         assert_eq!(groups.count, 4);
-        let (start, members) = groups.members();
-        assert_eq!(start, vec![0, 2, 5, 6, 7]);
-        assert_eq!(members, vec![0, 5, 1, 3, 6, 2, 4]);
+        let members = groups.members();
+        assert_eq!(members.start, vec![0, 2, 5, 6, 7]);
+        assert_eq!(members.items, vec![0, 5, 1, 3, 6, 2, 4]);
     }
 
     #[test]
@@ -159,9 +169,9 @@ mod tests {
             let pairs: Vec<[u32; 2]> = pairs.into_iter().map(|(a, b)| [a, b]).collect();
             let groups = PairGroups::new(&pairs, 12).expect("in range");
             prop_assert_eq!(&groups.group, &by_hash_map(&pairs));
-            let (start, members) = groups.members();
+            let members = groups.members();
             for g in 0..groups.count {
-                let listed = &members[start[g] as usize..start[g + 1] as usize];
+                let listed = members.get(g);
                 prop_assert!(listed.windows(2).all(|w| w[0] < w[1]));
                 prop_assert!(listed.iter().all(|&i| groups.group[i as usize] == g as u32));
             }
