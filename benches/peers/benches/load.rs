@@ -25,6 +25,10 @@ use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+#[path = "common/crate_files.rs"]
+mod crate_files;
+use crate_files::from_crate;
+
 #[path = "common/rounds.rs"]
 mod rounds;
 use rounds::print_alternating_ratio;
@@ -134,27 +138,14 @@ fn generated(triangles: usize) -> PathBuf {
     path
 }
 
-/// The folder Cargo unpacked the polyanya crate into.
-fn crate_folder() -> Option<PathBuf> {
-    let home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
-    let registries = std::fs::read_dir(home.join("registry/src")).ok()?;
-    registries
-        .flatten()
-        .map(|r| r.path().join("polyanya-0.18.0"))
-        .find(|p| p.is_dir())
-}
-
 fn loads(c: &mut Criterion) {
     for triangles in [100_000, 300_000] {
         let path = generated(triangles);
         compare(c, &format!("load_{}k", triangles / 1000), &path);
         let _ = std::fs::remove_file(&path);
     }
-    match crate_folder().map(|f| f.join("meshes/v2/aurora.mesh")) {
-        Some(path) if path.exists() => compare(c, "load_aurora.mesh", &path),
-        _ => eprintln!("SKIPPED: the polyanya crate's aurora.mesh was not found under CARGO_HOME"),
+    if let Some(path) = from_crate("meshes/v2/aurora.mesh") {
+        compare(c, "load_aurora.mesh", &path);
     }
 }
 

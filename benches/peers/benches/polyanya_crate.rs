@@ -25,6 +25,10 @@ use polyanya::{Mesh, PolyanyaFile};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 
+#[path = "common/crate_files.rs"]
+mod crate_files;
+use crate_files::from_crate;
+
 #[path = "common/rounds.rs"]
 mod rounds;
 use rounds::print_alternating_ratio;
@@ -39,27 +43,6 @@ fn testdata(rel: &str) -> Option<PathBuf> {
         eprintln!("SKIPPED: {} is absent", path.display());
         None
     }
-}
-
-/// The folder Cargo unpacked the polyanya crate into.
-fn crate_folder() -> Option<PathBuf> {
-    let home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
-    let registries = std::fs::read_dir(home.join("registry/src")).ok()?;
-    registries
-        .flatten()
-        .map(|r| r.path().join("polyanya-0.18.0"))
-        .find(|p| p.is_dir())
-}
-
-fn from_crate(rel: &str) -> Option<PathBuf> {
-    let path = crate_folder().map(|f| f.join(rel));
-    if path.as_ref().is_none_or(|p| !p.exists()) {
-        eprintln!("SKIPPED: the polyanya crate's {rel} was not found under CARGO_HOME");
-        return None;
-    }
-    path
 }
 
 /// Start and goal of each line of a MovingAI-style scenario file, every `step`th line.
