@@ -69,6 +69,29 @@ fn a_lesson_opened_again_shows_the_same_picture() {
 }
 
 #[test]
+fn a_lesson_on_a_built_in_mesh_keeps_the_xy_plane_setting_and_the_mesh_shown() {
+    // The built-in meshes are Y up: shown in XZ whatever plane files are read in. Stairs have
+    // height, so reading them in XY would show another mesh.
+    let mut first = app();
+    let mut settings = first.scenes.navmesh.settings.clone();
+    settings.plane = navlab::navmesh::Plane::Xy;
+    first.scenes.navmesh = NavmeshScene::embedded(navlab::assets::STAIRS, settings);
+    let shown = first.scenes.navmesh.mesh.clone();
+    assert_eq!(shown.plane(), navlab::navmesh::Plane::Xz);
+    let dir = tempfile::tempdir().expect("temp");
+    let path = dir.path().join("stairs.navlab");
+    first.save_lesson(&path).expect("saved");
+
+    let mut second = app();
+    second.open_lesson(&path).expect("opens");
+    let scene = &second.scenes.navmesh;
+    assert_eq!(scene.settings.plane, navlab::navmesh::Plane::Xy);
+    assert_eq!(scene.mesh.plane(), navlab::navmesh::Plane::Xz);
+    assert_eq!(scene.mesh.vertices(), shown.vertices());
+    assert_eq!(scene.mesh.triangles(), shown.triangles());
+}
+
+#[test]
 fn a_mesh_beside_the_lesson_is_named_and_a_missing_one_opens_nothing() {
     let dir = tempfile::tempdir().expect("temp");
     let mesh = dir.path().join("hole.obj");

@@ -1,6 +1,9 @@
 //! Small navmeshes compiled into the binary, so the program has something to show with no
 //! file at hand. The files live in `assets/`.
 
+use crate::geom::Vec2;
+use crate::navmesh::{LoadError, NavMesh, Plane, ReadOptions, obj};
+
 /// One embedded scene: a mesh and a start and goal worth looking at.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct EmbeddedScene {
@@ -54,6 +57,40 @@ pub const FAULTY: EmbeddedScene = EmbeddedScene {
     start: (1.0, 1.0),
     goal: (5.0, 1.0),
 };
+
+impl EmbeddedScene {
+    /// The mesh, read with `options` but always in the XZ plane (the files are Y up,
+    /// whatever plane a user's files are read in): the one way every part of navlab reads a
+    /// built-in mesh.
+    ///
+    /// ```
+    /// let mesh = navlab_core::assets::ROOMS.read(Default::default()).unwrap();
+    /// assert_eq!(mesh.island_count(), 1);
+    /// ```
+    pub fn read(&self, options: ReadOptions) -> Result<NavMesh, LoadError> {
+        let options = ReadOptions {
+            plane: Plane::Xz,
+            ..options
+        };
+        let raw = obj::parse_raw(self.obj, self.name, options.plane)?;
+        NavMesh::from_read(raw, self.name, options)
+    }
+
+    /// The start as a point of the plane.
+    pub fn start_point(&self) -> Vec2 {
+        Vec2::new(self.start.0, self.start.1)
+    }
+
+    /// The goal as a point of the plane.
+    pub fn goal_point(&self) -> Vec2 {
+        Vec2::new(self.goal.0, self.goal.1)
+    }
+
+    /// The built-in scene called `name` (a file name such as `rooms.obj`).
+    pub fn named(name: &str) -> Option<EmbeddedScene> {
+        ALL.iter().find(|scene| scene.name == name).copied()
+    }
+}
 
 /// Every embedded scene, the default first.
 pub const ALL: [EmbeddedScene; 5] = [ROOMS, MAZE, HOLE, STAIRS, FAULTY];

@@ -374,20 +374,14 @@ impl NavlabApp {
                 (mesh, MeshSource::File(file))
             }
             Source::BuiltIn { name: built_in } => {
-                let scene = crate::assets::ALL
-                    .iter()
-                    .find(|s| s.name == built_in)
-                    .ok_or_else(|| {
-                        format!(
-                            "{name}: no built-in mesh is called {}",
-                            crate::input::quoted(built_in)
-                        )
-                    })?;
-                let raw = crate::navmesh::obj::parse_raw(scene.obj, scene.name, read.plane)
-                    .map_err(|e| e.to_string())?;
-                let mesh = crate::navmesh::NavMesh::from_read(raw, scene.name, read)
-                    .map_err(|e| e.to_string())?;
-                (mesh, MeshSource::Embedded(*scene))
+                let scene = crate::assets::EmbeddedScene::named(built_in).ok_or_else(|| {
+                    format!(
+                        "{name}: no built-in mesh is called {}",
+                        crate::input::quoted(built_in)
+                    )
+                })?;
+                let mesh = scene.read(read).map_err(|e| e.to_string())?;
+                (mesh, MeshSource::Embedded(scene))
             }
             Source::Embedded { text } => {
                 // Kept as it was shown: the slope filter and the radius are already in it.

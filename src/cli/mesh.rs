@@ -3,7 +3,7 @@
 
 use super::args::*;
 use crate::geom::Vec2;
-use crate::navmesh::{NavMesh, PathStatus, Plane, QueryOptions, find_path};
+use crate::navmesh::{NavMesh, PathStatus, QueryOptions, find_path};
 use crate::search::NoObserver;
 use crate::words::count;
 use serde_json::json;
@@ -17,17 +17,14 @@ pub(super) fn demo_command(scene: SceneArg, cost: CostArg) -> ExitCode {
         SceneArg::Hole => assets::HOLE,
         SceneArg::Stairs => assets::STAIRS,
     };
-    let mesh = match crate::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz) {
+    let mesh = match scene.read(Default::default()) {
         Ok(mesh) => mesh,
         Err(error) => {
             complain!("error: {error}");
             return ExitCode::from(2);
         }
     };
-    let (from, to) = (
-        Vec2::new(scene.start.0, scene.start.1),
-        Vec2::new(scene.goal.0, scene.goal.1),
-    );
+    let (from, to) = (scene.start_point(), scene.goal_point());
     let options = QueryOptions {
         cost: cost_model(cost),
         ..QueryOptions::default()

@@ -25,7 +25,7 @@ use crate::geom::Vec2;
 use crate::grid::MapDocument;
 use crate::navmesh::timeline::{Timeline, TimelineReplay};
 use crate::navmesh::walk::WalkOptions;
-use crate::navmesh::{CostModel, NavMesh, Plane, QueryOptions, TriId, obj};
+use crate::navmesh::{CostModel, NavMesh, Plane, QueryOptions, TriId};
 use egui::{Pos2, Rect};
 use jobs::{BACKGROUND_TRIANGLES, QueryJob};
 use serde::{Deserialize, Serialize};
@@ -294,14 +294,11 @@ impl NavmeshScene {
     /// The scene on an embedded mesh, with its start and goal placed and the animation ready.
     pub fn embedded(scene: EmbeddedScene, settings: NavmeshSettings) -> Self {
         let settings = settings.clamped();
-        // The embedded meshes are tested to load; an empty fallback keeps this infallible.
-        let options = crate::navmesh::ReadOptions {
-            plane: Plane::Xz,
-            ..settings.read_options()
-        };
-        let mesh = obj::parse_raw(scene.obj, scene.name, Plane::Xz)
-            .and_then(|raw| NavMesh::from_read(raw, scene.name, options))
-            .or_else(|_| obj::parse(assets::ROOMS.obj, assets::ROOMS.name, Plane::Xz))
+        // The embedded meshes are tested to load, with any options; the plain default one
+        // keeps this infallible.
+        let mesh = scene
+            .read(settings.read_options())
+            .or_else(|_| assets::ROOMS.read(Default::default()))
             .expect("the embedded meshes load");
         let playback = Playback::at_speed(settings.speed);
         let edit = EditState {
@@ -327,8 +324,8 @@ impl NavmeshScene {
             gap: None,
             advice: None,
             source: MeshSource::Embedded(scene),
-            start: Vec2::new(scene.start.0, scene.start.1),
-            goal: Vec2::new(scene.goal.0, scene.goal.1),
+            start: scene.start_point(),
+            goal: scene.goal_point(),
             timeline: Timeline::default(),
             replay: TimelineReplay::default(),
             playback,
@@ -361,15 +358,9 @@ impl NavmeshScene {
     /// Loads a mesh from `source` with the current plane, without touching the scene.
     pub fn load(&self, source: &MeshSource) -> Result<NavMesh, String> {
         match source {
-            MeshSource::Embedded(scene) => {
-                let options = crate::navmesh::ReadOptions {
-                    plane: Plane::Xz,
-                    ..self.settings.read_options()
-                };
-                obj::parse_raw(scene.obj, scene.name, Plane::Xz)
-                    .and_then(|raw| NavMesh::from_read(raw, scene.name, options))
-                    .map_err(|e| e.to_string())
-            }
+            MeshSource::Embedded(scene) => scene
+                .read(self.settings.read_options())
+                .map_err(|e| e.to_string()),
             MeshSource::File(path) => {
                 NavMesh::load_with(path, self.settings.read_options()).map_err(|e| e.to_string())
             }
@@ -394,10 +385,7 @@ impl NavmeshScene {
         endpoints: Option<(Vec2, Vec2)>,
     ) {
         let (start, goal) = endpoints.unwrap_or_else(|| match &source {
-            MeshSource::Embedded(scene) => (
-                Vec2::new(scene.start.0, scene.start.1),
-                Vec2::new(scene.goal.0, scene.goal.1),
-            ),
+            MeshSource::Embedded(scene) => (scene.start_point(), scene.goal_point()),
             MeshSource::File(_) | MeshSource::Generated(_) => default_endpoints(&mesh),
         });
         self.replace_mesh(mesh);
