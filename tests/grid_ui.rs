@@ -1516,7 +1516,7 @@ fn the_open_list_shows_the_cell_expanded_next() {
     h.get_by_label("IDA*").click();
     h.run_steps(3);
     // IDA*: its path instead, the deepest node first; the recorded steps replayed are the
-    // oracle (the replay itself is checked against IDA*'s moves in tests/grid.rs). IDA*
+    // oracle (the replay itself is checked against IDA*'s moves in core/tests/grid.rs). IDA*
     // searches on the worker (its budget is counted as work).
     wait_for_search(&mut h);
     h.key_press(egui::Key::Home);

@@ -1,4 +1,4 @@
-//! What the `map_files` fuzz target does with one input, shared with `tests/malformed.rs` so
+//! What the `map_files` fuzz target does with one input, shared with `core/tests/malformed.rs` so
 //! that CI compiles it and runs it on proptest's inputs.
 
 use navlab_core::grid::movingai::{parse_map, parse_navlab_json, parse_scenarios};

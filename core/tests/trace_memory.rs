@@ -5,7 +5,7 @@
 //! step as large as its text); a trace as Posthoc writes one, with views and drawing fields,
 //! keeps well under twice its size.
 
-use navlab::search::posthoc;
+use navlab_core::search::posthoc;
 
 /// A figure of this process's `/proc/self/status`, in bytes ("VmHWM", "VmRSS").
 fn status_bytes(field: &str) -> Option<usize> {

@@ -3,17 +3,17 @@
 
 mod common;
 use common::*;
-use navlab::navmesh::{
+use navlab_core::navmesh::{
     BuildOptions, CostModel, NavMesh, PathStatus, Plane, QueryOptions, find_path,
 };
-use navlab::search::NoObserver;
-use navlab::search::funnel::{Portal, string_pull};
+use navlab_core::search::NoObserver;
+use navlab_core::search::funnel::{Portal, string_pull};
 
 fn every_model(
     mesh: &NavMesh,
-    from: navlab::geom::Vec2,
-    to: navlab::geom::Vec2,
-) -> Vec<navlab::navmesh::Path> {
+    from: navlab_core::geom::Vec2,
+    to: navlab_core::geom::Vec2,
+) -> Vec<navlab_core::navmesh::Path> {
     [
         CostModel::Centroid,
         CostModel::Midpoint,

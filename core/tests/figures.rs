@@ -2,15 +2,15 @@
 
 mod common;
 use common::*;
-use navlab::navmesh::{CostModel, NavMesh, PathStatus, Plane, QueryOptions, find_path};
-use navlab::search::NoObserver;
-use navlab::search::funnel::FunnelEvent;
+use navlab_core::navmesh::{CostModel, NavMesh, PathStatus, Plane, QueryOptions, find_path};
+use navlab_core::search::NoObserver;
+use navlab_core::search::funnel::FunnelEvent;
 
 fn query(
     mesh: &NavMesh,
-    from: navlab::geom::Vec2,
-    to: navlab::geom::Vec2,
-) -> navlab::navmesh::Path {
+    from: navlab_core::geom::Vec2,
+    to: navlab_core::geom::Vec2,
+) -> navlab_core::navmesh::Path {
     let path = find_path(
         mesh,
         from,
@@ -140,7 +140,7 @@ fn seed_004_figure_turns_once_at_the_wall_corner() {
         .collect();
     assert_eq!(
         corners,
-        vec![(p(6.0, 2.0), navlab::search::funnel::Side::Right)]
+        vec![(p(6.0, 2.0), navlab_core::search::funnel::Side::Right)]
     );
 }
 

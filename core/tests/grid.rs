@@ -3,12 +3,12 @@
 
 mod common;
 use common::{cases_or, testdata};
-use navlab::grid::movingai::{load_map, load_scenarios, matches_six_digits};
-use navlab::grid::search::{DEFAULT_IDA_BUDGET, GridScratch, grid_search_with_scratch};
-use navlab::grid::{
+use navlab_core::grid::movingai::{load_map, load_scenarios, matches_six_digits};
+use navlab_core::grid::search::{DEFAULT_IDA_BUDGET, GridScratch, grid_search_with_scratch};
+use navlab_core::grid::{
     Cell, Connectivity, GridAlgorithm, GridPath, Heuristic, Tile, TileMap, grid_search,
 };
-use navlab::search::{NoObserver, SearchEvent, SearchOutcome, fringe};
+use navlab_core::search::{NoObserver, SearchEvent, SearchOutcome, fringe};
 use proptest::prelude::*;
 
 const ASTAR: GridAlgorithm = GridAlgorithm::AStar {
@@ -59,7 +59,7 @@ fn assert_valid(
 
 /// A MovingAI map of `../shared/testdata/movingai` and its scenarios (`None`, with a message,
 /// when the data is absent).
-fn movingai(map_name: &str) -> Option<(TileMap, Vec<navlab::grid::movingai::Scenario>)> {
+fn movingai(map_name: &str) -> Option<(TileMap, Vec<navlab_core::grid::movingai::Scenario>)> {
     let map_path = testdata(&format!("movingai/{map_name}"))?;
     let scen_path = testdata(&format!("movingai/{map_name}.scen"))?;
     let map = load_map(&map_path).expect("map loads");
@@ -70,7 +70,7 @@ fn movingai(map_name: &str) -> Option<(TileMap, Vec<navlab::grid::movingai::Scen
 /// The recorded steps of `algorithm` on scenario `s` of `map`, 8-connected as MovingAI's.
 fn scenario_trace(
     map: &TileMap,
-    s: &navlab::grid::movingai::Scenario,
+    s: &navlab_core::grid::movingai::Scenario,
     algorithm: GridAlgorithm,
 ) -> Vec<SearchEvent> {
     let mut trace = Vec::new();
@@ -359,7 +359,7 @@ fn searches_report_steps_and_the_same_counts() {
         assert_eq!(r.outcome, SearchOutcome::Found, "{}", algorithm.name());
         let expanded = trace
             .iter()
-            .filter(|e| matches!(e, navlab::search::SearchEvent::Expanded { .. }))
+            .filter(|e| matches!(e, navlab_core::search::SearchEvent::Expanded { .. }))
             .count();
         assert_eq!(expanded, r.expanded, "{}", algorithm.name());
         assert!(r.peak_memory > 0);
@@ -587,7 +587,7 @@ proptest! {
     /// off, and the pass's cut-offs' smallest f is the next threshold.
     #[test]
     fn idastar_path_is_a_depth_first_stack((map, start, goal, eight) in random_map()) {
-        use navlab::search::{IdaPath, idastar};
+        use navlab_core::search::{IdaPath, idastar};
         let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
         let (s, t) = (map.index(start), map.index(goal));
         let heuristic = if eight { Heuristic::Octile } else { Heuristic::Manhattan };
@@ -673,7 +673,7 @@ proptest! {
         (map, start, goal, eight) in random_map(),
         seeks in prop::collection::vec(0.0f64..=1.0, 1..8),
     ) {
-        use navlab::search::{ListKind, NodeStatus, NodesShown, SearchReplay};
+        use navlab_core::search::{ListKind, NodeStatus, NodesShown, SearchReplay};
         let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
         let heuristic = Heuristic::Octile;
         for (algorithm, list) in [

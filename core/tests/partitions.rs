@@ -4,13 +4,13 @@
 
 mod common;
 use common::*;
-use navlab::geom::Vec2;
-use navlab::grid::free_segment::{HalfPoint, is_pinch, segment_is_free};
-use navlab::grid::quadtree::QuadTree;
-use navlab::grid::visibility::VisibilityGraph;
-use navlab::grid::{Connectivity, TileMap};
-use navlab::partitions::{Partition, compare_partitions};
-use navlab::search::{NoObserver, SearchOutcome};
+use navlab_core::geom::Vec2;
+use navlab_core::grid::free_segment::{HalfPoint, is_pinch, segment_is_free};
+use navlab_core::grid::quadtree::QuadTree;
+use navlab_core::grid::visibility::VisibilityGraph;
+use navlab_core::grid::{Connectivity, TileMap};
+use navlab_core::partitions::{Partition, compare_partitions};
+use navlab_core::search::{NoObserver, SearchOutcome};
 use proptest::prelude::*;
 
 /// The published any-angle lengths between cell corners of arena.map (Polyanya's arena tests,
@@ -23,7 +23,7 @@ fn the_visibility_graph_of_arena_gives_the_published_any_angle_lengths() {
     ) else {
         return;
     };
-    let map = navlab::grid::movingai::load_map(&map_path).expect("arena.map");
+    let map = navlab_core::grid::movingai::load_map(&map_path).expect("arena.map");
     let graph = VisibilityGraph::build(&map).expect("arena has few corners");
     let csv = std::fs::read_to_string(csv_path).expect("csv");
     let mut checked = 0;
@@ -262,7 +262,7 @@ proptest! {
 #[test]
 fn a_start_on_its_goal_has_length_zero_everywhere() {
     let mut map = TileMap::new(9, 7).expect("size");
-    map.set((4, 2), navlab::grid::Tile::Wall);
+    map.set((4, 2), navlab_core::grid::Tile::Wall);
     let comparison = compare_partitions(&map, (1, 1), (1, 1), Connectivity::Eight);
     assert_eq!(comparison.results.len(), 4);
     for result in &comparison.results {

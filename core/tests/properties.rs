@@ -3,16 +3,16 @@
 
 mod common;
 use common::*;
-use navlab::navmesh::generate::{GridMeshSpec, jittered_grid};
-use navlab::navmesh::{CostModel, NavMesh, PathStatus, QueryOptions, find_path};
-use navlab::search::NoObserver;
+use navlab_core::navmesh::generate::{GridMeshSpec, jittered_grid};
+use navlab_core::navmesh::{CostModel, NavMesh, PathStatus, QueryOptions, find_path};
+use navlab_core::search::NoObserver;
 use proptest::prelude::*;
 
 fn small_mesh() -> impl Strategy<Value = (GridMeshSpec, f64, f64, f64, f64)> {
     (
         2usize..9,
         2usize..9,
-        0.0f64..navlab::navmesh::generate::MAX_JITTER,
+        0.0f64..navlab_core::navmesh::generate::MAX_JITTER,
         0.0f64..1.0,
         any::<u64>(),
         0.0f64..1.0,
@@ -46,7 +46,7 @@ fn any_cost_model() -> impl Strategy<Value = CostModel> {
     ]
 }
 
-fn point_in(mesh: &NavMesh, u: f64, v: f64) -> navlab::geom::Vec2 {
+fn point_in(mesh: &NavMesh, u: f64, v: f64) -> navlab_core::geom::Vec2 {
     let b = mesh.bounds();
     p(
         b.min.x + u * (b.max.x - b.min.x),
@@ -63,8 +63,8 @@ proptest! {
     /// one to one, and a state "entered from" a triangle is opened from a state in that one.
     #[test]
     fn the_open_list_head_is_the_next_node_expanded((spec, a, b, c, d) in small_mesh(), weight in 0.0f64..3.0, cost in any_cost_model()) {
-        use navlab::navmesh::{EdgeState, EdgeStates, find_path_with_states};
-        use navlab::search::{ExpansionOrder, SearchEvent};
+        use navlab_core::navmesh::{EdgeState, EdgeStates, find_path_with_states};
+        use navlab_core::search::{ExpansionOrder, SearchEvent};
         let mesh = jittered_grid(spec);
         let (from, to) = (point_in(&mesh, a, b), point_in(&mesh, c, d));
         let options = QueryOptions { cost, heuristic_weight: weight, ..QueryOptions::default() };
@@ -176,19 +176,19 @@ proptest! {
         };
         let loc = mesh.locate(q).expect("finite");
         let [x, y, z] = mesh.corners(loc.triangle);
-        prop_assert!(navlab::geom::triangle_contains(x, y, z, loc.point));
+        prop_assert!(navlab_core::geom::triangle_contains(x, y, z, loc.point));
         prop_assert_eq!(loc.snapped, mesh.triangle_at(q).is_none());
         // The index answers exactly what a brute-force exact scan answers: the lowest id.
         let brute = (0..mesh.triangles().len()).find(|&t| {
             let [a, b, c] = mesh.corners(t);
-            navlab::geom::triangle_contains(a, b, c, q)
+            navlab_core::geom::triangle_contains(a, b, c, q)
         });
         prop_assert_eq!(mesh.triangle_at(q), brute);
         // Every triangle holding the point (a vertex is held by all round it), lowest first.
         let holding: Vec<usize> = (0..mesh.triangles().len())
             .filter(|&t| {
                 let [a, b, c] = mesh.corners(t);
-                navlab::geom::triangle_contains(a, b, c, q)
+                navlab_core::geom::triangle_contains(a, b, c, q)
             })
             .collect();
         prop_assert_eq!(mesh.triangles_at(q), holding);
@@ -202,7 +202,7 @@ proptest! {
             let best = (0..mesh.triangles().len())
                 .map(|t| {
                     let [a, b, c] = mesh.corners(t);
-                    navlab::geom::closest_point_on_triangle(a, b, c, q).distance(q)
+                    navlab_core::geom::closest_point_on_triangle(a, b, c, q).distance(q)
                 })
                 .fold(f64::INFINITY, f64::min);
             prop_assert!(loc.point.distance(q) <= best + 1e-9);
@@ -238,7 +238,7 @@ proptest! {
 }
 
 /// The 4-connected regions of passable tiles, by flood fill: region number per tile.
-fn passable_regions(map: &navlab::grid::TileMap) -> (Vec<Option<usize>>, usize) {
+fn passable_regions(map: &navlab_core::grid::TileMap) -> (Vec<Option<usize>>, usize) {
     let (w, h) = (map.width(), map.height());
     let mut region = vec![None; w * h];
     let mut count = 0;
@@ -282,7 +282,7 @@ proptest! {
         map in tile_maps(1..13),
         picks in any::<(usize, usize)>(),
     ) {
-        use navlab::navmesh::from_map::{FromMapError, navmesh_from_map};
+        use navlab_core::navmesh::from_map::{FromMapError, navmesh_from_map};
         let passable = map.passable_count();
         let built = navmesh_from_map(&map, 0.0);
         if passable == 0 {
@@ -303,8 +303,8 @@ proptest! {
         // Refined: nothing to report but the islands and the pinches (no slivers, no needles,
         // nothing broken); a pinch exactly where two passable tiles touch corner to corner
         // and the other two tiles at that corner are not passable.
-        use navlab::navmesh::diagnose::FindingKind;
-        let report = navlab::navmesh::diagnose::check(&mesh, &Default::default());
+        use navlab_core::navmesh::diagnose::FindingKind;
+        let report = navlab_core::navmesh::diagnose::check(&mesh, &Default::default());
         prop_assert!(
             report.findings.iter().all(|f| matches!(f.kind, FindingKind::Islands | FindingKind::PinchVertex)),
             "{report:#?}"
@@ -355,7 +355,7 @@ proptest! {
         map in tile_maps(1..11),
         radius in prop::sample::select(vec![0.125, 0.25, 0.5, 0.75, 1.0, 1.5, 2.5]),
     ) {
-        use navlab::navmesh::from_map::{FromMapError, navmesh_from_map};
+        use navlab_core::navmesh::from_map::{FromMapError, navmesh_from_map};
         let (w, h) = (map.width() as f64, map.height() as f64);
         let blocked: Vec<(f64, f64)> = (0..map.cell_count())
             .map(|i| map.cell(i))
@@ -375,7 +375,7 @@ proptest! {
         let built = navmesh_from_map(&map, radius);
         // What the radius leaves out (shaded in the editor) and the mesh tile the passable
         // ground exactly, without overlap.
-        let left_out: f64 = navlab::navmesh::from_map::too_close_for_agent(&map, radius)
+        let left_out: f64 = navlab_core::navmesh::from_map::too_close_for_agent(&map, radius)
             .into_iter()
             .map(rect_area)
             .sum();
@@ -401,13 +401,13 @@ proptest! {
                 prop_assert!(!inside, "{v:?} closer than {radius} to the blocked tile at ({x}, {y})");
             }
         }
-        let less = radius - navlab::navmesh::from_map::AGENT_RADIUS_STEP;
+        let less = radius - navlab_core::navmesh::from_map::AGENT_RADIUS_STEP;
         let smaller = navmesh_from_map(&map, less).expect("more room with less radius");
         prop_assert!(smaller.summary().area >= area - 1e-9 * w * h);
         // Nothing to report but the islands and the pinches where the shrunk floor touches
         // itself at a corner.
-        use navlab::navmesh::diagnose::FindingKind;
-        let report = navlab::navmesh::diagnose::check(&mesh, &Default::default());
+        use navlab_core::navmesh::diagnose::FindingKind;
+        let report = navlab_core::navmesh::diagnose::check(&mesh, &Default::default());
         prop_assert!(
             report.findings.iter().all(|f| matches!(f.kind, FindingKind::Islands | FindingKind::PinchVertex)),
             "{report:#?}"
@@ -424,8 +424,8 @@ proptest! {
         radius in prop::sample::select(vec![0.0, 0.0, 0.25, 0.5]),
         convex in any::<bool>(),
     ) {
-        use navlab::navmesh::polyanya::{PolygonShape, parse, to_polyanya};
-        let Ok(mesh) = navlab::navmesh::from_map::navmesh_from_map(&map, radius) else {
+        use navlab_core::navmesh::polyanya::{PolygonShape, parse, to_polyanya};
+        let Ok(mesh) = navlab_core::navmesh::from_map::navmesh_from_map(&map, radius) else {
             return Ok(());
         };
         let shape = if convex { PolygonShape::Convex } else { PolygonShape::Triangles };
@@ -435,10 +435,10 @@ proptest! {
         for (corners, _) in &written.polygons {
             let at = |k: usize| {
                 let (x, y, _) = written.vertices[corners[k % corners.len()]];
-                navlab::geom::Vec2::new(x, y)
+                navlab_core::geom::Vec2::new(x, y)
             };
             for k in 0..corners.len() {
-                let turn = navlab::geom::orient(at(k), at(k + 1), at(k + 2));
+                let turn = navlab_core::geom::orient(at(k), at(k + 1), at(k + 2));
                 prop_assert!(turn >= 0.0, "not convex at {k} of {corners:?}");
             }
         }
@@ -503,14 +503,14 @@ fn union_area_within(rects: &[[f64; 4]], within: [f64; 4]) -> f64 {
 }
 
 /// Random polylines: up to 8 corners in a 20 × 20 square, some close together.
-fn polyline() -> impl Strategy<Value = Vec<navlab::geom::Vec2>> {
+fn polyline() -> impl Strategy<Value = Vec<navlab_core::geom::Vec2>> {
     prop::collection::vec((0.0f64..20.0, 0.0f64..20.0), 2..9)
         .prop_map(|points| points.into_iter().map(|(x, y)| p(x, y)).collect())
 }
 
-fn walk_options() -> impl Strategy<Value = navlab::navmesh::walk::WalkOptions> {
+fn walk_options() -> impl Strategy<Value = navlab_core::navmesh::walk::WalkOptions> {
     (0.5f64..5.0, 1.0f64..10.0, 0.0f64..1.5).prop_map(|(speed, turn_rate, corner_radius)| {
-        navlab::navmesh::walk::WalkOptions {
+        navlab_core::navmesh::walk::WalkOptions {
             speed,
             turn_rate,
             corner_radius,
@@ -524,10 +524,10 @@ fn walk_options() -> impl Strategy<Value = navlab::navmesh::walk::WalkOptions> {
 /// faster than the turn rate; and it never strays from the path by more than the corner radius
 /// plus two turning circles' radius (speed / turn rate).
 fn check_walk(
-    path: &[navlab::geom::Vec2],
-    options: navlab::navmesh::walk::WalkOptions,
+    path: &[navlab_core::geom::Vec2],
+    options: navlab_core::navmesh::walk::WalkOptions,
 ) -> Result<(), TestCaseError> {
-    use navlab::navmesh::walk::{WalkEvent, walk};
+    use navlab_core::navmesh::walk::{WalkEvent, walk};
     let w = walk(path, options);
     prop_assert!(w.arrived(), "{:?}", w.events.last());
     prop_assert_eq!(w.states.last().map(|s| s.position), path.last().copied());
@@ -581,15 +581,15 @@ proptest! {
         let path = find_path(&mesh, from, to, QueryOptions::default(), &mut NoObserver, &mut NoObserver).expect("finite");
         prop_assume!(!path.waypoints.is_empty());
         check_walk(&path.waypoints, options)?;
-        let again = navlab::navmesh::walk::walk(&path.waypoints, options);
-        prop_assert_eq!(again, navlab::navmesh::walk::walk(&path.waypoints, options));
+        let again = navlab_core::navmesh::walk::walk(&path.waypoints, options);
+        prop_assert_eq!(again, navlab_core::navmesh::walk::walk(&path.waypoints, options));
     }
 
     /// With no corner radius and turns as fast as wanted, the agent walks the polyline itself:
     /// every state on it, and as far as the path is long.
     #[test]
     fn a_sharp_agent_walks_the_polyline_exactly(path in polyline()) {
-        use navlab::navmesh::walk::{WalkOptions, walk};
+        use navlab_core::navmesh::walk::{WalkOptions, walk};
         let options = WalkOptions { corner_radius: 0.0, turn_rate: 1e9, ..Default::default() };
         let w = walk(&path, options);
         prop_assert!(w.arrived());
@@ -609,7 +609,7 @@ proptest! {
     /// exactly never leaves it (meshes with holes included).
     #[test]
     fn a_sharp_agent_never_leaves_the_mesh((spec, a, b, c, d) in small_mesh()) {
-        use navlab::navmesh::walk::{WalkOptions, off_mesh, walk};
+        use navlab_core::navmesh::walk::{WalkOptions, off_mesh, walk};
         let mesh = jittered_grid(spec);
         let (from, to) = (point_in(&mesh, a, b), point_in(&mesh, c, d));
         let path = find_path(&mesh, from, to, QueryOptions::default(), &mut NoObserver, &mut NoObserver).expect("finite");
@@ -634,8 +634,8 @@ proptest! {
         cost in any_cost_model(),
         seeks in prop::collection::vec(0.0f64..=1.0, 1..8),
     ) {
-        use navlab::navmesh::timeline::{Step, Timeline, TimelineReplay};
-        use navlab::search::{NodeStatus, SearchEvent};
+        use navlab_core::navmesh::timeline::{Step, Timeline, TimelineReplay};
+        use navlab_core::search::{NodeStatus, SearchEvent};
         let mesh = jittered_grid(spec);
         let (from, to) = (point_in(&mesh, a, b), point_in(&mesh, c, d));
         let options = QueryOptions { cost, heuristic_weight: 1.0, ..QueryOptions::default() };

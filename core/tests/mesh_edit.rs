@@ -5,14 +5,14 @@
 mod common;
 
 use common::testdata;
-use navlab::geom::Vec2;
-use navlab::navmesh::areas::AreaCosts;
-use navlab::navmesh::edit::{EditError, Edits, MeshEditor, Shape, ShapeKind};
-use navlab::navmesh::generate::{GridMeshSpec, jittered_grid};
-use navlab::navmesh::{
+use navlab_core::geom::Vec2;
+use navlab_core::navmesh::areas::AreaCosts;
+use navlab_core::navmesh::edit::{EditError, Edits, MeshEditor, Shape, ShapeKind};
+use navlab_core::navmesh::generate::{GridMeshSpec, jittered_grid};
+use navlab_core::navmesh::{
     BuildOptions, CostModel, NavMesh, PathStatus, Plane, QueryOptions, find_path, obj,
 };
-use navlab::search::NoObserver;
+use navlab_core::search::NoObserver;
 use proptest::prelude::*;
 use std::sync::Arc;
 
@@ -141,7 +141,7 @@ fn v(x: f64, y: f64) -> Vec2 {
 }
 
 fn built_in(name: &str) -> Arc<NavMesh> {
-    let scene = navlab::assets::ALL
+    let scene = navlab_core::assets::ALL
         .into_iter()
         .find(|s| s.name == name)
         .expect("built-in scene");
@@ -176,7 +176,7 @@ fn path(
     to: Vec2,
     costs: AreaCosts,
     weight: f64,
-) -> navlab::navmesh::Path {
+) -> navlab_core::navmesh::Path {
     let options = QueryOptions {
         cost: CostModel::Centroid,
         heuristic_weight: weight,
@@ -194,7 +194,7 @@ fn enters(waypoints: &[Vec2], shape: &Shape) -> bool {
                 // Far enough inside not to be the outline itself.
                 let ring = shape.corners();
                 (0..ring.len()).all(|i| {
-                    let q = navlab::geom::closest_point_on_segment(
+                    let q = navlab_core::geom::closest_point_on_segment(
                         ring[i],
                         ring[(i + 1) % ring.len()],
                         p,
@@ -662,7 +662,7 @@ fn edits_round_trip_through_json() {
 /// their areas, the shapes — editable (a door saved closed opens again).
 #[test]
 fn edits_saved_beside_a_mesh_reopen_it_editable() {
-    use navlab::navmesh::edit::saved;
+    use navlab_core::navmesh::edit::saved;
     let dir = tempfile::tempdir().expect("temp dir");
     let mut editor = MeshEditor::new(built_in("rooms.obj"));
     editor
@@ -729,7 +729,7 @@ fn edits_saved_beside_a_mesh_reopen_it_editable() {
 /// the edits file's name; none is no error.
 #[test]
 fn edits_that_do_not_fit_their_mesh_are_refused() {
-    use navlab::navmesh::edit::saved::{self, SavedEditsError};
+    use navlab_core::navmesh::edit::saved::{self, SavedEditsError};
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("room.obj");
     let base = built_in("rooms.obj");
@@ -785,7 +785,7 @@ fn edits_that_do_not_fit_their_mesh_are_refused() {
 /// near one of those makes a thin triangle the refinement may not split.
 #[test]
 fn a_cut_mesh_checks_as_clean_as_the_mesh_it_was_cut_from() {
-    use navlab::navmesh::diagnose::{CheckOptions, check};
+    use navlab_core::navmesh::diagnose::{CheckOptions, check};
     let counts = |mesh: &NavMesh| -> Vec<(String, usize)> {
         check(mesh, &CheckOptions::default())
             .findings

@@ -4,12 +4,14 @@
 
 mod common;
 use common::testdata;
-use navlab::geom::{Vec2, orient};
-use navlab::grid::{Tile, TileMap};
-use navlab::navmesh::anyangle::{OptimalPath, SearchFaces, shortest_path, shortest_path_walking};
-use navlab::navmesh::query::{CostModel, QueryOptions, find_path};
-use navlab::navmesh::{NavMesh, Plane};
-use navlab::search::NoObserver;
+use navlab_core::geom::{Vec2, orient};
+use navlab_core::grid::{Tile, TileMap};
+use navlab_core::navmesh::anyangle::{
+    OptimalPath, SearchFaces, shortest_path, shortest_path_walking,
+};
+use navlab_core::navmesh::query::{CostModel, QueryOptions, find_path};
+use navlab_core::navmesh::{NavMesh, Plane};
+use navlab_core::search::NoObserver;
 use proptest::prelude::*;
 
 /// The shortest path walking the mesh's convex polygons, after checking that walking its
@@ -209,7 +211,7 @@ fn the_hand_made_polyanya_meshes_agree_with_the_visibility_oracle() {
 fn straight_when_clear_and_round_the_corner_when_not() {
     // A 6 × 4 room with a wall from the bottom up to row 2 at column 3.
     let map = common::walled_map(&["......", "......", "...#..", "...#.."]);
-    let mesh = navlab::navmesh::from_map::navmesh_from_map(&map, 0.0).expect("builds");
+    let mesh = navlab_core::navmesh::from_map::navmesh_from_map(&map, 0.0).expect("builds");
     let clear = optimal(&mesh, Vec2::new(0.5, 0.5), Vec2::new(5.5, 1.5));
     assert!((clear.length - Vec2::new(5.0, 1.0).length()).abs() < 1e-12);
     assert_eq!(clear.waypoints.len(), 2);
@@ -232,7 +234,7 @@ fn straight_when_clear_and_round_the_corner_when_not() {
     );
     // Unreachable: walled off.
     let walled = common::walled_map(&["..#..", "..#..", "..#.."]);
-    let mesh = navlab::navmesh::from_map::navmesh_from_map(&walled, 0.0).expect("builds");
+    let mesh = navlab_core::navmesh::from_map::navmesh_from_map(&walled, 0.0).expect("builds");
     assert!(!optimal(&mesh, Vec2::new(0.5, 0.5), Vec2::new(4.5, 0.5)).is_found());
 }
 
@@ -454,7 +456,7 @@ proptest! {
             .map(|r| r.iter().map(|&w| if w { Tile::Wall } else { Tile::Grass }).collect())
             .collect();
         let map = TileMap::from_rows(rows).expect("map");
-        let Ok(mesh) = navlab::navmesh::from_map::navmesh_from_map(&map, 0.0) else {
+        let Ok(mesh) = navlab_core::navmesh::from_map::navmesh_from_map(&map, 0.0) else {
             return Ok(());
         };
         let open: Vec<Vec2> = picks
@@ -499,10 +501,10 @@ proptest! {
 /// when A* finds a path.
 #[test]
 fn on_real_and_built_in_meshes_it_is_bounded_by_the_straight_line_and_the_corridor() {
-    let mut meshes: Vec<(String, NavMesh)> = navlab::assets::ALL
+    let mut meshes: Vec<(String, NavMesh)> = navlab_core::assets::ALL
         .iter()
         .map(|s| {
-            let mesh = navlab::navmesh::obj::parse(s.obj, s.name, Plane::Xz).expect("parses");
+            let mesh = navlab_core::navmesh::obj::parse(s.obj, s.name, Plane::Xz).expect("parses");
             (s.name.to_string(), mesh)
         })
         .collect();
@@ -554,8 +556,8 @@ fn on_real_and_built_in_meshes_it_is_bounded_by_the_straight_line_and_the_corrid
 /// across from one floor to the other where they overlap).
 #[test]
 fn a_floor_folded_under_stairs_is_reached_by_going_down_them() {
-    let scene = navlab::assets::STAIRS;
-    let mesh = navlab::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz).expect("asset");
+    let scene = navlab_core::assets::STAIRS;
+    let mesh = navlab_core::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz).expect("asset");
     let (from, to) = (Vec2::new(0.097, 6.296), Vec2::new(2.457, 7.561));
     let located = mesh.locate(from).expect("on the mesh");
     assert!(
@@ -762,7 +764,7 @@ impl NudgedRoom {
             });
         }
         let positions = points.iter().map(|p| [p.x, 0.0, p.y]).collect();
-        let mesh = navlab::navmesh::RawMesh::new(positions, polygons, Plane::Xz)
+        let mesh = navlab_core::navmesh::RawMesh::new(positions, polygons, Plane::Xz)
             .build()
             .ok()?;
         Some((mesh, walls))
@@ -847,9 +849,9 @@ proptest! {
             return Ok(());
         };
         let pinch = room.place((cu + hu, cv + hv));
-        let report = navlab::navmesh::diagnose::check(&mesh, &Default::default());
+        let report = navlab_core::navmesh::diagnose::check(&mesh, &Default::default());
         let pinches = report
-            .get(navlab::navmesh::diagnose::FindingKind::PinchVertex)
+            .get(navlab_core::navmesh::diagnose::FindingKind::PinchVertex)
             .map_or(0, |f| f.items.iter().filter(|i| Vec2::new(i.at[0], i.at[1]) == pinch).count());
         prop_assert_eq!(pinches, 1, "check names the pinch at {}", pinch);
         // Beside the corner in the two free quadrants (up-left and down-right of it in the

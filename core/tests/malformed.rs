@@ -3,151 +3,19 @@
 //! maps, scenarios).
 
 mod common;
+use common::broken_files::{mesh_corpus, obj_corpus};
 use common::cases_or;
-use navlab::grid::movingai::{parse_map, parse_navlab_json, parse_scenarios};
-use navlab::grid::tiled::{parse_tmj, parse_tmx};
-use navlab::navmesh::{NavMesh, Plane, obj, polyanya};
+use navlab_core::grid::movingai::{parse_map, parse_navlab_json, parse_scenarios};
+use navlab_core::grid::tiled::{parse_tmj, parse_tmx};
+use navlab_core::navmesh::{NavMesh, Plane, obj, polyanya};
 use proptest::prelude::*;
-use std::process::Command;
 
 // The fuzz targets' checks (`fuzz/`), compiled and run here too: CI keeps them building, and
 // proptest's inputs go through their whole pipeline.
-#[path = "../fuzz/checks/map_file.rs"]
+#[path = "../../fuzz/checks/map_file.rs"]
 mod map_file_checks;
-#[path = "../fuzz/checks/mesh_file.rs"]
+#[path = "../../fuzz/checks/mesh_file.rs"]
 mod mesh_file_checks;
-
-/// (name, contents, the 1-based line the error must name, if any).
-fn obj_corpus() -> Vec<(&'static str, Vec<u8>, Option<usize>)> {
-    let tri = "v 0 0 0\nv 1 0 0\nv 0 0 1\n";
-    vec![
-        ("empty.obj", b"".to_vec(), None),
-        ("comments.obj", b"# nothing\n# here\n".to_vec(), None),
-        (
-            "binary.obj",
-            vec![0, 159, 146, 150, 255, 0, 10, 118, 32, 1],
-            None,
-        ),
-        (
-            "invalid-utf8.obj",
-            b"v 0 0 0\nv \xff\xfe 0 0\n".to_vec(),
-            Some(2),
-        ),
-        (
-            "short-vertex.obj",
-            b"v 0 0 0\nv 1 2\nf 1 2 1\n".to_vec(),
-            None,
-        ),
-        ("words.obj", b"v 0 0 0\nv a b c\n".to_vec(), Some(2)),
-        (
-            "nan.obj",
-            format!("{tri}v nan 0 0\nf 1 2 3\n").into_bytes(),
-            Some(4),
-        ),
-        (
-            "inf.obj",
-            b"v 0 0 0\nv 1 0 inf\nv 0 0 1\nf 1 2 3\n".to_vec(),
-            Some(2),
-        ),
-        (
-            "face-no-vertices.obj",
-            b"# faces first\nf 1 2 3\n".to_vec(),
-            Some(2),
-        ),
-        (
-            "index-out-of-range.obj",
-            format!("{tri}f 1 2 3\nf 1 2 9\n").into_bytes(),
-            Some(5),
-        ),
-        (
-            "zero-index.obj",
-            format!("{tri}f 0 1 2\n").into_bytes(),
-            Some(4),
-        ),
-        (
-            "negative-out-of-range.obj",
-            format!("{tri}f -1 -2 -7\n").into_bytes(),
-            Some(4),
-        ),
-        (
-            "huge-index.obj",
-            format!("{tri}f 1 2 99999999999999999999\n").into_bytes(),
-            Some(4),
-        ),
-        (
-            "lines-only.obj",
-            format!("{tri}l 1 2\nf 1 2\n").into_bytes(),
-            None,
-        ),
-        (
-            // Flat in no plane: a line (a face flat in XZ alone is read in XY, where it lies).
-            "a-line.obj",
-            b"v 0 0 0\nv 1 1 1\nv 2 2 2\nf 1 2 3\n".to_vec(),
-            None,
-        ),
-        (
-            "all-degenerate.obj",
-            format!("{tri}f 1 1 2\nf 2 2 2\n").into_bytes(),
-            None,
-        ),
-        (
-            "object-only.obj",
-            b"o Empty\ng group\nusemtl x\n".to_vec(),
-            None,
-        ),
-        (
-            "long-line.obj",
-            format!("{tri}f {}\n", "1 2 3 ".repeat(20000)).into_bytes(),
-            None,
-        ),
-        (
-            "nul-inside.obj",
-            format!("{tri}f 1 2\0 3\n").into_bytes(),
-            None,
-        ),
-    ]
-}
-
-fn mesh_corpus() -> Vec<(&'static str, Vec<u8>, Option<usize>)> {
-    vec![
-        ("empty.mesh", b"".to_vec(), None),
-        ("wrong-magic.mesh", b"hello 2\n1 1\n".to_vec(), Some(1)),
-        ("truncated.mesh", b"mesh\n2\n".to_vec(), Some(2)),
-        ("bad-version.mesh", b"mesh\n9\n3 1\n".to_vec(), Some(2)),
-        (
-            "huge-count.mesh",
-            b"mesh\n2\n99999999999 1\n".to_vec(),
-            Some(3),
-        ),
-        ("negative-count.mesh", b"mesh\n2\n-3 1\n".to_vec(), Some(3)),
-        (
-            "not-a-number.mesh",
-            b"mesh\n2\n3 1\n0 0 0\nx 1 0\n".to_vec(),
-            Some(5),
-        ),
-        (
-            "vertex-out-of-range.mesh",
-            b"mesh\n2\n3 1\n0 0 0\n1 0 0\n0 1 0\n3 0 1 7 -1 -1 -1\n".to_vec(),
-            Some(7),
-        ),
-        (
-            "v3-zero-index.mesh",
-            b"mesh\n3\n3 1\n0 0\n1 0\n0 1\n1 3 0 1 2 0 0 0\n".to_vec(),
-            Some(7),
-        ),
-        (
-            "trailing.mesh",
-            b"mesh\n2\n3 1\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2 -1 -1 -1\nextra\n".to_vec(),
-            Some(8),
-        ),
-        ("nan.mesh", b"mesh\n2\n3 1\nNaN 0 0\n".to_vec(), Some(4)),
-        (
-            "collinear.mesh",
-            b"mesh\n2\n3 1\n0 0 0\n1 0 0\n2 0 0\n3 0 1 2 -1 -1 -1\n".to_vec(),
-            None,
-        ),
-    ]
-}
 
 #[test]
 fn loaders_reject_every_broken_file_with_its_name_and_line() {
@@ -169,39 +37,6 @@ fn loaders_reject_every_broken_file_with_its_name_and_line() {
                 message.contains(&format!("{name}:{line}:")),
                 "{name}: expected line {line} in: {message}"
             );
-        }
-    }
-}
-
-#[test]
-fn cli_answers_broken_files_with_exit_2_and_one_clear_line() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let exe = env!("CARGO_BIN_EXE_navlab");
-    for (name, bytes, _) in obj_corpus().into_iter().chain(mesh_corpus()) {
-        let path = dir.path().join(name);
-        std::fs::write(&path, &bytes).expect("write");
-        for args in [
-            vec!["info", path.to_str().expect("utf-8 path")],
-            vec![
-                "path",
-                path.to_str().expect("utf-8 path"),
-                "--from",
-                "0,0",
-                "--to",
-                "1,1",
-                "--json",
-            ],
-        ] {
-            let out = Command::new(exe).args(&args).output().expect("runs");
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert_eq!(out.status.code(), Some(2), "{name} {args:?}: {stderr}");
-            assert!(out.stdout.is_empty(), "{name}: nothing on stdout");
-            assert!(
-                stderr.starts_with("error: ") && stderr.contains(name),
-                "{name}: {stderr}"
-            );
-            assert!(!stderr.contains("panicked"), "{name}: {stderr}");
-            assert_eq!(stderr.trim_end().lines().count(), 1, "{name}: {stderr}");
         }
     }
 }
@@ -232,34 +67,6 @@ fn what_real_exporters_write_loads() {
         "the last face repeats the first one"
     );
     assert!((s.area - 2.25).abs() < 1e-12, "area {}", s.area);
-}
-
-#[test]
-fn cli_rejects_a_missing_file_and_bad_points() {
-    let exe = env!("CARGO_BIN_EXE_navlab");
-    let out = Command::new(exe)
-        .args(["info", "no/such/file.obj"])
-        .output()
-        .expect("runs");
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no/such/file.obj"));
-    let maze = common::repo_path("assets/maze.obj");
-    for bad in ["a,b", "1", "1,2,3", "nan,1", "1,inf", ""] {
-        let out = Command::new(exe)
-            .args([
-                "path",
-                maze.to_str().expect("utf-8"),
-                "--from",
-                bad,
-                "--to",
-                "1,1",
-            ])
-            .output()
-            .expect("runs");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{bad}: {stderr}");
-        assert!(!stderr.contains("panicked"));
-    }
 }
 
 fn token_soup() -> impl Strategy<Value = Vec<u8>> {

@@ -5,13 +5,13 @@
 //! search did: the order of its expansions, its thresholds, the path's corners.
 
 mod common;
-use navlab::geom::Vec2;
-use navlab::grid::TileMap;
-use navlab::grid::{AlgorithmKind, Connectivity, GridAlgorithm, SearchTuning, grid_search};
-use navlab::navmesh::timeline::{Step, Timeline};
-use navlab::navmesh::{NavMesh, Plane, QueryOptions};
-use navlab::search::SearchEvent;
-use navlab::search::pseudocode::{Listing, LitLine, funnel_step};
+use navlab_core::geom::Vec2;
+use navlab_core::grid::TileMap;
+use navlab_core::grid::{AlgorithmKind, Connectivity, GridAlgorithm, SearchTuning, grid_search};
+use navlab_core::navmesh::timeline::{Step, Timeline};
+use navlab_core::navmesh::{NavMesh, Plane, QueryOptions};
+use navlab_core::search::SearchEvent;
+use navlab_core::search::pseudocode::{Listing, LitLine, funnel_step};
 use proptest::prelude::*;
 use std::collections::{HashMap, VecDeque};
 
@@ -218,10 +218,10 @@ fn every_grid_step_has_its_line_and_the_lines_replay_the_search() {
     // No path: the last line says so.
     let mut walled = map.clone();
     for y in 0..7 {
-        walled.set((6, y), navlab::grid::Tile::Wall);
-        walled.set((7, y), navlab::grid::Tile::Wall);
+        walled.set((6, y), navlab_core::grid::Tile::Wall);
+        walled.set((7, y), navlab_core::grid::Tile::Wall);
     }
-    walled.set((7, 6), navlab::grid::Tile::Grass);
+    walled.set((7, 6), navlab_core::grid::Tile::Grass);
     check_grid(&walled, (0, 0), (7, 6));
 }
 
@@ -243,11 +243,11 @@ fn a_search_stopped_by_its_budget_ends_on_the_budget_line() {
             (7, 3),
             algorithm,
             Connectivity::Eight,
-            &mut navlab::search::WorkLimit::new(&mut events, 5),
+            &mut navlab_core::search::WorkLimit::new(&mut events, 5),
         );
         assert_eq!(
             stopped.outcome,
-            navlab::search::SearchOutcome::BudgetExceeded,
+            navlab_core::search::SearchOutcome::BudgetExceeded,
             "{}",
             listing.name()
         );
@@ -280,12 +280,12 @@ proptest! {
 #[test]
 fn the_navmesh_search_and_the_funnel_replay_from_their_lines() {
     for scene in [
-        navlab::assets::ROOMS,
-        navlab::assets::MAZE,
-        navlab::assets::HOLE,
+        navlab_core::assets::ROOMS,
+        navlab_core::assets::MAZE,
+        navlab_core::assets::HOLE,
     ] {
-        let mesh =
-            navlab::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz).expect("built-in mesh");
+        let mesh = navlab_core::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz)
+            .expect("built-in mesh");
         let (start, goal) = (
             Vec2::new(scene.start.0, scene.start.1),
             Vec2::new(scene.goal.0, scene.goal.1),
@@ -327,7 +327,8 @@ fn check_mesh(mesh: &NavMesh, timeline: &Timeline) {
             Some(p) if p.distance(*corner) < 0.01 => next += 1,
             _ => {
                 let on_path = path.waypoints.windows(2).any(|w| {
-                    navlab::geom::closest_point_on_segment(w[0], w[1], *corner).distance(*corner)
+                    navlab_core::geom::closest_point_on_segment(w[0], w[1], *corner)
+                        .distance(*corner)
                         < 0.01
                 });
                 assert!(on_path, "corner {corner} off the path {:?}", path.waypoints);
@@ -349,14 +350,15 @@ fn check_mesh(mesh: &NavMesh, timeline: &Timeline) {
 /// search ends on line 5 with the shortest path's length.
 #[test]
 fn polyanyas_lines_replay_its_search() {
-    use navlab::navmesh::anyangle::PolyanyaEvent;
-    use navlab::navmesh::polyanya_lines::polyanya_step;
+    use navlab_core::navmesh::anyangle::PolyanyaEvent;
+    use navlab_core::navmesh::polyanya_lines::polyanya_step;
     for scene in [
-        navlab::assets::ROOMS,
-        navlab::assets::HOLE,
-        navlab::assets::MAZE,
+        navlab_core::assets::ROOMS,
+        navlab_core::assets::HOLE,
+        navlab_core::assets::MAZE,
     ] {
-        let mesh = navlab::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz).expect("mesh");
+        let mesh =
+            navlab_core::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz).expect("mesh");
         let (start, goal) = (
             Vec2::new(scene.start.0, scene.start.1),
             Vec2::new(scene.goal.0, scene.goal.1),

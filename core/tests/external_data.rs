@@ -3,13 +3,13 @@
 
 mod common;
 use common::*;
-use navlab::navmesh::{CostModel, NavMesh, PathStatus, Plane, QueryOptions, find_path};
-use navlab::search::NoObserver;
+use navlab_core::navmesh::{CostModel, NavMesh, PathStatus, Plane, QueryOptions, find_path};
+use navlab_core::search::NoObserver;
 
 /// One scenario line: start, goal and the listed optimal (any-angle) length; -1 = no path.
 struct Scenario {
-    from: navlab::geom::Vec2,
-    to: navlab::geom::Vec2,
+    from: navlab_core::geom::Vec2,
+    to: navlab_core::geom::Vec2,
     optimal: f64,
     /// Half a unit in the last digit printed: the files list `4`, `7.414` or 16 digits.
     precision: f64,
@@ -34,7 +34,7 @@ fn read_polyanya_scen(text: &str) -> Vec<Scenario> {
         .collect()
 }
 
-fn run(mesh: &NavMesh, s: &Scenario, cost: CostModel) -> navlab::navmesh::Path {
+fn run(mesh: &NavMesh, s: &Scenario, cost: CostModel) -> navlab_core::navmesh::Path {
     let options = QueryOptions {
         cost,
         ..QueryOptions::default()
@@ -291,12 +291,12 @@ fn a_mesh_built_from_arena_map_covers_it_and_never_beats_the_any_angle_optimum()
     else {
         return;
     };
-    let map = navlab::grid::movingai::load_map(&map_file).expect("arena.map loads");
-    let mesh = navlab::navmesh::from_map::navmesh_from_map(&map, 0.0).expect("a mesh");
+    let map = navlab_core::grid::movingai::load_map(&map_file).expect("arena.map loads");
+    let mesh = navlab_core::navmesh::from_map::navmesh_from_map(&map, 0.0).expect("a mesh");
     // The same 2054 passable cells as Polyanya's arena meshes, in one piece, with nothing for
     // the diagnostics to report (refined: no needles).
     assert_close(mesh.summary().area, 2054.0, 1e-9);
-    let report = navlab::navmesh::diagnose::check(&mesh, &Default::default());
+    let report = navlab_core::navmesh::diagnose::check(&mesh, &Default::default());
     assert!(report.is_clean(), "{report:#?}");
     assert_close_to_any_angle("arena.map's mesh", &mesh, &arena_any_angle(&dir));
 }
@@ -306,7 +306,7 @@ fn a_mesh_built_from_arena_map_covers_it_and_never_beats_the_any_angle_optimum()
 /// walls, and a search crosses it around them.
 #[test]
 fn tiled_maps_import_their_solid_layer_as_walls_from_xml_and_json_alike() {
-    use navlab::grid::tiled;
+    use navlab_core::grid::tiled;
     let (Some(tmx), Some(tmj)) = (
         testdata("tiled/orthogonal-simple.tmx"),
         testdata("tiled/orthogonal-simple.tmj"),
@@ -329,16 +329,19 @@ fn tiled_maps_import_their_solid_layer_as_walls_from_xml_and_json_alike() {
         ]
     );
     // load_any reads them too (the CLI and the app go through it).
-    assert_eq!(&navlab::grid::movingai::load_any(&tmj).expect("loads"), map);
-    let path = navlab::grid::grid_search(
+    assert_eq!(
+        &navlab_core::grid::movingai::load_any(&tmj).expect("loads"),
+        map
+    );
+    let path = navlab_core::grid::grid_search(
         map,
         (0, 0),
         (9, 9),
-        navlab::grid::GridAlgorithm::Dijkstra,
-        navlab::grid::Connectivity::Eight,
-        &mut navlab::search::NoObserver,
+        navlab_core::grid::GridAlgorithm::Dijkstra,
+        navlab_core::grid::Connectivity::Eight,
+        &mut navlab_core::search::NoObserver,
     );
-    assert_eq!(path.outcome, navlab::search::SearchOutcome::Found);
+    assert_eq!(path.outcome, navlab_core::search::SearchOutcome::Found);
     assert!(path.path.iter().all(|&c| map.is_passable(c)));
 }
 
@@ -352,7 +355,7 @@ fn same_cycle<T: PartialEq + Copy>(values: &[T], want: &[T]) -> bool {
 
 #[test]
 fn arena_mesh_written_back_as_polyanya_has_the_authors_neighbour_lists() {
-    use navlab::navmesh::polyanya::{PolygonShape, load, to_polyanya};
+    use navlab_core::navmesh::polyanya::{PolygonShape, load, to_polyanya};
     let Some(path) = testdata("meshes/polyanya/arena.mesh") else {
         return;
     };
@@ -425,8 +428,8 @@ fn arena_mesh_written_back_as_polyanya_has_the_authors_neighbour_lists() {
 
 #[test]
 fn the_authors_polyanya_files_have_consistent_neighbour_lists_and_a_changed_one_is_found() {
-    use navlab::navmesh::diagnose::{FindingKind, check};
-    use navlab::navmesh::polyanya::parse;
+    use navlab_core::navmesh::diagnose::{FindingKind, check};
+    use navlab_core::navmesh::polyanya::parse;
     let Some(dir) = testdata("meshes/polyanya") else {
         return;
     };
@@ -442,7 +445,7 @@ fn the_authors_polyanya_files_have_consistent_neighbour_lists_and_a_changed_one_
     );
     assert!(files.len() >= 8, "{files:?}");
     for path in &files {
-        let mesh = navlab::navmesh::polyanya::load(path).expect("loads");
+        let mesh = navlab_core::navmesh::polyanya::load(path).expect("loads");
         assert_eq!(mesh.raw().neighbour_list_problems, [], "{}", path.display());
     }
     // Polygon 0 of arena.mesh (line 116: 3 lines of header, 112 vertices) made to claim a wall
@@ -478,7 +481,7 @@ fn the_authors_polyanya_files_have_consistent_neighbour_lists_and_a_changed_one_
 
 #[test]
 fn the_authors_arena_triangulation_merges_into_about_as_few_convex_polygons_as_theirs() {
-    use navlab::navmesh::polyanya::{PolygonShape, load, to_polyanya};
+    use navlab_core::navmesh::polyanya::{PolygonShape, load, to_polyanya};
     let (Some(cdt), Some(merged)) = (
         testdata("meshes/polyanya/arena.mesh"),
         testdata("meshes/polyanya/arena-merged.mesh"),
@@ -504,7 +507,7 @@ fn the_authors_arena_triangulation_merges_into_about_as_few_convex_polygons_as_t
         theirs.polygons.len()
     );
     // Read back, it covers arena.map's cells and gives paths as good as the authors' meshes.
-    let back = navlab::navmesh::polyanya::parse(text.as_bytes(), "ours.mesh").expect("reads");
+    let back = navlab_core::navmesh::polyanya::parse(text.as_bytes(), "ours.mesh").expect("reads");
     assert_close(back.summary().area, 2054.0, 1e-9);
     let dir = cdt.parent().expect("folder");
     assert_close_to_any_angle("arena.mesh merged by navlab", &back, &arena_any_angle(dir));

@@ -4,10 +4,10 @@
 
 mod common;
 use common::testdata;
-use navlab::navmesh::diagnose::{
+use navlab_core::navmesh::diagnose::{
     CheckOptions, CheckReport, FindingKind, Severity, check_raw, repair,
 };
-use navlab::navmesh::{NavMesh, Plane, RawMesh};
+use navlab_core::navmesh::{NavMesh, Plane, RawMesh};
 use std::collections::HashMap;
 
 /// A mesh in the XZ plane at height 0 from (x, z) points and faces.
@@ -123,7 +123,7 @@ fn the_iron_harvest_mesh_has_its_pinch_vertices_named() {
         return;
     };
     let mesh = NavMesh::load(&path, Plane::Xy).expect("loads");
-    let report = navlab::navmesh::diagnose::check(&mesh, &CheckOptions::default());
+    let report = navlab_core::navmesh::diagnose::check(&mesh, &CheckOptions::default());
     let pinches = report.get(FindingKind::PinchVertex).expect("pinches");
     assert_eq!(pinches.count, 53);
     assert!(
@@ -241,10 +241,10 @@ fn float_noise_at_a_seam_is_a_near_duplicate_and_repair_welds_it() {
     assert_eq!(vertices, [1, copy]);
     let before = mesh.build().expect("builds");
     let left = before
-        .triangle_at(navlab::geom::Vec2::new(0.9, 0.1))
+        .triangle_at(navlab_core::geom::Vec2::new(0.9, 0.1))
         .expect("left");
     let right = before
-        .triangle_at(navlab::geom::Vec2::new(1.1, 0.1))
+        .triangle_at(navlab_core::geom::Vec2::new(1.1, 0.1))
         .expect("right");
     assert_eq!(
         before.shared_edge(left, right),
@@ -257,10 +257,10 @@ fn float_noise_at_a_seam_is_a_near_duplicate_and_repair_welds_it() {
     assert!(check(&fixed).is_clean(), "{:#?}", check(&fixed));
     let after = fixed.build().expect("builds");
     let left = after
-        .triangle_at(navlab::geom::Vec2::new(0.9, 0.1))
+        .triangle_at(navlab_core::geom::Vec2::new(0.9, 0.1))
         .expect("left");
     let right = after
-        .triangle_at(navlab::geom::Vec2::new(1.1, 0.1))
+        .triangle_at(navlab_core::geom::Vec2::new(1.1, 0.1))
         .expect("right");
     assert!(after.shared_edge(left, right).is_some());
 }
@@ -304,10 +304,10 @@ fn a_vertex_on_another_faces_edge_is_a_t_junction_and_repair_splits_the_edge() {
     // Not connected across x = 1 above the bottom row.
     let before = mesh.build().expect("builds");
     let tall = before
-        .triangle_at(navlab::geom::Vec2::new(0.9, 2.5))
+        .triangle_at(navlab_core::geom::Vec2::new(0.9, 2.5))
         .expect("tall");
     let upper_right = before
-        .triangle_at(navlab::geom::Vec2::new(1.1, 2.5))
+        .triangle_at(navlab_core::geom::Vec2::new(1.1, 2.5))
         .expect("right");
     assert_eq!(before.shared_edge(tall, upper_right), None);
 
@@ -317,10 +317,10 @@ fn a_vertex_on_another_faces_edge_is_a_t_junction_and_repair_splits_the_edge() {
     assert!(check(&fixed).is_clean(), "{:#?}", check(&fixed));
     let after = fixed.build().expect("builds");
     let tall = after
-        .triangle_at(navlab::geom::Vec2::new(0.9, 2.5))
+        .triangle_at(navlab_core::geom::Vec2::new(0.9, 2.5))
         .expect("tall");
     let upper_right = after
-        .triangle_at(navlab::geom::Vec2::new(1.1, 2.5))
+        .triangle_at(navlab_core::geom::Vec2::new(1.1, 2.5))
         .expect("right");
     assert!(after.shared_edge(tall, upper_right).is_some());
 }
@@ -347,11 +347,11 @@ fn a_face_folded_over_another_overlaps() {
     let tri = {
         let p = |v: usize| {
             let q = mesh.positions[v];
-            navlab::geom::Vec2::new(q[0], q[2])
+            navlab_core::geom::Vec2::new(q[0], q[2])
         };
-        let apex = navlab::geom::Vec2::new(2.5, 0.5);
-        let grid_sign = navlab::geom::orient(p(0), p(4), p(5)).signum();
-        if navlab::geom::orient(p(a), p(b), apex).signum() == grid_sign {
+        let apex = navlab_core::geom::Vec2::new(2.5, 0.5);
+        let grid_sign = navlab_core::geom::orient(p(0), p(4), p(5)).signum();
+        if navlab_core::geom::orient(p(a), p(b), apex).signum() == grid_sign {
             vec![a, b, base]
         } else {
             vec![b, a, base]
@@ -388,7 +388,7 @@ fn the_blender_export_has_its_24_islands_and_names_the_rest() {
         return;
     };
     let mesh = NavMesh::load(&path, Plane::Xz).expect("loads");
-    let report = navlab::navmesh::diagnose::check(&mesh, &CheckOptions::default());
+    let report = navlab_core::navmesh::diagnose::check(&mesh, &CheckOptions::default());
 
     // Independent count: faces joined by edges between positions that are equal.
     let raw = mesh.raw();
@@ -445,9 +445,10 @@ fn the_blender_export_has_its_24_islands_and_names_the_rest() {
 
 #[test]
 fn the_built_in_meshes_have_no_errors_but_the_deliberate_ones() {
-    for scene in navlab::assets::ALL {
-        let mesh = navlab::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz).expect("loads");
-        let report = navlab::navmesh::diagnose::check(&mesh, &CheckOptions::default());
+    for scene in navlab_core::assets::ALL {
+        let mesh =
+            navlab_core::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz).expect("loads");
+        let report = navlab_core::navmesh::diagnose::check(&mesh, &CheckOptions::default());
         if scene.name == "stairs.obj" {
             // Built to show a non-manifold edge: the flight leaves the floor along an edge the
             // floor also uses, and the flight lies over the floor (layers).
@@ -519,7 +520,7 @@ proptest::proptest! {
         }
         let (fixed, _) = repair(&mesh, &CheckOptions::default());
         if let Ok(built) = fixed.build() {
-            let again = navlab::navmesh::diagnose::check(&built, &CheckOptions::default());
+            let again = navlab_core::navmesh::diagnose::check(&built, &CheckOptions::default());
             proptest::prop_assert!(again.islands >= 1);
         }
     }
@@ -535,8 +536,8 @@ fn a_valid_cdt_of_a_map_written_as_exporters_do_reports_no_errors() {
     let Some(path) = testdata("movingai/maze512-4-0.map") else {
         return;
     };
-    let map = navlab::grid::movingai::load_map(&path).expect("map");
-    let mesh = navlab::navmesh::from_map::navmesh_from_map(&map, 0.0).expect("mesh");
+    let map = navlab_core::grid::movingai::load_map(&path).expect("map");
+    let mesh = navlab_core::navmesh::from_map::navmesh_from_map(&map, 0.0).expect("mesh");
     let (scale, offset) = (37.3, [10_000.0, -20_000.0]);
     let world = |v: usize| {
         let p = mesh.vertices()[v];

@@ -4,14 +4,14 @@
 
 mod common;
 use common::{CORNER_MAP, cases_or};
-use navlab::geom::Vec2;
-use navlab::grid::bresenham::line;
-use navlab::grid::{Tile, TileMap};
-use navlab::pursuit::mob::look;
-use navlab::pursuit::{
+use navlab_core::geom::Vec2;
+use navlab_core::grid::bresenham::line;
+use navlab_core::grid::{Tile, TileMap};
+use navlab_core::pursuit::mob::look;
+use navlab_core::pursuit::{
     BODY_HALF, KittenControl, MobState, PursuitConfig, PursuitEvent, TrailChoice, World,
 };
-use navlab::search::NoObserver;
+use navlab_core::search::NoObserver;
 use proptest::prelude::*;
 
 fn p(x: f64, y: f64) -> Vec2 {
@@ -36,7 +36,7 @@ fn corner_world(config: PursuitConfig) -> World {
 #[derive(Default)]
 struct Log(Vec<PursuitEvent>);
 
-impl navlab::search::Observer<PursuitEvent> for Log {
+impl navlab_core::search::Observer<PursuitEvent> for Log {
     fn event(&mut self, event: PursuitEvent) {
         self.0.push(event);
     }
@@ -174,7 +174,7 @@ fn without_avoidance_the_article_bug_reproduces_and_with_it_the_same_map_ends_in
 
 #[test]
 fn rule_two_takes_the_freshest_or_the_oldest_visible_trail_point_as_chosen() {
-    use navlab::pursuit::{Sight, SmellTrail};
+    use navlab_core::pursuit::{Sight, SmellTrail};
     // The mob stands top left; the wall hides the kitten and the trail points behind it.
     let map = TileMap::from_ascii(
         "\
