@@ -13,6 +13,24 @@ pub struct Vec2 {
     pub y: f64,
 }
 
+impl From<[f64; 2]> for Vec2 {
+    fn from([x, y]: [f64; 2]) -> Self {
+        Self { x, y }
+    }
+}
+
+impl From<(f64, f64)> for Vec2 {
+    fn from((x, y): (f64, f64)) -> Self {
+        Self { x, y }
+    }
+}
+
+impl From<Vec2> for [f64; 2] {
+    fn from(p: Vec2) -> Self {
+        [p.x, p.y]
+    }
+}
+
 impl Vec2 {
     /// Makes a point from its two coordinates.
     pub const fn new(x: f64, y: f64) -> Self {

@@ -4,7 +4,7 @@
 
 use crate::geom::Vec2;
 use crate::navmesh::NavMesh;
-use crate::navmesh::areas::AreaCosts;
+use crate::navmesh::areas::{AreaCostError, AreaCosts};
 use crate::navmesh::edit::{MeshEditor, Shape, ShapeKind, shape::DEFAULT_CIRCLE_SIDES};
 use serde_json::json;
 use std::process::ExitCode;
@@ -203,15 +203,12 @@ pub fn area_costs(mesh: &NavMesh, overrides: &[(String, f64)]) -> Result<AreaCos
     let names = mesh.area_names();
     let mut costs = AreaCosts::for_names(names);
     for (name, cost) in overrides {
-        let Some(id) = names.iter().position(|n| n == name) else {
-            return Err(format!(
-                "--area-cost {name}: this mesh's area types are {}",
-                names.join(", ")
-            ));
-        };
-        let id =
-            u8::try_from(id).map_err(|_| format!("--area-cost {name}: too many area types"))?;
-        costs.set(id, *cost).map_err(|e| e.to_string())?;
+        costs
+            .set_named(names, name, *cost)
+            .map_err(|error| match error {
+                AreaCostError::UnknownName { .. } => format!("--area-cost {name}: {error}"),
+                _ => error.to_string(),
+            })?;
     }
     Ok(costs)
 }

@@ -299,6 +299,40 @@ impl GridPath {
     }
 }
 
+impl TileMap {
+    /// The cheapest path from `start` to `goal` moving in eight directions without cutting
+    /// corners (MovingAI's rules): optimal A* with the octile estimate.
+    ///
+    /// ```
+    /// use navlab_core::prelude::*;
+    ///
+    /// let map = navlab_core::grid::movingai::parse_map(
+    ///     b"type octile\nheight 3\nwidth 4\nmap\n....\n.@@.\n....\n",
+    ///     "example.map",
+    /// )?;
+    /// let found = map.path((0, 1), (3, 1));
+    /// assert_eq!(found.outcome, SearchOutcome::Found);
+    /// // Round the wall: no diagonal step cuts its corners.
+    /// assert_eq!(found.path.len(), 6);
+    /// assert!((found.cost - 5.0).abs() < 1e-9);
+    /// # Ok::<(), MapError>(())
+    /// ```
+    pub fn path(&self, start: Cell, goal: Cell) -> GridPath {
+        let algorithm = GridAlgorithm::AStar {
+            heuristic: Heuristic::Octile,
+            weight: 1.0,
+        };
+        grid_search(
+            self,
+            start,
+            goal,
+            algorithm,
+            Connectivity::Eight,
+            &mut crate::search::NoObserver,
+        )
+    }
+}
+
 /// Reusable memory for repeated searches on one map (benchmarks, scenario runs).
 #[derive(Default)]
 pub struct GridScratch {

@@ -171,7 +171,7 @@ impl Open {
 }
 
 /// No path: what a search that cannot start answers.
-fn not_found() -> OptimalPath {
+pub(super) fn not_found() -> OptimalPath {
     OptimalPath {
         waypoints: Vec::new(),
         length: f64::INFINITY,

@@ -91,6 +91,25 @@ impl AreaCosts {
         Ok(())
     }
 
+    /// Sets the multiplier of the area type called `name` among `names` (a mesh's
+    /// [`area_names`](super::NavMesh::area_names)), refusing an unknown name or a value
+    /// outside [`COST_RANGE`].
+    pub fn set_named(
+        &mut self,
+        names: &[String],
+        name: &str,
+        cost: f64,
+    ) -> Result<(), AreaCostError> {
+        let id = names
+            .iter()
+            .position(|n| n == name)
+            .and_then(|id| AreaId::try_from(id).ok())
+            .ok_or_else(|| AreaCostError::UnknownName {
+                known: names.join(", "),
+            })?;
+        self.set(id, cost)
+    }
+
     /// The cheapest multiplier among the first `count` area types.
     pub fn cheapest(&self, count: usize) -> f64 {
         self.0
@@ -120,6 +139,12 @@ pub enum AreaCostError {
     /// No area type with this id.
     #[error("there is no area type {0}")]
     NoSuchArea(AreaId),
+    /// No area type of the mesh has the name given.
+    #[error("this mesh's area types are {known}")]
+    UnknownName {
+        /// The mesh's area type names, comma-separated.
+        known: String,
+    },
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ pub mod locate;
 mod merge;
 pub mod obj;
 mod patch;
+mod path_query;
 pub mod polyanya;
 mod polyanya_cone;
 pub mod polyanya_events;
@@ -33,6 +34,7 @@ pub mod walkable;
 
 pub use build::{BuildError, BuildOptions, BuildReport};
 pub use locate::{Floor, Location};
+pub use path_query::Query;
 pub use query::{
     CostModel, EdgeState, EdgeStates, Path, PathStatus, QueryOptions, explain_search_step,
     find_path, find_path_located, find_path_with_states,
@@ -381,6 +383,17 @@ pub fn is_mesh_path(path: &FsPath) -> bool {
 impl NavMesh {
     /// Loads a mesh file, choosing the format by extension: `.mesh` is Polyanya, anything else
     /// Wavefront OBJ.
+    ///
+    /// ```
+    /// use navlab_core::prelude::*;
+    ///
+    /// let folder = tempfile::tempdir()?;
+    /// let file = folder.path().join("floor.obj");
+    /// std::fs::write(&file, "v 0 0 0\nv 4 0 0\nv 4 0 4\nv 0 0 4\nf 1 2 3 4\n")?;
+    /// let mesh = NavMesh::load(&file, Plane::Xz)?;
+    /// assert_eq!(mesh.triangles().len(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn load(path: &FsPath, plane: Plane) -> Result<NavMesh, LoadError> {
         Self::load_with(
             path,
