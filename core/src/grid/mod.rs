@@ -5,7 +5,6 @@ pub mod bresenham;
 pub mod compare;
 pub mod document;
 pub mod free_segment;
-mod json_lines;
 pub mod map;
 pub mod movingai;
 pub mod quadtree;

@@ -6,9 +6,9 @@
 //! swimmable and `O` is a hole, as in the pursuit article. The benchmark maps use only `.`, `T`
 //! and `@`, so their answers are unchanged.
 
-use super::json_lines::{json_array_string_lines, json_key_line};
 use super::map::{Cell, MapError, TileMap, read_map_file};
 use super::tiles::{Tile, TileCosts};
+use crate::input::json_lines::{json_array_string_lines, json_key_line};
 use crate::input::{MAX_MAP_BYTES, MAX_SCENARIO_BYTES};
 use serde::{Deserialize, Serialize};
 use std::path::Path;

@@ -9,6 +9,7 @@
 //! Read as JSON, or as YAML (Posthoc's own sample traces are YAML), through `yaml-rust2`.
 
 use super::events::{SearchEvent, SearchOutcome};
+use crate::input::json_lines::json_array_element_lines;
 use serde_json::{Value, json};
 
 /// The Posthoc trace format version written.
@@ -426,7 +427,10 @@ fn read_json(text: &str, collector: &mut Collector) -> Result<(), TraceError> {
     .and_then(|()| deserializer.end());
     if let Some((event, message)) = failure {
         // The line of the event, found only now, by a second look at the text.
-        let line = event_lines(text).get(event).copied().unwrap_or(1);
+        let line = json_array_element_lines(text, "events")
+            .get(event)
+            .copied()
+            .unwrap_or(1);
         return Err(TraceError { line, message });
     }
     read.map_err(|e| TraceError {
@@ -851,75 +855,6 @@ pub fn first_difference(
         .map(|k| (k + 1, a.get(k).copied(), b.get(k).copied()))
 }
 
-/// The line (from 1) each element of the top-level `events` array starts on, found by reading
-/// the text as JSON tokens (strings skipped), for messages.
-fn event_lines(text: &str) -> Vec<usize> {
-    let mut lines = Vec::new();
-    let (mut line, mut depth) = (1usize, 0usize);
-    let (mut in_string, mut escaped) = (false, false);
-    // Depth of the events array once its key is seen at depth 1.
-    let mut events_depth: Option<usize> = None;
-    let mut expecting_element = false;
-    let mut last_key_events = false;
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if c == b'\n' {
-            line += 1;
-        }
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if c == b'\\' {
-                escaped = true;
-            } else if c == b'"' {
-                in_string = false;
-            }
-            i += 1;
-            continue;
-        }
-        match c {
-            b'"' => {
-                if depth == 1 && text[i..].starts_with("\"events\"") {
-                    last_key_events = true;
-                }
-                if expecting_element {
-                    lines.push(line);
-                    expecting_element = false;
-                }
-                in_string = true;
-            }
-            b'[' | b'{' => {
-                if expecting_element {
-                    lines.push(line);
-                    expecting_element = false;
-                }
-                depth += 1;
-                if c == b'[' && depth == 2 && last_key_events && events_depth.is_none() {
-                    events_depth = Some(depth);
-                    expecting_element = true;
-                }
-            }
-            b']' | b'}' => {
-                if events_depth == Some(depth) {
-                    events_depth = Some(usize::MAX);
-                    expecting_element = false;
-                }
-                depth = depth.saturating_sub(1);
-            }
-            b',' if events_depth == Some(depth) => expecting_element = true,
-            c if !c.is_ascii_whitespace() && expecting_element => {
-                lines.push(line);
-                expecting_element = false;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    lines
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -939,7 +874,7 @@ mod tests {
     #[test]
     fn each_event_is_found_on_its_line() {
         let text = "{\n \"version\": \"1.4.0\",\n \"events\": [\n  {\"type\": \"source\", \"id\": 0},\n  {\"type\": \"expanding\",\n   \"id\": 9}\n ]\n}\n";
-        assert_eq!(event_lines(text), [4, 5]);
+        assert_eq!(json_array_element_lines(text, "events"), [4, 5]);
         let err = import(text, 5).expect_err("id 9 of 5 nodes");
         assert_eq!(err.line, 5);
         assert!(err.message.contains("`id`"), "{err}");

@@ -26,9 +26,9 @@ mod tmx;
 pub use tmj::parse_tmj;
 pub use tmx::parse_tmx;
 
-use super::json_lines::{json_key_line, json_nested_object_lines};
 use super::map::{MAX_SIDE, MapError, TileMap, read_map_file};
 use super::tiles::Tile;
+use crate::input::json_lines::{json_key_line, json_nested_object_lines};
 use crate::words::count;
 use objects::ObjectShape;
 use serde::Deserialize;

@@ -3,6 +3,8 @@
 //! which would never end), and never more than the kind's limit, so no file can make navlab
 //! read without end or run out of memory. Every limit a user can meet is here.
 
+pub(crate) mod json_lines;
+
 use std::io::Read;
 use std::path::Path;
 
