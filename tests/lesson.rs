@@ -340,6 +340,10 @@ fn a_point_beyond_the_coordinate_range_is_refused_and_a_far_one_drawn() {
             )
             .expect_err("refused");
         assert!(error.contains(&format!("`navmesh.{field}`")), "{error}");
+        assert!(
+            error.contains("a coordinate beyond ±") || error.contains("a camera scale outside"),
+            "the limit is said: {error}"
+        );
     }
     let mut far = value.clone();
     far["navmesh"]["start"] = serde_json::json!([9e8, 3.0]);
@@ -384,4 +388,108 @@ fn an_error_in_an_embedded_mesh_or_map_names_that_part_and_its_line() {
         .expect_err("a height that is no number");
     assert!(error.contains("part.navlab[tile_map.map.text]"), "{error}");
     assert!(error.contains("line 3"), "{error}");
+}
+
+/// The pursuit on the built-in map with a third mob, another seed and the oldest-point rule,
+/// the third mob chosen, three and a half seconds in.
+fn hunting_app() -> NavlabApp {
+    let mut app = app();
+    app.settings.scene = SceneKind::Pursuit;
+    app.scenes.pursuit.sync_map(&app.map);
+    let hunt = &mut app.scenes.pursuit;
+    hunt.settings.config.seed = 7;
+    hunt.settings.config.trail_choice = navlab::pursuit::TrailChoice::Oldest;
+    hunt.reset();
+    assert!(hunt.add_mob(Vec2::new(3.5, 3.5)), "the third mob stands");
+    hunt.selected = Some(2);
+    hunt.show_step(210);
+    app
+}
+
+/// The pixels of two pictures that differ, as (x, y).
+fn differences(before: &egui::ColorImage, after: &egui::ColorImage) -> Vec<(usize, usize)> {
+    assert_eq!(before.size, after.size);
+    let [w, _] = before.size;
+    before
+        .pixels
+        .iter()
+        .zip(&after.pixels)
+        .enumerate()
+        .filter(|(_, (a, b))| a != b)
+        .map(|(i, _)| (i % w, i / w))
+        .collect()
+}
+
+#[test]
+fn a_pursuit_lesson_runs_the_same_hunt_to_the_same_picture() {
+    let dir = tempfile::tempdir().expect("temp");
+    let path = dir.path().join("hunt.navlab");
+    let mut first = hunting_app();
+    let before = picture(&mut first);
+    first.save_lesson(&path).expect("saved");
+    let notice = first.notice.clone().unwrap_or_default();
+    assert!(!notice.contains("run again"), "it replays: {notice}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("written")).expect("JSON");
+    assert_eq!(json["scene"], "Pursuit");
+    assert_eq!(json["step"], 210);
+    assert_eq!(json["pursuit"]["mobs"].as_array().map(Vec::len), Some(3));
+    assert_eq!(json["pursuit"]["config"]["seed"], 7);
+
+    let mut second = app();
+    second.open_lesson(&path).expect("opens");
+    assert_eq!(second.settings.scene, SceneKind::Pursuit);
+    assert_eq!(second.scenes.pursuit.shown_step(), 210);
+    assert_eq!(second.scenes.pursuit.selected, Some(2));
+    second.notice = None;
+    let after = picture(&mut second);
+    let different = differences(&before, &after);
+    assert!(
+        different.is_empty(),
+        "{} pixels differ, first {:?}",
+        different.len(),
+        different.first()
+    );
+    common::assert_golden("pursuit-lesson", &after);
+}
+
+#[test]
+fn a_pursuit_steered_by_hand_is_saved_with_a_word_that_it_runs_its_own_way() {
+    let dir = tempfile::tempdir().expect("temp");
+    let path = dir.path().join("hunt.navlab");
+    let mut first = hunting_app();
+    first.scenes.pursuit.kitten_go_to(Vec2::new(1.5, 1.5));
+    first.scenes.pursuit.show_step(300);
+    first.save_lesson(&path).expect("saved");
+    let notice = first.notice.clone().unwrap_or_default();
+    assert!(notice.contains("run again from its start"), "{notice}");
+}
+
+#[test]
+fn a_pursuit_lesson_with_options_out_of_range_opens_within_them() {
+    let dir = tempfile::tempdir().expect("temp");
+    let path = dir.path().join("hunt.navlab");
+    let mut first = hunting_app();
+    first.save_lesson(&path).expect("saved");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("written")).expect("JSON");
+    json["pursuit"]["config"]["trail_spacing"] = serde_json::json!(0.0);
+    json["pursuit"]["config"]["kitten_speed"] = serde_json::json!(1e300);
+    json["pursuit"]["speed"] = serde_json::json!(-5.0);
+    json["pursuit"]["kitten"] = serde_json::json!([-3.0, 1e6]);
+    json["pursuit"]["selected"] = serde_json::json!(99);
+    std::fs::write(&path, json.to_string()).expect("written");
+    let mut second = app();
+    second.open_lesson(&path).expect("opens");
+    let hunt = &second.scenes.pursuit;
+    assert_eq!(hunt.settings.config.trail_spacing, 0.05);
+    assert_eq!(hunt.settings.config.kitten_speed, 50.0);
+    assert_eq!(hunt.settings.speed, 0.1);
+    assert_eq!(hunt.selected, None);
+    assert!(navlab::pursuit::placement(hunt.world.map(), hunt.starting_places().0).is_ok());
+
+    json["pursuit"]["mobs"] = serde_json::json!(vec![[1.5, 1.5]; 300]);
+    std::fs::write(&path, json.to_string()).expect("written");
+    let error = app().open_lesson(&path).expect_err("too many mobs");
+    assert!(error.contains("more than 256 mobs"), "{error}");
 }

@@ -64,6 +64,35 @@ fn a_link_opens_the_same_view_in_a_fresh_window() {
 }
 
 #[test]
+fn a_pursuit_link_runs_the_same_hunt_to_the_same_picture() {
+    let mut first = app();
+    first.settings.scene = SceneKind::Pursuit;
+    first.scenes.pursuit.sync_map(&first.map);
+    let hunt = &mut first.scenes.pursuit;
+    hunt.settings.config.seed = 11;
+    hunt.settings.config.avoid_walls = false;
+    hunt.settings.show_rays = false;
+    hunt.reset();
+    assert!(hunt.add_mob(Vec2::new(20.5, 18.5)), "the third mob stands");
+    hunt.show_step(300);
+    let before = picture(&mut first);
+    let link = first.share_link(PAGE).expect("small enough");
+
+    let mut second = app();
+    second
+        .open_share_fragment(fragment(&link))
+        .expect("the link opens");
+    assert_eq!(second.settings.scene, SceneKind::Pursuit);
+    assert_eq!(second.map.map, first.map.map);
+    assert_eq!(second.scenes.pursuit.shown_step(), 300);
+    assert_eq!(second.scenes.pursuit.world.mobs.len(), 3);
+    second.notice = None;
+    let after = picture(&mut second);
+    assert!(before.pixels == after.pixels, "the pictures differ");
+    common::assert_golden("pursuit-link", &after);
+}
+
+#[test]
 fn an_edited_map_and_its_step_travel_inside_the_link() {
     let mut first = app();
     first.settings.scene = SceneKind::TileMap;

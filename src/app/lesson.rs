@@ -1,7 +1,8 @@
 //! Lesson files (`.navlab`): what a teacher sends to students and a level designer attaches to
 //! a bug report. The scene shown, the mesh and the map (a file beside the lesson, a built-in
 //! one, or the file's text inside the lesson when it is edited or lives elsewhere), start and
-//! goal, each view's options, the step shown and the camera. Versioned JSON; a lesson from a
+//! goal, each view's options, the step shown and the camera; the pursuit's starting places and
+//! options, from which the hunt is run again to the step shown. Versioned JSON; a lesson from a
 //! newer navlab is refused, and a lesson reads no file outside its own folder.
 
 use super::navmesh_scene::{MeshSource, NavmeshSettings};
@@ -42,6 +43,67 @@ pub struct Lesson {
     pub navmesh: MeshPart,
     /// The tile map (the tile-map and pursuit views).
     pub tile_map: MapPart,
+    /// The pursuit on that map (none in lessons of navlabs before it was in them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pursuit: Option<PursuitPart>,
+}
+
+/// The most mobs a lesson holds.
+pub const MAX_LESSON_MOBS: usize = 256;
+
+/// The pursuit in a lesson: where everyone starts and the options. The hunt is run again from
+/// there to the lesson's step, the same steps each time (fixed time step, seeded kitten).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PursuitPart {
+    /// The kitten's starting place, in tiles.
+    #[serde(deserialize_with = "point_in_range")]
+    pub kitten: [f64; 2],
+    /// Each mob's starting place, in tiles.
+    #[serde(deserialize_with = "mob_places")]
+    pub mobs: Vec<[f64; 2]>,
+    /// The rules' options: seed, trail, speeds, avoidance.
+    pub config: crate::pursuit::PursuitConfig,
+    /// Who moves the kitten.
+    pub control: crate::pursuit::KittenControl,
+    /// Simulated seconds per real second.
+    pub speed: f64,
+    /// The rays drawn.
+    pub show_rays: bool,
+    /// The legend shown.
+    pub legend: bool,
+    /// The mob whose rays are emphasised.
+    #[serde(default)]
+    pub selected: Option<usize>,
+    /// The camera, when it was moved from the whole map's view.
+    #[serde(default, deserialize_with = "camera_in_range")]
+    pub camera: Option<super::camera::Camera>,
+}
+
+fn mob_places<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<[f64; 2]>, D::Error> {
+    struct Places;
+    impl<'de> serde::de::Visitor<'de> for Places {
+        type Value = Vec<[f64; 2]>;
+        fn expecting(&self, out: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(out, "a list of at most {MAX_LESSON_MOBS} places")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut places = Vec::new();
+            while let Some([x, y]) = seq.next_element::<[f64; 2]>()? {
+                if places.len() == MAX_LESSON_MOBS {
+                    return Err(serde::de::Error::custom(format_args!(
+                        "{}more than {MAX_LESSON_MOBS} mobs",
+                        crate::input::BEYOND_LIMIT
+                    )));
+                }
+                places.push([coordinate_in_range(x)?, coordinate_in_range(y)?]);
+            }
+            Ok(places)
+        }
+    }
+    d.deserialize_seq(Places)
 }
 
 /// Where a mesh or a map comes from.
@@ -96,7 +158,8 @@ fn coordinate_in_range<E: serde::de::Error>(value: f64) -> Result<f64, E> {
     match value.is_finite() && value.abs() <= limit {
         true => Ok(value),
         false => Err(E::custom(format_args!(
-            "a coordinate beyond ±{limit:e}, the largest navlab takes"
+            "{}a coordinate beyond ±{limit:e}, the largest navlab takes",
+            crate::input::BEYOND_LIMIT
         ))),
     }
 }
@@ -125,7 +188,8 @@ fn camera_in_range<'de, D: serde::Deserializer<'de>>(
     let (low, high) = super::camera::SCALE_RANGE;
     if !(low..=high).contains(&camera.scale) {
         return Err(serde::de::Error::custom(format_args!(
-            "a camera scale outside {low:e} to {high:e}"
+            "{}a camera scale outside {low:e} to {high:e}",
+            crate::input::BEYOND_LIMIT
         )));
     }
     Ok(Some(camera))
@@ -264,6 +328,20 @@ impl NavlabApp {
             }
         };
         let grid = &self.scenes.tile_map;
+        let hunt = &self.scenes.pursuit;
+        let (kitten, mobs) = hunt.starting_places();
+        let point = |p: Vec2| [p.x, p.y];
+        let pursuit = PursuitPart {
+            kitten: point(kitten),
+            mobs: mobs.iter().map(|&m| point(m)).collect(),
+            config: hunt.settings.config.clone(),
+            control: hunt.settings.control,
+            speed: hunt.settings.speed,
+            show_rays: hunt.settings.show_rays,
+            legend: hunt.settings.legend,
+            selected: hunt.selected,
+            camera: camera(&hunt.camera),
+        };
         let kind = self.settings.scene;
         Ok(Lesson {
             navlab_lesson: LESSON_VERSION,
@@ -285,6 +363,7 @@ impl NavlabApp {
                 settings: grid.settings.clone(),
                 camera: camera(&grid.camera),
             },
+            pursuit: Some(pursuit),
         })
     }
 
@@ -293,8 +372,23 @@ impl NavlabApp {
         let lesson = self.lesson(path)?;
         let text = serde_json::to_string_pretty(&lesson).map_err(|e| e.to_string())?;
         super::files::write_file(path, text.as_bytes())?;
-        self.notice = Some(format!("Saved the lesson as {}", crate::input::shown(path)));
+        self.notice = Some(format!(
+            "Saved the lesson as {}{}",
+            crate::input::shown(path),
+            self.pursuit_replay_caveat()
+        ));
         Ok(())
+    }
+
+    /// What to add to a saved lesson's or a copied link's notice when the pursuit is shown and
+    /// running it again from its start would not come to what is shown.
+    pub(super) fn pursuit_replay_caveat(&self) -> &'static str {
+        if self.settings.scene == SceneKind::Pursuit && !self.scenes.pursuit.replays_from_start() {
+            " (the pursuit is run again from its start: the kitten driven or sent by hand, or \
+             mobs added or options changed while it ran, will go their own way)"
+        } else {
+            ""
+        }
     }
 
     /// [`save_lesson`](Self::save_lesson), its error in the banner.
@@ -465,8 +559,32 @@ impl NavlabApp {
             grid.camera.set(camera);
         }
         self.settings.scene = lesson.scene;
-        if lesson.scene == SceneKind::Pursuit {
-            self.scenes.pursuit.sync_map(&self.map);
+        match &lesson.pursuit {
+            Some(part) => {
+                let hunt = &mut self.scenes.pursuit;
+                let settings = super::pursuit_scene::PursuitSettings {
+                    config: part.config.clone(),
+                    control: part.control,
+                    speed: part.speed,
+                    show_rays: part.show_rays,
+                    legend: part.legend,
+                    placements: None,
+                };
+                let place = |[x, y]: [f64; 2]| Vec2::new(x, y);
+                let mobs: Vec<Vec2> = part.mobs.iter().map(|&m| place(m)).collect();
+                hunt.start_over(
+                    &self.map,
+                    settings,
+                    place(part.kitten),
+                    &mobs,
+                    part.selected,
+                );
+                if let Some(camera) = part.camera {
+                    hunt.camera.set(camera);
+                }
+            }
+            None if lesson.scene == SceneKind::Pursuit => self.scenes.pursuit.sync_map(&self.map),
+            None => {}
         }
         self.scenes.get_mut(lesson.scene).show_step(lesson.step);
         self.banner.error = None;

@@ -131,8 +131,9 @@ impl NavlabApp {
         match self.share_link(&address) {
             Ok(link) => {
                 self.notice = Some(format!(
-                    "Copied a link to this view ({} characters)",
-                    link.len()
+                    "Copied a link to this view ({} characters){}",
+                    link.len(),
+                    self.pursuit_replay_caveat()
                 ));
                 self.to_clipboard = Some(link);
             }

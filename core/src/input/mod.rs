@@ -183,6 +183,10 @@ pub fn printable(text: &str) -> String {
         .collect()
 }
 
+/// What starts a message navlab writes itself about a value beyond a limit (never holding the
+/// file's text), which [`json_problem`] repeats without it.
+pub const BEYOND_LIMIT: &str = "beyond a limit: ";
+
 /// What is wrong with a JSON file, in words that quote none of it (serde's own message quotes
 /// the value it did not expect, however long), with the line and column.
 pub fn json_problem(error: &serde_json::Error) -> String {
@@ -197,6 +201,12 @@ pub fn json_problem(error: &serde_json::Error) -> String {
             .split(" at line ")
             .next()
             .unwrap_or("a value is missing")
+            .to_string(),
+        Category::Data if message.starts_with(BEYOND_LIMIT) => message
+            .trim_start_matches(BEYOND_LIMIT)
+            .split(" at line ")
+            .next()
+            .unwrap_or("a value beyond a limit")
             .to_string(),
         Category::Data => "a value of the wrong kind".to_string(),
     };

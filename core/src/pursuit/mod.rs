@@ -69,6 +69,40 @@ impl Default for PursuitConfig {
     }
 }
 
+impl PursuitConfig {
+    /// The options with every number within what the simulation is made for (a value that is
+    /// not a number takes the default): what a lesson from a stranger or a damaged settings
+    /// file gets, so that no option can stall or break the simulation. Times and distances
+    /// are in seconds and tiles.
+    pub fn clamped(&self) -> Self {
+        let default = Self::default();
+        let within = |value: f64, low: f64, high: f64, fallback: f64| {
+            if value.is_nan() {
+                fallback
+            } else {
+                value.clamp(low, high)
+            }
+        };
+        Self {
+            seed: self.seed,
+            decay: within(self.decay, 0.1, 3600.0, default.decay),
+            trail_spacing: within(self.trail_spacing, 0.05, 10.0, default.trail_spacing),
+            trail_choice: self.trail_choice,
+            avoid_walls: self.avoid_walls,
+            catch_radius: within(self.catch_radius, 0.05, 10.0, default.catch_radius),
+            kitten_speed: within(self.kitten_speed, 0.1, 50.0, default.kitten_speed),
+            kitten_acceleration: within(
+                self.kitten_acceleration,
+                0.1,
+                1000.0,
+                default.kitten_acceleration,
+            ),
+            mob_speed: within(self.mob_speed, 0.1, 50.0, default.mob_speed),
+            mob_acceleration: within(self.mob_acceleration, 0.1, 1000.0, default.mob_acceleration),
+        }
+    }
+}
+
 /// Something that happened during a step.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum PursuitEvent {
@@ -410,4 +444,52 @@ fn nearest_free_centre(map: &TileMap, p: Vec2) -> Option<Vec2> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::NoObserver;
+
+    #[test]
+    fn clamped_options_keep_the_defaults_and_bound_the_rest() {
+        let default = PursuitConfig::default();
+        assert_eq!(default.clamped(), default);
+        let wild = PursuitConfig {
+            decay: f64::NAN,
+            trail_spacing: 0.0,
+            catch_radius: -1.0,
+            kitten_speed: f64::INFINITY,
+            kitten_acceleration: 1e300,
+            mob_speed: f64::NEG_INFINITY,
+            mob_acceleration: 0.0,
+            ..default.clone()
+        };
+        let tamed = wild.clamped();
+        assert_eq!(tamed.decay, default.decay);
+        assert_eq!(tamed.trail_spacing, 0.05);
+        assert_eq!(tamed.catch_radius, 0.05);
+        assert_eq!(tamed.kitten_speed, 50.0);
+        assert_eq!(tamed.kitten_acceleration, 1000.0);
+        assert_eq!(tamed.mob_speed, 0.1);
+        assert_eq!(tamed.mob_acceleration, 0.1);
+        // At its bounds the simulation still runs, everyone on the map.
+        for config in [
+            tamed,
+            PursuitConfig {
+                decay: 3600.0,
+                ..wild.clamped()
+            },
+        ] {
+            let map = TileMap::new(12, 9).expect("size");
+            let mut world = World::new(map, config, Vec2::new(6.5, 4.5)).expect("placed");
+            world.add_mob(Vec2::new(1.5, 1.5)).expect("placed");
+            for _ in 0..600 {
+                world.step(&mut NoObserver);
+            }
+            let inside = |p: Vec2| (0.0..=12.0).contains(&p.x) && (0.0..=9.0).contains(&p.y);
+            assert!(inside(world.kitten.body.position));
+            assert!(world.mobs.iter().all(|m| inside(m.body.position)));
+        }
+    }
 }

@@ -84,6 +84,22 @@ impl Placements {
     }
 }
 
+impl PursuitSettings {
+    /// The settings with every number within its control's range (see
+    /// [`PursuitConfig::clamped`]).
+    pub fn clamped(&self) -> Self {
+        Self {
+            config: self.config.clamped(),
+            speed: if self.speed.is_nan() {
+                1.0
+            } else {
+                self.speed.clamp(0.1, 8.0)
+            },
+            ..self.clone()
+        }
+    }
+}
+
 impl Default for PursuitSettings {
     fn default() -> Self {
         Self {
@@ -162,7 +178,8 @@ pub struct PursuitScene {
 
 impl PursuitScene {
     /// The scene on `map` with default placements (see `default_setup`).
-    pub fn new(map: TileMap, mut settings: PursuitSettings) -> Self {
+    pub fn new(map: TileMap, settings: PursuitSettings) -> Self {
+        let mut settings = settings.clamped();
         let setup = default_setup(&map);
         let restore = settings.placements.take();
         let world = build_world(map, &settings, &setup);
@@ -259,6 +276,57 @@ impl PursuitScene {
         self.lit_event = None;
         self.accumulator = 0.0;
         self.selected = (!self.world.mobs.is_empty()).then_some(0);
+    }
+
+    /// Where the kitten and each mob start (what Reset goes back to), in tiles.
+    pub fn starting_places(&self) -> (Vec2, &[Vec2]) {
+        (self.setup.kitten, &self.setup.mobs)
+    }
+
+    /// Starts over on the editor's map with `settings` and these starting places (a place
+    /// off the map or in a wall is left out; the kitten then starts where it would on a new
+    /// map), paused at the start with mob `selected` chosen: what a lesson opens.
+    pub fn start_over(
+        &mut self,
+        grid: &MapDocument,
+        settings: PursuitSettings,
+        kitten: Vec2,
+        mobs: &[Vec2],
+        selected: Option<usize>,
+    ) {
+        let map = &grid.map;
+        let fits = |p: Vec2| crate::pursuit::placement(map, p).is_ok().then_some(p);
+        self.setup = Setup {
+            kitten: fits(kitten).unwrap_or_else(|| default_setup(map).kitten),
+            mobs: mobs.iter().copied().filter_map(fits).collect(),
+        };
+        self.settings = PursuitSettings {
+            placements: None,
+            ..settings.clamped()
+        };
+        self.map_revision = Some(grid.revision());
+        self.map_file = grid.file.clone();
+        self.restore = None;
+        self.reset_with(map.clone());
+        self.playing = false;
+        self.selected = selected.filter(|&i| i < self.world.mobs.len());
+        self.camera.fit_next_frame();
+    }
+
+    /// True when the hunt run again from its starting places, with its options now, comes
+    /// to what is shown: not so when the kitten was driven by hand or sent somewhere, or mobs
+    /// were added or options changed while it ran.
+    pub fn replays_from_start(&self) -> bool {
+        let mut again = build_world(self.world.map().clone(), &self.settings, &self.setup);
+        while again.ticks() < self.world.ticks() {
+            again.step(&mut crate::search::NoObserver);
+        }
+        let bodies = |w: &World| {
+            std::iter::once(w.kitten.body)
+                .chain(w.mobs.iter().map(|m| m.body))
+                .collect::<Vec<_>>()
+        };
+        bodies(&again) == bodies(&self.world) && again.trail.len() == self.world.trail.len()
     }
 
     /// Back to the places a new map gets (see `default_setup`), paused at the start.
