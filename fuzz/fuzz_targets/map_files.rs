@@ -2,6 +2,8 @@
 //! `checks/map_file.rs`.
 #![no_main]
 
+// The checks' path functions are for core/tests/malformed.rs, which runs them on real files.
+#[allow(dead_code)]
 #[path = "../checks/map_file.rs"]
 mod checks;
 

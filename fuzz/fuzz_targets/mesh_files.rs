@@ -1,6 +1,8 @@
 //! Any bytes as an OBJ (either plane) or a Polyanya mesh: see `checks/mesh_file.rs`.
 #![no_main]
 
+// The checks' path functions are for core/tests/malformed.rs, which runs them on real files.
+#[allow(dead_code)]
 #[path = "../checks/mesh_file.rs"]
 mod checks;
 
