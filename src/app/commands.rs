@@ -389,16 +389,16 @@ impl Command {
                 | Command::OpenRecovered
                 | Command::Quit
         ) || self.opens(&[
-            super::documents::Opens::Map,
-            super::documents::Opens::Lesson,
+            super::file_kinds::Opens::Map,
+            super::file_kinds::Opens::Lesson,
         ])
     }
 
     /// True for a file given as bytes that opens as one of `kinds`.
-    fn opens(&self, kinds: &[super::documents::Opens]) -> bool {
+    fn opens(&self, kinds: &[super::file_kinds::Opens]) -> bool {
         match self {
             Command::OpenUpload(upload) => {
-                super::documents::opens_as(std::path::Path::new(&upload.name))
+                super::file_kinds::opens_as(std::path::Path::new(&upload.name))
                     .is_ok_and(|opens| kinds.contains(&opens))
             }
             _ => false,
@@ -417,8 +417,8 @@ impl Command {
                 | Command::OpenRecovered
                 | Command::Quit
         ) || self.opens(&[
-            super::documents::Opens::Mesh,
-            super::documents::Opens::Lesson,
+            super::file_kinds::Opens::Mesh,
+            super::file_kinds::Opens::Lesson,
         ])
     }
 }

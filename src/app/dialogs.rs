@@ -535,12 +535,12 @@ fn help_ui(ui: &mut egui::Ui, scenes: &Scenes) {
 /// While files are dragged over the window: a veil over it saying what a drop would open, and
 /// where (or why it would not).
 pub(super) fn drop_preview_ui(ctx: &egui::Context) {
-    use super::documents::{Opens, opens_as};
+    use super::file_kinds::{Opens, opens_as};
     let hovered = ctx.input(|i| i.raw.hovered_files.clone());
     let Some(first) = hovered.first() else {
         return;
     };
-    let name = |path: &std::path::Path| super::files::file_label(path);
+    let name = |path: &std::path::Path| crate::input::file_label(path);
     let mut text = match first.path.as_deref() {
         Some(path) => match opens_as(path) {
             Ok(Opens::Map) => format!("Drop to open {} in the tile-map view", name(path)),

@@ -2,6 +2,7 @@
 //! typed path where there are none), following their files on disk, keeping unsaved map edits
 //! for recovery after a crash, and the commands that do all this after a frame.
 
+use super::file_kinds::{Opens, opens_as};
 use super::file_watch::FileWatch;
 use super::files::Picked;
 use super::navmesh_scene::MeshSource;
@@ -527,7 +528,7 @@ impl NavlabApp {
     fn open_upload_now(&mut self, upload: super::files::Upload) {
         // The name is a stranger's: its label has no control characters, no folders, and is
         // not too long (its end, the extension, kept).
-        let name = super::files::file_label(std::path::Path::new(&upload.name));
+        let name = crate::input::file_label(std::path::Path::new(&upload.name));
         let bytes = match upload.bytes {
             Ok(bytes) => bytes,
             Err(message) => return self.fail(OPEN_FAILED, format!("{name}: {message}")),
@@ -573,7 +574,7 @@ impl NavlabApp {
     pub fn compare_trace(&mut self, path: &std::path::Path) {
         let cells = self.map.map.width() * self.map.map.height();
         match crate::search::posthoc::read(path, cells) {
-            Ok(events) => self.show_trace(super::files::file_label(path), events),
+            Ok(events) => self.show_trace(crate::input::file_label(path), events),
             Err(message) => self.fail(OPEN_FAILED, message),
         }
     }
@@ -760,7 +761,7 @@ impl NavlabApp {
                     format!(
                         "Saved {}, its obstacles and doors kept in {} to edit again",
                         crate::input::shown(&path),
-                        super::files::file_label(&crate::navmesh::edit::saved::path_beside(&path))
+                        crate::input::file_label(&crate::navmesh::edit::saved::path_beside(&path))
                     )
                 } else {
                     format!("Saved {}", crate::input::shown(&path))
@@ -809,33 +810,6 @@ fn describe_import(import: crate::grid::tiled::TiledImport) -> (crate::grid::Til
         .map_or(String::new(), |t| format!(", {t}"));
     let notice = format!("Imported from Tiled: {walls}{terrain}; Save writes .map or .json");
     (import.map, notice)
-}
-
-/// What a file opens as in the window, told by its extension.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Opens {
-    /// A tile map, in the tile-map view.
-    Map,
-    /// A navmesh, in the navmesh view.
-    Mesh,
-    /// A lesson: its view, documents and options.
-    Lesson,
-}
-
-/// What the window opens `path` as, or why not: it is neither a mesh nor a map.
-pub(super) fn opens_as(path: &std::path::Path) -> Result<Opens, String> {
-    if super::lesson::is_lesson_path(path) {
-        Ok(Opens::Lesson)
-    } else if crate::grid::is_map_path(path) {
-        Ok(Opens::Map)
-    } else if crate::navmesh::is_mesh_path(path) {
-        Ok(Opens::Mesh)
-    } else {
-        Err(format!(
-            "{}: navlab opens meshes (.obj, .mesh), tile maps (.map, .json, .tmx, .tmj) and lessons (.navlab)",
-            crate::input::shown(path)
-        ))
-    }
 }
 
 /// `path` made absolute, without `..` (`../maps/a.map` run from `/home/me/x` is

@@ -247,14 +247,6 @@ impl FileDialogs for ScriptedDialogs {
     }
 }
 
-/// A file's name for titles and messages (the whole path when it has no name).
-pub fn file_label(path: &std::path::Path) -> String {
-    path.file_name().map_or_else(
-        || crate::input::shown(path),
-        |n| crate::input::shown(std::path::Path::new(n)),
-    )
-}
-
 /// True when `path` is not a PNG's name (pictures are written as PNG only).
 pub fn not_png(path: &std::path::Path) -> bool {
     !path

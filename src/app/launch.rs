@@ -2,7 +2,7 @@
 //! new window in order, and the native window itself.
 
 use super::navmesh_scene::SideTab;
-use super::{NavlabApp, OPEN_FAILED, SceneKind, documents};
+use super::{NavlabApp, OPEN_FAILED, SceneKind, file_kinds};
 use crate::geom::Vec2;
 use crate::grid::{AlgorithmKind, Cell, Connectivity, Heuristic};
 use crate::navmesh::CostModel;
@@ -143,18 +143,18 @@ impl NavlabApp {
         match action {
             // The file opens as a dropped one does: a map in the tile-map view, a mesh in the
             // navmesh view, anything else refused by name (the scene shown stays).
-            LaunchAction::Open(file) => match documents::opens_as(file) {
-                Ok(documents::Opens::Map) => {
+            LaunchAction::Open(file) => match file_kinds::opens_as(file) {
+                Ok(file_kinds::Opens::Map) => {
                     self.settings.scene = SceneKind::TileMap;
                     self.opened(|app| app.load_map(file.clone()))?;
                 }
-                Ok(documents::Opens::Mesh) => {
+                Ok(file_kinds::Opens::Mesh) => {
                     self.opened(|app| {
                         app.load_file(file.clone());
                         app.banner.error.is_none()
                     })?;
                 }
-                Ok(documents::Opens::Lesson) => {
+                Ok(file_kinds::Opens::Lesson) => {
                     if let Err(message) = self.open_lesson(file) {
                         self.fail(OPEN_FAILED, message.clone());
                         return Err(message);

@@ -5,6 +5,7 @@
 //! options, from which the hunt is run again to the step shown. Versioned JSON; a lesson from a
 //! newer navlab is refused, and a lesson reads no file outside its own folder.
 
+pub use super::file_kinds::{EXTENSION, is_lesson_path};
 use super::navmesh_scene::{MeshSource, NavmeshSettings};
 use super::tile_map_scene::TileMapSettings;
 use super::{NavlabApp, SceneKind};
@@ -18,17 +19,8 @@ pub const LESSON_VERSION: u32 = 1;
 /// The most bytes of a mesh's or map's text kept inside a lesson.
 pub const MAX_EMBEDDED_BYTES: usize = 8 << 20;
 
-/// The extension of lesson files.
-pub const EXTENSION: &str = "navlab";
-
 /// The name a lesson gives navlab's built-in tile map.
 pub const BUILT_IN_MAP: &str = "default";
-
-/// True for a lesson file's name.
-pub fn is_lesson_path(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case(EXTENSION))
-}
 
 /// A lesson, as written.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -407,7 +399,7 @@ impl NavlabApp {
         self.open_lesson_bytes(&bytes, &name, Some(folder_of(path)))?;
         self.notice = Some(format!(
             "Opened the lesson {}",
-            super::files::file_label(path)
+            crate::input::file_label(path)
         ));
         Ok(())
     }
@@ -494,7 +486,7 @@ impl NavlabApp {
                     mesh,
                     MeshSource::Generated(format!(
                         "the mesh of {}",
-                        super::files::file_label(Path::new(name))
+                        crate::input::file_label(Path::new(name))
                     )),
                 )
             }

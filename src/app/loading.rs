@@ -102,7 +102,7 @@ impl NavlabApp {
 
     fn read_in_background(&mut self, job: LoadJob) {
         let (LoadJob::Mesh { path, .. } | LoadJob::Map { path }) = &job;
-        self.loader.opening = Some(super::files::file_label(path));
+        self.loader.opening = Some(crate::input::file_label(path));
         self.loader.map_revision = self.map.revision();
         self.loader.loads += 1;
         let generation = self.loader.loads;
@@ -150,7 +150,7 @@ impl NavlabApp {
                 self.notice = Some(format!(
                     "{} was not opened: the map was edited while it was read (save or discard \
                      the edits, then open it again)",
-                    super::files::file_label(&path)
+                    crate::input::file_label(&path)
                 ));
             }
             Loaded::Map(path, map) => {

@@ -11,6 +11,7 @@ pub mod clipped;
 pub mod commands;
 mod dialogs;
 mod documents;
+pub mod file_kinds;
 pub mod file_watch;
 pub mod files;
 pub mod headless;

@@ -89,7 +89,7 @@ impl Recovered {
             let name = self
                 .file
                 .as_deref()
-                .map_or("an untitled map".to_string(), super::files::file_label);
+                .map_or("an untitled map".to_string(), crate::input::file_label);
             parts.push(format!("{name} ({} × {} tiles)", map.width(), map.height()));
         }
         if let Some(mesh) = &self.mesh {

@@ -139,6 +139,13 @@ pub fn quoted(text: &str) -> String {
 /// end (the file's own name), joined by `…`.
 pub const SHOWN_PATH_CHARS: usize = 160;
 
+/// A file's name for titles and messages, as [`shown`] writes it (the whole path when it has
+/// no name).
+pub fn file_label(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(|| shown(path), |n| shown(Path::new(n)))
+}
+
 /// A file's name as a message shows it: on one line (every control character, line breaks
 /// too, written as an escape, so that a name cannot forge a second line or reach the
 /// terminal) and at most [`SHOWN_PATH_CHARS`] characters. Every message that names a file

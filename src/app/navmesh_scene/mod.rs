@@ -51,7 +51,7 @@ impl MeshSource {
     pub fn name(&self) -> String {
         match self {
             MeshSource::Embedded(scene) => format!("{} (built in)", scene.name),
-            MeshSource::File(path) => super::files::file_label(path),
+            MeshSource::File(path) => crate::input::file_label(path),
             MeshSource::Generated(name) => name.clone(),
         }
     }
