@@ -59,7 +59,7 @@ fn frame(c: &mut Criterion) {
 
     // The floor: egui handed the same triangles, one colour a corner, in one mesh.
     let floor_mesh = {
-        let mesh = &app.scenes.navmesh.mesh;
+        let mesh = &app.scenes.navmesh.mesh();
         let bounds = mesh.bounds();
         let scale = 700.0 / (bounds.max.x - bounds.min.x).max(bounds.max.y - bounds.min.y);
         let mut floor = egui::Mesh::default();

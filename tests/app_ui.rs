@@ -193,12 +193,12 @@ fn a_bad_file_shows_an_error_and_keeps_the_old_mesh() {
     let bad = dir.path().join("broken.obj");
     std::fs::write(&bad, "v 0 0 0\nf 1 2 3\n").expect("write");
     let mut h = harness(app_with_dialog_answers(vec![Some(bad), None]));
-    let triangles = h.state().scenes.navmesh.mesh.triangles().len();
+    let triangles = h.state().scenes.navmesh.mesh().triangles().len();
     h.get_by_label("Open…").click();
     h.run_steps(3);
     assert!(h.state().error().is_some_and(|e| e.contains("broken.obj")));
     h.get_by_label_contains("Could not open");
-    assert_eq!(h.state().scenes.navmesh.mesh.triangles().len(), triangles);
+    assert_eq!(h.state().scenes.navmesh.mesh().triangles().len(), triangles);
     assert!(h.state().scenes.navmesh.source.name().contains("rooms.obj"));
     // Copy puts the whole message on the clipboard.
     let copied = common::click_and_copied(&mut h, "Copy");
@@ -216,7 +216,7 @@ fn a_bad_file_shows_an_error_and_keeps_the_old_mesh() {
     h.get_by_label("Open…").click();
     h.run_steps(2);
     assert!(h.state().banner.error.is_none());
-    assert_eq!(h.state().scenes.navmesh.mesh.triangles().len(), triangles);
+    assert_eq!(h.state().scenes.navmesh.mesh().triangles().len(), triangles);
 }
 
 #[test]
@@ -227,7 +227,7 @@ fn a_good_file_opens_and_goes_into_recent_files() {
     h.run_steps(3);
     let app = h.state();
     assert!(app.banner.error.is_none());
-    assert_eq!(app.scenes.navmesh.mesh.triangles().len(), 96);
+    assert_eq!(app.scenes.navmesh.mesh().triangles().len(), 96);
     assert_eq!(app.settings.recent.paths().first(), Some(&maze));
     assert_eq!(app.settings.last_file.as_ref(), Some(&maze));
     assert_eq!(
@@ -346,7 +346,7 @@ fn without_a_file_dialog_the_mesh_is_saved_to_a_typed_path() {
     h.get_by_label_contains("as a Polyanya mesh");
     let saved = navlab::navmesh::NavMesh::load(&target, navlab::navmesh::Plane::Xz)
         .expect("the saved mesh loads");
-    let shown = &h.state().scenes.navmesh.mesh;
+    let shown = &h.state().scenes.navmesh.mesh();
     let area = |m: &navlab::navmesh::NavMesh| m.summary().area;
     common::assert_close(area(&saved), area(shown), 1e-9);
 }
@@ -516,7 +516,7 @@ fn triangles_are_numbered_by_id_as_the_steps_name_them_or_by_visit() {
     // The legend shows a label as an example: only the triangles' are counted.
     h.get_by_label("Legend").click();
     h.run_steps(2);
-    let triangles = h.state().scenes.navmesh.mesh.triangles().len();
+    let triangles = h.state().scenes.navmesh.mesh().triangles().len();
     let ids = numbers(&h, "");
     assert_eq!(
         ids,
@@ -545,7 +545,7 @@ fn triangles_are_numbered_by_id_as_the_steps_name_them_or_by_visit() {
             "{caption}"
         );
         let view = scene.last_view().expect("drawn");
-        let centroid = view.screen_from_world(scene.mesh.triangles()[node].centroid);
+        let centroid = view.screen_from_world(scene.mesh().triangles()[node].centroid);
         let (label, _) = canvas_labels(&h)
             .into_iter()
             .min_by(|a, b| a.1.distance(centroid).total_cmp(&b.1.distance(centroid)))
@@ -619,7 +619,7 @@ fn the_open_list_shows_the_triangle_expanded_next() {
     };
     let mut states = Vec::new();
     let path = navlab::navmesh::find_path_with_states(
-        &scene.mesh,
+        scene.mesh(),
         scene.start,
         scene.goal,
         options,
@@ -628,7 +628,7 @@ fn the_open_list_shows_the_triangle_expanded_next() {
         &mut navlab::search::NoObserver,
     )
     .expect("a path");
-    let layout = navlab::navmesh::EdgeStates::new(&scene.mesh, &path.start, &path.goal);
+    let layout = navlab::navmesh::EdgeStates::new(scene.mesh(), &path.start, &path.goal);
     h.key_press(egui::Key::Home);
     h.run_steps(1);
     let mut checked = 0;
@@ -638,7 +638,7 @@ fn the_open_list_shows_the_triangle_expanded_next() {
         let scene = &h.state().scenes.navmesh;
         if let Some(SearchEvent::Expanded { node, .. }) = states.get(cursor(&h)).copied() {
             assert_eq!(scene.next_to_expand(), Some(layout.triangle_of(node)));
-            let name = layout.name(&scene.mesh, node);
+            let name = layout.name(scene.mesh(), node);
             assert!(
                 name.contains(" from ") || name.starts_with("start"),
                 "{name}"
@@ -664,7 +664,7 @@ fn a_mesh_file_written_again_is_loaded_again() {
     let mut h = harness(app_with_dialog_answers(vec![]));
     h.state_mut().command(Command::Load(path.clone()));
     h.run_steps(2);
-    assert_eq!(h.state().scenes.navmesh.mesh.triangles().len(), 2);
+    assert_eq!(h.state().scenes.navmesh.mesh().triangles().len(), 2);
     let (start, goal) = (Vec2::new(0.5, 0.5), Vec2::new(3.5, 1.5));
     {
         let scene = &mut h.state_mut().scenes.navmesh;
@@ -684,7 +684,7 @@ fn a_mesh_file_written_again_is_loaded_again() {
     common::export(&path, four, 10);
     h.run_steps(6);
     let app = h.state();
-    assert_eq!(app.scenes.navmesh.mesh.triangles().len(), 4);
+    assert_eq!(app.scenes.navmesh.mesh().triangles().len(), 4);
     assert_eq!(
         (app.scenes.navmesh.start, app.scenes.navmesh.goal),
         (start, goal)
@@ -700,17 +700,17 @@ fn a_mesh_file_written_again_is_loaded_again() {
     common::export(&path, "v 0 0 0\nv 4 0 0\nf 1 2 3\n", 20);
     h.run_steps(6);
     assert!(h.state().error().is_some_and(|e| e.contains("export.obj")));
-    assert_eq!(h.state().scenes.navmesh.mesh.triangles().len(), 4);
+    assert_eq!(h.state().scenes.navmesh.mesh().triangles().len(), 4);
     common::export(&path, two, 30);
     h.run_steps(6);
     assert!(h.state().banner.error.is_none());
-    assert_eq!(h.state().scenes.navmesh.mesh.triangles().len(), 2);
+    assert_eq!(h.state().scenes.navmesh.mesh().triangles().len(), 2);
 
     // An unsaved repair is never replaced: the status bar says the file changed.
     h.state_mut().scenes.navmesh.unsaved_repair = true;
     common::export(&path, four, 40);
     h.run_steps(6);
-    assert_eq!(h.state().scenes.navmesh.mesh.triangles().len(), 2);
+    assert_eq!(h.state().scenes.navmesh.mesh().triangles().len(), 2);
     assert!(
         h.state()
             .notice
@@ -737,7 +737,7 @@ fn a_mesh_file_written_again_is_loaded_again() {
     assert!(!h.state().settings.reload_changed_files);
     common::export(&path, four, 50);
     h.run_steps(6);
-    assert_eq!(h.state().scenes.navmesh.mesh.triangles().len(), 2);
+    assert_eq!(h.state().scenes.navmesh.mesh().triangles().len(), 2);
 }
 
 /// W walks the path as the seed's NPC does: the agent ends on the goal, never faster than its
@@ -1174,7 +1174,7 @@ fn a_large_mesh_is_queried_in_the_background_and_the_newest_goal_wins() {
         ..navlab::navmesh::QueryOptions::default()
     };
     let direct = navlab::navmesh::find_path(
-        &scene.mesh,
+        scene.mesh(),
         scene.start,
         corner(0.9, 0.8),
         options,
@@ -1239,7 +1239,7 @@ fn e_jumps_to_the_steps_that_expand_the_triangle_under_the_pointer() {
     };
     let hover_triangle = |h: &mut Harness<'_, NavlabApp>, t: usize| {
         let scene = &h.state().scenes.navmesh;
-        let centroid = scene.mesh.triangles()[t].centroid;
+        let centroid = scene.mesh().triangles()[t].centroid;
         let pos = scene
             .last_view()
             .expect("drawn")
@@ -1434,7 +1434,7 @@ fn walkable_only_and_the_agent_radius_do_not_follow_into_another_file() {
     h.run_steps(2);
     let scene = &h.state().scenes.navmesh;
     assert!(
-        scene.mesh.summary().agent_radius.is_some(),
+        scene.mesh().summary().agent_radius.is_some(),
         "the same file keeps its radius"
     );
     assert_eq!(scene.settings.max_slope, Some(30.0));
@@ -1444,7 +1444,7 @@ fn walkable_only_and_the_agent_radius_do_not_follow_into_another_file() {
     assert_eq!(scene.source.name(), "hole.obj");
     assert_eq!(scene.settings.max_slope, None);
     assert_eq!(scene.settings.agent_radius, None);
-    assert!(scene.mesh.summary().agent_radius.is_none());
+    assert!(scene.mesh().summary().agent_radius.is_none());
 }
 
 /// After the file is read again (F5) the new search is shown whole, not at the old step
@@ -1505,8 +1505,8 @@ fn switching_the_plane_keeps_unsaved_edits() {
     h.get_by_label("XY").click();
     h.run_steps(3);
     let scene = &h.state().scenes.navmesh;
-    assert_eq!(scene.mesh.plane(), Plane::Xz);
-    assert!(scene.mesh.summary().plane_from_file);
+    assert_eq!(scene.mesh().plane(), Plane::Xz);
+    assert!(scene.mesh().summary().plane_from_file);
     h.get_by_label_contains("It is flat in the XY plane");
 }
 
@@ -1576,7 +1576,7 @@ fn the_plane_shown_is_the_one_the_mesh_was_read_in() {
     let mut h = harness(app);
     h.run_steps(4);
     assert_eq!(
-        h.state().scenes.navmesh.mesh.plane(),
+        h.state().scenes.navmesh.mesh().plane(),
         navlab::navmesh::Plane::Xy
     );
     use egui::accesskit::Toggled;

@@ -157,11 +157,11 @@ fn an_unsaved_repair_is_not_dropped_without_asking() {
             .click();
         h.run_steps(3);
         assert!(h.state().scenes.navmesh.unsaved_repair);
-        assert!(!h.state().scenes.navmesh.mesh.raw().positions.is_empty());
+        assert!(!h.state().scenes.navmesh.mesh().raw().positions.is_empty());
     };
     let has_errors = |h: &mut Harness<'_, NavlabApp>| {
         let report =
-            navlab::navmesh::diagnose::check(&h.state().scenes.navmesh.mesh, &Default::default());
+            navlab::navmesh::diagnose::check(h.state().scenes.navmesh.mesh(), &Default::default());
         report.has_errors()
     };
     repair(&mut h);
@@ -233,14 +233,14 @@ fn a_large_mesh_is_checked_in_the_background_and_a_late_report_never_lands_on_an
         scene.diagnostics.background_from = 0;
         scene.diagnostics.invalidate();
         assert!(
-            scene.diagnostics.ensure_report(&scene.mesh),
+            scene.diagnostics.ensure_report(scene.view.mesh()),
             "handed to a worker"
         );
         assert!(scene.diagnostics.is_checking() && scene.diagnostics.report.is_none());
     }
     let report = wait_for_report(&mut h);
     let scene = &h.state().scenes.navmesh;
-    assert_eq!(report, check(&scene.mesh, &Default::default()));
+    assert_eq!(report, check(scene.mesh(), &Default::default()));
     assert!(!scene.diagnostics.is_checking());
     h.run_steps(2);
     h.get_by_label("3 islands · 2 errors · 3 warnings");
@@ -249,14 +249,14 @@ fn a_large_mesh_is_checked_in_the_background_and_a_late_report_never_lands_on_an
     {
         let scene = &mut h.state_mut().scenes.navmesh;
         scene.diagnostics.invalidate();
-        assert!(scene.diagnostics.ensure_report(&scene.mesh));
+        assert!(scene.diagnostics.ensure_report(scene.view.mesh()));
     }
     h.state_mut().command(navlab::app::Command::LoadEmbedded(0));
     h.run_steps(1);
     let report = wait_for_report(&mut h);
     let scene = &h.state().scenes.navmesh;
     assert!(scene.source.name().contains("built in"));
-    assert_eq!(report, check(&scene.mesh, &Default::default()));
+    assert_eq!(report, check(scene.mesh(), &Default::default()));
 }
 
 /// Copy report copies what `navlab check --json` prints for the same file: the command line is

@@ -71,7 +71,7 @@ fn the_key_moves_the_start_to_the_floor_below_and_the_path_climbs_the_ramp() {
         let scene = &h.state().scenes.navmesh;
         let path = scene.timeline.path.as_ref().expect("searched");
         assert_eq!(path.status, PathStatus::Found);
-        assert!((height(&scene.mesh, path.start.triangle, path.start.point) - 3.0).abs() < 1e-9);
+        assert!((height(scene.mesh(), path.start.triangle, path.start.point) - 3.0).abs() < 1e-9);
         assert!(
             (path.length - 2.0).abs() < 1e-2,
             "straight across the upper floor"
@@ -84,10 +84,10 @@ fn the_key_moves_the_start_to_the_floor_below_and_the_path_climbs_the_ramp() {
     let scene = &h.state().scenes.navmesh;
     let path = scene.timeline.path.as_ref().expect("searched");
     assert!(
-        height(&scene.mesh, path.start.triangle, path.start.point).abs() < 1e-9,
+        height(scene.mesh(), path.start.triangle, path.start.point).abs() < 1e-9,
         "the start on the ground floor"
     );
-    assert!((height(&scene.mesh, path.goal.triangle, path.goal.point) - 3.0).abs() < 1e-9);
+    assert!((height(scene.mesh(), path.goal.triangle, path.goal.point) - 3.0).abs() < 1e-9);
     assert_eq!(path.status, PathStatus::Found);
     // From the ground floor to the upper one only by the ramp, whose foot is at z = 10: at
     // least (10 − 2) + (10 − 4) in the plane.

@@ -1102,11 +1102,11 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
     let app = h.state();
     assert_eq!(app.settings.scene, SceneKind::Navmesh);
     assert!(app.scenes.navmesh.source.name().contains("as a navmesh"));
-    let summary = app.scenes.navmesh.mesh.summary();
+    let summary = app.scenes.navmesh.mesh().summary();
     assert!((summary.area - map.passable_count() as f64).abs() < 1e-9 * summary.area);
     // No triangle covers a blocked tile.
-    for t in 0..app.scenes.navmesh.mesh.triangles().len() {
-        let [a, b, c] = app.scenes.navmesh.mesh.corners(t);
+    for t in 0..app.scenes.navmesh.mesh().triangles().len() {
+        let [a, b, c] = app.scenes.navmesh.mesh().corners(t);
         let centroid = (a + b + c) * (1.0 / 3.0);
         let tile = (centroid.x.floor() as usize, centroid.y.floor() as usize);
         assert!(map.is_passable(tile), "triangle {t} on {tile:?}");
@@ -1156,7 +1156,7 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
         .expect("the saved mesh loads");
     assert_eq!(
         written.triangles().len(),
-        h.state().scenes.navmesh.mesh.triangles().len()
+        h.state().scenes.navmesh.mesh().triangles().len()
     );
     // … and, given a .mesh name, as a Polyanya mesh.
     h.get_by_label("File").click();
@@ -1166,7 +1166,7 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
     h.get_by_label_contains("as a Polyanya mesh: convex polygons");
     let written = navlab::navmesh::NavMesh::load(&polyanya, navlab::navmesh::Plane::Xz)
         .expect("the Polyanya mesh loads");
-    let (ours, back) = (h.state().scenes.navmesh.mesh.summary(), written.summary());
+    let (ours, back) = (h.state().scenes.navmesh.mesh().summary(), written.summary());
     assert_eq!(
         (back.triangles, back.islands),
         (ours.triangles, ours.islands)
@@ -1216,7 +1216,7 @@ fn the_agent_radius_slider_shrinks_the_built_navmesh_away_from_the_walls() {
         "{}",
         app.scenes.navmesh.source.name()
     );
-    let mesh = &app.scenes.navmesh.mesh;
+    let mesh = &app.scenes.navmesh.mesh();
     assert!(mesh.summary().area < map.passable_count() as f64 - 1.0);
     // No corner of the mesh is closer than half a tile to a blocked tile or the edge.
     let (w, h_) = (map.width() as f64, map.height() as f64);
@@ -1883,7 +1883,7 @@ fn launch_options_set_the_map_search_and_mesh_cost() {
         ..navlab::navmesh::QueryOptions::default()
     };
     let direct = navlab::navmesh::find_path(
-        &app.scenes.navmesh.mesh,
+        app.scenes.navmesh.mesh(),
         Vec2::new(0.5, 0.5),
         Vec2::new(8.5, 8.5),
         options,

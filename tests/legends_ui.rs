@@ -19,7 +19,7 @@ fn triangle_near_corner(h: &Harness<'_, NavlabApp>, corner: egui::Align2) -> Vec
     let view = scene.last_view().expect("drawn");
     let target = corner.pos_in_rect(&view.rect);
     scene
-        .mesh
+        .mesh()
         .triangles()
         .iter()
         .map(|t| t.centroid)

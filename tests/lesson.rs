@@ -76,7 +76,7 @@ fn a_lesson_on_a_built_in_mesh_keeps_the_xy_plane_setting_and_the_mesh_shown() {
     let mut settings = first.scenes.navmesh.settings.clone();
     settings.plane = navlab::navmesh::Plane::Xy;
     first.scenes.navmesh = NavmeshScene::embedded(navlab::assets::STAIRS, settings);
-    let shown = first.scenes.navmesh.mesh.clone();
+    let shown = first.scenes.navmesh.mesh().clone();
     assert_eq!(shown.plane(), navlab::navmesh::Plane::Xz);
     let dir = tempfile::tempdir().expect("temp");
     let path = dir.path().join("stairs.navlab");
@@ -86,9 +86,9 @@ fn a_lesson_on_a_built_in_mesh_keeps_the_xy_plane_setting_and_the_mesh_shown() {
     second.open_lesson(&path).expect("opens");
     let scene = &second.scenes.navmesh;
     assert_eq!(scene.settings.plane, navlab::navmesh::Plane::Xy);
-    assert_eq!(scene.mesh.plane(), navlab::navmesh::Plane::Xz);
-    assert_eq!(scene.mesh.vertices(), shown.vertices());
-    assert_eq!(scene.mesh.triangles(), shown.triangles());
+    assert_eq!(scene.mesh().plane(), navlab::navmesh::Plane::Xz);
+    assert_eq!(scene.mesh().vertices(), shown.vertices());
+    assert_eq!(scene.mesh().triangles(), shown.triangles());
 }
 
 #[test]
@@ -108,8 +108,8 @@ fn a_mesh_beside_the_lesson_is_named_and_a_missing_one_opens_nothing() {
     let mut second = app();
     second.open_lesson(&lesson).expect("opens");
     assert_eq!(
-        second.scenes.navmesh.mesh.triangles().len(),
-        first.scenes.navmesh.mesh.triangles().len()
+        second.scenes.navmesh.mesh().triangles().len(),
+        first.scenes.navmesh.mesh().triangles().len()
     );
     // The mesh gone: refused, naming it; the window keeps the built-in scene it had.
     std::fs::remove_file(&mesh).expect("removed");

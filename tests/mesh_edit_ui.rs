@@ -49,7 +49,7 @@ fn area(mesh: &NavMesh) -> f64 {
 }
 
 fn mesh(h: &Harness<'_, NavlabApp>) -> Arc<NavMesh> {
-    Arc::clone(&h.state().scenes.navmesh.mesh)
+    Arc::clone(h.state().scenes.navmesh.mesh())
 }
 
 /// True when the polyline passes through the inside of `shape` (samples along each leg).
@@ -87,7 +87,7 @@ fn a_rectangle_dragged_with_its_tool_is_cut_and_the_path_goes_round_it() {
         lo.distance(FROM) < 0.05 && hi.distance(TO) < 0.05,
         "{lo} {hi}"
     );
-    let cut = area(&scene.mesh);
+    let cut = area(scene.mesh());
     assert!(
         (before - cut - shape.area()).abs() < 1e-9,
         "{before} - {cut} = {}",
@@ -146,7 +146,7 @@ fn a_shape_moves_with_the_search_following_and_undo_and_redo_take_it_back() {
     h.run_steps(2);
     let scene = &h.state().scenes.navmesh;
     assert!(scene.editor().shapes().is_empty());
-    assert!(Arc::ptr_eq(&scene.mesh, &base), "the mesh as it was");
+    assert!(Arc::ptr_eq(scene.mesh(), &base), "the mesh as it was");
     assert_eq!(scene.document(&h.state().map).1, None, "back to saved");
 
     h.key_press_modifiers(
@@ -182,11 +182,11 @@ fn painted_mud_is_shown_costed_and_named_in_the_steps() {
     click_world(&mut h, Vec2::new(1.0, 1.0));
     let scene = &h.state().scenes.navmesh;
     let t = scene
-        .mesh
+        .mesh()
         .triangle_at(Vec2::new(1.0, 1.0))
         .expect("on the mesh");
     assert_eq!(
-        scene.mesh.area_names()[usize::from(scene.mesh.area_type(t))],
+        scene.mesh().area_names()[usize::from(scene.mesh().area_type(t))],
         "mud"
     );
     assert_eq!(scene.editor().edits().painted.len(), 1);

@@ -105,7 +105,7 @@ fn the_diagnostics_tab_measures_corridor_paths_and_opens_the_worst_pair() {
         cost: scene.settings.cost,
         weight: scene.settings.heuristic_weight,
     };
-    let want = measure(&scene.mesh, options);
+    let want = measure(scene.mesh(), options);
     let (got, _) = scene.diagnostics.quality.report.as_ref().expect("measured");
     assert_eq!(got.pairs, want.pairs);
     h.get_by_label_contains(&format!(
@@ -142,7 +142,7 @@ fn with_area_costs_the_gap_is_explained_in_one_currency() {
     let scene = &mut app.scenes.navmesh;
     scene.settings.optimal = true;
     let mud = scene
-        .mesh
+        .mesh()
         .area_names()
         .iter()
         .position(|n| n == "mud")

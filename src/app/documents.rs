@@ -629,7 +629,7 @@ impl NavlabApp {
     fn restore_saved_edits(&mut self, path: &std::path::Path) {
         use crate::navmesh::edit::saved;
         let navmesh = &mut self.scenes.navmesh;
-        match saved::read_beside(path, &navmesh.mesh) {
+        match saved::read_beside(path, navmesh.mesh()) {
             Ok(Some(editor)) => {
                 let shapes = editor.shapes().len();
                 let painted = editor.edits().painted.len();
@@ -691,7 +691,7 @@ impl NavlabApp {
         let written = self
             .scenes
             .navmesh
-            .mesh
+            .mesh()
             .to_file_text(&path, &comment, Default::default())
             .map_err(|e| format!("{}: {e}", crate::input::shown(&path)));
         // A Polyanya mesh is flat convex polygons: the edits could not be matched to it again.
@@ -739,7 +739,7 @@ impl NavlabApp {
                         .scenes
                         .navmesh
                         .diagnostics
-                        .report(&self.scenes.navmesh.mesh);
+                        .report(self.scenes.navmesh.view.mesh());
                     let overlaps = report
                         .get(FindingKind::Overlap)
                         .map_or(0, |finding| finding.items.len());

@@ -269,7 +269,7 @@ impl NavlabApp {
         let edited = navmesh.has_unsaved_edits() || navmesh.unsaved_repair;
         let embedded_mesh = || {
             let text = navmesh
-                .mesh
+                .mesh()
                 .raw()
                 .to_obj("the mesh of a navlab lesson, as it was shown");
             if text.len() > MAX_EMBEDDED_BYTES {

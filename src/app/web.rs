@@ -395,7 +395,7 @@ impl WebApp {
             "pixels_per_point": ctx.pixels_per_point(),
             "navmesh": {
                 "mesh": navmesh.source.name(),
-                "triangles": navmesh.mesh.triangles().len(),
+                "triangles": navmesh.mesh().triangles().len(),
                 "start": [navmesh.start.x, navmesh.start.y],
                 "goal": [navmesh.goal.x, navmesh.goal.y],
             },

@@ -16,7 +16,7 @@ impl NavmeshScene {
             .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Navmesh canvas"));
         let rect = response.rect;
         self.canvas_rect = Some(rect);
-        let camera = self.camera.for_canvas(self.mesh.bounds(), rect);
+        let camera = self.camera.for_canvas(self.view.mesh().bounds(), rect);
         let view = View { camera, rect };
         painter.rect_filled(rect, 0.0, Color32::from_rgb(24, 26, 31));
 
@@ -38,7 +38,7 @@ impl NavmeshScene {
             let world = view.world_from_screen(pointer);
             self.hover_world = Some(world);
             // Where floors overlap, the topmost one's triangle (the one a click picks).
-            if let Some(top) = self.mesh.floors_at(world).first() {
+            if let Some(top) = self.view.mesh().floors_at(world).first() {
                 let _ = response.on_hover_ui_at_pointer(|ui| {
                     self.triangle_tooltip_ui(ui, top.triangle);
                 });
@@ -52,7 +52,7 @@ impl NavmeshScene {
         // Short lines, each one line: the tooltip grows to fit them rather than wrapping them to
         // the width it had for the last triangle it showed.
         ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Extend);
-        let tri = &self.mesh.triangles()[t];
+        let tri = &self.view.mesh().triangles()[t];
         ui.label(format!("triangle {t}"));
         ui.label(format!("centroid {}", tri.centroid));
         let floors = self.hover_floors();
@@ -71,9 +71,10 @@ impl NavmeshScene {
             ));
         }
         ui.label(format!("area {:.3}", tri.area));
-        let area = self.mesh.area_type(t);
+        let area = self.view.mesh().area_type(t);
         let name = self
-            .mesh
+            .view
+            .mesh()
             .area_names()
             .get(usize::from(area))
             .map_or("ground", String::as_str);
@@ -193,7 +194,7 @@ impl NavmeshScene {
 
     /// Paints everything in one pass of batched meshes.
     pub fn paint(&self, painter: &egui::Painter, view: View) {
-        let mesh = &self.mesh;
+        let mesh = self.view.mesh();
         // Only the vertices a line is drawn to are put on screen here; the fill does its own.
         let vertices = mesh.vertices();
         let screen = |v: usize| view.screen_from_world(vertices[v]);
@@ -232,7 +233,7 @@ impl NavmeshScene {
     /// For a mesh shrunk for an agent's radius: the walls as they were, faint, and a × where a
     /// passage closed.
     fn paint_shrunk(&self, painter: &egui::Painter, view: View) {
-        let Some(summary) = &self.mesh.raw().shrunk else {
+        let Some(summary) = &self.view.mesh().raw().shrunk else {
             return;
         };
         let mut lines = egui::Mesh::default();
@@ -259,7 +260,7 @@ impl NavmeshScene {
 
     /// The faces the walkable filter left out (walls, ceilings), faint grey.
     fn paint_dropped(&self, painter: &egui::Painter, view: View) {
-        let raw = self.mesh.raw();
+        let raw = self.view.mesh().raw();
         if raw.dropped_polygons.is_empty() {
             return;
         }
@@ -301,7 +302,7 @@ impl NavmeshScene {
         largest_area: f64,
     ) {
         let display = &self.settings.display;
-        let tris = self.mesh.triangles();
+        let tris = self.view.mesh().triangles();
         let px = |area: f64| (area.sqrt() * view.camera.scale) as f32;
         if display.parent_arrows && px(largest_area) >= 14.0 {
             let mut arrows = egui::Mesh::default();
@@ -466,7 +467,7 @@ impl NavmeshScene {
         if self.diagnostics.colour_islands {
             /// Islands listed by colour; the rest counted.
             const LISTED: usize = 5;
-            let count = self.mesh.island_count();
+            let count = self.view.mesh().island_count();
             for island in 0..count.min(LISTED) {
                 let text = if island == 0 && count > 1 {
                     "island 1, the most triangles".to_string()

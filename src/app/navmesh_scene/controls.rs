@@ -22,11 +22,11 @@ impl NavmeshScene {
         ui.horizontal(|ui| {
             // The plane the mesh was read in: a Polyanya mesh is always XY, and a file flat in
             // the plane asked for is read in the other.
-            let shown = self.mesh.plane();
+            let shown = self.view.mesh().plane();
             let polyanya = matches!(&self.source, super::MeshSource::File(path)
                 if crate::navmesh::polyanya::is_polyanya_path(path));
             let label = ui.label("Plane");
-            if self.mesh.raw().plane_from_file {
+            if self.view.mesh().raw().plane_from_file {
                 label.on_hover_text(format!(
                     "Read in {}: the file is flat in {}",
                     shown.name().to_uppercase(),
@@ -102,7 +102,7 @@ impl NavmeshScene {
                     .default_open(true)
                     .show(ui, |ui| {
                         let model = (self.settings.cost, self.settings.heuristic_weight);
-                        self.diagnostics.quality.ui(ui, &self.mesh, model)
+                        self.diagnostics.quality.ui(ui, self.view.mesh(), model)
                     });
                 if let Some(super::quality::QualityAction::ShowPair { from, to }) =
                     measured.body_returned.flatten()
@@ -177,7 +177,7 @@ impl NavmeshScene {
         let mut on = before.is_some();
         let mut reload = false;
         let size = {
-            let b = self.mesh.bounds();
+            let b = self.view.mesh().bounds();
             (b.max.x - b.min.x).max(b.max.y - b.min.y).max(1e-6)
         };
         ui.horizontal(|ui| {
@@ -205,10 +205,10 @@ impl NavmeshScene {
             reload |= response.drag_stopped() || (response.changed() && !response.dragged());
             self.settings.agent_radius = on.then_some(radius);
         });
-        if let Some(summary) = &self.mesh.raw().shrunk {
+        if let Some(summary) = &self.view.mesh().raw().shrunk {
             let mut text = format!(
                 "{:.1} % of the area left",
-                100.0 * self.summary.area / summary.area_before.max(f64::MIN_POSITIVE)
+                100.0 * self.view.summary().area / summary.area_before.max(f64::MIN_POSITIVE)
             );
             if !summary.closed.is_empty() {
                 text.push_str(&format!(
@@ -244,7 +244,7 @@ impl NavmeshScene {
     /// The findings part of the Diagnostics tab.
     fn diagnostics_ui(&mut self, ui: &mut Ui, shared: &mut Shared) {
         use super::diagnostics::DiagnosticsAction;
-        match self.diagnostics.ui(ui, &self.mesh) {
+        match self.diagnostics.ui(ui, self.view.mesh()) {
             Some(DiagnosticsAction::Focus { at, extent }) => self.focus(at, extent),
             Some(DiagnosticsAction::Repair) => self.repair(shared.notice, shared.banner),
             Some(DiagnosticsAction::SaveRepaired) => shared.ask(UiCommand::SaveMeshAs),
@@ -342,7 +342,7 @@ impl NavmeshScene {
             .on_hover_text("Arrows from each reached triangle to the one it was reached from");
         ui.checkbox(&mut d.portals, "Portals")
             .on_hover_text("The corridor's portals, left end green, right end red");
-        let heights = self.mesh.height_span();
+        let heights = self.view.mesh().height_span();
         ui.add_enabled(
             heights[1] > heights[0],
             egui::Checkbox::new(&mut d.height_colours, "Colour by height"),
@@ -407,7 +407,7 @@ impl NavmeshScene {
 
     /// Numbers about the mesh and the current query, and the open-list chart.
     fn stats_ui(&mut self, ui: &mut Ui) {
-        let s = &self.summary;
+        let s = self.view.summary();
         egui::Grid::new("mesh_stats").num_columns(2).show(ui, |ui| {
             ui.label("Triangles");
             ui.label(s.triangles.to_string());

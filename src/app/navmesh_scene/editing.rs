@@ -9,7 +9,6 @@ use crate::navmesh::areas::{AreaCosts, AreaId, COST_RANGE};
 use crate::navmesh::edit::{EditError, Edits, MeshEditor, Shape, ShapeKind};
 use crate::search::NodeStatus;
 use egui::{Color32, Pos2, Shape as Paint, Stroke, Ui, vec2};
-use std::sync::Arc;
 
 /// What a left click or drag on the canvas does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -170,12 +169,12 @@ const GRAB: f32 = 8.0;
 impl NavmeshScene {
     /// The editor of the mesh shown.
     pub fn editor(&self) -> &MeshEditor {
-        &self.editor
+        self.view.editor()
     }
 
     /// True when the mesh has edits not saved.
     pub fn has_unsaved_edits(&self) -> bool {
-        self.editor.edits() != &self.edit.saved
+        self.view.editor().edits() != &self.edit.saved
     }
 
     /// How many edits have changed the mesh since the scene began (the recovery file is kept
@@ -186,7 +185,7 @@ impl NavmeshScene {
 
     /// Counts the edits shown as saved (they were written, or the user let them go).
     pub fn mark_edits_saved(&mut self) {
-        self.edit.saved = self.editor.edits().clone();
+        self.edit.saved = self.view.editor().edits().clone();
     }
 
     /// Changes the mesh through its editor, then shows the edited mesh and searches it again;
@@ -195,17 +194,12 @@ impl NavmeshScene {
         &mut self,
         edit: impl FnOnce(&mut MeshEditor) -> Result<R, EditError>,
     ) -> Option<R> {
-        // Only the editor holds the edited mesh while it changes, so it changes in place.
-        self.mesh = Arc::clone(self.editor.base());
-        let before = self.editor.edits().clone();
-        let answer = edit(&mut self.editor);
-        self.mesh = Arc::clone(self.editor.mesh());
-        self.edit
-            .selected
-            .retain(|&i| i < self.editor.shapes().len());
+        let (answer, changed) = self.view.edit(edit);
+        let shapes = self.view.editor().shapes().len();
+        self.edit.selected.retain(|&i| i < shapes);
         match answer {
             Ok(answer) => {
-                if self.editor.edits() != &before {
+                if changed {
                     self.after_edit();
                 }
                 Some(answer)
@@ -236,12 +230,8 @@ impl NavmeshScene {
         // As after moving the start: the new answer shown whole (the steps can be replayed).
         self.playback.cursor = usize::MAX;
         self.playback.playing = false;
-        self.summary = self.mesh.summary();
-        self.areas_present = self.mesh.area_types_present();
-        self.outline_edges = super::canvas::outline_edges(&self.mesh);
-        self.draw_order = super::floors::draw_order(&self.mesh);
         self.diagnostics.invalidate();
-        if self.mesh.triangles().len() >= super::jobs::BACKGROUND_TRIANGLES {
+        if self.view.mesh().triangles().len() >= super::jobs::BACKGROUND_TRIANGLES {
             // The last path stays, drawn faintly, until the new search answers; the old
             // search's triangles are not this mesh's.
             self.previous_path = self
@@ -252,7 +242,7 @@ impl NavmeshScene {
                 .or(self.previous_path.take());
             self.timeline = Default::default();
             self.replay =
-                crate::navmesh::timeline::TimelineReplay::new(self.mesh.triangles().len());
+                crate::navmesh::timeline::TimelineReplay::new(self.view.mesh().triangles().len());
         }
         self.rerun();
     }
@@ -278,7 +268,7 @@ impl NavmeshScene {
     /// centre or a corner has more than one triangle under it); otherwise it cuts whatever is
     /// under it.
     fn on_floor(&self, shape: Shape) -> Shape {
-        let base = self.editor.base();
+        let base = self.view.editor().base();
         let corners = shape.corners();
         let (lo, hi) = shape.bounds();
         let stacked = corners
@@ -291,7 +281,7 @@ impl NavmeshScene {
         }
         let floor = corners
             .first()
-            .and_then(|&p| self.editor.base_triangle_under(p))
+            .and_then(|&p| self.view.editor().base_triangle_under(p))
             .or_else(|| base.triangle_at(lo.midpoint(hi)));
         shape.on_floor(floor)
     }
@@ -310,7 +300,7 @@ impl NavmeshScene {
 
     /// Opens or closes the door under `p`; true when there was one.
     pub fn toggle_door_at(&mut self, p: Vec2, tolerance: f64) -> bool {
-        let door = self.editor.shapes().iter().rposition(|s| {
+        let door = self.view.editor().shapes().iter().rposition(|s| {
             matches!(s.kind, ShapeKind::Door { .. })
                 && (s.contains(p) || s.distance_to_outline(p) <= tolerance)
         });
@@ -422,7 +412,7 @@ impl NavmeshScene {
                 }),
                 Tool::Select => self.grab(press, view),
                 Tool::Paint => {
-                    self.editor.begin_drag();
+                    self.view.begin_drag();
                     Some(Gesture::Paint)
                 }
                 _ => None,
@@ -431,7 +421,7 @@ impl NavmeshScene {
                 self.edit.gesture,
                 Some(Gesture::Move { .. } | Gesture::Resize { .. })
             ) {
-                self.editor.begin_drag();
+                self.view.begin_drag();
             }
         }
         if response.dragged()
@@ -486,7 +476,7 @@ impl NavmeshScene {
                     ));
                 }
                 Some(Gesture::Move { .. } | Gesture::Resize { .. } | Gesture::Paint) => {
-                    self.editor.end_drag();
+                    self.view.end_drag();
                 }
                 None => {}
             }
@@ -498,7 +488,7 @@ impl NavmeshScene {
             let shift = ui.input(|i| i.modifiers.shift);
             match self.edit.tool {
                 Tool::Select => {
-                    let hit = self.editor.shape_at(at, tolerance);
+                    let hit = self.view.editor().shape_at(at, tolerance);
                     match (hit, shift) {
                         (Some(i), true) => {
                             if let Some(k) = self.edit.selected.iter().position(|&s| s == i) {
@@ -552,7 +542,7 @@ impl NavmeshScene {
     fn grab(&mut self, press: Pos2, view: View) -> Option<Gesture> {
         let at = view.world_from_screen(press);
         if let [index] = self.edit.selected[..]
-            && let Some(shape) = self.editor.shapes().get(index)
+            && let Some(shape) = self.view.editor().shapes().get(index)
         {
             let (lo, hi) = shape.bounds();
             let corners = [lo, Vec2::new(hi.x, lo.y), hi, Vec2::new(lo.x, hi.y)];
@@ -568,7 +558,7 @@ impl NavmeshScene {
             }
         }
         let tolerance = f64::from(GRAB) / view.camera.scale;
-        let hit = self.editor.shape_at(at, tolerance)?;
+        let hit = self.view.editor().shape_at(at, tolerance)?;
         if !self.edit.selected.contains(&hit) {
             self.edit.selected = vec![hit];
         }
@@ -576,7 +566,7 @@ impl NavmeshScene {
             .edit
             .selected
             .iter()
-            .filter_map(|&i| Some((i, self.editor.shapes().get(i)?.clone())))
+            .filter_map(|&i| Some((i, self.view.editor().shapes().get(i)?.clone())))
             .collect();
         Some(Gesture::Move {
             from: at,
@@ -597,9 +587,9 @@ impl NavmeshScene {
                 Stroke::new(3.0, super::canvas::PATH.gamma_multiply(0.45)),
             ));
         }
-        for (i, shape) in self.editor.shapes().iter().enumerate() {
+        for (i, shape) in self.view.editor().shapes().iter().enumerate() {
             let ring: Vec<Pos2> = shape.corners().into_iter().map(s).collect();
-            let (fill, stroke) = shape_look(shape, self.editor.base().area_names());
+            let (fill, stroke) = shape_look(shape, self.view.editor().base().area_names());
             if fill != Color32::TRANSPARENT {
                 fill_polygon(painter, &shape.corners(), view, fill);
             }
@@ -658,8 +648,8 @@ impl NavmeshScene {
     /// The legend's rows: each area type and kind of shape on the mesh, with its look, and the
     /// heat map's bands when it is shown.
     pub fn legend(&self) -> Vec<LegendRow> {
-        let names = self.mesh.area_names();
-        let present = self.areas_present;
+        let names = self.view.mesh().area_names();
+        let present = self.view.areas_present();
         let mut rows: Vec<(Color32, Stroke, bool, String)> = Vec::new();
         for (a, name) in names.iter().enumerate() {
             if a > 0 && present & (1 << a) != 0 {
@@ -672,7 +662,7 @@ impl NavmeshScene {
                 ));
             }
         }
-        let shapes = self.editor.shapes();
+        let shapes = self.view.editor().shapes();
         for (kind, label) in [
             (ShapeKind::Obstacle, "obstacle"),
             (ShapeKind::Door { open: false }, "door, closed"),
@@ -693,7 +683,7 @@ impl NavmeshScene {
                 ));
             }
         }
-        if let Some(shrunk) = &self.mesh.raw().shrunk {
+        if let Some(shrunk) = &self.view.mesh().raw().shrunk {
             rows.push((
                 Color32::TRANSPARENT,
                 Stroke::new(1.5, Color32::from_rgba_unmultiplied(230, 230, 240, 90)),
@@ -717,7 +707,7 @@ impl NavmeshScene {
                 rows.push((colour, Stroke::NONE, false, text));
             }
         }
-        if !self.mesh.raw().dropped_polygons.is_empty() {
+        if !self.view.mesh().raw().dropped_polygons.is_empty() {
             rows.push((
                 Color32::from_rgba_unmultiplied(140, 140, 150, 60),
                 Stroke::NONE,
@@ -745,13 +735,13 @@ impl NavmeshScene {
         }
         // The mesh's own lines, under everything else.
         use super::canvas::{BORDER, EDGE, NON_MANIFOLD};
-        if self.summary.border_edges > 0 {
+        if self.view.summary().border_edges > 0 {
             rows.push(LegendRow::line(BORDER, 2.0, "wall: the mesh's border"));
         }
         if self.settings.display.edges {
             rows.push(LegendRow::line(EDGE, 1.0, "edge between two triangles"));
         }
-        if self.summary.non_manifold_edges > 0 {
+        if self.view.summary().non_manifold_edges > 0 {
             rows.push(LegendRow::line(
                 NON_MANIFOLD,
                 3.0,
@@ -807,7 +797,7 @@ impl NavmeshScene {
             lines.push(screen(&optimal.waypoints));
         }
         // The obstacles, doors and areas drawn on the mesh: the user's own work.
-        for shape in self.editor.shapes() {
+        for shape in self.view.editor().shapes() {
             let mut outline: Vec<Vec2> = shape
                 .outline
                 .iter()
@@ -817,14 +807,14 @@ impl NavmeshScene {
             lines.push(screen(&outline));
         }
         if let Some(d) = self.gap.as_ref().and_then(|gap| gap.divergence)
-            && d.triangle < self.mesh.triangles().len()
+            && d.triangle < self.view.mesh().triangles().len()
         {
-            let [a, b, c] = self.mesh.corners(d.triangle);
+            let [a, b, c] = self.view.mesh().corners(d.triangle);
             lines.push(screen(&[a, b, c, a]));
         }
         // The triangles the search has coloured (on any floor) count more than plain ground.
         let shows = |at: Pos2| {
-            let holding = self.mesh.triangles_at(view.world_from_screen(at));
+            let holding = self.view.mesh().triangles_at(view.world_from_screen(at));
             if holding
                 .iter()
                 .any(|&t| self.replay.search.status(t) != NodeStatus::Unseen)
@@ -881,7 +871,7 @@ impl NavmeshScene {
                     "The surface it covers gets the area type below, split along its outline",
                 );
         });
-        let names = self.editor.base().area_names().to_vec();
+        let names = self.view.editor().base().area_names().to_vec();
         egui::ComboBox::from_label("Area type")
             .selected_text(
                 names
@@ -911,10 +901,15 @@ impl NavmeshScene {
                 self.delete_selected();
             }
             let door = match self.edit.selected[..] {
-                [i] => self.editor.shapes().get(i).and_then(|s| match s.kind {
-                    ShapeKind::Door { open } => Some(open),
-                    _ => None,
-                }),
+                [i] => self
+                    .view
+                    .editor()
+                    .shapes()
+                    .get(i)
+                    .and_then(|s| match s.kind {
+                        ShapeKind::Door { open } => Some(open),
+                        _ => None,
+                    }),
                 _ => None,
             };
             if let (Some(open), [i]) = (door, &self.edit.selected[..]) {
@@ -928,8 +923,8 @@ impl NavmeshScene {
                 }
             }
         });
-        let shapes = self.editor.shapes().len();
-        let painted = self.editor.edits().painted.len();
+        let shapes = self.view.editor().shapes().len();
+        let painted = self.view.editor().edits().painted.len();
         if shapes + painted > 0 {
             ui.label(
                 egui::RichText::new(format!(
@@ -944,8 +939,8 @@ impl NavmeshScene {
 
     /// The cost multiplier of each area type, each a slider over the documented range.
     pub(super) fn area_costs_ui(&mut self, ui: &mut Ui) {
-        let names = self.mesh.area_names().to_vec();
-        let present = self.areas_present;
+        let names = self.view.mesh().area_names().to_vec();
+        let present = self.view.areas_present();
         let mut changed = false;
         egui::CollapsingHeader::new("Area costs")
             .default_open(present > 1)

@@ -21,7 +21,8 @@ impl NavmeshScene {
         let key = self.fill_key(view);
         let shown = self.replay_shown();
         let mut cache = self
-            .fill_cache
+            .view
+            .fill_cache()
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let kept = match cache.as_mut().filter(|cached| cached.key == key) {
@@ -78,11 +79,11 @@ impl NavmeshScene {
     /// The key of the fill this frame shows in `view`.
     fn fill_key(&self, view: View) -> FillKey {
         FillKey {
-            mesh: std::sync::Arc::as_ptr(&self.mesh) as usize,
-            triangles: self.mesh.triangles().len(),
-            vertices: self.mesh.vertices().len(),
+            mesh: std::sync::Arc::as_ptr(self.view.mesh()) as usize,
+            triangles: self.view.mesh().triangles().len(),
+            vertices: self.view.mesh().vertices().len(),
             revision: self.edit.revision,
-            draw_order: self.draw_order.len(),
+            draw_order: self.view.draw_order().len(),
             camera: [
                 view.camera.center[0],
                 view.camera.center[1],
@@ -150,7 +151,8 @@ impl NavmeshScene {
 
     /// The area types' colours, by area id (ground has none: transparent).
     fn area_colours(&self) -> Vec<Color32> {
-        self.mesh
+        self.view
+            .mesh()
             .area_names()
             .iter()
             .enumerate()
@@ -163,7 +165,7 @@ impl NavmeshScene {
     fn fill_colour(&self, t: TriId, in_corridor: bool, area_colours: &[Color32]) -> Color32 {
         let heat = self.diagnostics.quality.heat(t);
         let color = if self.diagnostics.colour_islands {
-            super::diagnostics::island_colour(self.mesh.island_of(t))
+            super::diagnostics::island_colour(self.view.mesh().island_of(t))
         } else if let Some(excess) = heat {
             super::quality::heat_colour(excess)
         } else if self.replay.current() == Some(t) {
@@ -181,7 +183,7 @@ impl NavmeshScene {
             }
         };
         let area = area_colours
-            .get(usize::from(self.mesh.area_type(t)))
+            .get(usize::from(self.view.mesh().area_type(t)))
             .copied()
             .unwrap_or(Color32::TRANSPARENT);
         if area == Color32::TRANSPARENT || self.diagnostics.colour_islands || heat.is_some() {
@@ -196,7 +198,7 @@ impl NavmeshScene {
     /// The mesh's fill as this frame shows it: each triangle in view in its search, area,
     /// island, heat or height colour, lowest floor first, and the triangles in view.
     fn build_fill(&self, view: View) -> BuiltFill {
-        let mesh = &self.mesh;
+        let mesh = self.view.mesh();
         let visible = view.visible_world();
         let vertices = mesh.vertices();
         let screen: Vec<Pos2> = vertices
@@ -215,8 +217,8 @@ impl NavmeshScene {
         // Lowest floor first, so that the higher is seen where floors overlap; read front to
         // back with each triangle's corners beside it.
         let made_now;
-        let order = if self.draw_order.len() == mesh.triangles().len() {
-            &self.draw_order
+        let order = if self.view.draw_order().len() == mesh.triangles().len() {
+            self.view.draw_order()
         } else {
             made_now = super::floors::draw_order(mesh);
             &made_now
@@ -293,7 +295,7 @@ impl NavmeshScene {
     /// The mesh's edges in view: every edge when zoomed in enough to see them, borders and
     /// non-manifold edges always.
     fn build_lines(&self, view: View, visible_tris: &[TriId]) -> egui::Mesh {
-        let mesh = &self.mesh;
+        let mesh = self.view.mesh();
         let vertices = mesh.vertices();
         let screen = |v: usize| view.screen_from_world(vertices[v]);
         let mean_edge_px = mean_edge_length(mesh) * view.camera.scale;
@@ -321,7 +323,7 @@ impl NavmeshScene {
             }
         } else {
             let clip = view.rect.expand(4.0);
-            for &e in &self.outline_edges {
+            for &e in self.view.outline_edges() {
                 let [a, b] = mesh.edges()[e].vertices.map(screen);
                 if clip.intersects(Rect::from_two_pos(a, b)) {
                     push_edge(e);
@@ -335,10 +337,10 @@ impl NavmeshScene {
     /// colour, drawn over the search's; none when islands are coloured or the mesh has one
     /// area type.
     fn build_area_outlines(&self, view: View, visible_tris: &[TriId]) -> Option<egui::Mesh> {
-        if self.diagnostics.colour_islands || self.areas_present <= 1 {
+        if self.diagnostics.colour_islands || self.view.areas_present() <= 1 {
             return None;
         }
-        let mesh = &self.mesh;
+        let mesh = self.view.mesh();
         let vertices = mesh.vertices();
         let screen = |v: usize| view.screen_from_world(vertices[v]);
         let area_colours = self.area_colours();

@@ -138,7 +138,7 @@ impl NavmeshScene {
         } else {
             None
         };
-        let height = floor_at(&self.mesh, p, kept).map(|f| f.height);
+        let height = floor_at(self.view.mesh(), p, kept).map(|f| f.height);
         self.floors.set(end, height);
         self.floors.last = end;
         match end {
@@ -158,11 +158,12 @@ impl NavmeshScene {
             End::Start => self.start,
             End::Goal => self.goal,
         };
-        let floors = self.mesh.floors_at(p);
+        let floors = self.view.mesh().floors_at(p);
         if floors.len() < 2 {
             return false;
         }
-        let now = floor_at(&self.mesh, p, self.floors.height(end)).map_or(0, |f| f.number - 1);
+        let now =
+            floor_at(self.view.mesh(), p, self.floors.height(end)).map_or(0, |f| f.number - 1);
         let next = (now + 1) % floors.len();
         self.floors.set(end, floors.get(next).map(|f| f.height));
         self.playback.cursor = usize::MAX;
@@ -177,7 +178,7 @@ impl NavmeshScene {
             End::Start => self.start,
             End::Goal => self.goal,
         };
-        floor_at(&self.mesh, p, self.floors.height(end))
+        floor_at(self.view.mesh(), p, self.floors.height(end))
     }
 
     /// The status bar's words on floors: each end on a floor shared with others, and the
@@ -204,13 +205,13 @@ impl NavmeshScene {
     /// The floors under the pointer, topmost first, as (triangle, height).
     pub fn hover_floors(&self) -> Vec<crate::navmesh::Floor> {
         self.hover_world
-            .map(|p| self.mesh.floors_at(p))
+            .map(|p| self.view.mesh().floors_at(p))
             .unwrap_or_default()
     }
 
     /// The legend's rows for colours by height: five heights from the lowest to the highest.
     pub fn height_legend(&self) -> Vec<(Color32, String)> {
-        let [low, high] = self.mesh.height_span();
+        let [low, high] = self.view.mesh().height_span();
         (0..5)
             .rev()
             .map(|k| {

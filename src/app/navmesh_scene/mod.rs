@@ -9,6 +9,7 @@ mod editing;
 mod fill;
 pub mod floors;
 pub mod jobs;
+pub mod mesh_view;
 mod optimal;
 pub mod quality;
 mod steps;
@@ -201,14 +202,8 @@ pub enum SideTab {
 pub struct NavmeshScene {
     /// Persisted settings.
     pub settings: NavmeshSettings,
-    /// The mesh shown (shared with a query running on the worker).
-    pub mesh: Arc<NavMesh>,
-    /// Its counts, computed once per mesh (not every frame).
-    summary: crate::navmesh::MeshSummary,
-    /// The area types some triangle has (bit k for type k), worked out with the summary.
-    areas_present: u32,
-    /// Border and non-manifold edges, drawn even when the others are too dense to draw.
-    outline_edges: Vec<usize>,
+    /// The mesh shown, its editor and what is worked out from it.
+    pub view: mesh_view::MeshView,
     /// Where it came from.
     pub source: MeshSource,
     /// Start point as asked for (world).
@@ -217,10 +212,6 @@ pub struct NavmeshScene {
     pub goal: Vec2,
     /// Which floor the start and goal are on, where floors overlap.
     pub floors: floors::FloorChoice,
-    /// The triangles in painting order (lowest floor first), with their corners.
-    draw_order: Vec<floors::DrawTriangle>,
-    /// The canvas's fill of the last frame, for the next while nothing it shows changes.
-    fill_cache: std::sync::Mutex<Option<fill::CachedFill>>,
     /// The open-list chart's points, and what they were worked out for.
     open_chart: Option<(controls::OpenChartKey, Vec<[f64; 2]>)>,
     /// The recorded steps of the current query.
@@ -254,8 +245,6 @@ pub struct NavmeshScene {
     generation: u64,
     /// Where the playback cursor goes when the worker's answer arrives.
     resume_cursor: Option<usize>,
-    /// The mesh's editor: the mesh as opened, the edits made, the edited mesh (shown).
-    editor: crate::navmesh::edit::MeshEditor,
     /// The editing tools' state.
     pub edit: EditState,
     /// A message for the status bar from the canvas (an edit refused).
@@ -306,18 +295,11 @@ impl NavmeshScene {
             ..EditState::default()
         };
         let editor = crate::navmesh::edit::MeshEditor::new(Arc::new(mesh));
-        let mesh = Arc::clone(editor.mesh());
         let mut this = Self {
             settings,
-            summary: mesh.summary(),
-            areas_present: mesh.area_types_present(),
-            outline_edges: canvas::outline_edges(&mesh),
-            draw_order: floors::draw_order(&mesh),
-            fill_cache: Default::default(),
+            view: mesh_view::MeshView::new(editor),
             open_chart: None,
             floors: floors::FloorChoice::default(),
-            mesh,
-            editor,
             edit,
             pending_notice: None,
             previous_path: None,
@@ -345,6 +327,11 @@ impl NavmeshScene {
         };
         this.rerun();
         this
+    }
+
+    /// The mesh shown (the editor's edited mesh).
+    pub fn mesh(&self) -> &Arc<NavMesh> {
+        self.view.mesh()
     }
 
     /// The options to keep between runs.
@@ -434,16 +421,14 @@ impl NavmeshScene {
     /// Shows `editor`'s mesh, its edits counted as saved (as opened from a file), keeping the
     /// tools in hand.
     fn take_editor(&mut self, editor: crate::navmesh::edit::MeshEditor) {
-        let mesh = Arc::clone(editor.mesh());
-        self.summary = mesh.summary();
-        self.advice = advice_for(&self.summary);
-        if self.summary.plane_from_file {
+        let saved = editor.edits().clone();
+        self.view = mesh_view::MeshView::new(editor);
+        let mesh = Arc::clone(self.view.mesh());
+        self.advice = advice_for(self.view.summary());
+        if self.view.summary().plane_from_file {
             // The plane it lies in, as the radio buttons show it.
-            self.settings.plane = self.summary.plane;
+            self.settings.plane = self.view.summary().plane;
         }
-        self.areas_present = mesh.area_types_present();
-        self.outline_edges = canvas::outline_edges(&mesh);
-        self.draw_order = floors::draw_order(&mesh);
         self.timeline = Timeline::default();
         self.replay = TimelineReplay::new(mesh.triangles().len());
         self.previous_path = None;
@@ -453,13 +438,11 @@ impl NavmeshScene {
             area: self.edit.area,
             circle_sides: self.edit.circle_sides,
             costs: crate::navmesh::areas::AreaCosts::for_names(mesh.area_names()),
-            saved: editor.edits().clone(),
+            saved,
             // Still counting up: the recovery file must see a new mesh's edits as new.
             revision: self.edit.revision + 1,
             ..EditState::default()
         };
-        self.mesh = mesh;
-        self.editor = editor;
         self.diagnostics.invalidate();
         self.unsaved_repair = false;
     }
@@ -478,7 +461,7 @@ impl NavmeshScene {
         use crate::navmesh::diagnose::{CheckOptions, repair};
         use crate::words::count;
         let colour_islands = self.diagnostics.colour_islands;
-        let (fixed, summary) = repair(self.mesh.raw(), &CheckOptions::default());
+        let (fixed, summary) = repair(self.view.mesh().raw(), &CheckOptions::default());
         match fixed.build() {
             Ok(mesh) => {
                 self.reload_mesh(mesh);
@@ -563,8 +546,8 @@ impl NavmeshScene {
             cost: self.settings.cost,
             weight: self.settings.heuristic_weight,
         };
-        quality.measure(&self.mesh, options);
-        quality.wait(self.mesh.triangles().len());
+        quality.measure(self.view.mesh(), options);
+        quality.wait(self.view.mesh().triangles().len());
     }
 
     /// Shows the Diagnostics tab with islands coloured and the first error selected, so that a
@@ -574,13 +557,13 @@ impl NavmeshScene {
         self.diagnostics.colour_islands = true;
         let first_error = self
             .diagnostics
-            .report(&self.mesh)
+            .report(self.view.mesh())
             .findings
             .iter()
             .find(|f| f.severity == crate::navmesh::diagnose::Severity::Error)
             .map(|f| f.kind);
         if let Some(kind) = first_error {
-            self.diagnostics.select(&self.mesh, kind, 0);
+            self.diagnostics.select(self.view.mesh(), kind, 0);
         }
     }
 
@@ -592,7 +575,7 @@ impl NavmeshScene {
         self.walk = None;
         self.generation += 1;
         let job = QueryJob {
-            mesh: Arc::clone(&self.mesh),
+            mesh: Arc::clone(self.view.mesh()),
             start: self.start,
             goal: self.goal,
             start_height: self.floors.start,
@@ -604,7 +587,7 @@ impl NavmeshScene {
             },
             optimal: self.settings.optimal,
         };
-        let in_background = self.mesh.triangles().len() >= BACKGROUND_TRIANGLES;
+        let in_background = self.view.mesh().triangles().len() >= BACKGROUND_TRIANGLES;
         match self
             .querier
             .answer_or_submit(self.generation, job, in_background)
@@ -624,7 +607,7 @@ impl NavmeshScene {
             (Some(path), Some(optimal)) if path.length.is_finite() && optimal.is_found() => {
                 let search = timeline.search_events();
                 Some(crate::navmesh::gap::compare(
-                    &self.mesh,
+                    self.view.mesh(),
                     path,
                     optimal,
                     &search,
@@ -636,7 +619,7 @@ impl NavmeshScene {
         self.timeline = timeline;
         self.previous_path = None;
         self.walk = None;
-        self.replay = TimelineReplay::new(self.mesh.triangles().len());
+        self.replay = TimelineReplay::new(self.view.mesh().triangles().len());
         let cursor = self.resume_cursor.take().unwrap_or(self.playback.cursor);
         self.playback.cursor = cursor.min(self.timeline.len());
         self.replay.seek(&self.timeline, self.playback.cursor);
@@ -745,7 +728,7 @@ impl NavmeshScene {
             .path
             .as_ref()
             .filter(|p| p.waypoints.len() >= 2)
-            .map(|p| WalkPlayback::new(&self.mesh, &p.waypoints, self.settings.walk));
+            .map(|p| WalkPlayback::new(self.view.mesh(), &p.waypoints, self.settings.walk));
     }
 
     /// Advances the walk by `dt` seconds; true while the agent walks.
@@ -829,7 +812,7 @@ impl Scene for NavmeshScene {
     }
 
     fn history(&self, _map: &MapDocument) -> (bool, bool) {
-        (self.editor.can_undo(), self.editor.can_redo())
+        (self.view.editor().can_undo(), self.view.editor().can_redo())
     }
 
     fn tick(&mut self, ui: &egui::Ui, _shared: &mut Shared, dt: f64) -> bool {
@@ -911,8 +894,8 @@ impl Scene for NavmeshScene {
         ui.label(format!(
             "{}: {}, {}",
             self.source.name(),
-            count(self.mesh.triangles().len(), "triangle"),
-            count(self.mesh.island_count(), "island")
+            count(self.view.mesh().triangles().len(), "triangle"),
+            count(self.view.mesh().island_count(), "island")
         ));
         ui.separator();
         ui.label(format!(

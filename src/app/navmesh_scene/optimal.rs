@@ -202,9 +202,9 @@ impl NavmeshScene {
         {
             let mut shade = egui::Mesh::default();
             for &t in &gap.off_route {
-                if t < self.mesh.triangles().len() {
+                if t < self.view.mesh().triangles().len() {
                     let i = shade.vertices.len() as u32;
-                    for p in self.mesh.corners(t) {
+                    for p in self.view.mesh().corners(t) {
                         shade.colored_vertex(s(p), OFF_ROUTE);
                     }
                     shade.add_triangle(i, i + 1, i + 2);
@@ -212,9 +212,9 @@ impl NavmeshScene {
             }
             painter.add(Shape::mesh(shade));
             if let Some(d) = gap.divergence.filter(|_| gap.excess() > 1e-9)
-                && d.triangle < self.mesh.triangles().len()
+                && d.triangle < self.view.mesh().triangles().len()
             {
-                let corners: Vec<Pos2> = self.mesh.corners(d.triangle).map(s).to_vec();
+                let corners: Vec<Pos2> = self.view.mesh().corners(d.triangle).map(s).to_vec();
                 painter.add(Shape::closed_line(corners, Stroke::new(3.0, DIVERGED)));
             }
         }

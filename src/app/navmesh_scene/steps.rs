@@ -12,7 +12,7 @@ impl NavmeshScene {
     /// or with edge midpoints A*'s (triangle, entry edge) states, named "12 from 7".
     pub fn frontier_ui(&self, ui: &mut Ui) {
         let states = self.edge_states();
-        let mesh = &self.mesh;
+        let mesh = self.view.mesh();
         let note = match self.settings.cost {
             CostModel::Centroid => "",
             CostModel::Midpoint => {
@@ -48,7 +48,7 @@ impl NavmeshScene {
             return None;
         }
         let path = self.timeline.path.as_ref()?;
-        Some(EdgeStates::new(&self.mesh, &path.start, &path.goal))
+        Some(EdgeStates::new(self.view.mesh(), &path.start, &path.goal))
     }
 
     /// The triangle A* expands next, while its search is being replayed.
@@ -105,7 +105,9 @@ impl NavmeshScene {
             None => {}
         }
         if playback::expansion_key_pressed(ui) {
-            let hovered = self.hover_world.and_then(|p| self.mesh.triangle_at(p));
+            let hovered = self
+                .hover_world
+                .and_then(|p| self.view.mesh().triangle_at(p));
             self.jump_to(hovered.and_then(|t| self.next_expansion_of(t)));
         }
     }
