@@ -38,7 +38,7 @@ fn frame(c: &mut Criterion) {
     // A mesh this large is queried on the worker thread.
     app.scenes.navmesh.wait_for_query();
     // Halfway through A*: open, closed and unseen triangles all on screen.
-    app.scenes.navmesh.playback.cursor = app.scenes.navmesh.timeline.search_steps() / 2;
+    app.scenes.navmesh.query.playback.cursor = app.scenes.navmesh.query.timeline.search_steps() / 2;
     let ctx = egui::Context::default();
     let run = |app: &mut NavlabApp| run_frame(&ctx, app);
     for _ in 0..3 {
@@ -100,12 +100,12 @@ fn frame(c: &mut Criterion) {
     group.bench_function("floor, egui painting the same triangles once", |b| {
         b.iter(|| black_box(paint_floor()))
     });
-    let half = app.scenes.navmesh.playback.cursor;
+    let half = app.scenes.navmesh.query.playback.cursor;
     let mut step = 0;
     group.bench_function("run_ui + tessellate, one replay step on", |b| {
         b.iter(|| {
             step = (step + 1) % 1000;
-            app.scenes.navmesh.playback.cursor = half + step;
+            app.scenes.navmesh.query.playback.cursor = half + step;
             black_box(run(&mut app))
         })
     });

@@ -34,7 +34,7 @@ fn app_without_file_dialogs() -> NavlabApp {
 }
 
 fn cursor(h: &Harness<'_, NavlabApp>) -> usize {
-    h.state().scenes.navmesh.playback.cursor
+    h.state().scenes.navmesh.query.playback.cursor
 }
 
 fn click_world(h: &mut Harness<'_, NavlabApp>, p: Vec2, button: egui::PointerButton) {
@@ -53,8 +53,8 @@ fn opens_on_the_default_scene_ready_at_step_zero() {
     let scene = &h.state().scenes.navmesh;
     assert!(scene.source.name().contains("rooms.obj"));
     assert_eq!(cursor(&h), 0);
-    assert!(scene.timeline.len() > 20);
-    assert!(scene.timeline.path.is_some());
+    assert!(scene.query.timeline.len() > 20);
+    assert!(scene.query.timeline.path.is_some());
     h.get_by_label("Navmesh canvas");
     h.get_by_label("0. ready: start and goal placed");
 }
@@ -67,16 +67,16 @@ fn step_forward_step_back_end_and_restart_move_the_shown_step() {
     h.get_by_label("Step forward").click();
     h.run_steps(2);
     assert_eq!(cursor(&h), 2);
-    assert_eq!(h.state().scenes.navmesh.replay.cursor(), 2);
+    assert_eq!(h.state().scenes.navmesh.query.replay.cursor(), 2);
     h.get_by_label("Step back").click();
     h.run_steps(2);
     assert_eq!(cursor(&h), 1);
     h.get_by_label("End").click();
     h.run_steps(2);
-    let len = h.state().scenes.navmesh.timeline.len();
+    let len = h.state().scenes.navmesh.query.timeline.len();
     assert_eq!(cursor(&h), len);
     assert!(
-        h.state().scenes.navmesh.replay.funnel.done,
+        h.state().scenes.navmesh.query.replay.funnel.done,
         "the final path is shown"
     );
     h.get_by_label("Restart").click();
@@ -91,13 +91,13 @@ fn play_advances_and_pause_stops() {
     h.run_steps(30);
     let after_play = cursor(&h);
     assert!(after_play > 0, "playing moved the cursor");
-    assert!(h.state().scenes.navmesh.playback.playing);
+    assert!(h.state().scenes.navmesh.query.playback.playing);
     h.get_by_label("Pause").click();
     h.run_steps(2);
     let paused_at = cursor(&h);
     h.run_steps(30);
     assert_eq!(cursor(&h), paused_at);
-    assert!(!h.state().scenes.navmesh.playback.playing);
+    assert!(!h.state().scenes.navmesh.query.playback.playing);
 }
 
 #[test]
@@ -113,13 +113,13 @@ fn keyboard_steps_plays_and_jumps() {
     assert_eq!(cursor(&h), 1);
     h.key_press(egui::Key::End);
     h.run_steps(1);
-    assert_eq!(cursor(&h), h.state().scenes.navmesh.timeline.len());
+    assert_eq!(cursor(&h), h.state().scenes.navmesh.query.timeline.len());
     h.key_press(egui::Key::Home);
     h.run_steps(1);
     assert_eq!(cursor(&h), 0);
     h.key_press(egui::Key::Space);
     h.run_steps(1);
-    assert!(h.state().scenes.navmesh.playback.playing);
+    assert!(h.state().scenes.navmesh.query.playback.playing);
 }
 
 #[test]
@@ -128,12 +128,13 @@ fn clicking_the_canvas_sets_start_and_right_click_sets_goal() {
     // Room B of the rooms mesh: x 8..14, z 0..6.
     let new_start = Vec2::new(10.0, 2.0);
     click_world(&mut h, new_start, egui::PointerButton::Primary);
-    let start = h.state().scenes.navmesh.start;
+    let start = h.state().scenes.navmesh.query.start;
     assert!(start.distance(new_start) < 0.1, "start {start}");
     let path = h
         .state()
         .scenes
         .navmesh
+        .query
         .timeline
         .path
         .clone()
@@ -142,10 +143,10 @@ fn clicking_the_canvas_sets_start_and_right_click_sets_goal() {
     // The goal, in room A.
     let new_goal = Vec2::new(2.0, 5.0);
     click_world(&mut h, new_goal, egui::PointerButton::Secondary);
-    let goal = h.state().scenes.navmesh.goal;
+    let goal = h.state().scenes.navmesh.query.goal;
     assert!(goal.distance(new_goal) < 0.1, "goal {goal}");
     // The new answer is shown at once.
-    assert_eq!(cursor(&h), h.state().scenes.navmesh.timeline.len());
+    assert_eq!(cursor(&h), h.state().scenes.navmesh.query.timeline.len());
 }
 
 #[test]
@@ -153,12 +154,12 @@ fn clicking_an_event_log_row_jumps_there() {
     let mut h = harness(app_with_dialog_answers(vec![]));
     let label = format!(
         "5. {}",
-        h.state().scenes.navmesh.timeline.steps()[4].explain()
+        h.state().scenes.navmesh.query.timeline.steps()[4].explain()
     );
     h.get_by_label(&label).click();
     h.run_steps(2);
     assert_eq!(cursor(&h), 5);
-    assert_eq!(h.state().scenes.navmesh.replay.cursor(), 5);
+    assert_eq!(h.state().scenes.navmesh.query.replay.cursor(), 5);
 }
 
 /// End scrolls the step list to its last row, which then stays put. A scroll target past the
@@ -167,7 +168,7 @@ fn clicking_an_event_log_row_jumps_there() {
 #[test]
 fn end_shows_the_last_step_row_and_the_list_stays_still() {
     let mut h = harness(app_with_dialog_answers(vec![]));
-    let steps = h.state().scenes.navmesh.timeline.steps();
+    let steps = h.state().scenes.navmesh.query.timeline.steps();
     let last = steps.len();
     let label = format!(
         "{}. {}",
@@ -231,7 +232,7 @@ fn a_good_file_opens_and_goes_into_recent_files() {
     assert_eq!(app.settings.recent.paths().first(), Some(&maze));
     assert_eq!(app.settings.last_file.as_ref(), Some(&maze));
     assert_eq!(
-        app.scenes.navmesh.playback.cursor, 0,
+        app.scenes.navmesh.query.playback.cursor, 0,
         "animation ready on the new mesh"
     );
 }
@@ -239,14 +240,14 @@ fn a_good_file_opens_and_goes_into_recent_files() {
 #[test]
 fn changing_the_cost_model_reruns_the_search() {
     let mut h = harness(app_with_dialog_answers(vec![]));
-    let before = h.state().scenes.navmesh.timeline.len();
+    let before = h.state().scenes.navmesh.query.timeline.len();
     h.get_by_label("Edge midpoints").click();
     h.run_steps(2);
     assert_eq!(
         h.state().scenes.navmesh.settings.cost,
         navlab::navmesh::CostModel::Midpoint
     );
-    assert_ne!(h.state().scenes.navmesh.timeline.len(), before);
+    assert_ne!(h.state().scenes.navmesh.query.timeline.len(), before);
 }
 
 #[test]
@@ -260,11 +261,11 @@ fn smoke_every_panel_and_scene_runs_headless() {
     for i in 0..navlab::assets::ALL.len() {
         h.state_mut().command(Command::LoadEmbedded(i));
         h.run_steps(2);
-        let len = h.state().scenes.navmesh.timeline.len();
+        let len = h.state().scenes.navmesh.query.timeline.len();
         for k in [0, len / 3, len / 2, len.saturating_sub(1), len] {
-            h.state_mut().scenes.navmesh.playback.cursor = k;
+            h.state_mut().scenes.navmesh.query.playback.cursor = k;
             h.run_steps(1);
-            assert_eq!(h.state().scenes.navmesh.replay.cursor(), k);
+            assert_eq!(h.state().scenes.navmesh.query.replay.cursor(), k);
         }
         h.get_by_label("Fit").click();
         h.run_steps(1);
@@ -284,7 +285,7 @@ fn smoke_every_panel_and_scene_runs_headless() {
 fn dragging_the_start_marker_moves_it_and_reruns_live() {
     let mut h = harness(app_with_dialog_answers(vec![]));
     let view = h.state().scenes.navmesh.last_view().expect("drawn");
-    let from = view.screen_from_world(h.state().scenes.navmesh.start);
+    let from = view.screen_from_world(h.state().scenes.navmesh.query.start);
     let target = Vec2::new(3.0, 3.0); // still in room A
     let to = view.screen_from_world(target);
     let mut timelines = Vec::new();
@@ -293,13 +294,14 @@ fn dragging_the_start_marker_moves_it_and_reruns_live() {
             .state()
             .scenes
             .navmesh
+            .query
             .timeline
             .path
             .clone()
             .expect("path");
         timelines.push(path.start.point);
     });
-    let start = h.state().scenes.navmesh.start;
+    let start = h.state().scenes.navmesh.query.start;
     assert!(start.distance(target) < 0.1, "start {start}");
     // The query was re-run while dragging, not only at the end.
     timelines.dedup();
@@ -310,12 +312,12 @@ fn dragging_the_start_marker_moves_it_and_reruns_live() {
 
     // A quick flick: the pointer is already off the marker when egui calls it a drag. The
     // marker under the press is still the one that moves.
-    let from = view.screen_from_world(h.state().scenes.navmesh.start);
+    let from = view.screen_from_world(h.state().scenes.navmesh.query.start);
     let target = Vec2::new(2.0, 4.0);
     let to = view.screen_from_world(target);
     assert!(from.distance(to) > 30.0);
     drag_screen(&mut h, (from, to), egui::PointerButton::Primary, 1, |_| {});
-    let start = h.state().scenes.navmesh.start;
+    let start = h.state().scenes.navmesh.query.start;
     assert!(start.distance(target) < 0.1, "start {start}");
     assert_eq!(
         h.state().scenes.navmesh.last_view().expect("drawn").camera,
@@ -444,7 +446,7 @@ fn copy_steps_puts_every_explained_step_on_the_clipboard() {
         panic!("one copy: {copied:?}")
     };
     let scene = &h.state().scenes.navmesh;
-    let steps = scene.timeline.steps();
+    let steps = scene.query.timeline.steps();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), steps.len() + 1);
     assert_eq!(lines[0], "0. ready: start and goal placed");
@@ -468,8 +470,8 @@ fn copy_path_copies_what_the_path_command_prints() {
     let rooms = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rooms.obj");
     let point = |p: Vec2| format!("{},{}", p.x, p.y);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_navlab"))
-        .args(["path", rooms, "--from", &point(scene.start), "--to"])
-        .arg(point(scene.goal))
+        .args(["path", rooms, "--from", &point(scene.query.start), "--to"])
+        .arg(point(scene.query.goal))
         .arg("--json")
         .output()
         .expect("runs");
@@ -531,10 +533,10 @@ fn triangles_are_numbered_by_id_as_the_steps_name_them_or_by_visit() {
         h.key_press(egui::Key::ArrowRight);
         h.run_steps(2);
         let scene = &h.state().scenes.navmesh;
-        let shown = scene.playback.cursor;
+        let shown = scene.query.playback.cursor;
         let Some(Step::Search(SearchEvent::Expanded { node, .. })) = shown
             .checked_sub(1)
-            .and_then(|k| scene.timeline.steps().get(k))
+            .and_then(|k| scene.query.timeline.steps().get(k))
             .cloned()
         else {
             continue;
@@ -562,6 +564,7 @@ fn triangles_are_numbered_by_id_as_the_steps_name_them_or_by_visit() {
         .state()
         .scenes
         .navmesh
+        .query
         .timeline
         .path
         .as_ref()
@@ -597,7 +600,7 @@ fn the_open_list_shows_the_triangle_expanded_next() {
         h.key_press(egui::Key::ArrowRight);
         h.run_steps(1);
         let scene = &h.state().scenes.navmesh;
-        let next = scene.timeline.steps().get(cursor(&h)).cloned();
+        let next = scene.query.timeline.steps().get(cursor(&h)).cloned();
         if let Some(Step::Search(SearchEvent::Expanded { node, .. })) = next {
             assert_eq!(scene.next_to_expand(), Some(node));
             h.get_by_label(&format!("triangle {node}"));
@@ -620,8 +623,8 @@ fn the_open_list_shows_the_triangle_expanded_next() {
     let mut states = Vec::new();
     let path = navlab::navmesh::find_path_with_states(
         scene.mesh(),
-        scene.start,
-        scene.goal,
+        scene.query.start,
+        scene.query.goal,
         options,
         &mut navlab::search::NoObserver,
         &mut states,
@@ -668,8 +671,8 @@ fn a_mesh_file_written_again_is_loaded_again() {
     let (start, goal) = (Vec2::new(0.5, 0.5), Vec2::new(3.5, 1.5));
     {
         let scene = &mut h.state_mut().scenes.navmesh;
-        scene.start = start;
-        scene.goal = goal;
+        scene.query.start = start;
+        scene.query.goal = goal;
         scene.rerun();
     }
     // Frames are a quarter of a second apart: a change is seen within a second.
@@ -686,7 +689,10 @@ fn a_mesh_file_written_again_is_loaded_again() {
     let app = h.state();
     assert_eq!(app.scenes.navmesh.mesh().triangles().len(), 4);
     assert_eq!(
-        (app.scenes.navmesh.start, app.scenes.navmesh.goal),
+        (
+            app.scenes.navmesh.query.start,
+            app.scenes.navmesh.query.goal
+        ),
         (start, goal)
     );
     assert!(
@@ -786,7 +792,7 @@ fn w_walks_the_agent_along_the_path_to_the_goal() {
     }
     let scene = &h.state().scenes.navmesh;
     let walk = scene.walk.as_ref().expect("walked");
-    let path = scene.timeline.path.as_ref().expect("a path");
+    let path = scene.query.timeline.path.as_ref().expect("a path");
     assert!(walk.finished() && walk.walk.arrived());
     assert_eq!(walk.agent().map(|a| a.position), Some(path.goal.point));
     let speed = scene.settings.walk.speed;
@@ -816,8 +822,8 @@ fn the_walk_launch_option_starts_the_agent() {
     );
     assert_eq!(report, navlab::app::LaunchReport::default());
     assert_eq!(
-        app.scenes.navmesh.playback.cursor,
-        app.scenes.navmesh.timeline.len()
+        app.scenes.navmesh.query.playback.cursor,
+        app.scenes.navmesh.query.timeline.len()
     );
     assert!(
         app.scenes
@@ -1145,7 +1151,10 @@ fn a_large_mesh_is_queried_in_the_background_and_the_newest_goal_wins() {
         .set_mesh(mesh, MeshSource::Generated("large".into()));
     let scene = &h.state().scenes.navmesh;
     assert!(scene.is_querying());
-    assert!(scene.timeline.path.is_none(), "nothing of the last mesh");
+    assert!(
+        scene.query.timeline.path.is_none(),
+        "nothing of the last mesh"
+    );
     let corner = |u: f64, v: f64| {
         Vec2::new(
             bounds.min.x + u * (bounds.max.x - bounds.min.x),
@@ -1167,7 +1176,7 @@ fn a_large_mesh_is_queried_in_the_background_and_the_newest_goal_wins() {
     }
     let scene = &h.state().scenes.navmesh;
     assert!(!scene.is_querying(), "answered within a minute");
-    let shown = scene.timeline.path.as_ref().expect("a path");
+    let shown = scene.query.timeline.path.as_ref().expect("a path");
     let options = navlab::navmesh::QueryOptions {
         cost: scene.settings.cost,
         heuristic_weight: scene.settings.heuristic_weight,
@@ -1175,7 +1184,7 @@ fn a_large_mesh_is_queried_in_the_background_and_the_newest_goal_wins() {
     };
     let direct = navlab::navmesh::find_path(
         scene.mesh(),
-        scene.start,
+        scene.query.start,
         corner(0.9, 0.8),
         options,
         &mut navlab::search::NoObserver,
@@ -1185,8 +1194,8 @@ fn a_large_mesh_is_queried_in_the_background_and_the_newest_goal_wins() {
     assert_eq!(shown.waypoints, direct.waypoints);
     assert_eq!(shown.corridor, direct.corridor);
     assert_eq!(
-        scene.playback.cursor,
-        scene.timeline.len(),
+        scene.query.playback.cursor,
+        scene.query.timeline.len(),
         "shown at its end"
     );
 }
@@ -1203,7 +1212,7 @@ fn a_walk_shows_the_whole_path_and_stepping_back_leaves_it() {
     assert_eq!(cursor(&h), 5);
     h.key_press(egui::Key::W);
     h.run_steps(2);
-    let len = h.state().scenes.navmesh.timeline.len();
+    let len = h.state().scenes.navmesh.query.timeline.len();
     assert_eq!(cursor(&h), len, "the whole path shown");
     assert!(h.state().scenes.navmesh.walk.is_some());
     h.key_press(egui::Key::ArrowLeft);
@@ -1230,7 +1239,16 @@ fn e_jumps_to_the_steps_that_expand_the_triangle_under_the_pointer() {
     let mut h = harness(app_with_dialog_answers(vec![]));
     let expansions = |h: &Harness<'_, NavlabApp>| {
         let mut by_triangle = std::collections::BTreeMap::<usize, Vec<usize>>::new();
-        for (i, step) in h.state().scenes.navmesh.timeline.steps().iter().enumerate() {
+        for (i, step) in h
+            .state()
+            .scenes
+            .navmesh
+            .query
+            .timeline
+            .steps()
+            .iter()
+            .enumerate()
+        {
             if let Step::Search(SearchEvent::Expanded { node, .. }) = *step {
                 by_triangle.entry(node).or_default().push(i + 1);
             }
@@ -1279,7 +1297,7 @@ fn e_jumps_to_the_steps_that_expand_the_triangle_under_the_pointer() {
         press_e(&mut h);
         assert_eq!(cursor(&h), step);
     }
-    assert!(!h.state().scenes.navmesh.playback.playing);
+    assert!(!h.state().scenes.navmesh.query.playback.playing);
 }
 
 /// Page Down goes to where the next phase starts (A*'s first step, the funnel's) and Page Up
@@ -1289,7 +1307,7 @@ fn e_jumps_to_the_steps_that_expand_the_triangle_under_the_pointer() {
 fn page_keys_and_go_to_jump_between_a_star_and_the_funnel() {
     use navlab::navmesh::timeline::Step;
     let mut h = harness(app_with_dialog_answers(vec![]));
-    let steps = h.state().scenes.navmesh.timeline.steps().to_vec();
+    let steps = h.state().scenes.navmesh.query.timeline.steps().to_vec();
     let funnel = 1 + steps
         .iter()
         .position(|s| matches!(s, Step::Funnel(_)))
@@ -1322,7 +1340,7 @@ fn page_keys_and_go_to_jump_between_a_star_and_the_funnel() {
     h.get_by_label("A*").click();
     h.run_steps(2);
     assert_eq!(cursor(&h), 1);
-    assert!(!h.state().scenes.navmesh.playback.playing);
+    assert!(!h.state().scenes.navmesh.query.playback.playing);
 }
 
 /// View → Theme switches the panels between light and dark and keeps the choice as egui's
@@ -1457,13 +1475,13 @@ fn a_reload_shows_the_new_answer_at_its_last_step() {
     h.run_steps(2);
     {
         let scene = &mut h.state_mut().scenes.navmesh;
-        scene.playback.cursor = 10;
+        scene.query.playback.cursor = 10;
         scene.sync_replay();
     }
     h.state_mut().command(Command::Reload);
     h.run_steps(2);
     let scene = &h.state().scenes.navmesh;
-    assert_eq!(scene.playback.cursor, scene.timeline.len());
+    assert_eq!(scene.query.playback.cursor, scene.query.timeline.len());
 }
 
 /// Choosing the other plane reads the file again — but not over unsaved edits, which it

@@ -69,7 +69,7 @@ fn the_key_moves_the_start_to_the_floor_below_and_the_path_climbs_the_ramp() {
     h.run_steps(2);
     {
         let scene = &h.state().scenes.navmesh;
-        let path = scene.timeline.path.as_ref().expect("searched");
+        let path = scene.query.timeline.path.as_ref().expect("searched");
         assert_eq!(path.status, PathStatus::Found);
         assert!((height(scene.mesh(), path.start.triangle, path.start.point) - 3.0).abs() < 1e-9);
         assert!(
@@ -82,7 +82,7 @@ fn the_key_moves_the_start_to_the_floor_below_and_the_path_climbs_the_ramp() {
     h.key_press(egui::Key::L);
     h.run_steps(3);
     let scene = &h.state().scenes.navmesh;
-    let path = scene.timeline.path.as_ref().expect("searched");
+    let path = scene.query.timeline.path.as_ref().expect("searched");
     assert!(
         height(scene.mesh(), path.start.triangle, path.start.point).abs() < 1e-9,
         "the start on the ground floor"

@@ -1113,10 +1113,20 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
     }
     let centre = |(x, y): (usize, usize)| Vec2::new(x as f64 + 0.5, y as f64 + 0.5);
     assert_eq!(
-        (app.scenes.navmesh.start, app.scenes.navmesh.goal),
+        (
+            app.scenes.navmesh.query.start,
+            app.scenes.navmesh.query.goal
+        ),
         (centre(start), centre(goal))
     );
-    let path = app.scenes.navmesh.timeline.path.clone().expect("a path");
+    let path = app
+        .scenes
+        .navmesh
+        .query
+        .timeline
+        .path
+        .clone()
+        .expect("a path");
     assert_ne!(path.status, navlab::navmesh::PathStatus::Unreachable);
     assert!(path.length >= centre(start).distance(centre(goal)) - 1e-9);
 
@@ -1235,9 +1245,16 @@ fn the_agent_radius_slider_shrinks_the_built_navmesh_away_from_the_walls() {
         }
     }
     // Start and goal were moved onto the mesh, and the path joins them.
-    assert!(mesh.triangle_at(app.scenes.navmesh.start).is_some());
-    assert!(mesh.triangle_at(app.scenes.navmesh.goal).is_some());
-    let path = app.scenes.navmesh.timeline.path.clone().expect("a path");
+    assert!(mesh.triangle_at(app.scenes.navmesh.query.start).is_some());
+    assert!(mesh.triangle_at(app.scenes.navmesh.query.goal).is_some());
+    let path = app
+        .scenes
+        .navmesh
+        .query
+        .timeline
+        .path
+        .clone()
+        .expect("a path");
     assert_ne!(path.status, navlab::navmesh::PathStatus::Unreachable);
 }
 
@@ -1875,8 +1892,15 @@ fn launch_options_set_the_map_search_and_mesh_cost() {
         app.scenes.navmesh.settings.cost,
         navlab::navmesh::CostModel::Midpoint
     );
-    assert_eq!(app.scenes.navmesh.start, Vec2::new(0.5, 0.5));
-    let path = app.scenes.navmesh.timeline.path.as_ref().expect("a path");
+    assert_eq!(app.scenes.navmesh.query.start, Vec2::new(0.5, 0.5));
+    let path = app
+        .scenes
+        .navmesh
+        .query
+        .timeline
+        .path
+        .as_ref()
+        .expect("a path");
     let options = navlab::navmesh::QueryOptions {
         cost: navlab::navmesh::CostModel::Midpoint,
         heuristic_weight: app.scenes.navmesh.settings.heuristic_weight,

@@ -39,7 +39,7 @@ fn the_navmesh_legend_moves_off_a_goal_in_any_bottom_corner() {
         h.run_steps(3);
         let scene = &h.state().scenes.navmesh;
         let view = scene.last_view().expect("drawn");
-        let path = scene.timeline.path.as_ref().expect("a path");
+        let path = scene.query.timeline.path.as_ref().expect("a path");
         for end in [path.start.point, path.goal.point] {
             let at = view.screen_from_world(end);
             assert!(
@@ -95,7 +95,7 @@ fn every_step_of_the_navmesh_timeline_has_a_legend_of_its_phase() {
         scene.wait_for_query();
     }
     h.run_steps(2);
-    let len = h.state().scenes.navmesh.timeline.len();
+    let len = h.state().scenes.navmesh.query.timeline.len();
     let optimal_start = {
         use navlab::app::screenshot::Steps;
         h.state().scenes.navmesh.optimal_start()
@@ -151,7 +151,7 @@ fn the_walk_has_its_legend() {
     let mut h = harness(app());
     {
         let scene = &mut h.state_mut().scenes.navmesh;
-        scene.playback.cursor = usize::MAX;
+        scene.query.playback.cursor = usize::MAX;
         scene.sync_replay();
         scene.toggle_walk();
         let walk = scene.walk.as_mut().expect("a path to walk");

@@ -45,8 +45,8 @@ fn a_lesson_opened_again_shows_the_same_picture() {
     second.open_lesson(&path).expect("opens");
     let scene = &second.scenes.navmesh;
     assert_eq!(scene.settings.cost, CostModel::Midpoint);
-    assert_eq!(scene.playback.cursor, 30);
-    assert_eq!(scene.start, first.scenes.navmesh.start);
+    assert_eq!(scene.query.playback.cursor, 30);
+    assert_eq!(scene.query.start, first.scenes.navmesh.query.start);
     // The status bar's notice ("Opened the lesson …") aside, as a screenshot would be.
     second.notice = None;
     let after = picture(&mut second);
@@ -219,7 +219,7 @@ fn a_lessons_settings_at_their_extremes_open_within_range() {
     assert_eq!(n.max_slope, Some(0.0));
     assert_eq!(n.agent_radius, None);
     assert_eq!(n.speed, 1000.0);
-    assert_eq!(app.scenes.navmesh.playback.speed, 1000.0);
+    assert_eq!(app.scenes.navmesh.query.playback.speed, 1000.0);
     assert_eq!(
         (
             n.walk.speed,

@@ -93,7 +93,7 @@ fn a_rectangle_dragged_with_its_tool_is_cut_and_the_path_goes_round_it() {
         "{before} - {cut} = {}",
         shape.area()
     );
-    let path = scene.timeline.path.as_ref().expect("a path");
+    let path = scene.query.timeline.path.as_ref().expect("a path");
     assert_eq!(path.status, PathStatus::Found);
     assert!(!enters(&path.waypoints, shape), "{:?}", path.waypoints);
     assert_eq!(
@@ -123,7 +123,7 @@ fn a_shape_moves_with_the_search_following_and_undo_and_redo_take_it_back() {
         let scene = &h.state().scenes.navmesh;
         seen.push((
             scene.editor().shapes()[0].bounds().0.y,
-            scene.timeline.path.as_ref().map(|p| p.length),
+            scene.query.timeline.path.as_ref().map(|p| p.length),
         ));
     });
     seen.dedup();
@@ -190,8 +190,8 @@ fn painted_mud_is_shown_costed_and_named_in_the_steps() {
         "mud"
     );
     assert_eq!(scene.editor().edits().painted.len(), 1);
-    let named = (0..scene.timeline.len())
-        .map(|k| scene.timeline.explain(k))
+    let named = (0..scene.query.timeline.len())
+        .map(|k| scene.query.timeline.explain(k))
         .any(|s| s.contains(&format!("triangle {t} (mud, cost × 3)")));
     assert!(named, "the steps say the triangle is mud and what it costs");
     assert!(
@@ -205,6 +205,7 @@ fn painted_mud_is_shown_costed_and_named_in_the_steps() {
         h.state()
             .scenes
             .navmesh
+            .query
             .timeline
             .path
             .as_ref()
@@ -240,6 +241,7 @@ fn a_door_drawn_across_the_corridor_blocks_until_it_is_clicked_open() {
         h.state()
             .scenes
             .navmesh
+            .query
             .timeline
             .path
             .as_ref()

@@ -23,31 +23,40 @@ fn app_on_hole() -> NavlabApp {
 #[test]
 fn the_shortest_path_phase_steps_through_polyanya_and_compares_the_paths() {
     let mut h = harness(app_on_hole());
-    let optimal_start = h.state().scenes.navmesh.timeline.optimal_start();
+    let optimal_start = h.state().scenes.navmesh.query.timeline.optimal_start();
     assert_eq!(
         optimal_start,
-        h.state().scenes.navmesh.timeline.len(),
+        h.state().scenes.navmesh.query.timeline.len(),
         "off by default"
     );
     h.get_by_label("Shortest path too (Polyanya)").click();
     h.run_steps(3);
     let scene = &h.state().scenes.navmesh;
     assert!(scene.settings.optimal);
-    let timeline = &scene.timeline;
+    let timeline = &scene.query.timeline;
     assert!(timeline.len() > timeline.optimal_start(), "a third phase");
     // Go to its first step, then step on: the open list shows f, g and h.
     h.get_by_label("Shortest").click();
     h.run_steps(2);
     assert_eq!(
-        h.state().scenes.navmesh.playback.cursor,
-        h.state().scenes.navmesh.timeline.optimal_start() + 1
+        h.state().scenes.navmesh.query.playback.cursor,
+        h.state().scenes.navmesh.query.timeline.optimal_start() + 1
     );
     for _ in 0..5 {
         h.key_press(egui::Key::ArrowRight);
         h.run_steps(1);
     }
-    assert!(h.state().scenes.navmesh.replay.in_optimal_phase());
-    assert!(!h.state().scenes.navmesh.replay.optimal.nodes.is_empty());
+    assert!(h.state().scenes.navmesh.query.replay.in_optimal_phase());
+    assert!(
+        !h.state()
+            .scenes
+            .navmesh
+            .query
+            .replay
+            .optimal
+            .nodes
+            .is_empty()
+    );
     // The pseudocode is Polyanya's now, a line of it lit.
     h.get_by_label_contains("navlab pseudocode polyanya");
     let (listing, lit) = h
@@ -64,8 +73,8 @@ fn the_shortest_path_phase_steps_through_polyanya_and_compares_the_paths() {
     h.key_press(egui::Key::End);
     h.run_steps(3);
     let scene = &h.state().scenes.navmesh;
-    assert!(scene.replay.optimal.done);
-    let gap = scene.gap.clone().expect("both paths");
+    assert!(scene.query.replay.optimal.done);
+    let gap = scene.query.gap.clone().expect("both paths");
     assert!(gap.excess() > 0.3, "the long way round: {}", gap.excess());
     // The corridor's length is in the query's numbers too.
     assert!(
@@ -82,7 +91,7 @@ fn the_shortest_path_phase_steps_through_polyanya_and_compares_the_paths() {
     // Stepping back into A* leaves the comparison (it belongs to the phase's end).
     h.key_press(egui::Key::Home);
     h.run_steps(2);
-    assert!(!h.state().scenes.navmesh.replay.in_optimal_phase());
+    assert!(!h.state().scenes.navmesh.query.replay.in_optimal_phase());
     assert!(h.query_by_label("Gap").is_none());
 }
 
@@ -122,10 +131,13 @@ fn the_diagnostics_tab_measures_corridor_paths_and_opens_the_worst_pair() {
     h.get_by_label_contains(&label).click();
     h.run_steps(3);
     let scene = &h.state().scenes.navmesh;
-    assert_eq!((scene.start, scene.goal), (worst.from, worst.to));
+    assert_eq!(
+        (scene.query.start, scene.query.goal),
+        (worst.from, worst.to)
+    );
     assert!(scene.settings.optimal);
-    assert_eq!(scene.playback.cursor, scene.timeline.len());
-    let gap = scene.gap.clone().expect("both paths searched");
+    assert_eq!(scene.query.playback.cursor, scene.query.timeline.len());
+    let gap = scene.query.gap.clone().expect("both paths searched");
     assert!((gap.optimal_length - worst.optimal).abs() < 1e-9);
     assert!((gap.corridor_length - worst.corridor).abs() < 1e-9);
     h.get_by_label(&format!("{:.3}", gap.optimal_length));
@@ -159,7 +171,7 @@ fn with_area_costs_the_gap_is_explained_in_one_currency() {
         .expect("painted");
     scene.place(Some(Vec2::new(1.0, 1.0)), Some(Vec2::new(5.0, -7.0)));
     scene.wait_for_query();
-    let gap = scene.gap.as_ref().expect("both paths found");
+    let gap = scene.query.gap.as_ref().expect("both paths found");
     let (corridor_cost, shortest_cost) = gap.area_costs.expect("priced under the areas");
     assert!(
         gap.excess() > 0.01,

@@ -55,8 +55,11 @@ fn a_link_opens_the_same_view_in_a_fresh_window() {
     second
         .open_share_fragment(fragment(&link))
         .expect("the link opens");
-    assert_eq!(second.scenes.navmesh.playback.cursor, 25);
-    assert_eq!(second.scenes.navmesh.start, first.scenes.navmesh.start);
+    assert_eq!(second.scenes.navmesh.query.playback.cursor, 25);
+    assert_eq!(
+        second.scenes.navmesh.query.start,
+        first.scenes.navmesh.query.start
+    );
     assert!(second.map.file.is_none() && !second.map.dirty);
     second.notice = None;
     let after = picture(&mut second);

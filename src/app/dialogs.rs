@@ -588,7 +588,7 @@ mod tests {
             super::super::AppSettings::default(),
             Box::new(super::super::files::ScriptedDialogs::default()),
         );
-        let shown = app.scenes.navmesh.playback.cursor;
+        let shown = app.scenes.navmesh.query.playback.cursor;
         let form = super::super::animation::ExportForm {
             from: 3,
             to: 7,
@@ -610,7 +610,7 @@ mod tests {
         }
         assert_eq!(polls, 4, "one frame each time the window draws");
         assert_eq!(app.error(), None);
-        assert_eq!(app.scenes.navmesh.playback.cursor, shown);
+        assert_eq!(app.scenes.navmesh.query.playback.cursor, shown);
         let notice = app.notice.clone().unwrap_or_default();
         assert!(notice.contains("5 frames"), "{notice}");
         let file = std::fs::File::open(&path).expect("written");

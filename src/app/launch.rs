@@ -208,7 +208,7 @@ impl NavlabApp {
             LaunchAction::Walk => {
                 let navmesh = &mut self.scenes.navmesh;
                 navmesh.wait_for_query();
-                navmesh.playback.cursor = navmesh.timeline.len();
+                navmesh.query.playback.cursor = navmesh.query.timeline.len();
                 navmesh.sync_replay();
                 navmesh.toggle_walk();
                 if navmesh.walk.is_none() {

@@ -341,10 +341,10 @@ impl NavlabApp {
             step: self.scenes.get(kind).shown_step(),
             navmesh: MeshPart {
                 mesh,
-                start: [navmesh.start.x, navmesh.start.y],
-                goal: [navmesh.goal.x, navmesh.goal.y],
-                start_height: navmesh.floors.start,
-                goal_height: navmesh.floors.goal,
+                start: [navmesh.query.start.x, navmesh.query.start.y],
+                goal: [navmesh.query.goal.x, navmesh.query.goal.y],
+                start_height: navmesh.query.floors.start,
+                goal_height: navmesh.query.floors.goal,
                 settings: navmesh.settings.clone(),
                 camera: camera(&navmesh.camera),
             },
@@ -518,7 +518,7 @@ impl NavlabApp {
         // Now the window changes.
         let navmesh = &mut self.scenes.navmesh;
         navmesh.settings = lesson.navmesh.settings.clamped();
-        navmesh.playback.speed = navmesh.settings.speed;
+        navmesh.query.playback.speed = navmesh.settings.speed;
         let part = &lesson.navmesh;
         navmesh.set_mesh_at(
             mesh,
@@ -528,8 +528,8 @@ impl NavlabApp {
                 Vec2::new(part.goal[0], part.goal[1]),
             )),
         );
-        navmesh.floors.start = part.start_height;
-        navmesh.floors.goal = part.goal_height;
+        navmesh.query.floors.start = part.start_height;
+        navmesh.query.floors.goal = part.goal_height;
         navmesh.rerun();
         if let Some(camera) = part.camera {
             navmesh.camera.set(camera);

@@ -310,7 +310,7 @@ impl NavlabApp {
     /// True while the scene shown plays its steps (or, in the pursuit, its simulation).
     pub fn is_playing(&self) -> bool {
         match self.settings.scene {
-            SceneKind::Navmesh => self.scenes.navmesh.playback.playing,
+            SceneKind::Navmesh => self.scenes.navmesh.query.playback.playing,
             SceneKind::TileMap => self.scenes.tile_map.playback.playing,
             SceneKind::Pursuit => self.scenes.pursuit.playing,
         }

@@ -396,8 +396,8 @@ impl WebApp {
             "navmesh": {
                 "mesh": navmesh.source.name(),
                 "triangles": navmesh.mesh().triangles().len(),
-                "start": [navmesh.start.x, navmesh.start.y],
-                "goal": [navmesh.goal.x, navmesh.goal.y],
+                "start": [navmesh.query.start.x, navmesh.query.start.y],
+                "goal": [navmesh.query.goal.x, navmesh.query.goal.y],
             },
             "tile_map": {
                 "size": [app.map.map.width(), app.map.map.height()],

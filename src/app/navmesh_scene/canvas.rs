@@ -88,7 +88,7 @@ impl NavmeshScene {
                 100.0 * excess
             ));
         }
-        let r = &self.replay.search;
+        let r = &self.query.replay.search;
         if let Some((g, h)) = r.costs(t) {
             ui.label(format!("g {g:.3}   h {h:.3}   f {:.3}", g + h));
             match r.parent(t) {
@@ -104,12 +104,12 @@ impl NavmeshScene {
             };
             ui.label(status);
         }
-        if !self.timeline.is_empty() {
+        if !self.query.timeline.is_empty() {
             crate::app::playback::expansion_tooltip_ui(
                 ui,
-                self.timeline.expansion_steps(),
+                self.query.timeline.expansion_steps(),
                 t,
-                self.playback.cursor,
+                self.query.playback.cursor,
                 false,
             );
         }
@@ -134,8 +134,8 @@ impl NavmeshScene {
             tolerance,
         );
         let rect = view.rect;
-        let start_screen = view.screen_from_world(self.start);
-        let goal_screen = view.screen_from_world(self.goal);
+        let start_screen = view.screen_from_world(self.query.start);
+        let goal_screen = view.screen_from_world(self.query.goal);
         let grab = 12.0;
         if response.drag_started() {
             // Where the button went down (the drag is noticed a few points later).
@@ -308,6 +308,7 @@ impl NavmeshScene {
             let mut arrows = egui::Mesh::default();
             for &t in visible {
                 let Some(p) = self
+                    .query
                     .replay
                     .search
                     .parent(t)
@@ -339,7 +340,7 @@ impl NavmeshScene {
                 let label = if display.triangle_ids {
                     t.to_string()
                 } else {
-                    match self.replay.search.visit_number(t) {
+                    match self.query.replay.search.visit_number(t) {
                         Some(n) if n > 0 => format!("#{n}"),
                         _ => continue,
                     }
@@ -360,10 +361,10 @@ impl NavmeshScene {
     }
 
     fn paint_funnel(&self, painter: &egui::Painter, view: View) {
-        let Some(path) = &self.timeline.path else {
+        let Some(path) = &self.query.timeline.path else {
             return;
         };
-        let r = &self.replay.funnel;
+        let r = &self.query.replay.funnel;
         if r.funnel.is_none() {
             return;
         }
@@ -427,7 +428,7 @@ impl NavmeshScene {
     }
 
     fn paint_markers(&self, painter: &egui::Painter, view: View) {
-        let Some(path) = &self.timeline.path else {
+        let Some(path) = &self.query.timeline.path else {
             return;
         };
         for (loc, color, label) in [(&path.start, START, "S"), (&path.goal, GOAL, "G")] {
@@ -487,15 +488,18 @@ impl NavmeshScene {
             }
             return rows;
         }
-        if d.height_colours || self.diagnostics.quality.heat_shown() || self.timeline.is_empty() {
+        if d.height_colours
+            || self.diagnostics.quality.heat_shown()
+            || self.query.timeline.is_empty()
+        {
             return rows;
         }
-        let funnel = &self.replay.funnel;
-        if self.replay.in_optimal_phase() {
+        let funnel = &self.query.replay.funnel;
+        if self.query.replay.in_optimal_phase() {
             rows.push(LegendRow::fill(CORRIDOR, "corridor A* chose"));
             rows.push(LegendRow::line(PATH, 4.0, "corridor path (the funnel's)"));
             rows.extend(self.optimal_legend());
-        } else if !self.replay.search.is_finished() {
+        } else if !self.query.replay.search.is_finished() {
             rows.push(LegendRow::fill(OPEN, "open: the frontier"));
             rows.push(LegendRow::fill(CLOSED, "closed: expanded"));
             rows.push(LegendRow::fill(CURRENT, "expanded at this step"));
@@ -527,6 +531,7 @@ impl NavmeshScene {
             rows.push(LegendRow::label("12", "triangle id, as the steps name it"));
         } else if d.visit_numbers
             && self
+                .query
                 .replay
                 .search
                 .visit_number(self.start_triangle())
@@ -541,9 +546,9 @@ impl NavmeshScene {
     /// expanded and those it left open (when there are any).
     fn searched_legend(&self) -> Vec<crate::app::legend::LegendRow> {
         use crate::app::legend::LegendRow;
-        let statuses = self.replay.search.statuses();
+        let statuses = self.query.replay.search.statuses();
         let mut in_corridor = vec![false; statuses.len()];
-        for &t in self.timeline.path.iter().flat_map(|p| &p.corridor) {
+        for &t in self.query.timeline.path.iter().flat_map(|p| &p.corridor) {
             if let Some(flag) = in_corridor.get_mut(t) {
                 *flag = true;
             }
@@ -568,7 +573,8 @@ impl NavmeshScene {
 
     /// The triangle the start is in, when there is a path.
     fn start_triangle(&self) -> TriId {
-        self.timeline
+        self.query
+            .timeline
             .path
             .as_ref()
             .map_or(usize::MAX, |p| p.start.triangle)

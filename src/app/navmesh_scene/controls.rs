@@ -84,7 +84,7 @@ impl NavmeshScene {
                     clicked = self.pseudocode_ui(ui);
                 });
                 crate::app::playback::above_steps(ui, |ui| {
-                    if self.replay.in_optimal_phase() {
+                    if self.query.replay.in_optimal_phase() {
                         self.optimal_open_list_ui(ui);
                     } else {
                         self.frontier_ui(ui);
@@ -231,12 +231,12 @@ impl NavmeshScene {
     /// comparison shown.
     pub fn show_pair(&mut self, from: Vec2, to: Vec2) {
         self.settings.optimal = true;
-        self.start = from;
-        self.goal = to;
-        self.floors = super::floors::FloorChoice::default();
+        self.query.start = from;
+        self.query.goal = to;
+        self.query.floors = super::floors::FloorChoice::default();
         // The end of the new timeline: the comparison.
-        self.playback.cursor = usize::MAX;
-        self.playback.playing = false;
+        self.query.playback.cursor = usize::MAX;
+        self.query.playback.playing = false;
         self.rerun();
         self.side_tab = SideTab::Steps;
     }
@@ -361,6 +361,7 @@ impl NavmeshScene {
     /// corner radius and turning at a bounded rate, as the NPC of “A* on a navigation mesh” does.
     fn walk_controls_ui(&mut self, ui: &mut Ui) {
         let can_walk = self
+            .query
             .timeline
             .path
             .as_ref()
@@ -418,7 +419,7 @@ impl NavmeshScene {
             ui.label("Non-manifold edges");
             ui.label(s.non_manifold_edges.to_string());
             ui.end_row();
-            if let Some(path) = &self.timeline.path {
+            if let Some(path) = &self.query.timeline.path {
                 ui.label("Status");
                 ui.label(match path.status {
                     PathStatus::Found => "found",
@@ -452,7 +453,7 @@ impl NavmeshScene {
                 );
             });
         }
-        if let Some(path) = &self.timeline.path
+        if let Some(path) = &self.query.timeline.path
             && ui
                 .add_enabled(!self.is_querying(), egui::Button::new("Copy path").small())
                 .on_hover_text(
@@ -466,7 +467,7 @@ impl NavmeshScene {
         ui.label("Open list size per A* step");
         let columns = (ui.available_width() * ui.ctx().pixels_per_point()).max(1.0) as usize;
         // Worked out again only for other sizes or another width.
-        let sizes = self.timeline.open_sizes_shared();
+        let sizes = self.query.timeline.open_sizes_shared();
         let points = match &self.open_chart {
             Some((at, points))
                 if at.columns == columns && std::sync::Arc::ptr_eq(&at.sizes, sizes) =>
@@ -483,7 +484,11 @@ impl NavmeshScene {
                 points
             }
         };
-        let cursor = self.playback.cursor.min(self.timeline.search_steps()) as f64;
+        let cursor = self
+            .query
+            .playback
+            .cursor
+            .min(self.query.timeline.search_steps()) as f64;
         use crate::app::chart_marks::{MARK_SPACING, round_marks};
         egui_plot::Plot::new("open_list_plot")
             .height(120.0)

@@ -228,20 +228,21 @@ impl NavmeshScene {
     fn after_edit(&mut self) {
         self.edit.revision += 1;
         // As after moving the start: the new answer shown whole (the steps can be replayed).
-        self.playback.cursor = usize::MAX;
-        self.playback.playing = false;
+        self.query.playback.cursor = usize::MAX;
+        self.query.playback.playing = false;
         self.diagnostics.invalidate();
         if self.view.mesh().triangles().len() >= super::jobs::BACKGROUND_TRIANGLES {
             // The last path stays, drawn faintly, until the new search answers; the old
             // search's triangles are not this mesh's.
-            self.previous_path = self
+            self.query.previous_path = self
+                .query
                 .timeline
                 .path
                 .as_ref()
                 .map(|p| p.waypoints.clone())
-                .or(self.previous_path.take());
-            self.timeline = Default::default();
-            self.replay =
+                .or(self.query.previous_path.take());
+            self.query.timeline = Default::default();
+            self.query.replay =
                 crate::navmesh::timeline::TimelineReplay::new(self.view.mesh().triangles().len());
         }
         self.rerun();
@@ -578,8 +579,8 @@ impl NavmeshScene {
     /// one is searched for.
     pub(super) fn paint_edits(&self, painter: &egui::Painter, view: View, pointer: Option<Pos2>) {
         let s = |p: Vec2| view.screen_from_world(p);
-        if self.timeline.path.is_none()
-            && let Some(previous) = &self.previous_path
+        if self.query.timeline.path.is_none()
+            && let Some(previous) = &self.query.previous_path
         {
             let points: Vec<Pos2> = previous.iter().map(|&p| s(p)).collect();
             painter.add(Paint::line(
@@ -762,10 +763,10 @@ impl NavmeshScene {
         let mut rows = self.search_legend();
         rows.extend(self.legend());
         let mut marks = vec![
-            view.screen_from_world(self.start),
-            view.screen_from_world(self.goal),
+            view.screen_from_world(self.query.start),
+            view.screen_from_world(self.query.goal),
         ];
-        if let Some(path) = &self.timeline.path {
+        if let Some(path) = &self.query.timeline.path {
             marks.push(view.screen_from_world(path.start.point));
             marks.push(view.screen_from_world(path.goal.point));
         }
@@ -773,14 +774,14 @@ impl NavmeshScene {
             marks.push(view.screen_from_world(agent.position));
         }
         // The funnel being narrowed: its apex and sides' ends, and the portal examined.
-        let funnel = &self.replay.funnel;
+        let funnel = &self.query.replay.funnel;
         if !funnel.done {
             if let Some(f) = funnel.funnel {
                 marks.extend([f.apex, f.left, f.right].map(|p| view.screen_from_world(p)));
             }
             let portal = funnel
                 .portal
-                .and_then(|i| self.timeline.path.as_ref()?.portals.get(i));
+                .and_then(|i| self.query.timeline.path.as_ref()?.portals.get(i));
             if let Some(portal) = portal {
                 marks.extend([portal.left, portal.right].map(|p| view.screen_from_world(p)));
             }
@@ -790,10 +791,10 @@ impl NavmeshScene {
             points.iter().map(|&p| view.screen_from_world(p)).collect()
         };
         let mut lines = Vec::new();
-        if let Some(path) = &self.timeline.path {
+        if let Some(path) = &self.query.timeline.path {
             lines.push(screen(&path.waypoints));
         }
-        if let Some(optimal) = &self.timeline.optimal {
+        if let Some(optimal) = &self.query.timeline.optimal {
             lines.push(screen(&optimal.waypoints));
         }
         // The obstacles, doors and areas drawn on the mesh: the user's own work.
@@ -806,7 +807,7 @@ impl NavmeshScene {
             outline.extend(outline.first().copied());
             lines.push(screen(&outline));
         }
-        if let Some(d) = self.gap.as_ref().and_then(|gap| gap.divergence)
+        if let Some(d) = self.query.gap.as_ref().and_then(|gap| gap.divergence)
             && d.triangle < self.view.mesh().triangles().len()
         {
             let [a, b, c] = self.view.mesh().corners(d.triangle);
@@ -817,7 +818,7 @@ impl NavmeshScene {
             let holding = self.view.mesh().triangles_at(view.world_from_screen(at));
             if holding
                 .iter()
-                .any(|&t| self.replay.search.status(t) != NodeStatus::Unseen)
+                .any(|&t| self.query.replay.search.status(t) != NodeStatus::Unseen)
             {
                 3
             } else {

@@ -28,7 +28,7 @@ impl NavmeshScene {
         let kept = match cache.as_mut().filter(|cached| cached.key == key) {
             Some(cached) if cached.shown == shown => true,
             Some(cached)
-                if cached.statuses.len() == self.replay.search.node_count()
+                if cached.statuses.len() == self.query.replay.search.node_count()
                     && cached.shown.same_but_statuses(&shown) =>
             {
                 self.recolour(cached, shown.clone());
@@ -62,7 +62,7 @@ impl NavmeshScene {
                 let fill = CachedFill {
                     key,
                     shown,
-                    statuses: self.replay.search.statuses().to_vec(),
+                    statuses: self.query.replay.search.statuses().to_vec(),
                     fill: std::sync::Arc::new(built.mesh),
                     lines: std::sync::Arc::new(built.lines),
                     outlines: built.outlines.map(std::sync::Arc::new),
@@ -99,13 +99,14 @@ impl NavmeshScene {
 
     /// What the fill shows of the replayed search this frame.
     fn replay_shown(&self) -> ReplayShown {
-        let replay = &self.replay;
+        let replay = &self.query.replay;
         ReplayShown {
             revision: replay.search.revision(),
             current: replay.current(),
             finished: replay.search.is_finished(),
             optimal_phase: replay.in_optimal_phase(),
             corridor: self
+                .query
                 .timeline
                 .path
                 .as_ref()
@@ -117,7 +118,7 @@ impl NavmeshScene {
     /// Brings `cached` to `shown`, which differs from what it shows only in some triangles'
     /// statuses and the triangle being expanded: those triangles are coloured again in place.
     fn recolour(&self, cached: &mut CachedFill, shown: ReplayShown) {
-        let statuses = self.replay.search.statuses();
+        let statuses = self.query.replay.search.statuses();
         let mut changed: Vec<TriId> = cached
             .statuses
             .iter()
@@ -168,15 +169,15 @@ impl NavmeshScene {
             super::diagnostics::island_colour(self.view.mesh().island_of(t))
         } else if let Some(excess) = heat {
             super::quality::heat_colour(excess)
-        } else if self.replay.current() == Some(t) {
+        } else if self.query.replay.current() == Some(t) {
             CURRENT
         } else if in_corridor {
             CORRIDOR
-        } else if self.replay.in_optimal_phase() {
+        } else if self.query.replay.in_optimal_phase() {
             // A*'s frontier is not the subject once Polyanya searches.
             UNSEEN
         } else {
-            match self.replay.search.status(t) {
+            match self.query.replay.search.status(t) {
                 NodeStatus::Open => OPEN,
                 NodeStatus::Closed => CLOSED,
                 _ => UNSEEN,
@@ -239,9 +240,9 @@ impl NavmeshScene {
         });
 
         // Which triangles the corridor holds (shown once A* has finished).
-        let path = self.timeline.path.as_ref();
+        let path = self.query.timeline.path.as_ref();
         let mut in_corridor = vec![false; mesh.triangles().len()];
-        if self.replay.search.is_finished()
+        if self.query.replay.search.is_finished()
             && let Some(path) = path
         {
             for &t in &path.corridor {

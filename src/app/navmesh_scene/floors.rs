@@ -134,40 +134,42 @@ impl NavmeshScene {
     /// the one it was on when `keep_floor` (a drag, following ramps and stairs). Searches again.
     pub fn put_end(&mut self, end: End, p: Vec2, keep_floor: bool) {
         let kept = if keep_floor {
-            self.floors.height(end)
+            self.query.floors.height(end)
         } else {
             None
         };
         let height = floor_at(self.view.mesh(), p, kept).map(|f| f.height);
-        self.floors.set(end, height);
-        self.floors.last = end;
+        self.query.floors.set(end, height);
+        self.query.floors.last = end;
         match end {
-            End::Start => self.start = p,
-            End::Goal => self.goal = p,
+            End::Start => self.query.start = p,
+            End::Goal => self.query.goal = p,
         }
-        self.playback.cursor = usize::MAX;
-        self.playback.playing = false;
+        self.query.playback.cursor = usize::MAX;
+        self.query.playback.playing = false;
         self.rerun();
     }
 
     /// Moves the end placed last to the floor below it at its point (from the lowest, back to
     /// the topmost) and searches again; false (nothing changes) where there is one floor.
     pub fn next_floor_down(&mut self) -> bool {
-        let end = self.floors.last;
+        let end = self.query.floors.last;
         let p = match end {
-            End::Start => self.start,
-            End::Goal => self.goal,
+            End::Start => self.query.start,
+            End::Goal => self.query.goal,
         };
         let floors = self.view.mesh().floors_at(p);
         if floors.len() < 2 {
             return false;
         }
-        let now =
-            floor_at(self.view.mesh(), p, self.floors.height(end)).map_or(0, |f| f.number - 1);
+        let now = floor_at(self.view.mesh(), p, self.query.floors.height(end))
+            .map_or(0, |f| f.number - 1);
         let next = (now + 1) % floors.len();
-        self.floors.set(end, floors.get(next).map(|f| f.height));
-        self.playback.cursor = usize::MAX;
-        self.playback.playing = false;
+        self.query
+            .floors
+            .set(end, floors.get(next).map(|f| f.height));
+        self.query.playback.cursor = usize::MAX;
+        self.query.playback.playing = false;
         self.rerun();
         true
     }
@@ -175,10 +177,10 @@ impl NavmeshScene {
     /// Where `end` is, floor by floor.
     pub fn end_floor(&self, end: End) -> Option<FloorAt> {
         let p = match end {
-            End::Start => self.start,
-            End::Goal => self.goal,
+            End::Start => self.query.start,
+            End::Goal => self.query.goal,
         };
-        floor_at(self.view.mesh(), p, self.floors.height(end))
+        floor_at(self.view.mesh(), p, self.query.floors.height(end))
     }
 
     /// The status bar's words on floors: each end on a floor shared with others, and the
@@ -197,7 +199,10 @@ impl NavmeshScene {
             }
         }
         if !parts.is_empty() {
-            parts.push(format!("L: {} to the floor below", self.floors.last.name()));
+            parts.push(format!(
+                "L: {} to the floor below",
+                self.query.floors.last.name()
+            ));
         }
         parts.join(" · ")
     }

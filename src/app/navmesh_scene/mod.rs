@@ -11,13 +11,13 @@ pub mod floors;
 pub mod jobs;
 pub mod mesh_view;
 mod optimal;
+pub mod path_query;
 pub mod quality;
 mod steps;
 pub mod walk;
 
 use super::camera::{Camera, CanvasCamera, View};
 use super::commands::UiCommand;
-use super::latest_worker::LatestWorker;
 use super::playback::Playback;
 use super::scene::{Banner, Scene, SceneSetup, Shared};
 use super::screenshot::Steps;
@@ -204,22 +204,12 @@ pub struct NavmeshScene {
     pub settings: NavmeshSettings,
     /// The mesh shown, its editor and what is worked out from it.
     pub view: mesh_view::MeshView,
+    /// The query: start, goal, its recorded steps, the playback and the worker.
+    pub query: path_query::PathQuery,
     /// Where it came from.
     pub source: MeshSource,
-    /// Start point as asked for (world).
-    pub start: Vec2,
-    /// Goal point as asked for (world).
-    pub goal: Vec2,
-    /// Which floor the start and goal are on, where floors overlap.
-    pub floors: floors::FloorChoice,
     /// The open-list chart's points, and what they were worked out for.
     open_chart: Option<(controls::OpenChartKey, Vec<[f64; 2]>)>,
-    /// The recorded steps of the current query.
-    pub timeline: Timeline,
-    /// The state at the playback cursor.
-    pub replay: TimelineReplay,
-    /// Playback position and speed.
-    pub playback: Playback,
     /// The view: fitted to the mesh until the user pans or zooms.
     pub camera: CanvasCamera,
     drag: Option<Drag>,
@@ -239,20 +229,10 @@ pub struct NavmeshScene {
     pub unsaved_repair: bool,
     /// The agent walking the path, once asked for (dropped when the path changes).
     pub walk: Option<WalkPlayback>,
-    /// Runs queries on large meshes off the UI thread.
-    querier: LatestWorker<QueryJob, Timeline>,
-    /// Bumped by every query asked for; the worker's answer to an older one is dropped.
-    generation: u64,
-    /// Where the playback cursor goes when the worker's answer arrives.
-    resume_cursor: Option<usize>,
     /// The editing tools' state.
     pub edit: EditState,
     /// A message for the status bar from the canvas (an edit refused).
     pending_notice: Option<String>,
-    /// The last path, drawn faintly after an edit of a large mesh until the new one arrives.
-    previous_path: Option<Vec<Vec2>>,
-    /// How the corridor path compares with the shortest path, when both were searched.
-    pub gap: Option<crate::navmesh::gap::Gap>,
     /// What to say about the mesh just read (dismissable).
     pub advice: Option<MeshAdvice>,
 }
@@ -298,19 +278,12 @@ impl NavmeshScene {
         let mut this = Self {
             settings,
             view: mesh_view::MeshView::new(editor),
+            query: path_query::PathQuery::new(scene.start_point(), scene.goal_point(), playback),
             open_chart: None,
-            floors: floors::FloorChoice::default(),
             edit,
             pending_notice: None,
-            previous_path: None,
-            gap: None,
             advice: None,
             source: MeshSource::Embedded(scene),
-            start: scene.start_point(),
-            goal: scene.goal_point(),
-            timeline: Timeline::default(),
-            replay: TimelineReplay::default(),
-            playback,
             camera: CanvasCamera::default(),
             drag: None,
             hover_world: None,
@@ -321,9 +294,6 @@ impl NavmeshScene {
             side_tab: SideTab::default(),
             unsaved_repair: false,
             walk: None,
-            querier: LatestWorker::new("navlab mesh query", QueryJob::run),
-            generation: 0,
-            resume_cursor: None,
         };
         this.rerun();
         this
@@ -337,7 +307,7 @@ impl NavmeshScene {
     /// The options to keep between runs.
     pub fn settings(&self) -> NavmeshSettings {
         NavmeshSettings {
-            speed: self.playback.speed,
+            speed: self.query.playback.speed,
             ..self.settings.clone()
         }
     }
@@ -377,14 +347,14 @@ impl NavmeshScene {
         });
         self.replace_mesh(mesh);
         self.source = source;
-        self.start = start;
-        self.goal = goal;
-        self.floors = floors::FloorChoice::default();
+        self.query.start = start;
+        self.query.goal = goal;
+        self.query.floors = floors::FloorChoice::default();
         // Another mesh shows its own search, not the last one's island colours.
         self.diagnostics.colour_islands = false;
         self.camera.fit_next_frame();
-        self.playback.cursor = 0;
-        self.playback.playing = false;
+        self.query.playback.cursor = 0;
+        self.query.playback.playing = false;
         self.rerun();
     }
 
@@ -392,8 +362,8 @@ impl NavmeshScene {
     /// the new answer is shown whole (the old step number would be of another search).
     pub fn reload_mesh(&mut self, mesh: NavMesh) {
         self.replace_mesh(mesh);
-        self.playback.cursor = usize::MAX;
-        self.playback.playing = false;
+        self.query.playback.cursor = usize::MAX;
+        self.query.playback.playing = false;
         self.rerun();
     }
 
@@ -429,9 +399,9 @@ impl NavmeshScene {
             // The plane it lies in, as the radio buttons show it.
             self.settings.plane = self.view.summary().plane;
         }
-        self.timeline = Timeline::default();
-        self.replay = TimelineReplay::new(mesh.triangles().len());
-        self.previous_path = None;
+        self.query.timeline = Timeline::default();
+        self.query.replay = TimelineReplay::new(mesh.triangles().len());
+        self.query.previous_path = None;
         self.edit = EditState {
             tool: self.edit.tool,
             draw_as: self.edit.draw_as,
@@ -573,13 +543,13 @@ impl NavmeshScene {
     /// arrives; until then the last answer stays.
     pub fn rerun(&mut self) {
         self.walk = None;
-        self.generation += 1;
+        self.query.generation += 1;
         let job = QueryJob {
             mesh: Arc::clone(self.view.mesh()),
-            start: self.start,
-            goal: self.goal,
-            start_height: self.floors.start,
-            goal_height: self.floors.goal,
+            start: self.query.start,
+            goal: self.query.goal,
+            start_height: self.query.floors.start,
+            goal_height: self.query.floors.goal,
             options: QueryOptions {
                 cost: self.settings.cost,
                 heuristic_weight: self.settings.heuristic_weight,
@@ -589,21 +559,23 @@ impl NavmeshScene {
         };
         let in_background = self.view.mesh().triangles().len() >= BACKGROUND_TRIANGLES;
         match self
+            .query
             .querier
-            .answer_or_submit(self.generation, job, in_background)
+            .answer_or_submit(self.query.generation, job, in_background)
         {
             Some(timeline) => self.show_query(timeline),
             None => {
                 // The cursor may ask for the end (usize::MAX): kept for the new steps.
-                self.resume_cursor = Some(self.playback.cursor);
-                self.playback.cursor = self.playback.cursor.min(self.timeline.len());
+                self.query.resume_cursor = Some(self.query.playback.cursor);
+                self.query.playback.cursor =
+                    self.query.playback.cursor.min(self.query.timeline.len());
             }
         }
     }
 
     /// Shows a finished query: its steps replace the recorded ones, the replay keeps its step.
     fn show_query(&mut self, timeline: Timeline) {
-        self.gap = match (&timeline.path, &timeline.optimal) {
+        self.query.gap = match (&timeline.path, &timeline.optimal) {
             (Some(path), Some(optimal)) if path.length.is_finite() && optimal.is_found() => {
                 let search = timeline.search_events();
                 Some(crate::navmesh::gap::compare(
@@ -616,19 +588,25 @@ impl NavmeshScene {
             }
             _ => None,
         };
-        self.timeline = timeline;
-        self.previous_path = None;
+        self.query.timeline = timeline;
+        self.query.previous_path = None;
         self.walk = None;
-        self.replay = TimelineReplay::new(self.view.mesh().triangles().len());
-        let cursor = self.resume_cursor.take().unwrap_or(self.playback.cursor);
-        self.playback.cursor = cursor.min(self.timeline.len());
-        self.replay.seek(&self.timeline, self.playback.cursor);
+        self.query.replay = TimelineReplay::new(self.view.mesh().triangles().len());
+        let cursor = self
+            .query
+            .resume_cursor
+            .take()
+            .unwrap_or(self.query.playback.cursor);
+        self.query.playback.cursor = cursor.min(self.query.timeline.len());
+        self.query
+            .replay
+            .seek(&self.query.timeline, self.query.playback.cursor);
         self.follow_log = true;
     }
 
     /// Shows the worker's answer if it has arrived; returns true while it is still querying.
     pub fn poll_query(&mut self) -> bool {
-        if let Some(timeline) = self.querier.take() {
+        if let Some(timeline) = self.query.querier.take() {
             self.show_query(timeline);
         }
         self.is_querying()
@@ -637,24 +615,26 @@ impl NavmeshScene {
     /// Waits (up to a minute) for the worker's answer and shows it: for screenshots, launch
     /// options and tests.
     pub fn wait_for_query(&mut self) {
-        if let Some(timeline) = self.querier.wait(std::time::Duration::from_secs(60)) {
+        if let Some(timeline) = self.query.querier.wait(std::time::Duration::from_secs(60)) {
             self.show_query(timeline);
         }
     }
 
     /// True while a query runs on the worker; the last answer is shown meanwhile.
     pub fn is_querying(&self) -> bool {
-        self.querier.is_busy()
+        self.query.querier.is_busy()
     }
 
     /// Moves the replay to the playback cursor.
     pub fn sync_replay(&mut self) {
-        if self.replay.cursor() != self.playback.cursor {
+        if self.query.replay.cursor() != self.query.playback.cursor {
             // Stepping back into the search leaves the walk (it walks the whole path).
-            if self.playback.cursor < self.timeline.len() {
+            if self.query.playback.cursor < self.query.timeline.len() {
                 self.walk = None;
             }
-            self.replay.seek(&self.timeline, self.playback.cursor);
+            self.query
+                .replay
+                .seek(&self.query.timeline, self.query.playback.cursor);
             self.follow_log = true;
         }
     }
@@ -672,14 +652,14 @@ impl NavmeshScene {
     /// Puts the start and the goal where asked, and searches once.
     pub fn place(&mut self, start: Option<Vec2>, goal: Option<Vec2>) {
         if let Some(start) = start {
-            self.start = start;
-            self.floors.start = None;
+            self.query.start = start;
+            self.query.floors.start = None;
         }
         if let Some(goal) = goal {
-            self.goal = goal;
-            self.floors.goal = None;
+            self.query.goal = goal;
+            self.query.floors.goal = None;
         }
-        self.playback.cursor = 0;
+        self.query.playback.cursor = 0;
         self.rerun();
     }
 
@@ -720,10 +700,11 @@ impl NavmeshScene {
 
     /// Walks the current path from its start, the replay at its end (the whole path shown).
     fn start_walk(&mut self) {
-        self.playback.cursor = self.timeline.len();
-        self.playback.playing = false;
+        self.query.playback.cursor = self.query.timeline.len();
+        self.query.playback.playing = false;
         self.sync_replay();
         self.walk = self
+            .query
             .timeline
             .path
             .as_ref()
@@ -831,19 +812,19 @@ impl Scene for NavmeshScene {
             self.next_floor_down();
         }
         let querying = self.poll_query();
-        let len = self.timeline.len();
-        self.playback.keyboard(ui, len);
+        let len = self.query.timeline.len();
+        self.query.playback.keyboard(ui, len);
         self.replay_keys(ui);
-        self.playback.tick(dt, len);
+        self.query.playback.tick(dt, len);
         self.sync_replay();
         let walking = self.tick_walk(dt);
-        self.playback.playing || walking || querying
+        self.query.playback.playing || walking || querying
     }
 
     fn panels_ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared) {
         egui::Panel::bottom("playback").show(ui, |ui| {
-            let len = self.timeline.len();
-            self.playback.bar_ui(ui, len);
+            let len = self.query.timeline.len();
+            self.query.playback.bar_ui(ui, len);
         });
         egui::Panel::left("controls")
             .resizable(true)
@@ -900,8 +881,8 @@ impl Scene for NavmeshScene {
         ui.separator();
         ui.label(format!(
             "step {} / {}",
-            thousands(self.playback.cursor.min(self.timeline.len())),
-            thousands(self.timeline.len())
+            thousands(self.query.playback.cursor.min(self.query.timeline.len())),
+            thousands(self.query.timeline.len())
         ));
     }
 
@@ -909,7 +890,7 @@ impl Scene for NavmeshScene {
         format!(
             "{}-step-{}.png",
             super::files::file_stem(&self.source.name()),
-            self.playback.cursor
+            self.query.playback.cursor
         )
     }
 
@@ -935,21 +916,24 @@ impl Scene for NavmeshScene {
 /// A large mesh is searched on the worker: a picture is of its answer.
 impl Steps for NavmeshScene {
     fn step_counts(&self) -> (usize, usize) {
-        (self.timeline.search_steps(), self.timeline.len())
+        (
+            self.query.timeline.search_steps(),
+            self.query.timeline.len(),
+        )
     }
 
     fn shown_step(&self) -> usize {
-        self.playback.cursor.min(self.timeline.len())
+        self.query.playback.cursor.min(self.query.timeline.len())
     }
 
     fn optimal_start(&self) -> usize {
-        self.timeline.optimal_start()
+        self.query.timeline.optimal_start()
     }
 
     fn show_step(&mut self, k: usize) {
         self.wait_for_query();
-        self.playback.playing = false;
-        self.playback.cursor = k;
+        self.query.playback.playing = false;
+        self.query.playback.cursor = k;
         self.sync_replay();
     }
 }

@@ -31,7 +31,7 @@ const OPEN_SHOWN: usize = 12;
 impl NavmeshScene {
     /// True once the shown step is past the end of Polyanya's search.
     fn optimal_done(&self) -> bool {
-        self.replay.in_optimal_phase() && self.replay.optimal.done
+        self.query.replay.in_optimal_phase() && self.query.replay.optimal.done
     }
 
     /// The comparison, above the steps: both lengths, the gap and why, once Polyanya's search
@@ -40,11 +40,11 @@ impl NavmeshScene {
         if !self.settings.optimal {
             return;
         }
-        let Some(optimal) = &self.timeline.optimal else {
+        let Some(optimal) = &self.query.timeline.optimal else {
             return;
         };
         ui.strong("Shortest path");
-        if self.replay.in_optimal_phase() && !self.replay.optimal.done {
+        if self.query.replay.in_optimal_phase() && !self.query.replay.optimal.done {
             ui.label(
                 "Polyanya is searching: intervals still open (cyan) and taken (light grey), the node \
                  just taken (white) with dashed lines from its root, and the corners the path may \
@@ -58,7 +58,7 @@ impl NavmeshScene {
             ui.separator();
             return;
         }
-        match &self.gap {
+        match &self.query.gap {
             Some(gap) => {
                 egui::Grid::new("gap_numbers")
                     .num_columns(2)
@@ -106,7 +106,7 @@ impl NavmeshScene {
                 ui.label("There is no path: the goal is on another island.");
             }
         }
-        if self.timeline.optimal_steps_cut {
+        if self.query.timeline.optimal_steps_cut {
             ui.weak(format!(
                 "Only the first {} steps are kept; the answer is the whole search's.",
                 crate::words::thousands(crate::navmesh::timeline::MAX_OPTIMAL_STEPS)
@@ -117,8 +117,15 @@ impl NavmeshScene {
 
     /// Polyanya's open list at the shown step, lowest f first.
     pub(super) fn optimal_open_list_ui(&self, ui: &mut Ui) {
-        let open = self.replay.optimal.open_list(OPEN_SHOWN);
-        let total = self.replay.optimal.nodes.iter().filter(|n| n.open).count();
+        let open = self.query.replay.optimal.open_list(OPEN_SHOWN);
+        let total = self
+            .query
+            .replay
+            .optimal
+            .nodes
+            .iter()
+            .filter(|n| n.open)
+            .count();
         ui.label(format!(
             "Open list: {} (root, interval) nodes, lowest f first",
             total
@@ -151,12 +158,18 @@ impl NavmeshScene {
     pub(super) fn optimal_legend(&self) -> Vec<crate::app::legend::LegendRow> {
         use crate::app::legend::LegendRow;
         let mut rows = Vec::new();
-        let r = &self.replay.optimal;
+        let r = &self.query.replay.optimal;
         if r.done {
-            if self.timeline.optimal.as_ref().is_some_and(|o| o.is_found()) {
+            if self
+                .query
+                .timeline
+                .optimal
+                .as_ref()
+                .is_some_and(|o| o.is_found())
+            {
                 rows.push(LegendRow::line(OPTIMAL, 3.5, "shortest path (Polyanya)").dashed());
             }
-            if let Some(gap) = &self.gap {
+            if let Some(gap) = &self.query.gap {
                 if !gap.off_route.is_empty() {
                     rows.push(LegendRow::fill(
                         over(OFF_ROUTE, super::canvas::CORRIDOR),
@@ -192,13 +205,13 @@ impl NavmeshScene {
     /// off-route triangles shaded, the triangle where it left the shortest route outlined, and
     /// the shortest path over the corridor path.
     pub(super) fn paint_optimal(&self, painter: &egui::Painter, view: View) {
-        if !self.replay.in_optimal_phase() {
+        if !self.query.replay.in_optimal_phase() {
             return;
         }
         let s = |p: crate::geom::Vec2| view.screen_from_world(p);
-        let r = &self.replay.optimal;
+        let r = &self.query.replay.optimal;
         if r.done
-            && let Some(gap) = &self.gap
+            && let Some(gap) = &self.query.gap
         {
             let mut shade = egui::Mesh::default();
             for &t in &gap.off_route {
@@ -254,7 +267,7 @@ impl NavmeshScene {
             painter.circle_filled(s(root), 4.0, OPTIMAL);
         }
         if r.done
-            && let Some(optimal) = &self.timeline.optimal
+            && let Some(optimal) = &self.query.timeline.optimal
             && optimal.is_found()
         {
             let points: Vec<Pos2> = optimal.waypoints.iter().map(|&p| s(p)).collect();

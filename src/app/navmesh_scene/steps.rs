@@ -27,12 +27,13 @@ impl NavmeshScene {
         };
         playback::open_list_ui(
             ui,
-            self.replay
+            self.query
+                .replay
                 .search
                 .frontier()
                 .unwrap_or(&crate::search::Frontier::new()),
             crate::search::ExpansionOrder::LowestF,
-            self.replay.search.is_finished(),
+            self.query.replay.search.is_finished(),
             ("", note),
             |node| match states {
                 Some(states) => states.name(mesh, node),
@@ -47,16 +48,17 @@ impl NavmeshScene {
         if !self.settings.cost.searches_edge_states() {
             return None;
         }
-        let path = self.timeline.path.as_ref()?;
+        let path = self.query.timeline.path.as_ref()?;
         Some(EdgeStates::new(self.view.mesh(), &path.start, &path.goal))
     }
 
     /// The triangle A* expands next, while its search is being replayed.
     pub fn next_to_expand(&self) -> Option<TriId> {
-        if self.replay.search.is_finished() {
+        if self.query.replay.search.is_finished() {
             return None;
         }
         let next = self
+            .query
             .replay
             .search
             .frontier()?
@@ -71,8 +73,11 @@ impl NavmeshScene {
     /// The steps that begin a phase: A*'s first, the funnel's first and Polyanya's first
     /// (step `k` shows the timeline's step `k - 1`).
     fn phase_starts(&self) -> Vec<usize> {
-        let (len, search) = (self.timeline.len(), self.timeline.search_steps());
-        let optimal = self.timeline.optimal_start();
+        let (len, search) = (
+            self.query.timeline.len(),
+            self.query.timeline.search_steps(),
+        );
+        let optimal = self.query.timeline.optimal_start();
         let mut starts = Vec::new();
         if search > 0 {
             starts.push(1);
@@ -89,8 +94,8 @@ impl NavmeshScene {
     /// Shows step `step`, paused (the step list follows).
     fn jump_to(&mut self, step: Option<usize>) {
         if let Some(step) = step {
-            self.playback.playing = false;
-            self.playback.cursor = step;
+            self.query.playback.playing = false;
+            self.query.playback.cursor = step;
         }
     }
 
@@ -98,7 +103,7 @@ impl NavmeshScene {
     /// starts; E: the step that expands the triangle under the pointer.
     pub fn replay_keys(&mut self, ui: &Ui) {
         let starts = self.phase_starts();
-        let cursor = self.playback.cursor;
+        let cursor = self.query.playback.cursor;
         match playback::page_key_pressed(ui) {
             Some(true) => self.jump_to(playback::next_start(&starts, cursor)),
             Some(false) => self.jump_to(playback::previous_start(&starts, cursor)),
@@ -120,11 +125,11 @@ impl NavmeshScene {
         crate::search::pseudocode::Listing,
         Option<crate::search::pseudocode::LitLine>,
     )> {
-        let k = self.playback.cursor.min(self.timeline.len());
-        let first = first_pop(&self.timeline);
+        let k = self.query.playback.cursor.min(self.query.timeline.len());
+        let first = first_pop(&self.query.timeline);
         match k
             .checked_sub(1)
-            .map(|i| step_listing(&self.timeline, i, first))
+            .map(|i| step_listing(&self.query.timeline, i, first))
         {
             None => Some((crate::search::pseudocode::Listing::NavmeshAStar, None)),
             Some(Some((listing, lit))) => Some((listing, Some(lit))),
@@ -155,11 +160,11 @@ impl NavmeshScene {
 
     /// Goes to the next step of `listing`'s phase that runs its `line`.
     pub fn go_to_line(&mut self, (listing, line): (crate::search::pseudocode::Listing, usize)) {
-        let timeline = &self.timeline;
+        let timeline = &self.query.timeline;
         let first = first_pop(timeline);
         let target = crate::app::pseudocode_panel::next_step_on_line(
             line,
-            self.playback.cursor,
+            self.query.playback.cursor,
             timeline.len(),
             |k| {
                 step_listing(timeline, k.checked_sub(1)?, first)
@@ -175,8 +180,8 @@ impl NavmeshScene {
     /// The list of recorded steps; clicking one jumps there.
     pub fn event_log_ui(&mut self, ui: &mut Ui) {
         let starts = self.phase_starts();
-        let optimal_start = (self.timeline.len() > self.timeline.optimal_start())
-            .then(|| self.timeline.optimal_start() + 1);
+        let optimal_start = (self.query.timeline.len() > self.query.timeline.optimal_start())
+            .then(|| self.query.timeline.optimal_start() + 1);
         if starts.len() >= 2 {
             ui.horizontal(|ui| {
                 ui.label("Go to");
@@ -208,10 +213,10 @@ impl NavmeshScene {
                 }
             });
         }
-        let timeline = &self.timeline;
+        let timeline = &self.query.timeline;
         let jumped = playback::event_log_ui(
             ui,
-            &mut self.playback,
+            &mut self.query.playback,
             timeline.len(),
             None,
             &mut self.follow_log,
@@ -227,18 +232,19 @@ impl NavmeshScene {
         if let Some(walk) = &self.walk {
             return walk.caption();
         }
-        match self.playback.cursor.min(self.timeline.len()) {
+        match self.query.playback.cursor.min(self.query.timeline.len()) {
             0 => "Ready: press Play (Space) or step (Right arrow). Left click: start, right click: goal."
                 .to_string(),
-            k => self.timeline.explain(k - 1),
+            k => self.query.timeline.explain(k - 1),
         }
     }
     /// The step that next expands triangle `t` after the shown step, or its first expansion
     /// when none comes later (`None`: A* never expanded it).
     fn next_expansion_of(&self, t: TriId) -> Option<usize> {
-        self.timeline
+        self.query
+            .timeline
             .expansion_steps()
-            .next_after(t, self.playback.cursor)
+            .next_after(t, self.query.playback.cursor)
     }
 }
 
