@@ -190,7 +190,7 @@ fn the_export_window_offers_the_first_steps_and_says_the_size_of_the_frames() {
     h.get_by_label("41 frames of 800 × 500 pixels");
     h.get_by_label("Canvas only").click();
     h.run_steps(2);
-    let canvas = h.state().scenes.navmesh.canvas_rect.expect("drawn");
+    let canvas = h.state().scenes.navmesh.screen.canvas_rect.expect("drawn");
     h.get_by_label(&format!(
         "41 frames of {} × {} pixels",
         canvas.width().round(),

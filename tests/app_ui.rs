@@ -51,7 +51,7 @@ fn click_world(h: &mut Harness<'_, NavlabApp>, p: Vec2, button: egui::PointerBut
 fn opens_on_the_default_scene_ready_at_step_zero() {
     let h = harness(app_with_dialog_answers(vec![]));
     let scene = &h.state().scenes.navmesh;
-    assert!(scene.source.name().contains("rooms.obj"));
+    assert!(scene.origin.source.name().contains("rooms.obj"));
     assert_eq!(cursor(&h), 0);
     assert!(scene.query.timeline.len() > 20);
     assert!(scene.query.timeline.path.is_some());
@@ -200,7 +200,15 @@ fn a_bad_file_shows_an_error_and_keeps_the_old_mesh() {
     assert!(h.state().error().is_some_and(|e| e.contains("broken.obj")));
     h.get_by_label_contains("Could not open");
     assert_eq!(h.state().scenes.navmesh.mesh().triangles().len(), triangles);
-    assert!(h.state().scenes.navmesh.source.name().contains("rooms.obj"));
+    assert!(
+        h.state()
+            .scenes
+            .navmesh
+            .origin
+            .source
+            .name()
+            .contains("rooms.obj")
+    );
     // Copy puts the whole message on the clipboard.
     let copied = common::click_and_copied(&mut h, "Copy");
     assert!(
@@ -278,7 +286,7 @@ fn smoke_every_panel_and_scene_runs_headless() {
     let view = h.state().scenes.navmesh.last_view().expect("drawn");
     h.hover_at(view.rect.center());
     h.run_steps(2);
-    assert!(h.state().scenes.navmesh.hover_world.is_some());
+    assert!(h.state().scenes.navmesh.screen.hover_world.is_some());
 }
 
 #[test]
@@ -466,7 +474,7 @@ fn copy_path_copies_what_the_path_command_prints() {
     };
     let copied: serde_json::Value = serde_json::from_str(text).expect("json");
     let scene = &h.state().scenes.navmesh;
-    assert!(scene.source.name().contains("rooms.obj"));
+    assert!(scene.origin.source.name().contains("rooms.obj"));
     let rooms = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/rooms.obj");
     let point = |p: Vec2| format!("{},{}", p.x, p.y);
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_navlab"))
@@ -713,7 +721,7 @@ fn a_mesh_file_written_again_is_loaded_again() {
     assert_eq!(h.state().scenes.navmesh.mesh().triangles().len(), 2);
 
     // An unsaved repair is never replaced: the status bar says the file changed.
-    h.state_mut().scenes.navmesh.unsaved_repair = true;
+    h.state_mut().scenes.navmesh.origin.unsaved_repair = true;
     common::export(&path, four, 40);
     h.run_steps(6);
     assert_eq!(h.state().scenes.navmesh.mesh().triangles().len(), 2);
@@ -723,7 +731,7 @@ fn a_mesh_file_written_again_is_loaded_again() {
             .as_deref()
             .is_some_and(|n| n.contains("Reload (F5) shows it"))
     );
-    h.state_mut().scenes.navmesh.unsaved_repair = false;
+    h.state_mut().scenes.navmesh.origin.unsaved_repair = false;
 
     // Saving over the file is no change to load.
     assert!(h.state_mut().save_mesh_to(path.clone()));
@@ -912,7 +920,15 @@ fn files_dragged_over_and_dropped_on_the_window() {
 
     drop_file(&mut h, &maze);
     assert_eq!(h.state().settings.scene, SceneKind::Navmesh);
-    assert!(h.state().scenes.navmesh.source.name().contains("maze.obj"));
+    assert!(
+        h.state()
+            .scenes
+            .navmesh
+            .origin
+            .source
+            .name()
+            .contains("maze.obj")
+    );
 
     // Unsaved edits to the map: dropping it again asks before replacing them.
     h.state_mut().paint((0, 0), navlab::grid::Tile::Water);
@@ -1071,7 +1087,12 @@ fn a_launch_file_that_fails_to_open_is_reported() {
     assert!(message.contains("broken.obj:4"), "{message}");
     assert!(report.warnings.is_empty(), "{:?}", report.warnings);
     assert!(
-        app.scenes.navmesh.source.name().contains("rooms.obj"),
+        app.scenes
+            .navmesh
+            .origin
+            .source
+            .name()
+            .contains("rooms.obj"),
         "kept"
     );
     assert_eq!(app.banner.error.as_deref(), Some(message.as_str()));
@@ -1092,7 +1113,7 @@ fn a_launch_file_that_fails_to_open_is_reported() {
         message.contains("missing.map") && !message.contains("maze.obj"),
         "{message}"
     );
-    assert!(app.scenes.navmesh.source.name().contains("maze.obj"));
+    assert!(app.scenes.navmesh.origin.source.name().contains("maze.obj"));
 
     // A file that is neither a mesh nor a map is refused by name, as a dropped one is, and
     // not read as OBJ (a picture is not a mesh with a parse error on line 1).
@@ -1112,7 +1133,12 @@ fn a_launch_file_that_fails_to_open_is_reported() {
         "{message}"
     );
     assert!(
-        app.scenes.navmesh.source.name().contains("rooms.obj"),
+        app.scenes
+            .navmesh
+            .origin
+            .source
+            .name()
+            .contains("rooms.obj"),
         "kept"
     );
     assert_eq!(app.settings.scene, SceneKind::Navmesh);
@@ -1459,7 +1485,7 @@ fn walkable_only_and_the_agent_radius_do_not_follow_into_another_file() {
     h.state_mut().command(Command::Load(hole));
     h.run_steps(2);
     let scene = &h.state().scenes.navmesh;
-    assert_eq!(scene.source.name(), "hole.obj");
+    assert_eq!(scene.origin.source.name(), "hole.obj");
     assert_eq!(scene.settings.max_slope, None);
     assert_eq!(scene.settings.agent_radius, None);
     assert!(scene.mesh().summary().agent_radius.is_none());
@@ -1547,7 +1573,7 @@ fn save_mesh_as_makes_the_saved_file_the_document_shown() {
     let title = h.state().window_title();
     assert!(title.starts_with("mine.obj"), "{title}");
     assert_eq!(
-        h.state().scenes.navmesh.source,
+        h.state().scenes.navmesh.origin.source,
         navlab::app::navmesh_scene::MeshSource::File(target)
     );
 }

@@ -62,6 +62,7 @@ fn faulty_on_diagnostics(
         h.state()
             .scenes
             .navmesh
+            .origin
             .source
             .name()
             .contains("export.obj")
@@ -76,7 +77,10 @@ fn open_a_faulty_mesh_click_a_finding_and_the_view_moves_to_it() {
     let dir = tempfile::tempdir().expect("temp dir");
     let repaired_path = dir.path().join("export-repaired.obj");
     let mut h = faulty_on_diagnostics(dir.path(), vec![Some(repaired_path.clone())]);
-    assert_eq!(h.state().scenes.navmesh.side_tab, SideTab::Diagnostics);
+    assert_eq!(
+        h.state().scenes.navmesh.screen.side_tab,
+        SideTab::Diagnostics
+    );
     let report = h
         .state()
         .scenes
@@ -92,10 +96,10 @@ fn open_a_faulty_mesh_click_a_finding_and_the_view_moves_to_it() {
     h.get_by_label("error: t_junction (1)");
     h.get_by_label("3 islands · 2 errors · 3 warnings");
 
-    let before = h.state().scenes.navmesh.camera.get().expect("drawn");
+    let before = h.state().scenes.navmesh.screen.camera.get().expect("drawn");
     h.get_by_label_contains("lies on edge").click();
     h.run_steps(3);
-    let after = h.state().scenes.navmesh.camera.get().expect("drawn");
+    let after = h.state().scenes.navmesh.screen.camera.get().expect("drawn");
     assert_eq!(after.center, at, "the view is centred on the finding");
     assert!(after.scale > before.scale, "and zoomed in on it");
     assert_eq!(
@@ -156,7 +160,7 @@ fn an_unsaved_repair_is_not_dropped_without_asking() {
         h.get_by_label("Weld near-duplicates and fix T-junctions")
             .click();
         h.run_steps(3);
-        assert!(h.state().scenes.navmesh.unsaved_repair);
+        assert!(h.state().scenes.navmesh.origin.unsaved_repair);
         assert!(!h.state().scenes.navmesh.mesh().raw().positions.is_empty());
     };
     let has_errors = |h: &mut Harness<'_, NavlabApp>| {
@@ -174,7 +178,7 @@ fn an_unsaved_repair_is_not_dropped_without_asking() {
     h.get_by_label("Cancel").click();
     h.run_steps(3);
     assert!(h.state().pending.is_none());
-    assert!(h.state().scenes.navmesh.unsaved_repair);
+    assert!(h.state().scenes.navmesh.origin.unsaved_repair);
     assert!(!has_errors(&mut h), "still the repaired mesh");
 
     // Save and continue with the save dialog cancelled: nothing happens, the question stays.
@@ -188,7 +192,7 @@ fn an_unsaved_repair_is_not_dropped_without_asking() {
     h.get_by_label("Save and continue").click();
     h.run_steps(3);
     assert!(h.state().pending.is_none());
-    assert!(!h.state().scenes.navmesh.unsaved_repair);
+    assert!(!h.state().scenes.navmesh.origin.unsaved_repair);
     assert!(has_errors(&mut h), "the file as it is, reloaded");
     let kept = navlab::navmesh::NavMesh::load(&saved_path, navlab::navmesh::Plane::Xz)
         .expect("the saved repair loads");
@@ -201,7 +205,7 @@ fn an_unsaved_repair_is_not_dropped_without_asking() {
     h.get_by_label("Discard changes").click();
     h.run_steps(3);
     assert!(h.state().pending.is_none());
-    assert!(!h.state().scenes.navmesh.unsaved_repair);
+    assert!(!h.state().scenes.navmesh.origin.unsaved_repair);
     assert!(has_errors(&mut h));
 }
 
@@ -255,7 +259,7 @@ fn a_large_mesh_is_checked_in_the_background_and_a_late_report_never_lands_on_an
     h.run_steps(1);
     let report = wait_for_report(&mut h);
     let scene = &h.state().scenes.navmesh;
-    assert!(scene.source.name().contains("built in"));
+    assert!(scene.origin.source.name().contains("built in"));
     assert_eq!(report, check(scene.mesh(), &Default::default()));
 }
 

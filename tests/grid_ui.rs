@@ -782,7 +782,15 @@ fn ctrl_l_opens_a_typed_path_in_the_scene_it_belongs_to_tab_completes_escape_can
     h.run_steps(2);
     type_path(&mut h, &common::repo_path("assets/hole.obj"));
     assert_eq!(h.state().settings.scene, SceneKind::Navmesh);
-    assert!(h.state().scenes.navmesh.source.name().contains("hole.obj"));
+    assert!(
+        h.state()
+            .scenes
+            .navmesh
+            .origin
+            .source
+            .name()
+            .contains("hole.obj")
+    );
     // Tab completes the name being typed ("sma" → "small.map"), then Enter opens it.
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::L);
     h.run_steps(2);
@@ -1101,7 +1109,14 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
     wait_for_mesh_build(&mut h);
     let app = h.state();
     assert_eq!(app.settings.scene, SceneKind::Navmesh);
-    assert!(app.scenes.navmesh.source.name().contains("as a navmesh"));
+    assert!(
+        app.scenes
+            .navmesh
+            .origin
+            .source
+            .name()
+            .contains("as a navmesh")
+    );
     let summary = app.scenes.navmesh.mesh().summary();
     assert!((summary.area - map.passable_count() as f64).abs() < 1e-9 * summary.area);
     // No triangle covers a blocked tile.
@@ -1138,7 +1153,15 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
     assert!(!h.state().is_building_mesh());
     std::thread::sleep(std::time::Duration::from_millis(100));
     h.run_steps(3);
-    assert!(h.state().scenes.navmesh.source.name().contains("built in"));
+    assert!(
+        h.state()
+            .scenes
+            .navmesh
+            .origin
+            .source
+            .name()
+            .contains("built in")
+    );
     h.state_mut()
         .command(navlab::app::Command::BuildMeshFromMap);
     for _ in 0..600 {
@@ -1152,6 +1175,7 @@ fn build_navmesh_opens_the_map_as_a_mesh_from_its_start_to_its_goal() {
         h.state()
             .scenes
             .navmesh
+            .origin
             .source
             .name()
             .contains("as a navmesh")
@@ -1220,11 +1244,12 @@ fn the_agent_radius_slider_shrinks_the_built_navmesh_away_from_the_walls() {
     assert!(
         app.scenes
             .navmesh
+            .origin
             .source
             .name()
             .contains("(agent radius 0.5)"),
         "{}",
-        app.scenes.navmesh.source.name()
+        app.scenes.navmesh.origin.source.name()
     );
     let mesh = &app.scenes.navmesh.mesh();
     assert!(mesh.summary().area < map.passable_count() as f64 - 1.0);

@@ -565,7 +565,7 @@ fn the_window_keeps_its_document_when_a_hostile_file_is_opened() {
         .expect("sparse");
     let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
     let map_before = app.map.map.clone();
-    let mesh_before = app.scenes.navmesh.source.name();
+    let mesh_before = app.scenes.navmesh.origin.source.name();
     let mut harness = egui_kittest::Harness::builder()
         .with_size(egui::vec2(1280.0, 800.0))
         .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), {
@@ -580,7 +580,10 @@ fn the_window_keeps_its_document_when_a_hostile_file_is_opened() {
     harness.state_mut().command(Command::Load(huge));
     harness.run_steps(3);
     harness.state_mut().wait_for_loading();
-    assert_eq!(harness.state().scenes.navmesh.source.name(), mesh_before);
+    assert_eq!(
+        harness.state().scenes.navmesh.origin.source.name(),
+        mesh_before
+    );
     let error = harness.state().error().unwrap_or_default().to_string();
     assert!(error.contains("larger than 128 MiB"), "{error}");
 }

@@ -43,9 +43,9 @@ fn the_navmesh_legend_moves_off_a_goal_in_any_bottom_corner() {
         for end in [path.start.point, path.goal.point] {
             let at = view.screen_from_world(end);
             assert!(
-                !hides(scene.legend_rect, at),
+                !hides(scene.screen.legend_rect, at),
                 "the legend {:?} hides {at:?} (goal in the {corner:?} corner)",
-                scene.legend_rect
+                scene.screen.legend_rect
             );
         }
     }

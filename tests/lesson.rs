@@ -98,7 +98,10 @@ fn a_mesh_beside_the_lesson_is_named_and_a_missing_one_opens_nothing() {
     std::fs::copy(common::repo_path("assets/hole.obj"), &mesh).expect("copied");
     let mut first = app();
     first.load_file(mesh.clone());
-    assert!(matches!(first.scenes.navmesh.source, MeshSource::File(_)));
+    assert!(matches!(
+        first.scenes.navmesh.origin.source,
+        MeshSource::File(_)
+    ));
     let lesson = dir.path().join("lesson.navlab");
     first.save_lesson(&lesson).expect("saved");
     let json: serde_json::Value =
@@ -114,13 +117,13 @@ fn a_mesh_beside_the_lesson_is_named_and_a_missing_one_opens_nothing() {
     // The mesh gone: refused, naming it; the window keeps the built-in scene it had.
     std::fs::remove_file(&mesh).expect("removed");
     let mut third = app();
-    let shown = third.scenes.navmesh.source.name();
+    let shown = third.scenes.navmesh.origin.source.name();
     let error = third.open_lesson(&lesson).expect_err("missing");
     assert!(
         error.contains("hole.obj") && error.contains("missing"),
         "{error}"
     );
-    assert_eq!(third.scenes.navmesh.source.name(), shown);
+    assert_eq!(third.scenes.navmesh.origin.source.name(), shown);
     // A lesson that names a file outside its folder, or one from a newer navlab.
     for (mesh, wanted) in [
         (

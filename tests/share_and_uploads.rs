@@ -120,14 +120,14 @@ fn an_edited_map_and_its_step_travel_inside_the_link() {
 #[test]
 fn a_damaged_link_or_one_naming_a_file_leaves_the_window_as_it_was() {
     let mut window = app();
-    let shown = window.scenes.navmesh.source.name();
+    let shown = window.scenes.navmesh.origin.source.name();
     let link = window.share_link(PAGE).expect("small");
     let cut = &fragment(&link)[..fragment(&link).len() / 2];
     for bad in ["lesson=", cut, "lesson=%%%", "step=4"] {
         window.open_share_fragment_reporting(bad);
         let error = window.error().expect("an error").to_string();
         assert!(error.contains("share link"), "{bad}: {error}");
-        assert_eq!(window.scenes.navmesh.source.name(), shown);
+        assert_eq!(window.scenes.navmesh.origin.source.name(), shown);
     }
     // A lesson naming a file beside it cannot be read from a link.
     let mut lesson = serde_json::to_value(window.lesson_in(None).expect("lesson")).expect("json");
@@ -135,13 +135,13 @@ fn a_damaged_link_or_one_naming_a_file_leaves_the_window_as_it_was() {
     let named = share::encode(&lesson.to_string()).expect("short");
     let error = window.open_share_fragment(&named).expect_err("refused");
     assert!(error.contains("names a file"), "{error}");
-    assert_eq!(window.scenes.navmesh.source.name(), shown);
+    assert_eq!(window.scenes.navmesh.origin.source.name(), shown);
 }
 
 #[test]
 fn files_given_as_bytes_open_by_name_and_garbage_is_refused_naming_it() {
     let mut window = app();
-    let shown = window.scenes.navmesh.source.name();
+    let shown = window.scenes.navmesh.origin.source.name();
     // Garbage with a control character in its name: refused by name, the name made printable,
     // nothing of the contents echoed.
     give(
@@ -154,7 +154,7 @@ fn files_given_as_bytes_open_by_name_and_garbage_is_refused_naming_it() {
         !error.contains('\u{1b}') && !error.contains("SECRET"),
         "{error}"
     );
-    assert_eq!(window.scenes.navmesh.source.name(), shown);
+    assert_eq!(window.scenes.navmesh.origin.source.name(), shown);
     // A picker that could not read the file says why.
     let mut unread = upload("huge.obj", b"");
     unread.bytes = Err("larger than 256 MiB".to_string());
@@ -165,7 +165,15 @@ fn files_given_as_bytes_open_by_name_and_garbage_is_refused_naming_it() {
     give(&mut window, upload("hole.obj", &obj));
     assert_eq!(window.error(), None);
     assert_eq!(window.settings.scene, SceneKind::Navmesh);
-    assert!(window.scenes.navmesh.source.name().contains("hole.obj"));
+    assert!(
+        window
+            .scenes
+            .navmesh
+            .origin
+            .source
+            .name()
+            .contains("hole.obj")
+    );
     give(
         &mut window,
         upload(

@@ -131,7 +131,7 @@ impl NavlabApp {
             Some(2) => {
                 match unsaved {
                     Unsaved::Map => self.map.dirty = false,
-                    Unsaved::RepairedMesh => self.scenes.navmesh.unsaved_repair = false,
+                    Unsaved::RepairedMesh => self.scenes.navmesh.origin.unsaved_repair = false,
                     Unsaved::EditedMesh => self.scenes.navmesh.mark_edits_saved(),
                 }
                 self.pending = None;

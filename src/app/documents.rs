@@ -119,7 +119,7 @@ impl NavlabApp {
         };
         let source = MeshSource::Embedded(scene);
         let navmesh = &mut self.scenes.navmesh;
-        if navmesh.source != source {
+        if navmesh.origin.source != source {
             navmesh.forget_read_options();
         }
         match navmesh.load(&source) {
@@ -231,11 +231,11 @@ impl NavlabApp {
                 .then(|| (self.map.map.clone(), self.map.file.clone())),
             mesh: mesh_edited.then(|| recovery::RecoveredMesh {
                 editor: navmesh.editor().clone(),
-                file: match &navmesh.source {
+                file: match &navmesh.origin.source {
                     MeshSource::File(file) => Some(file.clone()),
                     _ => None,
                 },
-                name: navmesh.source.name(),
+                name: navmesh.origin.source.name(),
             }),
         })
     }
@@ -267,7 +267,7 @@ impl NavlabApp {
     /// stays and the error shows. Returns true when it loaded.
     pub(super) fn reload_mesh_file(&mut self) -> bool {
         let navmesh = &mut self.scenes.navmesh;
-        let source = navmesh.source.clone();
+        let source = navmesh.origin.source.clone();
         match navmesh.load(&source) {
             Ok(mesh) => {
                 navmesh.reload_mesh(mesh);
@@ -295,19 +295,19 @@ impl NavlabApp {
             return;
         }
         let now = ui.input(|i| i.time);
-        let mesh_file = match &self.scenes.navmesh.source {
+        let mesh_file = match &self.scenes.navmesh.origin.source {
             MeshSource::File(path) => Some(path.as_path()),
             _ => None,
         };
         follow(&mut self.watches.mesh, mesh_file, now);
         follow(&mut self.watches.map, self.map.file.as_deref(), now);
         if self.watches.mesh.as_mut().is_some_and(|w| w.changed(now)) {
-            let name = self.scenes.navmesh.source.name();
+            let name = self.scenes.navmesh.origin.source.name();
             if self.scenes.navmesh.has_unsaved_edits() {
                 self.notice = Some(format!(
                     "{name} changed on disk; Reload (F5) shows it (asks about your edits first)"
                 ));
-            } else if self.scenes.navmesh.unsaved_repair {
+            } else if self.scenes.navmesh.origin.unsaved_repair {
                 self.notice = Some(format!(
                     "{name} changed on disk; Reload (F5) shows it (the repair is not saved)"
                 ));
@@ -611,7 +611,7 @@ impl NavlabApp {
                 self.watches.mesh = None; // watched again from this version
                 self.settings.recent.add(path.clone());
                 self.banner.error = None;
-                self.notice = Some(format!("Opened {}", navmesh.source.name()));
+                self.notice = Some(format!("Opened {}", navmesh.origin.source.name()));
                 if beside == Beside::EditsFile {
                     self.restore_saved_edits(&path);
                 }
@@ -636,7 +636,7 @@ impl NavlabApp {
                 navmesh.open_editor(editor);
                 self.notice = Some(format!(
                     "Opened {} with its edits: {} and {} painted, editable (Undo starts here)",
-                    navmesh.source.name(),
+                    navmesh.origin.source.name(),
                     count(shapes, "shape"),
                     count(painted, "triangle")
                 ));
@@ -650,7 +650,7 @@ impl NavlabApp {
     /// `.mesh` name (a repaired one is suggested as `NAME-repaired.obj`); returns true when it
     /// was written.
     pub fn save_mesh_as(&mut self) -> bool {
-        let name = self.scenes.navmesh.source.name();
+        let name = self.scenes.navmesh.origin.source.name();
         // "rooms.obj (built in)", "arena.map as a navmesh": the first word's file stem.
         let stem = name
             .split_whitespace()
@@ -666,7 +666,7 @@ impl NavlabApp {
         match self.dialogs.save_mesh(&suggested) {
             Picked::Path(path) => self.save_mesh_to(path),
             Picked::NoDialog => {
-                let start = match &self.scenes.navmesh.source {
+                let start = match &self.scenes.navmesh.origin.source {
                     MeshSource::File(file) => file.with_file_name(&suggested),
                     _ => self.working_folder().join(&suggested),
                 };
@@ -681,7 +681,7 @@ impl NavlabApp {
     /// returns true when it was written.
     pub fn save_mesh_to(&mut self, path: PathBuf) -> bool {
         let path = absolute(path);
-        let name = self.scenes.navmesh.source.name();
+        let name = self.scenes.navmesh.origin.source.name();
         let repaired = self.scenes.navmesh.diagnostics.repaired.is_some();
         let comment = if repaired {
             format!("{name}, repaired by navlab (near-duplicates welded, T-junctions split)")
@@ -720,14 +720,14 @@ impl NavlabApp {
                 if self.watches.mesh.as_ref().is_some_and(|w| w.path() == path) {
                     self.watches.mesh = None; // our own write is no change
                 }
-                self.scenes.navmesh.unsaved_repair = false;
+                self.scenes.navmesh.origin.unsaved_repair = false;
                 self.scenes.navmesh.mark_edits_saved();
                 // Saved as an OBJ, the mesh shown is that file now (the title, Reload and the
                 // file watch follow it); a Polyanya mesh is an export (flat, no edits). A save
                 // made to go on with an action waiting on the unsaved-changes question keeps a
                 // copy: the action replaces or reads again the file shown.
                 if keeps_edits && !super::IN_BROWSER && self.pending.is_none() {
-                    self.scenes.navmesh.source = MeshSource::File(path.clone());
+                    self.scenes.navmesh.origin.source = MeshSource::File(path.clone());
                     self.watches.mesh = None;
                     self.settings.recent.add(path.clone());
                     self.settings.last_file = Some(path.clone());

@@ -295,7 +295,7 @@ impl NavlabApp {
     /// Shows the Diagnostics tab of the navmesh view.
     pub fn show_mesh_diagnostics(&mut self) {
         self.settings.scene = SceneKind::Navmesh;
-        self.scenes.navmesh.side_tab = SideTab::Diagnostics;
+        self.scenes.navmesh.screen.side_tab = SideTab::Diagnostics;
     }
 }
 

@@ -266,7 +266,7 @@ impl NavlabApp {
     /// built-in documents by name and the others inside it.
     pub fn lesson_in(&self, folder: Option<&Path>) -> Result<Lesson, String> {
         let navmesh = &self.scenes.navmesh;
-        let edited = navmesh.has_unsaved_edits() || navmesh.unsaved_repair;
+        let edited = navmesh.has_unsaved_edits() || navmesh.origin.unsaved_repair;
         let embedded_mesh = || {
             let text = navmesh
                 .mesh()
@@ -281,7 +281,7 @@ impl NavlabApp {
                 Ok(Source::Embedded { text })
             }
         };
-        let mesh = match &navmesh.source {
+        let mesh = match &navmesh.origin.source {
             MeshSource::Embedded(scene) if !edited => Source::BuiltIn {
                 name: scene.name.to_string(),
             },
@@ -346,7 +346,7 @@ impl NavlabApp {
                 start_height: navmesh.query.floors.start,
                 goal_height: navmesh.query.floors.goal,
                 settings: navmesh.settings.clone(),
-                camera: camera(&navmesh.camera),
+                camera: camera(&navmesh.screen.camera),
             },
             tile_map: MapPart {
                 map,
@@ -532,7 +532,7 @@ impl NavlabApp {
         navmesh.query.floors.goal = part.goal_height;
         navmesh.rerun();
         if let Some(camera) = part.camera {
-            navmesh.camera.set(camera);
+            navmesh.screen.camera.set(camera);
         }
         self.replace_map(map, map_file);
         let grid = &mut self.scenes.tile_map;

@@ -129,7 +129,7 @@ impl NavlabApp {
             .clicked()
         {
             self.settings.scene = SceneKind::Navmesh;
-            self.scenes.navmesh.side_tab = navmesh_scene::SideTab::Diagnostics;
+            self.scenes.navmesh.screen.side_tab = navmesh_scene::SideTab::Diagnostics;
         }
         if !super::IN_BROWSER {
             ui.separator();

@@ -269,7 +269,7 @@ impl NavlabApp {
             Some(Unsaved::Map)
         } else if command.replaces_mesh() && self.scenes.navmesh.has_unsaved_edits() {
             Some(Unsaved::EditedMesh)
-        } else if command.replaces_mesh() && self.scenes.navmesh.unsaved_repair {
+        } else if command.replaces_mesh() && self.scenes.navmesh.origin.unsaved_repair {
             Some(Unsaved::RepairedMesh)
         } else {
             None

@@ -394,7 +394,7 @@ impl WebApp {
             "tabs": tabs,
             "pixels_per_point": ctx.pixels_per_point(),
             "navmesh": {
-                "mesh": navmesh.source.name(),
+                "mesh": navmesh.origin.source.name(),
                 "triangles": navmesh.mesh().triangles().len(),
                 "start": [navmesh.query.start.x, navmesh.query.start.y],
                 "goal": [navmesh.query.goal.x, navmesh.query.goal.y],

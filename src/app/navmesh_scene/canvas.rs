@@ -15,20 +15,23 @@ impl NavmeshScene {
         response
             .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Navmesh canvas"));
         let rect = response.rect;
-        self.canvas_rect = Some(rect);
-        let camera = self.camera.for_canvas(self.view.mesh().bounds(), rect);
+        self.screen.canvas_rect = Some(rect);
+        let camera = self
+            .screen
+            .camera
+            .for_canvas(self.view.mesh().bounds(), rect);
         let view = View { camera, rect };
         painter.rect_filled(rect, 0.0, Color32::from_rgb(24, 26, 31));
 
         self.handle_input(ui, &response, view);
         let view = View {
-            camera: self.camera.get().unwrap_or(camera),
+            camera: self.screen.camera.get().unwrap_or(camera),
             rect,
         };
         self.paint(&painter, view);
         self.paint_edits(&painter, view, response.hover_pos());
         let caption = crate::app::camera::paint_caption(&painter, rect, self.current_explanation());
-        self.legend_rect = if self.settings.display.legend {
+        self.screen.legend_rect = if self.settings.display.legend {
             self.paint_legend(&painter, view, caption)
         } else {
             None
@@ -36,7 +39,7 @@ impl NavmeshScene {
 
         if let Some(pointer) = response.hover_pos() {
             let world = view.world_from_screen(pointer);
-            self.hover_world = Some(world);
+            self.screen.hover_world = Some(world);
             // Where floors overlap, the topmost one's triangle (the one a click picks).
             if let Some(top) = self.view.mesh().floors_at(world).first() {
                 let _ = response.on_hover_ui_at_pointer(|ui| {
@@ -44,7 +47,7 @@ impl NavmeshScene {
                 });
             }
         } else {
-            self.hover_world = None;
+            self.screen.hover_world = None;
         }
     }
 
@@ -116,7 +119,7 @@ impl NavmeshScene {
     }
     fn handle_input(&mut self, ui: &Ui, response: &egui::Response, view: View) {
         if response.dragged_by(egui::PointerButton::Middle) {
-            self.camera.pan(response.drag_delta());
+            self.screen.camera.pan(response.drag_delta());
         }
         if self.edit_input(ui, response, view) {
             if response.secondary_clicked()
@@ -124,7 +127,7 @@ impl NavmeshScene {
             {
                 self.set_goal(view.world_from_screen(pos));
             }
-            self.camera.zoom_with_wheel(ui, response);
+            self.screen.camera.zoom_with_wheel(ui, response);
             return;
         }
         let tolerance = 8.0 / view.camera.scale;
@@ -143,7 +146,7 @@ impl NavmeshScene {
                 .input(|i| i.pointer.press_origin())
                 .or(response.interact_pointer_pos())
                 .unwrap_or(rect.center());
-            self.drag = Some(if press.distance(start_screen) < grab {
+            self.screen.drag = Some(if press.distance(start_screen) < grab {
                 Drag::Start
             } else if press.distance(goal_screen) < grab {
                 Drag::Goal
@@ -152,12 +155,12 @@ impl NavmeshScene {
             });
         }
         if response.dragged_by(egui::PointerButton::Primary) {
-            match self.drag {
+            match self.screen.drag {
                 Some(Drag::Start) | Some(Drag::Goal) => {
                     if let Some(pos) = response.interact_pointer_pos() {
                         let world = view.world_from_screen(pos);
                         // A drag keeps the floor (and follows it up ramps and stairs).
-                        let end = if self.drag == Some(Drag::Start) {
+                        let end = if self.screen.drag == Some(Drag::Start) {
                             super::floors::End::Start
                         } else {
                             super::floors::End::Goal
@@ -166,12 +169,12 @@ impl NavmeshScene {
                     }
                 }
                 _ => {
-                    self.camera.pan(response.drag_delta());
+                    self.screen.camera.pan(response.drag_delta());
                 }
             }
         }
         if response.drag_stopped() {
-            self.drag = None;
+            self.screen.drag = None;
         }
         let shift = ui.input(|i| i.modifiers.shift);
         if response.clicked()
@@ -189,7 +192,7 @@ impl NavmeshScene {
         {
             self.set_goal(view.world_from_screen(pos));
         }
-        self.camera.zoom_with_wheel(ui, response);
+        self.screen.camera.zoom_with_wheel(ui, response);
     }
 
     /// Paints everything in one pass of batched meshes.

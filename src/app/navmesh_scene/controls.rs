@@ -23,7 +23,7 @@ impl NavmeshScene {
             // The plane the mesh was read in: a Polyanya mesh is always XY, and a file flat in
             // the plane asked for is read in the other.
             let shown = self.view.mesh().plane();
-            let polyanya = matches!(&self.source, super::MeshSource::File(path)
+            let polyanya = matches!(&self.origin.source, super::MeshSource::File(path)
                 if crate::navmesh::polyanya::is_polyanya_path(path));
             let label = ui.label("Plane");
             if self.view.mesh().raw().plane_from_file {
@@ -70,13 +70,17 @@ impl NavmeshScene {
     /// The right panel: the recorded steps with the open list above them, or the diagnostics.
     pub(super) fn side_panel_ui(&mut self, ui: &mut Ui, shared: &mut Shared) {
         ui.horizontal(|ui| {
-            ui.selectable_value(&mut self.side_tab, SideTab::Steps, "Steps")
+            ui.selectable_value(&mut self.screen.side_tab, SideTab::Steps, "Steps")
                 .on_hover_text("The recorded steps of A* and the funnel");
-            ui.selectable_value(&mut self.side_tab, SideTab::Diagnostics, "Diagnostics")
-                .on_hover_text("What is wrong with this mesh: islands, seams, T-junctions…");
+            ui.selectable_value(
+                &mut self.screen.side_tab,
+                SideTab::Diagnostics,
+                "Diagnostics",
+            )
+            .on_hover_text("What is wrong with this mesh: islands, seams, T-junctions…");
         });
         ui.separator();
-        match self.side_tab {
+        match self.screen.side_tab {
             SideTab::Steps => {
                 self.optimal_ui(ui);
                 let mut clicked = None;
@@ -119,9 +123,9 @@ impl NavmeshScene {
     /// over unsaved edits, which reading the file again would lose: the status bar says so
     /// and the plane stays.
     fn switch_plane(&mut self, plane: Plane, shared: &mut Shared) {
-        let from_file = matches!(self.source, super::MeshSource::File(_));
+        let from_file = matches!(self.origin.source, super::MeshSource::File(_));
         if from_file && self.has_unsaved_edits() {
-            self.pending_notice = Some(format!(
+            self.screen.pending_notice = Some(format!(
                 "Not read in the {} plane: the mesh has unsaved edits, which reading its file \
                  again would lose. Save them (File menu, Save mesh as…) or undo them first.",
                 plane.name().to_uppercase()
@@ -130,7 +134,7 @@ impl NavmeshScene {
         }
         self.settings.plane = plane;
         if from_file {
-            self.pending_notice = Some(format!(
+            self.screen.pending_notice = Some(format!(
                 "Read again in the {} plane (the undo history starts over)",
                 plane.name().to_uppercase()
             ));
@@ -238,7 +242,7 @@ impl NavmeshScene {
         self.query.playback.cursor = usize::MAX;
         self.query.playback.playing = false;
         self.rerun();
-        self.side_tab = SideTab::Steps;
+        self.screen.side_tab = SideTab::Steps;
     }
 
     /// The findings part of the Diagnostics tab.
@@ -468,7 +472,7 @@ impl NavmeshScene {
         let columns = (ui.available_width() * ui.ctx().pixels_per_point()).max(1.0) as usize;
         // Worked out again only for other sizes or another width.
         let sizes = self.query.timeline.open_sizes_shared();
-        let points = match &self.open_chart {
+        let points = match &self.screen.open_chart {
             Some((at, points))
                 if at.columns == columns && std::sync::Arc::ptr_eq(&at.sizes, sizes) =>
             {
@@ -480,7 +484,7 @@ impl NavmeshScene {
                     columns,
                     sizes: sizes.clone(),
                 };
-                self.open_chart = Some((key, points.clone()));
+                self.screen.open_chart = Some((key, points.clone()));
                 points
             }
         };

@@ -205,7 +205,7 @@ impl NavmeshScene {
                 Some(answer)
             }
             Err(error) => {
-                self.pending_notice = Some(format!("Not changed: {error}"));
+                self.screen.pending_notice = Some(format!("Not changed: {error}"));
                 None
             }
         }
@@ -295,7 +295,7 @@ impl NavmeshScene {
                     self.edit.selected = vec![index];
                 }
             }
-            Err(error) => self.pending_notice = Some(format!("Not drawn: {error}")),
+            Err(error) => self.screen.pending_notice = Some(format!("Not drawn: {error}")),
         }
     }
 
@@ -459,7 +459,7 @@ impl NavmeshScene {
                     let area = self.edit.area;
                     self.edit_mesh(|editor| editor.paint_stroke(&[at], area));
                 }
-                None => self.camera.pan(response.drag_delta()),
+                None => self.screen.camera.pan(response.drag_delta()),
             }
         }
         if response.drag_stopped() {
@@ -520,7 +520,7 @@ impl NavmeshScene {
                 }
                 Tool::Doors => {
                     if !self.toggle_door_at(at, tolerance) {
-                        self.pending_notice =
+                        self.screen.pending_notice =
                             Some("No door there: draw one with \"Draw as: door\"".into());
                     }
                 }

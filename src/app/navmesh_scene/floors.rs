@@ -209,7 +209,8 @@ impl NavmeshScene {
 
     /// The floors under the pointer, topmost first, as (triangle, height).
     pub fn hover_floors(&self) -> Vec<crate::navmesh::Floor> {
-        self.hover_world
+        self.screen
+            .hover_world
             .map(|p| self.view.mesh().floors_at(p))
             .unwrap_or_default()
     }

@@ -13,10 +13,11 @@ pub mod mesh_view;
 mod optimal;
 pub mod path_query;
 pub mod quality;
+pub mod screen;
 mod steps;
 pub mod walk;
 
-use super::camera::{Camera, CanvasCamera, View};
+use super::camera::{Camera, View};
 use super::commands::UiCommand;
 use super::playback::Playback;
 use super::scene::{Banner, Scene, SceneSetup, Shared};
@@ -182,7 +183,7 @@ pub enum MeshAdvice {
 
 /// Which marker a drag moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Drag {
+pub(super) enum Drag {
     Start,
     Goal,
     Pan,
@@ -198,6 +199,16 @@ pub enum SideTab {
     Diagnostics,
 }
 
+/// Where the mesh shown comes from, and what is to be said of it.
+pub struct MeshOrigin {
+    /// Where it came from.
+    pub source: MeshSource,
+    /// The mesh shown was repaired in memory and not saved since: replacing it asks first.
+    pub unsaved_repair: bool,
+    /// What to say about the mesh just read (dismissable).
+    pub advice: Option<MeshAdvice>,
+}
+
 /// The navmesh scene's state.
 pub struct NavmeshScene {
     /// Persisted settings.
@@ -206,35 +217,16 @@ pub struct NavmeshScene {
     pub view: mesh_view::MeshView,
     /// The query: start, goal, its recorded steps, the playback and the worker.
     pub query: path_query::PathQuery,
-    /// Where it came from.
-    pub source: MeshSource,
-    /// The open-list chart's points, and what they were worked out for.
-    open_chart: Option<(controls::OpenChartKey, Vec<[f64; 2]>)>,
-    /// The view: fitted to the mesh until the user pans or zooms.
-    pub camera: CanvasCamera,
-    drag: Option<Drag>,
-    /// World position under the pointer, for the status bar.
-    pub hover_world: Option<Vec2>,
-    /// Set when the event log should scroll to the cursor.
-    follow_log: bool,
-    /// Where the canvas was drawn last frame.
-    pub canvas_rect: Option<Rect>,
-    /// Where the legend was drawn at the last frame (`None` when hidden).
-    pub legend_rect: Option<Rect>,
+    /// Where the mesh comes from, and what is to be said of it.
+    pub origin: MeshOrigin,
+    /// What the window keeps of the scene between frames: camera, pointer, drag, tabs.
+    pub screen: screen::Screen,
     /// The Diagnostics tab's state.
     pub diagnostics: diagnostics::Diagnostics,
-    /// Which tab the right panel shows.
-    pub side_tab: SideTab,
-    /// The mesh shown was repaired in memory and not saved since: replacing it asks first.
-    pub unsaved_repair: bool,
     /// The agent walking the path, once asked for (dropped when the path changes).
     pub walk: Option<WalkPlayback>,
     /// The editing tools' state.
     pub edit: EditState,
-    /// A message for the status bar from the canvas (an edit refused).
-    pending_notice: Option<String>,
-    /// What to say about the mesh just read (dismissable).
-    pub advice: Option<MeshAdvice>,
 }
 
 /// What to say about a mesh with this summary: that it looks like level geometry (read
@@ -279,20 +271,14 @@ impl NavmeshScene {
             settings,
             view: mesh_view::MeshView::new(editor),
             query: path_query::PathQuery::new(scene.start_point(), scene.goal_point(), playback),
-            open_chart: None,
             edit,
-            pending_notice: None,
-            advice: None,
-            source: MeshSource::Embedded(scene),
-            camera: CanvasCamera::default(),
-            drag: None,
-            hover_world: None,
-            follow_log: true,
-            canvas_rect: None,
-            legend_rect: None,
+            origin: MeshOrigin {
+                source: MeshSource::Embedded(scene),
+                unsaved_repair: false,
+                advice: None,
+            },
+            screen: screen::Screen::default(),
             diagnostics: Default::default(),
-            side_tab: SideTab::default(),
-            unsaved_repair: false,
             walk: None,
         };
         this.rerun();
@@ -346,13 +332,13 @@ impl NavmeshScene {
             MeshSource::File(_) | MeshSource::Generated(_) => default_endpoints(&mesh),
         });
         self.replace_mesh(mesh);
-        self.source = source;
+        self.origin.source = source;
         self.query.start = start;
         self.query.goal = goal;
         self.query.floors = floors::FloorChoice::default();
         // Another mesh shows its own search, not the last one's island colours.
         self.diagnostics.colour_islands = false;
-        self.camera.fit_next_frame();
+        self.screen.camera.fit_next_frame();
         self.query.playback.cursor = 0;
         self.query.playback.playing = false;
         self.rerun();
@@ -371,7 +357,7 @@ impl NavmeshScene {
     /// radius (they were chosen for the file shown; a level's strip offers the filter again).
     /// The same file keeps them.
     pub fn read_options_for(&mut self, next: &std::path::Path) {
-        if !matches!(&self.source, MeshSource::File(shown) if shown == next) {
+        if !matches!(&self.origin.source, MeshSource::File(shown) if shown == next) {
             self.forget_read_options();
         }
     }
@@ -394,7 +380,7 @@ impl NavmeshScene {
         let saved = editor.edits().clone();
         self.view = mesh_view::MeshView::new(editor);
         let mesh = Arc::clone(self.view.mesh());
-        self.advice = advice_for(self.view.summary());
+        self.origin.advice = advice_for(self.view.summary());
         if self.view.summary().plane_from_file {
             // The plane it lies in, as the radio buttons show it.
             self.settings.plane = self.view.summary().plane;
@@ -414,7 +400,7 @@ impl NavmeshScene {
             ..EditState::default()
         };
         self.diagnostics.invalidate();
-        self.unsaved_repair = false;
+        self.origin.unsaved_repair = false;
     }
 
     /// Shows `editor` (a mesh and its edits, opened from a file) in place of the mesh shown,
@@ -435,7 +421,7 @@ impl NavmeshScene {
         match fixed.build() {
             Ok(mesh) => {
                 self.reload_mesh(mesh);
-                self.unsaved_repair = true;
+                self.origin.unsaved_repair = true;
                 self.diagnostics.repaired = Some(summary);
                 self.diagnostics.colour_islands = colour_islands;
                 *notice = Some(format!(
@@ -455,7 +441,7 @@ impl NavmeshScene {
     /// do about it; returns true when the mesh should be read again (the filter switched on).
     fn advice_ui(&mut self, ui: &mut egui::Ui) -> bool {
         use crate::navmesh::walkable::SUGGESTED_MAX_SLOPE;
-        let Some(advice) = self.advice else {
+        let Some(advice) = self.origin.advice else {
             return false;
         };
         let (mut reload, mut dismiss) = (false, false);
@@ -498,7 +484,7 @@ impl NavmeshScene {
                 });
             });
         if dismiss || reload {
-            self.advice = None;
+            self.origin.advice = None;
         }
         reload
     }
@@ -507,7 +493,7 @@ impl NavmeshScene {
     /// random pairs with the step cost chosen, waiting for the answer (for launch options and
     /// screenshots).
     pub fn measure_quality(&mut self, pairs: usize) {
-        self.side_tab = SideTab::Diagnostics;
+        self.screen.side_tab = SideTab::Diagnostics;
         let quality = &mut self.diagnostics.quality;
         quality.queries = pairs;
         let options = crate::navmesh::quality::QualityOptions {
@@ -523,7 +509,7 @@ impl NavmeshScene {
     /// Shows the Diagnostics tab with islands coloured and the first error selected, so that a
     /// picture shows one.
     pub fn show_diagnostics(&mut self) {
-        self.side_tab = SideTab::Diagnostics;
+        self.screen.side_tab = SideTab::Diagnostics;
         self.diagnostics.colour_islands = true;
         let first_error = self
             .diagnostics
@@ -601,7 +587,7 @@ impl NavmeshScene {
         self.query
             .replay
             .seek(&self.query.timeline, self.query.playback.cursor);
-        self.follow_log = true;
+        self.screen.follow_log = true;
     }
 
     /// Shows the worker's answer if it has arrived; returns true while it is still querying.
@@ -635,7 +621,7 @@ impl NavmeshScene {
             self.query
                 .replay
                 .seek(&self.query.timeline, self.query.playback.cursor);
-            self.follow_log = true;
+            self.screen.follow_log = true;
         }
     }
 
@@ -666,24 +652,25 @@ impl NavmeshScene {
     /// The canvas view of the last frame (for tests and tools that click on world points).
     pub fn last_view(&self) -> Option<View> {
         Some(View {
-            camera: self.camera.get()?,
-            rect: self.canvas_rect?,
+            camera: self.screen.camera.get()?,
+            rect: self.screen.canvas_rect?,
         })
     }
 
     /// Refits the view on the next frame.
     pub fn fit_view(&mut self) {
-        self.camera.fit_next_frame();
+        self.screen.camera.fit_next_frame();
     }
 
     /// Centres the view on `at`, zoomed so that `extent` world units fill about 60 % of it.
     pub fn focus(&mut self, at: Vec2, extent: f64) {
         let rect = self
+            .screen
             .canvas_rect
             .unwrap_or(Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0)));
         let side = f64::from(rect.width().min(rect.height()));
         let scale = side * 0.6 / extent.max(1e-9);
-        self.camera.set(Camera {
+        self.screen.camera.set(Camera {
             center: [at.x, at.y],
             scale: if scale.is_finite() { scale } else { 20.0 },
         });
@@ -777,9 +764,9 @@ impl Scene for NavmeshScene {
         let note = if self.has_unsaved_edits() {
             Some("edited, unsaved")
         } else {
-            self.unsaved_repair.then_some("repaired, unsaved")
+            self.origin.unsaved_repair.then_some("repaired, unsaved")
         };
-        (self.source.name(), note)
+        (self.origin.source.name(), note)
     }
 
     fn commands(&self) -> &'static [UiCommand] {
@@ -843,7 +830,7 @@ impl Scene for NavmeshScene {
             shared.ask(UiCommand::ReloadMesh);
         }
         NavmeshScene::canvas_ui(self, ui);
-        if let Some(notice) = self.pending_notice.take() {
+        if let Some(notice) = self.screen.pending_notice.take() {
             *shared.notice = Some(notice);
         }
     }
@@ -854,7 +841,7 @@ impl Scene for NavmeshScene {
 
     fn status_ui(&self, ui: &mut egui::Ui, _map: &MapDocument) {
         use crate::words::{count, thousands};
-        match self.hover_world {
+        match self.screen.hover_world {
             Some(p) => ui.monospace(format!("x {:>9.3}  z {:>9.3}", p.x, p.y)),
             None => ui.monospace("x        —  z        —"),
         };
@@ -874,7 +861,7 @@ impl Scene for NavmeshScene {
         ui.separator();
         ui.label(format!(
             "{}: {}, {}",
-            self.source.name(),
+            self.origin.source.name(),
             count(self.view.mesh().triangles().len(), "triangle"),
             count(self.view.mesh().island_count(), "island")
         ));
@@ -889,13 +876,13 @@ impl Scene for NavmeshScene {
     fn picture_name(&self, _map: &MapDocument) -> String {
         format!(
             "{}-step-{}.png",
-            super::files::file_stem(&self.source.name()),
+            super::files::file_stem(&self.origin.source.name()),
             self.query.playback.cursor
         )
     }
 
     fn canvas_area(&self) -> Option<egui::Rect> {
-        self.canvas_rect
+        self.screen.canvas_rect
     }
 
     fn legend_rows(&self) -> Vec<crate::app::legend::LegendRow> {

@@ -111,6 +111,7 @@ impl NavmeshScene {
         }
         if playback::expansion_key_pressed(ui) {
             let hovered = self
+                .screen
                 .hover_world
                 .and_then(|p| self.view.mesh().triangle_at(p));
             self.jump_to(hovered.and_then(|t| self.next_expansion_of(t)));
@@ -173,7 +174,7 @@ impl NavmeshScene {
             },
         );
         self.jump_to(target);
-        self.follow_log = true;
+        self.screen.follow_log = true;
         self.sync_replay();
     }
 
@@ -219,7 +220,7 @@ impl NavmeshScene {
             &mut self.query.playback,
             timeline.len(),
             None,
-            &mut self.follow_log,
+            &mut self.screen.follow_log,
             |k| timeline.explain(k - 1),
         );
         if jumped {
