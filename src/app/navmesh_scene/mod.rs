@@ -5,6 +5,7 @@
 mod canvas;
 mod controls;
 pub mod diagnostics;
+mod edit_panel;
 mod editing;
 mod fill;
 pub mod floors;
