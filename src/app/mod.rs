@@ -355,17 +355,15 @@ impl NavlabApp {
                     self.command(Command::BuildMeshFromMap);
                 }
             }
-            UiCommand::Undo if self.settings.scene == SceneKind::Navmesh => {
-                self.scenes.navmesh.undo_edit();
-            }
-            UiCommand::Redo if self.settings.scene == SceneKind::Navmesh => {
-                self.scenes.navmesh.redo_edit();
-            }
-            UiCommand::Undo => {
-                self.edit_map(MapDocument::undo);
-            }
-            UiCommand::Redo => {
-                self.edit_map(MapDocument::redo);
+            UiCommand::Undo | UiCommand::Redo => {
+                let redo = command == UiCommand::Redo;
+                if !self.scenes.get_mut(self.settings.scene).undo_own(redo) {
+                    self.edit_map(if redo {
+                        MapDocument::redo
+                    } else {
+                        MapDocument::undo
+                    });
+                }
             }
             UiCommand::OpenMesh => self.command(Command::OpenDialog),
             UiCommand::ReloadMesh => self.command(Command::Reload),

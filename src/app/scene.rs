@@ -104,6 +104,12 @@ pub trait Scene: Steps {
         (map.can_undo(), map.can_redo())
     }
 
+    /// Undoes (or, with `redo`, makes again) the last edit of a document the scene holds of its
+    /// own; false when it holds none, and the shared map's history is used.
+    fn undo_own(&mut self, _redo: bool) -> bool {
+        false
+    }
+
     /// Keys and time, before anything is drawn: `dt` seconds have passed. Returns true while
     /// something moves (the window draws the next frame at once).
     fn tick(&mut self, ui: &egui::Ui, shared: &mut Shared, dt: f64) -> bool;

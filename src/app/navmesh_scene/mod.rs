@@ -780,6 +780,16 @@ impl Scene for NavmeshScene {
         ]
     }
 
+    fn undo_own(&mut self, redo: bool) -> bool {
+        if redo {
+            self.redo_edit();
+        } else {
+            self.undo_edit();
+        }
+        // The mesh's edits are the scene's own: the map is not undone from here.
+        true
+    }
+
     fn history(&self, _map: &MapDocument) -> (bool, bool) {
         (self.view.editor().can_undo(), self.view.editor().can_redo())
     }
