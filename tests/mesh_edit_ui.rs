@@ -406,3 +406,29 @@ fn circles_polygons_and_resizing_by_a_corner_handle() {
         (lo, hi)
     );
 }
+
+/// Every tool has its own key, and the help names it: both read the scene's one key table.
+#[test]
+fn every_tool_has_a_key_the_help_names() {
+    use navlab::app::navmesh_scene::Tool;
+
+    let app = common::app();
+    let help: Vec<(&str, &str)> = app.scenes.navmesh.keys();
+    let tools_row = help
+        .iter()
+        .find(|(_, does)| does.starts_with("tools:"))
+        .expect("a row for the tools");
+    let mut keys: Vec<egui::Key> = Tool::ALL.iter().filter_map(|t| t.key()).collect();
+    assert_eq!(keys.len(), Tool::ALL.len(), "each tool a key");
+    for key in &keys {
+        assert!(
+            tools_row.0.contains(key.name()),
+            "{} in {:?}",
+            key.name(),
+            tools_row
+        );
+    }
+    keys.sort_by_key(|k| k.name());
+    keys.dedup();
+    assert_eq!(keys.len(), Tool::ALL.len(), "no two tools share a key");
+}

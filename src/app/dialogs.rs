@@ -518,8 +518,8 @@ fn help_ui(ui: &mut egui::Ui, scenes: &Scenes) {
             ui.heading(scene.name());
             ui.end_row();
             for (keys, what) in scene.keys() {
-                ui.strong(*keys);
-                ui.label(*what);
+                ui.strong(keys);
+                ui.label(what);
                 ui.end_row();
             }
             let rows = scene.legend_rows();

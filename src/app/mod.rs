@@ -17,6 +17,7 @@ pub mod files;
 pub mod headless;
 pub mod icon;
 pub mod ink;
+pub mod keys;
 pub mod latest_worker;
 pub mod launch;
 pub mod legend;

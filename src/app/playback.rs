@@ -1,8 +1,49 @@
 //! The playback bar shared by the scenes: restart, step back, play/pause, step forward, end,
 //! speed and a timeline slider over the recorded steps.
 
+use crate::app::keys::KeyRow;
 use egui::{Key, Ui};
 use serde::{Deserialize, Serialize};
+
+/// What a playback key asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlaybackKey {
+    /// Play or pause.
+    Toggle,
+    /// One step forward.
+    Forward,
+    /// One step back.
+    Back,
+    /// Before the first step.
+    First,
+    /// After the last step.
+    Last,
+}
+
+/// The playback's keys, for every scene with a playback bar.
+pub const KEYS: &[KeyRow<PlaybackKey>] = &[
+    KeyRow {
+        shown: "Space",
+        does: "play / pause",
+        keys: &[(Key::Space, PlaybackKey::Toggle)],
+    },
+    KeyRow {
+        shown: "Left / Right arrow",
+        does: "step back / forward",
+        keys: &[
+            (Key::ArrowLeft, PlaybackKey::Back),
+            (Key::ArrowRight, PlaybackKey::Forward),
+        ],
+    },
+    KeyRow {
+        shown: "Home / End",
+        does: "first / last step",
+        keys: &[
+            (Key::Home, PlaybackKey::First),
+            (Key::End, PlaybackKey::Last),
+        ],
+    },
+];
 
 /// Where playback stands and how fast it goes.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -89,29 +130,23 @@ impl Playback {
         self.cursor = self.cursor.saturating_sub(1);
     }
 
-    /// Applies the playback keys: Space, ←, →, Home, End. Returns true when something changed.
+    /// Applies the playback keys ([`KEYS`]). Returns true when something changed.
     pub fn keyboard(&mut self, ui: &Ui, len: usize) -> bool {
-        if ui.ctx().egui_wants_keyboard_input() {
-            return false;
-        }
-        let pressed = |key| ui.input(|i| i.key_pressed(key));
         let before = (self.cursor, self.playing);
-        if pressed(Key::Space) {
-            self.toggle(len);
-        }
-        if pressed(Key::ArrowRight) {
-            self.step_forward(len);
-        }
-        if pressed(Key::ArrowLeft) {
-            self.step_back();
-        }
-        if pressed(Key::Home) {
-            self.playing = false;
-            self.cursor = 0;
-        }
-        if pressed(Key::End) {
-            self.playing = false;
-            self.cursor = len;
+        for key in crate::app::keys::pressed(ui, KEYS) {
+            match key {
+                PlaybackKey::Toggle => self.toggle(len),
+                PlaybackKey::Forward => self.step_forward(len),
+                PlaybackKey::Back => self.step_back(),
+                PlaybackKey::First => {
+                    self.playing = false;
+                    self.cursor = 0;
+                }
+                PlaybackKey::Last => {
+                    self.playing = false;
+                    self.cursor = len;
+                }
+            }
         }
         before != (self.cursor, self.playing)
     }
@@ -543,36 +578,12 @@ pub fn previous_start(starts: &[usize], cursor: usize) -> Option<usize> {
     earlier.checked_sub(1).and_then(|i| starts.get(i)).copied()
 }
 
-/// True when Page Up (`Some(false)`) or Page Down (`Some(true)`) was pressed and no text field
-/// has the keyboard.
-pub fn page_key_pressed(ui: &Ui) -> Option<bool> {
-    if ui.ctx().egui_wants_keyboard_input() {
-        return None;
-    }
-    ui.input(|i| {
-        if i.key_pressed(Key::PageDown) {
-            Some(true)
-        } else if i.key_pressed(Key::PageUp) {
-            Some(false)
-        } else {
-            None
-        }
-    })
-}
-
 /// `slider` showing its whole number in groups of three digits ("281,243"), and reading one
 /// typed with or without them.
 pub fn grouped_digits(slider: egui::Slider<'_>) -> egui::Slider<'_> {
     slider
         .custom_formatter(|n, _| crate::words::thousands(n.round().max(0.0) as usize))
         .custom_parser(crate::words::parse_grouped)
-}
-
-/// True when E was pressed (no modifier, no text field has the keyboard): jump to the step that
-/// expands the node under the pointer, or its next expansion.
-pub fn expansion_key_pressed(ui: &Ui) -> bool {
-    !ui.ctx().egui_wants_keyboard_input()
-        && ui.input(|i| i.modifiers.is_none() && i.key_pressed(Key::E))
 }
 
 /// A tooltip's lines saying at which recorded steps the search expanded `node` (a cell, a

@@ -130,7 +130,7 @@ pub trait Scene: Steps {
     fn picture_name(&self, map: &MapDocument) -> String;
 
     /// Its keys and mouse actions for the help window: (keys, what they do).
-    fn keys(&self) -> &'static [(&'static str, &'static str)];
+    fn keys(&self) -> Vec<(&'static str, &'static str)>;
 
     /// What its canvas's colours and marks mean now, as its legend shows them (the help lists
     /// them too).

@@ -25,7 +25,10 @@ impl NavmeshScene {
         use crate::app::commands::UiCommand;
         ui.horizontal_wrapped(|ui| {
             for tool in Tool::ALL {
-                let text = format!("{} ({})", tool.name(), tool.key().name());
+                let text = match tool.key() {
+                    Some(key) => format!("{} ({})", tool.name(), key.name()),
+                    None => tool.name().to_string(),
+                };
                 if ui
                     .selectable_label(self.edit.tool == tool, text)
                     .on_hover_text(tool.about())

@@ -55,17 +55,9 @@ impl Tool {
         }
     }
 
-    /// Its key.
-    pub fn key(self) -> egui::Key {
-        match self {
-            Tool::Navigate => egui::Key::N,
-            Tool::Select => egui::Key::V,
-            Tool::Rectangle => egui::Key::R,
-            Tool::Circle => egui::Key::C,
-            Tool::Polygon => egui::Key::P,
-            Tool::Paint => egui::Key::B,
-            Tool::Doors => egui::Key::D,
-        }
+    /// Its key (as the scene's key table gives it).
+    pub fn key(self) -> Option<egui::Key> {
+        crate::app::keys::key_of(super::KEYS, &super::MeshKey::Tool(self))
     }
 
     /// What it does, for its tooltip.
@@ -323,43 +315,22 @@ impl NavmeshScene {
         self.edit_mesh(|editor| editor.remove_shapes(&selected));
     }
 
-    /// The tool keys, Delete, Enter, Backspace and Escape (not while typing).
+    /// The tool keys, Delete, Enter, Backspace, O and Escape (not while typing).
     pub(super) fn edit_keys(&mut self, ui: &Ui, pointer: Option<Vec2>, tolerance: f64) {
-        if ui.ctx().egui_wants_keyboard_input() {
-            return;
-        }
-        let (modifiers, pressed) = ui.input(|i| {
-            let pressed: Vec<egui::Key> = i
-                .events
-                .iter()
-                .filter_map(|e| match e {
-                    egui::Event::Key {
-                        key, pressed: true, ..
-                    } => Some(*key),
-                    _ => None,
-                })
-                .collect();
-            (i.modifiers, pressed)
-        });
-        if modifiers.command || modifiers.alt {
-            return;
-        }
-        for key in pressed {
-            if let Some(&tool) = Tool::ALL.iter().find(|t| t.key() == key) {
-                self.choose_tool(tool);
-                continue;
-            }
+        use super::MeshKey;
+        for key in crate::app::keys::pressed(ui, super::KEYS) {
             match key {
-                egui::Key::Escape if !self.edit.polygon.is_empty() => self.edit.polygon.clear(),
-                egui::Key::Escape if self.edit.tool != Tool::Navigate => {
+                MeshKey::Tool(tool) => self.choose_tool(tool),
+                MeshKey::Escape if !self.edit.polygon.is_empty() => self.edit.polygon.clear(),
+                MeshKey::Escape if self.edit.tool != Tool::Navigate => {
                     self.choose_tool(Tool::Navigate)
                 }
-                egui::Key::Enter if self.edit.tool == Tool::Polygon => self.close_polygon(),
-                egui::Key::Backspace if !self.edit.polygon.is_empty() => {
+                MeshKey::ClosePolygon if self.edit.tool == Tool::Polygon => self.close_polygon(),
+                MeshKey::Backspace if !self.edit.polygon.is_empty() => {
                     self.edit.polygon.pop();
                 }
-                egui::Key::Delete | egui::Key::Backspace => self.delete_selected(),
-                egui::Key::O => {
+                MeshKey::Delete | MeshKey::Backspace => self.delete_selected(),
+                MeshKey::Door => {
                     if let Some(p) = pointer {
                         self.toggle_door_at(p, tolerance);
                     }

@@ -20,6 +20,7 @@ pub mod walk;
 
 use super::camera::{Camera, View};
 use super::commands::UiCommand;
+use super::keys::KeyRow;
 use super::playback::Playback;
 use super::scene::{Banner, Scene, SceneSetup, Shared};
 use super::screenshot::Steps;
@@ -29,7 +30,7 @@ use crate::grid::MapDocument;
 use crate::navmesh::timeline::{Timeline, TimelineReplay};
 use crate::navmesh::walk::WalkOptions;
 use crate::navmesh::{CostModel, NavMesh, Plane, QueryOptions, TriId};
-use egui::{Pos2, Rect};
+use egui::{Key, Pos2, Rect};
 use jobs::{BACKGROUND_TRIANGLES, QueryJob};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -718,38 +719,128 @@ impl SceneSetup for NavmeshScene {
     }
 }
 
-/// The navmesh scene's keys for the help window.
-const KEYS: &[(&str, &str)] = &[
-    ("Left click", "set the start"),
-    ("Right click / Shift+click", "set the goal"),
-    ("Drag S or G", "move it; the search re-runs live"),
-    ("Drag elsewhere", "pan"),
-    ("Wheel / pinch", "zoom at the cursor"),
-    ("Space", "play / pause"),
-    ("Left / Right arrow", "step back / forward"),
-    ("Home / End", "first / last step"),
-    ("Page Up / Page Down", "A*'s first step / the funnel's"),
-    (
-        "E",
-        "go to the step that expands the triangle under the pointer (again: the next one)",
-    ),
-    ("W", "walk the path: start / pause the agent"),
-    (
-        "L",
-        "where floors overlap: the start or goal (placed last) to the floor below",
-    ),
-    (
-        "N / V / R / C / P / B / D",
-        "tools: start/goal, select, rectangle, circle, polygon, paint, doors",
-    ),
-    ("Enter / double click", "close the polygon being drawn"),
-    ("Delete", "remove the selected shapes"),
-    ("O", "open or close the door under the pointer"),
-    (
-        "Escape",
-        "drop the polygon being drawn, then back to the start/goal tool",
-    ),
-    ("Middle drag", "pan, with any tool"),
+/// What a key of the navmesh scene asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MeshKey {
+    /// Back to where A\* or the funnel starts.
+    PreviousPhase,
+    /// On to where the funnel starts.
+    NextPhase,
+    /// The step that expands the triangle under the pointer (again: the next one).
+    Expansion,
+    /// Start or pause the agent walking the path.
+    Walk,
+    /// The start or goal placed last to the floor below.
+    FloorDown,
+    /// Take a tool in hand.
+    Tool(Tool),
+    /// Close the polygon being drawn.
+    ClosePolygon,
+    /// Remove the selected shapes.
+    Delete,
+    /// Drop the polygon's last corner, or remove the selected shapes.
+    Backspace,
+    /// Open or close the door under the pointer.
+    Door,
+    /// Drop the polygon being drawn, then back to the start/goal tool.
+    Escape,
+}
+
+/// The navmesh scene's mouse actions, for the help window.
+const MOUSE: &[KeyRow<MeshKey>] = &[
+    KeyRow {
+        shown: "Left click",
+        does: "set the start",
+        keys: &[],
+    },
+    KeyRow {
+        shown: "Right click / Shift+click",
+        does: "set the goal",
+        keys: &[],
+    },
+    KeyRow {
+        shown: "Drag S or G",
+        does: "move it; the search re-runs live",
+        keys: &[],
+    },
+    KeyRow {
+        shown: "Drag elsewhere",
+        does: "pan",
+        keys: &[],
+    },
+    KeyRow {
+        shown: "Wheel / pinch",
+        does: "zoom at the cursor",
+        keys: &[],
+    },
+];
+
+/// The navmesh scene's keys (besides the playback's): what the handlers and the help read.
+pub const KEYS: &[KeyRow<MeshKey>] = &[
+    KeyRow {
+        shown: "Page Up / Page Down",
+        does: "A*'s first step / the funnel's",
+        keys: &[
+            (Key::PageUp, MeshKey::PreviousPhase),
+            (Key::PageDown, MeshKey::NextPhase),
+        ],
+    },
+    KeyRow {
+        shown: "E",
+        does: "go to the step that expands the triangle under the pointer (again: the next one)",
+        keys: &[(Key::E, MeshKey::Expansion)],
+    },
+    KeyRow {
+        shown: "W",
+        does: "walk the path: start / pause the agent",
+        keys: &[(Key::W, MeshKey::Walk)],
+    },
+    KeyRow {
+        shown: "L",
+        does: "where floors overlap: the start or goal (placed last) to the floor below",
+        keys: &[(Key::L, MeshKey::FloorDown)],
+    },
+    KeyRow {
+        shown: "N / V / R / C / P / B / D",
+        does: "tools: start/goal, select, rectangle, circle, polygon, paint, doors",
+        keys: &[
+            (Key::N, MeshKey::Tool(Tool::Navigate)),
+            (Key::V, MeshKey::Tool(Tool::Select)),
+            (Key::R, MeshKey::Tool(Tool::Rectangle)),
+            (Key::C, MeshKey::Tool(Tool::Circle)),
+            (Key::P, MeshKey::Tool(Tool::Polygon)),
+            (Key::B, MeshKey::Tool(Tool::Paint)),
+            (Key::D, MeshKey::Tool(Tool::Doors)),
+        ],
+    },
+    KeyRow {
+        shown: "Enter / double click",
+        does: "close the polygon being drawn",
+        keys: &[(Key::Enter, MeshKey::ClosePolygon)],
+    },
+    KeyRow {
+        shown: "Delete / Backspace",
+        does: "remove the selected shapes (Backspace, while drawing a polygon: its last corner)",
+        keys: &[
+            (Key::Delete, MeshKey::Delete),
+            (Key::Backspace, MeshKey::Backspace),
+        ],
+    },
+    KeyRow {
+        shown: "O",
+        does: "open or close the door under the pointer",
+        keys: &[(Key::O, MeshKey::Door)],
+    },
+    KeyRow {
+        shown: "Escape",
+        does: "drop the polygon being drawn, then back to the start/goal tool",
+        keys: &[(Key::Escape, MeshKey::Escape)],
+    },
+    KeyRow {
+        shown: "Middle drag",
+        does: "pan, with any tool",
+        keys: &[],
+    },
 ];
 
 impl Scene for NavmeshScene {
@@ -795,24 +886,20 @@ impl Scene for NavmeshScene {
     }
 
     fn tick(&mut self, ui: &egui::Ui, _shared: &mut Shared, dt: f64) -> bool {
-        let typing = ui.ctx().egui_wants_keyboard_input();
-        let (walk_key, floor_key) = ui.input(|i| {
-            let plain = !i.modifiers.command && !i.modifiers.alt;
-            (
-                plain && i.key_pressed(egui::Key::W),
-                plain && i.key_pressed(egui::Key::L),
-            )
-        });
-        if !typing && walk_key {
-            self.toggle_walk();
-        }
-        if !typing && floor_key {
-            self.next_floor_down();
+        let keys = crate::app::keys::pressed(ui, KEYS);
+        for &key in &keys {
+            match key {
+                MeshKey::Walk => self.toggle_walk(),
+                MeshKey::FloorDown => {
+                    self.next_floor_down();
+                }
+                _ => {}
+            }
         }
         let querying = self.poll_query();
         let len = self.query.timeline.len();
         self.query.playback.keyboard(ui, len);
-        self.replay_keys(ui);
+        self.replay_keys(&keys);
         self.query.playback.tick(dt, len);
         self.sync_replay();
         let walking = self.tick_walk(dt);
@@ -902,8 +989,12 @@ impl Scene for NavmeshScene {
         rows
     }
 
-    fn keys(&self) -> &'static [(&'static str, &'static str)] {
-        KEYS
+    fn keys(&self) -> Vec<(&'static str, &'static str)> {
+        use crate::app::keys::help;
+        help(MOUSE)
+            .chain(help(crate::app::playback::KEYS))
+            .chain(help(KEYS))
+            .collect()
     }
 
     fn fit_view(&mut self) {

@@ -100,21 +100,24 @@ impl NavmeshScene {
     }
 
     /// Page Up / Page Down: back to where A* or the funnel starts, on to where the funnel
-    /// starts; E: the step that expands the triangle under the pointer.
-    pub fn replay_keys(&mut self, ui: &Ui) {
+    /// starts; E: the step that expands the triangle under the pointer (of the keys pressed).
+    pub fn replay_keys(&mut self, keys: &[super::MeshKey]) {
+        use super::MeshKey;
         let starts = self.phase_starts();
         let cursor = self.query.playback.cursor;
-        match playback::page_key_pressed(ui) {
-            Some(true) => self.jump_to(playback::next_start(&starts, cursor)),
-            Some(false) => self.jump_to(playback::previous_start(&starts, cursor)),
-            None => {}
-        }
-        if playback::expansion_key_pressed(ui) {
-            let hovered = self
-                .screen
-                .hover_world
-                .and_then(|p| self.view.mesh().triangle_at(p));
-            self.jump_to(hovered.and_then(|t| self.next_expansion_of(t)));
+        for key in keys {
+            match key {
+                MeshKey::NextPhase => self.jump_to(playback::next_start(&starts, cursor)),
+                MeshKey::PreviousPhase => self.jump_to(playback::previous_start(&starts, cursor)),
+                MeshKey::Expansion => {
+                    let hovered = self
+                        .screen
+                        .hover_world
+                        .and_then(|p| self.view.mesh().triangle_at(p));
+                    self.jump_to(hovered.and_then(|t| self.next_expansion_of(t)));
+                }
+                _ => {}
+            }
         }
     }
 

@@ -8,6 +8,7 @@ mod log;
 
 use super::camera::{CanvasCamera, View};
 use super::commands::UiCommand;
+use super::keys::KeyRow;
 use super::scene::{Scene, SceneSetup, Shared};
 use super::screenshot::Steps;
 use crate::geom::Vec2;
@@ -15,7 +16,7 @@ use crate::grid::{Cell, MapDocument, Tile, TileMap};
 use crate::pursuit::{DT, KittenControl, PursuitConfig, PursuitEvent, World};
 use crate::search::Observer;
 pub use canvas::{state_color, tiles_texture_id};
-use egui::{Rect, Ui};
+use egui::{Key, Rect, Ui};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -443,50 +444,33 @@ impl PursuitScene {
         }
     }
 
-    /// Keys of the scene: Space play/pause, N one step, R reset, Delete removes the selected
-    /// mob, WASD or the arrows drive the kitten (switching it to the keys).
+    /// Keys of the scene ([`KEYS`]): Space play/pause, N one step, R reset, Delete removes the
+    /// selected mob, WASD or the arrows drive the kitten (switching it to the keys).
     pub fn keyboard(&mut self, ui: &Ui) {
-        use egui::Key;
-        if ui.ctx().egui_wants_keyboard_input() {
-            self.world.kitten.keys = Vec2::default();
-            return;
-        }
-        let (space, n, r, delete, dir) = ui.input(|i| {
-            let held = |a: Key, b: Key| i.key_down(a) || i.key_down(b);
-            let mut dir = Vec2::default();
-            if held(Key::A, Key::ArrowLeft) {
-                dir.x -= 1.0;
+        for key in crate::app::keys::pressed(ui, KEYS) {
+            match key {
+                HuntKey::Play => self.playing = !self.playing,
+                HuntKey::Step => {
+                    self.playing = false;
+                    self.step();
+                }
+                HuntKey::Reset => self.reset(),
+                HuntKey::RemoveMob => {
+                    if let Some(i) = self.selected {
+                        self.remove_mob(i);
+                    }
+                }
+                _ => {}
             }
-            if held(Key::D, Key::ArrowRight) {
-                dir.x += 1.0;
-            }
-            if held(Key::W, Key::ArrowUp) {
-                dir.y -= 1.0;
-            }
-            if held(Key::S, Key::ArrowDown) {
-                dir.y += 1.0;
-            }
-            (
-                i.key_pressed(Key::Space),
-                i.key_pressed(Key::N),
-                i.key_pressed(Key::R) && i.modifiers.is_none(),
-                i.key_pressed(Key::Delete),
-                dir,
-            )
-        });
-        if space {
-            self.playing = !self.playing;
         }
-        if n {
-            self.playing = false;
-            self.step();
-        }
-        if r {
-            self.reset();
-        }
-        if delete && let Some(i) = self.selected {
-            self.remove_mob(i);
-        }
+        let held = crate::app::keys::held(ui, KEYS);
+        let axis = |minus: HuntKey, plus: HuntKey| {
+            f64::from(u8::from(held.contains(&plus))) - f64::from(u8::from(held.contains(&minus)))
+        };
+        let dir = Vec2::new(
+            axis(HuntKey::Left, HuntKey::Right),
+            axis(HuntKey::Up, HuntKey::Down),
+        );
         if dir.length() > 0.0 {
             self.settings.control = KittenControl::Keys;
         }
@@ -507,21 +491,77 @@ impl SceneSetup for PursuitScene {
     }
 }
 
-/// The pursuit scene's keys for the help window.
-const KEYS: &[(&str, &str)] = &[
-    (
-        "Left click",
-        "add a mob, remove one, send the kitten or paint (the tool chosen)",
-    ),
-    ("Right click", "send the kitten there"),
-    ("Right or middle drag", "pan"),
-    ("Wheel / pinch", "zoom at the cursor"),
-    (
-        "Space / N / R",
-        "play or pause / one step / back to the start, re-seeded",
-    ),
-    ("WASD or arrows", "drive the kitten"),
-    ("Delete", "remove the selected mob"),
+/// What a key of the pursuit asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HuntKey {
+    /// Play or pause.
+    Play,
+    /// One step.
+    Step,
+    /// Back to the start, re-seeded.
+    Reset,
+    /// Remove the selected mob.
+    RemoveMob,
+    /// Drive the kitten left (held).
+    Left,
+    /// Right (held).
+    Right,
+    /// Up (held).
+    Up,
+    /// Down (held).
+    Down,
+}
+
+/// The pursuit's mouse actions and keys: what the handler and the help read.
+const KEYS: &[KeyRow<HuntKey>] = &[
+    KeyRow {
+        shown: "Left click",
+        does: "add a mob, remove one, send the kitten or paint (the tool chosen)",
+        keys: &[],
+    },
+    KeyRow {
+        shown: "Right click",
+        does: "send the kitten there",
+        keys: &[],
+    },
+    KeyRow {
+        shown: "Right or middle drag",
+        does: "pan",
+        keys: &[],
+    },
+    KeyRow {
+        shown: "Wheel / pinch",
+        does: "zoom at the cursor",
+        keys: &[],
+    },
+    KeyRow {
+        shown: "Space / N / R",
+        does: "play or pause / one step / back to the start, re-seeded",
+        keys: &[
+            (Key::Space, HuntKey::Play),
+            (Key::N, HuntKey::Step),
+            (Key::R, HuntKey::Reset),
+        ],
+    },
+    KeyRow {
+        shown: "WASD or arrows",
+        does: "drive the kitten",
+        keys: &[
+            (Key::A, HuntKey::Left),
+            (Key::ArrowLeft, HuntKey::Left),
+            (Key::D, HuntKey::Right),
+            (Key::ArrowRight, HuntKey::Right),
+            (Key::W, HuntKey::Up),
+            (Key::ArrowUp, HuntKey::Up),
+            (Key::S, HuntKey::Down),
+            (Key::ArrowDown, HuntKey::Down),
+        ],
+    },
+    KeyRow {
+        shown: "Delete",
+        does: "remove the selected mob",
+        keys: &[(Key::Delete, HuntKey::RemoveMob)],
+    },
 ];
 
 impl Scene for PursuitScene {
@@ -630,8 +670,8 @@ impl Scene for PursuitScene {
         self.legend()
     }
 
-    fn keys(&self) -> &'static [(&'static str, &'static str)] {
-        KEYS
+    fn keys(&self) -> Vec<(&'static str, &'static str)> {
+        crate::app::keys::help(KEYS).collect()
     }
 
     fn fit_view(&mut self) {

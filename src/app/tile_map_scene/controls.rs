@@ -46,38 +46,24 @@ impl TileMapScene {
         };
     }
 
-    /// The palette's keys, for when no text field has the keyboard: 1–5 choose the tile (in
-    /// the palette's order), R switches rectangle filling on and off, G region filling, P the
-    /// Partitions window, C compares every algorithm.
+    /// The palette's keys (see [`super::PAINTING`]), for when no text field has the keyboard:
+    /// 1–5 choose the tile (in the palette's order), R switches rectangle filling on and off,
+    /// G region filling, P the Partitions window, C compares every algorithm.
     pub(super) fn palette_keys(&mut self, ui: &Ui, _map: &MapDocument) {
-        use egui::Key;
-        let keys = [Key::Num1, Key::Num2, Key::Num3, Key::Num4, Key::Num5];
-        let (chosen, rectangle, fill, partitions, compare) = ui.input(|i| {
-            let plain = i.modifiers.is_none();
-            (
-                keys.iter()
-                    .position(|&k| plain && i.key_pressed(k))
-                    .and_then(|k| Tile::ALL.get(k).copied()),
-                plain && i.key_pressed(Key::R),
-                plain && i.key_pressed(Key::G),
-                plain && i.key_pressed(Key::P),
-                plain && i.key_pressed(Key::C),
-            )
-        });
-        if compare && !self.is_comparing() {
-            self.compare_in_background();
-        }
-        if partitions {
-            self.partitions.open = !self.partitions.open;
-        }
-        if let Some(tile) = chosen {
-            self.choose_tile(tile);
-        }
-        if rectangle {
-            self.toggle_rectangle();
-        }
-        if fill {
-            self.toggle_fill();
+        use super::MapKey;
+        for key in crate::app::keys::pressed(ui, super::PAINTING) {
+            match key {
+                MapKey::Compare if !self.is_comparing() => self.compare_in_background(),
+                MapKey::Partitions => self.partitions.open = !self.partitions.open,
+                MapKey::Tile(k) => {
+                    if let Some(&tile) = Tile::ALL.get(k) {
+                        self.choose_tile(tile);
+                    }
+                }
+                MapKey::Rectangle => self.toggle_rectangle(),
+                MapKey::Fill => self.toggle_fill(),
+                _ => {}
+            }
         }
     }
 

@@ -12,6 +12,7 @@ pub mod trace;
 
 use super::camera::{CanvasCamera, View};
 use super::commands::UiCommand;
+use super::keys::KeyRow;
 use super::latest_worker::LatestWorker;
 use super::playback::Playback;
 use super::scene::{Scene, SceneSetup, Shared};
@@ -176,7 +177,7 @@ pub struct TileMapScene {
     clearance: (u64, f64, Vec<[f64; 4]>),
 }
 
-use egui::Rect;
+use egui::{Key, Rect};
 
 /// The built-in map: two rooms, a pond, a sand beach and a hole, 32 × 22.
 pub fn default_map() -> TileMap {
@@ -469,35 +470,102 @@ impl SceneSetup for TileMapScene {
     }
 }
 
-/// The tile-map scene's keys for the help window.
-const KEYS: &[(&str, &str)] = &[
-    ("Left click / drag", "paint with the selected tile"),
-    ("Right click / Shift+click", "set the goal"),
-    ("Drag S or G", "move it; the search re-runs live"),
-    ("Right or middle drag", "pan"),
-    ("Wheel / pinch", "zoom at the cursor"),
-    ("1 – 5", "paint grass, sand, water, wall, hole"),
-    ("R", "fill rectangles / paint freely"),
-    ("G", "fill regions / paint freely"),
-    (
-        "C",
-        "compare all the algorithms on this map, start and goal",
-    ),
-    (
-        "P",
-        "the Partitions window: grid, quadtree, visibility graph, navmesh",
-    ),
-    ("Space", "play / pause"),
-    ("Left / Right arrow", "step back / forward"),
-    ("Home / End", "first / last step"),
-    (
-        "Page Up / Page Down",
-        "previous / next pass of IDA* or Fringe",
-    ),
-    (
-        "E",
-        "go to the step that expands the cell under the pointer (again: the next one)",
-    ),
+/// What a key of the tile-map scene asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MapKey {
+    /// Paint with the tile at this place of the palette.
+    Tile(usize),
+    /// Fill rectangles, or paint freely again.
+    Rectangle,
+    /// Fill regions, or paint freely again.
+    Fill,
+    /// Compare every algorithm.
+    Compare,
+    /// Open or close the Partitions window.
+    Partitions,
+    /// The previous pass of IDA* or Fringe.
+    PreviousPass,
+    /// The next pass.
+    NextPass,
+    /// The step that expands the cell under the pointer (again: the next one).
+    Expansion,
+}
+
+/// The tile-map scene's mouse actions and palette keys, for the help window.
+const PAINTING: &[KeyRow<MapKey>] = &[
+    KeyRow {
+        shown: "Left click / drag",
+        does: "paint with the selected tile",
+        keys: &[],
+    },
+    KeyRow {
+        shown: "Right click / Shift+click",
+        does: "set the goal",
+        keys: &[],
+    },
+    KeyRow {
+        shown: "Drag S or G",
+        does: "move it; the search re-runs live",
+        keys: &[],
+    },
+    KeyRow {
+        shown: "Right or middle drag",
+        does: "pan",
+        keys: &[],
+    },
+    KeyRow {
+        shown: "Wheel / pinch",
+        does: "zoom at the cursor",
+        keys: &[],
+    },
+    KeyRow {
+        shown: "1 – 5",
+        does: "paint grass, sand, water, wall, hole",
+        keys: &[
+            (Key::Num1, MapKey::Tile(0)),
+            (Key::Num2, MapKey::Tile(1)),
+            (Key::Num3, MapKey::Tile(2)),
+            (Key::Num4, MapKey::Tile(3)),
+            (Key::Num5, MapKey::Tile(4)),
+        ],
+    },
+    KeyRow {
+        shown: "R",
+        does: "fill rectangles / paint freely",
+        keys: &[(Key::R, MapKey::Rectangle)],
+    },
+    KeyRow {
+        shown: "G",
+        does: "fill regions / paint freely",
+        keys: &[(Key::G, MapKey::Fill)],
+    },
+    KeyRow {
+        shown: "C",
+        does: "compare all the algorithms on this map, start and goal",
+        keys: &[(Key::C, MapKey::Compare)],
+    },
+    KeyRow {
+        shown: "P",
+        does: "the Partitions window: grid, quadtree, visibility graph, navmesh",
+        keys: &[(Key::P, MapKey::Partitions)],
+    },
+];
+
+/// The tile-map scene's replay keys (after the playback's).
+const REPLAY: &[KeyRow<MapKey>] = &[
+    KeyRow {
+        shown: "Page Up / Page Down",
+        does: "previous / next pass of IDA* or Fringe",
+        keys: &[
+            (Key::PageUp, MapKey::PreviousPass),
+            (Key::PageDown, MapKey::NextPass),
+        ],
+    },
+    KeyRow {
+        shown: "E",
+        does: "go to the step that expands the cell under the pointer (again: the next one)",
+        keys: &[(Key::E, MapKey::Expansion)],
+    },
 ];
 
 impl Scene for TileMapScene {
@@ -627,8 +695,12 @@ impl Scene for TileMapScene {
         self.legend()
     }
 
-    fn keys(&self) -> &'static [(&'static str, &'static str)] {
-        KEYS
+    fn keys(&self) -> Vec<(&'static str, &'static str)> {
+        use crate::app::keys::help;
+        help(PAINTING)
+            .chain(help(crate::app::playback::KEYS))
+            .chain(help(REPLAY))
+            .collect()
     }
 
     fn fit_view(&mut self) {

@@ -200,13 +200,16 @@ impl TileMapScene {
     /// Page Up / Page Down: the previous / next pass of IDA* or Fringe Search; E: the step that
     /// expands the cell under the pointer (again: its next expansion).
     pub fn replay_keys(&mut self, ui: &Ui) {
-        match playback::page_key_pressed(ui) {
-            Some(true) => self.jump_to(self.next_pass_step()),
-            Some(false) => self.jump_to(self.previous_pass_step()),
-            None => {}
-        }
-        if playback::expansion_key_pressed(ui) {
-            self.jump_to(self.hover.and_then(|cell| self.next_expansion_of(cell)));
+        use super::MapKey;
+        for key in crate::app::keys::pressed(ui, super::REPLAY) {
+            match key {
+                MapKey::NextPass => self.jump_to(self.next_pass_step()),
+                MapKey::PreviousPass => self.jump_to(self.previous_pass_step()),
+                MapKey::Expansion => {
+                    self.jump_to(self.hover.and_then(|cell| self.next_expansion_of(cell)))
+                }
+                _ => {}
+            }
         }
     }
 
