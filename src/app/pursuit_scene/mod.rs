@@ -444,7 +444,7 @@ impl PursuitScene {
         }
     }
 
-    /// Keys of the scene ([`KEYS`]): Space play/pause, N one step, R reset, Delete removes the
+    /// Keys of the scene (the scene's key table): Space play/pause, N one step, R reset, Delete removes the
     /// selected mob, WASD or the arrows drive the kitten (switching it to the keys).
     pub fn keyboard(&mut self, ui: &Ui) {
         for key in crate::app::keys::pressed(ui, KEYS) {
