@@ -6,6 +6,8 @@ pub mod clock;
 pub mod geom;
 pub mod grid;
 pub mod input;
+#[cfg(feature = "level")]
+pub mod level;
 pub mod navmesh;
 pub mod partitions;
 pub mod prelude;

@@ -1,0 +1,10 @@
+//! From level geometry to an agent's navmesh: Recast's build (through `rerecast`, a Rust port of
+//! Recast) with RecastDemo's parameters, stage by stage, each stage's counts and time kept.
+//! The result is a [`RawMesh`](crate::navmesh::RawMesh) like any file's: A\*, the funnel,
+//! Polyanya, the diagnostics and the editor take it as they take any other.
+
+mod build;
+mod settings;
+
+pub use build::{LevelBuild, StageCounts, build_navmesh};
+pub use settings::{BuildSettings, LevelError, MAX_GRID_CELLS};
