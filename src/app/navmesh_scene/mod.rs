@@ -10,6 +10,7 @@ mod editing;
 mod fill;
 pub mod floors;
 pub mod jobs;
+mod keys;
 pub mod mesh_view;
 mod optimal;
 pub mod path_query;
@@ -20,7 +21,6 @@ pub mod walk;
 
 use super::camera::{Camera, View};
 use super::commands::UiCommand;
-use super::keys::KeyRow;
 use super::playback::Playback;
 use super::scene::{Banner, Scene, SceneSetup, Shared};
 use super::screenshot::Steps;
@@ -30,7 +30,7 @@ use crate::grid::MapDocument;
 use crate::navmesh::timeline::{Timeline, TimelineReplay};
 use crate::navmesh::walk::WalkOptions;
 use crate::navmesh::{CostModel, NavMesh, Plane, QueryOptions, TriId};
-use egui::{Key, Pos2, Rect};
+use egui::{Pos2, Rect};
 use jobs::{BACKGROUND_TRIANGLES, QueryJob};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -38,6 +38,8 @@ use std::sync::Arc;
 use walk::WalkPlayback;
 
 pub use editing::{DrawAs, EditState, Tool, area_colour};
+use keys::MOUSE;
+pub use keys::{KEYS, MeshKey};
 
 /// Where the current mesh came from.
 #[derive(Debug, Clone, PartialEq)]
@@ -718,130 +720,6 @@ impl SceneSetup for NavmeshScene {
         NavmeshScene::settings(self)
     }
 }
-
-/// What a key of the navmesh scene asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum MeshKey {
-    /// Back to where A\* or the funnel starts.
-    PreviousPhase,
-    /// On to where the funnel starts.
-    NextPhase,
-    /// The step that expands the triangle under the pointer (again: the next one).
-    Expansion,
-    /// Start or pause the agent walking the path.
-    Walk,
-    /// The start or goal placed last to the floor below.
-    FloorDown,
-    /// Take a tool in hand.
-    Tool(Tool),
-    /// Close the polygon being drawn.
-    ClosePolygon,
-    /// Remove the selected shapes.
-    Delete,
-    /// Drop the polygon's last corner, or remove the selected shapes.
-    Backspace,
-    /// Open or close the door under the pointer.
-    Door,
-    /// Drop the polygon being drawn, then back to the start/goal tool.
-    Escape,
-}
-
-/// The navmesh scene's mouse actions, for the help window.
-const MOUSE: &[KeyRow<MeshKey>] = &[
-    KeyRow {
-        shown: "Left click",
-        does: "set the start",
-        keys: &[],
-    },
-    KeyRow {
-        shown: "Right click / Shift+click",
-        does: "set the goal",
-        keys: &[],
-    },
-    KeyRow {
-        shown: "Drag S or G",
-        does: "move it; the search re-runs live",
-        keys: &[],
-    },
-    KeyRow {
-        shown: "Drag elsewhere",
-        does: "pan",
-        keys: &[],
-    },
-    KeyRow {
-        shown: "Wheel / pinch",
-        does: "zoom at the cursor",
-        keys: &[],
-    },
-];
-
-/// The navmesh scene's keys (besides the playback's): what the handlers and the help read.
-pub const KEYS: &[KeyRow<MeshKey>] = &[
-    KeyRow {
-        shown: "Page Up / Page Down",
-        does: "A*'s first step / the funnel's",
-        keys: &[
-            (Key::PageUp, MeshKey::PreviousPhase),
-            (Key::PageDown, MeshKey::NextPhase),
-        ],
-    },
-    KeyRow {
-        shown: "E",
-        does: "go to the step that expands the triangle under the pointer (again: the next one)",
-        keys: &[(Key::E, MeshKey::Expansion)],
-    },
-    KeyRow {
-        shown: "W",
-        does: "walk the path: start / pause the agent",
-        keys: &[(Key::W, MeshKey::Walk)],
-    },
-    KeyRow {
-        shown: "L",
-        does: "where floors overlap: the start or goal (placed last) to the floor below",
-        keys: &[(Key::L, MeshKey::FloorDown)],
-    },
-    KeyRow {
-        shown: "N / V / R / C / P / B / D",
-        does: "tools: start/goal, select, rectangle, circle, polygon, paint, doors",
-        keys: &[
-            (Key::N, MeshKey::Tool(Tool::Navigate)),
-            (Key::V, MeshKey::Tool(Tool::Select)),
-            (Key::R, MeshKey::Tool(Tool::Rectangle)),
-            (Key::C, MeshKey::Tool(Tool::Circle)),
-            (Key::P, MeshKey::Tool(Tool::Polygon)),
-            (Key::B, MeshKey::Tool(Tool::Paint)),
-            (Key::D, MeshKey::Tool(Tool::Doors)),
-        ],
-    },
-    KeyRow {
-        shown: "Enter / double click",
-        does: "close the polygon being drawn",
-        keys: &[(Key::Enter, MeshKey::ClosePolygon)],
-    },
-    KeyRow {
-        shown: "Delete / Backspace",
-        does: "remove the selected shapes (Backspace, while drawing a polygon: its last corner)",
-        keys: &[
-            (Key::Delete, MeshKey::Delete),
-            (Key::Backspace, MeshKey::Backspace),
-        ],
-    },
-    KeyRow {
-        shown: "O",
-        does: "open or close the door under the pointer",
-        keys: &[(Key::O, MeshKey::Door)],
-    },
-    KeyRow {
-        shown: "Escape",
-        does: "drop the polygon being drawn, then back to the start/goal tool",
-        keys: &[(Key::Escape, MeshKey::Escape)],
-    },
-    KeyRow {
-        shown: "Middle drag",
-        does: "pan, with any tool",
-        keys: &[],
-    },
-];
 
 impl Scene for NavmeshScene {
     fn name(&self) -> &'static str {
