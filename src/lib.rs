@@ -8,5 +8,5 @@ pub mod app;
 pub mod cli;
 
 pub use navlab_core::{
-    assets, atomic, clock, geom, grid, input, navmesh, partitions, pursuit, search, words,
+    assets, atomic, clock, geom, grid, input, level, navmesh, partitions, pursuit, search, words,
 };

@@ -1749,3 +1749,53 @@ fn info_json_reports_each_reading_option_whatever_else_is_given() {
         }
     }
 }
+
+/// `navlab build`: Recast's demo level built with RecastDemo's defaults, as Recast builds it;
+/// the navmesh written reads back; a bad parameter or file is exit 2 with one line.
+#[test]
+fn build_makes_recasts_navmesh_of_its_demo_level_and_refuses_bad_parameters() {
+    let Some(level) = testdata("meshes/obj/nav_test.obj") else {
+        return;
+    };
+    let level = level.to_str().expect("utf-8");
+    let dir = tempfile::tempdir().expect("temp");
+    let out = dir.path().join("nav.obj");
+    let out_text = out.to_str().expect("utf-8");
+    let (code, stdout, stderr) = navlab(&["build", level, "--out", out_text, "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let answer: Value = serde_json::from_str(&stdout).expect("one JSON object");
+    assert_eq!(answer["islands"], 17);
+    let polygons = answer["polygons"].as_u64().expect("polygons");
+    assert!(polygons.abs_diff(155) <= 3, "{answer}");
+    assert_eq!(answer["stages"]["grid"], serde_json::json!([305, 258]));
+    let area = answer["plan_area"].as_f64().expect("area");
+    assert!((area / 4002.03 - 1.0).abs() < 0.005, "{answer}");
+    assert_eq!(answer["settings"]["agent_radius"], 0.6);
+    let (code, info, stderr) = navlab(&["info", out_text, "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let info: Value = serde_json::from_str(&info).expect("JSON");
+    assert_eq!(info["islands"], 17, "{info}");
+
+    for (args, says) in [
+        (
+            vec!["--cell-size", "0"],
+            "--cell-size must be a positive number",
+        ),
+        (
+            vec!["--max-slope", "95"],
+            "--max-slope must be from 0 to under 90",
+        ),
+        (vec!["--cell-size", "0.0001"], "at most 4,096 cells"),
+    ] {
+        let mut all = vec!["build", level, "--out", out_text];
+        all.extend(args);
+        let (code, stdout, stderr) = navlab(&all);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(stdout.is_empty());
+        assert!(stderr.contains(says), "{stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    }
+    let (code, _, stderr) = navlab(&["build", "no/such/level.obj", "--out", out_text]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("no/such/level.obj"), "{stderr}");
+}

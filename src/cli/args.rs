@@ -410,3 +410,72 @@ pub(super) fn cost_model(cost: CostArg) -> CostModel {
         CostArg::Straight => CostModel::Straight,
     }
 }
+
+/// Recast's build parameters, as RecastDemo names them; each left out takes RecastDemo's
+/// default (world units; the slope in degrees).
+#[derive(Debug, Clone, Copy, Default, clap::Args)]
+pub struct LevelBuildArgs {
+    /// The grid's cell size on the ground [default: 0.3].
+    #[arg(long, value_name = "CS")]
+    pub cell_size: Option<f64>,
+    /// The grid's cell height [default: 0.2].
+    #[arg(long, value_name = "CH")]
+    pub cell_height: Option<f64>,
+    /// The agent's height: the least room under a ceiling [default: 2.0].
+    #[arg(long, value_name = "H")]
+    pub agent_height: Option<f64>,
+    /// The agent's radius: how far the navmesh keeps from walls [default: 0.6].
+    #[arg(long, value_name = "R")]
+    pub agent_radius: Option<f64>,
+    /// The highest step the agent climbs [default: 0.9].
+    #[arg(long, value_name = "C")]
+    pub max_climb: Option<f64>,
+    /// The steepest slope the agent walks, in degrees [default: 45].
+    #[arg(long, value_name = "DEG")]
+    pub max_slope: Option<f64>,
+    /// Regions smaller than this many cells squared, alone, are dropped [default: 8].
+    #[arg(long, value_name = "CELLS")]
+    pub region_min_size: Option<u16>,
+    /// Regions smaller than this many cells squared merge into others [default: 20].
+    #[arg(long, value_name = "CELLS")]
+    pub region_merge_size: Option<u16>,
+    /// The longest border edge of a contour, 0 for any [default: 12].
+    #[arg(long, value_name = "LEN")]
+    pub edge_max_len: Option<f64>,
+    /// How far a simplified contour strays from the cells, in cells [default: 1.3].
+    #[arg(long, value_name = "CELLS")]
+    pub edge_max_error: Option<f64>,
+    /// The most vertices of a polygon, 3 to 6 [default: 6].
+    #[arg(long, value_name = "N")]
+    pub verts_per_poly: Option<u16>,
+    /// The detail mesh's sampling distance in cells, below 0.9 for none [default: 6].
+    #[arg(long, value_name = "CELLS")]
+    pub detail_sample_dist: Option<f64>,
+    /// How far the detail mesh strays from the heights, in cell heights [default: 1].
+    #[arg(long, value_name = "CELLS")]
+    pub detail_sample_max_error: Option<f64>,
+}
+
+impl LevelBuildArgs {
+    /// The library's settings: RecastDemo's defaults where a value is left out.
+    pub fn settings(&self) -> crate::level::BuildSettings {
+        let d = crate::level::BuildSettings::default();
+        crate::level::BuildSettings {
+            cell_size: self.cell_size.unwrap_or(d.cell_size),
+            cell_height: self.cell_height.unwrap_or(d.cell_height),
+            agent_height: self.agent_height.unwrap_or(d.agent_height),
+            agent_radius: self.agent_radius.unwrap_or(d.agent_radius),
+            agent_max_climb: self.max_climb.unwrap_or(d.agent_max_climb),
+            agent_max_slope: self.max_slope.unwrap_or(d.agent_max_slope),
+            region_min_size: self.region_min_size.unwrap_or(d.region_min_size),
+            region_merge_size: self.region_merge_size.unwrap_or(d.region_merge_size),
+            edge_max_len: self.edge_max_len.unwrap_or(d.edge_max_len),
+            edge_max_error: self.edge_max_error.unwrap_or(d.edge_max_error),
+            verts_per_poly: self.verts_per_poly.unwrap_or(d.verts_per_poly),
+            detail_sample_dist: self.detail_sample_dist.unwrap_or(d.detail_sample_dist),
+            detail_sample_max_error: self
+                .detail_sample_max_error
+                .unwrap_or(d.detail_sample_max_error),
+        }
+    }
+}

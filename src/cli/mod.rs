@@ -35,6 +35,7 @@ macro_rules! complain {
 pub mod args;
 pub mod cut;
 mod grid;
+mod level;
 mod mesh;
 pub mod open;
 mod progress;
@@ -334,6 +335,21 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Build a navmesh from level geometry (OBJ, Y up) by Recast's stages, with RecastDemo's
+    /// parameters and defaults, and write it (OBJ, or a Polyanya .mesh) with every stage's
+    /// counts. Exit 0, or 2 for an unreadable level, a bad parameter or a failed write.
+    Build {
+        /// The level (OBJ).
+        level: PathBuf,
+        /// Where to write the navmesh (atomically).
+        #[arg(short, long, value_name = "OUT.obj|OUT.mesh")]
+        out: PathBuf,
+        #[command(flatten)]
+        settings: LevelBuildArgs,
+        /// Print one JSON object (the settings, each stage's counts, the islands) instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Describe a navmesh: counts, islands, bounds, what loading repaired.
     Info {
         /// The mesh file.
@@ -405,9 +421,10 @@ impl Command {
     fn outputs(&self) -> Vec<&std::path::Path> {
         let out = match self {
             Command::Path { trace, .. } => trace.as_deref(),
-            Command::Cut { out, .. } | Command::Convert { out, .. } | Command::Mesh { out, .. } => {
-                Some(out.as_path())
-            }
+            Command::Cut { out, .. }
+            | Command::Convert { out, .. }
+            | Command::Mesh { out, .. }
+            | Command::Build { out, .. } => Some(out.as_path()),
             Command::Check { repair, .. } => repair.as_deref(),
             Command::Grid { trace, .. } => trace.as_deref(),
             Command::Open(args) => args.gif.as_deref().or(args.screenshot.as_deref()),
@@ -473,6 +490,12 @@ pub fn run(command: Command) -> ExitCode {
             triangles,
             json,
         } => mesh::convert_command(&mesh, &out, read.options(), triangles, json),
+        Command::Build {
+            level,
+            out,
+            settings,
+            json,
+        } => level::build_command(&level, &out, &settings, json),
         Command::Mesh {
             map,
             out,
