@@ -15,6 +15,17 @@ pub struct KeyRow<A: 'static> {
     pub keys: &'static [(Key, A)],
 }
 
+impl<A> KeyRow<A> {
+    /// A row of the mouse's: in the help only.
+    pub const fn mouse(shown: &'static str, does: &'static str) -> Self {
+        Self {
+            shown,
+            does,
+            keys: &[],
+        }
+    }
+}
+
 /// The actions of the keys of `rows` pressed this frame, in the table's order: none while a
 /// text field has the keyboard, or with Ctrl, Cmd or Alt held (those are the menus').
 pub fn pressed<A: Copy>(ui: &Ui, rows: &[KeyRow<A>]) -> Vec<A> {
@@ -70,11 +81,7 @@ mod tests {
     }
 
     const ROWS: &[KeyRow<Act>] = &[
-        KeyRow {
-            shown: "Drag",
-            does: "pan",
-            keys: &[],
-        },
+        KeyRow::mouse("Drag", "pan"),
         KeyRow {
             shown: "Left / Right arrow",
             does: "back / forward",

@@ -34,31 +34,11 @@ pub enum MeshKey {
 
 /// The navmesh scene's mouse actions, for the help window.
 pub(super) const MOUSE: &[KeyRow<MeshKey>] = &[
-    KeyRow {
-        shown: "Left click",
-        does: "set the start",
-        keys: &[],
-    },
-    KeyRow {
-        shown: "Right click / Shift+click",
-        does: "set the goal",
-        keys: &[],
-    },
-    KeyRow {
-        shown: "Drag S or G",
-        does: "move it; the search re-runs live",
-        keys: &[],
-    },
-    KeyRow {
-        shown: "Drag elsewhere",
-        does: "pan",
-        keys: &[],
-    },
-    KeyRow {
-        shown: "Wheel / pinch",
-        does: "zoom at the cursor",
-        keys: &[],
-    },
+    KeyRow::mouse("Left click", "set the start"),
+    KeyRow::mouse("Right click / Shift+click", "set the goal"),
+    KeyRow::mouse("Drag S or G", "move it; the search re-runs live"),
+    KeyRow::mouse("Drag elsewhere", "pan"),
+    KeyRow::mouse("Wheel / pinch", "zoom at the cursor"),
 ];
 
 /// The navmesh scene's keys (besides the playback's): what the handlers and the help read.
@@ -122,9 +102,5 @@ pub const KEYS: &[KeyRow<MeshKey>] = &[
         does: "drop the polygon being drawn, then back to the start/goal tool",
         keys: &[(Key::Escape, MeshKey::Escape)],
     },
-    KeyRow {
-        shown: "Middle drag",
-        does: "pan, with any tool",
-        keys: &[],
-    },
+    KeyRow::mouse("Middle drag", "pan, with any tool"),
 ];

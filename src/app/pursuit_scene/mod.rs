@@ -514,26 +514,13 @@ pub enum HuntKey {
 
 /// The pursuit's mouse actions and keys: what the handler and the help read.
 const KEYS: &[KeyRow<HuntKey>] = &[
-    KeyRow {
-        shown: "Left click",
-        does: "add a mob, remove one, send the kitten or paint (the tool chosen)",
-        keys: &[],
-    },
-    KeyRow {
-        shown: "Right click",
-        does: "send the kitten there",
-        keys: &[],
-    },
-    KeyRow {
-        shown: "Right or middle drag",
-        does: "pan",
-        keys: &[],
-    },
-    KeyRow {
-        shown: "Wheel / pinch",
-        does: "zoom at the cursor",
-        keys: &[],
-    },
+    KeyRow::mouse(
+        "Left click",
+        "add a mob, remove one, send the kitten or paint (the tool chosen)",
+    ),
+    KeyRow::mouse("Right click", "send the kitten there"),
+    KeyRow::mouse("Right or middle drag", "pan"),
+    KeyRow::mouse("Wheel / pinch", "zoom at the cursor"),
     KeyRow {
         shown: "Space / N / R",
         does: "play or pause / one step / back to the start, re-seeded",

@@ -493,31 +493,11 @@ pub enum MapKey {
 
 /// The tile-map scene's mouse actions and palette keys, for the help window.
 const PAINTING: &[KeyRow<MapKey>] = &[
-    KeyRow {
-        shown: "Left click / drag",
-        does: "paint with the selected tile",
-        keys: &[],
-    },
-    KeyRow {
-        shown: "Right click / Shift+click",
-        does: "set the goal",
-        keys: &[],
-    },
-    KeyRow {
-        shown: "Drag S or G",
-        does: "move it; the search re-runs live",
-        keys: &[],
-    },
-    KeyRow {
-        shown: "Right or middle drag",
-        does: "pan",
-        keys: &[],
-    },
-    KeyRow {
-        shown: "Wheel / pinch",
-        does: "zoom at the cursor",
-        keys: &[],
-    },
+    KeyRow::mouse("Left click / drag", "paint with the selected tile"),
+    KeyRow::mouse("Right click / Shift+click", "set the goal"),
+    KeyRow::mouse("Drag S or G", "move it; the search re-runs live"),
+    KeyRow::mouse("Right or middle drag", "pan"),
+    KeyRow::mouse("Wheel / pinch", "zoom at the cursor"),
     KeyRow {
         shown: "1 – 5",
         does: "paint grass, sand, water, wall, hole",
