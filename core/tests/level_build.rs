@@ -3,16 +3,11 @@
 
 mod common;
 use navlab_core::level::{BuildSettings, LevelError, build_navmesh};
-use navlab_core::navmesh::{BuildOptions, NavMesh, Plane, obj};
+use navlab_core::navmesh::{NavMesh, Plane, obj};
 
 /// The islands' plan areas, largest first.
 fn island_areas(mesh: &NavMesh) -> Vec<f64> {
-    let mut areas = vec![0.0; mesh.island_count()];
-    for (t, triangle) in mesh.triangles().iter().enumerate() {
-        if let Some(area) = areas.get_mut(mesh.island_of(t)) {
-            *area += triangle.area;
-        }
-    }
+    let mut areas = mesh.island_areas();
     areas.sort_by(|a, b| b.total_cmp(a));
     areas
 }
@@ -31,14 +26,7 @@ fn recasts_demo_level_builds_as_recast_builds_it() {
     assert!(counts.compact_spans.abs_diff(56_795) <= 56, "{counts:?}");
     assert!(counts.polygons.abs_diff(155) <= 3, "{counts:?}");
     assert!(counts.vertices.abs_diff(349) <= 5, "{counts:?}");
-    let mesh = NavMesh::from_raw(
-        built.polygons,
-        BuildOptions {
-            plane: Plane::Xz,
-            relative_weld_tolerance: 0.0,
-        },
-    )
-    .expect("a navmesh");
+    let mesh = built.into_navmesh().expect("a navmesh");
     let areas = island_areas(&mesh);
     assert_eq!(areas.len(), 17, "islands: {areas:?}");
     let total: f64 = areas.iter().sum();
@@ -69,14 +57,7 @@ fn the_same_level_at_a_fifth_of_the_scale_builds_the_same_islands() {
         ..d
     };
     let built = build_navmesh(&level.positions, &level.polygons, &scaled).expect("builds");
-    let mesh = NavMesh::from_raw(
-        built.polygons,
-        BuildOptions {
-            plane: Plane::Xz,
-            relative_weld_tolerance: 0.0,
-        },
-    )
-    .expect("a navmesh");
+    let mesh = built.into_navmesh().expect("a navmesh");
     let areas = island_areas(&mesh);
     assert_eq!(areas.len(), 17, "islands: {areas:?}");
     let total: f64 = areas.iter().sum();
@@ -147,7 +128,7 @@ fn a_flat_floor_builds_one_polygon_island_kept_a_radius_from_its_edges() {
     ];
     let built =
         build_navmesh(&square, &[vec![0, 3, 2, 1]], &BuildSettings::default()).expect("builds");
-    let mesh = NavMesh::from_raw(built.polygons, BuildOptions::default()).expect("a navmesh");
+    let mesh = built.into_navmesh().expect("a navmesh");
     assert_eq!(mesh.island_count(), 1);
     let b = mesh.bounds();
     // Eroded by the radius (0.6, two cells of 0.3) from each side of the floor: the polygon's

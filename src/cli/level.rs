@@ -2,7 +2,7 @@
 //! Polyanya mesh, with every stage's counts.
 
 use super::args::LevelBuildArgs;
-use crate::navmesh::{BuildOptions, NavMesh, Plane, obj};
+use crate::navmesh::{Plane, obj};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -36,11 +36,7 @@ pub(super) fn build_command(
         }
     };
     let counts = built.counts;
-    let options = BuildOptions {
-        plane: Plane::Xz,
-        relative_weld_tolerance: 0.0,
-    };
-    let mesh = match NavMesh::from_raw(built.polygons, options) {
+    let mesh = match built.into_navmesh() {
         Ok(mesh) => mesh,
         Err(error) => {
             complain!(
@@ -54,12 +50,7 @@ pub(super) fn build_command(
     if let Err(code) = super::mesh::write_mesh(&mesh, out, &comment, false) {
         return code;
     }
-    let mut islands = vec![0.0; mesh.island_count()];
-    for (t, triangle) in mesh.triangles().iter().enumerate() {
-        if let Some(area) = islands.get_mut(mesh.island_of(t)) {
-            *area += triangle.area;
-        }
-    }
+    let mut islands = mesh.island_areas();
     islands.sort_by(|a, b| b.total_cmp(a));
     let plan_area: f64 = islands.iter().sum();
     if json {

@@ -44,6 +44,20 @@ pub struct LevelBuild {
     pub counts: StageCounts,
 }
 
+impl LevelBuild {
+    /// The polygons as a navmesh (XZ plane, Y up; Recast's vertices are shared already, so none
+    /// is welded).
+    pub fn into_navmesh(self) -> Result<crate::navmesh::NavMesh, crate::navmesh::BuildError> {
+        crate::navmesh::NavMesh::from_raw(
+            self.polygons,
+            crate::navmesh::BuildOptions {
+                plane: Plane::Xz,
+                relative_weld_tolerance: 0.0,
+            },
+        )
+    }
+}
+
 /// The f32 value of a setting (the port computes in f32, as Recast does).
 fn f32_of(value: f64) -> f32 {
     value as f32

@@ -655,6 +655,17 @@ impl NavMesh {
         self.island_count
     }
 
+    /// Each island's area in the plane, by island number.
+    pub fn island_areas(&self) -> Vec<f64> {
+        let mut areas = vec![0.0; self.island_count];
+        for (t, triangle) in self.triangles.iter().enumerate() {
+            if let Some(area) = areas.get_mut(self.island_of(t)) {
+                *area += triangle.area;
+            }
+        }
+        areas
+    }
+
     /// Bounds of the vertices in the plane.
     pub fn bounds(&self) -> Bounds {
         self.bounds
