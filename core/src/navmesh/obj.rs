@@ -164,9 +164,16 @@ impl Reader {
                 thousands(MAX_VERTICES)
             ));
         }
-        let values: Vec<&[u8]> = tokens.take(7).collect();
+        // At most seven values (x y z, then w or a colour): counted, not collected.
+        let mut slots: [&[u8]; 7] = [&[]; 7];
+        let mut count = 0;
+        for (slot, token) in slots.iter_mut().zip(tokens) {
+            *slot = token;
+            count += 1;
+        }
+        let values = &slots[..count];
         let mut position = [0.0; 3];
-        for (c, token) in position.iter_mut().zip(&values) {
+        for (c, token) in position.iter_mut().zip(values) {
             *c = number(token).ok_or(
                 "not a valid OBJ: position parse error (a vertex is `v x y z`, three numbers)",
             )?;
@@ -177,14 +184,14 @@ impl Reader {
                     .to_string(),
             );
         }
-        if let [_, _, _, w] = values[..] {
+        if let [_, _, _, w] = values {
             let w = number(w).ok_or("not a valid OBJ: position parse error (`v x y z w`)")?;
             if w == 0.0 {
                 return Err("not a valid OBJ: a vertex scaled by w = 0".to_string());
             }
             position = position.map(|c| c / w);
         }
-        for (c, token) in position.iter().zip(&values) {
+        for (c, token) in position.iter().zip(values) {
             let shown = || crate::input::quoted(&String::from_utf8_lossy(token));
             if !c.is_finite() {
                 return Err(format!(
@@ -208,22 +215,23 @@ impl Reader {
     /// (a face of fewer than three corners is a point or a line, left out), the normals say
     /// which way it faces. A normal or uv that is not there is left out (common in
     /// hand-edited files); a position that is not there is an error.
-    fn face<'a>(&mut self, tokens: impl Iterator<Item = &'a [u8]> + Clone) -> Result<(), String> {
+    fn face<'a>(&mut self, tokens: impl Iterator<Item = &'a [u8]>) -> Result<(), String> {
         use crate::input::{MAX_POLYGON_CORNERS, MAX_TRIANGLES};
         use crate::words::thousands;
         const PARSE: &str =
             "not a valid OBJ: face parse error (faces are `f a b c`, 1-based indices)";
-        let count = tokens.clone().count();
-        if count > MAX_POLYGON_CORNERS {
-            return Err(format!(
-                "a face of {} corners, more than the {} navlab triangulates",
-                thousands(count),
-                thousands(MAX_POLYGON_CORNERS)
-            ));
-        }
         self.corners.clear();
         self.corner_normals.clear();
-        for token in tokens {
+        let mut tokens = tokens.enumerate();
+        while let Some((k, token)) = tokens.next() {
+            if k == MAX_POLYGON_CORNERS {
+                // Counted to the end only for the message.
+                return Err(format!(
+                    "a face of {} corners, more than the {} navlab triangulates",
+                    thousands(k + 1 + tokens.count()),
+                    thousands(MAX_POLYGON_CORNERS)
+                ));
+            }
             let mut parts = token.split(|&b| b == b'/');
             let position = index(parts.next().unwrap_or_default(), self.positions.len())
                 .map_err(|()| PARSE)?
