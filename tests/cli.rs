@@ -1799,3 +1799,40 @@ fn build_makes_recasts_navmesh_of_its_demo_level_and_refuses_bad_parameters() {
     assert_eq!(code, Some(2));
     assert!(stderr.contains("no/such/level.obj"), "{stderr}");
 }
+
+/// `navlab why`: on a step higher than the agent climbs, the ledge stage with its drop and the
+/// climb that keeps the edge; with that climb, the same spot is on the navmesh. A point off the
+/// level has no ground; a bad parameter is exit 2.
+#[test]
+fn why_names_the_stage_and_a_change_that_keeps_the_ground() {
+    let mut level = levels::Level::default();
+    level.add_box([0.0, -0.5, 0.0], [6.0, 0.0, 12.0]);
+    level.add_box([6.0, -0.5, 0.0], [12.0, 1.1, 12.0]);
+    let dir = tempfile::tempdir().expect("temp");
+    let path = dir.path().join("step.obj");
+    std::fs::write(&path, level.obj()).expect("written");
+    let path = path.to_str().expect("utf-8");
+    let (code, stdout, stderr) = navlab(&["why", path, "--at", "6.15,6", "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let answer: Value = serde_json::from_str(&stdout).expect("one JSON object");
+    assert_eq!(answer["kept"], false, "{answer}");
+    assert_eq!(answer["stage"], "ledges", "{answer}");
+    assert_eq!(answer["reason"], "ledge", "{answer}");
+    assert_eq!(answer["suggestion"]["option"], "--max-climb", "{answer}");
+    let climb = answer["suggestion"]["to"]
+        .as_f64()
+        .expect("a value")
+        .to_string();
+    let (code, stdout, _) = navlab(&["why", path, "--at", "6.15,6", "--max-climb", &climb]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("on the navmesh"), "{stdout}");
+    let (code, stdout, _) = navlab(&["why", path, "--at", "-3,-3"]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("no face of the level"), "{stdout}");
+    let (code, stdout, stderr) = navlab(&["why", path, "--at", "6,6", "--cell-size", "0"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stdout.is_empty() && stderr.contains("--cell-size"),
+        "{stderr}"
+    );
+}

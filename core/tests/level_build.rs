@@ -140,3 +140,98 @@ fn a_flat_floor_builds_one_polygon_island_kept_a_radius_from_its_edges() {
         );
     }
 }
+
+#[test]
+fn a_floor_round_a_pillar_builds_with_the_pillar_as_a_hole() {
+    // Recast's contours give the floor an outline and the pillar's hole; the hole is joined to
+    // the outline by a diagonal, or no polygon could be made of it.
+    let mut level = common::levels::Level::default();
+    level.add_box([0.0, -0.5, 0.0], [12.0, 0.0, 12.0]);
+    level.add_box([3.0, 0.0, 3.0], [9.0, 3.0, 9.0]);
+    let built =
+        build_navmesh(&level.positions, &level.faces, &BuildSettings::default()).expect("builds");
+    assert_eq!(built.counts.holes_left_out, 0);
+    let mesh = built.into_navmesh().expect("a navmesh");
+    // The floor round the pillar, the pillar's top, and the floor inside the pillar: Recast
+    // rasterises faces, not solids, and a closed box's inside is room enough to stand in.
+    assert_eq!(mesh.island_count(), 3, "{:?}", mesh.island_areas());
+    let at = |x, z| {
+        !mesh
+            .triangles_at(navlab_core::geom::Vec2::new(x, z))
+            .is_empty()
+    };
+    let ring = mesh.island_of(mesh.triangles_at(navlab_core::geom::Vec2::new(6.0, 1.5))[0]);
+    let inside = mesh.triangles_at(navlab_core::geom::Vec2::new(6.0, 6.0));
+    assert!(
+        inside.iter().all(|&t| mesh.island_of(t) != ring),
+        "the ring does not cover the pillar"
+    );
+    assert!(at(6.0, 1.5) && at(1.5, 6.0) && at(10.5, 6.0) && at(6.0, 10.5));
+    // The floor less a radius from its edges, less the pillar grown by a radius, within a cell.
+    let area = island_areas(&mesh)[0];
+    let outer = |grow: f64| (12.0 - 2.0 * (0.6 + grow)).powi(2);
+    let pillar = |grow: f64| (6.0 + 2.0 * (0.6 + grow)).powi(2);
+    assert!(
+        (outer(0.3) - pillar(0.3)..=outer(-0.3) - pillar(-0.3)).contains(&area),
+        "area {area}"
+    );
+}
+
+#[test]
+fn the_record_of_a_build_agrees_with_the_build_stage_by_stage() {
+    let mut level = common::levels::Level::default();
+    level.add_box([0.0, -0.5, 0.0], [12.0, 0.0, 12.0]);
+    level.add_box([3.0, 0.0, 3.0], [9.0, 1.7, 9.0]);
+    level.add_ramp([12.0, 0.0], [18.0, 4.0], 0.0, 20.0);
+    let settings = BuildSettings::default();
+    let (built, record) =
+        navlab_core::level::build_recorded(&level.positions, &level.faces, &settings)
+            .expect("builds");
+    let plain = build_navmesh(&level.positions, &level.faces, &settings).expect("builds");
+    assert_eq!(record.polygons, plain.polygons);
+    assert_eq!(built.polygons, plain.polygons);
+    let counts = built.counts;
+    assert_eq!(record.grid, counts.grid);
+    assert_eq!(record.triangles.len(), counts.input_triangles);
+    assert_eq!(record.compact.len(), counts.compact_spans);
+    // The compact field is the spans walkable after the last filter; the low hanging filter
+    // only adds, the ledge and low ceiling filters only take away.
+    assert_eq!(record.walkable_spans(3), record.compact.len());
+    assert!(record.walkable_spans(0) <= record.walkable_spans(1));
+    assert!(record.walkable_spans(1) >= record.walkable_spans(2));
+    assert!(record.walkable_spans(2) >= record.walkable_spans(3));
+    let cells = usize::from(record.grid[0]) * usize::from(record.grid[1]);
+    assert_eq!(record.span_columns.len(), cells + 1);
+    assert_eq!(record.compact_columns.len(), cells + 1);
+    // Every compact span stands on a heightfield span's top in its cell, and its neighbours
+    // are in the next cells over.
+    for (i, span) in record.compact.iter().enumerate() {
+        let (x, z) = record.compact_cell(i).expect("a cell");
+        assert!(
+            record
+                .spans_of(x, z)
+                .any(|(_, s)| s.max == span.y && s.walkable[3])
+        );
+        for (d, &n) in span.neighbours.iter().enumerate() {
+            if n != navlab_core::level::NO_NEIGHBOUR {
+                let (nx, nz) = record.compact_cell(n as usize).expect("a cell");
+                let (dx, dz) = navlab_core::level::DIRECTIONS[d];
+                assert_eq!(
+                    (i32::from(nx), i32::from(nz)),
+                    (i32::from(x) + dx, i32::from(z) + dz)
+                );
+            }
+        }
+    }
+    // The floor with the ramp off its side, and the box's top (a step of 1.7 is no climb).
+    assert_eq!(record.island_count(), 2, "{:?}", record.polygon_islands);
+    assert_eq!(
+        record.milliseconds.len(),
+        navlab_core::level::Stage::ALL.len()
+    );
+    for stage in navlab_core::level::Stage::ALL {
+        let sentence = stage.sentence(&record, &settings);
+        assert!(sentence.ends_with('.') && sentence.chars().any(|c| c.is_ascii_digit()));
+        assert!(stage.pseudocode_lines().end <= navlab_core::level::PSEUDOCODE.len());
+    }
+}

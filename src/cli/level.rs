@@ -1,10 +1,88 @@
 //! `navlab build`: a navmesh built from level geometry by Recast's stages, written as OBJ or a
-//! Polyanya mesh, with every stage's counts.
+//! Polyanya mesh, with every stage's counts; `navlab why`: why the ground at a point of a level
+//! is or is not on it.
 
 use super::args::LevelBuildArgs;
 use crate::navmesh::{Plane, obj};
 use std::path::Path;
 use std::process::ExitCode;
+
+/// Reads a level OBJ (Y up) for `build` and `why`; a Polyanya mesh is refused by name.
+fn read_level(level: &Path) -> Result<crate::navmesh::RawMesh, ExitCode> {
+    let shown = crate::input::shown(level);
+    if crate::navmesh::polyanya::is_polyanya_path(level) {
+        complain!(
+            "error: {shown}: a Polyanya .mesh is a navmesh already; level commands read level geometry (OBJ, Y up)"
+        );
+        return Err(ExitCode::from(2));
+    }
+    obj::load_raw(level, Plane::Xz).map_err(|error| {
+        complain!("error: {error}");
+        ExitCode::from(2)
+    })
+}
+
+/// Answers why the ground at `at` of `level` is or is not on its navmesh; exit 0 with the
+/// answer, 2 for an unreadable level or a bad parameter.
+pub(super) fn why_command(
+    level: &Path,
+    at: crate::geom::Vec2,
+    floor: Option<usize>,
+    args: &LevelBuildArgs,
+    json: bool,
+) -> ExitCode {
+    let shown = crate::input::shown(level);
+    let raw = match read_level(level) {
+        Ok(raw) => raw,
+        Err(code) => return code,
+    };
+    let settings = args.settings();
+    let answer = match crate::level::why(
+        &raw.positions,
+        &raw.polygons,
+        &settings,
+        [at.x, at.y],
+        floor,
+    ) {
+        Ok(answer) => answer,
+        Err(error) => {
+            complain!("error: {shown}: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    if json {
+        let suggestion = answer.suggestion.map(|s| {
+            serde_json::json!({
+                "setting": s.setting,
+                "option": s.setting.flag(),
+                "from": s.from,
+                "to": s.to,
+            })
+        });
+        let mut object = serde_json::json!({
+            "level": shown,
+            "settings": settings,
+            "kept": answer.is_kept(),
+            "sentence": answer.sentence(),
+        });
+        if let (Some(object), Ok(serde_json::Value::Object(fields))) =
+            (object.as_object_mut(), serde_json::to_value(&answer))
+        {
+            object.extend(fields);
+            object.insert("suggestion".into(), suggestion.unwrap_or_default());
+        }
+        say!("{object}");
+    } else {
+        say!("{}", answer.sentence());
+        if let Some(stage) = answer.stage {
+            say!("stage: {}", stage.title());
+        }
+        if let Some(s) = answer.suggestion {
+            say!("try: {} {}", s.setting.flag(), s.to);
+        }
+    }
+    ExitCode::SUCCESS
+}
 
 /// Builds the navmesh of `level` with `args` and writes it to `out`; exit 0, or 2 for an
 /// unreadable level, a bad parameter, a level with no navmesh or a failed write.
@@ -15,18 +93,9 @@ pub(super) fn build_command(
     json: bool,
 ) -> ExitCode {
     let shown = crate::input::shown(level);
-    if crate::navmesh::polyanya::is_polyanya_path(level) {
-        complain!(
-            "error: {shown}: a Polyanya .mesh is a navmesh already; `navlab build` reads level geometry (OBJ, Y up)"
-        );
-        return ExitCode::from(2);
-    }
-    let raw = match obj::load_raw(level, Plane::Xz) {
+    let raw = match read_level(level) {
         Ok(raw) => raw,
-        Err(error) => {
-            complain!("error: {error}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
     let built = match crate::level::build_navmesh(&raw.positions, &raw.polygons, &args.settings()) {
         Ok(built) => built,

@@ -350,6 +350,26 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Say why the ground at a point of a level is or is not on the navmesh built from it: the
+    /// stage that removed it and by how much (slope, step, ceiling, wall, island area), and
+    /// the smallest change of one parameter that keeps it, built and checked. Exit 0 with the
+    /// answer, or 2 for an unreadable level or a bad parameter.
+    Why {
+        /// The level (OBJ, Y up).
+        level: PathBuf,
+        /// The point, as X,Z.
+        #[arg(long, value_name = "X,Z", value_parser = args::parse_point, allow_hyphen_values = true)]
+        at: crate::geom::Vec2,
+        /// Which of the surfaces above one another at the point, 0 for the lowest [default:
+        /// the top one].
+        #[arg(long, value_name = "N")]
+        floor: Option<usize>,
+        #[command(flatten)]
+        settings: LevelBuildArgs,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Describe a navmesh: counts, islands, bounds, what loading repaired.
     Info {
         /// The mesh file.
@@ -496,6 +516,13 @@ pub fn run(command: Command) -> ExitCode {
             settings,
             json,
         } => level::build_command(&level, &out, &settings, json),
+        Command::Why {
+            level,
+            at,
+            floor,
+            settings,
+            json,
+        } => level::why_command(&level, at, floor, &settings, json),
         Command::Mesh {
             map,
             out,

@@ -4,10 +4,16 @@
 //! regions, trace and simplify their contours, make convex polygons of them and the detail mesh.
 //! The polygons come back in world units, with every stage's counts and time.
 
+use super::record::{
+    BuildRecord, NO_NEIGHBOUR, RecordedCompactSpan, RecordedContour, RecordedSpan,
+};
 use super::settings::{BuildSettings, LevelError, MAX_GRID_CELLS};
+use super::stages::Stage;
+use crate::clock::Stopwatch;
 use crate::navmesh::{Plane, RawMesh};
 use rerecast::{
-    AreaType, BuildContoursFlags, DetailNavmesh, HeightfieldBuilder, PolygonNavmesh, TriMesh,
+    AreaType, BuildContoursFlags, CompactHeightfield, ContourSet, DetailNavmesh, Heightfield,
+    HeightfieldBuilder, PolygonNavmesh, TriMesh,
 };
 
 /// What each stage made.
@@ -23,8 +29,10 @@ pub struct StageCounts {
     pub compact_spans: usize,
     /// Regions after the watershed (Recast's `maxRegions`).
     pub regions: usize,
-    /// Contours.
+    /// Contours (a region's holes joined to its outline).
     pub contours: usize,
+    /// Holes that could not be joined to their region's outline, and are left out.
+    pub holes_left_out: usize,
     /// Polygons of the polygon mesh.
     pub polygons: usize,
     /// Vertices of the polygon mesh.
@@ -70,8 +78,51 @@ pub fn build_navmesh(
     faces: &[Vec<usize>],
     settings: &BuildSettings,
 ) -> Result<LevelBuild, LevelError> {
+    run(positions, faces, settings, None)
+}
+
+/// Builds the navmesh as [`build_navmesh`] does, and keeps what every stage made.
+pub fn build_recorded(
+    positions: &[[f64; 3]],
+    faces: &[Vec<usize>],
+    settings: &BuildSettings,
+) -> Result<(LevelBuild, BuildRecord), LevelError> {
+    let mut record = BuildRecord::default();
+    let build = run(positions, faces, settings, Some(&mut record))?;
+    Ok((build, record))
+}
+
+/// Times the stages one after another.
+struct Lap {
+    watch: Stopwatch,
+    laps: Vec<f64>,
+}
+
+impl Lap {
+    fn new() -> Self {
+        Self {
+            watch: Stopwatch::start(),
+            laps: Vec::with_capacity(Stage::ALL.len()),
+        }
+    }
+
+    /// Ends the current stage; `stages` of them share its time (one call makes both).
+    fn lap(&mut self, stages: usize) {
+        let lap = self.watch.elapsed().as_secs_f64() * 1000.0;
+        self.laps.extend(std::iter::repeat_n(lap, stages));
+        self.watch = Stopwatch::start();
+    }
+}
+
+fn run(
+    positions: &[[f64; 3]],
+    faces: &[Vec<usize>],
+    settings: &BuildSettings,
+    mut record: Option<&mut BuildRecord>,
+) -> Result<LevelBuild, LevelError> {
     settings.check()?;
-    let started = crate::clock::now();
+    let started = Stopwatch::start();
+    let mut lap = Lap::new();
     let stage = |stage: &'static str| {
         move |error: &dyn std::fmt::Display| LevelError::Stage {
             stage,
@@ -116,13 +167,7 @@ pub fn build_navmesh(
             max: MAX_GRID_CELLS,
         });
     }
-    // RecastDemo's parameters in cells.
-    let walkable_height = (settings.agent_height / settings.cell_height).ceil() as u16;
-    let walkable_climb = (settings.agent_max_climb / settings.cell_height).floor() as u16;
-    let walkable_radius = (settings.agent_radius / settings.cell_size).ceil() as u16;
-    let max_edge_len = (settings.edge_max_len / settings.cell_size) as u16;
-    let min_region_area = settings.region_min_size * settings.region_min_size;
-    let merge_region_area = settings.region_merge_size * settings.region_merge_size;
+    let cells = settings.in_cells();
     let detail_sample_dist = if settings.detail_sample_dist < 0.9 {
         0.0
     } else {
@@ -140,6 +185,15 @@ pub fn build_navmesh(
         .iter()
         .filter(|a| a.is_walkable())
         .count();
+    if let Some(record) = record.as_deref_mut() {
+        record.origin = [aabb.min.x, aabb.min.y, aabb.min.z].map(f64::from);
+        record.cell_size = f64::from(cs);
+        record.cell_height = f64::from(ch);
+        record.positions = positions.to_vec();
+        record.triangles = trimesh.indices.iter().map(|t| t.to_array()).collect();
+        record.walkable_triangles = trimesh.area_types.iter().map(|a| a.is_walkable()).collect();
+    }
+    lap.lap(1);
 
     let mut heightfield = HeightfieldBuilder {
         aabb,
@@ -149,32 +203,86 @@ pub fn build_navmesh(
     .build()
     .map_err(|e| stage("the heightfield")(&e))?;
     heightfield
-        .rasterize_triangles(&trimesh, walkable_climb)
+        .rasterize_triangles(&trimesh, cells.walkable_climb)
         .map_err(|e| stage("rasterising")(&e))?;
-    heightfield.filter_low_hanging_walkable_obstacles(walkable_climb);
-    heightfield.filter_ledge_spans(walkable_height, walkable_climb);
-    heightfield.filter_walkable_low_height_spans(walkable_height);
+    if let Some(record) = record.as_deref_mut() {
+        record.grid = [heightfield.width, heightfield.height];
+        record_spans(&heightfield, record);
+    }
+    lap.lap(1);
+    heightfield.filter_low_hanging_walkable_obstacles(cells.walkable_climb);
+    if let Some(record) = record.as_deref_mut() {
+        record_walkable(&heightfield, record, 1);
+    }
+    lap.lap(1);
+    heightfield.filter_ledge_spans(cells.walkable_height, cells.walkable_climb);
+    if let Some(record) = record.as_deref_mut() {
+        record_walkable(&heightfield, record, 2);
+    }
+    lap.lap(1);
+    heightfield.filter_walkable_low_height_spans(cells.walkable_height);
+    if let Some(record) = record.as_deref_mut() {
+        record_walkable(&heightfield, record, 3);
+    }
+    lap.lap(1);
 
     let mut compact = heightfield
-        .into_compact(walkable_height, walkable_climb)
+        .into_compact(cells.walkable_height, cells.walkable_climb)
         .map_err(|e| stage("the compact field")(&e))?;
     counts.grid = [compact.width, compact.height];
     counts.compact_spans = compact.spans.len();
-    compact.erode_walkable_area(walkable_radius);
+    if let Some(record) = record.as_deref_mut() {
+        record_compact(&compact, record);
+    }
+    lap.lap(1);
+    compact.erode_walkable_area(cells.walkable_radius);
+    if let Some(record) = record.as_deref_mut() {
+        for (kept, area) in record.compact.iter_mut().zip(&compact.areas) {
+            kept.kept_by_erosion = area.is_walkable();
+        }
+    }
+    lap.lap(1);
     compact.build_distance_field();
+    if let Some(record) = record.as_deref_mut() {
+        record.max_distance = compact.max_distance;
+        for (span, &distance) in record.compact.iter_mut().zip(&compact.dist) {
+            span.distance = distance;
+        }
+    }
+    lap.lap(1);
     compact
-        .build_regions(0, min_region_area, merge_region_area)
+        .build_regions(0, cells.min_region_area, cells.merge_region_area)
         .map_err(|e| stage("the regions")(&e))?;
     counts.regions = usize::from(compact.max_region.bits());
-    let contours = compact.build_contours(
+    if let Some(record) = record.as_deref_mut() {
+        for (span, compact_span) in record.compact.iter_mut().zip(&compact.spans) {
+            span.region = compact_span.region.bits();
+        }
+    }
+    lap.lap(1);
+    let mut contours = compact.build_contours(
         f32_of(settings.edge_max_error),
-        max_edge_len,
+        cells.max_edge_len,
         BuildContoursFlags::DEFAULT,
     );
+    if let Some(record) = record.as_deref_mut() {
+        record.raw_contours = world_contours(&contours, |c| &c.raw_vertices);
+    }
+    counts.holes_left_out = super::holes::merge_region_holes(&mut contours);
     counts.contours = contours.contours.len();
+    if let Some(record) = record.as_deref_mut() {
+        record.contours = world_contours(&contours, |c| &c.vertices);
+    }
+    lap.lap(2);
     let polygon_mesh = contours
         .into_polygon_mesh(settings.verts_per_poly)
         .map_err(|e| stage("the polygons")(&e))?;
+    let polygons = world_polygons(&polygon_mesh);
+    if let Some(record) = record.as_deref_mut() {
+        record.polygon_islands = super::record::polygon_islands(&polygons);
+        record.polygons = polygons.clone();
+    }
+    lap.lap(1);
     let detail = DetailNavmesh::new(
         &polygon_mesh,
         &compact,
@@ -185,11 +293,142 @@ pub fn build_navmesh(
     counts.polygons = polygon_mesh.polygon_count();
     counts.vertices = polygon_mesh.vertices.len();
     counts.detail_triangles = detail.triangles.len();
+    if let Some(record) = record.as_deref_mut() {
+        record.detail = world_detail(&detail);
+    }
+    lap.lap(1);
     counts.milliseconds = started.elapsed().as_secs_f64() * 1000.0;
-    Ok(LevelBuild {
-        polygons: world_polygons(&polygon_mesh),
-        counts,
-    })
+    if let Some(record) = record {
+        record.milliseconds = lap.laps;
+    }
+    Ok(LevelBuild { polygons, counts })
+}
+
+/// Every span of the heightfield as rasterised.
+fn record_spans(heightfield: &Heightfield, record: &mut BuildRecord) {
+    let cells = usize::from(heightfield.width) * usize::from(heightfield.height);
+    record.spans.clear();
+    record.span_columns = Vec::with_capacity(cells + 1);
+    for key in &heightfield.spans {
+        record.span_columns.push(record.spans.len() as u32);
+        let mut next = *key;
+        while let Some(key) = next {
+            let span = heightfield.span(key);
+            let walkable = span.area.is_walkable();
+            record.spans.push(RecordedSpan {
+                min: span.min,
+                max: span.max,
+                walkable: [walkable; 4],
+            });
+            next = span.next;
+        }
+    }
+    record.span_columns.push(record.spans.len() as u32);
+}
+
+/// The spans' walkable flags after filter `filter` (the spans themselves stay as they were).
+fn record_walkable(heightfield: &Heightfield, record: &mut BuildRecord, filter: usize) {
+    let mut recorded = record.spans.iter_mut();
+    for key in &heightfield.spans {
+        let mut next = *key;
+        while let Some(key) = next {
+            let span = heightfield.span(key);
+            if let Some(kept) = recorded.next() {
+                for flag in kept.walkable.iter_mut().skip(filter) {
+                    *flag = span.area.is_walkable();
+                }
+            }
+            next = span.next;
+        }
+    }
+}
+
+/// The compact field's spans and their neighbours.
+fn record_compact(compact: &CompactHeightfield, record: &mut BuildRecord) {
+    record.compact = Vec::with_capacity(compact.spans.len());
+    record.compact_columns = Vec::with_capacity(compact.cells.len() + 1);
+    for z in 0..compact.height {
+        for x in 0..compact.width {
+            let cell = compact.cell_at(x, z);
+            // An empty cell's index is not set: the column starts where the spans are.
+            record.compact_columns.push(record.compact.len() as u32);
+            for index in cell.index_range() {
+                let Some(span) = compact.spans.get(index) else {
+                    continue;
+                };
+                let mut neighbours = [NO_NEIGHBOUR; 4];
+                for (direction, neighbour) in neighbours.iter_mut().enumerate() {
+                    if let Some(con) = span.con(direction as u8) {
+                        let (_, _, index) =
+                            compact.con_indices(i32::from(x), i32::from(z), direction as u8, con);
+                        *neighbour = index as u32;
+                    }
+                }
+                record.compact.push(RecordedCompactSpan {
+                    y: span.y,
+                    clearance: span.height(),
+                    neighbours,
+                    kept_by_erosion: true,
+                    distance: 0,
+                    region: 0,
+                });
+            }
+        }
+    }
+    record.compact_columns.push(compact.spans.len() as u32);
+}
+
+/// The contours' corners (as traced, or simplified) in world units.
+fn world_contours<T>(
+    contours: &ContourSet,
+    corners: impl Fn(&rerecast::Contour) -> &Vec<(glam::U16Vec3, T)>,
+) -> Vec<RecordedContour> {
+    let origin = contours.aabb.min;
+    let (cs, ch) = (
+        f64::from(contours.cell_size),
+        f64::from(contours.cell_height),
+    );
+    let world = |v: &glam::U16Vec3| {
+        [
+            f64::from(origin.x) + f64::from(v.x) * cs,
+            f64::from(origin.y) + f64::from(v.y) * ch,
+            f64::from(origin.z) + f64::from(v.z) * cs,
+        ]
+    };
+    contours
+        .contours
+        .iter()
+        .map(|c| RecordedContour {
+            region: c.region.bits(),
+            points: corners(c).iter().map(|(v, _)| world(v)).collect(),
+        })
+        .collect()
+}
+
+/// The detail mesh's triangles in world units.
+fn world_detail(detail: &DetailNavmesh) -> Vec<[[f64; 3]; 3]> {
+    let mut triangles = Vec::with_capacity(detail.triangles.len());
+    for mesh in &detail.meshes {
+        let base_vertex = mesh.base_vertex_index as usize;
+        let first = mesh.base_triangle_index as usize;
+        let last = first + mesh.triangle_count as usize;
+        for triangle in detail.triangles.get(first..last).unwrap_or_default() {
+            let corner = |i: u8| {
+                detail
+                    .vertices
+                    .get(base_vertex + usize::from(i))
+                    .map(|v| [v.x, v.y, v.z].map(f64::from))
+            };
+            if let (Some(a), Some(b), Some(c)) = (
+                corner(triangle[0]),
+                corner(triangle[1]),
+                corner(triangle[2]),
+            ) {
+                triangles.push([a, b, c]);
+            }
+        }
+    }
+    triangles
 }
 
 /// The polygon mesh in world units.

@@ -4,7 +4,16 @@
 //! Polyanya, the diagnostics and the editor take it as they take any other.
 
 mod build;
+mod holes;
+mod record;
 mod settings;
+mod stages;
+mod why;
 
-pub use build::{LevelBuild, StageCounts, build_navmesh};
-pub use settings::{BuildSettings, LevelError, MAX_GRID_CELLS};
+pub use build::{LevelBuild, StageCounts, build_navmesh, build_recorded};
+pub use record::{
+    BuildRecord, DIRECTIONS, NO_NEIGHBOUR, RecordedCompactSpan, RecordedContour, RecordedSpan,
+};
+pub use settings::{BuildSettings, CellSettings, LevelError, MAX_GRID_CELLS};
+pub use stages::{PSEUDOCODE, Stage};
+pub use why::{Reason, Setting, Suggestion, Why, explain, why};

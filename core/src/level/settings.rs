@@ -101,7 +101,39 @@ pub enum LevelError {
     },
 }
 
+/// The parameters the build counts in cells, converted as RecastDemo converts them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CellSettings {
+    /// The agent's height, rounded up to whole cell heights.
+    pub walkable_height: u16,
+    /// The highest step, rounded down to whole cell heights.
+    pub walkable_climb: u16,
+    /// The radius, rounded up to whole cells.
+    pub walkable_radius: u16,
+    /// The longest border edge, in cells.
+    pub max_edge_len: u16,
+    /// The least area of a region on its own, in cells.
+    pub min_region_area: u16,
+    /// The area under which regions are merged, in cells.
+    pub merge_region_area: u16,
+}
+
 impl BuildSettings {
+    /// The parameters in cells (after [`check`](Self::check), every one fits).
+    pub fn in_cells(&self) -> CellSettings {
+        let cells = |value: f64| value.clamp(0.0, f64::from(u16::MAX)) as u16;
+        CellSettings {
+            walkable_height: cells((self.agent_height / self.cell_height).ceil()),
+            walkable_climb: cells((self.agent_max_climb / self.cell_height).floor()),
+            walkable_radius: cells((self.agent_radius / self.cell_size).ceil()),
+            max_edge_len: cells(self.edge_max_len / self.cell_size),
+            min_region_area: self.region_min_size.saturating_mul(self.region_min_size),
+            merge_region_area: self
+                .region_merge_size
+                .saturating_mul(self.region_merge_size),
+        }
+    }
+
     /// The settings checked: every number finite and in its range.
     pub fn check(&self) -> Result<(), LevelError> {
         let positive = |name, value: f64| {

@@ -182,7 +182,7 @@ pub struct NavMesh {
 
 /// The polygons of a mesh as given (read from a file or generated), before welding,
 /// triangulation and repair: what the diagnostics inspect and what a repair rewrites.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct RawMesh {
     /// 3D positions.
     pub positions: Vec<[f64; 3]>,

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod broken_files;
+pub mod levels;
 
 use navlab_core::geom::{Vec2, segment_crossing_param};
 use navlab_core::navmesh::{BuildOptions, NavMesh, Path, Plane, TriId};
