@@ -269,3 +269,40 @@ fn tile_map_in_the_light_theme() {
 fn pursuit_after_three_seconds() {
     golden("pursuit", &["--pursuit", "--step", "180"], nothing);
 }
+
+// --- the level view ----------------------------------------------------------------------
+
+#[test]
+fn level_ledges_filtered() {
+    golden("level-ledges", &["--level", "--step", "4"], nothing);
+}
+
+#[test]
+fn level_regions() {
+    golden("level-regions", &["--level", "--step", "9"], nothing);
+}
+
+#[test]
+fn level_polygons() {
+    golden("level-polygons", &["--level", "--step", "12"], nothing);
+}
+
+#[test]
+fn level_why_under_the_low_beam_with_a_cross_section() {
+    golden(
+        "level-why",
+        &[
+            "--level",
+            "--why",
+            "3.75,12",
+            "--floor",
+            "0",
+            "--section",
+            "1,12",
+            "8,12",
+            "--step",
+            "5",
+        ],
+        nothing,
+    );
+}

@@ -92,5 +92,48 @@ impl EmbeddedScene {
     }
 }
 
+/// A level (geometry, Y up) compiled into the binary, with the spots worth asking about.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EmbeddedLevel {
+    /// File name, for titles and messages.
+    pub name: &'static str,
+    /// The OBJ text (Y up).
+    pub obj: &'static [u8],
+    /// Named spots: what is there, the point (x, z), and which surface there (from the
+    /// bottom; `None` for the top one).
+    pub spots: &'static [(&'static str, [f64; 2], Option<usize>)],
+}
+
+/// Two floors joined by stairs, with a ramp too steep, a beam too low, a gap too narrow and a
+/// ledge too small for RecastDemo's agent: the level scene's first level.
+pub const PROVING_GROUND: EmbeddedLevel = EmbeddedLevel {
+    name: "proving-ground.obj",
+    obj: include_bytes!("../../assets/proving-ground.obj"),
+    spots: &[
+        ("the stairs", [10.0, 1.2], None),
+        ("the upper floor", [18.0, 4.0], None),
+        ("under the upper floor", [18.0, 4.0], Some(0)),
+        ("the steep ramp", [13.0, 6.75], None),
+        ("under the low beam", [3.75, 12.0], Some(0)),
+        ("the narrow gap", [9.3, 12.0], None),
+        ("the small ledge", [20.8, 12.8], None),
+    ],
+};
+
+impl EmbeddedLevel {
+    /// The level's vertices and faces.
+    pub fn read(&self) -> Result<crate::navmesh::RawMesh, LoadError> {
+        obj::parse_raw(self.obj, self.name, Plane::Xz)
+    }
+
+    /// The spot called `name`.
+    pub fn spot(&self, name: &str) -> Option<([f64; 2], Option<usize>)> {
+        self.spots
+            .iter()
+            .find(|(spot, _, _)| *spot == name)
+            .map(|&(_, at, floor)| (at, floor))
+    }
+}
+
 /// Every embedded scene, the default first.
 pub const ALL: [EmbeddedScene; 5] = [ROOMS, MAZE, HOLE, STAIRS, FAULTY];

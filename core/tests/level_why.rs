@@ -100,14 +100,17 @@ fn a_ceiling_just_under_the_agents_height_is_too_low_and_just_over_is_kept() {
     let answer = ask(&low, [6.0, 6.0], Some(0));
     let Reason::LowCeiling {
         clearance,
+        grid_clearance,
         agent_height,
     } = answer.reason
     else {
         panic!("{}", answer.sentence());
     };
-    // The floor's top rounds up to the cell above it, the ceiling down: 1.8 measures 1.6 to 1.8.
+    // The faces are 1.8 apart; on the grid the floor's top rounds up a cell and the ceiling
+    // down: 1.6 to 1.8.
+    assert!((clearance - 1.8).abs() < 1e-9, "{}", answer.sentence());
     assert!(
-        (1.55..=1.85).contains(&clearance) && agent_height == 2.0,
+        (1.55..=1.85).contains(&grid_clearance) && agent_height == 2.0,
         "{}",
         answer.sentence()
     );
@@ -218,4 +221,49 @@ fn a_face_wound_the_other_way_faces_down_and_no_slope_keeps_it() {
     let answer = ask(&level, [5.0, 5.0], None);
     assert_eq!(answer.reason, Reason::FacesDown, "{}", answer.sentence());
     assert_eq!(answer.suggestion, None);
+}
+
+#[test]
+fn the_built_in_level_shows_each_reason_where_its_spots_say() {
+    let level = navlab_core::assets::PROVING_GROUND.read().expect("reads");
+    let settings = BuildSettings::default();
+    let (_, record) =
+        navlab_core::level::build_recorded(&level.positions, &level.polygons, &settings)
+            .expect("builds");
+    let answer = |spot: &str| {
+        let (at, floor) = navlab_core::assets::PROVING_GROUND
+            .spot(spot)
+            .expect("a spot");
+        navlab_core::level::explain(
+            &level.positions,
+            &level.polygons,
+            &settings,
+            &record,
+            at,
+            floor,
+        )
+    };
+    assert_eq!(record.island_count(), 1, "the stairs join the floors");
+    for kept in ["the stairs", "the upper floor", "under the upper floor"] {
+        assert!(answer(kept).is_kept(), "{}", answer(kept).sentence());
+    }
+    for (spot, stage, setting) in [
+        ("the steep ramp", Stage::Triangles, Setting::MaxSlope),
+        (
+            "under the low beam",
+            Stage::LowCeilings,
+            Setting::AgentHeight,
+        ),
+        ("the narrow gap", Stage::Erosion, Setting::AgentRadius),
+        ("the small ledge", Stage::Regions, Setting::RegionMinSize),
+    ] {
+        let why = answer(spot);
+        assert_eq!(why.stage, Some(stage), "{spot}: {}", why.sentence());
+        assert_eq!(
+            why.suggestion.map(|s| s.setting),
+            Some(setting),
+            "{}",
+            why.sentence()
+        );
+    }
 }

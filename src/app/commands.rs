@@ -50,6 +50,10 @@ pub enum UiCommand {
     FitView,
     /// Show or hide the keyboard help.
     Help,
+    /// Open level geometry (an OBJ, Y up) in the level view.
+    OpenLevel,
+    /// Show the navmesh built from the level in the navmesh view.
+    OpenLevelNavmesh,
 }
 
 const fn command_key(key: Key) -> KeyboardShortcut {
@@ -69,9 +73,11 @@ pub const BUILD_MESH_TIP: &str = "Triangulate the passable tiles (a constrained 
 
 impl UiCommand {
     /// Every command, in the order the help lists them.
-    pub const ALL: [UiCommand; 21] = [
+    pub const ALL: [UiCommand; 23] = [
         UiCommand::OpenMesh,
         UiCommand::OpenMap,
+        UiCommand::OpenLevel,
+        UiCommand::OpenLevelNavmesh,
         UiCommand::OpenPath,
         UiCommand::ReloadMesh,
         UiCommand::ReloadMap,
@@ -105,7 +111,11 @@ impl UiCommand {
     pub fn in_browser(self) -> bool {
         !matches!(
             self,
-            UiCommand::OpenPath | UiCommand::ReloadMesh | UiCommand::ReloadMap | UiCommand::Quit
+            UiCommand::OpenPath
+                | UiCommand::ReloadMesh
+                | UiCommand::ReloadMap
+                | UiCommand::Quit
+                | UiCommand::OpenLevel
         )
     }
 
@@ -133,6 +143,8 @@ impl UiCommand {
             UiCommand::Quit => "Quit",
             UiCommand::FitView => "Fit to view",
             UiCommand::Help => "Help",
+            UiCommand::OpenLevel => "Open level…",
+            UiCommand::OpenLevelNavmesh => "Open the navmesh in the navmesh view",
         }
     }
 
@@ -140,7 +152,7 @@ impl UiCommand {
     pub fn short_text(self) -> &'static str {
         match self {
             UiCommand::NewMap => "New…",
-            UiCommand::OpenMap | UiCommand::OpenMesh => "Open…",
+            UiCommand::OpenMap | UiCommand::OpenMesh | UiCommand::OpenLevel => "Open…",
             UiCommand::SaveMap => "Save",
             UiCommand::SaveMapAs => "Save as…",
             UiCommand::BuildMesh => "Build navmesh",
@@ -199,6 +211,12 @@ impl UiCommand {
             UiCommand::Quit => "Close navlab; unsaved edits or an unsaved repair ask first",
             UiCommand::FitView => "Show the whole mesh or map",
             UiCommand::Help => "Keyboard and mouse",
+            UiCommand::OpenLevel => {
+                "Open level geometry (a Wavefront OBJ, Y up) and build its navmesh by Recast's stages"
+            }
+            UiCommand::OpenLevelNavmesh => {
+                "Search the navmesh built from the level: A*, the funnel, Polyanya, the editor and the diagnostics"
+            }
         }
     }
 
@@ -225,6 +243,8 @@ impl UiCommand {
             UiCommand::ExportAnimation => "record steps as an animated GIF",
             UiCommand::CompareTrace => "replay another program's trace beside our search",
             UiCommand::Help => "this list",
+            UiCommand::OpenLevel => "open level geometry (in the Level view)",
+            UiCommand::OpenLevelNavmesh => "search the level's navmesh in the Navmesh view",
             UiCommand::Quit => "quit (unsaved edits or repairs ask first)",
         }
     }
@@ -248,7 +268,8 @@ impl UiCommand {
         const HELP: &[KeyboardShortcut] = &[plain_key(Key::F1)];
         match self {
             UiCommand::NewMap => NEW,
-            UiCommand::OpenMap | UiCommand::OpenMesh => OPEN,
+            UiCommand::OpenMap | UiCommand::OpenMesh | UiCommand::OpenLevel => OPEN,
+            UiCommand::OpenLevelNavmesh => &[],
             UiCommand::SaveMap => SAVE,
             UiCommand::SaveMapAs => SAVE_AS,
             UiCommand::ReloadMap | UiCommand::ReloadMesh => RELOAD,
@@ -376,6 +397,10 @@ pub enum Command {
     CompareTraceDialog,
     /// Open a file given as bytes (a browser's picker or drop).
     OpenUpload(super::files::Upload),
+    /// Ask for level geometry with the open dialog.
+    OpenLevelDialog,
+    /// Load level geometry (an OBJ, Y up) into the level view.
+    LoadLevel(PathBuf),
 }
 
 impl Command {
@@ -427,16 +452,17 @@ impl Command {
 mod tests {
     use super::*;
 
-    /// No two commands a scene can offer share a key, but for the pairs that are one action
-    /// in two scenes (Open, Reload), which no scene offers together.
+    /// No two commands a scene can offer share a key, but for those that are one action in
+    /// several scenes (Open, Reload), which no scene offers together.
     #[test]
     fn no_two_commands_share_a_key() {
         let same_action = |a: UiCommand, b: UiCommand| {
             use UiCommand::*;
             matches!(
                 (a, b),
-                (OpenMap, OpenMesh)
-                    | (OpenMesh, OpenMap)
+                (OpenMap | OpenLevel, OpenMesh)
+                    | (OpenMesh | OpenLevel, OpenMap)
+                    | (OpenMap | OpenMesh, OpenLevel)
                     | (ReloadMap, ReloadMesh)
                     | (ReloadMesh, ReloadMap)
             )

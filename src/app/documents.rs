@@ -58,6 +58,15 @@ impl NavlabApp {
                     Picked::Cancelled => {}
                 },
                 Command::LoadMap(path) => self.open_map_file(path),
+                Command::OpenLevelDialog => match self.dialogs.pick_level() {
+                    Picked::Path(path) => self.open_level_file(&path),
+                    Picked::NoDialog => {
+                        let start = self.working_folder().join("");
+                        self.prompt_for_path(PromptPurpose::OpenLevel, start, true);
+                    }
+                    Picked::Cancelled => {}
+                },
+                Command::LoadLevel(path) => self.open_level_file(&path),
                 Command::CompareTraceDialog => match self.dialogs.pick_trace() {
                     Picked::Path(path) => self.compare_trace(&path),
                     Picked::NoDialog => {

@@ -23,6 +23,10 @@ pub trait FileDialogs {
     fn pick_mesh(&mut self) -> Picked;
     /// A tile map to open.
     fn pick_map(&mut self) -> Picked;
+    /// Level geometry (an OBJ) to open in the level view.
+    fn pick_level(&mut self) -> Picked {
+        Picked::NoDialog
+    }
     /// Where to save a tile map.
     fn save_map(&mut self, suggested: &str) -> Picked;
     /// Where to save a mesh (OBJ, or Polyanya `.mesh`).
@@ -113,6 +117,15 @@ impl FileDialogs for NativeDialogs {
                 .add_filter("Navigation meshes and lessons", &["obj", "mesh", "navlab"])
                 .add_filter("Wavefront OBJ", &["obj"])
                 .add_filter("Polyanya mesh", &["mesh"])
+                .pick_file()
+        })
+    }
+
+    fn pick_level(&mut self) -> Picked {
+        timed(|| {
+            rfd::FileDialog::new()
+                .set_title("Open level geometry")
+                .add_filter("Wavefront OBJ (Y up)", &["obj"])
                 .pick_file()
         })
     }
@@ -215,6 +228,10 @@ impl ScriptedDialogs {
 
 impl FileDialogs for ScriptedDialogs {
     fn pick_mesh(&mut self) -> Picked {
+        self.next()
+    }
+
+    fn pick_level(&mut self) -> Picked {
         self.next()
     }
 

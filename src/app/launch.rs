@@ -79,6 +79,13 @@ pub enum LaunchAction {
     Walk,
     /// Search for the shortest path too, as the navmesh view's third phase.
     Optimal,
+    /// Show the level view, on this level geometry (the built-in level when `None`).
+    OpenLevel(Option<PathBuf>),
+    /// In the level view, ask why the ground at this point (x, z) is or is not on the
+    /// navmesh: the surface from the bottom, or the top one.
+    AskWhy(Vec2, Option<usize>),
+    /// In the level view, draw the cross-section along this line.
+    Section(Vec2, Vec2),
 }
 
 /// Search options given at launch; each replaces the saved setting only when given.
@@ -200,6 +207,21 @@ impl NavlabApp {
             }
             LaunchAction::Diagnostics => self.scenes.navmesh.show_diagnostics(),
             LaunchAction::Quality(pairs) => self.scenes.navmesh.measure_quality(*pairs),
+            LaunchAction::OpenLevel(file) => {
+                self.settings.scene = SceneKind::Level;
+                if let Some(file) = file {
+                    self.opened(|app| {
+                        app.open_level_file(file);
+                        app.banner.error.is_none()
+                    })?;
+                }
+            }
+            LaunchAction::AskWhy(at, floor) => {
+                let level = &mut self.scenes.level;
+                level.ask([at.x, at.y], *floor);
+                level.wait_for_build();
+            }
+            LaunchAction::Section(a, b) => self.scenes.level.set_section(Some([*a, *b])),
             LaunchAction::Optimal => {
                 let navmesh = &mut self.scenes.navmesh;
                 navmesh.settings.optimal = true;

@@ -22,6 +22,8 @@ pub mod latest_worker;
 pub mod launch;
 pub mod legend;
 pub mod lesson;
+mod level_open;
+mod level_scene;
 pub mod loading;
 mod menus;
 mod mesh_build;
@@ -314,6 +316,7 @@ impl NavlabApp {
             SceneKind::Navmesh => self.scenes.navmesh.query.playback.playing,
             SceneKind::TileMap => self.scenes.tile_map.playback.playing,
             SceneKind::Pursuit => self.scenes.pursuit.playing,
+            SceneKind::Level => self.scenes.level.is_playing(),
         }
     }
 
@@ -343,6 +346,8 @@ impl NavlabApp {
         match command {
             UiCommand::NewMap => self.ask_new_map_size(),
             UiCommand::OpenMap => self.command(Command::OpenMapDialog),
+            UiCommand::OpenLevel => self.command(Command::OpenLevelDialog),
+            UiCommand::OpenLevelNavmesh => self.open_level_navmesh(),
             UiCommand::SaveMap => self.command(Command::SaveMap),
             UiCommand::SaveMapAs => self.command(Command::SaveMapAs),
             UiCommand::ReloadMap => {

@@ -20,13 +20,15 @@ pub enum PromptPurpose {
     SaveAnimation,
     /// A search trace to replay.
     OpenTrace,
+    /// Level geometry (an OBJ, Y up) for the level view.
+    OpenLevel,
 }
 
 impl PromptPurpose {
     /// The extension added to a name typed without one.
     fn default_extension(self) -> Option<&'static str> {
         match self {
-            PromptPurpose::Open | PromptPurpose::OpenTrace => None,
+            PromptPurpose::Open | PromptPurpose::OpenTrace | PromptPurpose::OpenLevel => None,
             PromptPurpose::SaveMap => Some("json"),
             PromptPurpose::SaveMesh => Some("obj"),
             PromptPurpose::SavePicture => Some("png"),
@@ -242,6 +244,7 @@ impl PathPrompt {
             PromptPurpose::SaveLesson => ("Save the lesson as", "Save"),
             PromptPurpose::SaveAnimation => ("Save the animation as", "Save"),
             PromptPurpose::OpenTrace => ("Replay the trace", "Open"),
+            PromptPurpose::OpenLevel => ("Open level geometry", "Open"),
         };
         let replacing = matches!(self.problem, Some(PathProblem::Exists(_)));
         let mut confirm = false;
@@ -280,6 +283,9 @@ impl PathPrompt {
                     }
                     PromptPurpose::OpenTrace => {
                         "A Posthoc trace (JSON) of this map's query, made by another program."
+                    }
+                    PromptPurpose::OpenLevel => {
+                        "Level geometry as a Wavefront OBJ, Y up. ~ is your home folder; Tab completes a name."
                     }
                 });
                 let field = ui.make_persistent_id("path_prompt_field");

@@ -1,6 +1,7 @@
 //! The scenes of the lab, one line each in the `scenes!` macro below: the kind kept between runs, every
 //! scene's settings, and the set of them the window switches between.
 
+use super::level_scene::LevelScene;
 use super::navmesh_scene::NavmeshScene;
 use super::pursuit_scene::PursuitScene;
 use super::scene::{Scene, SceneSetup};
@@ -73,4 +74,6 @@ scenes! {
     TileMap => tile_map: TileMapScene,
     /// A mob hunts the kitten on the tile map by sight and smell.
     Pursuit => pursuit: PursuitScene,
+    /// A level's geometry built into a navmesh by Recast's stages.
+    Level => level: LevelScene,
 }

@@ -53,6 +53,20 @@ pub struct OpenArgs {
     /// counts simulation steps (60 per second).
     #[arg(long)]
     pub pursuit: bool,
+    /// Open the level view: level geometry (an OBJ, Y up) built into a navmesh by Recast's
+    /// stages, on this file or the built-in level; with --screenshot, --step counts stages.
+    #[arg(long, value_name = "LEVEL.obj", num_args = 0..=1)]
+    pub level: Option<Option<PathBuf>>,
+    /// In the level view, ask why the ground at X,Z is (or is not) on the navmesh.
+    #[arg(long, value_name = "X,Z", value_parser = parse_point, allow_hyphen_values = true)]
+    pub why: Option<Vec2>,
+    /// With --why, the surface asked about, 0 for the lowest [default: the top one].
+    #[arg(long, value_name = "N")]
+    pub floor: Option<usize>,
+    /// In the level view, draw the cross-section from the first point to the second (X,Z X,Z).
+    #[arg(long, num_args = 2, value_names = ["X,Z", "X,Z"], value_parser = parse_point,
+          allow_hyphen_values = true)]
+    pub section: Option<Vec<Vec2>>,
     /// Keep only the mesh's faces within DEG degrees of up (level geometry: walls and ceilings
     /// left out, drawn faintly).
     #[arg(long, value_name = "DEG", value_parser = super::args::parse_slope)]
@@ -180,6 +194,17 @@ impl OpenArgs {
         }
         if self.pursuit {
             actions.push(LaunchAction::Show(SceneKind::Pursuit));
+        }
+        if let Some(level) = &self.level {
+            actions.push(LaunchAction::OpenLevel(level.clone()));
+        }
+        if let Some(line) = &self.section
+            && let [a, b] = line[..]
+        {
+            actions.push(LaunchAction::Section(a, b));
+        }
+        if let Some(at) = self.why {
+            actions.push(LaunchAction::AskWhy(at, self.floor));
         }
         if self.optimal {
             actions.push(LaunchAction::Optimal);

@@ -16,4 +16,4 @@ pub use record::{
 };
 pub use settings::{BuildSettings, CellSettings, LevelError, MAX_GRID_CELLS};
 pub use stages::{PSEUDOCODE, Stage};
-pub use why::{Reason, Setting, Suggestion, Why, explain, why};
+pub use why::{Reason, Setting, Suggestion, Why, explain, surface_heights, why};

@@ -36,27 +36,9 @@ pub enum Stage {
     Detail,
 }
 
-/// The pseudocode of the whole build; each stage lights some of its lines.
-pub const PSEUDOCODE: &[&str] = &[
-    "for each triangle t of the level:",
-    "    walkable[t] ← normal(t).y > cos(max slope)",
-    "for each triangle t: for each cell c under t:",
-    "    add span [bottom, top] of t in c, merging spans within climb",
-    "for each span s above a walkable span within climb: s is walkable",
-    "for each walkable span s:",
-    "    if a neighbour's floor is more than climb below, or neighbours differ by more than climb:",
-    "        s is not walkable (a ledge)",
-    "for each walkable span s: if ceiling − floor < agent height: s is not walkable",
-    "compact ← walkable spans with their room above and their neighbours within climb",
-    "for each span s: if distance(s, border) < radius: s is not walkable",
-    "distance field ← each span's distance to the border; blur it",
-    "flood regions from the highest distance down (watershed)",
-    "merge regions under merge size; drop islands under min size",
-    "trace each region's outline along its cells' edges",
-    "simplify the outline within max error; split edges longer than max length",
-    "triangulate each outline and merge triangles into convex polygons of ≤ n vertices",
-    "for each polygon: sample heights every sample distance; add points beyond max error",
-];
+/// The pseudocode of the whole build (`navlab pseudocode level-build`); each stage lights some
+/// of its lines.
+pub const PSEUDOCODE: &[&str] = crate::search::pseudocode::Listing::LevelBuild.lines();
 
 impl Stage {
     /// Every stage, in the build's order.
@@ -100,7 +82,7 @@ impl Stage {
         }
     }
 
-    /// The lines of [`PSEUDOCODE`] it runs.
+    /// The lines of [`PSEUDOCODE`] it runs (from 0).
     pub fn pseudocode_lines(self) -> std::ops::Range<usize> {
         match self {
             Stage::Triangles => 0..2,

@@ -169,8 +169,11 @@ pub enum Reason {
     },
     /// Too little room above the floor.
     LowCeiling {
-        /// The room, floor to ceiling.
+        /// The room, floor to ceiling, as the level's faces have it over the point.
         clearance: f64,
+        /// The room as the grid measures it (the floor rounded up, the ceiling down to whole
+        /// cell heights): what the filter compares.
+        grid_clearance: f64,
         /// The agent's height.
         agent_height: f64,
     },
@@ -272,9 +275,14 @@ impl Why {
                 short(rise),
                 short(max_climb)
             ),
-            Reason::LowCeiling { clearance, agent_height } => format!(
-                "the ceiling is {} above the floor (agent height {}); the low ceiling filter drops it.",
+            Reason::LowCeiling {
+                clearance,
+                grid_clearance,
+                agent_height,
+            } => format!(
+                "the ceiling is {} above the floor ({} on the grid; agent height {}); the low ceiling filter drops it.",
                 short(clearance),
+                short(grid_clearance),
                 short(agent_height)
             ),
             Reason::NearWall { distance, radius } => format!(
@@ -365,6 +373,12 @@ pub fn explain(
     answer
 }
 
+/// The heights of the level's surfaces over `at` (x, z), bottom up: the faces over it that face
+/// up, those within a quarter of a cell height of each other taken as one.
+pub fn surface_heights(record: &BuildRecord, at: [f64; 2]) -> Vec<f64> {
+    surfaces_at(record, at).iter().map(|s| s.height).collect()
+}
+
 /// A surface of the level over a point.
 #[derive(Debug, Clone, Copy)]
 struct Surface {
@@ -417,6 +431,25 @@ fn surfaces_at(record: &BuildRecord, [x, z]: [f64; 2]) -> Vec<Surface> {
         }
     }
     surfaces
+}
+
+/// The lowest face of the level (of any orientation) above `height` over `at`.
+fn lowest_face_above(record: &BuildRecord, [x, z]: [f64; 2], height: f64) -> Option<f64> {
+    let near = record.cell_height * 0.25;
+    record
+        .triangles
+        .iter()
+        .filter_map(|triangle| {
+            let corner = |i: u32| record.positions.get(i as usize).copied();
+            let corners = [
+                corner(triangle[0])?,
+                corner(triangle[1])?,
+                corner(triangle[2])?,
+            ];
+            height_in_triangle(corners, [x, z])
+        })
+        .filter(|&y| y > height + near)
+        .min_by(f64::total_cmp)
 }
 
 /// The height of triangle `t` over the point (x, z), if the point is in its plan.
@@ -545,7 +578,9 @@ fn diagnose(
             .find(|&(i, _)| i > span_index)
             .map_or(u16::MAX, |(_, s)| s.min);
         let room = ceiling.saturating_sub(span.max);
-        let clearance = f64::from(room) * record.cell_height;
+        let grid_clearance = f64::from(room) * record.cell_height;
+        let clearance = lowest_face_above(record, at, surface.height)
+            .map_or(grid_clearance, |ceiling| ceiling - surface.height);
         let values = [room, room.saturating_sub(1)]
             .into_iter()
             .filter(|&c| c > 0)
@@ -564,6 +599,7 @@ fn diagnose(
             Some(Stage::LowCeilings),
             Reason::LowCeiling {
                 clearance,
+                grid_clearance,
                 agent_height: settings.agent_height,
             },
             suggest(Setting::AgentHeight, values),

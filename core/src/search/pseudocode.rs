@@ -28,6 +28,9 @@ pub enum Listing {
     /// The pursuit's rules: sight, trail, stop (its events are placed by
     /// `pursuit::pursuit_line`).
     Pursuit,
+    /// Recast's build of a navmesh from level geometry (its stages light lines by
+    /// `level::Stage::pseudocode_lines`).
+    LevelBuild,
 }
 
 /// One step placed in a listing: the line it executes (from 1) and the values it touches, each
@@ -226,9 +229,31 @@ const PURSUIT: &[&str] = &[
     "the kitten leaves a trail point as it goes; a point fades after the decay time",
 ];
 
+/// Recast's build of a navmesh from level geometry, stage by stage (`navlab_core::level`).
+const LEVEL_BUILD: &[&str] = &[
+    "for each triangle t of the level:",
+    "    walkable[t] ← normal(t).y > cos(max slope)",
+    "for each triangle t: for each cell c under t:",
+    "    add span [bottom, top] of t in c, merging spans within climb",
+    "for each span s above a walkable span within climb: s is walkable",
+    "for each walkable span s:",
+    "    if a neighbour's floor is more than climb below, or neighbours differ by more than climb:",
+    "        s is not walkable (a ledge)",
+    "for each walkable span s: if ceiling − floor < agent height: s is not walkable",
+    "compact ← walkable spans with their room above and their neighbours within climb",
+    "for each span s: if distance(s, border) < radius: s is not walkable",
+    "distance field ← each span's distance to the border; blur it",
+    "flood regions from the highest distance down (watershed)",
+    "merge regions under merge size; drop islands under min size",
+    "trace each region's outline along its cells' edges",
+    "simplify the outline within max error; split edges longer than max length",
+    "triangulate each outline and merge triangles into convex polygons of ≤ n vertices",
+    "for each polygon: sample heights every sample distance; add points beyond max error",
+];
+
 impl Listing {
     /// Every listing, in the order `navlab pseudocode` lists them.
-    pub const ALL: [Listing; 9] = [
+    pub const ALL: [Listing; 10] = [
         Listing::AStar,
         Listing::NavmeshAStar,
         Listing::Bfs,
@@ -238,6 +263,7 @@ impl Listing {
         Listing::Funnel,
         Listing::Polyanya,
         Listing::Pursuit,
+        Listing::LevelBuild,
     ];
 
     /// The name the command line takes: `astar`, `navmesh-astar`, `bfs`, …
@@ -252,6 +278,7 @@ impl Listing {
             Listing::Funnel => "funnel",
             Listing::Polyanya => "polyanya",
             Listing::Pursuit => "pursuit",
+            Listing::LevelBuild => "level-build",
         }
     }
 
@@ -272,11 +299,12 @@ impl Listing {
             Listing::Funnel => "The funnel",
             Listing::Polyanya => "Polyanya (the shortest path)",
             Listing::Pursuit => "The pursuit's rules",
+            Listing::LevelBuild => "Building a navmesh from a level (Recast)",
         }
     }
 
     /// The lines, from line 1.
-    pub fn lines(self) -> &'static [&'static str] {
+    pub const fn lines(self) -> &'static [&'static str] {
         match self {
             Listing::AStar => ASTAR,
             Listing::NavmeshAStar => NAVMESH_ASTAR,
@@ -287,6 +315,7 @@ impl Listing {
             Listing::Funnel => FUNNEL,
             Listing::Polyanya => POLYANYA,
             Listing::Pursuit => PURSUIT,
+            Listing::LevelBuild => LEVEL_BUILD,
         }
     }
 
@@ -309,7 +338,7 @@ impl Listing {
             Listing::Fringe => Some(6),
             Listing::Funnel => None,
             Listing::Polyanya => Some(3),
-            Listing::Pursuit => None,
+            Listing::Pursuit | Listing::LevelBuild => None,
         }
     }
 
@@ -323,7 +352,7 @@ impl Listing {
     ) -> Option<LitLine> {
         use Listing::*;
         let lit = match (self, *event) {
-            (Funnel | Polyanya | Pursuit, _) => return None,
+            (Funnel | Polyanya | Pursuit | LevelBuild, _) => return None,
             // A* over a graph or a mesh.
             (
                 AStar | NavmeshAStar,

@@ -1,0 +1,576 @@
+//! The level seen from above at the stage shown: the faces coloured by height (walkable or too
+//! steep), the grid's cells as the stage left them (one texture pixel per cell), the contours,
+//! the polygons and the detail mesh; the point asked about and the cross-section's line; the
+//! clicks that ask and the drags that draw a section.
+
+use super::{LevelScene, LevelTool};
+use crate::app::camera::View;
+use crate::app::legend::LegendRow;
+use crate::geom::Vec2;
+use crate::level::{BuildRecord, Reason, Stage};
+use egui::{Color32, Pos2, Sense, Shape, Stroke, Ui};
+use std::collections::HashMap;
+
+/// The canvas's background.
+const BACKGROUND: Color32 = Color32::from_rgb(24, 26, 31);
+/// A face or span too steep to walk.
+pub(super) const STEEP: Color32 = Color32::from_rgb(150, 62, 58);
+/// A span that is not walkable (nothing to do with this stage).
+pub(super) const SOLID: Color32 = Color32::from_rgb(70, 72, 78);
+/// Spans the low hanging obstacles filter made walkable.
+const MADE_WALKABLE: Color32 = Color32::from_rgb(80, 150, 255);
+/// Spans the ledge filter dropped.
+const LEDGE: Color32 = Color32::from_rgb(240, 90, 40);
+/// Spans the low ceiling filter dropped.
+const LOW_CEILING: Color32 = Color32::from_rgb(215, 80, 215);
+/// Spans the erosion dropped.
+const ERODED: Color32 = Color32::from_rgb(245, 170, 40);
+/// Spans of islands the regions stage dropped.
+const DROPPED_REGION: Color32 = Color32::from_rgb(230, 45, 45);
+/// The raw contours.
+const RAW_CONTOUR: Color32 = Color32::from_rgb(255, 255, 255);
+/// The simplified contours.
+const CONTOUR: Color32 = Color32::from_rgb(255, 225, 90);
+/// Polygon outlines.
+const POLYGON_EDGE: Color32 = Color32::from_rgb(20, 24, 30);
+/// The point asked about.
+const ASKED: Color32 = Color32::from_rgb(255, 255, 255);
+/// The cross-section's line.
+pub(super) const SECTION: Color32 = Color32::from_rgb(0, 230, 230);
+
+/// A colour for a height between `range`'s ends: deep blue low, through green, to sand high.
+pub(super) fn height_colour(y: f64, [low, high]: [f64; 2]) -> Color32 {
+    let t = if high > low {
+        ((y - low) / (high - low)).clamp(0.0, 1.0)
+    } else {
+        0.5
+    };
+    let stops = [
+        (0.0, [48.0, 88.0, 160.0]),
+        (0.5, [70.0, 160.0, 110.0]),
+        (1.0, [225.0, 205.0, 130.0]),
+    ];
+    let (a, b) = if t <= 0.5 {
+        (stops[0], stops[1])
+    } else {
+        (stops[1], stops[2])
+    };
+    let f = ((t - a.0) / (b.0 - a.0)) as f32;
+    let mix = |i: usize| (a.1[i] + (b.1[i] - a.1[i]) * f).round() as u8;
+    Color32::from_rgb(mix(0), mix(1), mix(2))
+}
+
+/// A colour of its own for region `region` (neighbouring numbers far apart).
+pub(super) fn region_colour(region: u16) -> Color32 {
+    let hue = (f32::from(region) * 0.618_034).fract();
+    egui::ecolor::Hsva::new(hue, 0.55, 0.85, 1.0).into()
+}
+
+/// The textures of the cell stages, made once per build, stage and cut.
+#[derive(Default)]
+pub struct StageTextures {
+    made: HashMap<(usize, Option<u64>), egui::TextureHandle>,
+}
+
+impl StageTextures {
+    /// Forgets them (a new build).
+    pub fn clear(&mut self) {
+        self.made.clear();
+    }
+
+    fn get(
+        &mut self,
+        ctx: &egui::Context,
+        record: &BuildRecord,
+        stage: Stage,
+        cut: Option<f64>,
+        heights: [f64; 2],
+    ) -> Option<egui::TextureId> {
+        let key = (stage.index(), cut.map(f64::to_bits));
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.made.entry(key) {
+            let image = cell_image(record, stage, cut, heights)?;
+            slot.insert(ctx.load_texture(
+                format!("level stage {}", stage.index()),
+                image,
+                egui::TextureOptions::NEAREST,
+            ));
+        }
+        self.made.get(&key).map(egui::TextureHandle::id)
+    }
+}
+
+/// Whether the stage is drawn cell by cell.
+fn is_cell_stage(stage: Stage) -> bool {
+    !matches!(stage, Stage::Triangles | Stage::Polygons | Stage::Detail)
+}
+
+/// One pixel per cell: the top span (at or below the cut) as `stage` left it.
+fn cell_image(
+    record: &BuildRecord,
+    stage: Stage,
+    cut: Option<f64>,
+    heights: [f64; 2],
+) -> Option<egui::ColorImage> {
+    let [w, d] = record.grid.map(usize::from);
+    if w == 0 || d == 0 {
+        return None;
+    }
+    let mut pixels = vec![Color32::TRANSPARENT; w * d];
+    let cut_cells = cut.map(|y| ((y - record.origin[1]) / record.cell_height).floor());
+    let below_cut = |top: u16| cut_cells.is_none_or(|c| f64::from(top) <= c);
+    let filter = match stage {
+        Stage::Rasterised => Some(0),
+        Stage::LowHangingObstacles => Some(1),
+        Stage::Ledges => Some(2),
+        Stage::LowCeilings => Some(3),
+        _ => None,
+    };
+    for z in 0..d {
+        for x in 0..w {
+            let (cx, cz) = (x as u16, z as u16);
+            let colour = if let Some(filter) = filter {
+                let Some((_, span)) = record
+                    .spans_of(cx, cz)
+                    .filter(|(_, s)| below_cut(s.max))
+                    .last()
+                else {
+                    continue;
+                };
+                let y = record.world_y(span.max);
+                let now = span.walkable[filter];
+                let before = filter.checked_sub(1).map_or(now, |f| span.walkable[f]);
+                match (before, now, filter) {
+                    (false, true, _) => MADE_WALKABLE,
+                    (true, false, 2) => LEDGE,
+                    (true, false, _) => LOW_CEILING,
+                    (_, true, _) => height_colour(y, heights),
+                    (false, false, 0) => STEEP,
+                    (false, false, _) => SOLID,
+                }
+            } else {
+                let Some((_, span)) = record
+                    .compact_of(cx, cz)
+                    .filter(|(_, s)| below_cut(s.y))
+                    .last()
+                else {
+                    continue;
+                };
+                let y = record.world_y(span.y);
+                match stage {
+                    Stage::Compact => height_colour(y, heights),
+                    Stage::Erosion if !span.kept_by_erosion => ERODED,
+                    Stage::Erosion => height_colour(y, heights),
+                    Stage::DistanceField if !span.kept_by_erosion => SOLID,
+                    Stage::DistanceField => {
+                        let t = f64::from(span.distance) / f64::from(record.max_distance.max(1));
+                        let v = (40.0 + 215.0 * t.clamp(0.0, 1.0)) as u8;
+                        Color32::from_rgb(v, v, v)
+                    }
+                    _ if !span.kept_by_erosion => SOLID,
+                    _ if span.region == 0 => DROPPED_REGION,
+                    Stage::Regions => region_colour(span.region),
+                    _ => region_colour(span.region).gamma_multiply(0.45),
+                }
+            };
+            if let Some(pixel) = pixels.get_mut(z * w + x) {
+                *pixel = colour;
+            }
+        }
+    }
+    Some(egui::ColorImage::new([w, d], pixels))
+}
+
+impl LevelScene {
+    /// The canvas: clicks ask why, drags draw a section, the stage is drawn.
+    pub(super) fn canvas_ui(&mut self, ui: &mut Ui) {
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        response
+            .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Level canvas"));
+        let rect = response.rect;
+        self.canvas_rect = Some(rect);
+        let camera = self.camera.for_canvas(self.level.bounds(), rect);
+        let view = View { camera, rect };
+        painter.rect_filled(rect, 0.0, BACKGROUND);
+        if response.dragged_by(egui::PointerButton::Middle)
+            || response.dragged_by(egui::PointerButton::Secondary)
+        {
+            self.camera.pan(response.drag_delta());
+        }
+        self.camera.zoom_with_wheel(ui, &response);
+        let pointer = response
+            .interact_pointer_pos()
+            .map(|p| view.world_from_screen(p));
+        match self.tool {
+            LevelTool::Why => {
+                if response.clicked()
+                    && let Some(at) = pointer
+                {
+                    let floor = self.floor_under_cut([at.x, at.y]);
+                    self.ask([at.x, at.y], floor);
+                }
+            }
+            LevelTool::Section => {
+                if response.drag_started_by(egui::PointerButton::Primary) {
+                    // From where the button went down, not where the drag was first seen.
+                    self.section_from = ui
+                        .input(|i| i.pointer.press_origin())
+                        .map(|p| view.world_from_screen(p))
+                        .or(pointer);
+                }
+                if let (Some(from), Some(to)) = (self.section_from, pointer)
+                    && response.dragged_by(egui::PointerButton::Primary)
+                {
+                    self.set_section(Some([from, to]));
+                }
+                if response.drag_stopped() {
+                    self.section_from = None;
+                }
+            }
+        }
+        let marks = self.paint(ui.ctx(), &painter, view);
+        let caption = crate::app::camera::paint_caption(&painter, rect, self.caption());
+        self.legend_rect = None;
+        if self.settings.legend {
+            let keep = crate::app::legend::KeepClear {
+                marks: &marks,
+                taken: &[caption],
+                lines: &[],
+                shows: &|_| 1,
+            };
+            self.legend_rect =
+                crate::app::legend::paint_legend(&painter, rect, &self.legend(), &keep);
+        }
+        if let Some(pos) = response.hover_pos() {
+            let at = view.world_from_screen(pos);
+            let text = self.hover_text(at);
+            let _ = response.on_hover_text_at_pointer(text);
+        }
+    }
+
+    /// The surface to ask about at `at`: the highest at or below the cut (the top one
+    /// without a cut).
+    fn floor_under_cut(&self, at: [f64; 2]) -> Option<usize> {
+        let cut = self.cut?;
+        let built = self.built.as_ref()?;
+        let surfaces = crate::level::surface_heights(&built.record, at);
+        surfaces.iter().rposition(|&y| y <= cut + 1e-9)
+    }
+
+    fn caption(&self) -> String {
+        let stage = self
+            .stage()
+            .map_or("The level, coloured by height", Stage::title);
+        match (&self.built, &self.error) {
+            (_, Some(error)) => format!("{stage} · no navmesh: {error}"),
+            (Some(built), _) => {
+                let sentence = self
+                    .stage()
+                    .map(|s| s.sentence(&built.record, &built.settings))
+                    .unwrap_or_else(|| {
+                        format!(
+                            "{} faces; step forward to rasterise, filter and build.",
+                            self.level.faces.len()
+                        )
+                    });
+                format!("{stage}: {sentence}")
+            }
+            _ => format!("{stage} · building…"),
+        }
+    }
+
+    /// Draws the stage; returns the marks a legend must leave in sight.
+    fn paint(&mut self, ctx: &egui::Context, painter: &egui::Painter, view: View) -> Vec<Pos2> {
+        let heights = self.level.height_range();
+        let stage = self.stage();
+        let built = self.built.clone();
+        let cut = self.cut;
+        let shown_face = |ys: [f64; 3]| cut.is_none_or(|c| ys.iter().all(|&y| y <= c + 1e-9));
+        // The faces: by height before the build; walkable or steep at the first stage; faint
+        // behind everything after.
+        let faces_faint = stage.is_some_and(|s| s != Stage::Triangles);
+        let record = built.as_ref().map(|b| &b.record);
+        let mut faces: Vec<([[f64; 3]; 3], Option<bool>)> = Vec::new();
+        match record {
+            Some(record) => {
+                for (t, tri) in record.triangles.iter().enumerate() {
+                    let corner = |i: u32| record.positions.get(i as usize).copied();
+                    if let (Some(a), Some(b), Some(c)) =
+                        (corner(tri[0]), corner(tri[1]), corner(tri[2]))
+                    {
+                        faces.push(([a, b, c], record.walkable_triangles.get(t).copied()));
+                    }
+                }
+            }
+            None => {
+                for face in &self.level.faces {
+                    let corner = |i: usize| self.level.positions.get(i).copied();
+                    let Some(first) = face.first().and_then(|&i| corner(i)) else {
+                        continue;
+                    };
+                    for pair in face.windows(2).skip(1) {
+                        if let (Some(b), Some(c)) = (corner(pair[0]), corner(pair[1])) {
+                            faces.push(([first, b, c], None));
+                        }
+                    }
+                }
+            }
+        }
+        // Lowest first, so that what is above is drawn over what is below.
+        faces.sort_by(|p, q| {
+            let top = |f: &[[f64; 3]; 3]| f.iter().map(|v| v[1]).fold(f64::MIN, f64::max);
+            top(&p.0).total_cmp(&top(&q.0))
+        });
+        for (corners, walkable) in &faces {
+            if !shown_face(corners.map(|v| v[1])) {
+                continue;
+            }
+            let mean = corners.iter().map(|v| v[1]).sum::<f64>() / 3.0;
+            let mut fill = match (stage, walkable) {
+                (Some(Stage::Triangles), Some(false)) => STEEP,
+                _ => height_colour(mean, heights),
+            };
+            if faces_faint {
+                fill = fill.gamma_multiply(0.25);
+            }
+            let points: Vec<Pos2> = corners
+                .iter()
+                .map(|v| view.screen_from_world(Vec2::new(v[0], v[2])))
+                .collect();
+            painter.add(Shape::convex_polygon(
+                points,
+                fill,
+                Stroke::new(0.5, Color32::from_black_alpha(90)),
+            ));
+        }
+        if let (Some(stage), Some(built)) = (stage, &built) {
+            let record = &built.record;
+            if is_cell_stage(stage)
+                && let Some(texture) = self.textures.get(ctx, record, stage, cut, heights)
+            {
+                let [w, d] = record.grid.map(f64::from);
+                let min = view.screen_from_world(Vec2::new(record.origin[0], record.origin[2]));
+                let max = view.screen_from_world(Vec2::new(
+                    record.origin[0] + w * record.cell_size,
+                    record.origin[2] + d * record.cell_size,
+                ));
+                painter.image(
+                    texture,
+                    egui::Rect::from_two_pos(min, max),
+                    egui::Rect::from_min_max(egui::pos2(0.0, 0.0), egui::pos2(1.0, 1.0)),
+                    Color32::WHITE,
+                );
+            }
+            let contours = match stage {
+                Stage::RawContours => Some((&record.raw_contours, RAW_CONTOUR, 1.0)),
+                Stage::Contours => Some((&record.contours, CONTOUR, 2.0)),
+                _ => None,
+            };
+            if let Some((contours, colour, width)) = contours {
+                for contour in contours {
+                    if !cut.is_none_or(|c| {
+                        contour
+                            .points
+                            .iter()
+                            .all(|p| p[1] <= c + record.cell_height)
+                    }) {
+                        continue;
+                    }
+                    let mut points: Vec<Pos2> = contour
+                        .points
+                        .iter()
+                        .map(|p| view.screen_from_world(Vec2::new(p[0], p[2])))
+                        .collect();
+                    if let Some(&first) = points.first() {
+                        points.push(first);
+                    }
+                    painter.add(Shape::line(points, Stroke::new(width, colour)));
+                }
+            }
+            if stage == Stage::Polygons {
+                let mesh = &record.polygons;
+                for (p, polygon) in mesh.polygons.iter().enumerate() {
+                    let corners: Vec<[f64; 3]> = polygon
+                        .iter()
+                        .filter_map(|&v| mesh.positions.get(v).copied())
+                        .collect();
+                    if !cut.is_none_or(|c| corners.iter().all(|v| v[1] <= c + record.cell_height)) {
+                        continue;
+                    }
+                    let island = record.polygon_islands.get(p).copied().unwrap_or(0);
+                    let points: Vec<Pos2> = corners
+                        .iter()
+                        .map(|v| view.screen_from_world(Vec2::new(v[0], v[2])))
+                        .collect();
+                    painter.add(Shape::convex_polygon(
+                        points,
+                        region_colour(island as u16 + 1),
+                        Stroke::new(1.5, POLYGON_EDGE),
+                    ));
+                }
+            }
+            if stage == Stage::Detail {
+                let mut sorted: Vec<&[[f64; 3]; 3]> = record.detail.iter().collect();
+                sorted.sort_by(|p, q| {
+                    let top = |f: &[[f64; 3]; 3]| f.iter().map(|v| v[1]).fold(f64::MIN, f64::max);
+                    top(p).total_cmp(&top(q))
+                });
+                for triangle in sorted {
+                    if !shown_face(triangle.map(|v| v[1] - record.cell_height)) {
+                        continue;
+                    }
+                    let mean = triangle.iter().map(|v| v[1]).sum::<f64>() / 3.0;
+                    let points: Vec<Pos2> = triangle
+                        .iter()
+                        .map(|v| view.screen_from_world(Vec2::new(v[0], v[2])))
+                        .collect();
+                    painter.add(Shape::convex_polygon(
+                        points,
+                        height_colour(mean, heights),
+                        Stroke::new(0.7, Color32::from_black_alpha(140)),
+                    ));
+                }
+            }
+        }
+        let mut marks = Vec::new();
+        if let Some([a, b]) = self.section {
+            let (a, b) = (view.screen_from_world(a), view.screen_from_world(b));
+            painter.line_segment([a, b], Stroke::new(2.5, SECTION));
+            painter.circle_filled(a, 4.0, SECTION);
+            painter.circle_stroke(b, 5.0, Stroke::new(2.0, SECTION));
+            marks.extend([a, b]);
+        }
+        if let Some(why) = &self.why {
+            let at = view.screen_from_world(Vec2::new(why.at[0], why.at[1]));
+            let colour = if why.is_kept() {
+                Color32::from_rgb(90, 230, 120)
+            } else {
+                Color32::from_rgb(255, 90, 90)
+            };
+            painter.circle_filled(at, 6.0, colour);
+            painter.circle_stroke(at, 6.0, Stroke::new(2.0, ASKED));
+            let short = match why.reason {
+                Reason::Kept { .. } => "on the navmesh".to_owned(),
+                _ => why.stage.map_or("no ground", Stage::title).to_owned(),
+            };
+            crate::app::camera::paint_tag(
+                &painter.clone(),
+                at + egui::vec2(9.0, -8.0),
+                short,
+                Color32::WHITE,
+            );
+            marks.push(at);
+        }
+        marks
+    }
+
+    /// What the pointer is over: the point, the cell and its spans at the stage shown.
+    fn hover_text(&self, at: Vec2) -> String {
+        let mut text = format!("({:.2}, {:.2})", at.x, at.y);
+        if let Some(built) = &self.built {
+            let record = &built.record;
+            if let Some((x, z)) = record.cell_at(at.x, at.y) {
+                text.push_str(&format!("\ncell {x}, {z}"));
+                let tops: Vec<String> = record
+                    .spans_of(x, z)
+                    .map(|(_, s)| {
+                        format!(
+                            "{:.2}{}",
+                            record.world_y(s.max),
+                            if s.walkable[3] { "" } else { " ✗" }
+                        )
+                    })
+                    .collect();
+                if !tops.is_empty() {
+                    text.push_str(&format!("\nspan tops: {}", tops.join(", ")));
+                }
+            }
+        }
+        if self.tool == LevelTool::Why {
+            text.push_str("\nclick: why is there (no) navmesh here?");
+        }
+        text
+    }
+
+    /// What the canvas's colours and marks mean at the stage shown.
+    pub(super) fn legend(&self) -> Vec<LegendRow> {
+        let heights = self.level.height_range();
+        let low = height_colour(heights[0], heights);
+        let high = height_colour(heights[1], heights);
+        let mut rows = vec![
+            LegendRow::fill(low, format!("low (y = {:.1})", heights[0])),
+            LegendRow::fill(high, format!("high (y = {:.1})", heights[1])),
+        ];
+        match self.stage() {
+            None => {}
+            Some(Stage::Triangles) => rows.push(LegendRow::fill(STEEP, "too steep or facing down")),
+            Some(Stage::Rasterised) => rows.push(LegendRow::fill(STEEP, "top not walkable")),
+            Some(Stage::LowHangingObstacles) => {
+                rows.push(LegendRow::fill(
+                    MADE_WALKABLE,
+                    "made walkable (within a climb)",
+                ));
+                rows.push(LegendRow::fill(SOLID, "not walkable"));
+            }
+            Some(Stage::Ledges) => {
+                rows.push(LegendRow::fill(LEDGE, "dropped: beside a drop (ledge)"));
+                rows.push(LegendRow::fill(SOLID, "not walkable"));
+            }
+            Some(Stage::LowCeilings) => {
+                rows.push(LegendRow::fill(LOW_CEILING, "dropped: ceiling too low"));
+                rows.push(LegendRow::fill(SOLID, "not walkable"));
+            }
+            Some(Stage::Compact) => {}
+            Some(Stage::Erosion) => rows.push(LegendRow::fill(
+                ERODED,
+                "dropped: within the radius of a wall",
+            )),
+            Some(Stage::DistanceField) => {
+                rows.truncate(0);
+                rows.push(LegendRow::fill(
+                    Color32::from_rgb(40, 40, 40),
+                    "at a border",
+                ));
+                rows.push(LegendRow::fill(Color32::WHITE, "farthest from a border"));
+            }
+            Some(Stage::Regions | Stage::RawContours | Stage::Contours) => {
+                rows.truncate(0);
+                rows.push(LegendRow::fill(
+                    region_colour(1),
+                    "a region (one colour each)",
+                ));
+                rows.push(LegendRow::fill(DROPPED_REGION, "dropped: island too small"));
+                match self.stage() {
+                    Some(Stage::RawContours) => {
+                        rows.push(LegendRow::line(RAW_CONTOUR, 1.0, "contour along the cells"))
+                    }
+                    Some(Stage::Contours) => {
+                        rows.push(LegendRow::line(CONTOUR, 2.0, "simplified contour"))
+                    }
+                    _ => {}
+                }
+            }
+            Some(Stage::Polygons) => {
+                rows.truncate(0);
+                rows.push(LegendRow::fill(
+                    region_colour(1),
+                    "polygon (one colour per island)",
+                ));
+            }
+            Some(Stage::Detail) => {}
+        }
+        if self.section.is_some() {
+            rows.push(LegendRow::line(SECTION, 2.5, "cross-section"));
+        }
+        if self.why.is_some() {
+            rows.push(LegendRow::fill(
+                Color32::from_rgb(255, 90, 90),
+                "asked: not on the navmesh",
+            ));
+            rows.push(LegendRow::fill(
+                Color32::from_rgb(90, 230, 120),
+                "asked: on the navmesh",
+            ));
+        }
+        rows
+    }
+}

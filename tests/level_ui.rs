@@ -1,0 +1,115 @@
+//! The level view driven headlessly with egui_kittest: the built-in level opened, its stages
+//! stepped, a cross-section drawn, a spot under the low beam asked about and the suggested change
+//! applied, and the navmesh opened in the navmesh view with a path up the stairs.
+
+mod common;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use navlab::app::files::ScriptedDialogs;
+use navlab::app::{AppSettings, NavlabApp, SceneKind};
+use navlab::geom::Vec2;
+use navlab::level::{Reason, Stage};
+
+fn harness() -> Harness<'static, NavlabApp> {
+    let app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_step_dt(1.0 / 60.0)
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
+    h.run_steps(2);
+    h.get_by_label("Level").click();
+    h.run_steps(3);
+    assert_eq!(h.state().settings.scene, SceneKind::Level);
+    h
+}
+
+fn screen(h: &Harness<'_, NavlabApp>, world: Vec2) -> egui::Pos2 {
+    let view = h.state().scenes.level.last_view().expect("canvas drawn");
+    view.screen_from_world(world)
+}
+
+#[test]
+fn step_the_stages_draw_a_section_ask_why_apply_and_walk_up_the_stairs() {
+    let mut h = harness();
+    let level = &h.state().scenes.level;
+    assert!(level.level().name.contains("proving-ground.obj"));
+    assert!(level.built().is_some(), "{:?}", level.error());
+    // The stages, one by one from the start: each names itself in the caption's words.
+    h.get_by_label("Restart").click();
+    h.run_steps(1);
+    assert_eq!(h.state().scenes.level.stage(), None);
+    for stage in Stage::ALL {
+        h.get_by_label("Step forward").click();
+        h.run_steps(1);
+        assert_eq!(h.state().scenes.level.stage(), Some(stage));
+        assert!(
+            h.query_all_by_label_contains(stage.title()).count() >= 2,
+            "{stage:?}: the caption and the list"
+        );
+    }
+
+    // A cross-section dragged across the low beam with the cross-section tool.
+    h.get_by_label("Cross-section (X)").click();
+    h.run_steps(3);
+    let (from, to) = (
+        screen(&h, Vec2::new(1.0, 12.0)),
+        screen(&h, Vec2::new(8.0, 12.0)),
+    );
+    common::drag_screen(&mut h, (from, to), egui::PointerButton::Primary, 6, |_| {});
+    let [a, b] = h.state().scenes.level.section().expect("a section");
+    assert!(
+        a.distance(Vec2::new(1.0, 12.0)) < 0.1 && b.distance(Vec2::new(8.0, 12.0)) < 0.1,
+        "{a} {b}"
+    );
+    assert!(h.query_by_label("Cross-section").is_some());
+
+    // Under the beam: with the height cut below the beam's top, the click asks about the floor.
+    h.get_by_label("Why? (W)").click();
+    h.get_by_label("Show only up to a height").click();
+    h.run_steps(2);
+    h.state_mut().scenes.level.set_cut(Some(1.0));
+    h.run_steps(1);
+    let at = screen(&h, Vec2::new(3.75, 12.0));
+    common::click_screen(&mut h, at, egui::PointerButton::Primary);
+    h.run_steps(2);
+    let why = h.state().scenes.level.why().cloned().expect("an answer");
+    assert_eq!(why.stage, Some(Stage::LowCeilings), "{}", why.sentence());
+    assert!(matches!(why.reason, Reason::LowCeiling { .. }));
+    let suggestion = why.suggestion.expect("a change that keeps it");
+    let apply = format!("Apply: {} (A)", suggestion.sentence());
+    h.get_by_label(&apply).click();
+    h.run_steps(2);
+    let level = &h.state().scenes.level;
+    assert_eq!(level.build_settings().agent_height, suggestion.to);
+    assert!(
+        level.why().is_some_and(|why| why.is_kept()),
+        "{:?}",
+        level.why()
+    );
+
+    // The navmesh in the navmesh view: a path from the ground up the stairs to the upper floor.
+    h.get_by_label("Open in navmesh view").click();
+    h.run_steps(3);
+    assert_eq!(h.state().settings.scene, SceneKind::Navmesh);
+
+    let navmesh = &mut h.state_mut().scenes.navmesh;
+    navmesh.place(Some(Vec2::new(2.0, 2.0)), Some(Vec2::new(20.0, 4.0)));
+    navmesh.wait_for_query();
+    h.run_steps(2);
+    let navmesh = &h.state().scenes.navmesh;
+    let path = navmesh
+        .query
+        .timeline
+        .path
+        .as_ref()
+        .expect("a path up the stairs");
+    assert!(navmesh.mesh().island_count() == 1);
+    // Up the stairs: the path passes over the steps (x 8 to 14, z under 2.5).
+    let over_the_stairs = path.waypoints.windows(2).any(|w| {
+        (0..=20).any(|k| {
+            let p = w[0] + (w[1] - w[0]) * (f64::from(k) / 20.0);
+            (9.0..13.0).contains(&p.x) && p.y < 2.5
+        })
+    });
+    assert!(over_the_stairs, "{:?}", path.waypoints);
+}
