@@ -69,6 +69,7 @@ pub(super) fn region_colour(region: u16) -> Color32 {
 /// The textures of the cell stages, made once per build, stage and cut.
 #[derive(Default)]
 pub struct StageTextures {
+    /// By step (0: the level before the build) and cut.
     made: HashMap<(usize, Option<u64>), egui::TextureHandle>,
 }
 
@@ -82,15 +83,15 @@ impl StageTextures {
         &mut self,
         ctx: &egui::Context,
         record: &BuildRecord,
-        stage: Stage,
+        stage: Option<Stage>,
         cut: Option<f64>,
         heights: [f64; 2],
     ) -> Option<egui::TextureId> {
-        let key = (stage.index(), cut.map(f64::to_bits));
+        let key = (stage.map_or(0, |s| s.index() + 1), cut.map(f64::to_bits));
         if let std::collections::hash_map::Entry::Vacant(slot) = self.made.entry(key) {
             let image = cell_image(record, stage, cut, heights)?;
             slot.insert(ctx.load_texture(
-                format!("level stage {}", stage.index()),
+                format!("level stage {}", key.0),
                 image,
                 egui::TextureOptions::NEAREST,
             ));
@@ -99,15 +100,25 @@ impl StageTextures {
     }
 }
 
-/// Whether the stage is drawn cell by cell.
-fn is_cell_stage(stage: Stage) -> bool {
-    !matches!(stage, Stage::Triangles | Stage::Polygons | Stage::Detail)
+/// Whether a face (its corners in the order Recast reads them) faces up.
+fn faces_up([a, b, c]: &[[f64; 3]; 3]) -> bool {
+    (b[2] - a[2]) * (c[0] - a[0]) - (b[0] - a[0]) * (c[2] - a[2]) > 0.0
 }
 
-/// One pixel per cell: the top span (at or below the cut) as `stage` left it.
+/// Whether the stage is drawn cell by cell (the level before the build is drawn as its height
+/// map: the top of each cell's spans, walkable or not).
+fn is_cell_stage(stage: Option<Stage>) -> bool {
+    !matches!(
+        stage,
+        Some(Stage::Triangles | Stage::Polygons | Stage::Detail)
+    )
+}
+
+/// One pixel per cell: the top span (at or below the cut) as `stage` left it; before the first
+/// stage, the top span's height.
 fn cell_image(
     record: &BuildRecord,
-    stage: Stage,
+    stage: Option<Stage>,
     cut: Option<f64>,
     heights: [f64; 2],
 ) -> Option<egui::ColorImage> {
@@ -118,6 +129,20 @@ fn cell_image(
     let mut pixels = vec![Color32::TRANSPARENT; w * d];
     let cut_cells = cut.map(|y| ((y - record.origin[1]) / record.cell_height).floor());
     let below_cut = |top: u16| cut_cells.is_none_or(|c| f64::from(top) <= c);
+    let Some(stage) = stage else {
+        for z in 0..d {
+            for x in 0..w {
+                let top = record
+                    .spans_of(x as u16, z as u16)
+                    .filter(|(_, s)| below_cut(s.max))
+                    .last();
+                if let (Some((_, span)), Some(pixel)) = (top, pixels.get_mut(z * w + x)) {
+                    *pixel = height_colour(record.world_y(span.max), heights);
+                }
+            }
+        }
+        return Some(egui::ColorImage::new([w, d], pixels));
+    };
     let filter = match stage {
         Stage::Rasterised => Some(0),
         Stage::LowHangingObstacles => Some(1),
@@ -287,7 +312,7 @@ impl LevelScene {
         let shown_face = |ys: [f64; 3]| cut.is_none_or(|c| ys.iter().all(|&y| y <= c + 1e-9));
         // The faces: by height before the build; walkable or steep at the first stage; faint
         // behind everything after.
-        let faces_faint = stage.is_some_and(|s| s != Stage::Triangles);
+        let faces_faint = stage != Some(Stage::Triangles);
         let record = built.as_ref().map(|b| &b.record);
         let mut faces: Vec<([[f64; 3]; 3], Option<bool>)> = Vec::new();
         match record {
@@ -315,13 +340,21 @@ impl LevelScene {
                 }
             }
         }
-        // Lowest first, so that what is above is drawn over what is below.
+        // Lowest first, so that what is above is mostly drawn over what is below (the height map
+        // drawn once there is a build is exact).
+        // At the first stage the walkable faces are drawn over the steep ones: what the stage
+        // sorts out is where the ground is.
+        let walkable_last = stage == Some(Stage::Triangles);
         faces.sort_by(|p, q| {
-            let top = |f: &[[f64; 3]; 3]| f.iter().map(|v| v[1]).fold(f64::MIN, f64::max);
-            top(&p.0).total_cmp(&top(&q.0))
+            let mean = |f: &[[f64; 3]; 3]| f.iter().map(|v| v[1]).sum::<f64>();
+            let first = |w: Option<bool>| walkable_last && w == Some(true);
+            first(p.1)
+                .cmp(&first(q.1))
+                .then(mean(&p.0).total_cmp(&mean(&q.0)))
         });
         for (corners, walkable) in &faces {
-            if !shown_face(corners.map(|v| v[1])) {
+            // Seen from above, a face that faces down (a ceiling's underside) is its back.
+            if !shown_face(corners.map(|v| v[1])) || !faces_up(corners) {
                 continue;
             }
             let mean = corners.iter().map(|v| v[1]).sum::<f64>() / 3.0;
@@ -342,7 +375,7 @@ impl LevelScene {
                 Stroke::new(0.5, Color32::from_black_alpha(90)),
             ));
         }
-        if let (Some(stage), Some(built)) = (stage, &built) {
+        if let Some(built) = &built {
             let record = &built.record;
             if is_cell_stage(stage)
                 && let Some(texture) = self.textures.get(ctx, record, stage, cut, heights)
@@ -361,8 +394,8 @@ impl LevelScene {
                 );
             }
             let contours = match stage {
-                Stage::RawContours => Some((&record.raw_contours, RAW_CONTOUR, 1.0)),
-                Stage::Contours => Some((&record.contours, CONTOUR, 2.0)),
+                Some(Stage::RawContours) => Some((&record.raw_contours, RAW_CONTOUR, 1.0)),
+                Some(Stage::Contours) => Some((&record.contours, CONTOUR, 2.0)),
                 _ => None,
             };
             if let Some((contours, colour, width)) = contours {
@@ -386,7 +419,7 @@ impl LevelScene {
                     painter.add(Shape::line(points, Stroke::new(width, colour)));
                 }
             }
-            if stage == Stage::Polygons {
+            if stage == Some(Stage::Polygons) {
                 let mesh = &record.polygons;
                 for (p, polygon) in mesh.polygons.iter().enumerate() {
                     let corners: Vec<[f64; 3]> = polygon
@@ -408,7 +441,7 @@ impl LevelScene {
                     ));
                 }
             }
-            if stage == Stage::Detail {
+            if stage == Some(Stage::Detail) {
                 let mut sorted: Vec<&[[f64; 3]; 3]> = record.detail.iter().collect();
                 sorted.sort_by(|p, q| {
                     let top = |f: &[[f64; 3]; 3]| f.iter().map(|v| v[1]).fold(f64::MIN, f64::max);
