@@ -62,6 +62,19 @@ fn step_the_stages_draw_a_section_ask_why_apply_and_walk_up_the_stairs() {
         "{a} {b}"
     );
     assert!(h.query_by_label("Cross-section").is_some());
+    // A quick stroke whose press, moves and release reach the window in one frame.
+    let path = [
+        screen(&h, Vec2::new(2.0, 10.0)),
+        screen(&h, Vec2::new(5.0, 10.0)),
+        screen(&h, Vec2::new(9.0, 10.0)),
+    ];
+    common::pointer_in_one_frame(&mut h, &path, true);
+    h.run_steps(1);
+    let [a, b] = h.state().scenes.level.section().expect("a section");
+    assert!(
+        a.distance(Vec2::new(2.0, 10.0)) < 0.1 && b.distance(Vec2::new(9.0, 10.0)) < 0.1,
+        "{a} {b}"
+    );
 
     // Under the beam: with the height cut below the beam's top, the click asks about the floor.
     h.get_by_label("Why? (W)").click();

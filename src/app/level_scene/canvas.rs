@@ -235,6 +235,36 @@ impl LevelScene {
                 }
             }
             LevelTool::Section => {
+                // Press, moves and release can reach egui in one frame (a quick stroke after a
+                // slow frame): no drag is seen then, the events say where it went.
+                let (pressed, released) = ui.input(|i| {
+                    let mut at = (None, None);
+                    for event in &i.events {
+                        if let egui::Event::PointerButton {
+                            pos,
+                            button: egui::PointerButton::Primary,
+                            pressed,
+                            ..
+                        } = event
+                        {
+                            if *pressed {
+                                at = (Some(*pos), None);
+                            } else if at.0.is_some() {
+                                at.1 = Some(*pos);
+                            }
+                        }
+                    }
+                    at
+                });
+                if let (Some(from), Some(to)) = (pressed, released)
+                    && rect.contains(from)
+                    && from.distance(to) > 3.0
+                {
+                    self.set_section(Some([
+                        view.world_from_screen(from),
+                        view.world_from_screen(to),
+                    ]));
+                }
                 if response.drag_started_by(egui::PointerButton::Primary) {
                     // From where the button went down, not where the drag was first seen.
                     self.section_from = ui
@@ -248,6 +278,14 @@ impl LevelScene {
                     self.set_section(Some([from, to]));
                 }
                 if response.drag_stopped() {
+                    // The release may come in the frame of the last move: its place ends the line.
+                    let end = ui
+                        .input(|i| i.pointer.latest_pos())
+                        .map(|p| view.world_from_screen(p))
+                        .or(pointer);
+                    if let (Some(from), Some(to)) = (self.section_from, end) {
+                        self.set_section(Some([from, to]));
+                    }
                     self.section_from = None;
                 }
             }
@@ -509,7 +547,7 @@ impl LevelScene {
                         format!(
                             "{:.2}{}",
                             record.world_y(s.max),
-                            if s.walkable[3] { "" } else { " ✗" }
+                            if s.walkable[3] { "" } else { " (not walkable)" }
                         )
                     })
                     .collect();

@@ -191,27 +191,18 @@ impl LevelScene {
             }
             previous = floor.map(|y| (sample.along, y)).or(previous);
         }
-        // The agent, on the floor where the asked point projects onto the line (or halfway).
-        let along = self
-            .why
-            .as_ref()
-            .map(|why| {
-                let p = Vec2::new(why.at[0], why.at[1]);
-                ((p - a).dot(b - a) / (length * length).max(1e-12)).clamp(0.0, 1.0) * length
-            })
-            .unwrap_or(length / 2.0);
+        // The agent, where the asked point is when it is on the line (or halfway).
+        let asked = self.why.as_ref().and_then(|why| {
+            let p = Vec2::new(why.at[0], why.at[1]);
+            let t = ((p - a).dot(b - a) / (length * length).max(1e-12)).clamp(0.0, 1.0);
+            let near = (a + (b - a) * t - p).length() <= record.cell_size;
+            near.then_some((t * length, why.height))
+        });
+        let along = asked.map_or(length / 2.0, |(along, _)| along);
         let nearest = samples
             .iter()
             .min_by(|p, q| (p.along - along).abs().total_cmp(&(q.along - along).abs()));
-        let asked_floor = self
-            .why
-            .as_ref()
-            .filter(|why| {
-                let p = Vec2::new(why.at[0], why.at[1]);
-                let t = (p - a).dot(b - a) / (length * length).max(1e-12);
-                (a + (b - a) * t.clamp(0.0, 1.0) - p).length() <= record.cell_size
-            })
-            .and_then(|why| why.height);
+        let asked_floor = asked.and_then(|(_, height)| height);
         if let Some(floor) = asked_floor.or_else(|| {
             nearest.and_then(|s| {
                 s.spans
