@@ -496,3 +496,102 @@ fn a_pursuit_lesson_with_options_out_of_range_opens_within_them() {
     let error = app().open_lesson(&path).expect_err("too many mobs");
     assert!(error.contains("more than 256 mobs"), "{error}");
 }
+
+/// The level view with a level of the test's own (a floor under a low slab), a parameter
+/// changed, a point asked about, a cross-section and a stage shown.
+fn level_app(level_file: &std::path::Path) -> navlab::app::NavlabApp {
+    let mut level = common::levels::Level::default();
+    level.add_box([0.0, -0.5, 0.0], [12.0, 0.0, 12.0]);
+    level.add_box([3.0, 1.8, 3.0], [9.0, 2.3, 9.0]);
+    std::fs::write(level_file, level.obj()).expect("written");
+    let mut app = app();
+    app.open_level_file(level_file);
+    let scene = &mut app.scenes.level;
+    scene.set_build_settings(navlab::level::BuildSettings {
+        agent_radius: 0.3,
+        ..Default::default()
+    });
+    scene.set_section(Some([Vec2::new(1.0, 6.0), Vec2::new(11.0, 6.0)]));
+    scene.ask([6.0, 6.0], Some(0));
+    scene.wait_for_build();
+    scene.show_step(5);
+    app
+}
+
+#[test]
+fn a_level_lesson_reopens_the_level_its_settings_the_question_and_the_section() {
+    // The build's times are shown: the same on both sides.
+    navlab::clock::fix_readings(true);
+    let dir = tempfile::tempdir().expect("temp");
+    let file = dir.path().join("slab.obj");
+    let path = dir.path().join("slab.navlab");
+    let mut first = level_app(&file);
+    assert!(first.scenes.level.why().is_some_and(|w| !w.is_kept()));
+    let before = picture(&mut first);
+    first.save_lesson(&path).expect("saved");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("written")).expect("JSON");
+    assert_eq!(json["scene"], "Level");
+    assert_eq!(json["level"]["level"]["path"], "slab.obj", "{json}");
+    assert_eq!(json["level"]["settings"]["agent_radius"], 0.3);
+
+    let mut second = app();
+    second.open_lesson(&path).expect("opens");
+    assert_eq!(second.settings.scene, SceneKind::Level);
+    let level = &second.scenes.level;
+    assert_eq!(level.build_settings().agent_radius, 0.3);
+    assert_eq!(level.shown_step(), 5);
+    assert_eq!(
+        level.why().map(|w| w.reason),
+        first.scenes.level.why().map(|w| w.reason)
+    );
+    second.notice = None;
+    first.notice = None;
+    let after = picture(&mut second);
+    let different = differences(&before, &after);
+    assert!(
+        different.is_empty(),
+        "{} pixels differ, first {:?}",
+        different.len(),
+        different.first()
+    );
+
+    // The same lesson saved elsewhere holds the level's text, and opens with no file beside it.
+    let away = tempfile::tempdir().expect("temp");
+    let moved = away.path().join("moved.navlab");
+    first.save_lesson(&moved).expect("saved");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&moved).expect("written")).expect("JSON");
+    assert!(
+        json["level"]["level"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("v "))
+    );
+    std::fs::remove_file(&file).expect("removed");
+    let mut third = app();
+    third.open_lesson(&moved).expect("opens without the file");
+    assert_eq!(
+        third.scenes.level.level().faces.len(),
+        first.scenes.level.level().faces.len()
+    );
+}
+
+#[test]
+fn a_lesson_with_level_settings_out_of_range_is_refused_and_nothing_changes() {
+    let dir = tempfile::tempdir().expect("temp");
+    let path = dir.path().join("bad.navlab");
+    let mut first = app();
+    first.settings.scene = SceneKind::Level;
+    first.save_lesson(&path).expect("saved");
+    let text = std::fs::read_to_string(&path).expect("written");
+    let mut json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    json["level"]["settings"]["cell_size"] = serde_json::json!(0.0);
+    std::fs::write(&path, json.to_string()).expect("written");
+    let mut second = app();
+    let error = second.open_lesson(&path).expect_err("refused");
+    assert!(
+        error.contains("cell-size") || error.contains("cell size"),
+        "{error}"
+    );
+    assert_eq!(second.settings.scene, SceneKind::Navmesh);
+}

@@ -63,7 +63,22 @@ fn a_link_opens_the_same_view_in_a_fresh_window() {
     assert!(second.map.file.is_none() && !second.map.dirty);
     second.notice = None;
     let after = picture(&mut second);
-    assert!(before.pixels == after.pixels, "the pictures differ");
+    let w = before.size[0];
+    let different: Vec<(usize, usize)> = before
+        .pixels
+        .iter()
+        .zip(&after.pixels)
+        .enumerate()
+        .filter(|(_, (a, b))| a != b)
+        .map(|(i, _)| (i % w, i / w))
+        .collect();
+    assert!(
+        different.is_empty(),
+        "{} pixels differ, from {:?} to {:?}",
+        different.len(),
+        different.first(),
+        different.last()
+    );
 }
 
 #[test]
@@ -212,4 +227,46 @@ fn copy_link_asks_for_the_web_page_once_then_copies() {
     assert_eq!(h.state().settings.web_address.as_deref(), Some(PAGE));
     let notice = h.state().notice.clone().unwrap_or_default();
     assert!(notice.starts_with("Copied a link"), "{notice}");
+}
+
+#[test]
+fn a_level_link_opens_the_level_view_with_its_question_and_section() {
+    // The build's times are shown: the same on both sides.
+    navlab::clock::fix_readings(true);
+    let mut first = app();
+    first.settings.scene = SceneKind::Level;
+    let level = &mut first.scenes.level;
+    level.set_section(Some([Vec2::new(1.0, 12.0), Vec2::new(8.0, 12.0)]));
+    level.ask([3.75, 12.0], Some(0));
+    level.wait_for_build();
+    level.show_step(5);
+    let before = picture(&mut first);
+    let link = first.share_link(PAGE).expect("small enough");
+
+    let mut second = app();
+    second
+        .open_share_fragment(fragment(&link))
+        .expect("the link opens");
+    assert_eq!(second.settings.scene, SceneKind::Level);
+    assert_eq!(second.scenes.level.shown_step(), 5);
+    assert!(second.scenes.level.why().is_some());
+    second.notice = None;
+    first.notice = None;
+    let after = picture(&mut second);
+    let w = before.size[0];
+    let different: Vec<(usize, usize)> = before
+        .pixels
+        .iter()
+        .zip(&after.pixels)
+        .enumerate()
+        .filter(|(_, (a, b))| a != b)
+        .map(|(i, _)| (i % w, i / w))
+        .collect();
+    assert!(
+        different.is_empty(),
+        "{} pixels differ, from {:?} to {:?}",
+        different.len(),
+        different.first(),
+        different.last()
+    );
 }

@@ -38,6 +38,34 @@ pub struct Lesson {
     /// The pursuit on that map (none in lessons of navlabs before it was in them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pursuit: Option<PursuitPart>,
+    /// The level view (none in lessons of navlabs before it was in them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<LevelPart>,
+}
+
+/// The level view in a lesson: the level geometry, the build's parameters, the point asked
+/// about, the cross-section, the height cut and the camera. The build is made again on opening.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LevelPart {
+    /// The level geometry (an OBJ, Y up).
+    pub level: Source,
+    /// The build's parameters (checked on opening, as the command line checks them).
+    pub settings: crate::level::BuildSettings,
+    /// The point asked about (x, z).
+    #[serde(default, deserialize_with = "optional_point_in_range")]
+    pub asked: Option<[f64; 2]>,
+    /// Which surface there, from the bottom (the top one when none).
+    #[serde(default)]
+    pub floor: Option<usize>,
+    /// The cross-section's line.
+    #[serde(default, deserialize_with = "line_in_range")]
+    pub section: Option<[[f64; 2]; 2]>,
+    /// The height cut.
+    #[serde(default, deserialize_with = "height_in_range")]
+    pub cut: Option<f64>,
+    /// The camera, when it was moved from the whole level's view.
+    #[serde(default, deserialize_with = "camera_in_range")]
+    pub camera: Option<super::camera::Camera>,
 }
 
 /// The most mobs a lesson holds.
@@ -161,6 +189,31 @@ fn point_in_range<'de, D: serde::Deserializer<'de>>(d: D) -> Result<[f64; 2], D:
     Ok([coordinate_in_range(x)?, coordinate_in_range(y)?])
 }
 
+fn optional_point_in_range<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<[f64; 2]>, D::Error> {
+    Option::<[f64; 2]>::deserialize(d)?
+        .map(|[x, y]| Ok([coordinate_in_range(x)?, coordinate_in_range(y)?]))
+        .transpose()
+}
+
+fn line_in_range<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<[[f64; 2]; 2]>, D::Error> {
+    Option::<[[f64; 2]; 2]>::deserialize(d)?
+        .map(|line| {
+            let mut checked = [[0.0; 2]; 2];
+            for (point, out) in line.iter().zip(&mut checked) {
+                *out = [
+                    coordinate_in_range(point[0])?,
+                    coordinate_in_range(point[1])?,
+                ];
+            }
+            Ok(checked)
+        })
+        .transpose()
+}
+
 fn height_in_range<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
     Option::<f64>::deserialize(d)?
         .map(coordinate_in_range)
@@ -256,6 +309,52 @@ fn resolve(relative: &str, folder: &Path) -> Result<PathBuf, String> {
 }
 
 impl NavlabApp {
+    /// Reads the level a lesson names (nothing shown changes): its settings checked, its
+    /// geometry read from the lesson's folder, the built-in one, or the lesson itself.
+    fn read_level_part(
+        &self,
+        part: &LevelPart,
+        name: &str,
+        file_in: &dyn Fn(&str) -> Result<PathBuf, String>,
+    ) -> Result<super::level_scene::LevelGeometry, String> {
+        part.settings
+            .check()
+            .map_err(|e| format!("{name}: the level's build settings: {e}"))?;
+        let plane = crate::navmesh::Plane::Xz;
+        match &part.level {
+            Source::File { path: relative } => {
+                let file = file_in(relative)?;
+                let raw = crate::navmesh::obj::load_raw(&file, plane).map_err(|e| e.to_string())?;
+                Ok(super::level_scene::LevelGeometry {
+                    name: crate::input::file_label(&file),
+                    path: Some(file),
+                    positions: raw.positions,
+                    faces: raw.polygons,
+                })
+            }
+            Source::BuiltIn { name: built_in }
+                if built_in == crate::assets::PROVING_GROUND.name =>
+            {
+                Ok(super::level_scene::LevelGeometry::built_in())
+            }
+            Source::BuiltIn { name: built_in } => Err(format!(
+                "{name}: no built-in level is called {}",
+                crate::input::quoted(built_in)
+            )),
+            Source::Embedded { text } => {
+                let part_name = format!("{name}[level.level.text]");
+                let raw = crate::navmesh::obj::parse_raw(text.as_bytes(), &part_name, plane)
+                    .map_err(|e| e.to_string())?;
+                Ok(super::level_scene::LevelGeometry {
+                    name: format!("the level of {}", crate::input::file_label(Path::new(name))),
+                    path: None,
+                    positions: raw.positions,
+                    faces: raw.polygons,
+                })
+            }
+        }
+    }
+
     /// The lesson of what is shown, to be written at `path` (files in its folder are named,
     /// others and edited documents are put inside).
     pub fn lesson(&self, path: &Path) -> Result<Lesson, String> {
@@ -334,6 +433,7 @@ impl NavlabApp {
             selected: hunt.selected,
             camera: camera(&hunt.camera),
         };
+        let level = self.level_part(folder, camera(&self.scenes.level.camera))?;
         let kind = self.settings.scene;
         Ok(Lesson {
             navlab_lesson: LESSON_VERSION,
@@ -356,6 +456,51 @@ impl NavlabApp {
                 camera: camera(&grid.camera),
             },
             pursuit: Some(pursuit),
+            level: Some(level),
+        })
+    }
+
+    /// The level view's part of a lesson: the built-in level by name, a file in `folder` by
+    /// its path, any other level inside the lesson.
+    fn level_part(
+        &self,
+        folder: Option<&Path>,
+        camera: Option<super::camera::Camera>,
+    ) -> Result<LevelPart, String> {
+        let scene = &self.scenes.level;
+        let geometry = scene.level();
+        let level = match (&geometry.path, folder) {
+            (None, _) if scene.shows_built_in() => Source::BuiltIn {
+                name: crate::assets::PROVING_GROUND.name.to_string(),
+            },
+            (Some(file), Some(folder)) if relative_to(file, folder).is_some() => Source::File {
+                path: relative_to(file, folder).unwrap_or_default(),
+            },
+            _ => {
+                let raw = crate::navmesh::RawMesh::new(
+                    geometry.positions.clone(),
+                    geometry.faces.clone(),
+                    crate::navmesh::Plane::Xz,
+                );
+                let text = raw.to_obj("the level of a navlab lesson (Y up)");
+                if text.len() > MAX_EMBEDDED_BYTES {
+                    return Err(format!(
+                        "the level is too large to put inside the lesson ({}): save the lesson in the level's folder",
+                        crate::input::bytes_in_words(text.len() as u64)
+                    ));
+                }
+                Source::Embedded { text }
+            }
+        };
+        let asked = scene.asked();
+        Ok(LevelPart {
+            level,
+            settings: scene.build_settings(),
+            asked: asked.map(|(at, _)| at),
+            floor: asked.and_then(|(_, floor)| floor),
+            section: scene.section().map(|[a, b]| [[a.x, a.y], [b.x, b.y]]),
+            cut: scene.cut(),
+            camera,
         })
     }
 
@@ -515,6 +660,10 @@ impl NavlabApp {
                 ));
             }
         };
+        let level = match &lesson.level {
+            Some(part) => Some(self.read_level_part(part, name, &file_in)?),
+            None => None,
+        };
         // Now the window changes.
         let navmesh = &mut self.scenes.navmesh;
         navmesh.settings = lesson.navmesh.settings.clamped();
@@ -577,6 +726,18 @@ impl NavlabApp {
             }
             None if lesson.scene == SceneKind::Pursuit => self.scenes.pursuit.sync_map(&self.map),
             None => {}
+        }
+        if let (Some(part), Some(geometry)) = (&lesson.level, level) {
+            let line = part
+                .section
+                .map(|[a, b]| [Vec2::new(a[0], a[1]), Vec2::new(b[0], b[1])]);
+            let asked = part.asked.map(|at| (at, part.floor));
+            self.scenes
+                .level
+                .restore(geometry, part.settings, part.cut, line, asked);
+            if let Some(camera) = part.camera {
+                self.scenes.level.camera.set(camera);
+            }
         }
         self.scenes.get_mut(lesson.scene).show_step(lesson.step);
         self.banner.error = None;

@@ -14,7 +14,7 @@ const NO_NAVMESH: (&str, &str) = (
 impl NavlabApp {
     /// Reads level geometry (an OBJ, Y up) and shows it in the level view, built with the
     /// view's parameters; an unreadable file leaves the level shown before.
-    pub(super) fn open_level_file(&mut self, path: &Path) {
+    pub fn open_level_file(&mut self, path: &Path) {
         let path = super::documents::absolute(path.to_path_buf());
         match crate::navmesh::obj::load_raw(&path, crate::navmesh::Plane::Xz) {
             Ok(raw) => {

@@ -37,12 +37,16 @@ pub struct LevelGeometry {
 }
 
 impl LevelGeometry {
+    /// The built-in level's name as the view shows it.
+    pub fn built_in_name() -> String {
+        format!("{} (built in)", crate::assets::PROVING_GROUND.name)
+    }
+
     /// The built-in level.
     pub fn built_in() -> Self {
-        let level = crate::assets::PROVING_GROUND;
-        let raw = level.read().unwrap_or_default();
+        let raw = crate::assets::PROVING_GROUND.read().unwrap_or_default();
         Self {
-            name: format!("{} (built in)", level.name),
+            name: Self::built_in_name(),
             path: None,
             positions: raw.positions,
             faces: raw.polygons,
@@ -183,7 +187,8 @@ pub struct LevelScene {
     built: Option<Arc<Built>>,
     error: Option<String>,
     playback: Playback,
-    camera: CanvasCamera,
+    /// The canvas's camera.
+    pub camera: CanvasCamera,
     canvas_rect: Option<egui::Rect>,
     legend_rect: Option<egui::Rect>,
     tool: LevelTool,
@@ -267,6 +272,44 @@ impl LevelScene {
         self.camera.fit_next_frame();
         self.playback.cursor = Stage::ALL.len();
         self.rebuild();
+    }
+
+    /// Shows `level` built with `settings`, with the height cut, the cross-section and the
+    /// point asked about given (one build).
+    pub fn restore(
+        &mut self,
+        level: LevelGeometry,
+        settings: BuildSettings,
+        cut: Option<f64>,
+        section: Option<[Vec2; 2]>,
+        asked: Option<Asked>,
+    ) {
+        self.level = Arc::new(level);
+        self.settings.build = settings;
+        self.built = None;
+        self.why = None;
+        self.textures.clear();
+        self.camera.fit_next_frame();
+        self.cut = cut;
+        self.set_section(section);
+        self.asked = asked;
+        self.rebuild();
+        self.wait_for_build();
+    }
+
+    /// Whether the built-in level is shown.
+    pub fn shows_built_in(&self) -> bool {
+        self.level.path.is_none() && self.level.name == LevelGeometry::built_in_name()
+    }
+
+    /// The point asked about last, and which surface.
+    pub fn asked(&self) -> Option<Asked> {
+        self.asked
+    }
+
+    /// The height cut, if any.
+    pub fn cut(&self) -> Option<f64> {
+        self.cut
     }
 
     /// The camera and canvas of the last frame drawn.
