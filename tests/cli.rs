@@ -1775,6 +1775,18 @@ fn build_makes_recasts_navmesh_of_its_demo_level_and_refuses_bad_parameters() {
     assert_eq!(code, Some(0), "{stderr}");
     let info: Value = serde_json::from_str(&info).expect("JSON");
     assert_eq!(info["islands"], 17, "{info}");
+    // Recast's polygons themselves: the same islands, fewer triangles than the detail mesh
+    // (which cuts them to follow the ground's height).
+    let (code, stdout, stderr) =
+        navlab(&["build", level, "--out", out_text, "--polygons", "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let polygons: Value = serde_json::from_str(&stdout).expect("one JSON object");
+    assert_eq!(polygons["islands"], 17);
+    assert!(
+        polygons["triangles"].as_u64() < answer["triangles"].as_u64(),
+        "{polygons}"
+    );
+    assert!((polygons["plan_area"].as_f64().expect("area") / area - 1.0).abs() < 1e-6);
 
     for (args, says) in [
         (

@@ -84,12 +84,14 @@ pub(super) fn why_command(
     ExitCode::SUCCESS
 }
 
-/// Builds the navmesh of `level` with `args` and writes it to `out`; exit 0, or 2 for an
+/// Builds the navmesh of `level` with `args` and writes it to `out` (the detail mesh, or with
+/// `polygons` Recast's polygon mesh); exit 0, or 2 for an
 /// unreadable level, a bad parameter, a level with no navmesh or a failed write.
 pub(super) fn build_command(
     level: &Path,
     out: &Path,
     args: &LevelBuildArgs,
+    polygons: bool,
     json: bool,
 ) -> ExitCode {
     let shown = crate::input::shown(level);
@@ -105,7 +107,12 @@ pub(super) fn build_command(
         }
     };
     let counts = built.counts;
-    let mesh = match built.into_navmesh() {
+    let mesh = if polygons {
+        built.polygon_navmesh()
+    } else {
+        built.into_navmesh()
+    };
+    let mesh = match mesh {
         Ok(mesh) => mesh,
         Err(error) => {
             complain!(
@@ -115,7 +122,8 @@ pub(super) fn build_command(
             return ExitCode::from(2);
         }
     };
-    let comment = format!("{shown}, built by navlab (Recast's stages)");
+    let what = if polygons { "polygons" } else { "detail mesh" };
+    let comment = format!("{shown}, built by navlab (Recast's stages): the {what}");
     if let Err(code) = super::mesh::write_mesh(&mesh, out, &comment, false) {
         return code;
     }

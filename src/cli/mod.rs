@@ -346,6 +346,10 @@ pub enum Command {
         out: PathBuf,
         #[command(flatten)]
         settings: LevelBuildArgs,
+        /// Write Recast's polygon mesh (convex polygons, heights at their corners only) instead
+        /// of the detail mesh (triangles that follow the ground's height).
+        #[arg(long)]
+        polygons: bool,
         /// Print one JSON object (the settings, each stage's counts, the islands) instead of text.
         #[arg(long)]
         json: bool,
@@ -514,8 +518,9 @@ pub fn run(command: Command) -> ExitCode {
             level,
             out,
             settings,
+            polygons,
             json,
-        } => level::build_command(&level, &out, &settings, json),
+        } => level::build_command(&level, &out, &settings, polygons, json),
         Command::Why {
             level,
             at,

@@ -48,22 +48,36 @@ pub struct StageCounts {
 pub struct LevelBuild {
     /// The polygons, in world units (XZ plane, Y up), vertices numbered as Recast's.
     pub polygons: RawMesh,
+    /// The detail mesh: the polygons' plan cut into triangles that follow the ground's height
+    /// (world units, XZ plane; a vertex shared by polygons is one vertex).
+    pub detail: RawMesh,
     /// What each stage made.
     pub counts: StageCounts,
 }
 
 impl LevelBuild {
-    /// The polygons as a navmesh (XZ plane, Y up; Recast's vertices are shared already, so none
-    /// is welded).
+    /// The navmesh to search: the detail mesh (the polygons' plan, the ground's heights, so
+    /// that a path's height is the floor's and stacked floors stay apart).
     pub fn into_navmesh(self) -> Result<crate::navmesh::NavMesh, crate::navmesh::BuildError> {
-        crate::navmesh::NavMesh::from_raw(
-            self.polygons,
-            crate::navmesh::BuildOptions {
-                plane: Plane::Xz,
-                relative_weld_tolerance: 0.0,
-            },
-        )
+        raw_navmesh(self.detail)
     }
+
+    /// The polygons alone as a navmesh (their corners' heights only), as Recast's polygon mesh
+    /// is.
+    pub fn polygon_navmesh(self) -> Result<crate::navmesh::NavMesh, crate::navmesh::BuildError> {
+        raw_navmesh(self.polygons)
+    }
+}
+
+/// A navmesh of a build's mesh (XZ plane; its vertices are shared already, so none is welded).
+pub fn raw_navmesh(raw: RawMesh) -> Result<crate::navmesh::NavMesh, crate::navmesh::BuildError> {
+    crate::navmesh::NavMesh::from_raw(
+        raw,
+        crate::navmesh::BuildOptions {
+            plane: Plane::Xz,
+            relative_weld_tolerance: 0.0,
+        },
+    )
 }
 
 /// The f32 value of a setting (the port computes in f32, as Recast does).
@@ -293,15 +307,22 @@ fn run(
     counts.polygons = polygon_mesh.polygon_count();
     counts.vertices = polygon_mesh.vertices.len();
     counts.detail_triangles = detail.triangles.len();
+    let detail_triangles = world_detail(&detail);
+    let detail = shared_corners(&detail_triangles);
     if let Some(record) = record.as_deref_mut() {
-        record.detail = world_detail(&detail);
+        record.detail = detail_triangles;
+        record.detail_mesh = detail.clone();
     }
     lap.lap(1);
     counts.milliseconds = started.elapsed().as_secs_f64() * 1000.0;
     if let Some(record) = record {
         record.milliseconds = lap.laps;
     }
-    Ok(LevelBuild { polygons, counts })
+    Ok(LevelBuild {
+        polygons,
+        detail,
+        counts,
+    })
 }
 
 /// Every span of the heightfield as rasterised.
@@ -403,6 +424,24 @@ fn world_contours<T>(
             points: corners(c).iter().map(|(v, _)| world(v)).collect(),
         })
         .collect()
+}
+
+/// Triangles as a mesh whose corners at the same place are one vertex (the detail mesh samples
+/// a polygon's sides alike from both polygons, so shared corners are equal to the bit).
+fn shared_corners(triangles: &[[[f64; 3]; 3]]) -> RawMesh {
+    let mut index: std::collections::HashMap<[u64; 3], usize> = Default::default();
+    let mut positions = Vec::new();
+    let mut polygons = Vec::with_capacity(triangles.len());
+    for triangle in triangles {
+        let corners = triangle.map(|p| {
+            *index.entry(p.map(f64::to_bits)).or_insert_with(|| {
+                positions.push(p);
+                positions.len() - 1
+            })
+        });
+        polygons.push(corners.to_vec());
+    }
+    RawMesh::new(positions, polygons, Plane::Xz)
 }
 
 /// The detail mesh's triangles in world units.

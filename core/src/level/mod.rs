@@ -10,7 +10,7 @@ mod settings;
 mod stages;
 mod why;
 
-pub use build::{LevelBuild, StageCounts, build_navmesh, build_recorded};
+pub use build::{LevelBuild, StageCounts, build_navmesh, build_recorded, raw_navmesh};
 pub use record::{
     BuildRecord, DIRECTIONS, NO_NEIGHBOUR, RecordedCompactSpan, RecordedContour, RecordedSpan,
 };

@@ -90,6 +90,8 @@ pub struct BuildRecord {
     pub polygon_islands: Vec<usize>,
     /// The detail mesh's triangles, in world units.
     pub detail: Vec<[[f64; 3]; 3]>,
+    /// The same as a mesh with shared corners: the navmesh to search.
+    pub detail_mesh: RawMesh,
     /// Milliseconds each stage took, in [`Stage::ALL`]'s order.
     pub milliseconds: Vec<f64>,
 }

@@ -405,17 +405,12 @@ impl LevelScene {
         }
     }
 
-    /// The navmesh of the build shown, for the navmesh view.
+    /// The navmesh of the build shown, for the navmesh view: the detail mesh (the polygons'
+    /// plan at the ground's heights).
     pub fn navmesh(&self) -> Result<crate::navmesh::NavMesh, String> {
         let built = self.built.as_ref().ok_or("the level has no navmesh yet")?;
-        crate::navmesh::NavMesh::from_raw(
-            built.record.polygons.clone(),
-            crate::navmesh::BuildOptions {
-                plane: crate::navmesh::Plane::Xz,
-                relative_weld_tolerance: 0.0,
-            },
-        )
-        .map_err(|error| format!("no navmesh is left: {error}"))
+        crate::level::raw_navmesh(built.record.detail_mesh.clone())
+            .map_err(|error| format!("no navmesh is left: {error}"))
     }
 
     fn rebuild(&mut self) {
