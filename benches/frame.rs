@@ -1,11 +1,13 @@
 //! CPU cost of one frame of the window, headless: the egui pass (layout, the batched canvas
 //! meshes, the tile texture) plus tessellation, on a generated 100k-triangle mesh and on a
 //! 2048 × 2048 tile map fitted to the window; and of a step back through a long recorded
-//! search. Run: `cargo bench --bench frame`.
+//! search; and in the level view, a parameter changed on Recast's demo level: the build again and
+//! the frame that draws it. Run: `cargo bench --bench frame`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use navlab::app::files::ScriptedDialogs;
 use navlab::app::navmesh_scene::MeshSource;
+use navlab::app::screenshot::Steps;
 use navlab::app::{AppSettings, NavlabApp};
 use navlab::navmesh::generate::{GridMeshSpec, jittered_grid};
 use std::hint::black_box;
@@ -124,6 +126,48 @@ fn frame(c: &mut Criterion) {
     );
 }
 
+/// The level view on Recast's demo level (`nav_test.obj` from `../shared/testdata`) at the
+/// regions stage: the agent's radius changed (0.6 and 0.5 in turn), the level built again and
+/// one frame drawn with the new stage's texture.
+fn level_frame(c: &mut Criterion) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/testdata/meshes/obj/nav_test.obj");
+    if !path.is_file() {
+        eprintln!(
+            "SKIPPED: {} is absent (see ../shared/testdata/SOURCES.md)",
+            path.display()
+        );
+        return;
+    }
+    let mut app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
+    app.open_level_file(&path);
+    assert!(
+        app.scenes.level.built().is_some(),
+        "{:?}",
+        app.scenes.level.error()
+    );
+    app.scenes.level.show_step(9);
+    let ctx = egui::Context::default();
+    for _ in 0..3 {
+        run_frame(&ctx, &mut app);
+    }
+    let mut radius = 0.6;
+    let mut group = c.benchmark_group("level_view");
+    group.sample_size(20);
+    group.bench_function("nav_test: a parameter changed, built and drawn", |b| {
+        b.iter(|| {
+            radius = if radius == 0.6 { 0.5 } else { 0.6 };
+            let settings = navlab::level::BuildSettings {
+                agent_radius: radius,
+                ..app.scenes.level.build_settings()
+            };
+            app.scenes.level.set_build_settings(settings);
+            black_box(run_frame(&ctx, &mut app))
+        })
+    });
+    group.finish();
+}
+
 /// A 2048² map (one tile in ten a wall, seeded) fitted to the window, halfway through A*: its
 /// tiles are under a pixel each, so they are drawn as one texture, kept while nothing it shows
 /// changes and patched where a replay step changes it.
@@ -237,5 +281,5 @@ fn replay_back(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frame, tile_map_frame, replay_back);
+criterion_group!(benches, frame, tile_map_frame, replay_back, level_frame);
 criterion_main!(benches);
