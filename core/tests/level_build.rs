@@ -2,6 +2,7 @@
 //! (`../shared/testdata/meshes/obj/nav_test.obj`, the numbers `SOURCES.md` lists).
 
 mod common;
+use navlab_core::geom::Vec2;
 use navlab_core::level::{BuildSettings, LevelError, build_navmesh};
 use navlab_core::navmesh::{NavMesh, Plane, obj};
 
@@ -233,5 +234,100 @@ fn the_record_of_a_build_agrees_with_the_build_stage_by_stage() {
         let sentence = stage.sentence(&record, &settings);
         assert!(sentence.ends_with('.') && sentence.chars().any(|c| c.is_ascii_digit()));
         assert!(stage.pseudocode_lines().end <= navlab_core::level::PSEUDOCODE.len());
+    }
+}
+
+#[test]
+fn a_marked_volume_gives_its_ground_an_area_type_that_a_search_pays_for() {
+    let mut level = common::levels::Level::default();
+    level.add_box([0.0, -0.5, 0.0], [20.0, 0.0, 10.0]);
+    let mud = navlab_core::level::MarkedVolume {
+        points: vec![[8.0, -1.0], [12.0, -1.0], [12.0, 7.0], [8.0, 7.0]],
+        min_y: -1.0,
+        max_y: 1.0,
+        area: "mud".into(),
+    };
+    let (built, record) = navlab_core::level::build_marked(
+        &level.positions,
+        &level.faces,
+        std::slice::from_ref(&mud),
+        &BuildSettings::default(),
+    )
+    .expect("builds");
+    assert!(record.polygons.polygon_areas.contains(&2), "a mud polygon");
+    let mesh = built.into_navmesh().expect("a navmesh");
+    let names = mesh.area_names();
+    let mud_id = names.iter().position(|n| n == "mud").expect("mud named");
+    for (t, triangle) in mesh.triangles().iter().enumerate() {
+        let c = triangle.centroid;
+        let inside = (8.5..11.5).contains(&c.x) && c.y < 6.5;
+        let outside = !(7.5..12.5).contains(&c.x) || c.y > 7.5;
+        let area = usize::from(mesh.area_type(t));
+        if inside {
+            assert_eq!(area, mud_id, "triangle {t} at {c}");
+        } else if outside {
+            assert_eq!(area, 0, "triangle {t} at {c}");
+        }
+    }
+    // Mud as dear as ground: the path goes across it; ten times dearer: round by the clear side.
+    let (from, to) = (Vec2::new(2.0, 1.5), Vec2::new(18.0, 1.5));
+    let across = mesh
+        .query()
+        .area_cost("mud", 1.0)
+        .expect("mud is an area")
+        .path(from, to)
+        .expect("a path");
+    let is_mud = |t: &usize| usize::from(mesh.area_type(*t)) == mud_id;
+    assert!(
+        across.corridor.iter().any(is_mud),
+        "straight across the mud: {:?} {:?}",
+        across.waypoints,
+        across
+            .corridor
+            .iter()
+            .map(|&t| (mesh.triangles()[t].centroid, mesh.area_type(t)))
+            .collect::<Vec<_>>()
+    );
+    let round = mesh
+        .query()
+        .area_cost("mud", 10.0)
+        .expect("mud is an area")
+        .path(from, to)
+        .expect("a path");
+    let muddy: Vec<Vec2> = round
+        .corridor
+        .iter()
+        .filter(|t| is_mud(t))
+        .map(|&t| mesh.triangles()[t].centroid)
+        .collect();
+    assert!(muddy.is_empty(), "{:?} through {muddy:?}", round.waypoints);
+    assert!(
+        round.waypoints.iter().any(|p| p.y > 6.5),
+        "{:?}",
+        round.waypoints
+    );
+    // A volume with no area, or named ground, is refused by name.
+    for bad in [
+        navlab_core::level::MarkedVolume {
+            points: vec![[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]],
+            ..mud.clone()
+        },
+        navlab_core::level::MarkedVolume {
+            area: "ground".into(),
+            ..mud.clone()
+        },
+        navlab_core::level::MarkedVolume {
+            min_y: 2.0,
+            ..mud.clone()
+        },
+    ] {
+        let error = navlab_core::level::build_marked(
+            &level.positions,
+            &level.faces,
+            &[bad],
+            &BuildSettings::default(),
+        )
+        .expect_err("refused");
+        assert!(matches!(error, LevelError::Volume { .. }), "{error}");
     }
 }

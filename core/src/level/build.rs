@@ -7,13 +7,16 @@
 use super::record::{
     BuildRecord, NO_NEIGHBOUR, RecordedCompactSpan, RecordedContour, RecordedSpan,
 };
-use super::settings::{BuildSettings, LevelError, MAX_GRID_CELLS};
+use super::settings::{
+    BuildSettings, LevelError, MAX_GRID_CELLS, MAX_VOLUMES, MarkedVolume, convex_hull,
+};
 use super::stages::Stage;
 use crate::clock::Stopwatch;
+use crate::navmesh::areas::{AreaId, MAX_AREA_TYPES};
 use crate::navmesh::{Plane, RawMesh};
 use rerecast::{
-    AreaType, BuildContoursFlags, CompactHeightfield, ContourSet, DetailNavmesh, Heightfield,
-    HeightfieldBuilder, PolygonNavmesh, TriMesh,
+    AreaType, BuildContoursFlags, CompactHeightfield, ContourSet, ConvexVolume, DetailNavmesh,
+    Heightfield, HeightfieldBuilder, PolygonNavmesh, TriMesh,
 };
 
 /// What each stage made.
@@ -92,7 +95,20 @@ pub fn build_navmesh(
     faces: &[Vec<usize>],
     settings: &BuildSettings,
 ) -> Result<LevelBuild, LevelError> {
-    run(positions, faces, settings, None)
+    run(positions, faces, &[], settings, None)
+}
+
+/// Builds the navmesh as [`build_recorded`] does, with the ground inside `volumes` marked with
+/// their area types (kept apart in their own polygons, named in the meshes' area tables).
+pub fn build_marked(
+    positions: &[[f64; 3]],
+    faces: &[Vec<usize>],
+    volumes: &[MarkedVolume],
+    settings: &BuildSettings,
+) -> Result<(LevelBuild, BuildRecord), LevelError> {
+    let mut record = BuildRecord::default();
+    let build = run(positions, faces, volumes, settings, Some(&mut record))?;
+    Ok((build, record))
 }
 
 /// Builds the navmesh as [`build_navmesh`] does, and keeps what every stage made.
@@ -101,9 +117,7 @@ pub fn build_recorded(
     faces: &[Vec<usize>],
     settings: &BuildSettings,
 ) -> Result<(LevelBuild, BuildRecord), LevelError> {
-    let mut record = BuildRecord::default();
-    let build = run(positions, faces, settings, Some(&mut record))?;
-    Ok((build, record))
+    build_marked(positions, faces, &[], settings)
 }
 
 /// Times the stages one after another.
@@ -131,10 +145,12 @@ impl Lap {
 fn run(
     positions: &[[f64; 3]],
     faces: &[Vec<usize>],
+    volumes: &[MarkedVolume],
     settings: &BuildSettings,
     mut record: Option<&mut BuildRecord>,
 ) -> Result<LevelBuild, LevelError> {
     settings.check()?;
+    let (area_names, marks) = volume_areas(volumes)?;
     let started = Stopwatch::start();
     let mut lap = Lap::new();
     let stage = |stage: &'static str| {
@@ -250,6 +266,9 @@ fn run(
     }
     lap.lap(1);
     compact.erode_walkable_area(cells.walkable_radius);
+    for mark in &marks {
+        compact.mark_convex_poly_area(mark);
+    }
     if let Some(record) = record.as_deref_mut() {
         for (kept, area) in record.compact.iter_mut().zip(&compact.areas) {
             kept.kept_by_erosion = area.is_walkable();
@@ -291,7 +310,16 @@ fn run(
     let polygon_mesh = contours
         .into_polygon_mesh(settings.verts_per_poly)
         .map_err(|e| stage("the polygons")(&e))?;
-    let polygons = world_polygons(&polygon_mesh);
+    let mut polygons = world_polygons(&polygon_mesh);
+    let polygon_areas: Vec<AreaId> = polygon_mesh
+        .areas
+        .iter()
+        .map(|&area| area_id(area))
+        .collect();
+    if !marks.is_empty() {
+        polygons.polygon_areas = polygon_areas.clone();
+        polygons.area_names = area_names.clone();
+    }
     if let Some(record) = record.as_deref_mut() {
         record.polygon_islands = super::record::polygon_islands(&polygons);
         record.polygons = polygons.clone();
@@ -307,8 +335,15 @@ fn run(
     counts.polygons = polygon_mesh.polygon_count();
     counts.vertices = polygon_mesh.vertices.len();
     counts.detail_triangles = detail.triangles.len();
-    let detail_triangles = world_detail(&detail);
-    let detail = shared_corners(&detail_triangles);
+    let (detail_triangles, detail_polygons) = world_detail(&detail);
+    let mut detail = shared_corners(&detail_triangles);
+    if !marks.is_empty() {
+        detail.polygon_areas = detail_polygons
+            .iter()
+            .map(|&p| polygon_areas.get(p).copied().unwrap_or(0))
+            .collect();
+        detail.area_names = area_names;
+    }
     if let Some(record) = record.as_deref_mut() {
         record.detail = detail_triangles;
         record.detail_mesh = detail.clone();
@@ -444,10 +479,54 @@ fn shared_corners(triangles: &[[[f64; 3]; 3]]) -> RawMesh {
     RawMesh::new(positions, polygons, Plane::Xz)
 }
 
-/// The detail mesh's triangles in world units.
-fn world_detail(detail: &DetailNavmesh) -> Vec<[[f64; 3]; 3]> {
+/// The area id of a polygon's Recast area: the default walkable area is ground, a marked one
+/// is its own number.
+fn area_id(area: AreaType) -> AreaId {
+    if area == AreaType::DEFAULT_WALKABLE {
+        0
+    } else {
+        area.0
+            .min(u8::try_from(MAX_AREA_TYPES - 1).unwrap_or(u8::MAX))
+    }
+}
+
+/// The area table of a build with `volumes` (the built-in names, then the volumes' own), and
+/// each volume as Recast marks it (its area the id in that table).
+fn volume_areas(volumes: &[MarkedVolume]) -> Result<(Vec<String>, Vec<ConvexVolume>), LevelError> {
+    if volumes.len() > MAX_VOLUMES {
+        return Err(LevelError::TooMany(format!(
+            "{} marked volumes are more than the {MAX_VOLUMES} a build takes",
+            volumes.len()
+        )));
+    }
+    let mut names = crate::navmesh::areas::built_in_names();
+    let mut marks = Vec::with_capacity(volumes.len());
+    for volume in volumes {
+        volume.check()?;
+        let id = crate::navmesh::areas::intern(&mut names, &volume.area).ok_or_else(|| {
+            LevelError::TooMany(format!(
+                "more than {MAX_AREA_TYPES} area types: {} is one too many",
+                crate::input::printable(&volume.area)
+            ))
+        })?;
+        marks.push(ConvexVolume {
+            vertices: convex_hull(&volume.points)
+                .iter()
+                .map(|&[x, z]| glam::Vec2::new(f32_of(x), f32_of(z)))
+                .collect(),
+            min_y: f32_of(volume.min_y),
+            max_y: f32_of(volume.max_y),
+            area: AreaType(id),
+        });
+    }
+    Ok((names, marks))
+}
+
+/// The detail mesh's triangles in world units, and the polygon each is of.
+fn world_detail(detail: &DetailNavmesh) -> (Vec<[[f64; 3]; 3]>, Vec<usize>) {
     let mut triangles = Vec::with_capacity(detail.triangles.len());
-    for mesh in &detail.meshes {
+    let mut polygons = Vec::with_capacity(detail.triangles.len());
+    for (polygon, mesh) in detail.meshes.iter().enumerate() {
         let base_vertex = mesh.base_vertex_index as usize;
         let first = mesh.base_triangle_index as usize;
         let last = first + mesh.triangle_count as usize;
@@ -464,10 +543,11 @@ fn world_detail(detail: &DetailNavmesh) -> Vec<[[f64; 3]; 3]> {
                 corner(triangle[2]),
             ) {
                 triangles.push([a, b, c]);
+                polygons.push(polygon);
             }
         }
     }
-    triangles
+    (triangles, polygons)
 }
 
 /// The polygon mesh in world units.

@@ -10,10 +10,14 @@ mod settings;
 mod stages;
 mod why;
 
-pub use build::{LevelBuild, StageCounts, build_navmesh, build_recorded, raw_navmesh};
+pub use build::{
+    LevelBuild, StageCounts, build_marked, build_navmesh, build_recorded, raw_navmesh,
+};
 pub use record::{
     BuildRecord, DIRECTIONS, NO_NEIGHBOUR, RecordedCompactSpan, RecordedContour, RecordedSpan,
 };
-pub use settings::{BuildSettings, CellSettings, LevelError, MAX_GRID_CELLS};
+pub use settings::{
+    BuildSettings, CellSettings, LevelError, MAX_GRID_CELLS, MAX_VOLUMES, MarkedVolume, convex_hull,
+};
 pub use stages::{PSEUDOCODE, Stage};
 pub use why::{Reason, Setting, Suggestion, Why, explain, surface_heights, why};

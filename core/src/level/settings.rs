@@ -61,6 +61,87 @@ impl Default for BuildSettings {
     }
 }
 
+/// A marked volume (RecastDemo's convex volume): the walkable ground inside it, between two
+/// heights, gets an area type, which the build keeps apart in its own polygons and a search
+/// costs as the area's multiplier says.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MarkedVolume {
+    /// Its outline in the plan (x, z); a concave outline is taken as its convex hull.
+    pub points: Vec<[f64; 2]>,
+    /// The lowest height it marks.
+    pub min_y: f64,
+    /// The highest height it marks.
+    pub max_y: f64,
+    /// The area type's name (`road`, `mud`, `water`, or a name of its own).
+    pub area: String,
+}
+
+/// The most marked volumes a build takes.
+pub const MAX_VOLUMES: usize = 256;
+
+impl MarkedVolume {
+    /// The volume checked: a name an area may have, at least three finite corners with some
+    /// area between them, heights in order.
+    pub fn check(&self) -> Result<(), LevelError> {
+        let bad = |must: &'static str| LevelError::Volume {
+            area: crate::input::printable(&self.area),
+            must,
+        };
+        if !crate::navmesh::areas::is_valid_name(&self.area) || self.area == "ground" {
+            return Err(bad(
+                "named by 1 to 32 letters, digits, `_` or `-`, not ground",
+            ));
+        }
+        let limit = crate::input::MAX_COORDINATE;
+        let finite = |v: f64| v.is_finite() && v.abs() <= limit;
+        if self.points.len() < 3
+            || self.points.len() > 64
+            || !self.points.iter().all(|p| finite(p[0]) && finite(p[1]))
+        {
+            return Err(bad("3 to 64 finite corners"));
+        }
+        if convex_hull(&self.points).len() < 3 {
+            return Err(bad("an outline with some area"));
+        }
+        if !(finite(self.min_y) && finite(self.max_y) && self.min_y <= self.max_y) {
+            return Err(bad("between two finite heights, the lower first"));
+        }
+        Ok(())
+    }
+}
+
+/// The convex hull of `points` (counter-clockwise, no three in a line).
+pub fn convex_hull(points: &[[f64; 2]]) -> Vec<[f64; 2]> {
+    let mut sorted: Vec<[f64; 2]> = points.to_vec();
+    sorted.sort_by(|a, b| a[0].total_cmp(&b[0]).then(a[1].total_cmp(&b[1])));
+    sorted.dedup();
+    if sorted.len() < 3 {
+        return sorted;
+    }
+    let cross = |o: [f64; 2], a: [f64; 2], b: [f64; 2]| {
+        (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+    };
+    let mut hull: Vec<[f64; 2]> = Vec::with_capacity(sorted.len() * 2);
+    for pass in 0..2 {
+        let start = hull.len();
+        let points: Box<dyn Iterator<Item = &[f64; 2]>> = if pass == 0 {
+            Box::new(sorted.iter())
+        } else {
+            Box::new(sorted.iter().rev())
+        };
+        for &p in points {
+            while hull.len() >= start + 2
+                && cross(hull[hull.len() - 2], hull[hull.len() - 1], p) <= 0.0
+            {
+                hull.pop();
+            }
+            hull.push(p);
+        }
+        hull.pop();
+    }
+    hull
+}
+
 /// Why a level could not be built.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum LevelError {
@@ -91,6 +172,17 @@ pub enum LevelError {
     /// The level has no triangle.
     #[error("the level has no faces")]
     Empty,
+    /// A marked volume that cannot be built.
+    #[error("the marked volume of {area} must be {must}")]
+    Volume {
+        /// Its area's name, printable.
+        area: String,
+        /// What it must be.
+        must: &'static str,
+    },
+    /// More area types than a mesh holds, or more volumes than a build takes.
+    #[error("{0}")]
+    TooMany(String),
     /// A stage of the build failed.
     #[error("the build failed at {stage}: {message}")]
     Stage {
