@@ -1848,3 +1848,33 @@ fn why_names_the_stage_and_a_change_that_keeps_the_ground() {
         "{stderr}"
     );
 }
+
+/// `navlab build --area`: the ground of a rectangle marked mud is mud in the navmesh written
+/// (its faces in the group `area:mud`), and a name that cannot be an area type is refused (exit 2).
+#[test]
+fn build_marks_the_ground_of_an_area_with_its_type() {
+    let dir = tempfile::tempdir().expect("temp");
+    let out = dir.path().join("marked.obj");
+    let out_text = out.to_str().expect("utf-8");
+    let (code, _, stderr) = navlab(&[
+        "build",
+        "assets/proving-ground.obj",
+        "--out",
+        out_text,
+        "--area",
+        "mud=2,2,6,6",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let text = std::fs::read_to_string(&out).expect("written");
+    assert!(text.contains("g area:mud"), "the mud faces are named");
+    let (code, _, stderr) = navlab(&[
+        "build",
+        "assets/proving-ground.obj",
+        "--out",
+        out_text,
+        "--area",
+        "ground=2,2,6,6",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("not ground"), "{stderr}");
+}

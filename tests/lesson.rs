@@ -512,6 +512,12 @@ fn level_app(level_file: &std::path::Path) -> navlab::app::NavlabApp {
         ..Default::default()
     });
     scene.set_section(Some([Vec2::new(1.0, 6.0), Vec2::new(11.0, 6.0)]));
+    assert!(scene.add_volume(navlab::level::MarkedVolume {
+        points: vec![[1.0, 1.0], [4.0, 1.0], [4.0, 4.0], [1.0, 4.0]],
+        min_y: -1.0,
+        max_y: 1.0,
+        area: "road".into(),
+    }));
     scene.ask([6.0, 6.0], Some(0));
     scene.wait_for_build();
     scene.show_step(5);

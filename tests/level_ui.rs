@@ -126,3 +126,45 @@ fn step_the_stages_draw_a_section_ask_why_apply_and_walk_up_the_stairs() {
     });
     assert!(over_the_stairs, "{:?}", path.waypoints);
 }
+
+#[test]
+fn an_area_dragged_on_the_level_marks_its_ground_and_a_button_removes_it() {
+    let mut h = harness();
+    h.get_by_label("Area (M)").click();
+    h.run_steps(2);
+    h.get_by_label("water").click();
+    h.run_steps(2);
+    let (from, to) = (
+        screen(&h, Vec2::new(1.0, 4.0)),
+        screen(&h, Vec2::new(6.0, 8.0)),
+    );
+    common::drag_screen(&mut h, (from, to), egui::PointerButton::Primary, 6, |_| {});
+    let level = &h.state().scenes.level;
+    let volumes = level.volumes();
+    assert_eq!(volumes.len(), 1);
+    assert_eq!(volumes[0].area, "water");
+    let record = &level.built().expect("built").record;
+    let water = record
+        .polygons
+        .area_names
+        .iter()
+        .position(|n| n == "water")
+        .expect("water named");
+    assert!(
+        record
+            .polygons
+            .polygon_areas
+            .iter()
+            .any(|&a| usize::from(a) == water),
+        "a water polygon"
+    );
+    h.get_by_label("Remove").click();
+    h.run_steps(2);
+    let level = &h.state().scenes.level;
+    assert!(level.volumes().is_empty());
+    assert!(
+        level
+            .built()
+            .is_some_and(|b| b.record.polygons.polygon_areas.iter().all(|&a| a == 0))
+    );
+}

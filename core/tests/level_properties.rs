@@ -62,20 +62,23 @@ impl RandomLevel {
         level
     }
 
-    /// What stands on the ground as walls: the pillars and the platform (the ramp's foot is
-    /// ground one walks onto).
-    fn obstacles(&self) -> Vec<Rect> {
+    /// What stands on the ground as walls: the pillars, and the platform when it is higher
+    /// than the agent climbs (the ramp's foot, and a platform one steps onto, are ground).
+    fn obstacles(&self, climb: f64) -> Vec<Rect> {
         let mut all = self.pillars.clone();
-        if let Some((_, platform, _)) = self.ramp {
+        if let Some((_, platform, height)) = self.ramp
+            && height > climb
+        {
             all.push(platform);
         }
         all
     }
 
-    /// Whether `p` is over the ramp.
-    fn on_ramp(&self, p: Vec2) -> bool {
-        self.ramp
-            .is_some_and(|(ramp, _, _)| ramp.distance(p) == 0.0)
+    /// Whether `p` is over the ramp, or over a platform low enough to step onto.
+    fn on_ramp(&self, p: Vec2, climb: f64) -> bool {
+        self.ramp.is_some_and(|(ramp, platform, height)| {
+            ramp.distance(p) == 0.0 || (height <= climb && platform.distance(p) == 0.0)
+        })
     }
 }
 
@@ -196,9 +199,9 @@ proptest! {
         }
         // On the ground, every vertex keeps the radius, less a cell, from what stands on it and
         // from the ground's edges.
-        let obstacles = random.obstacles();
+        let obstacles = random.obstacles(settings.agent_max_climb);
         for (i, (&p, &y)) in mesh.vertices().iter().zip(mesh.heights()).enumerate() {
-            if y.abs() > 0.5 || random.on_ramp(p) {
+            if y.abs() > 0.5 || random.on_ramp(p, settings.agent_max_climb) {
                 continue;
             }
             let wall = obstacles.iter().map(|o| o.distance(p)).fold(f64::INFINITY, f64::min);

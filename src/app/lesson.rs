@@ -66,6 +66,10 @@ pub struct LevelPart {
     /// The camera, when it was moved from the whole level's view.
     #[serde(default, deserialize_with = "camera_in_range")]
     pub camera: Option<super::camera::Camera>,
+    /// The marked volumes (each checked on opening, at most
+    /// [`MAX_VOLUMES`](crate::level::MAX_VOLUMES)).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub volumes: Vec<crate::level::MarkedVolume>,
 }
 
 /// The most mobs a lesson holds.
@@ -320,6 +324,18 @@ impl NavlabApp {
         part.settings
             .check()
             .map_err(|e| format!("{name}: the level's build settings: {e}"))?;
+        if part.volumes.len() > crate::level::MAX_VOLUMES {
+            return Err(format!(
+                "{name}: {} marked volumes are more than the {} a build takes",
+                part.volumes.len(),
+                crate::level::MAX_VOLUMES
+            ));
+        }
+        for volume in &part.volumes {
+            volume
+                .check()
+                .map_err(|e| format!("{name}: the level's volumes: {e}"))?;
+        }
         let plane = crate::navmesh::Plane::Xz;
         match &part.level {
             Source::File { path: relative } => {
@@ -501,6 +517,7 @@ impl NavlabApp {
             section: scene.section().map(|[a, b]| [[a.x, a.y], [b.x, b.y]]),
             cut: scene.cut(),
             camera,
+            volumes: scene.volumes().to_vec(),
         })
     }
 
@@ -732,9 +749,14 @@ impl NavlabApp {
                 .section
                 .map(|[a, b]| [Vec2::new(a[0], a[1]), Vec2::new(b[0], b[1])]);
             let asked = part.asked.map(|at| (at, part.floor));
-            self.scenes
-                .level
-                .restore(geometry, part.settings, part.cut, line, asked);
+            self.scenes.level.restore(
+                geometry,
+                part.settings,
+                part.cut,
+                line,
+                asked,
+                part.volumes.clone(),
+            );
             if let Some(camera) = part.camera {
                 self.scenes.level.camera.set(camera);
             }

@@ -7,6 +7,31 @@ use crate::navmesh::{Plane, obj};
 use std::path::Path;
 use std::process::ExitCode;
 
+/// Parses `--area NAME=X0,Z0,X1,Z1`: the ground of that rectangle, at any height, marked with
+/// the area type `NAME`.
+pub fn parse_volume(text: &str) -> Result<crate::level::MarkedVolume, String> {
+    let (name, rect) = text
+        .split_once('=')
+        .ok_or_else(|| "write NAME=X0,Z0,X1,Z1, e.g. mud=2,0,4,6".to_string())?;
+    let numbers: Vec<f64> = rect
+        .split(',')
+        .map(|n| n.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| "write four numbers after the name: X0,Z0,X1,Z1".to_string())?;
+    let [x0, z0, x1, z1] = numbers[..] else {
+        return Err("write four numbers after the name: X0,Z0,X1,Z1".to_string());
+    };
+    let limit = crate::input::MAX_COORDINATE;
+    let volume = crate::level::MarkedVolume {
+        points: vec![[x0, z0], [x1, z0], [x1, z1], [x0, z1]],
+        min_y: -limit,
+        max_y: limit,
+        area: name.trim().to_string(),
+    };
+    volume.check().map_err(|e| e.to_string())?;
+    Ok(volume)
+}
+
 /// Reads a level OBJ (Y up) for `build` and `why`; a Polyanya mesh is refused by name.
 fn read_level(level: &Path) -> Result<crate::navmesh::RawMesh, ExitCode> {
     let shown = crate::input::shown(level);
@@ -91,6 +116,7 @@ pub(super) fn build_command(
     level: &Path,
     out: &Path,
     args: &LevelBuildArgs,
+    volumes: &[crate::level::MarkedVolume],
     polygons: bool,
     json: bool,
 ) -> ExitCode {
@@ -99,8 +125,13 @@ pub(super) fn build_command(
         Ok(raw) => raw,
         Err(code) => return code,
     };
-    let built = match crate::level::build_navmesh(&raw.positions, &raw.polygons, &args.settings()) {
-        Ok(built) => built,
+    let built = match crate::level::build_marked(
+        &raw.positions,
+        &raw.polygons,
+        volumes,
+        &args.settings(),
+    ) {
+        Ok((built, _)) => built,
         Err(error) => {
             complain!("error: {shown}: {error}");
             return ExitCode::from(2);

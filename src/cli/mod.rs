@@ -350,6 +350,10 @@ pub enum Command {
         /// of the detail mesh (triangles that follow the ground's height).
         #[arg(long)]
         polygons: bool,
+        /// Mark the ground in a rectangle (x from X0 to X1, z from Z0 to Z1, at any height) with
+        /// an area type: road, mud, water or a name of its own (repeatable).
+        #[arg(long = "area", value_name = "NAME=X0,Z0,X1,Z1", value_parser = level::parse_volume)]
+        areas: Vec<crate::level::MarkedVolume>,
         /// Print one JSON object (the settings, each stage's counts, the islands) instead of text.
         #[arg(long)]
         json: bool,
@@ -519,8 +523,9 @@ pub fn run(command: Command) -> ExitCode {
             out,
             settings,
             polygons,
+            areas,
             json,
-        } => level::build_command(&level, &out, &settings, polygons, json),
+        } => level::build_command(&level, &out, &settings, &areas, polygons, json),
         Command::Why {
             level,
             at,

@@ -35,6 +35,8 @@ const CONTOUR: Color32 = Color32::from_rgb(255, 225, 90);
 const POLYGON_EDGE: Color32 = Color32::from_rgb(20, 24, 30);
 /// The point asked about.
 const ASKED: Color32 = Color32::from_rgb(255, 255, 255);
+/// Marked volumes.
+const AREA: Color32 = Color32::from_rgb(255, 150, 60);
 /// The cross-section's line.
 pub(super) const SECTION: Color32 = Color32::from_rgb(0, 230, 230);
 
@@ -206,7 +208,22 @@ fn cell_image(
 }
 
 impl LevelScene {
-    /// The canvas: clicks ask why, drags draw a section, the stage is drawn.
+    /// Marks the ground of the rectangle from `a` to `b` with the area type chosen: at any
+    /// height, or at and below the height cut when there is one.
+    pub fn mark_rectangle(&mut self, a: Vec2, b: Vec2) {
+        let (x0, x1) = (a.x.min(b.x), a.x.max(b.x));
+        let (z0, z1) = (a.y.min(b.y), a.y.max(b.y));
+        let [low, high] = self.level.height_range();
+        let volume = crate::level::MarkedVolume {
+            points: vec![[x0, z0], [x1, z0], [x1, z1], [x0, z1]],
+            min_y: low - 1.0,
+            max_y: self.cut.unwrap_or(high) + 1.0,
+            area: self.marking.clone(),
+        };
+        self.add_volume(volume);
+    }
+
+    /// The canvas: clicks ask why, drags draw a section or mark an area, the stage is drawn.
     pub(super) fn canvas_ui(&mut self, ui: &mut Ui) {
         let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
         response
@@ -289,8 +306,37 @@ impl LevelScene {
                     self.section_from = None;
                 }
             }
+            LevelTool::Area => {
+                if response.drag_started_by(egui::PointerButton::Primary) {
+                    self.area_from = ui
+                        .input(|i| i.pointer.press_origin())
+                        .map(|p| view.world_from_screen(p))
+                        .or(pointer);
+                }
+                if response.drag_stopped() {
+                    let end = ui
+                        .input(|i| i.pointer.latest_pos())
+                        .map(|p| view.world_from_screen(p))
+                        .or(pointer);
+                    if let (Some(from), Some(to)) = (self.area_from.take(), end) {
+                        self.mark_rectangle(from, to);
+                    }
+                }
+            }
         }
         let marks = self.paint(ui.ctx(), &painter, view);
+        // The rectangle being marked.
+        if let (Some(from), Some(to), LevelTool::Area) = (
+            self.area_from,
+            response
+                .interact_pointer_pos()
+                .map(|p| view.world_from_screen(p)),
+            self.tool,
+        ) {
+            let rect =
+                egui::Rect::from_two_pos(view.screen_from_world(from), view.screen_from_world(to));
+            painter.rect_stroke(rect, 0.0, Stroke::new(2.0, AREA), egui::StrokeKind::Middle);
+        }
         let caption = crate::app::camera::paint_caption(&painter, rect, self.caption());
         self.legend_rect = None;
         if self.settings.legend {
@@ -502,6 +548,27 @@ impl LevelScene {
                 }
             }
         }
+        for volume in self.volumes.iter() {
+            let mut points: Vec<Pos2> = crate::level::convex_hull(&volume.points)
+                .iter()
+                .map(|&[x, z]| view.screen_from_world(Vec2::new(x, z)))
+                .collect();
+            if let Some(&first) = points.first() {
+                points.push(first);
+                painter.add(Shape::dashed_line(
+                    &points,
+                    Stroke::new(2.0, AREA),
+                    6.0,
+                    4.0,
+                ));
+                crate::app::camera::paint_tag(
+                    painter,
+                    first + egui::vec2(4.0, 16.0),
+                    volume.area.clone(),
+                    AREA,
+                );
+            }
+        }
         let mut marks = Vec::new();
         if let Some([a, b]) = self.section {
             let (a, b) = (view.screen_from_world(a), view.screen_from_world(b));
@@ -631,6 +698,9 @@ impl LevelScene {
         }
         if self.section.is_some() {
             rows.push(LegendRow::line(SECTION, 2.5, "cross-section"));
+        }
+        if !self.volumes.is_empty() {
+            rows.push(LegendRow::line(AREA, 2.0, "marked area (its type named)").dashed());
         }
         if self.why.is_some() {
             rows.push(LegendRow::fill(

@@ -62,7 +62,41 @@ impl LevelScene {
                 .on_hover_text("Click a spot: which stage removed the ground there, by how much, and what keeps it");
             ui.selectable_value(&mut self.tool, LevelTool::Section, "Cross-section (X)")
                 .on_hover_text("Drag a line across the level: its vertical slice is drawn under the canvas");
+            ui.selectable_value(&mut self.tool, LevelTool::Area, "Area (M)")
+                .on_hover_text("Drag a rectangle: the ground in it takes the area type chosen (RecastDemo's convex volumes); a search pays its cost");
         });
+        if self.tool == LevelTool::Area || !self.volumes.is_empty() {
+            ui.horizontal(|ui| {
+                ui.label("Mark as");
+                for (name, cost) in crate::navmesh::areas::BUILT_IN.iter().skip(1) {
+                    ui.selectable_value(&mut self.marking, (*name).to_owned(), *name)
+                        .on_hover_text(format!(
+                            "{name}: crossing it costs {cost} × the distance (the navmesh view's Area costs change it)"
+                        ));
+                }
+            });
+            let mut remove = None;
+            for (k, volume) in self.volumes.iter().enumerate() {
+                ui.horizontal(|ui| {
+                    let [x0, z0] = volume.points.first().copied().unwrap_or_default();
+                    let [x1, z1] = volume.points.get(2).copied().unwrap_or_default();
+                    ui.label(format!(
+                        "{} ({x0:.1}, {z0:.1}) to ({x1:.1}, {z1:.1})",
+                        volume.area
+                    ));
+                    if ui
+                        .small_button("Remove")
+                        .on_hover_text("Remove this area and build again")
+                        .clicked()
+                    {
+                        remove = Some(k);
+                    }
+                });
+            }
+            if let Some(k) = remove {
+                self.remove_volume(k);
+            }
+        }
         if self.section.is_some() && ui.button("Clear the cross-section").clicked() {
             self.set_section(None);
         }

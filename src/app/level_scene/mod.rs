@@ -16,7 +16,7 @@ use super::scene::{Scene, SceneSetup, Shared};
 use super::screenshot::Steps;
 use crate::geom::Vec2;
 use crate::grid::MapDocument;
-use crate::level::{BuildRecord, BuildSettings, Stage, StageCounts, Why};
+use crate::level::{BuildRecord, BuildSettings, MarkedVolume, Stage, StageCounts, Why};
 use crate::navmesh::Bounds;
 use egui::{Key, Ui};
 use serde::{Deserialize, Serialize};
@@ -112,6 +112,8 @@ pub enum LevelTool {
     Why,
     /// Drag a line to see the level's vertical slice along it.
     Section,
+    /// Drag a rectangle to mark the ground in it with an area type.
+    Area,
 }
 
 /// A point asked about: where, and which surface there (from the bottom; the top one when
@@ -122,6 +124,7 @@ pub type Asked = ([f64; 2], Option<usize>);
 struct BuildJob {
     level: Arc<LevelGeometry>,
     settings: BuildSettings,
+    volumes: Arc<Vec<MarkedVolume>>,
     /// The build already made with these settings, if any.
     made: Option<Arc<Built>>,
     ask: Option<Asked>,
@@ -132,6 +135,8 @@ struct BuildJob {
 pub struct Built {
     /// The settings it was made with.
     pub settings: BuildSettings,
+    /// The marked volumes it was made with.
+    pub volumes: Arc<Vec<MarkedVolume>>,
     /// Each stage's counts.
     pub counts: StageCounts,
     /// What every stage made.
@@ -149,15 +154,21 @@ impl BuildJob {
         let level = &self.level;
         let built = match self.made {
             Some(made) => Ok(made),
-            None => crate::level::build_recorded(&level.positions, &level.faces, &self.settings)
-                .map(|(build, record)| {
-                    Arc::new(Built {
-                        settings: self.settings,
-                        counts: build.counts,
-                        record,
-                    })
+            None => crate::level::build_marked(
+                &level.positions,
+                &level.faces,
+                &self.volumes,
+                &self.settings,
+            )
+            .map(|(build, record)| {
+                Arc::new(Built {
+                    settings: self.settings,
+                    volumes: Arc::clone(&self.volumes),
+                    counts: build.counts,
+                    record,
                 })
-                .map_err(|error| error.to_string()),
+            })
+            .map_err(|error| error.to_string()),
         };
         let why = match (&built, self.ask) {
             (Ok(built), Some((at, floor))) => Some(crate::level::explain(
@@ -198,6 +209,12 @@ pub struct LevelScene {
     section_from: Option<Vec2>,
     /// Only what is at or below this height is drawn (stacked floors); `None`: everything.
     cut: Option<f64>,
+    /// The marked volumes.
+    volumes: Arc<Vec<MarkedVolume>>,
+    /// The area type the area tool marks with.
+    marking: String,
+    /// Where a rectangle being marked started.
+    area_from: Option<Vec2>,
     worker: LatestWorker<BuildJob, BuildAnswer>,
     generation: u64,
     textures: canvas::StageTextures,
@@ -210,6 +227,8 @@ pub enum LevelKey {
     WhyTool,
     /// The cross-section tool.
     SectionTool,
+    /// The area tool.
+    AreaTool,
     /// Apply the suggested change.
     Apply,
 }
@@ -219,13 +238,20 @@ const KEYS: &[KeyRow<LevelKey>] = &[
         "Left click",
         "why is (or is not) there navmesh here? (Why tool)",
     ),
-    KeyRow::mouse("Left drag", "draw a cross-section (Section tool)"),
+    KeyRow::mouse(
+        "Left drag",
+        "draw a cross-section (Section tool) or mark an area (Area tool)",
+    ),
     KeyRow::mouse("Right or middle drag", "pan"),
     KeyRow::mouse("Wheel / pinch", "zoom at the cursor"),
     KeyRow {
-        shown: "W / X",
-        does: "the Why tool / the cross-section tool",
-        keys: &[(Key::W, LevelKey::WhyTool), (Key::X, LevelKey::SectionTool)],
+        shown: "W / X / M",
+        does: "the Why tool / the cross-section tool / the area tool",
+        keys: &[
+            (Key::W, LevelKey::WhyTool),
+            (Key::X, LevelKey::SectionTool),
+            (Key::M, LevelKey::AreaTool),
+        ],
     },
     KeyRow {
         shown: "A",
@@ -252,6 +278,9 @@ impl LevelScene {
             section: None,
             section_from: None,
             cut: None,
+            volumes: Arc::new(Vec::new()),
+            marking: "mud".to_owned(),
+            area_from: None,
             worker: LatestWorker::new("navlab level build", BuildJob::run),
             generation: 0,
             textures: canvas::StageTextures::default(),
@@ -264,6 +293,7 @@ impl LevelScene {
     /// Shows `level` (built at once with the settings).
     pub fn set_level(&mut self, level: LevelGeometry) {
         self.level = Arc::new(level);
+        self.volumes = Arc::new(Vec::new());
         self.built = None;
         self.asked = None;
         self.why = None;
@@ -283,9 +313,11 @@ impl LevelScene {
         cut: Option<f64>,
         section: Option<[Vec2; 2]>,
         asked: Option<Asked>,
+        volumes: Vec<MarkedVolume>,
     ) {
         self.level = Arc::new(level);
         self.settings.build = settings;
+        self.volumes = Arc::new(volumes);
         self.built = None;
         self.why = None;
         self.textures.clear();
@@ -305,6 +337,30 @@ impl LevelScene {
     /// The point asked about last, and which surface.
     pub fn asked(&self) -> Option<Asked> {
         self.asked
+    }
+
+    /// The marked volumes.
+    pub fn volumes(&self) -> &[MarkedVolume] {
+        &self.volumes
+    }
+
+    /// Marks the ground in `volume` with its area type and builds again; false (and nothing
+    /// changes) when the volume cannot be built or there are as many as a build takes.
+    pub fn add_volume(&mut self, volume: MarkedVolume) -> bool {
+        if volume.check().is_err() || self.volumes.len() >= crate::level::MAX_VOLUMES {
+            return false;
+        }
+        Arc::make_mut(&mut self.volumes).push(volume);
+        self.rebuild();
+        true
+    }
+
+    /// Removes marked volume `index` and builds again.
+    pub fn remove_volume(&mut self, index: usize) {
+        if index < self.volumes.len() {
+            Arc::make_mut(&mut self.volumes).remove(index);
+            self.rebuild();
+        }
     }
 
     /// The height cut, if any.
@@ -421,13 +477,13 @@ impl LevelScene {
     /// makes it here when it is small.
     fn submit(&mut self, reuse: bool) {
         self.generation += 1;
-        let made = self
-            .built
-            .clone()
-            .filter(|built| reuse && built.settings == self.settings.build);
+        let made = self.built.clone().filter(|built| {
+            reuse && built.settings == self.settings.build && built.volumes == self.volumes
+        });
         let job = BuildJob {
             level: Arc::clone(&self.level),
             settings: self.settings.build,
+            volumes: Arc::clone(&self.volumes),
             made,
             ask: self.asked,
         };
@@ -479,6 +535,7 @@ impl LevelScene {
             match key {
                 LevelKey::WhyTool => self.tool = LevelTool::Why,
                 LevelKey::SectionTool => self.tool = LevelTool::Section,
+                LevelKey::AreaTool => self.tool = LevelTool::Area,
                 LevelKey::Apply => {
                     self.apply_suggestion();
                 }
