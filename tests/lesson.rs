@@ -601,3 +601,32 @@ fn a_lesson_with_level_settings_out_of_range_is_refused_and_nothing_changes() {
     );
     assert_eq!(second.settings.scene, SceneKind::Navmesh);
 }
+
+#[test]
+fn a_level_navmesh_is_saved_with_its_recipe_which_builds_it_again() {
+    let dir = tempfile::tempdir().expect("temp");
+    let file = dir.path().join("slab.obj");
+    let mut first = level_app(&file);
+    let out = dir.path().join("slab.nav.obj");
+    assert!(
+        first.save_level_navmesh_to(out.clone()),
+        "{:?}",
+        first.error()
+    );
+    let recipe = dir.path().join("slab.nav.navlab");
+    assert!(recipe.is_file(), "the recipe beside the navmesh");
+    let saved = navlab::navmesh::NavMesh::load_with(&out, Default::default()).expect("reads");
+    let shown = first.scenes.level.navmesh().expect("a navmesh");
+    assert_eq!(saved.triangles().len(), shown.triangles().len());
+    let mut second = app();
+    second.open_lesson(&recipe).expect("the recipe opens");
+    assert_eq!(second.settings.scene, SceneKind::Level);
+    let level = &second.scenes.level;
+    assert_eq!(level.level().path.as_deref(), Some(file.as_path()));
+    assert_eq!(level.build_settings(), first.scenes.level.build_settings());
+    assert_eq!(level.volumes(), first.scenes.level.volumes());
+    assert_eq!(
+        level.navmesh().expect("built again").triangles().len(),
+        shown.triangles().len()
+    );
+}

@@ -54,6 +54,8 @@ pub enum UiCommand {
     OpenLevel,
     /// Show the navmesh built from the level in the navmesh view.
     OpenLevelNavmesh,
+    /// Write the navmesh built from the level, and its recipe beside it.
+    SaveLevelNavmesh,
 }
 
 const fn command_key(key: Key) -> KeyboardShortcut {
@@ -73,11 +75,12 @@ pub const BUILD_MESH_TIP: &str = "Triangulate the passable tiles (a constrained 
 
 impl UiCommand {
     /// Every command, in the order the help lists them.
-    pub const ALL: [UiCommand; 23] = [
+    pub const ALL: [UiCommand; 24] = [
         UiCommand::OpenMesh,
         UiCommand::OpenMap,
         UiCommand::OpenLevel,
         UiCommand::OpenLevelNavmesh,
+        UiCommand::SaveLevelNavmesh,
         UiCommand::OpenPath,
         UiCommand::ReloadMesh,
         UiCommand::ReloadMap,
@@ -145,6 +148,7 @@ impl UiCommand {
             UiCommand::Help => "Help",
             UiCommand::OpenLevel => "Open level…",
             UiCommand::OpenLevelNavmesh => "Open the navmesh in the navmesh view",
+            UiCommand::SaveLevelNavmesh => "Save navmesh as…",
         }
     }
 
@@ -217,6 +221,9 @@ impl UiCommand {
             UiCommand::OpenLevelNavmesh => {
                 "Search the navmesh built from the level: A*, the funnel, Polyanya, the editor and the diagnostics"
             }
+            UiCommand::SaveLevelNavmesh => {
+                "Write the navmesh built from the level (OBJ, or a Polyanya .mesh for a .mesh name), and beside it its recipe: a lesson (.navlab) naming the level, its parameters and areas, which Open… builds again"
+            }
         }
     }
 
@@ -245,6 +252,7 @@ impl UiCommand {
             UiCommand::Help => "this list",
             UiCommand::OpenLevel => "open level geometry (in the Level view)",
             UiCommand::OpenLevelNavmesh => "search the level's navmesh in the Navmesh view",
+            UiCommand::SaveLevelNavmesh => "save the level's navmesh and its recipe",
             UiCommand::Quit => "quit (unsaved edits or repairs ask first)",
         }
     }
@@ -270,6 +278,7 @@ impl UiCommand {
             UiCommand::NewMap => NEW,
             UiCommand::OpenMap | UiCommand::OpenMesh | UiCommand::OpenLevel => OPEN,
             UiCommand::OpenLevelNavmesh => &[],
+            UiCommand::SaveLevelNavmesh => SAVE_AS,
             UiCommand::SaveMap => SAVE,
             UiCommand::SaveMapAs => SAVE_AS,
             UiCommand::ReloadMap | UiCommand::ReloadMesh => RELOAD,
@@ -401,6 +410,8 @@ pub enum Command {
     OpenLevelDialog,
     /// Load level geometry (an OBJ, Y up) into the level view.
     LoadLevel(PathBuf),
+    /// Write the level's navmesh and its recipe (asks where).
+    SaveLevelNavmesh,
 }
 
 impl Command {
@@ -460,7 +471,9 @@ mod tests {
             use UiCommand::*;
             matches!(
                 (a, b),
-                (OpenMap | OpenLevel, OpenMesh)
+                (SaveMapAs, SaveLevelNavmesh)
+                    | (SaveLevelNavmesh, SaveMapAs)
+                    | (OpenMap | OpenLevel, OpenMesh)
                     | (OpenMesh | OpenLevel, OpenMap)
                     | (OpenMap | OpenMesh, OpenLevel)
                     | (ReloadMap, ReloadMesh)

@@ -167,6 +167,9 @@ impl NavlabApp {
                     PromptPurpose::SaveLesson => self.save_lesson_reporting(&path),
                     PromptPurpose::OpenTrace => self.compare_trace(&path),
                     PromptPurpose::OpenLevel => self.open_level_file(&path),
+                    PromptPurpose::SaveLevelNavmesh => {
+                        self.save_level_navmesh_to(path);
+                    }
                     PromptPurpose::SaveAnimation => {
                         if let Some(form) = self.windows.export_to_save.take() {
                             self.start_export(path, form);

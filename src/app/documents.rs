@@ -67,6 +67,19 @@ impl NavlabApp {
                     Picked::Cancelled => {}
                 },
                 Command::LoadLevel(path) => self.open_level_file(&path),
+                Command::SaveLevelNavmesh => {
+                    let stem = super::files::file_stem(&self.scenes.level.level().name);
+                    match self.dialogs.save_mesh(&format!("{stem}.nav.obj")) {
+                        Picked::Path(path) => {
+                            self.save_level_navmesh_to(path);
+                        }
+                        Picked::NoDialog => {
+                            let start = self.working_folder().join(format!("{stem}.nav.obj"));
+                            self.prompt_for_path(PromptPurpose::SaveLevelNavmesh, start, true);
+                        }
+                        Picked::Cancelled => {}
+                    }
+                }
                 Command::CompareTraceDialog => match self.dialogs.pick_trace() {
                     Picked::Path(path) => self.compare_trace(&path),
                     Picked::NoDialog => {

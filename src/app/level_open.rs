@@ -31,6 +31,47 @@ impl NavlabApp {
         }
     }
 
+    /// Writes the navmesh built from the level to `path` (OBJ, or a Polyanya mesh for a `.mesh`
+    /// name), and beside it its recipe: a lesson of the level view (`NAME.navlab`) naming the
+    /// level, its parameters and areas, which opens to build it again. True when both were
+    /// written; an error goes to the banner.
+    pub fn save_level_navmesh_to(&mut self, path: std::path::PathBuf) -> bool {
+        let path = super::documents::absolute(path);
+        let recipe = path.with_extension(super::lesson::EXTENSION);
+        let written = self.scenes.level.navmesh().and_then(|mesh| {
+            let comment = format!(
+                "{}, built by navlab (Recast's stages): the detail mesh; its recipe is {}",
+                self.scenes.level.level().name,
+                crate::input::file_label(&recipe)
+            );
+            let text = mesh
+                .to_file_text(&path, &comment, Default::default())
+                .map_err(|e| format!("{}: {e}", crate::input::shown(&path)))?;
+            super::files::write_file(&path, text.as_bytes())?;
+            let lesson = self.lesson(&recipe)?;
+            let lesson = super::lesson::Lesson {
+                scene: SceneKind::Level,
+                ..lesson
+            };
+            let text = serde_json::to_string_pretty(&lesson).map_err(|e| e.to_string())?;
+            super::files::write_file(&recipe, text.as_bytes())
+        });
+        match written {
+            Ok(()) => {
+                self.notice = Some(format!(
+                    "Saved the navmesh as {} and its recipe as {} (Open… it to build again)",
+                    crate::input::shown(&path),
+                    crate::input::file_label(&recipe)
+                ));
+                true
+            }
+            Err(error) => {
+                self.fail(super::SAVE_FAILED, error);
+                false
+            }
+        }
+    }
+
     /// Shows the navmesh built from the level in the navmesh view.
     pub(super) fn open_level_navmesh(&mut self) {
         let level = &self.scenes.level;

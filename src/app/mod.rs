@@ -348,6 +348,7 @@ impl NavlabApp {
             UiCommand::OpenMap => self.command(Command::OpenMapDialog),
             UiCommand::OpenLevel => self.command(Command::OpenLevelDialog),
             UiCommand::OpenLevelNavmesh => self.open_level_navmesh(),
+            UiCommand::SaveLevelNavmesh => self.command(Command::SaveLevelNavmesh),
             UiCommand::SaveMap => self.command(Command::SaveMap),
             UiCommand::SaveMapAs => self.command(Command::SaveMapAs),
             UiCommand::ReloadMap => {

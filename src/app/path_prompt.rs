@@ -22,6 +22,8 @@ pub enum PromptPurpose {
     OpenTrace,
     /// Level geometry (an OBJ, Y up) for the level view.
     OpenLevel,
+    /// The level's navmesh (`.obj`, or `.mesh`), its recipe beside it.
+    SaveLevelNavmesh,
 }
 
 impl PromptPurpose {
@@ -30,7 +32,7 @@ impl PromptPurpose {
         match self {
             PromptPurpose::Open | PromptPurpose::OpenTrace | PromptPurpose::OpenLevel => None,
             PromptPurpose::SaveMap => Some("json"),
-            PromptPurpose::SaveMesh => Some("obj"),
+            PromptPurpose::SaveMesh | PromptPurpose::SaveLevelNavmesh => Some("obj"),
             PromptPurpose::SavePicture => Some("png"),
             PromptPurpose::SaveLesson => Some("navlab"),
             PromptPurpose::SaveAnimation => Some("gif"),
@@ -245,6 +247,7 @@ impl PathPrompt {
             PromptPurpose::SaveAnimation => ("Save the animation as", "Save"),
             PromptPurpose::OpenTrace => ("Replay the trace", "Open"),
             PromptPurpose::OpenLevel => ("Open level geometry", "Open"),
+            PromptPurpose::SaveLevelNavmesh => ("Save the level's navmesh as", "Save"),
         };
         let replacing = matches!(self.problem, Some(PathProblem::Exists(_)));
         let mut confirm = false;
@@ -286,6 +289,9 @@ impl PathPrompt {
                     }
                     PromptPurpose::OpenLevel => {
                         "Level geometry as a Wavefront OBJ, Y up. ~ is your home folder; Tab completes a name."
+                    }
+                    PromptPurpose::SaveLevelNavmesh => {
+                        ".obj is Wavefront OBJ, .mesh is Polyanya's format; a name without one gets .obj. The recipe (.navlab) is written beside it."
                     }
                 });
                 let field = ui.make_persistent_id("path_prompt_field");

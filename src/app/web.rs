@@ -404,6 +404,12 @@ impl WebApp {
                 "start": [grid.start.0, grid.start.1],
                 "goal": [grid.goal.0, grid.goal.1],
             },
+            "level": {
+                "level": app.scenes.level.level().name,
+                "polygons": app.scenes.level.built().map(|b| b.counts.polygons),
+                "why": app.scenes.level.why().map(|why| why.sentence()),
+                "error": app.scenes.level.error(),
+            },
             // Ids as text: JavaScript's numbers hold 53 bits, an id 64.
             "widgets": self.probing.then(|| {
                 ctx.with_plugin(|probe: &mut WidgetProbe| {

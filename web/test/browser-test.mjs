@@ -199,7 +199,7 @@ async function warmMenus(page) {
 }
 
 async function showScene(page, scene) {
-  const names = { Navmesh: "Navmesh", TileMap: "Tile map", Pursuit: "Pursuit" };
+  const names = { Navmesh: "Navmesh", TileMap: "Tile map", Pursuit: "Pursuit", Level: "Level" };
   for (let attempt = 0; attempt < 4 && (await status(page)).scene !== scene; attempt++) {
     await page.keyboard.press("Escape");
     await settle(page, 2);
@@ -249,7 +249,7 @@ async function reachAndClick(page, scene, path, target) {
 /// are tested above), and the rows of lists that change with every step (the step list, the
 /// open list, the worst pairs: each is a button of its own; clicking rows is tested natively).
 const notPressed = (w) =>
-  ["Navmesh", "Tile map", "Pursuit"].includes(w.label) ||
+  ["Navmesh", "Tile map", "Pursuit", "Level"].includes(w.label) ||
   w.role === "Canvas" ||
   w.label === "" ||
   w.label.startsWith("Open list:") ||
@@ -434,6 +434,13 @@ try {
   check(report.pursuit_frame_ms_median <= 16, `pursuit frames: median ${report.pursuit_frame_ms_median?.toFixed(2)} ms (≤ 16)`);
   await press(page, "Space");
 
+  // The level view: the built-in level built in the page, a click asks why.
+  await page.mouse.click(...centre(s.tabs.Level));
+  s = await waitFor(page, "the level scene opens with its navmesh built", (t) => t.scene === "Level" && (t.level.polygons ?? 0) > 0);
+  await page.mouse.click(...centre(s.canvas));
+  s = await waitFor(page, "a click on the level asks why", (t) => (t.level.why ?? "").startsWith("At ("));
+  check(!s.level.error, `the level builds in the browser (${s.level.polygons} polygons): ${s.level.why}`);
+
   // The link, in a new tab: the same scene and step.
   const linked = await open(link);
   s = await waitFor(linked, "the share link restores the scene and the step", (t) => t.frames >= 2 && t.scene === "TileMap" && t.step === step);
@@ -453,6 +460,7 @@ try {
     Navmesh: ["Open…", "Measure corridor paths", "Save lesson…", "Export animation…", "Export…", "Rectangle (R)", "Circle (C)", "Polygon (P)", "Paint (B)", "Doors (D)", "Shortest path too (Polyanya)", "Walk the path"],
     TileMap: ["Compare all", "Partitions", "Build navmesh", "Fill", "BFS", "IDA*", "Fringe"],
     Pursuit: ["Play", "Reset", "Add mob", "Default places"],
+    Level: ["Why? (W)", "Cross-section (X)", "Area (M)", "Step forward", "Open in navmesh view"],
   };
   const pressedLists = {};
   report.pressed = {};

@@ -577,7 +577,11 @@ impl Scene for LevelScene {
     }
 
     fn commands(&self) -> &'static [UiCommand] {
-        &[UiCommand::OpenLevel, UiCommand::OpenLevelNavmesh]
+        &[
+            UiCommand::OpenLevel,
+            UiCommand::SaveLevelNavmesh,
+            UiCommand::OpenLevelNavmesh,
+        ]
     }
 
     fn tick(&mut self, ui: &Ui, _shared: &mut Shared, dt: f64) -> bool {
