@@ -183,15 +183,17 @@ proptest! {
         for (v, (&p, &y)) in mesh.vertices().iter().zip(mesh.heights()).enumerate() {
             let faces = walkable_heights(&level, &settings, p);
             let near_face = |reach: f64| {
-                [(0.0, 0.0), (reach, 0.0), (-reach, 0.0), (0.0, reach), (0.0, -reach)]
+                [-reach, 0.0, reach]
                     .iter()
-                    .flat_map(|&(dx, dz)| walkable_heights(&level, &settings, p + Vec2::new(dx, dz)))
+                    .flat_map(|&dx| [-reach, 0.0, reach].map(|dz| (dx, dz)))
+                    .flat_map(|(dx, dz)| walkable_heights(&level, &settings, p + Vec2::new(dx, dz)))
                     .any(|(h, tan)| {
                         let allowed = ch + cs * std::f64::consts::SQRT_2 * tan + detail_error;
                         y >= h - detail_error - 1e-9 && y <= h + allowed + 1e-9
                     })
             };
-            // A vertex on the outline sits on a cell's corner: up to a cell off the face.
+            // A vertex on the outline sits on a cell's corner: up to a cell off the face, either
+            // way or both.
             prop_assert!(
                 near_face(0.0) || near_face(cs),
                 "vertex {v} at {p} height {y}: faces there {faces:?}"
@@ -230,6 +232,33 @@ proptest! {
                     );
                 }
             }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// A stranger's level — any soup of triangles, degenerate, overlapping, wound either way,
+    /// vertices repeated — builds or says why; the build never panics, and neither does the
+    /// question at any point of it.
+    #[test]
+    fn any_triangle_soup_builds_or_says_why_and_why_answers_anywhere(
+        points in proptest::collection::vec((-8.0..8.0f64, -3.0..3.0f64, -8.0..8.0f64), 3..40),
+        faces in proptest::collection::vec((0usize..40, 0usize..40, 0usize..40), 1..60),
+        at in (-9.0..9.0f64, -9.0..9.0f64),
+    ) {
+        let positions: Vec<[f64; 3]> = points.iter().map(|&(x, y, z)| [x, y, z]).collect();
+        let faces: Vec<Vec<usize>> = faces
+            .iter()
+            .map(|&(a, b, c)| vec![a % positions.len(), b % positions.len(), c % positions.len()])
+            .collect();
+        let settings = BuildSettings::default();
+        if let Ok(built) = build_navmesh(&positions, &faces, &settings) {
+            let _ = built.into_navmesh();
+        }
+        if let Ok(answer) = navlab_core::level::why(&positions, &faces, &settings, [at.0, at.1], None) {
+            prop_assert!(!answer.sentence().is_empty());
         }
     }
 }
