@@ -615,12 +615,22 @@ fn a_level_navmesh_is_saved_with_its_recipe_which_builds_it_again() {
     );
     let recipe = dir.path().join("slab.nav.navlab");
     assert!(recipe.is_file(), "the recipe beside the navmesh");
+    // Small: the level view alone, the level named by its file.
+    let text = std::fs::read_to_string(&recipe).expect("written");
+    assert!(text.len() < 2_000, "{} bytes", text.len());
+    let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert!(json.get("navmesh").is_none() && json.get("tile_map").is_none(), "{json}");
     let saved = navlab::navmesh::NavMesh::load_with(&out, Default::default()).expect("reads");
     let shown = first.scenes.level.navmesh().expect("a navmesh");
     assert_eq!(saved.triangles().len(), shown.triangles().len());
     let mut second = app();
+    let map_before = second.map.map.clone();
+    let mesh_before = second.scenes.navmesh.mesh().triangles().len();
     second.open_lesson(&recipe).expect("the recipe opens");
     assert_eq!(second.settings.scene, SceneKind::Level);
+    // The other views are left as they were.
+    assert!(second.map.map == map_before);
+    assert_eq!(second.scenes.navmesh.mesh().triangles().len(), mesh_before);
     let level = &second.scenes.level;
     assert_eq!(level.level().path.as_deref(), Some(file.as_path()));
     assert_eq!(level.build_settings(), first.scenes.level.build_settings());

@@ -31,10 +31,12 @@ pub struct Lesson {
     pub scene: SceneKind,
     /// The step shown in that view.
     pub step: usize,
-    /// The navmesh view.
-    pub navmesh: MeshPart,
-    /// The tile map (the tile-map and pursuit views).
-    pub tile_map: MapPart,
+    /// The navmesh view (none in a level's recipe, which leaves it as it is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub navmesh: Option<MeshPart>,
+    /// The tile map (the tile-map and pursuit views; none in a level's recipe).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tile_map: Option<MapPart>,
     /// The pursuit on that map (none in lessons of navlabs before it was in them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pursuit: Option<PursuitPart>,
@@ -313,6 +315,55 @@ fn resolve(relative: &str, folder: &Path) -> Result<PathBuf, String> {
 }
 
 impl NavlabApp {
+    /// Reads the mesh a lesson's navmesh part names (nothing shown changes).
+    fn read_mesh_part(
+        &self,
+        part: &MeshPart,
+        name: &str,
+        file_in: &dyn Fn(&str) -> Result<PathBuf, String>,
+    ) -> Result<(crate::navmesh::NavMesh, MeshSource), String> {
+        let read = part.settings.clamped().read_options();
+        Ok(match &part.mesh {
+            Source::File { path: relative } => {
+                let file = file_in(relative)?;
+                let mesh =
+                    crate::navmesh::NavMesh::load_with(&file, read).map_err(|e| e.to_string())?;
+                (mesh, MeshSource::File(file))
+            }
+            Source::BuiltIn { name: built_in } => {
+                let scene = crate::assets::EmbeddedScene::named(built_in).ok_or_else(|| {
+                    format!(
+                        "{name}: no built-in mesh is called {}",
+                        crate::input::quoted(built_in)
+                    )
+                })?;
+                let mesh = scene.read(read).map_err(|e| e.to_string())?;
+                (mesh, MeshSource::Embedded(scene))
+            }
+            Source::Embedded { text } => {
+                // Kept as it was shown: the slope filter and the radius are already in it.
+                let plain = crate::navmesh::ReadOptions {
+                    plane: read.plane,
+                    max_slope: None,
+                    agent_radius: None,
+                };
+                // Its lines are the embedded text's, not the lesson's: named as a part of it.
+                let part = format!("{name}[navmesh.mesh.text]");
+                let raw = crate::navmesh::obj::parse_raw(text.as_bytes(), &part, read.plane)
+                    .map_err(|e| e.to_string())?;
+                let mesh = crate::navmesh::NavMesh::from_read(raw, &part, plain)
+                    .map_err(|e| e.to_string())?;
+                (
+                    mesh,
+                    MeshSource::Generated(format!(
+                        "the mesh of {}",
+                        crate::input::file_label(Path::new(name))
+                    )),
+                )
+            }
+        })
+    }
+
     /// Reads the level a lesson names (nothing shown changes): its settings checked, its
     /// geometry read from the lesson's folder, the built-in one, or the lesson itself.
     fn read_level_part(
@@ -455,7 +506,7 @@ impl NavlabApp {
             navlab_lesson: LESSON_VERSION,
             scene: kind,
             step: self.scenes.get(kind).shown_step(),
-            navmesh: MeshPart {
+            navmesh: Some(MeshPart {
                 mesh,
                 start: [navmesh.query.start.x, navmesh.query.start.y],
                 goal: [navmesh.query.goal.x, navmesh.query.goal.y],
@@ -463,16 +514,33 @@ impl NavlabApp {
                 goal_height: navmesh.query.floors.goal,
                 settings: navmesh.settings.clone(),
                 camera: camera(&navmesh.screen.camera),
-            },
-            tile_map: MapPart {
+            }),
+            tile_map: Some(MapPart {
                 map,
                 start: [grid.start.0, grid.start.1],
                 goal: [grid.goal.0, grid.goal.1],
                 settings: grid.settings.clone(),
                 camera: camera(&grid.camera),
-            },
+            }),
             pursuit: Some(pursuit),
             level: Some(level),
+        })
+    }
+
+    /// A level's recipe, to be written at `path`: a lesson of the level view alone (the level
+    /// named as a lesson names it, its parameters and areas), which leaves the other views as
+    /// they are when it is opened.
+    pub fn level_recipe(&self, path: &Path) -> Result<Lesson, String> {
+        let camera = &self.scenes.level.camera;
+        let camera = (!camera.is_fitted()).then(|| camera.get()).flatten();
+        Ok(Lesson {
+            navlab_lesson: LESSON_VERSION,
+            scene: SceneKind::Level,
+            step: super::screenshot::Steps::shown_step(&self.scenes.level),
+            navmesh: None,
+            tile_map: None,
+            pursuit: None,
+            level: Some(self.level_part(Some(folder_of(path)), camera)?),
         })
     }
 
@@ -613,108 +681,53 @@ impl NavlabApp {
             )
         })?;
         // Both documents first: a missing file opens nothing.
-        let read = lesson.navmesh.settings.clamped().read_options();
-        let (mesh, source) = match &lesson.navmesh.mesh {
-            Source::File { path: relative } => {
-                let file = file_in(relative)?;
-                let mesh =
-                    crate::navmesh::NavMesh::load_with(&file, read).map_err(|e| e.to_string())?;
-                (mesh, MeshSource::File(file))
-            }
-            Source::BuiltIn { name: built_in } => {
-                let scene = crate::assets::EmbeddedScene::named(built_in).ok_or_else(|| {
-                    format!(
-                        "{name}: no built-in mesh is called {}",
-                        crate::input::quoted(built_in)
-                    )
-                })?;
-                let mesh = scene.read(read).map_err(|e| e.to_string())?;
-                (mesh, MeshSource::Embedded(scene))
-            }
-            Source::Embedded { text } => {
-                // Kept as it was shown: the slope filter and the radius are already in it.
-                let plain = crate::navmesh::ReadOptions {
-                    plane: read.plane,
-                    max_slope: None,
-                    agent_radius: None,
-                };
-                // Its lines are the embedded text's, not the lesson's: named as a part of it.
-                let part = format!("{name}[navmesh.mesh.text]");
-                let raw = crate::navmesh::obj::parse_raw(text.as_bytes(), &part, read.plane)
-                    .map_err(|e| e.to_string())?;
-                let mesh = crate::navmesh::NavMesh::from_read(raw, &part, plain)
-                    .map_err(|e| e.to_string())?;
-                (
-                    mesh,
-                    MeshSource::Generated(format!(
-                        "the mesh of {}",
-                        crate::input::file_label(Path::new(name))
-                    )),
-                )
-            }
+        let mesh = match &lesson.navmesh {
+            Some(part) => Some(self.read_mesh_part(part, name, &file_in)?),
+            None => None,
         };
-        let (map, map_file) = match &lesson.tile_map.map {
-            Source::File { path: relative } => {
-                let file = file_in(relative)?;
-                let map = crate::grid::movingai::load_any(&file).map_err(|e| e.to_string())?;
-                (map, Some(file))
-            }
-            Source::Embedded { text } => (
-                crate::grid::movingai::parse_navlab_json(
-                    text.as_bytes(),
-                    &format!("{name}[tile_map.map.text]"),
-                )
-                .map_err(|e| e.to_string())?,
-                None,
-            ),
-            Source::BuiltIn { name: built_in } if built_in == BUILT_IN_MAP => {
-                (super::tile_map_scene::default_map(), None)
-            }
-            Source::BuiltIn { name: built_in } => {
-                return Err(format!(
-                    "{name}: no built-in map is called {}",
-                    crate::input::quoted(built_in)
-                ));
-            }
+        let map = match &lesson.tile_map {
+            Some(part) => Some(read_map_part(part, name, &file_in)?),
+            None => None,
         };
+
         let level = match &lesson.level {
             Some(part) => Some(self.read_level_part(part, name, &file_in)?),
             None => None,
         };
         // Now the window changes.
-        let navmesh = &mut self.scenes.navmesh;
-        navmesh.settings = lesson.navmesh.settings.clamped();
-        navmesh.query.playback.speed = navmesh.settings.speed;
-        let part = &lesson.navmesh;
-        navmesh.set_mesh_at(
-            mesh,
-            source,
-            Some((
-                Vec2::new(part.start[0], part.start[1]),
-                Vec2::new(part.goal[0], part.goal[1]),
-            )),
-        );
-        navmesh.query.floors.start = part.start_height;
-        navmesh.query.floors.goal = part.goal_height;
-        navmesh.rerun();
-        if let Some(camera) = part.camera {
-            navmesh.screen.camera.set(camera);
+        if let (Some(part), Some((mesh, source))) = (&lesson.navmesh, mesh) {
+            let navmesh = &mut self.scenes.navmesh;
+            navmesh.settings = part.settings.clamped();
+            navmesh.query.playback.speed = navmesh.settings.speed;
+            navmesh.set_mesh_at(
+                mesh,
+                source,
+                Some((
+                    Vec2::new(part.start[0], part.start[1]),
+                    Vec2::new(part.goal[0], part.goal[1]),
+                )),
+            );
+            navmesh.query.floors.start = part.start_height;
+            navmesh.query.floors.goal = part.goal_height;
+            navmesh.rerun();
+            if let Some(camera) = part.camera {
+                navmesh.screen.camera.set(camera);
+            }
         }
-        self.replace_map(map, map_file);
-        let grid = &mut self.scenes.tile_map;
-        grid.settings = lesson.tile_map.settings.clamped();
-        grid.playback.speed = grid.settings.speed;
-        let (start, goal) = (
-            (lesson.tile_map.start[0], lesson.tile_map.start[1]),
-            (lesson.tile_map.goal[0], lesson.tile_map.goal[1]),
-        );
-        if self.map.map.is_passable(start) && self.map.map.is_passable(goal) {
-            grid.start = start;
-            grid.goal = goal;
-        }
-        grid.rerun(&self.map);
-        if let Some(camera) = lesson.tile_map.camera {
-            grid.camera.set(camera);
+        if let (Some(part), Some((map, map_file))) = (&lesson.tile_map, map) {
+            self.replace_map(map, map_file);
+            let grid = &mut self.scenes.tile_map;
+            grid.settings = part.settings.clamped();
+            grid.playback.speed = grid.settings.speed;
+            let (start, goal) = ((part.start[0], part.start[1]), (part.goal[0], part.goal[1]));
+            if self.map.map.is_passable(start) && self.map.map.is_passable(goal) {
+                grid.start = start;
+                grid.goal = goal;
+            }
+            grid.rerun(&self.map);
+            if let Some(camera) = part.camera {
+                grid.camera.set(camera);
+            }
         }
         self.settings.scene = lesson.scene;
         match &lesson.pursuit {
@@ -766,4 +779,36 @@ impl NavlabApp {
         self.notice = Some(format!("Opened {name}"));
         Ok(())
     }
+}
+
+/// Reads the map a lesson's tile-map part names.
+fn read_map_part(
+    part: &MapPart,
+    name: &str,
+    file_in: &dyn Fn(&str) -> Result<PathBuf, String>,
+) -> Result<(crate::grid::TileMap, Option<PathBuf>), String> {
+    Ok(match &part.map {
+        Source::File { path: relative } => {
+            let file = file_in(relative)?;
+            let map = crate::grid::movingai::load_any(&file).map_err(|e| e.to_string())?;
+            (map, Some(file))
+        }
+        Source::Embedded { text } => (
+            crate::grid::movingai::parse_navlab_json(
+                text.as_bytes(),
+                &format!("{name}[tile_map.map.text]"),
+            )
+            .map_err(|e| e.to_string())?,
+            None,
+        ),
+        Source::BuiltIn { name: built_in } if built_in == BUILT_IN_MAP => {
+            (super::tile_map_scene::default_map(), None)
+        }
+        Source::BuiltIn { name: built_in } => {
+            return Err(format!(
+                "{name}: no built-in map is called {}",
+                crate::input::quoted(built_in)
+            ));
+        }
+    })
 }

@@ -48,11 +48,7 @@ impl NavlabApp {
                 .to_file_text(&path, &comment, Default::default())
                 .map_err(|e| format!("{}: {e}", crate::input::shown(&path)))?;
             super::files::write_file(&path, text.as_bytes())?;
-            let lesson = self.lesson(&recipe)?;
-            let lesson = super::lesson::Lesson {
-                scene: SceneKind::Level,
-                ..lesson
-            };
+            let lesson = self.level_recipe(&recipe)?;
             let text = serde_json::to_string_pretty(&lesson).map_err(|e| e.to_string())?;
             super::files::write_file(&recipe, text.as_bytes())
         });
