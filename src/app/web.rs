@@ -407,6 +407,7 @@ impl WebApp {
             "level": {
                 "level": app.scenes.level.level().name,
                 "polygons": app.scenes.level.built().map(|b| b.counts.polygons),
+                "build_ms": app.scenes.level.built().map(|b| b.counts.milliseconds),
                 "why": app.scenes.level.why().map(|why| why.sentence()),
                 "error": app.scenes.level.error(),
             },

@@ -440,6 +440,7 @@ try {
   await page.mouse.click(...centre(s.canvas));
   s = await waitFor(page, "a click on the level asks why", (t) => (t.level.why ?? "").startsWith("At ("));
   check(!s.level.error, `the level builds in the browser (${s.level.polygons} polygons): ${s.level.why}`);
+  report.level_build_ms = s.level.build_ms;
 
   // The link, in a new tab: the same scene and step.
   const linked = await open(link);
