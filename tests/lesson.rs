@@ -619,7 +619,10 @@ fn a_level_navmesh_is_saved_with_its_recipe_which_builds_it_again() {
     let text = std::fs::read_to_string(&recipe).expect("written");
     assert!(text.len() < 2_000, "{} bytes", text.len());
     let json: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-    assert!(json.get("navmesh").is_none() && json.get("tile_map").is_none(), "{json}");
+    assert!(
+        json.get("navmesh").is_none() && json.get("tile_map").is_none(),
+        "{json}"
+    );
     let saved = navlab::navmesh::NavMesh::load_with(&out, Default::default()).expect("reads");
     let shown = first.scenes.level.navmesh().expect("a navmesh");
     assert_eq!(saved.triangles().len(), shown.triangles().len());

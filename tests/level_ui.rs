@@ -168,3 +168,20 @@ fn an_area_dragged_on_the_level_marks_its_ground_and_a_button_removes_it() {
             .is_some_and(|b| b.record.polygons.polygon_areas.iter().all(|&a| a == 0))
     );
 }
+
+#[test]
+fn the_level_is_built_when_its_view_is_first_shown() {
+    let app = NavlabApp::new(AppSettings::default(), Box::new(ScriptedDialogs::default()));
+    assert!(app.scenes.level.built().is_none(), "not built at start");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_ui_state(|ui, app: &mut NavlabApp| app.frame_ui(ui), app);
+    h.run_steps(2);
+    assert!(
+        h.state().scenes.level.built().is_none(),
+        "the navmesh view does not build it"
+    );
+    h.get_by_label("Level").click();
+    h.run_steps(3);
+    assert!(h.state().scenes.level.built().is_some());
+}

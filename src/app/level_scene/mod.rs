@@ -261,7 +261,7 @@ const KEYS: &[KeyRow<LevelKey>] = &[
 ];
 
 impl LevelScene {
-    /// The scene on the built-in level, built with `settings`.
+    /// The scene on the built-in level, to be built with `settings` when it is first shown.
     pub fn new(settings: LevelSettings) -> Self {
         let mut scene = Self {
             level: Arc::new(LevelGeometry::built_in()),
@@ -285,8 +285,9 @@ impl LevelScene {
             generation: 0,
             textures: canvas::StageTextures::default(),
         };
+        // Built when the view is first shown (see `tick`): a window that never shows it does
+        // not pay for it.
         scene.playback.cursor = Stage::ALL.len();
-        scene.rebuild();
         scene
     }
 
@@ -587,6 +588,9 @@ impl Scene for LevelScene {
     fn tick(&mut self, ui: &Ui, _shared: &mut Shared, dt: f64) -> bool {
         if let Some(answer) = self.worker.take() {
             self.take_answer(answer);
+        }
+        if self.built.is_none() && self.error.is_none() && !self.worker.is_busy() {
+            self.rebuild();
         }
         self.keyboard(ui);
         let moved = self.playback.tick(dt, Stage::ALL.len());
