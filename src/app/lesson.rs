@@ -392,12 +392,12 @@ impl NavlabApp {
             Source::File { path: relative } => {
                 let file = file_in(relative)?;
                 let raw = crate::navmesh::obj::load_raw(&file, plane).map_err(|e| e.to_string())?;
-                Ok(super::level_scene::LevelGeometry {
-                    name: crate::input::file_label(&file),
-                    path: Some(file),
-                    positions: raw.positions,
-                    faces: raw.polygons,
-                })
+                Ok(super::level_scene::LevelGeometry::new(
+                    crate::input::file_label(&file),
+                    Some(file),
+                    raw.positions,
+                    raw.polygons,
+                ))
             }
             Source::BuiltIn { name: built_in }
                 if built_in == crate::assets::PROVING_GROUND.name =>
@@ -412,12 +412,12 @@ impl NavlabApp {
                 let part_name = format!("{name}[level.level.text]");
                 let raw = crate::navmesh::obj::parse_raw(text.as_bytes(), &part_name, plane)
                     .map_err(|e| e.to_string())?;
-                Ok(super::level_scene::LevelGeometry {
-                    name: format!("the level of {}", crate::input::file_label(Path::new(name))),
-                    path: None,
-                    positions: raw.positions,
-                    faces: raw.polygons,
-                })
+                Ok(super::level_scene::LevelGeometry::new(
+                    format!("the level of {}", crate::input::file_label(Path::new(name))),
+                    None,
+                    raw.positions,
+                    raw.polygons,
+                ))
             }
         }
     }

@@ -18,12 +18,12 @@ impl NavlabApp {
         let path = super::documents::absolute(path.to_path_buf());
         match crate::navmesh::obj::load_raw(&path, crate::navmesh::Plane::Xz) {
             Ok(raw) => {
-                self.scenes.level.set_level(LevelGeometry {
-                    name: crate::input::file_label(&path),
-                    path: Some(path),
-                    positions: raw.positions,
-                    faces: raw.polygons,
-                });
+                self.scenes.level.set_level(LevelGeometry::new(
+                    crate::input::file_label(&path),
+                    Some(path),
+                    raw.positions,
+                    raw.polygons,
+                ));
                 self.settings.scene = SceneKind::Level;
                 self.banner.error = None;
             }

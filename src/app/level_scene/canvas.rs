@@ -102,11 +102,6 @@ impl StageTextures {
     }
 }
 
-/// Whether a face (its corners in the order Recast reads them) faces up.
-fn faces_up([a, b, c]: &[[f64; 3]; 3]) -> bool {
-    (b[2] - a[2]) * (c[0] - a[0]) - (b[0] - a[0]) * (c[2] - a[2]) > 0.0
-}
-
 /// Whether the stage is drawn cell by cell (the level before the build is drawn as its height
 /// map: the top of each cell's spans, walkable or not).
 fn is_cell_stage(stage: Option<Stage>) -> bool {
@@ -374,7 +369,7 @@ impl LevelScene {
             (Some(built), _) => {
                 let sentence = self
                     .stage()
-                    .map(|s| s.sentence(&built.record, &built.settings))
+                    .map(|s| built.sentence(s).to_owned())
                     .unwrap_or_else(|| {
                         format!(
                             "{} faces; step forward to rasterise, filter and build.",
@@ -394,70 +389,53 @@ impl LevelScene {
         let built = self.built.clone();
         let cut = self.cut;
         let shown_face = |ys: [f64; 3]| cut.is_none_or(|c| ys.iter().all(|&y| y <= c + 1e-9));
-        // The faces: by height before the build; walkable or steep at the first stage; faint
-        // behind everything after.
+        // The faces that face up (from above, one that faces down is its back), lowest first so
+        // that what is above is mostly drawn over what is below (the height map drawn once there
+        // is a build is exact); at the first stage, walkable or steep, the walkable drawn over
+        // the steep (where the ground is is what the stage sorts out); faint behind the others.
         let faces_faint = stage != Some(Stage::Triangles);
-        let record = built.as_ref().map(|b| &b.record);
-        let mut faces: Vec<([[f64; 3]; 3], Option<bool>)> = Vec::new();
-        match record {
-            Some(record) => {
-                for (t, tri) in record.triangles.iter().enumerate() {
-                    let corner = |i: u32| record.positions.get(i as usize).copied();
-                    if let (Some(a), Some(b), Some(c)) =
-                        (corner(tri[0]), corner(tri[1]), corner(tri[2]))
-                    {
-                        faces.push(([a, b, c], record.walkable_triangles.get(t).copied()));
-                    }
+        let level = &self.level;
+        let walkable_of = |k: usize| {
+            built
+                .as_ref()
+                .map(|b| &b.record)
+                .filter(|r| r.triangles.len() == level.triangles().len())
+                .and_then(|r| r.walkable_triangles.get(k).copied())
+        };
+        let passes: &[Option<bool>] = if stage == Some(Stage::Triangles) {
+            &[Some(false), Some(true)]
+        } else {
+            &[None]
+        };
+        for &pass in passes {
+            for &k in level.by_height() {
+                let walkable = walkable_of(k);
+                let Some(corners) = level.triangles().get(k) else {
+                    continue;
+                };
+                if pass.is_some_and(|p| walkable.is_some_and(|w| w != p))
+                    || !shown_face(corners.map(|v| v[1]))
+                {
+                    continue;
                 }
-            }
-            None => {
-                for face in &self.level.faces {
-                    let corner = |i: usize| self.level.positions.get(i).copied();
-                    let Some(first) = face.first().and_then(|&i| corner(i)) else {
-                        continue;
-                    };
-                    for pair in face.windows(2).skip(1) {
-                        if let (Some(b), Some(c)) = (corner(pair[0]), corner(pair[1])) {
-                            faces.push(([first, b, c], None));
-                        }
-                    }
+                let mean = corners.iter().map(|v| v[1]).sum::<f64>() / 3.0;
+                let mut fill = match (stage, walkable) {
+                    (Some(Stage::Triangles), Some(false)) => STEEP,
+                    _ => height_colour(mean, heights),
+                };
+                if faces_faint {
+                    fill = fill.gamma_multiply(0.25);
                 }
+                let points: Vec<Pos2> = corners
+                    .iter()
+                    .map(|v| view.screen_from_world(Vec2::new(v[0], v[2])))
+                    .collect();
+                painter.add(Shape::convex_polygon(
+                    points,
+                    fill,
+                    Stroke::new(0.5, Color32::from_black_alpha(90)),
+                ));
             }
-        }
-        // Lowest first, so that what is above is mostly drawn over what is below (the height map
-        // drawn once there is a build is exact).
-        // At the first stage the walkable faces are drawn over the steep ones: what the stage
-        // sorts out is where the ground is.
-        let walkable_last = stage == Some(Stage::Triangles);
-        faces.sort_by(|p, q| {
-            let mean = |f: &[[f64; 3]; 3]| f.iter().map(|v| v[1]).sum::<f64>();
-            let first = |w: Option<bool>| walkable_last && w == Some(true);
-            first(p.1)
-                .cmp(&first(q.1))
-                .then(mean(&p.0).total_cmp(&mean(&q.0)))
-        });
-        for (corners, walkable) in &faces {
-            // Seen from above, a face that faces down (a ceiling's underside) is its back.
-            if !shown_face(corners.map(|v| v[1])) || !faces_up(corners) {
-                continue;
-            }
-            let mean = corners.iter().map(|v| v[1]).sum::<f64>() / 3.0;
-            let mut fill = match (stage, walkable) {
-                (Some(Stage::Triangles), Some(false)) => STEEP,
-                _ => height_colour(mean, heights),
-            };
-            if faces_faint {
-                fill = fill.gamma_multiply(0.25);
-            }
-            let points: Vec<Pos2> = corners
-                .iter()
-                .map(|v| view.screen_from_world(Vec2::new(v[0], v[2])))
-                .collect();
-            painter.add(Shape::convex_polygon(
-                points,
-                fill,
-                Stroke::new(0.5, Color32::from_black_alpha(90)),
-            ));
         }
         if let Some(built) = &built {
             let record = &built.record;
@@ -526,12 +504,11 @@ impl LevelScene {
                 }
             }
             if stage == Some(Stage::Detail) {
-                let mut sorted: Vec<&[[f64; 3]; 3]> = record.detail.iter().collect();
-                sorted.sort_by(|p, q| {
-                    let top = |f: &[[f64; 3]; 3]| f.iter().map(|v| v[1]).fold(f64::MIN, f64::max);
-                    top(p).total_cmp(&top(q))
-                });
-                for triangle in sorted {
+                for triangle in built
+                    .detail_by_height
+                    .iter()
+                    .filter_map(|&k| record.detail.get(k))
+                {
                     if !shown_face(triangle.map(|v| v[1] - record.cell_height)) {
                         continue;
                     }

@@ -289,7 +289,7 @@ impl LevelScene {
         ui.separator();
         if let (Some(stage), Some(built)) = (self.stage(), &self.built) {
             ui.label(RichText::new(stage.title()).strong());
-            ui.label(stage.sentence(&built.record, &built.settings));
+            ui.label(built.sentence(stage));
         }
         let lit = self
             .stage()

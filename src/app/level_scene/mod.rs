@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// A level's geometry: vertices (Y up) and faces.
+/// A level's geometry: vertices (Y up) and faces, with what drawing it needs worked out once.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LevelGeometry {
     /// Its name, for titles.
@@ -34,9 +34,73 @@ pub struct LevelGeometry {
     pub positions: Vec<[f64; 3]>,
     /// Faces, as vertex indices.
     pub faces: Vec<Vec<usize>>,
+    /// Its extent in the plan (x, z).
+    bounds: Bounds,
+    /// The lowest and highest y.
+    heights: [f64; 2],
+    /// The faces fanned into triangles, in the order the build reads them.
+    triangles: Vec<[[f64; 3]; 3]>,
+    /// The triangles that face up, lowest first (by their mean height): the order they are
+    /// drawn in from above.
+    by_height: Vec<usize>,
 }
 
 impl LevelGeometry {
+    /// The level of `positions` and `faces`, called `name`, from `path` if a file.
+    pub fn new(
+        name: String,
+        path: Option<PathBuf>,
+        positions: Vec<[f64; 3]>,
+        faces: Vec<Vec<usize>>,
+    ) -> Self {
+        let mut min = Vec2::new(f64::INFINITY, f64::INFINITY);
+        let mut max = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+        let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
+        for p in &positions {
+            min = Vec2::new(min.x.min(p[0]), min.y.min(p[2]));
+            max = Vec2::new(max.x.max(p[0]), max.y.max(p[2]));
+            (low, high) = (low.min(p[1]), high.max(p[1]));
+        }
+        let bounds = if min.x > max.x {
+            Bounds {
+                min: Vec2::new(0.0, 0.0),
+                max: Vec2::new(1.0, 1.0),
+            }
+        } else {
+            Bounds { min, max }
+        };
+        // Fanned as the build fans them: a face's first corner with each pair of the others.
+        let corner = |i: usize| positions.get(i).copied();
+        let mut triangles = Vec::new();
+        for face in &faces {
+            let Some((&first, rest)) = face.split_first() else {
+                continue;
+            };
+            for pair in rest.windows(2) {
+                if let (Some(a), Some(b), Some(c)) =
+                    (corner(first), corner(pair[0]), corner(pair[1]))
+                {
+                    triangles.push([a, b, c]);
+                }
+            }
+        }
+        let mean = |t: &[[f64; 3]; 3]| t.iter().map(|v| v[1]).sum::<f64>();
+        let mut by_height: Vec<usize> = (0..triangles.len())
+            .filter(|&k| faces_up(&triangles[k]))
+            .collect();
+        by_height.sort_by(|&p, &q| mean(&triangles[p]).total_cmp(&mean(&triangles[q])));
+        Self {
+            name,
+            path,
+            positions,
+            faces,
+            bounds,
+            heights: if low > high { [0.0, 1.0] } else { [low, high] },
+            triangles,
+            by_height,
+        }
+    }
+
     /// The built-in level's name as the view shows it.
     pub fn built_in_name() -> String {
         format!("{} (built in)", crate::assets::PROVING_GROUND.name)
@@ -45,41 +109,33 @@ impl LevelGeometry {
     /// The built-in level.
     pub fn built_in() -> Self {
         let raw = crate::assets::PROVING_GROUND.read().unwrap_or_default();
-        Self {
-            name: Self::built_in_name(),
-            path: None,
-            positions: raw.positions,
-            faces: raw.polygons,
-        }
+        Self::new(Self::built_in_name(), None, raw.positions, raw.polygons)
     }
 
     /// Its extent in the plan (x, z).
     pub fn bounds(&self) -> Bounds {
-        let mut min = Vec2::new(f64::INFINITY, f64::INFINITY);
-        let mut max = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
-        for p in &self.positions {
-            min = Vec2::new(min.x.min(p[0]), min.y.min(p[2]));
-            max = Vec2::new(max.x.max(p[0]), max.y.max(p[2]));
-        }
-        if min.x > max.x {
-            return Bounds {
-                min: Vec2::new(0.0, 0.0),
-                max: Vec2::new(1.0, 1.0),
-            };
-        }
-        Bounds { min, max }
+        self.bounds
     }
 
     /// The lowest and highest y.
     pub fn height_range(&self) -> [f64; 2] {
-        let (low, high) = self
-            .positions
-            .iter()
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), p| {
-                (l.min(p[1]), h.max(p[1]))
-            });
-        if low > high { [0.0, 1.0] } else { [low, high] }
+        self.heights
     }
+
+    /// The faces fanned into triangles, in the order the build reads them.
+    pub fn triangles(&self) -> &[[[f64; 3]; 3]] {
+        &self.triangles
+    }
+
+    /// The triangles that face up, lowest first.
+    pub fn by_height(&self) -> &[usize] {
+        &self.by_height
+    }
+}
+
+/// Whether a face (its corners in the order Recast reads them) faces up.
+pub(super) fn faces_up([a, b, c]: &[[f64; 3]; 3]) -> bool {
+    (b[2] - a[2]) * (c[0] - a[0]) - (b[0] - a[0]) * (c[2] - a[2]) > 0.0
 }
 
 /// The options kept between runs.
@@ -141,6 +197,17 @@ pub struct Built {
     pub counts: StageCounts,
     /// What every stage made.
     pub record: BuildRecord,
+    /// Each stage's sentence, in [`Stage::ALL`]'s order (worked out once, not every frame).
+    pub sentences: Vec<String>,
+    /// The detail triangles that face up, lowest first: the order they are drawn in.
+    pub detail_by_height: Vec<usize>,
+}
+
+impl Built {
+    /// `stage`'s sentence.
+    pub fn sentence(&self, stage: Stage) -> &str {
+        self.sentences.get(stage.index()).map_or("", String::as_str)
+    }
 }
 
 /// The worker's answer.
@@ -161,11 +228,23 @@ impl BuildJob {
                 &self.settings,
             )
             .map(|(build, record)| {
+                let sentences = Stage::ALL
+                    .iter()
+                    .map(|stage| stage.sentence(&record, &self.settings))
+                    .collect();
+                let top = |t: &[[f64; 3]; 3]| t.iter().map(|v| v[1]).fold(f64::MIN, f64::max);
+                let mut detail_by_height: Vec<usize> = (0..record.detail.len())
+                    .filter(|&k| faces_up(&record.detail[k]))
+                    .collect();
+                detail_by_height
+                    .sort_by(|&p, &q| top(&record.detail[p]).total_cmp(&top(&record.detail[q])));
                 Arc::new(Built {
                     settings: self.settings,
                     volumes: Arc::clone(&self.volumes),
                     counts: build.counts,
                     record,
+                    sentences,
+                    detail_by_height,
                 })
             })
             .map_err(|error| error.to_string()),
