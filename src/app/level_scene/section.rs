@@ -31,19 +31,28 @@ struct Sample {
     spans: Vec<(f64, f64, bool, bool)>,
 }
 
+/// The strip with `text` in place of a slice: as tall as a slice, so that the canvas does not
+/// move when one is drawn.
+fn placeholder(ui: &mut Ui, text: &str) {
+    ui.label(RichText::new("Cross-section").small());
+    let (rect, _) =
+        ui.allocate_exact_size(vec2(ui.available_width(), SECTION_HEIGHT), Sense::hover());
+    ui.painter().text(
+        rect.center(),
+        egui::Align2::CENTER_CENTER,
+        text,
+        egui::FontId::proportional(14.0),
+        Color32::GRAY,
+    );
+}
+
 impl LevelScene {
     /// The slice along the section's line, in a strip under the canvas.
     pub(super) fn section_ui(&mut self, ui: &mut Ui) {
         let (Some([a, b]), Some(built)) = (self.section, self.built.clone()) else {
-            ui.label(RichText::new("Cross-section").small());
-            let (rect, _) =
-                ui.allocate_exact_size(vec2(ui.available_width(), SECTION_HEIGHT), Sense::hover());
-            ui.painter().text(
-                rect.center(),
-                egui::Align2::CENTER_CENTER,
+            placeholder(
+                ui,
                 "Drag a line across the level: its vertical slice is drawn here.",
-                egui::FontId::proportional(14.0),
-                Color32::GRAY,
             );
             return;
         };
@@ -96,16 +105,7 @@ impl LevelScene {
             }
         }
         if low > high {
-            ui.label(RichText::new("Cross-section").small());
-            let (rect, _) =
-                ui.allocate_exact_size(vec2(ui.available_width(), SECTION_HEIGHT), Sense::hover());
-            ui.painter().text(
-                rect.center(),
-                egui::Align2::CENTER_CENTER,
-                "The line crosses no part of the level.",
-                egui::FontId::proportional(14.0),
-                Color32::GRAY,
-            );
+            placeholder(ui, "The line crosses no part of the level.");
             return;
         }
         high += settings.agent_height;
