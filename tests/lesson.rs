@@ -4,7 +4,7 @@
 //! window keeps what it had; the menu's Save lesson… and opening through Open….
 
 mod common;
-use common::{app, harness, picture};
+use common::{app, differences, harness, picture};
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;
 use navlab::app::navmesh_scene::{MeshSource, NavmeshScene};
@@ -407,20 +407,6 @@ fn hunting_app() -> NavlabApp {
     hunt.selected = Some(2);
     hunt.show_step(210);
     app
-}
-
-/// The pixels of two pictures that differ, as (x, y).
-fn differences(before: &egui::ColorImage, after: &egui::ColorImage) -> Vec<(usize, usize)> {
-    assert_eq!(before.size, after.size);
-    let [w, _] = before.size;
-    before
-        .pixels
-        .iter()
-        .zip(&after.pixels)
-        .enumerate()
-        .filter(|(_, (a, b))| a != b)
-        .map(|(i, _)| (i % w, i / w))
-        .collect()
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! refused naming the file without echoing it; Copy link asks for the web page's address once.
 
 mod common;
-use common::{app, harness, picture};
+use common::{app, differences, harness, picture};
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::{Upload, UploadPurpose};
 use navlab::app::headless::HeadlessWindow;
@@ -63,15 +63,7 @@ fn a_link_opens_the_same_view_in_a_fresh_window() {
     assert!(second.map.file.is_none() && !second.map.dirty);
     second.notice = None;
     let after = picture(&mut second);
-    let w = before.size[0];
-    let different: Vec<(usize, usize)> = before
-        .pixels
-        .iter()
-        .zip(&after.pixels)
-        .enumerate()
-        .filter(|(_, (a, b))| a != b)
-        .map(|(i, _)| (i % w, i / w))
-        .collect();
+    let different = differences(&before, &after);
     assert!(
         different.is_empty(),
         "{} pixels differ, from {:?} to {:?}",
@@ -253,15 +245,7 @@ fn a_level_link_opens_the_level_view_with_its_question_and_section() {
     second.notice = None;
     first.notice = None;
     let after = picture(&mut second);
-    let w = before.size[0];
-    let different: Vec<(usize, usize)> = before
-        .pixels
-        .iter()
-        .zip(&after.pixels)
-        .enumerate()
-        .filter(|(_, (a, b))| a != b)
-        .map(|(i, _)| (i % w, i / w))
-        .collect();
+    let different = differences(&before, &after);
     assert!(
         different.is_empty(),
         "{} pixels differ, from {:?} to {:?}",

@@ -166,6 +166,20 @@ pub fn harness(
     harness
 }
 
+/// The pixels of two pictures that differ, as (x, y).
+pub fn differences(before: &egui::ColorImage, after: &egui::ColorImage) -> Vec<(usize, usize)> {
+    assert_eq!(before.size, after.size);
+    let [w, _] = before.size;
+    before
+        .pixels
+        .iter()
+        .zip(&after.pixels)
+        .enumerate()
+        .filter(|(_, (a, b))| a != b)
+        .map(|(i, _)| (i % w, i / w))
+        .collect()
+}
+
 /// A 900 × 560 picture of `app` drawn without a display, once the layout has settled.
 pub fn picture(app: &mut navlab::app::NavlabApp) -> egui::ColorImage {
     let mut window =
