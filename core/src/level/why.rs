@@ -9,6 +9,7 @@ use super::build::{build_navmesh, build_recorded};
 use super::record::{BuildRecord, DIRECTIONS, NO_NEIGHBOUR};
 use super::settings::{BuildSettings, LevelError};
 use super::stages::Stage;
+use crate::geom::Vec2;
 use crate::navmesh::RawMesh;
 use serde::Serialize;
 
@@ -815,15 +816,8 @@ fn wall_distance(record: &BuildRecord, start: usize, at: [f64; 2], radius_cells:
 
 /// The distance from `p` to the segment `ab` in the plan.
 fn segment_distance(p: [f64; 2], [a, b]: [[f64; 2]; 2]) -> f64 {
-    let (dx, dz) = (b[0] - a[0], b[1] - a[1]);
-    let length = dx * dx + dz * dz;
-    let t = if length > 0.0 {
-        (((p[0] - a[0]) * dx + (p[1] - a[1]) * dz) / length).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let (qx, qz) = (a[0] + t * dx, a[1] + t * dz);
-    ((p[0] - qx).powi(2) + (p[1] - qz).powi(2)).sqrt()
+    let p = Vec2::from(p);
+    crate::geom::closest_point_on_segment(Vec2::from(a), Vec2::from(b), p).distance(p)
 }
 
 /// How many spans the walkable area (after the erosion) around compact span `start` has.
