@@ -2,7 +2,7 @@
 //! them with the search following, undo and redo, painting mud, doors opened by a click,
 //! saving with the edits beside the mesh and opening them again, and recovery after a crash.
 
-mod common;
+use crate::common;
 use common::drag_screen;
 use common::{app, harness};
 use egui_kittest::Harness;

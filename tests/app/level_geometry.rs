@@ -1,7 +1,7 @@
 //! Level geometry read as a navmesh: the walkable filter checked against an independent sum of
 //! the faces' areas, on the three-pathfinding level geometry and on generated box rooms.
 
-mod common;
+use crate::common;
 use common::testdata;
 use navlab::navmesh::walkable::looks_like_level_geometry;
 use navlab::navmesh::{NavMesh, Plane, ReadOptions};

@@ -2,7 +2,7 @@
 //! successive steps of A* on the tile map, Fringe Search's lines, a click on a line going to
 //! the next step that runs it, and the funnel's listing in the navmesh view.
 
-mod common;
+use crate::common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::NavlabApp;

@@ -1,7 +1,7 @@
 //! The navmesh view's shortest-path phase, driven headlessly: switched on, stepped through
 //! Polyanya's search with its open list, and the comparison with the corridor path at the end.
 
-mod common;
+use crate::common;
 use common::harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;

@@ -1,7 +1,7 @@
 //! The tile-map lab driven headlessly with egui_kittest: paint by clicking, undo and redo,
 //! switch algorithm, step the animation, compare, save and the unsaved-changes question.
 
-mod common;
+use crate::common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;

@@ -1,7 +1,7 @@
 //! The Diagnostics tab driven headlessly with egui_kittest: open a faulty mesh through Open…,
 //! click a finding and see the view move to it, colour islands, repair, re-check and save.
 
-mod common;
+use crate::common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;

@@ -2,7 +2,7 @@
 //! window's or the command line's crates, so the compiler refuses any use of them there. This
 //! checks the manifest that keeps it so.
 
-mod common;
+use crate::common;
 
 /// Crates of the window and the command line, which the core must not depend on.
 const FORBIDDEN: [&str; 8] = [

@@ -1,6 +1,6 @@
 //! The command line as scripts use it: JSON output, exit codes, the Blender export.
 
-mod common;
+use crate::common;
 use common::*;
 use serde_json::Value;
 use std::process::Command;

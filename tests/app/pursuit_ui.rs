@@ -1,7 +1,7 @@
 //! The pursuit scene driven headlessly with egui_kittest: add a mob by clicking, play, pause,
 //! single-step, reset, toggle wall avoidance, paint a wall while it runs, drive the kitten.
 
-mod common;
+use crate::common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use navlab::app::files::ScriptedDialogs;

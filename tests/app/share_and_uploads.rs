@@ -4,7 +4,7 @@
 //! what it had; a file given as bytes opens by its name as a dropped file does, and garbage is
 //! refused naming the file without echoing it; Copy link asks for the web page's address once.
 
-mod common;
+use crate::common;
 use common::{app, differences, harness, picture};
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::{Upload, UploadPurpose};

@@ -1,7 +1,7 @@
 //! Broken files on the command line: exit 2 and one clear line naming the file, never a panic
 //! (the corpus is the library's, `core/tests/common/broken_files.rs`).
 
-mod common;
+use crate::common;
 use common::broken_files::{mesh_corpus, obj_corpus};
 use std::process::Command;
 

@@ -3,7 +3,7 @@
 //! file is missing, leads outside its folder or comes from a newer navlab is refused and the
 //! window keeps what it had; the menu's Save lesson… and opening through Open….
 
-mod common;
+use crate::common;
 use common::{app, differences, harness, picture};
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;

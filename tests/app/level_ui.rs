@@ -2,7 +2,7 @@
 //! stepped, a cross-section drawn, a spot under the low beam asked about and the suggested change
 //! applied, and the navmesh opened in the navmesh view with a path up the stairs.
 
-mod common;
+use crate::common;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;

@@ -4,7 +4,7 @@
 //! clear error naming the file (and the line, where there is one) and the limit it hit; on the
 //! command line, exit 2 within ten seconds and a gigabyte of memory.
 
-mod common;
+use crate::common;
 use navlab::grid::{movingai, tiled};
 use navlab::navmesh::{NavMesh, Plane};
 use std::io::Write;

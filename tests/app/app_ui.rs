@@ -1,7 +1,7 @@
 //! The real app driven headlessly with egui_kittest: buttons by label, clicks on the canvas,
 //! keyboard, the event log, files that fail to load.
 
-mod common;
+use crate::common;
 use common::drag_screen;
 use common::harness;
 use egui_kittest::Harness;
@@ -1448,7 +1448,7 @@ fn view_menu_makes_the_interface_larger_and_ctrl_0_resets_it() {
 /// (egui's copy commands, which the other tests read, are sent either way).
 #[test]
 fn the_window_is_built_with_the_desktop_clipboard() {
-    let manifest = include_str!("../Cargo.toml");
+    let manifest = include_str!("../../Cargo.toml");
     let eframe = manifest
         .lines()
         .find(|line| line.trim_start().starts_with("eframe"))

@@ -3,7 +3,7 @@
 //! fields, `events` with `type`, `id`, `pId`, `g`, `f`), read back into the same steps, compared
 //! with another run's trace, and refused with the line when broken.
 
-mod common;
+use crate::common;
 use common::navlab;
 use navlab::grid::{AlgorithmKind, Connectivity, SearchTuning, TileMap, grid_search};
 use navlab::search::SearchEvent;

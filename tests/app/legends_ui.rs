@@ -1,7 +1,7 @@
 //! Legends tell what is on the canvas at every step, and never hide what matters: the start,
 //! the goal and the agents stay in sight whatever corner they are in.
 
-mod common;
+use crate::common;
 
 use common::{app, harness};
 use egui_kittest::Harness;

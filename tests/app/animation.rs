@@ -1,7 +1,7 @@
 //! `navlab open --gif`: an animated GIF of a step range, drawn with no display, decoded here
 //! frame by frame.
 
-mod common;
+use crate::common;
 use common::navlab;
 
 /// Every frame of a GIF as shown, composed over the frames before it (a frame may hold only

@@ -2,7 +2,7 @@
 //! floor, L moves it to the floor below (the status bar says which), the search starts there
 //! and climbs the ramp to a goal upstairs; colours by height with their legend.
 
-mod common;
+use crate::common;
 use common::harness;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
