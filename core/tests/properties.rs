@@ -84,18 +84,19 @@ proptest! {
             _ => None,
         };
         for (on_states, on_triangles) in states.iter().zip(&trace) {
-            prop_assert_eq!(node(on_states).map(|n| layout.triangle_of(n)), node(on_triangles));
+            prop_assert_eq!(node(on_states).map(|n| layout.triangle_of(&mesh, n)), node(on_triangles));
             let (state, parent) = match *on_states {
                 SearchEvent::Opened { node, parent: Some(parent), .. } | SearchEvent::Improved { node, parent, .. } => (node, parent),
                 _ => continue,
             };
             match layout.state(&mesh, state) {
                 EdgeState::Entered { triangle, from } => {
-                    prop_assert_eq!(from, Some(layout.triangle_of(parent)));
-                    prop_assert!(mesh.shared_edge(triangle, layout.triangle_of(parent)).is_some());
+                    prop_assert_eq!(from, Some(layout.triangle_of(&mesh, parent)));
+                    prop_assert!(mesh.shared_edge(triangle, layout.triangle_of(&mesh, parent)).is_some());
                 }
-                EdgeState::Goal(t) => prop_assert_eq!(layout.triangle_of(parent), t),
+                EdgeState::Goal(t) => prop_assert_eq!(layout.triangle_of(&mesh, parent), t),
                 EdgeState::Start(_) => prop_assert!(false, "the start is never opened from another state"),
+                EdgeState::Linked { .. } => prop_assert!(false, "the mesh has no link"),
             }
         }
     }

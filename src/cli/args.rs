@@ -344,6 +344,50 @@ impl MeshReadArgs {
     }
 }
 
+/// Off-mesh links put on a mesh once it is read.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct LinkArgs {
+    /// An off-mesh link (a jump, drop, ladder or teleport) from X,Z to X,Z, each with an
+    /// optional height H choosing the floor where floors are stacked, then any of: cost=N (a
+    /// fixed cost), cost=Nx (N times its length; the default is 1x), kind=jump|drop|ladder|
+    /// teleport|custom, area=NAME (its cost times that area type's), oneway. Repeatable.
+    #[arg(
+        long = "link",
+        value_name = "X,Z[,H]:X,Z[,H][,cost=N][,oneway]",
+        allow_hyphen_values = true
+    )]
+    pub links: Vec<String>,
+}
+
+impl LinkArgs {
+    /// `mesh` with the links, or an error naming the link (by its place among the --link
+    /// options) and what is wrong with it.
+    pub fn put_on(
+        &self,
+        mut mesh: crate::navmesh::NavMesh,
+        mesh_path: &std::path::Path,
+    ) -> Result<crate::navmesh::NavMesh, std::process::ExitCode> {
+        if self.links.is_empty() {
+            return Ok(mesh);
+        }
+        let mut links = Vec::with_capacity(self.links.len());
+        for (k, text) in self.links.iter().enumerate() {
+            match crate::navmesh::links::parse_link(text, mesh.area_names()) {
+                Ok(link) => links.push(link),
+                Err(error) => {
+                    complain!("error: --link number {}: {error}", k + 1);
+                    return Err(std::process::ExitCode::from(2));
+                }
+            }
+        }
+        if let Err(error) = mesh.set_links(links) {
+            complain!("error: {}: {error}", crate::input::shown(mesh_path));
+            return Err(std::process::ExitCode::from(2));
+        }
+        Ok(mesh)
+    }
+}
+
 /// Parses an agent's radius on a mesh: a number above 0.
 pub(super) fn parse_mesh_radius(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {

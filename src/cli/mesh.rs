@@ -109,6 +109,7 @@ pub(super) struct PathQuery {
     pub read: crate::navmesh::ReadOptions,
     pub obstacles: super::cut::ObstacleArgs,
     pub area_costs: Vec<(String, f64)>,
+    pub links: super::args::LinkArgs,
     pub optimal: bool,
     pub steps: bool,
     pub trace: Option<std::path::PathBuf>,
@@ -127,12 +128,18 @@ pub(super) fn path_command(
         read,
         obstacles,
         area_costs,
+        links,
         optimal,
         steps,
         trace,
     } = query;
     let (mesh, shapes) = match obstacles.load_with_shapes(mesh_path, read) {
         Ok(loaded) => loaded,
+        Err(code) => return code,
+    };
+    // The links go on first: a cut keeps them, placed again on the cut triangles.
+    let mesh = match links.put_on(mesh, mesh_path) {
+        Ok(mesh) => mesh,
         Err(code) => return code,
     };
     let mesh = if shapes.is_empty() {
@@ -232,6 +239,7 @@ pub(super) fn path_command(
                 for p in &path.waypoints {
                     say!("  {} {}", decimal(p.x), decimal(p.y));
                 }
+                say_links_crossed(&path.segments, &path.waypoints, path.cost);
                 say!("corridor: {} triangles", path.corridor.len());
                 say!("triangles expanded: {}", path.expanded);
                 if let Some(w) = &walked {
@@ -328,6 +336,37 @@ fn step_list(timeline: &crate::navmesh::timeline::Timeline) -> Vec<ListedStep> {
         .collect()
 }
 
+/// The links a path crosses, one line each, and its cost, when it crosses any.
+fn say_links_crossed(
+    segments: &[crate::navmesh::links::PathSegment],
+    waypoints: &[Vec2],
+    cost: f64,
+) {
+    let decimal = |v: f64| crate::words::decimal(v, 4);
+    let crossed: Vec<_> = segments.iter().filter_map(|s| Some((s, s.link?))).collect();
+    if crossed.is_empty() {
+        return;
+    }
+    say!("links crossed ({}):", crossed.len());
+    for (s, link) in crossed {
+        let end = |k: usize| {
+            waypoints.get(k).map_or_else(String::new, |p| {
+                format!("{} {}", decimal(p.x), decimal(p.y))
+            })
+        };
+        say!(
+            "  {} link {}{}: {} to {}, cost {}",
+            link.kind.name(),
+            link.link,
+            if link.reversed { " (back)" } else { "" },
+            end(s.first),
+            end(s.last),
+            decimal(link.cost)
+        );
+    }
+    say!("cost (walks plus links): {}", decimal(cost));
+}
+
 /// `navlab path --optimal`: the exact shortest path, in the shape `path` answers in, with the
 /// search nodes Polyanya made. It is the shortest by distance: on a mesh whose areas cost
 /// differently, the answer says that it ignores them and what it costs under them.
@@ -375,7 +414,9 @@ fn optimal_path_command(
         let mut answer = serde_json::json!({
             "status": status,
             "length": path.is_found().then_some(path.length),
+            "cost": path.is_found().then_some(path.cost),
             "waypoints": path.waypoints.iter().map(|&p| point(p)).collect::<Vec<_>>(),
+            "segments": path.segments.iter().map(|s| s.to_json()).collect::<Vec<_>>(),
             "search_nodes": path.nodes_pushed,
             "start": point(start.point),
             "goal": point(goal.point),
@@ -402,6 +443,7 @@ fn optimal_path_command(
         for p in &path.waypoints {
             say!("  {} {}", decimal(p.x), decimal(p.y));
         }
+        say_links_crossed(&path.segments, &path.waypoints, path.cost);
         say!("search nodes: {}", path.nodes_pushed);
         if let Some(w) = &walked {
             say!("{}", w.describe(mesh));

@@ -81,8 +81,10 @@ pub enum Command {
         /// NAME=MULT, from 0.1 to 100 (repeatable).
         #[arg(long = "area-cost", value_name = "NAME=MULT", value_parser = cut::parse_area_cost)]
         area_costs: Vec<(String, f64)>,
-        /// The exact shortest path (Polyanya) instead of A* and the funnel: by length alone,
-        /// area costs left out.
+        #[command(flatten)]
+        links: LinkArgs,
+        /// The exact shortest path (Polyanya) instead of A* and the funnel: by length alone
+        /// (plus the links' costs), area costs left out.
         #[arg(long)]
         optimal: bool,
         /// Also list every step of A* and of the funnel, explained, each with its line of
@@ -204,6 +206,9 @@ pub enum Command {
         /// With --mesh: how to read it.
         #[command(flatten)]
         read: MeshReadArgs,
+        /// With --mesh: its off-mesh links.
+        #[command(flatten)]
+        links: LinkArgs,
         #[command(flatten)]
         search: GridSearchArgs,
         /// Stop once the searches of the file have expanded this many nodes in all (a count,
@@ -234,6 +239,8 @@ pub enum Command {
         weight: f64,
         #[command(flatten)]
         read: MeshReadArgs,
+        #[command(flatten)]
+        links: LinkArgs,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -478,6 +485,7 @@ pub fn run(command: Command) -> ExitCode {
             walk,
             obstacles,
             area_costs,
+            links,
             optimal,
             steps,
             trace,
@@ -491,6 +499,7 @@ pub fn run(command: Command) -> ExitCode {
                 read: read.options(),
                 obstacles,
                 area_costs,
+                links,
                 optimal,
                 steps,
                 trace,
@@ -598,13 +607,14 @@ pub fn run(command: Command) -> ExitCode {
             optimal,
             cost,
             read,
+            links,
             json,
             max_expansions,
             ..
         } => quality::mesh_scen_command(
             &scen,
             &mesh,
-            read.options(),
+            (read.options(), &links),
             (optimal, cost),
             max_expansions,
             json,
@@ -624,10 +634,12 @@ pub fn run(command: Command) -> ExitCode {
             cost,
             weight,
             read,
+            links,
             json,
         } => quality::quality_command(
             &mesh,
             read.options(),
+            &links,
             crate::navmesh::quality::QualityOptions {
                 queries: queries as usize,
                 seed,

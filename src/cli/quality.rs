@@ -35,15 +35,17 @@ fn point(p: Vec2) -> [f64; 2] {
 pub(super) fn quality_command(
     mesh_path: &Path,
     read: crate::navmesh::ReadOptions,
+    links: &super::args::LinkArgs,
     options: QualityOptions,
     cost: CostArg,
     json: bool,
 ) -> ExitCode {
     let plane = read.plane;
-    let mesh = match super::mesh::load(mesh_path, read) {
-        Ok(mesh) => mesh,
-        Err(code) => return code,
-    };
+    let mesh =
+        match super::mesh::load(mesh_path, read).and_then(|mesh| links.put_on(mesh, mesh_path)) {
+            Ok(mesh) => mesh,
+            Err(code) => return code,
+        };
     let progress = super::progress::Progress::new(options.queries, "queries");
     let report = crate::navmesh::quality::measure_with_progress(&mesh, options, || progress.step());
     drop(progress);
@@ -168,7 +170,7 @@ struct MeshScenarioDetail {
 pub(super) fn mesh_scen_command(
     scen_path: &Path,
     mesh_path: &Path,
-    read: crate::navmesh::ReadOptions,
+    (read, links): (crate::navmesh::ReadOptions, &super::args::LinkArgs),
     (optimal, cost): (bool, CostArg),
     max_expansions: u64,
     json: bool,
@@ -180,10 +182,11 @@ pub(super) fn mesh_scen_command(
             return ExitCode::from(2);
         }
     };
-    let mesh = match super::mesh::load(mesh_path, read) {
-        Ok(mesh) => mesh,
-        Err(code) => return code,
-    };
+    let mesh =
+        match super::mesh::load(mesh_path, read).and_then(|mesh| links.put_on(mesh, mesh_path)) {
+            Ok(mesh) => mesh,
+            Err(code) => return code,
+        };
     let progress = super::progress::Progress::new(scenarios.len(), "scenarios");
     let mut details: Vec<MeshScenarioDetail> = Vec::with_capacity(scenarios.len());
     let mut spent = 0u64;
@@ -276,7 +279,7 @@ fn run_one(
     let length = if optimal {
         let path = shortest_path(mesh, s.start, s.goal, &mut NoObserver);
         expanded = path.nodes_popped;
-        path.is_found().then_some(path.length)
+        path.is_found().then_some(path.cost)
     } else {
         let options = QueryOptions {
             cost: cost_model(cost),
@@ -291,8 +294,8 @@ fn run_one(
             &mut NoObserver,
         )
         .inspect(|p| expanded = p.expanded)
-        .filter(|p| p.length.is_finite())
-        .map(|p| p.length)
+        .filter(|p| p.cost.is_finite())
+        .map(|p| p.cost)
     };
     let matches = match (length, s.length) {
         (Some(got), Some(listed)) => matches_listed(got, listed),

@@ -648,7 +648,10 @@ fn the_open_list_shows_the_triangle_expanded_next() {
         h.run_steps(1);
         let scene = &h.state().scenes.navmesh;
         if let Some(SearchEvent::Expanded { node, .. }) = states.get(cursor(&h)).copied() {
-            assert_eq!(scene.next_to_expand(), Some(layout.triangle_of(node)));
+            assert_eq!(
+                scene.next_to_expand(),
+                Some(layout.triangle_of(scene.mesh(), node))
+            );
             let name = layout.name(scene.mesh(), node);
             assert!(
                 name.contains(" from ") || name.starts_with("start"),

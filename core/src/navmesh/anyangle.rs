@@ -28,14 +28,22 @@
 //! cone's side grazes a wall vertex that lies on a straight wall only to rounding, the interval
 //! is a rounding error long, and its ends point any way at all.)
 //!
+//! Off-mesh links ([`super::links`]): a link's start is a point the search reaches as it
+//! reaches the goal, straight from a root that sees it; the way across waits in the open list
+//! at the cost to the link's end, and when taken the end becomes a root, from which the search
+//! goes on as from the start. With a link cheaper than the distance it spans, every estimate
+//! is scaled down by the least cost per unit of distance spanned, so none overestimates.
+//!
 //! Floors folded over each other (stairs over the floor they rise from, sharing an edge) are
 //! searched as they are drawn in the plane: at a vertex of the shared edge the path may double
 //! back onto the other floor, and it bends there, at the edge's ends, not at the point of the
 //! edge a path down one floor and back along the other would cross.
 
 use super::adjacency::{MANY, WALL};
+use super::areas::AreaCosts;
 use super::faces::{FaceId, Faces};
 use super::fans::VertexFans;
+use super::links::{LinkKind, LinkUse, PathSegment, PlacedLinks};
 use super::{Location, NavMesh, TriId, VertId};
 use crate::geom::{Vec2, orient, triangle_contains};
 use crate::search::Observer;
@@ -55,10 +63,17 @@ pub fn node_budget(mesh: &NavMesh) -> usize {
 /// The answer of [`shortest_path`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct OptimalPath {
-    /// Start, the vertices the path turns at, goal; empty when there is no path.
+    /// Start, the vertices the path turns at (and the ends of the links it crosses), goal;
+    /// empty when there is no path.
     pub waypoints: Vec<Vec2>,
-    /// Its length (infinite when there is none).
+    /// Its length (infinite when there is none); links crossed count by the distance between
+    /// their ends.
     pub length: f64,
+    /// What it costs: the length of its walks plus the cost of its links (its length when it
+    /// crosses none). This is what the search makes least.
+    pub cost: f64,
+    /// Its stretches, walked or a link crossed (empty when there is no path).
+    pub segments: Vec<PathSegment>,
     /// Search nodes made.
     pub nodes_pushed: usize,
     /// Search nodes taken from the open list.
@@ -96,6 +111,8 @@ struct Root {
     /// The root before it (`None`: the start).
     parent: Option<usize>,
     g: f64,
+    /// The link crossing it is the end of (`None`: reached walking).
+    via: Option<u32>,
 }
 
 /// A search node: an interval of `edge` seen from `root`, leading into `into`.
@@ -131,27 +148,30 @@ enum Entry {
     Node(usize),
     /// The goal, reached straight from a root.
     Goal(usize),
+    /// A link's start, reached straight from a root (a number of [`Scratch::arrivals`]).
+    Link(usize),
 }
 
 /// An entry of the open list in one 128-bit key, so that the heap compares one number: the
 /// bits of `f` inverted (non-negative, so they order like the number; the lowest f is then the
-/// largest key), a goal bit (the goal first among equal f), the insertion number (the newest
-/// first), and the node or root.
+/// largest key), two bits of kind (the goal first among equal f, then a link), the insertion
+/// number (the newest first), and the node, root or arrival.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Open(u128);
 
 impl Open {
     fn new(f: f64, order: u32, entry: Entry) -> Self {
-        let (goal, id) = match entry {
+        let (kind, id) = match entry {
             Entry::Node(n) => (0u128, n),
-            Entry::Goal(r) => (1, r),
+            Entry::Link(a) => (1, a),
+            Entry::Goal(r) => (2, r),
         };
         // `max` keeps the bit trick valid for -0.0 and maps NaN to 0.
         let f = !f.max(0.0).to_bits();
         Self(
             (u128::from(f) << 64)
-                | (goal << 63)
-                | (u128::from(order & 0x7fff_ffff) << 32)
+                | (kind << 62)
+                | (u128::from(order & 0x3fff_ffff) << 32)
                 | u128::from(id as u32),
         )
     }
@@ -162,10 +182,10 @@ impl Open {
 
     fn entry(self) -> Entry {
         let id = self.0 as u32 as usize;
-        if (self.0 >> 63) & 1 == 1 {
-            Entry::Goal(id)
-        } else {
-            Entry::Node(id)
+        match (self.0 >> 62) & 3 {
+            2 => Entry::Goal(id),
+            1 => Entry::Link(id),
+            _ => Entry::Node(id),
         }
     }
 }
@@ -175,6 +195,8 @@ pub(super) fn not_found() -> OptimalPath {
     OptimalPath {
         waypoints: Vec::new(),
         length: f64::INFINITY,
+        cost: f64::INFINITY,
+        segments: Vec::new(),
         nodes_pushed: 0,
         nodes_popped: 0,
         over_budget: false,
@@ -241,6 +263,7 @@ pub fn shortest_path_walking(
     // allocate (taken, not borrowed: an observer may start a search of its own).
     let scratch = SCRATCH.with(|cell| cell.borrow_mut().take().unwrap_or_default());
     let mut search = Search::new(mesh, faces, t.point, scratch);
+    search.place_links();
     point_triangles(
         mesh,
         faces,
@@ -291,6 +314,19 @@ struct Scratch {
     /// where it has not. Kept between searches: `touched` says which to reset.
     best_g: Vec<(f64, u8)>,
     touched: Vec<usize>,
+    /// The faces each link crossing starts in, as (face, crossing), sorted.
+    link_starts: Vec<(FaceId, u32)>,
+    /// The faces each crossing ends in, as (crossing, face), sorted.
+    link_ends: Vec<(u32, FaceId)>,
+    /// What crossing each costs, by number.
+    link_cost: Vec<f64>,
+    /// Which have been crossed.
+    link_crossed: Vec<bool>,
+    /// A link's start reached from a root: the crossing, the root and the length there.
+    arrivals: Vec<(u32, u32, f64)>,
+    /// Lists of triangles and faces while the links are placed.
+    link_triangles: Vec<TriId>,
+    link_faces: Vec<FaceId>,
 }
 
 /// Lists longer than this are not kept for the next search.
@@ -342,6 +378,11 @@ struct Search<'m> {
     fans: &'m VertexFans,
     faces: &'m Faces,
     goal: Vec2,
+    /// The mesh's links, placed.
+    links: &'m PlacedLinks,
+    /// What the estimates are scaled by: 1, or less when a link costs less than the distance
+    /// it spans.
+    scale: f64,
     /// The search's lists, kept between searches (boxed: handed over as one pointer).
     lists: Box<Scratch>,
     order: u32,
@@ -354,7 +395,13 @@ impl<'m> Search<'m> {
         lists.nodes.clear();
         lists.open.clear();
         lists.fresh.clear();
+        lists.arrivals.clear();
         let fans = mesh.fans();
+        let links = mesh.placed_links();
+        // Polyanya measures the plane: a link's area type does not weigh on it.
+        let scale = links
+            .estimate_scale(mesh.links(), &AreaCosts::default())
+            .min(1.0);
         if lists.best_g.len() != fans.surface_count() {
             lists.best_g = vec![(f64::INFINITY, 0); fans.surface_count()];
             lists.touched.clear();
@@ -364,9 +411,197 @@ impl<'m> Search<'m> {
             fans,
             faces,
             goal,
+            links,
+            scale,
             lists,
             order: 0,
             popped: 0,
+        }
+    }
+
+    /// Finds the faces each link crossing starts and ends in, and what crossing it costs.
+    fn place_links(&mut self) {
+        let lists = &mut self.lists;
+        lists.link_starts.clear();
+        lists.link_ends.clear();
+        lists.link_cost.clear();
+        lists.link_crossed.clear();
+        if self.links.is_empty() {
+            return;
+        }
+        let (mesh, faces) = (self.mesh, self.faces);
+        let costs = AreaCosts::default();
+        for (c, crossing) in self.links.crossings().iter().enumerate() {
+            let c = c as u32;
+            point_triangles(
+                mesh,
+                faces,
+                crossing.from.point,
+                crossing.from.triangle,
+                &mut lists.link_triangles,
+            );
+            faces_holding(faces, &lists.link_triangles, &mut lists.link_faces);
+            lists
+                .link_starts
+                .extend(lists.link_faces.iter().map(|&f| (f, c)));
+            point_triangles(
+                mesh,
+                faces,
+                crossing.to.point,
+                crossing.to.triangle,
+                &mut lists.link_triangles,
+            );
+            faces_holding(faces, &lists.link_triangles, &mut lists.link_faces);
+            lists
+                .link_ends
+                .extend(lists.link_faces.iter().map(|&f| (c, f)));
+            let cost = mesh
+                .links()
+                .get(crossing.link)
+                .map_or(f64::INFINITY, |l| l.cost_under(&costs));
+            lists.link_cost.push(cost);
+        }
+        lists.link_starts.sort_unstable();
+        lists
+            .link_crossed
+            .resize(self.links.crossings().len(), false);
+    }
+
+    /// Whether a link crossing starts in face `f`.
+    fn holds_link_start(&self, f: FaceId) -> bool {
+        let starts = &self.lists.link_starts;
+        let k = starts.partition_point(|&(face, _)| face < f);
+        starts.get(k).is_some_and(|&(face, _)| face == f)
+    }
+
+    /// The starts of the links in face `face` that root `r` sees (all of the face, or through
+    /// an interval when `cone` is given), each put in the open list at the cost of crossing
+    /// it plus the estimate from its end.
+    fn offer_links(
+        &mut self,
+        r: usize,
+        face: FaceId,
+        cone: Option<(Line, Line)>,
+        observer: &mut impl Observer<PolyanyaEvent>,
+    ) {
+        if self.lists.link_starts.is_empty() {
+            return;
+        }
+        let root = self.lists.roots[r];
+        let mut k = self.lists.link_starts.partition_point(|&(f, _)| f < face);
+        while let Some(&(f, c)) = self.lists.link_starts.get(k) {
+            k += 1;
+            if f != face {
+                break;
+            }
+            let ci = c as usize;
+            let Some(crossing) = self.links.crossing(ci) else {
+                continue;
+            };
+            if self.lists.link_crossed.get(ci).copied().unwrap_or(true) {
+                continue;
+            }
+            let at = crossing.from.point;
+            if let Some((right, left)) = cone
+                && !in_cone(right, left, at)
+            {
+                continue;
+            }
+            let g = root.g + root.at.distance(at);
+            let cost = self
+                .lists
+                .link_cost
+                .get(ci)
+                .copied()
+                .unwrap_or(f64::INFINITY);
+            let f = g + cost + self.scale * crossing.to.point.distance(self.goal);
+            observer.event(PolyanyaEvent::LinkReached {
+                link: crossing.link,
+                kind: self.link_kind(crossing.link),
+                reversed: crossing.reversed,
+                at,
+                g,
+                f,
+            });
+            let arrival = self.lists.arrivals.len();
+            self.lists.arrivals.push((c, r as u32, g));
+            self.lists.fresh.push((f, Entry::Link(arrival)));
+        }
+    }
+
+    fn link_kind(&self, link: usize) -> LinkKind {
+        self.mesh
+            .links()
+            .get(link)
+            .map_or(LinkKind::Custom, |l| l.kind)
+    }
+
+    /// Crosses the link of arrival `a` (unless crossed already): its start a root when the
+    /// path turns there, its end a new root, from which the search goes on as from the start.
+    fn cross(&mut self, a: usize, observer: &mut impl Observer<PolyanyaEvent>) {
+        let Some(&(c, r, g)) = self.lists.arrivals.get(a) else {
+            return;
+        };
+        let (ci, r) = (c as usize, r as usize);
+        let Some(crossing) = self.links.crossing(ci) else {
+            return;
+        };
+        match self.lists.link_crossed.get_mut(ci) {
+            Some(crossed) if !*crossed => *crossed = true,
+            _ => {
+                observer.event(PolyanyaEvent::Pruned {
+                    node: None,
+                    reason: PruneReason::LinkCrossedCheaper {
+                        link: crossing.link,
+                    },
+                });
+                return;
+            }
+        }
+        let start = if self.lists.roots[r].at == crossing.from.point {
+            r
+        } else {
+            self.lists.roots.push(Root {
+                at: crossing.from.point,
+                vertex: None,
+                parent: Some(r),
+                g,
+                via: None,
+            });
+            self.lists.roots.len() - 1
+        };
+        let g = g + self
+            .lists
+            .link_cost
+            .get(ci)
+            .copied()
+            .unwrap_or(f64::INFINITY);
+        let end = self.lists.roots.len();
+        self.lists.roots.push(Root {
+            at: crossing.to.point,
+            vertex: None,
+            parent: Some(start),
+            g,
+            via: Some(c),
+        });
+        observer.event(PolyanyaEvent::LinkCrossed {
+            link: crossing.link,
+            kind: self.link_kind(crossing.link),
+            reversed: crossing.reversed,
+            to: crossing.to.point,
+            g,
+        });
+        let mut k = self.lists.link_ends.partition_point(|&(x, _)| x < c);
+        while let Some(&(x, f)) = self.lists.link_ends.get(k) {
+            k += 1;
+            if x != c {
+                break;
+            }
+            self.offer_goal(end, f, None);
+            self.offer_links(end, f, None, observer);
+            for side in 0..self.faces.face(f).len() {
+                self.fan_edge(end, f, side, None, observer);
+            }
         }
     }
 
@@ -397,18 +632,25 @@ impl<'m> Search<'m> {
             vertex: None,
             parent: None,
             g: 0.0,
+            via: None,
         });
         // Start and goal in one convex face: the straight line between them is the path (no
-        // path is shorter), before any node is made.
-        if start_faces
+        // path is shorter, unless a link is cheaper than the distance it spans), before any
+        // node is made.
+        let one_face = start_faces
             .iter()
-            .any(|f| self.lists.goal_faces.binary_search(f).is_ok())
-        {
+            .any(|f| self.lists.goal_faces.binary_search(f).is_ok());
+        if one_face && self.scale >= 1.0 {
             let length = start.distance(self.goal);
             observer.event(PolyanyaEvent::GoalReached { length });
             return self.answer(0, length);
         }
+        if one_face {
+            let f = start.distance(self.goal);
+            self.lists.fresh.push((f, Entry::Goal(0)));
+        }
         for &f in start_faces {
+            self.offer_links(0, f, None, observer);
             // Sides through the start are seen edge-on: the faces beyond them hold the start
             // too.
             for k in 0..self.faces.face(f).len() {
@@ -423,6 +665,10 @@ impl<'m> Search<'m> {
                 Entry::Goal(root) => {
                     observer.event(PolyanyaEvent::GoalReached { length: f });
                     return self.answer(root, f);
+                }
+                Entry::Link(arrival) => {
+                    self.cross(arrival, observer);
+                    self.flush();
                 }
                 Entry::Node(n) => {
                     self.popped += 1;
@@ -463,13 +709,15 @@ impl<'m> Search<'m> {
         }
     }
 
-    /// Whether one of `start_triangles` is on the island of one of the goal's triangles.
+    /// Whether one of the goal's triangles is on the island of one of `start_triangles`, or
+    /// on one its links lead to.
     fn connects(&self, start_triangles: &[TriId]) -> bool {
+        let mesh = self.mesh;
         start_triangles.iter().any(|&s| {
-            self.lists
-                .goal_triangles
-                .iter()
-                .any(|&t| self.mesh.island_of(s) == self.mesh.island_of(t))
+            self.lists.goal_triangles.iter().any(|&t| {
+                let (a, b) = (mesh.island_of(s), mesh.island_of(t));
+                a == b || (!self.links.is_empty() && self.links.reaches(mesh, a, b))
+            })
         })
     }
 
@@ -477,6 +725,8 @@ impl<'m> Search<'m> {
         OptimalPath {
             waypoints: Vec::new(),
             length: f64::INFINITY,
+            cost: f64::INFINITY,
+            segments: Vec::new(),
             nodes_pushed: self.lists.nodes.len(),
             nodes_popped: self.popped,
             over_budget,
@@ -484,23 +734,60 @@ impl<'m> Search<'m> {
         }
     }
 
-    fn answer(&self, root: usize, length: f64) -> OptimalPath {
-        let mut waypoints = vec![self.goal];
+    /// The path ending at root `root` then straight to the goal, of cost `cost`.
+    fn answer(&self, root: usize, cost: f64) -> OptimalPath {
+        let mut chain = Vec::new();
         let mut at = Some(root);
         while let Some(r) = at {
-            let root = self.lists.roots[r];
-            if waypoints.last() != Some(&root.at) {
-                waypoints.push(root.at);
-            }
-            at = root.parent;
+            chain.push(r);
+            at = self.lists.roots[r].parent;
         }
-        if waypoints.len() == 1 {
+        let (mut waypoints, mut segments) = (Vec::<Vec2>::new(), Vec::new());
+        // Where the walk under way began.
+        let mut walk_from = 0;
+        for &r in chain.iter().rev() {
+            let root = self.lists.roots[r];
+            match root
+                .via
+                .and_then(|c| Some((c, self.links.crossing(c as usize)?)))
+            {
+                Some((c, crossing)) => {
+                    let last = waypoints.len().saturating_sub(1);
+                    if walk_from < last {
+                        segments.push(PathSegment::walk(walk_from, last));
+                    }
+                    waypoints.push(root.at);
+                    segments.push(PathSegment {
+                        first: last,
+                        last: last + 1,
+                        link: Some(LinkUse {
+                            link: crossing.link,
+                            reversed: crossing.reversed,
+                            kind: self.link_kind(crossing.link),
+                            cost: self.lists.link_cost.get(c as usize).copied().unwrap_or(0.0),
+                        }),
+                    });
+                    walk_from = last + 1;
+                }
+                None => {
+                    if waypoints.last() != Some(&root.at) {
+                        waypoints.push(root.at);
+                    }
+                }
+            }
+        }
+        if waypoints.last() != Some(&self.goal) || waypoints.len() == 1 {
             waypoints.push(self.goal);
         }
-        waypoints.reverse();
+        let last = waypoints.len() - 1;
+        if walk_from < last || segments.is_empty() {
+            segments.push(PathSegment::walk(walk_from, last));
+        }
         OptimalPath {
+            length: crate::search::funnel::path_length(&waypoints),
             waypoints,
-            length,
+            cost,
+            segments,
             nodes_pushed: self.lists.nodes.len(),
             nodes_popped: self.popped,
             over_budget: false,
@@ -659,7 +946,10 @@ impl<'m> Search<'m> {
     ) {
         let face = self.faces.face(into);
         // A dead end: a face with no way on but back, and no goal.
-        if face.dead_end && self.lists.goal_faces.binary_search(&into).is_err() {
+        if face.dead_end
+            && self.lists.goal_faces.binary_search(&into).is_err()
+            && !self.holds_link_start(into)
+        {
             observer.event(PolyanyaEvent::Pruned {
                 node: None,
                 reason: PruneReason::DeadEnd { triangle: into },
@@ -671,11 +961,12 @@ impl<'m> Search<'m> {
             slot: slot as u32,
             ..node
         };
-        let h = if node.round {
-            at.distance(self.goal)
-        } else {
-            estimate(at, node.right, node.left, self.goal)
-        };
+        let h = self.scale
+            * if node.round {
+                at.distance(self.goal)
+            } else {
+                estimate(at, node.right, node.left, self.goal)
+            };
         let id = self.lists.nodes.len();
         self.lists.nodes.push(node);
         observer.event(PolyanyaEvent::Pushed {
@@ -710,11 +1001,9 @@ impl<'m> Search<'m> {
             return;
         }
         let p = node.into as FaceId;
-        self.offer_goal(
-            node.root as usize,
-            p,
-            Some((node.right_side, node.left_side)),
-        );
+        let cone = Some((node.right_side, node.left_side));
+        self.offer_goal(node.root as usize, p, cone);
+        self.offer_links(node.root as usize, p, cone, observer);
         let faces = self.faces;
         let face = faces.face(p);
         let k = node.slot as usize;
@@ -852,6 +1141,7 @@ impl<'m> Search<'m> {
             vertex: Some((vertex, surface, bend)),
             parent: Some(from),
             g,
+            via: None,
         });
         let before = self.lists.fresh.len();
         let fans = self.fans;
@@ -862,6 +1152,7 @@ impl<'m> Search<'m> {
             faces_holding(faces, fans.triangles(surface), &mut round);
             for &f in &round {
                 self.offer_goal(r, f, None);
+                self.offer_links(r, f, None, observer);
                 let face = faces.face(f);
                 if let Some(k) = face.corner_of(vertex) {
                     // The sides not at the vertex.
@@ -877,6 +1168,7 @@ impl<'m> Search<'m> {
             // The part of this face on the bend's side, then the faces round the vertex one by
             // one (`step_round`).
             self.offer_goal(r, into, None);
+            self.offer_links(r, into, None, observer);
             self.round_face(r, into, entered, observer);
         }
         self.lists.fresh.len() - before
@@ -952,6 +1244,7 @@ impl<'m> Search<'m> {
     fn step_round(&mut self, n: usize, node: &Node, observer: &mut impl Observer<PolyanyaEvent>) {
         let before = self.lists.fresh.len();
         self.offer_goal(node.root as usize, node.into as FaceId, None);
+        self.offer_links(node.root as usize, node.into as FaceId, None, observer);
         self.round_face(
             node.root as usize,
             node.into as FaceId,

@@ -292,6 +292,8 @@ impl NavMesh {
             triangle_faces: std::sync::OnceLock::new(),
             areas_present: std::sync::OnceLock::new(),
             height_span: std::sync::OnceLock::new(),
+            links: Vec::new(),
+            placed_links: std::sync::OnceLock::new(),
         })
     }
 }

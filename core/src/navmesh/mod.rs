@@ -13,6 +13,7 @@ pub mod from_map;
 pub mod gap;
 pub mod generate;
 mod island_update;
+pub mod links;
 pub mod locate;
 mod merge;
 pub mod obj;
@@ -178,6 +179,10 @@ pub struct NavMesh {
     pub(crate) areas_present: std::sync::OnceLock<u32>,
     /// The lowest and highest vertex height; made when first asked for.
     pub(crate) height_span: std::sync::OnceLock<[f64; 2]>,
+    /// Its off-mesh links.
+    pub(crate) links: Vec<links::OffMeshLink>,
+    /// The links' ends on the triangles; made when first asked for.
+    pub(crate) placed_links: std::sync::OnceLock<links::PlacedLinks>,
 }
 
 /// The polygons of a mesh as given (read from a file or generated), before welding,
@@ -559,6 +564,33 @@ impl NavMesh {
         self.triangle_faces = std::sync::OnceLock::new();
         self.areas_present = std::sync::OnceLock::new();
         self.height_span = std::sync::OnceLock::new();
+        self.placed_links = std::sync::OnceLock::new();
+    }
+
+    /// Its off-mesh links.
+    pub fn links(&self) -> &[links::OffMeshLink] {
+        &self.links
+    }
+
+    /// Replaces its off-mesh links, refusing a list with a link that cannot be searched or
+    /// with more than [`links::MAX_LINKS`] (the mesh keeps its links then).
+    pub fn set_links(&mut self, links: Vec<links::OffMeshLink>) -> Result<(), links::LinkError> {
+        links::check_links(&links)?;
+        self.links = links;
+        self.placed_links = std::sync::OnceLock::new();
+        Ok(())
+    }
+
+    /// The same mesh with `links` (see [`NavMesh::set_links`]).
+    pub fn with_links(mut self, links: Vec<links::OffMeshLink>) -> Result<Self, links::LinkError> {
+        self.set_links(links)?;
+        Ok(self)
+    }
+
+    /// Its links' ends placed on its triangles.
+    pub fn placed_links(&self) -> &links::PlacedLinks {
+        self.placed_links
+            .get_or_init(|| links::PlacedLinks::new(self, &self.links))
     }
 
     /// The names of the area types, by [`areas::AreaId`] (the built-in ones first).

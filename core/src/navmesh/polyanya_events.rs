@@ -3,6 +3,7 @@
 
 use super::VertId;
 use super::faces::FaceId;
+use super::links::LinkKind;
 use crate::geom::Vec2;
 
 /// One step of the search, for a view or a trace.
@@ -61,6 +62,35 @@ pub enum PolyanyaEvent {
         /// Length of the path to it.
         g: f64,
     },
+    /// The start of an off-mesh link was reached from a root: the way across it waits in the
+    /// open list, at its cost to the link's end plus the estimate from there.
+    LinkReached {
+        /// The link's number.
+        link: usize,
+        /// What it is.
+        kind: LinkKind,
+        /// True when it is crossed from its end back to its start.
+        reversed: bool,
+        /// Where it starts.
+        at: Vec2,
+        /// Length of the path to its start.
+        g: f64,
+        /// The cost at its end plus the estimate from there to the goal.
+        f: f64,
+    },
+    /// An off-mesh link was crossed: its end is a new root, the path's cost there `g`.
+    LinkCrossed {
+        /// The link's number.
+        link: usize,
+        /// What it is.
+        kind: LinkKind,
+        /// True when crossed from its end back to its start.
+        reversed: bool,
+        /// Where it ends.
+        to: Vec2,
+        /// The path's cost at its end.
+        g: f64,
+    },
     /// Work not done, and why.
     Pruned {
         /// The node, when one was taken.
@@ -68,7 +98,8 @@ pub enum PolyanyaEvent {
         /// Why.
         reason: PruneReason,
     },
-    /// The goal was reached by a path of this length (the search is over).
+    /// The goal was reached by a path of this length (the search is over); on a mesh with
+    /// off-mesh links, of this cost (the length of its walks plus the cost of its links).
     GoalReached {
         /// The path's length.
         length: f64,
@@ -93,6 +124,11 @@ pub enum PruneReason {
     DeadEnd {
         /// The face (a triangle, when the search walks triangles).
         triangle: FaceId,
+    },
+    /// An off-mesh link was crossed already, at a lower cost.
+    LinkCrossedCheaper {
+        /// The link's number.
+        link: usize,
     },
 }
 
@@ -136,7 +172,37 @@ impl PolyanyaEvent {
             PolyanyaEvent::Turned { vertex, at, g } => format!(
                 "vertex {vertex} at {at} becomes a root: the path may turn there (g = {g:.2})"
             ),
+            PolyanyaEvent::LinkReached {
+                link,
+                kind,
+                reversed,
+                at,
+                g,
+                f,
+            } => {
+                let back = if *reversed { ", back" } else { "" };
+                format!(
+                    "the {} link {link}{back} starts at {at}, reached with g = {g:.2}: crossing it waits in the open list (f = {f:.2})",
+                    kind.name()
+                )
+            }
+            PolyanyaEvent::LinkCrossed {
+                link,
+                kind,
+                reversed,
+                to,
+                g,
+            } => {
+                let back = if *reversed { " back" } else { "" };
+                format!(
+                    "cross the {} link {link}{back} to {to}: its end becomes a root (g = {g:.2})",
+                    kind.name()
+                )
+            }
             PolyanyaEvent::Pruned { node, reason } => match reason {
+                PruneReason::LinkCrossedCheaper { link } => {
+                    format!("prune: link {link} was crossed already at a lower cost")
+                }
                 PruneReason::RootReachedCheaper => {
                     let what = node.map_or("a vertex".to_string(), |n| format!("node {n}"));
                     format!("prune {what}: its root was reached more cheaply")

@@ -20,8 +20,8 @@ pub fn polyanya_step(event: &PolyanyaEvent, started: bool) -> LitLine {
         } => {
             let line = match (started, observable) {
                 (false, _) => 1,
-                (true, true) => 7,
-                (true, false) => 9,
+                (true, true) => 8,
+                (true, false) => 10,
             };
             LitLine::new(line)
                 .with("node", node.to_string())
@@ -41,15 +41,15 @@ pub fn polyanya_step(event: &PolyanyaEvent, started: bool) -> LitLine {
             node,
             observable,
             non_observable,
-        } => LitLine::new(11)
+        } => LitLine::new(13)
             .with("n", node.to_string())
             .with("observable", observable.to_string())
             .with("turning", non_observable.to_string()),
-        PolyanyaEvent::Turned { vertex, at, g } => LitLine::new(8)
+        PolyanyaEvent::Turned { vertex, at, g } => LitLine::new(9)
             .with("c", format!("vertex {vertex} {}", point(*at)))
             .number("g(c)", *g),
         PolyanyaEvent::Pruned { node, reason } => {
-            let lit = LitLine::new(10);
+            let lit = LitLine::new(11);
             let lit = match node {
                 Some(n) => lit.with("n", n.to_string()),
                 None => lit,
@@ -59,10 +59,22 @@ pub fn polyanya_step(event: &PolyanyaEvent, started: bool) -> LitLine {
                 PruneReason::DeadEnd { triangle } => {
                     lit.with("why", format!("triangle {triangle} leads nowhere"))
                 }
+                PruneReason::LinkCrossedCheaper { link } => {
+                    lit.with("why", format!("link {link} crossed already"))
+                }
             }
         }
+        PolyanyaEvent::LinkReached { link, at, g, f, .. } => LitLine::new(12)
+            .with("link", link.to_string())
+            .with("s", point(*at))
+            .number("g(s)", *g)
+            .number("g(e) + h", *f),
+        PolyanyaEvent::LinkCrossed { link, to, g, .. } => LitLine::new(6)
+            .with("link", link.to_string())
+            .with("e", point(*to))
+            .number("g(e)", *g),
         PolyanyaEvent::GoalReached { length } => LitLine::new(5).number("length", *length),
-        PolyanyaEvent::Exhausted { .. } => LitLine::new(12),
-        PolyanyaEvent::OverBudget => LitLine::new(13),
+        PolyanyaEvent::Exhausted { .. } => LitLine::new(14),
+        PolyanyaEvent::OverBudget => LitLine::new(15),
     }
 }

@@ -228,17 +228,18 @@ pub fn measure_with_progress(
         let corridor = find_path(mesh, from, to, query, &mut NoObserver, &mut NoObserver);
         report.corridor_time += started.elapsed();
         match corridor {
-            Some(corridor) if optimal.is_found() && corridor.length.is_finite() => {
+            // By cost: the length, plus what the links crossed cost on a mesh with links.
+            Some(corridor) if optimal.is_found() && corridor.cost.is_finite() => {
                 report.pairs.push(PairQuality {
                     from,
                     to,
                     from_triangle,
-                    optimal: optimal.length,
-                    corridor: corridor.length,
+                    optimal: optimal.cost,
+                    corridor: corridor.cost,
                 });
             }
             Some(corridor)
-                if optimal.connected && !optimal.over_budget && corridor.length.is_finite() =>
+                if optimal.connected && !optimal.over_budget && corridor.cost.is_finite() =>
             {
                 report.not_followed += 1;
             }

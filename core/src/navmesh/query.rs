@@ -4,6 +4,9 @@
 
 use super::adjacency::{MANY, WALL};
 use super::areas::AreaCosts;
+use super::links::{
+    LinkCrossing, LinkKind, LinkUse, OffMeshLink, PathSegment, PlacedLinks, path_cost,
+};
 use super::{Location, NavMesh, TriId};
 use crate::geom::Vec2;
 use crate::geom::signed_area2;
@@ -90,8 +93,13 @@ pub struct Path {
     pub portals: Vec<Portal>,
     /// The shortest path through the corridor: start, corners, goal.
     pub waypoints: Vec<Vec2>,
-    /// Length of `waypoints`.
+    /// Length of `waypoints` (links crossed counted by the distance between their ends).
     pub length: f64,
+    /// What the path costs: the length of its walks plus the cost of the links it crosses
+    /// (its length when it crosses none).
+    pub cost: f64,
+    /// Its stretches, walked or a link crossed, in order (empty when unreachable).
+    pub segments: Vec<PathSegment>,
     /// The A* cost of the corridor under the chosen cost model.
     pub corridor_cost: f64,
     /// Distinct triangles expanded by A*.
@@ -120,6 +128,8 @@ impl Path {
             portals: Vec::new(),
             waypoints: Vec::new(),
             length: f64::INFINITY,
+            cost: f64::INFINITY,
+            segments: Vec::new(),
             corridor_cost: f64::INFINITY,
             expanded,
         }
@@ -127,10 +137,12 @@ impl Path {
 
     /// The answer as `navlab path --json` prints it (and the window's Copy path copies it):
     /// status, length (`null` when unreachable), waypoints, corridor, triangles expanded, and
-    /// the start and goal as used (after any snapping), points as `[x, z]`.
+    /// the start and goal as used (after any snapping), points as `[x, z]`; its cost (its walks'
+    /// length plus its links' costs) and its segments, walked or a link crossed
+    /// ([`PathSegment::to_json`]).
     pub fn to_json(&self) -> serde_json::Value {
         let point = |p: Vec2| [p.x, p.y];
-        serde_json::json!({
+        let mut json = serde_json::json!({
             "status": self.status.name(),
             "length": self.length.is_finite().then_some(self.length),
             "waypoints": self.waypoints.iter().map(|&p| point(p)).collect::<Vec<_>>(),
@@ -138,7 +150,23 @@ impl Path {
             "expanded": self.expanded,
             "start": point(self.start.point),
             "goal": point(self.goal.point),
-        })
+        });
+        if let Some(map) = json.as_object_mut() {
+            map.insert(
+                "cost".into(),
+                serde_json::json!(self.cost.is_finite().then_some(self.cost)),
+            );
+            map.insert(
+                "segments".into(),
+                self.segments.iter().map(PathSegment::to_json).collect(),
+            );
+        }
+        json
+    }
+
+    /// True when the path crosses an off-mesh link.
+    pub fn crosses_links(&self) -> bool {
+        self.segments.iter().any(|s| s.link.is_some())
     }
 }
 
@@ -168,6 +196,7 @@ struct StatesToTriangles<'a, O, T> {
     inner: &'a mut O,
     states: &'a mut T,
     layout: EdgeStates,
+    mesh: &'a NavMesh,
     /// Which triangles have been expanded (through any edge), to count each once: those
     /// marked with `stamp`.
     expanded: &'a mut [u32],
@@ -180,7 +209,7 @@ impl<O: Observer<SearchEvent>, T: Observer<SearchEvent>> Observer<SearchEvent>
 {
     fn event(&mut self, event: SearchEvent) {
         self.states.event(event);
-        let t = |n: usize| self.layout.triangle_of(n);
+        let t = |n: usize| self.layout.triangle_of(self.mesh, n);
         let mapped = match event {
             SearchEvent::Opened { node, parent, g, h } => SearchEvent::Opened {
                 node: t(node),
@@ -227,12 +256,15 @@ impl<O: Observer<SearchEvent>, T: Observer<SearchEvent>> Observer<SearchEvent>
 /// The nodes A* searches with the midpoint and straight cost models: node `3t + k` is "in
 /// triangle t, entered through its edge k" (positioned on that edge: at its midpoint, or where
 /// the path heading for the goal crosses it); then one node for the start point and one for the
-/// goal point.
+/// goal point; then one for the end of each way across an off-mesh link (numbered as
+/// [`PlacedLinks::crossings`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EdgeStates {
     triangle_count: usize,
     start_triangle: TriId,
     goal_triangle: TriId,
+    /// The crossings of the mesh's links: node `3t + 2 + c` is "at the end of crossing c".
+    crossing_count: usize,
 }
 
 /// One edge state, in words a reader can find on the mesh.
@@ -242,6 +274,15 @@ pub enum EdgeState {
     Start(TriId),
     /// The goal point, in its triangle.
     Goal(TriId),
+    /// The end of an off-mesh link, crossed to it.
+    Linked {
+        /// The triangle it ends in.
+        triangle: TriId,
+        /// The link's number.
+        link: usize,
+        /// True when crossed from the link's end back to its start.
+        reversed: bool,
+    },
     /// A triangle entered across one of its edges, from the triangle on the other side
     /// (`None` for a boundary edge, which A* never crosses).
     Entered {
@@ -259,6 +300,7 @@ impl EdgeStates {
             triangle_count: mesh.triangles.len(),
             start_triangle: start.triangle,
             goal_triangle: goal.triangle,
+            crossing_count: mesh.placed_links().crossings().len(),
         }
     }
 
@@ -269,15 +311,30 @@ impl EdgeStates {
         3 * self.triangle_count + 1
     }
     fn node_count(self) -> usize {
-        3 * self.triangle_count + 2
+        3 * self.triangle_count + 2 + self.crossing_count
     }
 
-    /// The triangle a state is in.
-    pub fn triangle_of(self, node: usize) -> TriId {
+    /// The node "at the end of crossing `c`".
+    fn link_node(self, c: usize) -> usize {
+        3 * self.triangle_count + 2 + c
+    }
+
+    /// The crossing whose end `node` is, when it is one.
+    fn crossing_of(self, node: usize) -> Option<usize> {
+        node.checked_sub(3 * self.triangle_count + 2)
+            .filter(|&c| c < self.crossing_count)
+    }
+
+    /// The triangle a state is in, on `mesh` (the mesh the query ran on).
+    pub fn triangle_of(self, mesh: &NavMesh, node: usize) -> TriId {
         if node == self.start_node() {
             self.start_triangle
         } else if node == self.goal_node() {
             self.goal_triangle
+        } else if let Some(c) = self.crossing_of(node) {
+            mesh.placed_links()
+                .crossing(c)
+                .map_or(self.goal_triangle, |c| c.to.triangle)
         } else {
             node / 3
         }
@@ -290,6 +347,16 @@ impl EdgeStates {
         }
         if node == self.goal_node() {
             return EdgeState::Goal(self.goal_triangle);
+        }
+        if let Some(c) = self
+            .crossing_of(node)
+            .and_then(|c| mesh.placed_links().crossing(c))
+        {
+            return EdgeState::Linked {
+                triangle: c.to.triangle,
+                link: c.link,
+                reversed: c.reversed,
+            };
         }
         let triangle = node / 3;
         let from = mesh
@@ -306,6 +373,7 @@ impl EdgeStates {
         match self.state(mesh, node) {
             EdgeState::Start(t) => format!("start (in {t})"),
             EdgeState::Goal(t) => format!("goal (in {t})"),
+            EdgeState::Linked { triangle, link, .. } => format!("{triangle} by link {link}"),
             EdgeState::Entered {
                 triangle,
                 from: Some(from),
@@ -404,21 +472,25 @@ where
         1.0
     };
     let costs = &options.area_costs;
-    let weight = weight * costs.cheapest_of(mesh.area_types_present());
-    let (corridor, corridor_cost, expanded) = match options.cost {
+    let links = Links::of(mesh, costs);
+    // The estimate never says more than any step costs: not more than the cheapest area's
+    // multiplier per unit, nor more than a link costs per unit of the distance it spans.
+    let weight = weight
+        * costs
+            .cheapest_of(mesh.area_types_present())
+            .min(links.scale);
+    let (route, corridor_cost, expanded) = match options.cost {
         CostModel::Centroid => centroid_search(
             mesh,
-            &start,
-            &goal,
-            weight,
-            costs,
+            (&start, &goal),
+            (weight, costs, &links),
             &mut Both(search_observer, state_observer),
         ),
         CostModel::Midpoint => edge_state_search(
             mesh,
             (&start, &goal),
             Crossing::Midpoint,
-            (weight, costs),
+            (weight, costs, &links),
             search_observer,
             state_observer,
         ),
@@ -426,32 +498,139 @@ where
             mesh,
             (&start, &goal),
             Crossing::Straight,
-            (weight, costs),
+            (weight, costs, &links),
             search_observer,
             state_observer,
         ),
     };
     let mut path = Path::unreachable(start, goal, expanded);
-    let Some(corridor) = corridor else {
+    let Some(route) = route else {
         return path;
     };
-    let mut portals = corridor_portals(mesh, &corridor);
-    portals.push(Portal {
-        left: goal.point,
-        right: goal.point,
-    });
-    let waypoints = string_pull(start.point, goal.point, &portals, funnel_observer);
+    // The funnel runs along each walked piece, from where the piece starts (the start, or
+    // where the last link crossed ends) to where it ends (where the next link starts, or the
+    // goal).
+    let (mut waypoints, mut portals, mut segments) = (Vec::new(), Vec::new(), Vec::new());
+    let mut corridor = Vec::new();
+    let mut from = start.point;
+    for (k, piece) in route.pieces.iter().enumerate() {
+        let crossing = route
+            .crossings
+            .get(k)
+            .and_then(|&c| links.placed.crossing(c).map(|x| (c, x)));
+        let to = crossing.map_or(goal.point, |(_, c)| c.from.point);
+        let mut piece_portals = corridor_portals(mesh, piece);
+        piece_portals.push(Portal {
+            left: to,
+            right: to,
+        });
+        let pulled = string_pull(from, to, &piece_portals, funnel_observer);
+        let first = waypoints.len();
+        waypoints.extend(pulled);
+        segments.push(PathSegment::walk(first, waypoints.len().saturating_sub(1)));
+        portals.extend(piece_portals);
+        corridor.extend_from_slice(piece);
+        if let Some((c, x)) = crossing {
+            // From the walk's last point (the link's start) to the next walk's first (its end).
+            let last = waypoints.len().saturating_sub(1);
+            segments.push(PathSegment {
+                first: last,
+                last: last + 1,
+                link: Some(LinkUse {
+                    link: x.link,
+                    reversed: x.reversed,
+                    kind: links.kind(x.link),
+                    cost: links.cost.get(c).copied().unwrap_or(0.0),
+                }),
+            });
+            from = x.to.point;
+        }
+    }
     path.status = if start.snapped || goal.snapped {
         PathStatus::Snapped
     } else {
         PathStatus::Found
     };
     path.length = path_length(&waypoints);
+    path.cost = path_cost(&waypoints, &segments);
     path.corridor = corridor;
     path.portals = portals;
     path.waypoints = waypoints;
+    path.segments = segments;
     path.corridor_cost = corridor_cost;
     path
+}
+
+/// What a query needs of the mesh's links: their crossings placed on the mesh, what each
+/// costs under the query's area costs, and how far the estimate must be scaled down for them.
+struct Links<'m> {
+    placed: &'m PlacedLinks,
+    list: &'m [OffMeshLink],
+    /// The cost of each crossing, by number.
+    cost: Vec<f64>,
+    /// The least cost per unit of distance spanned (infinite without links).
+    scale: f64,
+}
+
+impl<'m> Links<'m> {
+    fn of(mesh: &'m NavMesh, costs: &AreaCosts) -> Self {
+        let placed = mesh.placed_links();
+        let list = mesh.links();
+        if placed.is_empty() {
+            return Self {
+                placed,
+                list,
+                cost: Vec::new(),
+                scale: f64::INFINITY,
+            };
+        }
+        let cost = placed
+            .crossings()
+            .iter()
+            .map(|c| {
+                list.get(c.link)
+                    .map_or(f64::INFINITY, |l| l.cost_under(costs))
+            })
+            .collect();
+        Self {
+            placed,
+            list,
+            cost,
+            scale: placed.estimate_scale(list, costs),
+        }
+    }
+
+    fn kind(&self, link: usize) -> LinkKind {
+        self.list.get(link).map_or(LinkKind::Custom, |l| l.kind)
+    }
+
+    /// The crossings leaving triangle `t`, each with its number and its cost.
+    fn leaving(&self, t: TriId) -> impl Iterator<Item = (usize, &LinkCrossing, f64)> {
+        self.placed.leaving(t).filter_map(|c| {
+            Some((
+                c,
+                self.placed.crossing(c)?,
+                self.cost.get(c).copied().unwrap_or(f64::INFINITY),
+            ))
+        })
+    }
+}
+
+/// A corridor that may cross links: walked pieces (each a run of adjacent triangles) with a
+/// link crossed between each two (`crossings[k]` between `pieces[k]` and `pieces[k + 1]`,
+/// numbered as [`PlacedLinks::crossings`]).
+struct Route {
+    pieces: Vec<Vec<TriId>>,
+    crossings: Vec<usize>,
+}
+
+impl Route {
+    fn walked(corridor: Vec<TriId>) -> Self {
+        Self {
+            pieces: vec![corridor],
+            crossings: Vec::new(),
+        }
+    }
 }
 
 /// The portals between consecutive triangles of a corridor, without the goal portal.
@@ -500,29 +679,43 @@ fn with_scratch<R>(search: impl FnOnce(&mut Scratch) -> R) -> R {
     result
 }
 
+/// A* over triangles, centroid to centroid. A link is a step from the triangle its start is
+/// in to the triangle its end is in: from the first's centroid to its start, across it, and
+/// from its end to the second's centroid.
 fn centroid_search<S: Observer<SearchEvent>>(
     mesh: &NavMesh,
-    start: &Location,
-    goal: &Location,
-    weight: f64,
-    costs: &AreaCosts,
+    (start, goal): (&Location, &Location),
+    (weight, costs, links): (f64, &AreaCosts, &Links<'_>),
     observer: &mut S,
-) -> (Option<Vec<TriId>>, f64, usize) {
+) -> (Option<Route>, f64, usize) {
     let goal_centre = mesh.triangles[goal.triangle].centroid;
     let tris = &mesh.triangles;
     let multiplier = |t: TriId| costs.of(mesh.area_type(t));
+    // Half a walked step lies in each triangle.
+    let walk = |t: TriId, n: TriId| {
+        tris[t].centroid.distance(tris[n].centroid) * (multiplier(t) + multiplier(n)) / 2.0
+    };
+    let by_link = |t: TriId, (_, c, cost): (usize, &LinkCrossing, f64)| {
+        let end = c.to.triangle;
+        let step = tris[t].centroid.distance(c.from.point) * multiplier(t)
+            + cost
+            + c.to.point.distance(tris[end].centroid) * multiplier(end);
+        (end, step)
+    };
     let result = with_scratch(|scratch| {
         astar_with_scratch(
             &mut scratch.astar,
             tris.len(),
             start.triangle,
             |t, out| {
-                let here = tris[t].centroid;
-                let m = multiplier(t);
                 for &(n, _) in mesh.neighbours(t) {
-                    // Half the step lies in each triangle.
-                    let step = here.distance(tris[n].centroid) * (m + multiplier(n)) / 2.0;
-                    out.push((n, step));
+                    out.push((n, walk(t, n)));
+                }
+                for crossing in links.leaving(t) {
+                    let (end, step) = by_link(t, crossing);
+                    if end != t {
+                        out.push((end, step));
+                    }
                 }
             },
             |t| weight * tris[t].centroid.distance(goal_centre),
@@ -530,8 +723,36 @@ fn centroid_search<S: Observer<SearchEvent>>(
             observer,
         )
     });
-    let found = result.outcome == SearchOutcome::Found;
-    (found.then_some(result.path), result.cost, result.expanded)
+    if result.outcome != SearchOutcome::Found {
+        return (None, result.cost, result.expanded);
+    }
+    // Which step A* took between two triangles of its path: the cheapest of the walk (when
+    // they are neighbours) and the links between them, the walk when they cost the same.
+    let mut route = Route::walked(Vec::new());
+    for (k, &t) in result.path.iter().enumerate() {
+        if let Some(&before) = k.checked_sub(1).and_then(|j| result.path.get(j)) {
+            let walked = mesh
+                .neighbours(before)
+                .iter()
+                .any(|&(n, _)| n == t)
+                .then(|| walk(before, t));
+            let linked = links
+                .leaving(before)
+                .filter(|(_, c, _)| c.to.triangle == t)
+                .map(|crossing| (crossing.0, by_link(before, crossing).1))
+                .min_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some((c, cost)) = linked
+                && walked.is_none_or(|w| cost < w)
+            {
+                route.crossings.push(c);
+                route.pieces.push(Vec::new());
+            }
+        }
+        if let Some(piece) = route.pieces.last_mut() {
+            piece.push(t);
+        }
+    }
+    (Some(route), result.cost, result.expanded)
 }
 
 /// Where a search on edge states puts the point it crosses an edge at.
@@ -579,10 +800,10 @@ fn edge_state_search<S: Observer<SearchEvent>, T: Observer<SearchEvent>>(
     mesh: &NavMesh,
     (start, goal): (&Location, &Location),
     crossing: Crossing,
-    (weight, costs): (f64, &AreaCosts),
+    (weight, costs, links): (f64, &AreaCosts, &Links<'_>),
     observer: &mut S,
     state_observer: &mut T,
-) -> (Option<Vec<TriId>>, f64, usize) {
+) -> (Option<Route>, f64, usize) {
     let layout = EdgeStates::new(mesh, start, goal);
     let multiplier = |t: TriId| costs.of(mesh.area_type(t));
     let adjacency = mesh.adjacency();
@@ -625,6 +846,7 @@ fn edge_state_search<S: Observer<SearchEvent>, T: Observer<SearchEvent>>(
             inner: observer,
             states: state_observer,
             layout,
+            mesh,
             expanded,
             stamp: *stamp,
             expanded_count: 0,
@@ -637,8 +859,13 @@ fn edge_state_search<S: Observer<SearchEvent>, T: Observer<SearchEvent>>(
                 if node == layout.goal_node() {
                     return;
                 }
+                let arrived_by = layout
+                    .crossing_of(node)
+                    .and_then(|c| links.placed.crossing(c));
                 let here = if node == layout.start_node() {
                     start.point
+                } else if let Some(c) = arrived_by {
+                    c.to.point
                 } else {
                     let from = match parent {
                         Some(p) if p != layout.start_node() => at[p],
@@ -647,13 +874,21 @@ fn edge_state_search<S: Observer<SearchEvent>, T: Observer<SearchEvent>>(
                     place(from, ends(node))
                 };
                 at[node] = here;
-                let t = layout.triangle_of(node);
-                let entry = (node != layout.start_node()).then_some(node % 3);
+                let t =
+                    arrived_by.map_or_else(|| layout.triangle_of(mesh, node), |c| c.to.triangle);
+                let entry =
+                    (node != layout.start_node() && arrived_by.is_none()).then_some(node % 3);
                 // Every step runs inside triangle t.
                 let m = multiplier(t);
                 if t == goal.triangle {
                     out.push((layout.goal_node(), here.distance(goal.point) * m));
                     offered[layout.goal_node()].set(goal.point);
+                }
+                // A link leaving the triangle: walked to its start, crossed to its end.
+                for (c, crossing, cost) in links.leaving(t) {
+                    let n = layout.link_node(c);
+                    out.push((n, here.distance(crossing.from.point) * m + cost));
+                    offered[n].set(crossing.to.point);
                 }
                 let record = adjacency.get(t);
                 for k in 0..3 {
@@ -697,8 +932,25 @@ fn edge_state_search<S: Observer<SearchEvent>, T: Observer<SearchEvent>>(
         if result.outcome != SearchOutcome::Found {
             return (None, result.cost, expanded);
         }
-        let mut corridor: Vec<TriId> = result.path.iter().map(|&n| layout.triangle_of(n)).collect();
-        corridor.dedup();
-        (Some(corridor), result.cost, expanded)
+        let mut route = Route::walked(Vec::new());
+        for &n in &result.path {
+            let (t, crossed) = match layout
+                .crossing_of(n)
+                .and_then(|c| Some((c, links.placed.crossing(c)?)))
+            {
+                Some((c, crossing)) => (crossing.to.triangle, Some(c)),
+                None => (layout.triangle_of(mesh, n), None),
+            };
+            if let Some(c) = crossed {
+                route.crossings.push(c);
+                route.pieces.push(Vec::new());
+            }
+            if let Some(piece) = route.pieces.last_mut()
+                && piece.last() != Some(&t)
+            {
+                piece.push(t);
+            }
+        }
+        (Some(route), result.cost, expanded)
     })
 }

@@ -461,13 +461,17 @@ impl OptimalReplay {
                 }
                 self.current = Some(node);
             }
-            PolyanyaEvent::Turned { at, .. } => self.roots.push(at),
+            PolyanyaEvent::Turned { at, .. } | PolyanyaEvent::LinkCrossed { to: at, .. } => {
+                self.roots.push(at)
+            }
             PolyanyaEvent::GoalReached { length } => {
                 self.reached = Some(length);
                 self.done = true;
             }
             PolyanyaEvent::Exhausted { .. } | PolyanyaEvent::OverBudget => self.done = true,
-            PolyanyaEvent::Expanded { .. } | PolyanyaEvent::Pruned { .. } => {}
+            PolyanyaEvent::Expanded { .. }
+            | PolyanyaEvent::Pruned { .. }
+            | PolyanyaEvent::LinkReached { .. } => {}
         }
     }
 

@@ -4,6 +4,7 @@
 
 pub mod broken_files;
 pub mod levels;
+pub mod visibility;
 
 use navlab_core::geom::{Vec2, segment_crossing_param};
 use navlab_core::navmesh::{BuildOptions, NavMesh, Path, Plane, TriId};

@@ -65,7 +65,7 @@ impl NavmeshScene {
             .next(crate::search::ExpansionOrder::LowestF, 1)?;
         let node = next.first()?.node;
         Some(match self.edge_states() {
-            Some(states) => states.triangle_of(node),
+            Some(states) => states.triangle_of(self.view.mesh(), node),
             None => node,
         })
     }
