@@ -147,6 +147,27 @@ fn navmesh_edited_with_an_obstacle_doors_and_mud() {
 }
 
 #[test]
+fn navmesh_with_a_jump_and_a_drop_link() {
+    golden(
+        "navmesh-links",
+        &[
+            "--link",
+            "2,0.5:5,-5.5",
+            "--link",
+            "12.5,1:12.5,-3,kind=drop,oneway",
+            "--from",
+            "1,1",
+            "--to",
+            "13,-6",
+            "--optimal",
+            "--step",
+            "end",
+        ],
+        nothing,
+    );
+}
+
+#[test]
 fn navmesh_diagnostics_with_a_finding_selected() {
     golden(
         "navmesh-diagnostics",

@@ -1,6 +1,7 @@
 //! Point location, path queries and edits on a generated 100k-triangle mesh; point location
-//! against the linear scan of “A* on a navigation mesh” as the baseline. Run: `cargo bench
-//! --bench navmesh`.
+//! against the linear scan of “A* on a navigation mesh” as the baseline; queries on a mesh
+//! with 100 off-mesh links far from their paths against the same queries without links. Run:
+//! `cargo bench --bench navmesh`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use navlab_core::geom::Vec2;
@@ -243,5 +244,85 @@ fn edits(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, point_location, path_queries, diagnostics, edits);
+/// The same 20 queries (in the mesh's left half) on the 100k mesh without links and with 100
+/// jump links in its right-most tenth, far from every path: what links cost a query that does
+/// not come near them (the goal: within 10 %).
+fn far_links(c: &mut Criterion) {
+    use navlab_core::navmesh::anyangle::shortest_path;
+    use navlab_core::navmesh::links::OffMeshLink;
+    let plain = mesh_100k();
+    let b = plain.bounds();
+    let (w, h) = (b.max.x - b.min.x, b.max.y - b.min.y);
+    let mut rng = Pcg64Mcg::seed_from_u64(3);
+    let mut at = |x0: f64, x1: f64| {
+        Vec2::new(
+            b.min.x + w * rng.random_range(x0..x1),
+            b.min.y + h * rng.random_range(0.05..0.95),
+        )
+    };
+    let pairs: Vec<(Vec2, Vec2)> = (0..20).map(|_| (at(0.05, 0.45), at(0.05, 0.45))).collect();
+    let links: Vec<OffMeshLink> = (0..100)
+        .map(|_| {
+            let from = at(0.92, 0.97);
+            OffMeshLink::new(from, from + Vec2::new(w * 0.02, h * 0.01))
+        })
+        .collect();
+    let linked = plain.clone().with_links(links).expect("links");
+    let mut group = c.benchmark_group("links_100k");
+    group.sample_size(10);
+    for (name, mesh) in [("no links", &plain), ("100 far links", &linked)] {
+        for &(a, b) in &pairs {
+            let path = find_path(
+                mesh,
+                a,
+                b,
+                QueryOptions::default(),
+                &mut NoObserver,
+                &mut NoObserver,
+            )
+            .expect("finite");
+            assert_eq!(path.status, PathStatus::Found);
+            assert!(!path.crosses_links());
+        }
+        group.bench_function(format!("A* and funnel, {name} (per 20 queries)"), |bench| {
+            bench.iter(|| {
+                for &(a, b) in &pairs {
+                    black_box(find_path(
+                        mesh,
+                        a,
+                        b,
+                        QueryOptions::default(),
+                        &mut NoObserver,
+                        &mut NoObserver,
+                    ));
+                }
+            })
+        });
+        group.bench_function(format!("polyanya, {name} (per 20 queries)"), |bench| {
+            bench.iter(|| {
+                for &(a, b) in &pairs {
+                    black_box(shortest_path(mesh, a, b, &mut NoObserver));
+                }
+            })
+        });
+    }
+    group.finish();
+    for what in ["A* and funnel", "polyanya"] {
+        print_ratio(
+            "links_100k",
+            &format!("{what}, 100 far links (per 20 queries)"),
+            &format!("{what}, no links (per 20 queries)"),
+            1.1,
+        );
+    }
+}
+
+criterion_group!(
+    benches,
+    point_location,
+    path_queries,
+    diagnostics,
+    edits,
+    far_links
+);
 criterion_main!(benches);

@@ -449,3 +449,133 @@ proptest! {
         }
     }
 }
+
+/// Links are edits: added, kept through a cut, undone and redone, and the edited mesh's
+/// searches cross them.
+#[test]
+fn links_are_edits_kept_through_cuts_and_undone() {
+    use navlab_core::navmesh::edit::{MeshEditor, Shape, ShapeKind};
+    let mut editor = MeshEditor::new(std::sync::Arc::new(two_rooms()));
+    let (a, b) = (p(1.0, 2.0), p(9.0, 2.0));
+    let reach = |editor: &MeshEditor| {
+        corridor_path(editor.mesh(), a, b, CostModel::Straight).status == PathStatus::Found
+    };
+    assert!(!reach(&editor));
+    let link = OffMeshLink::new(p(3.5, 2.0), p(6.5, 2.0));
+    assert_eq!(editor.add_link(link.clone()), Ok(0));
+    assert!(reach(&editor));
+    assert_eq!(editor.mesh().links(), std::slice::from_ref(&link));
+    // An obstacle cut elsewhere keeps the link, placed on the cut triangles.
+    let rect = Shape::rectangle(p(7.0, 0.5), p(8.0, 3.5), ShapeKind::Obstacle).expect("rect");
+    editor.add_shape(rect).expect("cut");
+    assert_eq!(editor.mesh().links().len(), 1);
+    assert!(reach(&editor));
+    editor
+        .replace_link(0, link.clone().one_way().kind(LinkKind::Drop))
+        .expect("replaced");
+    assert!(!editor.mesh().links()[0].both_ways);
+    editor.remove_link(0).expect("removed");
+    assert!(!reach(&editor));
+    assert!(editor.undo());
+    assert!(reach(&editor));
+    assert!(editor.undo() && editor.undo());
+    assert!(reach(&editor), "the link back as it was added");
+    assert!(editor.undo());
+    assert!(!reach(&editor) && editor.mesh().links().is_empty());
+    assert!(editor.redo());
+    assert!(reach(&editor));
+    assert!(editor.remove_link(5).is_err());
+    let bad = OffMeshLink::new(p(f64::INFINITY, 0.0), p(1.0, 1.0));
+    assert!(editor.add_link(bad).is_err());
+    assert_eq!(
+        editor.mesh().links().len(),
+        1,
+        "a refused link leaves the mesh as it was"
+    );
+}
+
+/// The sentence for a link the shortest path leaves says what the way through it would cost
+/// against walking round; for one it takes, what walking round would cost.
+#[test]
+fn each_links_verdict_says_why_with_both_costs() {
+    use navlab_core::navmesh::link_choice::weigh_links;
+    let (a, b) = (p(1.0, 5.0), p(5.0, 5.0));
+    let walk = optimal(&u_shape(), a, b).cost;
+    for (fixed, taken) in [(20.0, false), (1.0, true)] {
+        let mesh = u_shape()
+            .with_links(vec![
+                OffMeshLink::new(p(1.8, 5.0), p(4.2, 5.0)).costing(LinkCost::Fixed(fixed)),
+            ])
+            .expect("links");
+        let (s, t) = (mesh.locate(a).expect("s"), mesh.locate(b).expect("t"));
+        let verdicts = weigh_links(&mesh, s, t);
+        assert_eq!(verdicts.len(), 1);
+        let v = &verdicts[0];
+        assert_eq!(v.taken, taken);
+        let sentence = v.sentence();
+        if taken {
+            assert!((v.path_cost - 2.6).abs() < 1e-9, "{sentence}");
+            assert!((v.other_cost - walk).abs() < 1e-9, "{sentence}");
+            assert!(sentence.contains("is taken") && sentence.contains(&format!("{walk:.2}")));
+        } else {
+            assert!((v.path_cost - walk).abs() < 1e-9, "{sentence}");
+            assert!(
+                (v.other_cost - (0.8 + 20.0 + 0.8)).abs() < 1e-9,
+                "{sentence}"
+            );
+            assert!(
+                sentence.contains("is not taken")
+                    && sentence.contains("21.60")
+                    && sentence.contains(&format!("{walk:.2}")),
+                "{sentence}"
+            );
+        }
+    }
+}
+
+/// A*'s steps name the link they cross, in every cost model, and Polyanya's lines light the
+/// link lines of its pseudocode.
+#[test]
+fn the_steps_name_the_links_they_cross() {
+    use navlab_core::navmesh::timeline::{Step, Timeline};
+    let mesh = two_rooms()
+        .with_links(vec![
+            OffMeshLink::new(p(3.5, 2.0), p(6.5, 2.0)).kind(LinkKind::Drop),
+        ])
+        .expect("links");
+    for cost in MODELS {
+        let options = QueryOptions {
+            cost,
+            ..QueryOptions::default()
+        };
+        let timeline = Timeline::record(&mesh, p(1.0, 1.0), p(9.0, 3.0), options).with_optimal(
+            &mesh,
+            p(1.0, 1.0),
+            p(9.0, 3.0),
+        );
+        let crossing: Vec<String> = (0..timeline.search_steps())
+            .map(|k| timeline.explain(k))
+            .filter(|s| s.contains("by the drop link 0 (cost 3.00)"))
+            .collect();
+        assert!(!crossing.is_empty(), "{cost:?}");
+        let lines: Vec<usize> = timeline
+            .steps()
+            .iter()
+            .filter_map(|s| match s {
+                Step::Polyanya(e) => {
+                    Some(navlab_core::navmesh::polyanya_lines::polyanya_step(e, true).line)
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(lines.contains(&12) && lines.contains(&6), "{lines:?}");
+        let sentences: Vec<String> = (timeline.optimal_start()..timeline.len())
+            .map(|k| timeline.explain(k))
+            .collect();
+        assert!(
+            sentences
+                .iter()
+                .any(|s| s.contains("cross the drop link 0"))
+        );
+    }
+}

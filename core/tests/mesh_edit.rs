@@ -652,6 +652,11 @@ fn edits_round_trip_through_json() {
             Shape::circle(v(3.0, 3.0), 1.0, 6, ShapeKind::Area { area: 2 }).expect("c"),
         ],
         painted: vec![(4, 1)],
+        links: vec![
+            navlab_core::navmesh::links::OffMeshLink::new(v(0.5, 0.5), v(2.0, 3.0))
+                .kind(navlab_core::navmesh::links::LinkKind::Drop)
+                .one_way(),
+        ],
     };
     let text = serde_json::to_string(&edits).expect("serializes");
     let back: Edits = serde_json::from_str(&text).expect("parses");

@@ -79,6 +79,8 @@ pub enum LaunchAction {
     Walk,
     /// Search for the shortest path too, as the navmesh view's third phase.
     Optimal,
+    /// Put off-mesh links on the mesh shown, as edits (each as `--link` writes it).
+    Links(Vec<String>),
     /// Show the level view, on this level geometry (the built-in level when `None`).
     OpenLevel(Option<PathBuf>),
     /// In the level view, ask why the ground at this point (x, z) is or is not on the
@@ -185,6 +187,19 @@ impl NavlabApp {
             LaunchAction::PlaceOnMap { start, goal } => self.place_on_map(*start, *goal, warnings),
             LaunchAction::PlaceOnMesh { start, goal } => {
                 self.scenes.navmesh.place(*start, *goal);
+            }
+            LaunchAction::Links(texts) => {
+                let names = self.scenes.navmesh.mesh().area_names().to_vec();
+                for (k, text) in texts.iter().enumerate() {
+                    match crate::navmesh::links::parse_link(text, &names) {
+                        Ok(link) => {
+                            self.scenes
+                                .navmesh
+                                .edit_mesh(|editor| editor.add_link(link));
+                        }
+                        Err(error) => warnings.push(format!("--link number {}: {error}", k + 1)),
+                    }
+                }
             }
             LaunchAction::Search(search) => self.launch_search(search),
             LaunchAction::Compare => self.scenes.tile_map.compare(),

@@ -175,6 +175,9 @@ pub struct MeshPart {
     /// The camera, when it was moved from the whole mesh's view.
     #[serde(default, deserialize_with = "camera_in_range")]
     pub camera: Option<super::camera::Camera>,
+    /// The off-mesh links put on the mesh (edits: not in its file).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<crate::navmesh::links::OffMeshLink>,
 }
 
 /// A coordinate a lesson may hold: within ±[`MAX_COORDINATE`](crate::input::MAX_COORDINATE),
@@ -514,6 +517,7 @@ impl NavlabApp {
                 goal_height: navmesh.query.floors.goal,
                 settings: navmesh.settings.clone(),
                 camera: camera(&navmesh.screen.camera),
+                links: navmesh.editor().links().to_vec(),
             }),
             tile_map: Some(MapPart {
                 map,
@@ -709,6 +713,9 @@ impl NavlabApp {
             );
             navmesh.query.floors.start = part.start_height;
             navmesh.query.floors.goal = part.goal_height;
+            for link in &part.links {
+                navmesh.edit_mesh(|editor| editor.add_link(link.clone()));
+            }
             navmesh.rerun();
             if let Some(camera) = part.camera {
                 navmesh.screen.camera.set(camera);

@@ -89,6 +89,9 @@ pub struct OpenArgs {
     pub agent_radius: Option<f64>,
     #[command(flatten)]
     pub search: OpenSearchArgs,
+    /// Off-mesh links put on the navmesh as edits (see `navlab path --link`).
+    #[command(flatten)]
+    pub links: super::args::LinkArgs,
     /// Walk the path (navmesh): the agent sets off at once; with --screenshot the picture
     /// shows the whole walk, its trail red where it cut corners off the mesh.
     #[arg(long)]
@@ -163,6 +166,9 @@ impl OpenArgs {
             || self.partitions.is_some()
             || self.pursuit
             || self.build_mesh;
+        if !self.links.links.is_empty() {
+            actions.push(LaunchAction::Links(self.links.links.clone()));
+        }
         let (start, goal) = (self.from, self.to);
         if start.is_some() || goal.is_some() {
             actions.push(if on_map {

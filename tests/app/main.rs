@@ -19,6 +19,7 @@ mod legends_ui;
 mod lesson;
 mod level_geometry;
 mod level_ui;
+mod links_ui;
 mod malformed_cli;
 mod mesh_edit_ui;
 mod optimal_ui;

@@ -234,8 +234,10 @@ pub fn compare(
         )
     });
     Gap {
-        corridor_length: corridor.length,
-        optimal_length: optimal.length,
+        // With off-mesh links, what they cost counts (the length of the walks plus the
+        // links' costs); without, this is the length.
+        corridor_length: corridor.cost,
+        optimal_length: optimal.cost,
         off_route,
         divergence,
         area_costs,

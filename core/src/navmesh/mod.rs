@@ -13,6 +13,7 @@ pub mod from_map;
 pub mod gap;
 pub mod generate;
 mod island_update;
+pub mod link_choice;
 pub mod links;
 pub mod locate;
 mod merge;

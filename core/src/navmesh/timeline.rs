@@ -89,6 +89,70 @@ impl AreaLabels {
     }
 }
 
+/// What each of A*'s steps that opens or improves a triangle across an off-mesh link adds to
+/// its sentence: " by the jump link 3 (cost 4.00)". With edge states, the state says it; on
+/// triangles, a step between two triangles that share no edge, or a link cheaper than the walk
+/// between neighbours, is the link's.
+fn link_words(
+    mesh: &NavMesh,
+    search: &[SearchEvent],
+    states: &[SearchEvent],
+    layout: Option<super::EdgeStates>,
+    costs: &super::areas::AreaCosts,
+) -> Vec<(usize, String)> {
+    let links = mesh.links();
+    let words = |link: usize| {
+        links.get(link).map(|l| {
+            format!(
+                " by the {} link {link} (cost {:.2})",
+                l.kind.name(),
+                l.cost_under(costs)
+            )
+        })
+    };
+    let placed = mesh.placed_links();
+    let mut out = Vec::new();
+    for (k, event) in search.iter().enumerate() {
+        let (node, parent) = match *event {
+            SearchEvent::Opened {
+                node,
+                parent: Some(parent),
+                ..
+            }
+            | SearchEvent::Improved { node, parent, .. } => (node, parent),
+            _ => continue,
+        };
+        let link = match (states.get(k), layout) {
+            (
+                Some(
+                    SearchEvent::Opened { node: state, .. }
+                    | SearchEvent::Improved { node: state, .. },
+                ),
+                Some(layout),
+            ) => match layout.state(mesh, *state) {
+                super::EdgeState::Linked { link, .. } => Some(link),
+                _ => None,
+            },
+            _ => {
+                let neighbours = mesh.neighbours(parent).iter().any(|&(n, _)| n == node);
+                (!neighbours)
+                    .then(|| {
+                        placed
+                            .leaving(parent)
+                            .filter_map(|c| placed.crossing(c))
+                            .find(|c| c.to.triangle == node)
+                            .map(|c| c.link)
+                    })
+                    .flatten()
+            }
+        };
+        if let Some(text) = link.and_then(words) {
+            out.push((k, text));
+        }
+    }
+    out
+}
+
 /// Everything recorded about one query.
 #[derive(Debug, Clone, Default)]
 pub struct Timeline {
@@ -105,6 +169,8 @@ pub struct Timeline {
     pub path: Option<Path>,
     /// The area types the sentences name (`None`: all ground).
     areas: Option<AreaLabels>,
+    /// What A*'s steps that cross an off-mesh link add to their sentence, by step, sorted.
+    link_words: Vec<(usize, String)>,
     /// Where Polyanya's steps begin (the end of the funnel's).
     optimal_start: usize,
     /// Polyanya's answer, when it was asked for.
@@ -168,6 +234,7 @@ impl Timeline {
             expansion_steps,
             path,
             areas: None,
+            link_words: Vec::new(),
             optimal_start,
             optimal: None,
             optimal_steps_cut: false,
@@ -263,18 +330,40 @@ impl Timeline {
                 )
             }
         });
+        let layout = ends.map(|(start, goal)| super::EdgeStates::new(mesh, &start, &goal));
+        let link_words = if mesh.links().is_empty() {
+            Vec::new()
+        } else {
+            link_words(mesh, &search, &states, layout, &options.area_costs)
+        };
         let mut timeline =
             Self::new(mesh.triangles().len(), search, funnel, path).with_states(states);
         timeline.areas = AreaLabels::new(mesh, &options.area_costs);
+        timeline.link_words = link_words;
         timeline
     }
 
     /// The sentence of step `k` (from 0), naming the area type and cost of each triangle
     /// that is not plain ground.
     pub fn explain(&self, k: usize) -> String {
-        self.steps
+        let sentence = self
+            .steps
             .get(k)
-            .map_or_else(String::new, |step| step.explain_with(self.areas.as_ref()))
+            .map_or_else(String::new, |step| step.explain_with(self.areas.as_ref()));
+        let Ok(i) = self.link_words.binary_search_by_key(&k, |(step, _)| *step) else {
+            return sentence;
+        };
+        // "A*: open triangle 33 from triangle 0 by the jump link 0 (cost 6.71): g = …": the
+        // words go where the step's triangles are named, before its numbers.
+        let words = &self.link_words[i].1;
+        let named = sentence.find(": ").map(|k| k + 2).unwrap_or(0);
+        match sentence.get(named..).and_then(|rest| rest.find(':')) {
+            Some(at) => {
+                let at = named + at;
+                format!("{}{words}{}", &sentence[..at], &sentence[at..])
+            }
+            None => format!("{sentence}{words}"),
+        }
     }
 
     /// With A\*'s steps on its own nodes (see [`find_path_with_states`](super::query::find_path_with_states)); ignored unless there

@@ -30,6 +30,7 @@ impl NavmeshScene {
         };
         self.paint(&painter, view);
         self.paint_edits(&painter, view, response.hover_pos());
+        self.paint_links(&painter, view, response.hover_pos());
         let caption = crate::app::camera::paint_caption(&painter, rect, self.current_explanation());
         self.screen.legend_rect = if self.settings.display.legend {
             self.paint_legend(&painter, view, caption)
@@ -40,8 +41,11 @@ impl NavmeshScene {
         if let Some(pointer) = response.hover_pos() {
             let world = view.world_from_screen(pointer);
             self.screen.hover_world = Some(world);
-            // Where floors overlap, the topmost one's triangle (the one a click picks).
-            if let Some(top) = self.view.mesh().floors_at(world).first() {
+            // A link, or where floors overlap, the topmost one's triangle (the one a click
+            // picks).
+            if let Some(text) = self.link_tooltip(pointer, view) {
+                let _ = response.on_hover_text_at_pointer(text);
+            } else if let Some(top) = self.view.mesh().floors_at(world).first() {
                 let _ = response.on_hover_ui_at_pointer(|ui| {
                     self.triangle_tooltip_ui(ui, top.triangle);
                 });
@@ -412,7 +416,26 @@ impl NavmeshScene {
         }
         if r.done {
             let points: Vec<Pos2> = path.waypoints.iter().map(|&p| s(p)).collect();
-            painter.add(Shape::line(points.clone(), Stroke::new(4.0, PATH)));
+            if path.crosses_links() {
+                // Walks straight, links as the arcs they are drawn as.
+                for segment in &path.segments {
+                    let (Some(&a), Some(&b)) =
+                        (points.get(segment.first), points.get(segment.last))
+                    else {
+                        continue;
+                    };
+                    let piece = match segment.link {
+                        Some(_) => super::links::arc_points(a, b),
+                        None => points
+                            .get(segment.first..=segment.last)
+                            .map(<[Pos2]>::to_vec)
+                            .unwrap_or_default(),
+                    };
+                    painter.add(Shape::line(piece, Stroke::new(4.0, PATH)));
+                }
+            } else {
+                painter.add(Shape::line(points.clone(), Stroke::new(4.0, PATH)));
+            }
             for p in points {
                 painter.circle_filled(p, 4.0, PATH);
             }

@@ -83,6 +83,7 @@ impl NavmeshScene {
         match self.screen.side_tab {
             SideTab::Steps => {
                 self.optimal_ui(ui);
+                self.link_verdicts_ui(ui);
                 let mut clicked = None;
                 crate::app::playback::pseudocode_area(ui, |ui| {
                     clicked = self.pseudocode_ui(ui);
@@ -447,6 +448,13 @@ impl NavmeshScene {
                 ui.label("Straight line");
                 ui.label(format!("{:.3}", path.start.point.distance(path.goal.point)));
                 ui.end_row();
+                if path.crosses_links() {
+                    ui.label("Path cost").on_hover_text(
+                        "The length of its walks plus what the links it crosses cost",
+                    );
+                    ui.label(format!("{:.3}", path.cost));
+                    ui.end_row();
+                }
             }
         });
         if self.is_querying() {
@@ -507,6 +515,54 @@ impl NavmeshScene {
                 plot.line(egui_plot::Line::new("open list", points));
                 plot.vline(egui_plot::VLine::new("step", cursor));
             });
+    }
+}
+
+impl NavmeshScene {
+    /// Why the shortest path takes or leaves each link near the query, a sentence each
+    /// (worked out once per mesh revision, start and goal; not on meshes of more than
+    /// 50,000 triangles, where each sentence is several exact searches).
+    pub(super) fn link_verdicts_ui(&mut self, ui: &mut Ui) {
+        const MOST_TRIANGLES: usize = 50_000;
+        let mesh = self.view.mesh();
+        let Some(path) = &self.query.timeline.path else {
+            return;
+        };
+        if mesh.links().is_empty() || mesh.triangles().len() > MOST_TRIANGLES {
+            return;
+        }
+        let (start, goal) = (path.start, path.goal);
+        let key = (
+            self.edit.revision,
+            [
+                start.point.x.to_bits(),
+                start.point.y.to_bits(),
+                goal.point.x.to_bits(),
+                goal.point.y.to_bits(),
+            ],
+        );
+        let sentences = match &self.screen.link_verdicts {
+            Some((at, sentences)) if *at == key => sentences.clone(),
+            _ => {
+                let sentences: Vec<String> =
+                    crate::navmesh::link_choice::weigh_links(mesh, start, goal)
+                        .iter()
+                        .map(|v| v.sentence())
+                        .collect();
+                self.screen.link_verdicts = Some((key, sentences.clone()));
+                sentences
+            }
+        };
+        if sentences.is_empty() {
+            return;
+        }
+        ui.strong("Links").on_hover_text(
+            "Why the shortest path (Polyanya) takes or leaves each link near the query: its cost against the way round",
+        );
+        for sentence in sentences {
+            ui.label(egui::RichText::new(sentence).small());
+        }
+        ui.separator();
     }
 }
 

@@ -17,7 +17,9 @@ impl NavmeshScene {
             .open(editing.then_some(true))
             .show(ui, |ui| self.edit_tools_ui(ui, shared))
             .header_response
-            .on_hover_text("Obstacles, doors and areas cut and painted on the mesh; undo, redo");
+            .on_hover_text(
+                "Obstacles, doors and areas cut and painted on the mesh, off-mesh links; undo, redo",
+            );
     }
 
     /// The tools, what they draw, the selection, undo and redo.
@@ -101,6 +103,11 @@ impl NavmeshScene {
                 }
             }
         });
+        if self.edit.tool == Tool::Link || !self.view.editor().links().is_empty() {
+            ui.separator();
+            ui.label("Off-mesh links");
+            self.links_ui(ui);
+        }
         let shapes = self.view.editor().shapes().len();
         let painted = self.view.editor().edits().painted.len();
         if shapes + painted > 0 {

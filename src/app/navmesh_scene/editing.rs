@@ -28,11 +28,14 @@ pub enum Tool {
     Paint,
     /// Open or close a door with a click.
     Doors,
+    /// Place off-mesh links: click the start, click the end; drag an end; click one to
+    /// select it.
+    Link,
 }
 
 impl Tool {
     /// Every tool, in the panel's order.
-    pub const ALL: [Tool; 7] = [
+    pub const ALL: [Tool; 8] = [
         Tool::Navigate,
         Tool::Select,
         Tool::Rectangle,
@@ -40,6 +43,7 @@ impl Tool {
         Tool::Polygon,
         Tool::Paint,
         Tool::Doors,
+        Tool::Link,
     ];
 
     /// Its name on the panel.
@@ -52,6 +56,7 @@ impl Tool {
             Tool::Polygon => "Polygon",
             Tool::Paint => "Paint",
             Tool::Doors => "Doors",
+            Tool::Link => "Link",
         }
     }
 
@@ -76,6 +81,9 @@ impl Tool {
             }
             Tool::Paint => "Click or drag over triangles to give them the area type chosen below",
             Tool::Doors => "Click a door to open or close it (O does it with any tool)",
+            Tool::Link => {
+                "Click a link's start, then its end (a jump, drop, ladder or teleport the searches may take); drag an end to move it; click a link to select it, Delete removes it"
+            }
         }
     }
 }
@@ -112,6 +120,12 @@ pub(super) enum Gesture {
     },
     /// A stroke of paint.
     Paint,
+    /// An end of link `index` (of the edits') dragged: its end when `end`, else its start.
+    LinkEnd {
+        index: usize,
+        end: bool,
+        original: crate::navmesh::links::OffMeshLink,
+    },
 }
 
 /// The editor's state in the view (the mesh and its edits are in [`MeshEditor`]).
@@ -132,6 +146,8 @@ pub struct EditState {
     pub(super) gesture: Option<Gesture>,
     /// What crossing each area type costs.
     pub costs: AreaCosts,
+    /// The Link tool's settings and the link selected.
+    pub link: super::links::LinkTool,
     /// The edits as last saved or opened: the mesh is unsaved when they differ.
     pub saved: Edits,
     /// Bumped by every change of the edited mesh.
@@ -149,6 +165,7 @@ impl Default for EditState {
             polygon: Vec::new(),
             gesture: None,
             costs: AreaCosts::default(),
+            link: super::links::LinkTool::default(),
             saved: Edits::default(),
             revision: 0,
         }
@@ -322,12 +339,18 @@ impl NavmeshScene {
             match key {
                 MeshKey::Tool(tool) => self.choose_tool(tool),
                 MeshKey::Escape if !self.edit.polygon.is_empty() => self.edit.polygon.clear(),
+                MeshKey::Escape if self.edit.link.pending.is_some() => {
+                    self.edit.link.pending = None;
+                }
                 MeshKey::Escape if self.edit.tool != Tool::Navigate => {
                     self.choose_tool(Tool::Navigate)
                 }
                 MeshKey::ClosePolygon if self.edit.tool == Tool::Polygon => self.close_polygon(),
                 MeshKey::Backspace if !self.edit.polygon.is_empty() => {
                     self.edit.polygon.pop();
+                }
+                MeshKey::Delete | MeshKey::Backspace if self.edit.tool == Tool::Link => {
+                    self.delete_selected_link();
                 }
                 MeshKey::Delete | MeshKey::Backspace => self.delete_selected(),
                 MeshKey::Door => {
@@ -344,6 +367,7 @@ impl NavmeshScene {
     pub fn choose_tool(&mut self, tool: Tool) {
         if tool != self.edit.tool {
             self.edit.polygon.clear();
+            self.edit.link.pending = None;
             self.edit.gesture = None;
         }
         self.edit.tool = tool;
@@ -387,6 +411,15 @@ impl NavmeshScene {
                     self.view.begin_drag();
                     Some(Gesture::Paint)
                 }
+                Tool::Link => self.link_end_at(press, view).map(|(index, original, end)| {
+                    self.view.begin_drag();
+                    self.edit.link.selected = Some(index);
+                    Gesture::LinkEnd {
+                        index,
+                        end,
+                        original,
+                    }
+                }),
                 _ => None,
             };
             if matches!(
@@ -430,6 +463,22 @@ impl NavmeshScene {
                     let area = self.edit.area;
                     self.edit_mesh(|editor| editor.paint_stroke(&[at], area));
                 }
+                Some(Gesture::LinkEnd {
+                    index,
+                    end,
+                    original,
+                }) => {
+                    // An end goes only where the mesh is.
+                    if self.view.mesh().triangle_at(at).is_some() {
+                        let mut link = original;
+                        if end {
+                            link.to = at;
+                        } else {
+                            link.from = at;
+                        }
+                        self.edit_mesh(|editor| editor.drag_link(index, link));
+                    }
+                }
                 None => self.screen.camera.pan(response.drag_delta()),
             }
         }
@@ -447,7 +496,12 @@ impl NavmeshScene {
                         ShapeKind::Obstacle,
                     ));
                 }
-                Some(Gesture::Move { .. } | Gesture::Resize { .. } | Gesture::Paint) => {
+                Some(
+                    Gesture::Move { .. }
+                    | Gesture::Resize { .. }
+                    | Gesture::Paint
+                    | Gesture::LinkEnd { .. },
+                ) => {
                     self.view.end_drag();
                 }
                 None => {}
@@ -495,6 +549,7 @@ impl NavmeshScene {
                             Some("No door there: draw one with \"Draw as: door\"".into());
                     }
                 }
+                Tool::Link => self.link_click(pos, at, view),
                 Tool::Navigate | Tool::Rectangle | Tool::Circle => {}
             }
         }
@@ -702,6 +757,17 @@ impl NavmeshScene {
                 mark: None,
             })
             .collect();
+        // Each kind of link present: its arc's colour.
+        let links = self.view.mesh().links();
+        for kind in crate::navmesh::links::LinkKind::ALL {
+            if links.iter().any(|l| l.kind == kind) {
+                rows.push(LegendRow::line(
+                    super::links::link_colour(kind),
+                    2.0,
+                    format!("{} link: arrows its way, label number: cost", kind.name()),
+                ));
+            }
+        }
         if let Some(walk) = &self.walk {
             rows.extend(walk.legend());
         }

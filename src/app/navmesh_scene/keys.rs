@@ -67,8 +67,8 @@ pub const KEYS: &[KeyRow<MeshKey>] = &[
         keys: &[(Key::L, MeshKey::FloorDown)],
     },
     KeyRow {
-        shown: "N / V / R / C / P / B / D",
-        does: "tools: start/goal, select, rectangle, circle, polygon, paint, doors",
+        shown: "N / V / R / C / P / B / D / K",
+        does: "tools: start/goal, select, rectangle, circle, polygon, paint, doors, link",
         keys: &[
             (Key::N, MeshKey::Tool(Tool::Navigate)),
             (Key::V, MeshKey::Tool(Tool::Select)),
@@ -77,6 +77,7 @@ pub const KEYS: &[KeyRow<MeshKey>] = &[
             (Key::P, MeshKey::Tool(Tool::Polygon)),
             (Key::B, MeshKey::Tool(Tool::Paint)),
             (Key::D, MeshKey::Tool(Tool::Doors)),
+            (Key::K, MeshKey::Tool(Tool::Link)),
         ],
     },
     KeyRow {
@@ -86,7 +87,7 @@ pub const KEYS: &[KeyRow<MeshKey>] = &[
     },
     KeyRow {
         shown: "Delete / Backspace",
-        does: "remove the selected shapes (Backspace, while drawing a polygon: its last corner)",
+        does: "remove the selected shapes, or with the Link tool the selected link (Backspace, while drawing a polygon: its last corner)",
         keys: &[
             (Key::Delete, MeshKey::Delete),
             (Key::Backspace, MeshKey::Backspace),
@@ -99,7 +100,7 @@ pub const KEYS: &[KeyRow<MeshKey>] = &[
     },
     KeyRow {
         shown: "Escape",
-        does: "drop the polygon being drawn, then back to the start/goal tool",
+        does: "drop the polygon or link being drawn, then back to the start/goal tool",
         keys: &[(Key::Escape, MeshKey::Escape)],
     },
     KeyRow::mouse("Middle drag", "pan, with any tool"),

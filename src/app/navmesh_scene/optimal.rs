@@ -28,6 +28,36 @@ fn over(top: Color32, under: Color32) -> Color32 {
 /// How many open nodes the list shows.
 const OPEN_SHOWN: usize = 12;
 
+/// When the corridor path and the shortest path cross different links, a sentence saying so.
+fn links_differ(
+    corridor: &[crate::navmesh::links::PathSegment],
+    shortest: &[crate::navmesh::links::PathSegment],
+) -> Option<String> {
+    let crossed = |segments: &[crate::navmesh::links::PathSegment]| -> Vec<usize> {
+        segments.iter().filter_map(|s| Some(s.link?.link)).collect()
+    };
+    let (a, b) = (crossed(corridor), crossed(shortest));
+    if a == b {
+        return None;
+    }
+    let words = |links: &[usize]| match links {
+        [] => "no link".to_string(),
+        [one] => format!("link {one}"),
+        many => format!(
+            "links {}",
+            many.iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    Some(format!(
+        "The two differ in their links: the corridor path crosses {}, the shortest path {}.          A* chose its corridor by the step-cost model's estimates, which price the walk to a          link and on from it otherwise than the funnel walks it.",
+        words(&a),
+        words(&b)
+    ))
+}
+
 impl NavmeshScene {
     /// True once the shown step is past the end of Polyanya's search.
     fn optimal_done(&self) -> bool {
@@ -89,6 +119,11 @@ impl NavmeshScene {
                         ui.end_row();
                     });
                 ui.label(gap.explain(self.settings.cost));
+                if let Some(path) = &self.query.timeline.path
+                    && let Some(words) = links_differ(&path.segments, &optimal.segments)
+                {
+                    ui.label(words);
+                }
             }
             None if optimal.over_budget => {
                 ui.label("Polyanya stopped at its node budget without reaching the goal.");
@@ -271,13 +306,27 @@ impl NavmeshScene {
             && optimal.is_found()
         {
             let points: Vec<Pos2> = optimal.waypoints.iter().map(|&p| s(p)).collect();
-            crate::app::clipped::dashed_line(
-                painter,
-                &points,
-                Stroke::new(3.5, OPTIMAL),
-                10.0,
-                5.0,
-            );
+            // Walks straight, links as the arcs they are drawn as.
+            for segment in &optimal.segments {
+                let (Some(&a), Some(&b)) = (points.get(segment.first), points.get(segment.last))
+                else {
+                    continue;
+                };
+                let piece = match segment.link {
+                    Some(_) => super::links::arc_points(a, b),
+                    None => points
+                        .get(segment.first..=segment.last)
+                        .map(<[Pos2]>::to_vec)
+                        .unwrap_or_default(),
+                };
+                crate::app::clipped::dashed_line(
+                    painter,
+                    &piece,
+                    Stroke::new(3.5, OPTIMAL),
+                    10.0,
+                    5.0,
+                );
+            }
             for p in points {
                 painter.circle_filled(p, 4.0, OPTIMAL);
             }

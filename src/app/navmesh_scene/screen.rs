@@ -25,6 +25,9 @@ pub struct Screen {
     pub(super) follow_log: bool,
     /// The open-list chart's points, and what they were worked out for.
     pub(super) open_chart: Option<(super::controls::OpenChartKey, Vec<[f64; 2]>)>,
+    /// Why the shortest path takes or leaves each link near the query, for the mesh revision,
+    /// start and goal it was worked out for.
+    pub(super) link_verdicts: Option<(LinkVerdictKey, Vec<String>)>,
     /// A message for the status bar from the canvas (an edit refused).
     pub(super) pending_notice: Option<String>,
 }
@@ -40,7 +43,12 @@ impl Default for Screen {
             side_tab: SideTab::default(),
             follow_log: true,
             open_chart: None,
+            link_verdicts: None,
             pending_notice: None,
         }
     }
 }
+
+/// What the link verdicts were worked out for: the edited mesh's revision, the start and the
+/// goal.
+pub(super) type LinkVerdictKey = (u64, [u64; 4]);

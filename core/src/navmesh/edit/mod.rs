@@ -9,6 +9,7 @@ pub use cut::CutError;
 pub use shape::{Shape, ShapeError, ShapeKind};
 
 use super::areas::AreaId;
+use super::links::{LinkError, OffMeshLink};
 use super::patch::Corner;
 use super::{NavMesh, TriId};
 use crate::geom::Vec2;
@@ -30,12 +31,15 @@ pub struct Edits {
     /// `(triangle, area)`, sorted by triangle.
     #[serde(default)]
     pub painted: Vec<(TriId, AreaId)>,
+    /// Off-mesh links added (after the unedited mesh's own, numbered on from them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<OffMeshLink>,
 }
 
 impl Edits {
     /// True when nothing was changed.
     pub fn is_empty(&self) -> bool {
-        self.shapes.is_empty() && self.painted.is_empty()
+        self.shapes.is_empty() && self.painted.is_empty() && self.links.is_empty()
     }
 }
 
@@ -63,6 +67,12 @@ pub enum EditError {
     /// A floor triangle the unedited mesh does not have.
     #[error("the shape's floor, triangle {0}, is not on this mesh")]
     NoSuchFloor(TriId),
+    /// A link that cannot be searched, or too many.
+    #[error(transparent)]
+    Link(#[from] LinkError),
+    /// No link with this number among the edits'.
+    #[error("there is no link {0}")]
+    NoSuchLink(usize),
 }
 
 /// A cluster of triangles of the unedited mesh that shapes touch, and the triangles that stand
@@ -237,6 +247,57 @@ impl MeshEditor {
         self.commit(edits)
     }
 
+    /// The links added by the edits (the mesh's own come first in [`NavMesh::links`]).
+    pub fn links(&self) -> &[OffMeshLink] {
+        &self.edits.links
+    }
+
+    /// How many links the unedited mesh has: the number of the first added link on the
+    /// edited mesh.
+    pub fn base_link_count(&self) -> usize {
+        self.base.links.len()
+    }
+
+    /// Adds a link; returns its number among the edits' links.
+    pub fn add_link(&mut self, link: OffMeshLink) -> Result<usize, EditError> {
+        let mut edits = self.edits.clone();
+        edits.links.push(link);
+        self.commit(edits)?;
+        Ok(self.edits.links.len() - 1)
+    }
+
+    /// Replaces link `index` of the edits' (its ends moved, its kind, cost or way changed).
+    pub fn replace_link(&mut self, index: usize, link: OffMeshLink) -> Result<(), EditError> {
+        let edits = self.with_link(index, link)?;
+        self.commit(edits)
+    }
+
+    /// Changes link `index` without a new undo step (the steps of a drag of one of its ends).
+    pub fn drag_link(&mut self, index: usize, link: OffMeshLink) -> Result<(), EditError> {
+        let edits = self.with_link(index, link)?;
+        self.apply(edits)
+    }
+
+    fn with_link(&self, index: usize, link: OffMeshLink) -> Result<Edits, EditError> {
+        let mut edits = self.edits.clone();
+        let slot = edits
+            .links
+            .get_mut(index)
+            .ok_or(EditError::NoSuchLink(index))?;
+        *slot = link;
+        Ok(edits)
+    }
+
+    /// Removes link `index` of the edits'.
+    pub fn remove_link(&mut self, index: usize) -> Result<(), EditError> {
+        let mut edits = self.edits.clone();
+        if index >= edits.links.len() {
+            return Err(EditError::NoSuchLink(index));
+        }
+        edits.links.remove(index);
+        self.commit(edits)
+    }
+
     /// Opens a closed door or closes an open one.
     pub fn toggle_door(&mut self, index: usize) -> Result<(), EditError> {
         let mut shape = self
@@ -375,6 +436,11 @@ impl MeshEditor {
         if edits.shapes.len() > MAX_SHAPES {
             return Err(EditError::TooManyShapes);
         }
+        // The edited mesh's links: the unedited mesh's, then the edits'.
+        let mut all_links = self.base.links.clone();
+        all_links.extend(edits.links.iter().cloned());
+        crate::navmesh::links::check_links(&all_links)?;
+        let links = edits.links;
         // A shape already on the mesh was checked when it came; the others are checked now.
         let shapes: Vec<Shape> = edits
             .shapes
@@ -410,13 +476,21 @@ impl MeshEditor {
             }
         }
         painted.retain(|&(t, area)| self.base.area_types.get(t) != Some(&area));
-        let edits = Edits { shapes, painted };
-        if edits.is_empty() {
+        let edits = Edits {
+            shapes,
+            painted,
+            links,
+        };
+        if edits.shapes.is_empty() && edits.painted.is_empty() {
             *self = Self {
                 undo: std::mem::take(&mut self.undo),
                 redo: std::mem::take(&mut self.redo),
                 ..Self::new(Arc::clone(&self.base))
             };
+            if !edits.links.is_empty() {
+                Arc::make_mut(&mut self.mesh).set_links(all_links)?;
+            }
+            self.edits = edits;
             return Ok(());
         }
 
@@ -654,6 +728,7 @@ impl MeshEditor {
             }
         }
         mesh.forget_derived();
+        mesh.set_links(all_links)?;
         self.clusters = next_clusters;
         self.touched = touched;
         self.edits = edits;
