@@ -284,7 +284,7 @@ fn far_links(c: &mut Criterion) {
             assert_eq!(path.status, PathStatus::Found);
             assert!(!path.crosses_links());
         }
-        group.bench_function(format!("A* and funnel, {name} (per 20 queries)"), |bench| {
+        group.bench_function(format!("corridor path, {name} (per 20 queries)"), |bench| {
             bench.iter(|| {
                 for &(a, b) in &pairs {
                     black_box(find_path(
@@ -307,7 +307,7 @@ fn far_links(c: &mut Criterion) {
         });
     }
     group.finish();
-    for what in ["A* and funnel", "polyanya"] {
+    for what in ["corridor path", "polyanya"] {
         print_ratio(
             "links_100k",
             &format!("{what}, 100 far links (per 20 queries)"),

@@ -43,7 +43,7 @@ use super::adjacency::{MANY, WALL};
 use super::areas::AreaCosts;
 use super::faces::{FaceId, Faces};
 use super::fans::VertexFans;
-use super::links::{LinkKind, LinkUse, PathSegment, PlacedLinks};
+use super::links::{LinkEstimate, LinkKind, LinkUse, PathSegment, PlacedLinks};
 use super::{Location, NavMesh, TriId, VertId};
 use crate::geom::{Vec2, orient, triangle_contains};
 use crate::search::Observer;
@@ -380,9 +380,9 @@ struct Search<'m> {
     goal: Vec2,
     /// The mesh's links, placed.
     links: &'m PlacedLinks,
-    /// What the estimates are scaled by: 1, or less when a link costs less than the distance
-    /// it spans.
-    scale: f64,
+    /// The estimate to the goal with the links cheaper than the distance they span (the
+    /// straight line when there is none).
+    estimate: LinkEstimate,
     /// The search's lists, kept between searches (boxed: handed over as one pointer).
     lists: Box<Scratch>,
     order: u32,
@@ -398,10 +398,6 @@ impl<'m> Search<'m> {
         lists.arrivals.clear();
         let fans = mesh.fans();
         let links = mesh.placed_links();
-        // Polyanya measures the plane: a link's area type does not weigh on it.
-        let scale = links
-            .estimate_scale(mesh.links(), &AreaCosts::default())
-            .min(1.0);
         if lists.best_g.len() != fans.surface_count() {
             lists.best_g = vec![(f64::INFINITY, 0); fans.surface_count()];
             lists.touched.clear();
@@ -412,7 +408,7 @@ impl<'m> Search<'m> {
             faces,
             goal,
             links,
-            scale,
+            estimate: LinkEstimate::new(links, &[], goal, 1.0),
             lists,
             order: 0,
             popped: 0,
@@ -421,6 +417,7 @@ impl<'m> Search<'m> {
 
     /// Finds the faces each link crossing starts and ends in, and what crossing it costs.
     fn place_links(&mut self) {
+        let (mesh, faces) = (self.mesh, self.faces);
         let lists = &mut self.lists;
         lists.link_starts.clear();
         lists.link_ends.clear();
@@ -429,8 +426,9 @@ impl<'m> Search<'m> {
         if self.links.is_empty() {
             return;
         }
-        let (mesh, faces) = (self.mesh, self.faces);
-        let costs = AreaCosts::default();
+        // Polyanya measures the plane: a link's area type does not weigh on it.
+        lists.link_cost = self.links.costs(mesh.links(), &AreaCosts::default());
+        self.estimate = LinkEstimate::new(self.links, &lists.link_cost, self.goal, 1.0);
         for (c, crossing) in self.links.crossings().iter().enumerate() {
             let c = c as u32;
             point_triangles(
@@ -455,11 +453,6 @@ impl<'m> Search<'m> {
             lists
                 .link_ends
                 .extend(lists.link_faces.iter().map(|&f| (c, f)));
-            let cost = mesh
-                .links()
-                .get(crossing.link)
-                .map_or(f64::INFINITY, |l| l.cost_under(&costs));
-            lists.link_cost.push(cost);
         }
         lists.link_starts.sort_unstable();
         lists
@@ -514,7 +507,7 @@ impl<'m> Search<'m> {
                 .get(ci)
                 .copied()
                 .unwrap_or(f64::INFINITY);
-            let f = g + cost + self.scale * crossing.to.point.distance(self.goal);
+            let f = g + cost + self.estimate.at(crossing.to.point);
             observer.event(PolyanyaEvent::LinkReached {
                 link: crossing.link,
                 kind: self.link_kind(crossing.link),
@@ -640,7 +633,7 @@ impl<'m> Search<'m> {
         let one_face = start_faces
             .iter()
             .any(|f| self.lists.goal_faces.binary_search(f).is_ok());
-        if one_face && self.scale >= 1.0 {
+        if one_face && self.estimate.terms().is_empty() {
             let length = start.distance(self.goal);
             observer.event(PolyanyaEvent::GoalReached { length });
             return self.answer(0, length);
@@ -961,12 +954,22 @@ impl<'m> Search<'m> {
             slot: slot as u32,
             ..node
         };
-        let h = self.scale
-            * if node.round {
-                at.distance(self.goal)
+        // Through the interval to the goal, or to the start of a link cheaper than the
+        // distance it spans and on from it.
+        let through = |target: Vec2| {
+            if node.round {
+                at.distance(target)
             } else {
-                estimate(at, node.right, node.left, self.goal)
-            };
+                estimate(at, node.right, node.left, target)
+            }
+        };
+        let h = self
+            .estimate
+            .terms()
+            .iter()
+            .fold(through(self.goal), |best, &(from, rest)| {
+                best.min(through(from) + rest)
+            });
         let id = self.lists.nodes.len();
         self.lists.nodes.push(node);
         observer.event(PolyanyaEvent::Pushed {

@@ -89,10 +89,16 @@ pub fn weigh_links(mesh: &NavMesh, start: Location, goal: Location) -> Vec<LinkV
             } else {
                 through(mesh, link, start, goal)
             };
+            let cost = mesh
+                .placed_links()
+                .crossings()
+                .iter()
+                .find(|c| c.link == k)
+                .map_or_else(|| link.cost_under(&costs), |c| c.cost_under(link, &costs));
             Some(LinkVerdict {
                 link: k,
                 kind: link.kind,
-                cost: link.cost_under(&costs),
+                cost,
                 taken,
                 path_cost: best.cost,
                 other_cost,
@@ -111,13 +117,14 @@ fn without_link(mesh: &NavMesh, k: usize) -> Option<NavMesh> {
 /// The cost of the shortest way from `start` to `goal` forced across `link` (either way, when
 /// it goes both ways).
 fn through(mesh: &NavMesh, link: &OffMeshLink, start: Location, goal: Location) -> f64 {
-    let cost = link.cost_under(&super::areas::AreaCosts::default());
+    let costs = super::areas::AreaCosts::default();
     let placed = mesh.placed_links();
     placed
         .crossings()
         .iter()
         .filter(|c| mesh.links().get(c.link) == Some(link))
         .map(|c| {
+            let cost = c.cost_under(link, &costs);
             let to_start = shortest_path_located(mesh, start, c.from, &mut NoObserver).cost;
             let from_end = shortest_path_located(mesh, c.to, goal, &mut NoObserver).cost;
             to_start + cost + from_end

@@ -384,6 +384,20 @@ pub struct LinkCrossing {
     pub from: Location,
     /// Where it ends on the mesh.
     pub to: Location,
+    /// Its length between where its ends are on the mesh (in 3D when both have a height):
+    /// what a cost per unit of length is multiplied by.
+    pub length: f64,
+}
+
+impl LinkCrossing {
+    /// What crossing it costs under `costs`, `link` being its link.
+    pub fn cost_under(&self, link: &OffMeshLink, costs: &AreaCosts) -> f64 {
+        let base = match link.cost {
+            LinkCost::PerLength(m) => m * self.length,
+            LinkCost::Fixed(c) => c,
+        };
+        base * link.area.map_or(1.0, |a| costs.of(a))
+    }
 }
 
 /// A mesh's links with their ends on the mesh, and which crossings leave each triangle.
@@ -407,12 +421,18 @@ impl PlacedLinks {
             ) else {
                 continue;
             };
+            let plan = a.point.distance(b.point);
+            let length = match (link.from_height, link.to_height) {
+                (Some(x), Some(y)) => plan.hypot(y - x),
+                _ => plan,
+            };
             if link.both_ways {
                 crossings.push(LinkCrossing {
                     link: k,
                     reversed: true,
                     from: b,
                     to: a,
+                    length,
                 });
             }
             crossings.push(LinkCrossing {
@@ -420,6 +440,7 @@ impl PlacedLinks {
                 reversed: false,
                 from: a,
                 to: b,
+                length,
             });
         }
         crossings.sort_by_key(|c| (c.from.triangle, c.link, c.reversed));
@@ -462,18 +483,16 @@ impl PlacedLinks {
         }
     }
 
-    /// The most a search's straight-line estimate may be scaled by so that no crossing is
-    /// cheaper than it says: the least, over the crossings, of the cost over the distance in
-    /// the plane between its ends (infinite when no crossing limits it).
-    pub fn estimate_scale(&self, links: &[OffMeshLink], costs: &AreaCosts) -> f64 {
+    /// What each crossing costs under `costs`, by number.
+    pub fn costs(&self, links: &[OffMeshLink], costs: &AreaCosts) -> Vec<f64> {
         self.crossings
             .iter()
-            .filter_map(|c| {
-                let d = c.from.point.distance(c.to.point);
-                let link = links.get(c.link)?;
-                (d > 0.0).then(|| link.cost_under(costs) / d)
+            .map(|c| {
+                links
+                    .get(c.link)
+                    .map_or(f64::INFINITY, |l| c.cost_under(l, costs))
             })
-            .fold(f64::INFINITY, f64::min)
+            .collect()
     }
 
     /// Whether island `to` can be reached from island `from` walking and crossing links.
@@ -498,6 +517,90 @@ impl PlacedLinks {
             }
         }
         false
+    }
+}
+
+/// A lower bound on what reaching a goal costs from a point, when some links cost less than
+/// walking the distance they span: the straight line at the least cost per unit, or the
+/// straight line to such a link's start, the link, and the least from its end on (worked out
+/// once per query, by Dijkstra over those links). With no such link it is the straight line
+/// alone, and costs nothing more to evaluate. Never more than a path's cost, and consistent:
+/// a search using it stays optimal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkEstimate {
+    per_unit: f64,
+    goal: Vec2,
+    /// For each link worth taking towards the goal: its start, and the least cost from there
+    /// to the goal across it.
+    terms: Vec<(Vec2, f64)>,
+}
+
+impl LinkEstimate {
+    /// The estimate towards `goal` when walking costs at least `per_unit` per unit of length
+    /// and crossing `k` of `placed` costs `costs[k]`.
+    pub fn new(placed: &PlacedLinks, costs: &[f64], goal: Vec2, per_unit: f64) -> Self {
+        // Only a link cheaper than walking its span can beat the straight line.
+        let cheap: Vec<(Vec2, Vec2, f64)> = placed
+            .crossings
+            .iter()
+            .zip(costs)
+            .filter(|(c, cost)| **cost < per_unit * c.from.point.distance(c.to.point))
+            .map(|(c, &cost)| (c.from.point, c.to.point, cost))
+            .collect();
+        let mut terms = Vec::new();
+        if !cheap.is_empty() {
+            // Dijkstra towards the goal: `rest[i]` is the least from crossing i's end on.
+            let n = cheap.len();
+            let mut rest: Vec<f64> = cheap
+                .iter()
+                .map(|&(_, to, _)| per_unit * to.distance(goal))
+                .collect();
+            let mut done = vec![false; n];
+            for _ in 0..n {
+                let Some(j) = (0..n)
+                    .filter(|&j| !done[j])
+                    .min_by(|&a, &b| (cheap[a].2 + rest[a]).total_cmp(&(cheap[b].2 + rest[b])))
+                else {
+                    break;
+                };
+                done[j] = true;
+                let (from_j, _, cost_j) = cheap[j];
+                let through_j = cost_j + rest[j];
+                for i in 0..n {
+                    if !done[i] {
+                        let via = per_unit * cheap[i].1.distance(from_j) + through_j;
+                        if via < rest[i] {
+                            rest[i] = via;
+                        }
+                    }
+                }
+            }
+            terms = cheap
+                .iter()
+                .zip(&rest)
+                .map(|(&(from, _, cost), &r)| (from, cost + r))
+                .filter(|&(from, through)| through < per_unit * from.distance(goal))
+                .collect();
+        }
+        Self {
+            per_unit,
+            goal,
+            terms,
+        }
+    }
+
+    /// The estimate from `p`.
+    pub fn at(&self, p: Vec2) -> f64 {
+        self.terms.iter().fold(
+            self.per_unit * p.distance(self.goal),
+            |best, &(from, through)| best.min(self.per_unit * p.distance(from) + through),
+        )
+    }
+
+    /// The links worth taking towards the goal: each start, and the least cost from there to
+    /// the goal across it (empty: the estimate is the straight line).
+    pub fn terms(&self) -> &[(Vec2, f64)] {
+        &self.terms
     }
 }
 

@@ -5,7 +5,7 @@
 use super::adjacency::{MANY, WALL};
 use super::areas::AreaCosts;
 use super::links::{
-    LinkCrossing, LinkKind, LinkUse, OffMeshLink, PathSegment, PlacedLinks, path_cost,
+    LinkCrossing, LinkEstimate, LinkKind, LinkUse, OffMeshLink, PathSegment, PlacedLinks, path_cost,
 };
 use super::{Location, NavMesh, TriId};
 use crate::geom::Vec2;
@@ -472,13 +472,10 @@ where
         1.0
     };
     let costs = &options.area_costs;
-    let links = Links::of(mesh, costs);
-    // The estimate never says more than any step costs: not more than the cheapest area's
-    // multiplier per unit, nor more than a link costs per unit of the distance it spans.
-    let weight = weight
-        * costs
-            .cheapest_of(mesh.area_types_present())
-            .min(links.scale);
+    let mut links = Links::of(mesh, costs);
+    // The estimate never says more than any step costs: the cheapest area's multiplier per
+    // unit of the straight line, or less by a link cheaper than walking its span.
+    links.per_unit = costs.cheapest_of(mesh.area_types_present());
     let (route, corridor_cost, expanded) = match options.cost {
         CostModel::Centroid => centroid_search(
             mesh,
@@ -568,8 +565,8 @@ struct Links<'m> {
     list: &'m [OffMeshLink],
     /// The cost of each crossing, by number.
     cost: Vec<f64>,
-    /// The least cost per unit of distance spanned (infinite without links).
-    scale: f64,
+    /// The least a unit of walking costs (the cheapest area's multiplier).
+    per_unit: f64,
 }
 
 impl<'m> Links<'m> {
@@ -581,23 +578,20 @@ impl<'m> Links<'m> {
                 placed,
                 list,
                 cost: Vec::new(),
-                scale: f64::INFINITY,
+                per_unit: 1.0,
             };
         }
-        let cost = placed
-            .crossings()
-            .iter()
-            .map(|c| {
-                list.get(c.link)
-                    .map_or(f64::INFINITY, |l| l.cost_under(costs))
-            })
-            .collect();
         Self {
             placed,
             list,
-            cost,
-            scale: placed.estimate_scale(list, costs),
+            cost: placed.costs(list, costs),
+            per_unit: 1.0,
         }
+    }
+
+    /// The estimate towards `goal` (see [`LinkEstimate`]).
+    fn estimate(&self, goal: Vec2) -> LinkEstimate {
+        LinkEstimate::new(self.placed, &self.cost, goal, self.per_unit)
     }
 
     fn kind(&self, link: usize) -> LinkKind {
@@ -689,6 +683,7 @@ fn centroid_search<S: Observer<SearchEvent>>(
     observer: &mut S,
 ) -> (Option<Route>, f64, usize) {
     let goal_centre = mesh.triangles[goal.triangle].centroid;
+    let estimate = links.estimate(goal_centre);
     let tris = &mesh.triangles;
     let multiplier = |t: TriId| costs.of(mesh.area_type(t));
     // Half a walked step lies in each triangle.
@@ -718,7 +713,7 @@ fn centroid_search<S: Observer<SearchEvent>>(
                     }
                 }
             },
-            |t| weight * tris[t].centroid.distance(goal_centre),
+            |t| weight * estimate.at(tris[t].centroid),
             |t| t == goal.triangle,
             observer,
         )
@@ -805,6 +800,7 @@ fn edge_state_search<S: Observer<SearchEvent>, T: Observer<SearchEvent>>(
     state_observer: &mut T,
 ) -> (Option<Route>, f64, usize) {
     let layout = EdgeStates::new(mesh, start, goal);
+    let estimate = links.estimate(goal.point);
     let multiplier = |t: TriId| costs.of(mesh.area_type(t));
     let adjacency = mesh.adjacency();
     let node_count = layout.node_count();
@@ -923,7 +919,7 @@ fn edge_state_search<S: Observer<SearchEvent>, T: Observer<SearchEvent>>(
                 } else {
                     offered[node].get()
                 };
-                weight * point.distance(goal.point)
+                weight * estimate.at(point)
             },
             |node| node == layout.goal_node(),
             &mut wrapped,

@@ -101,16 +101,21 @@ fn link_words(
     costs: &super::areas::AreaCosts,
 ) -> Vec<(usize, String)> {
     let links = mesh.links();
-    let words = |link: usize| {
+    let placed = mesh.placed_links();
+    // What crossing each link (either way) costs, as the search priced it.
+    let words = |link: usize, reversed: bool| {
+        let crossing = placed
+            .crossings()
+            .iter()
+            .find(|c| c.link == link && c.reversed == reversed)?;
         links.get(link).map(|l| {
             format!(
                 " by the {} link {link} (cost {:.2})",
                 l.kind.name(),
-                l.cost_under(costs)
+                crossing.cost_under(l, costs)
             )
         })
     };
-    let placed = mesh.placed_links();
     let mut out = Vec::new();
     for (k, event) in search.iter().enumerate() {
         let (node, parent) = match *event {
@@ -130,7 +135,7 @@ fn link_words(
                 ),
                 Some(layout),
             ) => match layout.state(mesh, *state) {
-                super::EdgeState::Linked { link, .. } => Some(link),
+                super::EdgeState::Linked { link, reversed, .. } => Some((link, reversed)),
                 _ => None,
             },
             _ => {
@@ -141,12 +146,12 @@ fn link_words(
                             .leaving(parent)
                             .filter_map(|c| placed.crossing(c))
                             .find(|c| c.to.triangle == node)
-                            .map(|c| c.link)
+                            .map(|c| (c.link, c.reversed))
                     })
                     .flatten()
             }
         };
-        if let Some(text) = link.and_then(words) {
+        if let Some(text) = link.and_then(|(link, reversed)| words(link, reversed)) {
             out.push((k, text));
         }
     }
