@@ -188,7 +188,7 @@ pub(super) fn path_command(
     }
     let status = path.status.name();
     let walked = (walk.walk && path.status != PathStatus::Unreachable)
-        .then(|| crate::navmesh::walk::walk(&path.waypoints, walk.options()));
+        .then(|| crate::navmesh::walk::walk_path(&path.waypoints, &path.segments, walk.options()));
     if json {
         let mut answer = path.to_json();
         if let Some(w) = &walked {
@@ -403,7 +403,7 @@ fn optimal_path_command(
     }
     let walked = path
         .is_found()
-        .then(|| crate::navmesh::walk::walk(&path.waypoints, walk.options()))
+        .then(|| crate::navmesh::walk::walk_path(&path.waypoints, &path.segments, walk.options()))
         .filter(|_| walk.walk);
     use crate::navmesh::gap::{areas_cost_differently, cost_along};
     let ignores_areas = areas_cost_differently(mesh, area_costs);

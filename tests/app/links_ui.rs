@@ -174,3 +174,40 @@ fn a_lesson_and_a_share_link_keep_the_links() {
         std::slice::from_ref(&link)
     );
 }
+
+/// The agent walks the path and climbs a ladder link on its way, slower than it walks; the
+/// caption says so, and the ladder is not counted as leaving the mesh.
+#[test]
+fn the_walk_climbs_a_ladder_link() {
+    let mut h = harness(app());
+    let ladder =
+        navlab::navmesh::links::OffMeshLink::new(LINK_FROM, LINK_TO).kind(LinkKind::Ladder);
+    h.state_mut()
+        .scenes
+        .navmesh
+        .edit_mesh(|editor| editor.add_link(ladder))
+        .expect("added");
+    h.run_steps(2);
+    assert_eq!(crossed(&h), vec![0]);
+    h.key_press(egui::Key::W);
+    h.run_steps(1);
+    let walk = h.state().scenes.navmesh.walk.clone().expect("walking");
+    let on_link: Vec<usize> = walk
+        .walk
+        .link_spans
+        .iter()
+        .flat_map(|span| span.clone())
+        .collect();
+    assert!(!on_link.is_empty());
+    // The ladder's 6.7 units at 0.35 of 2 units a second: over 9 s on it.
+    let seconds = on_link.len() as f64 * walk.walk.options.step;
+    assert!(seconds > 9.0, "{seconds}");
+    let mut shown = walk.clone();
+    shown.time = (on_link[on_link.len() / 2] as f64 + 0.5) * walk.walk.options.step;
+    assert!(
+        shown.caption().contains("climbing the ladder"),
+        "{}",
+        shown.caption()
+    );
+    assert!(walk.walk.arrived());
+}

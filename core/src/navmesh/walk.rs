@@ -3,7 +3,9 @@
 //! of the current one (0.5 m in that lesson), so it rounds corners instead of stopping on them. It
 //! slows when a corner is too near for its turn (turning on the spot at a right angle or more)
 //! and near the goal, where it stops exactly. Fixed time steps, so a walk is the same every
-//! time.
+//! time. A path that crosses off-mesh links ([`walk_path`]) is walked piece by piece, and each
+//! link crossed as its kind says: a jump faster than walking, a drop faster still, a ladder
+//! climbed slowly, a teleport at once.
 
 use crate::geom::Vec2;
 use serde::{Deserialize, Serialize};
@@ -59,6 +61,13 @@ pub enum WalkEvent {
         /// How far from it the agent turned away.
         distance: f64,
     },
+    /// At the start of an off-mesh link: crossing it now.
+    LinkStarted {
+        /// The link's number.
+        link: usize,
+        /// What it is.
+        kind: super::links::LinkKind,
+    },
     /// On the goal.
     Arrived,
     /// Not there after three times the time the path takes at top speed (plus ten seconds),
@@ -75,6 +84,9 @@ pub struct Walk {
     pub states: Vec<AgentState>,
     /// What happened, with the index of the state it happened at.
     pub events: Vec<(usize, WalkEvent)>,
+    /// The states on off-mesh links, a range for each link crossed (what lies under them is
+    /// not walked: they are not off the mesh).
+    pub link_spans: Vec<std::ops::Range<usize>>,
 }
 
 impl Walk {
@@ -148,6 +160,11 @@ impl Walk {
                             "{time:.2} s: within {distance:.2} of corner {corner} {at} (the corner radius is {radius:.2}): head for the next"
                         )
                     }
+                    WalkEvent::LinkStarted { link, kind } => format!(
+                        "{time:.2} s: at the start of the {} link {link}: {}",
+                        kind.name(),
+                        crossing_words(kind)
+                    ),
                     WalkEvent::Arrived => format!("{time:.2} s: on the goal"),
                     WalkEvent::GaveUp => format!("{time:.2} s: not at the goal in time: stopped"),
                 }
@@ -174,6 +191,154 @@ impl Walk {
             self.distance_to(usize::MAX)
         )
     }
+}
+
+/// How the agent crosses a link of `kind`, in words.
+fn crossing_words(kind: super::links::LinkKind) -> &'static str {
+    use super::links::LinkKind;
+    match kind {
+        LinkKind::Jump => "jumps across",
+        LinkKind::Drop => "drops down",
+        LinkKind::Ladder => "climbs the ladder, slowly",
+        LinkKind::Teleport => "is there at once",
+        LinkKind::Custom => "crosses it",
+    }
+}
+
+/// How fast the agent crosses a link of `kind`, as a multiple of its walking speed (`None`: at
+/// once).
+pub fn link_speed(kind: super::links::LinkKind) -> Option<f64> {
+    use super::links::LinkKind;
+    match kind {
+        LinkKind::Jump => Some(1.5),
+        LinkKind::Drop => Some(2.0),
+        LinkKind::Ladder => Some(0.35),
+        LinkKind::Teleport => None,
+        LinkKind::Custom => Some(1.0),
+    }
+}
+
+/// Walks a path that may cross off-mesh links: each walked segment as [`walk`] walks it, each
+/// link crossed in a straight line at its kind's speed ([`link_speed`]), its start an event.
+/// Without links, [`walk`] itself.
+pub fn walk_path(
+    waypoints: &[Vec2],
+    segments: &[super::links::PathSegment],
+    options: WalkOptions,
+) -> Walk {
+    if segments.iter().all(|s| s.link.is_none()) {
+        return walk(waypoints, options);
+    }
+    let mut whole: Option<Walk> = None;
+    for segment in segments {
+        let Some(part) = waypoints.get(segment.first..=segment.last) else {
+            continue;
+        };
+        let sofar = whole.get_or_insert_with(|| Walk {
+            options: walk(&[], options).options,
+            states: Vec::new(),
+            events: Vec::new(),
+            link_spans: Vec::new(),
+        });
+        if sofar.states.len() >= MAX_STEPS {
+            break;
+        }
+        match segment.link {
+            None => {
+                let piece = walk(part, options);
+                let offset = sofar.states.len().saturating_sub(1);
+                let skip = usize::from(!sofar.states.is_empty());
+                sofar
+                    .states
+                    .extend(piece.states.iter().skip(skip).map(|s| AgentState {
+                        target: s.target + segment.first,
+                        ..*s
+                    }));
+                for &(k, event) in &piece.events {
+                    let event = match event {
+                        WalkEvent::CornerTaken { corner, distance } => WalkEvent::CornerTaken {
+                            corner: corner + segment.first,
+                            distance,
+                        },
+                        // A piece that ends at a link's start is not the goal.
+                        WalkEvent::Arrived if segment.last + 1 < waypoints.len() => continue,
+                        other => other,
+                    };
+                    sofar.events.push((k + offset, event));
+                }
+                if !piece.arrived() {
+                    break;
+                }
+            }
+            Some(link) => {
+                let (Some(&from), Some(&to)) = (part.first(), part.last()) else {
+                    continue;
+                };
+                if sofar.states.is_empty() {
+                    sofar.states.push(AgentState {
+                        position: from,
+                        heading: 0.0,
+                        target: segment.last,
+                    });
+                }
+                let at = sofar.states.len() - 1;
+                sofar.events.push((
+                    at,
+                    WalkEvent::LinkStarted {
+                        link: link.link,
+                        kind: link.kind,
+                    },
+                ));
+                let dt = sofar.options.step;
+                let heading = if to == from {
+                    sofar.states[at].heading
+                } else {
+                    (to.y - from.y).atan2(to.x - from.x)
+                };
+                let steps = match link_speed(link.kind) {
+                    Some(factor) => {
+                        let seconds = from.distance(to) / (sofar.options.speed * factor);
+                        ((seconds / dt).ceil() as usize).clamp(1, MAX_STEPS)
+                    }
+                    None => 1,
+                };
+                for k in 1..=steps {
+                    sofar.states.push(AgentState {
+                        position: from.lerp(to, k as f64 / steps as f64),
+                        heading,
+                        target: segment.last,
+                    });
+                }
+                sofar.link_spans.push(at + 1..sofar.states.len());
+            }
+        }
+    }
+    let mut whole = whole.unwrap_or_else(|| walk(waypoints, options));
+    if !whole.arrived() && !whole.events.iter().any(|(_, e)| *e == WalkEvent::GaveUp) {
+        whole
+            .events
+            .push((whole.states.len().saturating_sub(1), WalkEvent::GaveUp));
+    }
+    whole
+}
+
+/// For each state of `walk`: the kind of the link it is crossing and how far across (0 to 1,
+/// by state); `None` while it walks.
+pub fn on_links(walk: &Walk) -> Vec<Option<(super::links::LinkKind, f64)>> {
+    let mut out = vec![None; walk.states.len()];
+    let kinds = walk.events.iter().filter_map(|&(_, e)| match e {
+        WalkEvent::LinkStarted { kind, .. } => Some(kind),
+        _ => None,
+    });
+    for (span, kind) in walk.link_spans.iter().zip(kinds) {
+        let n = span.len().max(1) as f64;
+        for (i, k) in span.clone().enumerate() {
+            if let Some(slot) = out.get_mut(k) {
+                *slot = Some((kind, (i + 1) as f64 / n));
+            }
+        }
+    }
+    out
 }
 
 /// The angle `a` brought into (-π, π].
@@ -207,6 +372,7 @@ pub fn walk(waypoints: &[Vec2], options: WalkOptions) -> Walk {
         options,
         states: Vec::new(),
         events: Vec::new(),
+        link_spans: Vec::new(),
     };
     let Some(&start) = waypoints.first() else {
         return walk;
@@ -287,15 +453,18 @@ pub fn walk(waypoints: &[Vec2], options: WalkOptions) -> Walk {
 }
 
 /// Per state of `walk`: true where the agent is measurably outside `mesh` (cutting a corner
-/// through a wall). Walking along a border, as funnel paths do, puts it a rounding error either
+/// through a wall; not while it crosses an off-mesh link). Walking along a border, as funnel paths do, puts it a rounding error either
 /// side of the border: that is not outside.
 pub fn off_mesh(mesh: &super::NavMesh, walk: &Walk) -> Vec<bool> {
     let bounds = mesh.bounds();
     let tolerance = 1e-6 * (1.0 + bounds.min.distance(bounds.max));
+    let on_link = |k: usize| walk.link_spans.iter().any(|span| span.contains(&k));
     walk.states
         .iter()
-        .map(|s| {
-            mesh.triangle_at(s.position).is_none()
+        .enumerate()
+        .map(|(k, s)| {
+            !on_link(k)
+                && mesh.triangle_at(s.position).is_none()
                 && mesh
                     .locate(s.position)
                     .is_none_or(|at| at.point.distance(s.position) > tolerance)
@@ -368,6 +537,56 @@ mod tests {
             assert_eq!(walk.states.len(), 1);
         }
         assert!(walk(&[], WalkOptions::default()).states.is_empty());
+    }
+
+    #[test]
+    fn a_path_with_links_is_walked_across_them_at_their_kinds_speeds() {
+        use crate::navmesh::links::{LinkKind, LinkUse, PathSegment};
+        let path = [
+            Vec2::new(0.0, 0.0),
+            Vec2::new(4.0, 0.0),
+            Vec2::new(4.0, 4.0),
+            Vec2::new(8.0, 4.0),
+        ];
+        let crossing = |kind| PathSegment {
+            first: 1,
+            last: 2,
+            link: Some(LinkUse {
+                link: 0,
+                reversed: false,
+                kind,
+                cost: 4.0,
+            }),
+        };
+        let seconds_on_link = |kind| {
+            let segments = [
+                PathSegment::walk(0, 1),
+                crossing(kind),
+                PathSegment::walk(2, 3),
+            ];
+            let walked = walk_path(&path, &segments, WalkOptions::default());
+            assert!(walked.arrived(), "{kind:?}");
+            assert_eq!(walked.states.last().map(|s| s.position), Some(path[3]));
+            let on = on_links(&walked);
+            assert_eq!(on.len(), walked.states.len());
+            let lines = walked.event_lines(&path);
+            assert!(lines.iter().any(|l| l.contains(kind.name())), "{lines:?}");
+            on.iter().filter(|o| o.is_some()).count() as f64 * walked.options.step
+        };
+        // 4 units at 2 units a second: 2 s walking; a ladder slower, a jump faster, a
+        // teleport a single step.
+        let (ladder, jump, teleport) = (
+            seconds_on_link(LinkKind::Ladder),
+            seconds_on_link(LinkKind::Jump),
+            seconds_on_link(LinkKind::Teleport),
+        );
+        assert!(ladder > 5.0 && jump < 2.0 && teleport <= 1.0 / 60.0 + 1e-12);
+        // Without links, the walk itself.
+        let plain = [PathSegment::walk(0, 3)];
+        assert_eq!(
+            walk_path(&path, &plain, WalkOptions::default()),
+            walk(&path, WalkOptions::default())
+        );
     }
 
     #[test]

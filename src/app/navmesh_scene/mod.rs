@@ -701,7 +701,14 @@ impl NavmeshScene {
             .path
             .as_ref()
             .filter(|p| p.waypoints.len() >= 2)
-            .map(|p| WalkPlayback::new(self.view.mesh(), &p.waypoints, self.settings.walk));
+            .map(|p| {
+                WalkPlayback::new(
+                    self.view.mesh(),
+                    &p.waypoints,
+                    &p.segments,
+                    self.settings.walk,
+                )
+            });
     }
 
     /// Advances the walk by `dt` seconds; true while the agent walks.

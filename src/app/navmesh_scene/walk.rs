@@ -5,7 +5,10 @@
 use crate::app::camera::View;
 use crate::geom::Vec2;
 use crate::navmesh::NavMesh;
-use crate::navmesh::walk::{AgentState, Walk, WalkEvent, WalkOptions, off_mesh, walk};
+use crate::navmesh::links::{LinkKind, PathSegment};
+use crate::navmesh::walk::{
+    AgentState, Walk, WalkEvent, WalkOptions, off_mesh, on_links, walk_path,
+};
 use egui::{Color32, Shape, Stroke};
 
 /// The trail where the agent is on the mesh.
@@ -24,8 +27,10 @@ pub struct WalkPlayback {
     pub playing: bool,
     /// The corners walked to (start first, goal last).
     waypoints: Vec<Vec2>,
-    /// Per state: outside every triangle of the mesh.
+    /// Per state: outside every triangle of the mesh (not while crossing a link).
     off_mesh: Vec<bool>,
+    /// Per state: the link it is crossing and how far across.
+    on_link: Vec<Option<(LinkKind, f64)>>,
 }
 
 impl WalkPlayback {
@@ -48,9 +53,16 @@ impl WalkPlayback {
         rows
     }
 
-    /// Walks `waypoints` on `mesh` with `options`, ready to play from the start.
-    pub fn new(mesh: &NavMesh, waypoints: &[Vec2], options: WalkOptions) -> Self {
-        let walk = walk(waypoints, options);
+    /// Walks `waypoints` (with their `segments`, walked or a link crossed) on `mesh` with
+    /// `options`, ready to play from the start.
+    pub fn new(
+        mesh: &NavMesh,
+        waypoints: &[Vec2],
+        segments: &[PathSegment],
+        options: WalkOptions,
+    ) -> Self {
+        let walk = walk_path(waypoints, segments, options);
+        let on_link = on_links(&walk);
         let off_mesh = off_mesh(mesh, &walk);
         Self {
             walk,
@@ -58,6 +70,7 @@ impl WalkPlayback {
             playing: true,
             waypoints: waypoints.to_vec(),
             off_mesh,
+            on_link,
         }
     }
 
@@ -149,6 +162,20 @@ impl WalkPlayback {
         } else {
             " (paused: W goes on)"
         };
+        if let Some(Some((kind, done))) = self.on_link.get(k) {
+            let how = match kind {
+                LinkKind::Jump => "jumping",
+                LinkKind::Drop => "dropping",
+                LinkKind::Ladder => "climbing the ladder",
+                LinkKind::Teleport => "teleported",
+                LinkKind::Custom => "crossing",
+            };
+            return format!(
+                "walk{paused}: {time:.1} s, {how} across the {} link, {:.0} % of the way",
+                kind.name(),
+                100.0 * done
+            );
+        }
         format!(
             "walk{paused}: {time:.1} s, {walked:.2} walked, heading for {heading_for}{why}{off_text}"
         )
@@ -205,8 +232,19 @@ impl WalkPlayback {
                 Stroke::new(1.0, Color32::from_white_alpha(150)),
             );
         }
-        let at = view.screen_from_world(agent.position);
         let size = ((0.25 * view.camera.scale) as f32).clamp(6.0, 16.0);
+        // In the air over a jump: lifted on an arc, its shadow where it is.
+        let at = view.screen_from_world(agent.position);
+        let at = match self.on_link.get(states.len() - 1) {
+            Some(Some((LinkKind::Jump, done))) => {
+                painter.circle_filled(at, size * 0.8, Color32::from_black_alpha(120));
+                at - egui::vec2(
+                    0.0,
+                    3.0 * size * (std::f32::consts::PI * *done as f32).sin(),
+                )
+            }
+            _ => at,
+        };
         let ahead = Vec2::new(agent.heading.cos(), agent.heading.sin());
         let nose =
             view.screen_from_world(agent.position + ahead * (1.0 / view.camera.scale.max(1e-9)));
