@@ -558,6 +558,12 @@ fn the_steps_name_the_links_they_cross() {
             .filter(|s| s.contains("by the drop link 0 (cost 3.00)"))
             .collect();
         assert!(!crossing.is_empty(), "{cost:?}");
+        // The funnel's first walk ends at the link's start, and says so.
+        let reaches = (timeline.search_steps()..timeline.optimal_start())
+            .map(|k| timeline.explain(k))
+            .filter(|s| s.contains("the walk reaches the start of the drop link 0"))
+            .count();
+        assert_eq!(reaches, 1, "{cost:?}");
         let lines: Vec<usize> = timeline
             .steps()
             .iter()

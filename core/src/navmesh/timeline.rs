@@ -158,6 +158,42 @@ fn link_words(
     out
 }
 
+/// The funnel's steps that end a walk at the start of a link the path crosses (every walk but
+/// the last), and their sentences: "funnel: the walk reaches the jump link 0's start …".
+fn piece_ends(
+    mesh: &NavMesh,
+    path: &Path,
+    funnel: &[FunnelEvent],
+    first_step: usize,
+) -> Vec<(usize, String)> {
+    let crossed: Vec<_> = path.segments.iter().filter_map(|s| s.link).collect();
+    if crossed.is_empty() {
+        return Vec::new();
+    }
+    let ends = funnel
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, FunnelEvent::Done { .. }));
+    ends.zip(&crossed)
+        .filter_map(|((k, event), link)| {
+            let FunnelEvent::Done { waypoints, length } = event else {
+                return None;
+            };
+            let kind = mesh
+                .links()
+                .get(link.link)
+                .map_or("", |l| l.kind.name());
+            Some((
+                first_step + k,
+                format!(
+                    "funnel: the walk reaches the start of the {kind} link {}: {waypoints} waypoints, length {length:.3}; across it (cost {:.2}) the next walk starts at its end",
+                    link.link, link.cost
+                ),
+            ))
+        })
+        .collect()
+}
+
 /// Everything recorded about one query.
 #[derive(Debug, Clone, Default)]
 pub struct Timeline {
@@ -176,6 +212,9 @@ pub struct Timeline {
     areas: Option<AreaLabels>,
     /// What A*'s steps that cross an off-mesh link add to their sentence, by step, sorted.
     link_words: Vec<(usize, String)>,
+    /// On a path across links, the funnel's steps that end a walk at a link's start, and what
+    /// they say instead, by step, sorted.
+    piece_ends: Vec<(usize, String)>,
     /// Where Polyanya's steps begin (the end of the funnel's).
     optimal_start: usize,
     /// Polyanya's answer, when it was asked for.
@@ -240,6 +279,7 @@ impl Timeline {
             path,
             areas: None,
             link_words: Vec::new(),
+            piece_ends: Vec::new(),
             optimal_start,
             optimal: None,
             optimal_steps_cut: false,
@@ -341,16 +381,25 @@ impl Timeline {
         } else {
             link_words(mesh, &search, &states, layout, &options.area_costs)
         };
+        let first_funnel_step = search.len();
+        let piece_ends = path
+            .as_ref()
+            .map(|p| piece_ends(mesh, p, &funnel, first_funnel_step))
+            .unwrap_or_default();
         let mut timeline =
             Self::new(mesh.triangles().len(), search, funnel, path).with_states(states);
         timeline.areas = AreaLabels::new(mesh, &options.area_costs);
         timeline.link_words = link_words;
+        timeline.piece_ends = piece_ends;
         timeline
     }
 
     /// The sentence of step `k` (from 0), naming the area type and cost of each triangle
     /// that is not plain ground.
     pub fn explain(&self, k: usize) -> String {
+        if let Ok(i) = self.piece_ends.binary_search_by_key(&k, |(step, _)| *step) {
+            return self.piece_ends[i].1.clone();
+        }
         let sentence = self
             .steps
             .get(k)
