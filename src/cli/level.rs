@@ -117,7 +117,7 @@ pub(super) fn build_command(
     out: &Path,
     args: &LevelBuildArgs,
     volumes: &[crate::level::MarkedVolume],
-    polygons: bool,
+    (polygons, links): (bool, bool),
     json: bool,
 ) -> ExitCode {
     let shown = crate::input::shown(level);
@@ -161,6 +161,34 @@ pub(super) fn build_command(
     let mut islands = mesh.island_areas();
     islands.sort_by(|a, b| b.total_cmp(a));
     let plan_area: f64 = islands.iter().sum();
+    let found = links.then(|| {
+        let settings = args.settings();
+        let search = crate::level::LinkSearch::for_agent(&settings);
+        let candidates =
+            crate::level::find_links(&mesh, &raw.positions, &raw.polygons, &settings, &search);
+        let kept = crate::level::kept_links(&candidates, &search);
+        let mut left_out: std::collections::BTreeMap<&'static str, usize> = Default::default();
+        for c in &candidates {
+            if let Err(why) = c.verdict {
+                *left_out.entry(why.name()).or_default() += 1;
+            }
+        }
+        let names = mesh.area_names().to_vec();
+        // To the millimetre, as a person would write them.
+        let mm = |v: f64| (v * 1000.0).round() / 1000.0;
+        let texts: Vec<String> = kept
+            .iter()
+            .map(|l| {
+                let mut l = l.clone();
+                l.from = crate::geom::Vec2::new(mm(l.from.x), mm(l.from.y));
+                l.to = crate::geom::Vec2::new(mm(l.to.x), mm(l.to.y));
+                l.from_height = l.from_height.map(mm);
+                l.to_height = l.to_height.map(mm);
+                l.to_text(&names)
+            })
+            .collect();
+        (candidates.len(), texts, left_out)
+    });
     if json {
         let answer = serde_json::json!({
             "level": shown,
@@ -173,6 +201,14 @@ pub(super) fn build_command(
             "triangles": mesh.triangles().len(),
             "polygons": counts.polygons,
         });
+        let mut answer = answer;
+        if let Some((tried, texts, left_out)) = &found {
+            answer["links"] = serde_json::json!({
+                "tried": tried,
+                "kept": texts,
+                "left_out": left_out,
+            });
+        }
         say!("{answer}");
     } else {
         let decimal = |v: f64| crate::words::decimal(v, 2);
@@ -205,6 +241,25 @@ pub(super) fn build_command(
             islands.first().map_or("none".to_string(), |&a| decimal(a))
         );
         say!("time: {} ms", decimal(counts.milliseconds));
+        if let Some((tried, texts, left_out)) = &found {
+            let reasons: Vec<String> = left_out
+                .iter()
+                .map(|(why, n)| format!("{n} {why}"))
+                .collect();
+            say!(
+                "links: {} border points tried, {} kept; left out: {}",
+                tried,
+                texts.len(),
+                if reasons.is_empty() {
+                    "none".to_string()
+                } else {
+                    reasons.join(", ")
+                }
+            );
+            for text in texts {
+                say!("  --link {text}");
+            }
+        }
     }
     ExitCode::SUCCESS
 }

@@ -357,6 +357,12 @@ pub enum Command {
         /// of the detail mesh (triangles that follow the ground's height).
         #[arg(long)]
         polygons: bool,
+        /// Also look for off-mesh links along the navmesh's border (drops and jumps within a
+        /// gap of two units, a drop of two agent heights, a jump up of two climbs): each kept
+        /// one listed as `navlab path --link` takes it, and how many were left out for each
+        /// reason.
+        #[arg(long)]
+        links: bool,
         /// Mark the ground in a rectangle (x from X0 to X1, z from Z0 to Z1, at any height) with
         /// an area type: road, mud, water or a name of its own (repeatable).
         #[arg(long = "area", value_name = "NAME=X0,Z0,X1,Z1", value_parser = level::parse_volume)]
@@ -532,9 +538,10 @@ pub fn run(command: Command) -> ExitCode {
             out,
             settings,
             polygons,
+            links,
             areas,
             json,
-        } => level::build_command(&level, &out, &settings, &areas, polygons, json),
+        } => level::build_command(&level, &out, &settings, &areas, (polygons, links), json),
         Command::Why {
             level,
             at,

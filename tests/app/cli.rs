@@ -1878,3 +1878,73 @@ fn build_marks_the_ground_of_an_area_with_its_type() {
     assert_eq!(code, Some(2));
     assert!(stderr.contains("not ground"), "{stderr}");
 }
+
+/// `navlab build --links`: the links kept along the built-in level's border, each in the form
+/// `navlab path --link` takes, and how many points were left out for each reason; a kept drop
+/// given to `navlab path` is crossed; a link that does not parse is bad input naming it.
+#[test]
+fn build_finds_links_that_path_takes() {
+    let dir = tempfile::tempdir().expect("temp");
+    let out = dir.path().join("built.obj");
+    let out_text = out.to_str().expect("utf-8");
+    let (code, stdout, stderr) = navlab(&[
+        "build",
+        "assets/proving-ground.obj",
+        "--out",
+        out_text,
+        "--links",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    let kept: Vec<&str> = v["links"]["kept"]
+        .as_array()
+        .expect("kept")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let drop = kept
+        .iter()
+        .find(|l| l.contains("kind=drop"))
+        .expect("a drop is kept");
+    let reasons = v["links"]["left_out"].as_object().expect("left out");
+    let known = [
+        "no_landing",
+        "too_far",
+        "too_high",
+        "too_deep",
+        "no_clearance",
+        "off_the_mesh",
+    ];
+    assert!(
+        reasons.keys().all(|k| known.contains(&k.as_str())),
+        "{reasons:?}"
+    );
+    let tried = v["links"]["tried"].as_u64().expect("tried");
+    let left: u64 = reasons.values().filter_map(Value::as_u64).sum();
+    assert!(left + kept.len() as u64 <= tried);
+    // From the drop's start to a little past its end, on the floor below.
+    let ends: Vec<&str> = drop.split(':').collect();
+    let start: Vec<&str> = ends[0].split(',').collect();
+    let end: Vec<&str> = ends[1].split(',').collect();
+    let from = format!("{},{}", start[0], start[1]);
+    let to = format!("{},{}", end[0], end[1]);
+    let (code, stdout, stderr) = navlab(&[
+        "path", out_text, "--from", &from, "--to", &to, "--link", drop, "--json",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert!(
+        v["segments"]
+            .as_array()
+            .expect("segments")
+            .iter()
+            .any(|s| s["kind"] == "link" && s["link_kind"] == "drop"),
+        "{v}"
+    );
+    let (code, _, stderr) = navlab(&[
+        "path", out_text, "--from", &from, "--to", &to, "--link", "1,2",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("--link number 1"), "{stderr}");
+}

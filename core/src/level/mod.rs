@@ -3,6 +3,7 @@
 //! The result is a [`RawMesh`](crate::navmesh::RawMesh) like any file's: A\*, the funnel,
 //! Polyanya, the diagnostics and the editor take it as they take any other.
 
+mod auto_links;
 mod build;
 mod holes;
 mod record;
@@ -10,6 +11,7 @@ mod settings;
 mod stages;
 mod why;
 
+pub use auto_links::{LinkCandidate, LinkSearch, Rejection, find_links, kept_links};
 pub use build::{
     LevelBuild, StageCounts, build_marked, build_navmesh, build_recorded, raw_navmesh,
 };
