@@ -8,6 +8,7 @@ use super::settings::BuildSettings;
 use crate::geom::Vec2;
 use crate::navmesh::NavMesh;
 use crate::navmesh::links::{LinkKind, OffMeshLink};
+use glam::DVec3;
 
 /// How far an agent may jump and drop, and how densely the border is tried.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -132,12 +133,10 @@ pub fn find_links(
     let step = (0.25 * settings.cell_size).max(0.01);
     let mut found = Vec::new();
     for edge in mesh.edges() {
-        let [Some(&t)] = [edge.triangles.first()] else {
+        // The border: edges of one triangle.
+        let &[t] = edge.triangles.as_slice() else {
             continue;
         };
-        if edge.triangles.len() != 1 {
-            continue;
-        }
         let [va, vb] = edge.vertices;
         let (Some(&a), Some(&b)) = (mesh.vertices().get(va), mesh.vertices().get(vb)) else {
             continue;
@@ -300,16 +299,16 @@ fn try_out(
 
 /// The level's triangles, for rays.
 struct Triangles {
-    triangles: Vec<[[f64; 3]; 3]>,
+    triangles: Vec<[DVec3; 3]>,
 }
 
 impl Triangles {
     fn new(positions: &[[f64; 3]], faces: &[Vec<usize>]) -> Self {
         let mut triangles = Vec::new();
         for face in faces {
-            let corners: Vec<[f64; 3]> = face
+            let corners: Vec<DVec3> = face
                 .iter()
-                .filter_map(|&i| positions.get(i).copied())
+                .filter_map(|&i| positions.get(i).map(|&p| DVec3::from_array(p)))
                 .collect();
             if corners.len() != face.len() || corners.len() < 3 {
                 continue;
@@ -323,58 +322,42 @@ impl Triangles {
 
     /// Whether a triangle crosses the segment from `a` to `b`.
     fn crossed(&self, a: [f64; 3], b: [f64; 3]) -> bool {
-        let d = sub(b, a);
+        let (a, b) = (DVec3::from_array(a), DVec3::from_array(b));
         self.triangles
             .iter()
-            .any(|t| segment_hits(a, d, t).is_some_and(|s| s > 1e-9 && s < 1.0 - 1e-9))
+            .any(|t| segment_hits(a, b - a, t).is_some_and(|s| s > 1e-9 && s < 1.0 - 1e-9))
     }
 
     /// Whether an upward-facing face of the level lies under `p` between heights `low` and
     /// `high`.
     fn ground_between(&self, p: Vec2, low: f64, high: f64) -> bool {
-        let a = [p.x, high, p.y];
-        let d = [0.0, low - high, 0.0];
+        let a = DVec3::new(p.x, high, p.y);
+        let d = DVec3::new(0.0, low - high, 0.0);
         self.triangles.iter().any(|t| {
-            let n = cross(sub(t[1], t[0]), sub(t[2], t[0]));
-            n[1] > 0.0 && segment_hits(a, d, t).is_some_and(|s| (0.0..=1.0).contains(&s))
+            (t[1] - t[0]).cross(t[2] - t[0]).y > 0.0
+                && segment_hits(a, d, t).is_some_and(|s| (0.0..=1.0).contains(&s))
         })
     }
 }
 
-fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
 /// Where along `a + s d` the segment meets triangle `t` (Möller–Trumbore), when it does.
-fn segment_hits(a: [f64; 3], d: [f64; 3], t: &[[f64; 3]; 3]) -> Option<f64> {
-    let (e1, e2) = (sub(t[1], t[0]), sub(t[2], t[0]));
-    let p = cross(d, e2);
-    let det = dot(e1, p);
+fn segment_hits(a: DVec3, d: DVec3, t: &[DVec3; 3]) -> Option<f64> {
+    let (e1, e2) = (t[1] - t[0], t[2] - t[0]);
+    let p = d.cross(e2);
+    let det = e1.dot(p);
     if det.abs() < 1e-12 {
         return None;
     }
     let inv = 1.0 / det;
-    let s0 = sub(a, t[0]);
-    let u = dot(s0, p) * inv;
+    let s0 = a - t[0];
+    let u = s0.dot(p) * inv;
     if !(0.0..=1.0).contains(&u) {
         return None;
     }
-    let q = cross(s0, e1);
-    let v = dot(d, q) * inv;
+    let q = s0.cross(e1);
+    let v = d.dot(q) * inv;
     if v < 0.0 || u + v > 1.0 {
         return None;
     }
-    Some(dot(e2, q) * inv)
+    Some(e2.dot(q) * inv)
 }

@@ -6,7 +6,7 @@
 use super::anyangle::shortest_path_located;
 use super::links::{LinkKind, OffMeshLink};
 use super::{Location, NavMesh};
-use crate::geom::Vec2;
+use crate::geom::closest_point_on_segment;
 use crate::search::NoObserver;
 
 /// The most links weighed for one query (the nearest to the straight line between its ends).
@@ -67,7 +67,10 @@ pub fn weigh_links(mesh: &NavMesh, start: Location, goal: Location) -> Vec<LinkV
     let mut near: Vec<(f64, usize)> = links
         .iter()
         .enumerate()
-        .map(|(k, l)| (distance_to_segment(l.from, start.point, goal.point), k))
+        .map(|(k, l)| {
+            let near = closest_point_on_segment(start.point, goal.point, l.from);
+            (l.from.distance(near), k)
+        })
         .collect();
     near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
     near.truncate(MAX_WEIGHED);
@@ -130,15 +133,4 @@ fn through(mesh: &NavMesh, link: &OffMeshLink, start: Location, goal: Location) 
             to_start + cost + from_end
         })
         .fold(f64::INFINITY, f64::min)
-}
-
-fn distance_to_segment(p: Vec2, a: Vec2, b: Vec2) -> f64 {
-    let d = b - a;
-    let len2 = d.dot(d);
-    let t = if len2 > 0.0 {
-        ((p - a).dot(d) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    p.distance(a + d * t)
 }

@@ -184,7 +184,13 @@ impl OffMeshLink {
 
     /// Its length: in 3D when both ends have a height, else in the plane.
     pub fn length(&self) -> f64 {
-        let plan = self.from.distance(self.to);
+        self.length_between(self.from, self.to)
+    }
+
+    /// The length between `from` and `to` (its ends, or where they are on a mesh), in 3D
+    /// when both its ends have a height.
+    fn length_between(&self, from: Vec2, to: Vec2) -> f64 {
+        let plan = from.distance(to);
         match (self.from_height, self.to_height) {
             (Some(a), Some(b)) => plan.hypot(b - a),
             _ => plan,
@@ -193,8 +199,13 @@ impl OffMeshLink {
 
     /// What crossing it costs under `costs` (its area type's multiplier applied).
     pub fn cost_under(&self, costs: &AreaCosts) -> f64 {
+        self.cost_over(self.length(), costs)
+    }
+
+    /// What crossing it costs when it is `length` long.
+    fn cost_over(&self, length: f64, costs: &AreaCosts) -> f64 {
         let base = match self.cost {
-            LinkCost::PerLength(m) => m * self.length(),
+            LinkCost::PerLength(m) => m * length,
             LinkCost::Fixed(c) => c,
         };
         base * self.area.map_or(1.0, |a| costs.of(a))
@@ -392,11 +403,7 @@ pub struct LinkCrossing {
 impl LinkCrossing {
     /// What crossing it costs under `costs`, `link` being its link.
     pub fn cost_under(&self, link: &OffMeshLink, costs: &AreaCosts) -> f64 {
-        let base = match link.cost {
-            LinkCost::PerLength(m) => m * self.length,
-            LinkCost::Fixed(c) => c,
-        };
-        base * link.area.map_or(1.0, |a| costs.of(a))
+        link.cost_over(self.length, costs)
     }
 }
 
@@ -421,11 +428,7 @@ impl PlacedLinks {
             ) else {
                 continue;
             };
-            let plan = a.point.distance(b.point);
-            let length = match (link.from_height, link.to_height) {
-                (Some(x), Some(y)) => plan.hypot(y - x),
-                _ => plan,
-            };
+            let length = link.length_between(a.point, b.point);
             if link.both_ways {
                 crossings.push(LinkCrossing {
                     link: k,

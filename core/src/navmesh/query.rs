@@ -573,14 +573,6 @@ impl<'m> Links<'m> {
     fn of(mesh: &'m NavMesh, costs: &AreaCosts) -> Self {
         let placed = mesh.placed_links();
         let list = mesh.links();
-        if placed.is_empty() {
-            return Self {
-                placed,
-                list,
-                cost: Vec::new(),
-                per_unit: 1.0,
-            };
-        }
         Self {
             placed,
             list,

@@ -193,6 +193,23 @@ impl Walk {
     }
 }
 
+/// `options`, each that is not a usable number (positive; the corner radius may be 0) its
+/// default.
+fn usable(options: WalkOptions) -> WalkOptions {
+    let defaults = WalkOptions::default();
+    let positive = |v: f64, default: f64| if v.is_finite() && v > 0.0 { v } else { default };
+    WalkOptions {
+        speed: positive(options.speed, defaults.speed),
+        turn_rate: positive(options.turn_rate, defaults.turn_rate),
+        corner_radius: if options.corner_radius.is_finite() && options.corner_radius >= 0.0 {
+            options.corner_radius
+        } else {
+            defaults.corner_radius
+        },
+        step: positive(options.step, defaults.step),
+    }
+}
+
 /// How the agent crosses a link of `kind`, in words.
 fn crossing_words(kind: super::links::LinkKind) -> &'static str {
     use super::links::LinkKind;
@@ -229,17 +246,17 @@ pub fn walk_path(
     if segments.iter().all(|s| s.link.is_none()) {
         return walk(waypoints, options);
     }
-    let mut whole: Option<Walk> = None;
+    let mut whole = Walk {
+        options: usable(options),
+        states: Vec::new(),
+        events: Vec::new(),
+        link_spans: Vec::new(),
+    };
+    let sofar = &mut whole;
     for segment in segments {
         let Some(part) = waypoints.get(segment.first..=segment.last) else {
             continue;
         };
-        let sofar = whole.get_or_insert_with(|| Walk {
-            options: walk(&[], options).options,
-            states: Vec::new(),
-            events: Vec::new(),
-            link_spans: Vec::new(),
-        });
         if sofar.states.len() >= MAX_STEPS {
             break;
         }
@@ -313,7 +330,6 @@ pub fn walk_path(
             }
         }
     }
-    let mut whole = whole.unwrap_or_else(|| walk(waypoints, options));
     if !whole.arrived() && !whole.events.iter().any(|(_, e)| *e == WalkEvent::GaveUp) {
         whole
             .events
@@ -350,18 +366,7 @@ fn wrap(a: f64) -> f64 {
 /// Walks `waypoints` (a path's corners, start first, goal last) with `options`. Options that
 /// are not positive numbers fall back to the defaults.
 pub fn walk(waypoints: &[Vec2], options: WalkOptions) -> Walk {
-    let defaults = WalkOptions::default();
-    let positive = |v: f64, default: f64| if v.is_finite() && v > 0.0 { v } else { default };
-    let options = WalkOptions {
-        speed: positive(options.speed, defaults.speed),
-        turn_rate: positive(options.turn_rate, defaults.turn_rate),
-        corner_radius: if options.corner_radius.is_finite() && options.corner_radius >= 0.0 {
-            options.corner_radius
-        } else {
-            defaults.corner_radius
-        },
-        step: positive(options.step, defaults.step),
-    };
+    let options = usable(options);
     let WalkOptions {
         speed,
         turn_rate,

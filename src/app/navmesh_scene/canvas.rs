@@ -416,25 +416,8 @@ impl NavmeshScene {
         }
         if r.done {
             let points: Vec<Pos2> = path.waypoints.iter().map(|&p| s(p)).collect();
-            if path.crosses_links() {
-                // Walks straight, links as the arcs they are drawn as.
-                for segment in &path.segments {
-                    let (Some(&a), Some(&b)) =
-                        (points.get(segment.first), points.get(segment.last))
-                    else {
-                        continue;
-                    };
-                    let piece = match segment.link {
-                        Some(_) => super::links::arc_points(a, b),
-                        None => points
-                            .get(segment.first..=segment.last)
-                            .map(<[Pos2]>::to_vec)
-                            .unwrap_or_default(),
-                    };
-                    painter.add(Shape::line(piece, Stroke::new(4.0, PATH)));
-                }
-            } else {
-                painter.add(Shape::line(points.clone(), Stroke::new(4.0, PATH)));
+            for piece in super::links::path_pieces(&points, &path.segments) {
+                painter.add(Shape::line(piece, Stroke::new(4.0, PATH)));
             }
             for p in points {
                 painter.circle_filled(p, 4.0, PATH);

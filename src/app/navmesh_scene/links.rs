@@ -6,7 +6,7 @@
 use super::NavmeshScene;
 use crate::app::camera::View;
 use crate::geom::Vec2;
-use crate::navmesh::links::{LinkCost, LinkKind, OffMeshLink};
+use crate::navmesh::links::{LinkCost, LinkKind, OffMeshLink, PathSegment};
 use egui::{Color32, Pos2, Stroke, Ui};
 
 /// What the Link tool makes, and the link it has in hand.
@@ -66,6 +66,23 @@ pub fn arc_points(a: Pos2, b: Pos2) -> Vec<Pos2> {
                 u * u * a.x + 2.0 * u * t * control.x + t * t * b.x,
                 u * u * a.y + 2.0 * u * t * control.y + t * t * b.y,
             )
+        })
+        .collect()
+}
+
+/// A path on screen in pieces: each walk its polyline, each link the arc it is drawn as.
+pub fn path_pieces(points: &[Pos2], segments: &[PathSegment]) -> Vec<Vec<Pos2>> {
+    if segments.is_empty() {
+        return vec![points.to_vec()];
+    }
+    segments
+        .iter()
+        .filter_map(|segment| {
+            let (&a, &b) = (points.get(segment.first)?, points.get(segment.last)?);
+            Some(match segment.link {
+                Some(_) => arc_points(a, b),
+                None => points.get(segment.first..=segment.last)?.to_vec(),
+            })
         })
         .collect()
 }
@@ -399,12 +416,7 @@ fn cost_ui(ui: &mut Ui, cost: &mut LinkCost, id: &str) {
 
 /// How far `p` is from the segment `a`–`b`, on screen.
 fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
-    let d = b - a;
-    let len2 = d.length_sq();
-    let t = if len2 > 0.0 {
-        ((p - a).dot(d) / len2).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    p.distance(a + d * t)
+    let v = |q: Pos2| Vec2::new(f64::from(q.x), f64::from(q.y));
+    let near = crate::geom::closest_point_on_segment(v(a), v(b), v(p));
+    v(p).distance(near) as f32
 }

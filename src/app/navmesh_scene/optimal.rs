@@ -306,19 +306,7 @@ impl NavmeshScene {
             && optimal.is_found()
         {
             let points: Vec<Pos2> = optimal.waypoints.iter().map(|&p| s(p)).collect();
-            // Walks straight, links as the arcs they are drawn as.
-            for segment in &optimal.segments {
-                let (Some(&a), Some(&b)) = (points.get(segment.first), points.get(segment.last))
-                else {
-                    continue;
-                };
-                let piece = match segment.link {
-                    Some(_) => super::links::arc_points(a, b),
-                    None => points
-                        .get(segment.first..=segment.last)
-                        .map(<[Pos2]>::to_vec)
-                        .unwrap_or_default(),
-                };
+            for piece in super::links::path_pieces(&points, &optimal.segments) {
                 crate::app::clipped::dashed_line(
                     painter,
                     &piece,
