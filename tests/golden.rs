@@ -309,6 +309,11 @@ fn level_polygons() {
 }
 
 #[test]
+fn level_links_found_at_the_detail_mesh() {
+    golden("level-links", &["--level", "--step", "13"], nothing);
+}
+
+#[test]
 fn level_why_under_the_low_beam_with_a_cross_section() {
     golden(
         "level-why",

@@ -105,7 +105,8 @@ pub struct EmbeddedLevel {
 }
 
 /// Two floors joined by stairs, with a ramp too steep, a beam too low, a gap too narrow and a
-/// ledge too small for RecastDemo's agent: the level scene's first level.
+/// ledge too small for RecastDemo's agent, and a platform it reaches only by a jump (an
+/// off-mesh link): the level scene's first level.
 pub const PROVING_GROUND: EmbeddedLevel = EmbeddedLevel {
     name: "proving-ground.obj",
     obj: include_bytes!("../../assets/proving-ground.obj"),
@@ -117,6 +118,7 @@ pub const PROVING_GROUND: EmbeddedLevel = EmbeddedLevel {
         ("under the low beam", [3.75, 12.0], Some(0)),
         ("the narrow gap", [9.3, 12.0], None),
         ("the small ledge", [20.8, 12.8], None),
+        ("the platform", [4.0, 4.5], None),
     ],
 };
 

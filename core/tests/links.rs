@@ -492,6 +492,21 @@ fn links_are_edits_kept_through_cuts_and_undone() {
         1,
         "a refused link leaves the mesh as it was"
     );
+    // Several links at once: one edit, undone in one step; one bad link refuses them all.
+    let more = vec![
+        OffMeshLink::new(p(3.5, 1.0), p(6.5, 1.0)),
+        OffMeshLink::new(p(3.5, 3.0), p(6.5, 3.0)).one_way(),
+    ];
+    assert_eq!(editor.add_links(more.clone()), Ok(1..3));
+    assert_eq!(editor.mesh().links().get(1..), Some(more.as_slice()));
+    assert!(editor.undo());
+    assert_eq!(editor.mesh().links().len(), 1);
+    let with_bad = vec![
+        OffMeshLink::new(p(3.5, 1.0), p(6.5, 1.0)),
+        OffMeshLink::new(p(f64::NAN, 0.0), p(1.0, 1.0)),
+    ];
+    assert!(editor.add_links(with_bad).is_err());
+    assert_eq!(editor.mesh().links().len(), 1);
 }
 
 /// The sentence for a link the shortest path leaves says what the way through it would cost

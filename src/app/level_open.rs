@@ -75,14 +75,31 @@ impl NavlabApp {
             Ok(mesh) => {
                 let name = format!("{} built by Recast's stages", level.level().name);
                 let summary = mesh.summary();
+                let links = level.links_found();
                 self.scenes
                     .navmesh
                     .set_mesh(mesh, MeshSource::Generated(name));
+                // The links found are edits of the mesh: undone in one step, saved beside it.
+                let count = links.len();
+                let linked = count == 0
+                    || self
+                        .scenes
+                        .navmesh
+                        .edit_mesh(|editor| editor.add_links(links))
+                        .is_some();
                 self.settings.scene = SceneKind::Navmesh;
                 self.settings.last_file = None;
                 self.banner.error = None;
+                let links = match (count, linked) {
+                    (0, _) => String::new(),
+                    (n, true) => format!(
+                        " and {n} off-mesh link{} found on it (Undo removes them)",
+                        if n == 1 { "" } else { "s" }
+                    ),
+                    (_, false) => " (the links found could not be placed on it)".to_owned(),
+                };
                 self.notice = Some(format!(
-                    "The level's navmesh: {} triangles, {} islands; File > Save mesh as… keeps it",
+                    "The level's navmesh: {} triangles, {} islands{links}; File > Save mesh as… keeps it",
                     summary.triangles, summary.islands
                 ));
             }

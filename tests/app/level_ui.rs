@@ -106,7 +106,7 @@ fn step_the_stages_draw_a_section_ask_why_apply_and_walk_up_the_stairs() {
     assert_eq!(h.state().settings.scene, SceneKind::Navmesh);
 
     let navmesh = &mut h.state_mut().scenes.navmesh;
-    navmesh.place(Some(Vec2::new(2.0, 2.0)), Some(Vec2::new(20.0, 4.0)));
+    navmesh.place(Some(Vec2::new(1.0, 1.0)), Some(Vec2::new(20.0, 4.0)));
     navmesh.wait_for_query();
     h.run_steps(2);
     let navmesh = &h.state().scenes.navmesh;
@@ -116,7 +116,9 @@ fn step_the_stages_draw_a_section_ask_why_apply_and_walk_up_the_stairs() {
         .path
         .as_ref()
         .expect("a path up the stairs");
-    assert!(navmesh.mesh().island_count() == 1);
+    // The floors, the platform, and (the agent now 1.4 tall) the inside of the platform's
+    // box, 1.5 high: Recast rasterises faces, not solids.
+    assert_eq!(navmesh.mesh().island_count(), 3);
     // Up the stairs: the path passes over the steps (x 8 to 14, z under 2.5).
     let over_the_stairs = path.waypoints.windows(2).any(|w| {
         (0..=20).any(|k| {
@@ -125,6 +127,84 @@ fn step_the_stages_draw_a_section_ask_why_apply_and_walk_up_the_stairs() {
         })
     });
     assert!(over_the_stairs, "{:?}", path.waypoints);
+}
+
+/// The links found on the built-in level: counted in the panel, each point tried drawn at the
+/// last stage with what it is on hover, none when they are not looked for; carried into the
+/// navmesh view, where a path from the ground jumps up onto the platform (which no walk
+/// reaches), and undone in one step.
+#[test]
+fn the_links_found_on_the_level_are_shown_and_taken_into_the_navmesh_view() {
+    let mut h = harness();
+    let level = &h.state().scenes.level;
+    assert_eq!(level.stage(), Some(Stage::Detail));
+    let found = level.found_links().expect("links looked for");
+    let kept = found.links();
+    assert!(!kept.is_empty());
+    assert!(found.candidates.iter().any(|c| c.verdict.is_err()));
+    let label = format!("{} links kept", kept.len());
+    assert!(
+        h.query_all_by_label_contains(&label).count() >= 1,
+        "{label}"
+    );
+    assert!(
+        h.query_all_by_label_contains("left out, no landing")
+            .count()
+            >= 1
+    );
+    // A kept link's middle, hovered: the tooltip names it.
+    let link = &kept[0];
+    let middle = screen(&h, link.from.lerp(link.to, 0.5));
+    let view = h.state().scenes.level.last_view().expect("drawn");
+    let arc = navlab::app::navmesh_scene::links::arc_points(
+        view.screen_from_world(link.from),
+        view.screen_from_world(link.to),
+    );
+    let on_arc = arc[arc.len() / 2];
+    assert!(on_arc.distance(middle) < 200.0);
+    h.hover_at(on_arc);
+    h.run_steps(40);
+    let name = format!("{} link 0", link.kind.name());
+    assert!(
+        h.query_all_by_label_contains(&name).count() >= 1,
+        "the tooltip names {name}"
+    );
+
+    h.get_by_label("Look for jumps and drops").click();
+    h.run_steps(2);
+    assert!(h.state().scenes.level.found_links().is_none());
+    h.get_by_label("Look for jumps and drops").click();
+    h.run_steps(2);
+    assert_eq!(
+        h.state().scenes.level.links_found(),
+        kept,
+        "the same links again"
+    );
+
+    h.get_by_label("Open in navmesh view").click();
+    h.run_steps(3);
+    assert_eq!(h.state().settings.scene, SceneKind::Navmesh);
+    assert_eq!(h.state().scenes.navmesh.mesh().links(), kept.as_slice());
+    let (ground, platform) = (Vec2::new(1.0, 1.0), Vec2::new(4.0, 4.5));
+    let navmesh = &mut h.state_mut().scenes.navmesh;
+    navmesh.place(Some(ground), Some(platform));
+    navmesh.wait_for_query();
+    h.run_steps(2);
+    let path = h.state().scenes.navmesh.query.timeline.path.clone();
+    let path = path.expect("a path");
+    assert_eq!(path.status, navlab::navmesh::PathStatus::Found);
+    assert!(path.crosses_links(), "up onto the platform by a link");
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(1);
+    let navmesh = &mut h.state_mut().scenes.navmesh;
+    navmesh.wait_for_query();
+    assert!(navmesh.mesh().links().is_empty(), "undone in one step");
+    h.run_steps(2);
+    let path = h.state().scenes.navmesh.query.timeline.path.clone();
+    assert!(
+        path.is_none_or(|p| p.status != navlab::navmesh::PathStatus::Found),
+        "no walk reaches the platform"
+    );
 }
 
 #[test]

@@ -175,22 +175,32 @@ pub fn find_links(
 /// The links that `candidates` keep, dropping those within `search.spacing` of one kept
 /// before between the same islands, of the same kind.
 pub fn kept_links(candidates: &[LinkCandidate], search: &LinkSearch) -> Vec<OffMeshLink> {
-    let mut kept: Vec<(&LinkCandidate, OffMeshLink)> = Vec::new();
-    for c in candidates {
+    kept_candidates(candidates, search)
+        .into_iter()
+        .filter_map(|k| candidates.get(k)?.link(search))
+        .collect()
+}
+
+/// Which of `candidates` [`kept_links`] keeps, in order: their indices.
+pub fn kept_candidates(candidates: &[LinkCandidate], search: &LinkSearch) -> Vec<usize> {
+    let mut kept: Vec<(&LinkCandidate, LinkKind)> = Vec::new();
+    let mut indices = Vec::new();
+    for (k, c) in candidates.iter().enumerate() {
         let Some(link) = c.link(search) else {
             continue;
         };
-        let near = kept.iter().any(|(k, l)| {
-            k.from_island == c.from_island
-                && k.to_island == c.to_island
-                && l.kind == link.kind
-                && k.from.distance(c.from) < 2.0 * search.spacing
+        let near = kept.iter().any(|(other, kind)| {
+            other.from_island == c.from_island
+                && other.to_island == c.to_island
+                && *kind == link.kind
+                && other.from.distance(c.from) < 2.0 * search.spacing
         });
         if !near {
-            kept.push((c, link));
+            kept.push((c, link.kind));
+            indices.push(k);
         }
     }
-    kept.into_iter().map(|(_, l)| l).collect()
+    indices
 }
 
 /// Out from the border point `from` (on triangle `t` of island `from_island`) along `out`.

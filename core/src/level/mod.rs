@@ -11,7 +11,9 @@ mod settings;
 mod stages;
 mod why;
 
-pub use auto_links::{LinkCandidate, LinkSearch, Rejection, find_links, kept_links};
+pub use auto_links::{
+    LinkCandidate, LinkSearch, Rejection, find_links, kept_candidates, kept_links,
+};
 pub use build::{
     LevelBuild, StageCounts, build_marked, build_navmesh, build_recorded, raw_navmesh,
 };

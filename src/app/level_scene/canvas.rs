@@ -319,7 +319,7 @@ impl LevelScene {
                 }
             }
         }
-        let marks = self.paint(ui.ctx(), &painter, view);
+        let marks = self.paint(ui.ctx(), &painter, view, response.hover_pos());
         // The rectangle being marked.
         if let (Some(from), Some(to), LevelTool::Area) = (
             self.area_from,
@@ -346,7 +346,10 @@ impl LevelScene {
         }
         if let Some(pos) = response.hover_pos() {
             let at = view.world_from_screen(pos);
-            let text = self.hover_text(at);
+            let text = match self.link_hover_text(pos, view) {
+                Some(link) => format!("{link}\n{}", self.hover_text(at)),
+                None => self.hover_text(at),
+            };
             let _ = response.on_hover_text_at_pointer(text);
         }
     }
@@ -376,14 +379,28 @@ impl LevelScene {
                             self.level.faces.len()
                         )
                     });
-                format!("{stage}: {sentence}")
+                let links = match (self.stage(), self.found_links()) {
+                    (Some(Stage::Detail), Some(found)) if self.settings.links => format!(
+                        " Off-mesh links: {} kept of {} points tried along the border (hover one).",
+                        found.kept.len(),
+                        found.candidates.len()
+                    ),
+                    _ => String::new(),
+                };
+                format!("{stage}: {sentence}{links}")
             }
             _ => format!("{stage} · building…"),
         }
     }
 
     /// Draws the stage; returns the marks a legend must leave in sight.
-    fn paint(&mut self, ctx: &egui::Context, painter: &egui::Painter, view: View) -> Vec<Pos2> {
+    fn paint(
+        &mut self,
+        ctx: &egui::Context,
+        painter: &egui::Painter,
+        view: View,
+        pointer: Option<Pos2>,
+    ) -> Vec<Pos2> {
         let heights = self.level.height_range();
         let stage = self.stage();
         let built = self.built.clone();
@@ -546,7 +563,7 @@ impl LevelScene {
                 );
             }
         }
-        let mut marks = Vec::new();
+        let mut marks = self.paint_links(painter, view, pointer);
         if let Some([a, b]) = self.section {
             let (a, b) = (view.screen_from_world(a), view.screen_from_world(b));
             painter.line_segment([a, b], Stroke::new(2.5, SECTION));
@@ -673,6 +690,7 @@ impl LevelScene {
             }
             Some(Stage::Detail) => {}
         }
+        rows.extend(self.link_legend());
         if self.section.is_some() {
             rows.push(LegendRow::line(SECTION, 2.5, "cross-section"));
         }

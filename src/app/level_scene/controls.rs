@@ -244,6 +244,8 @@ impl LevelScene {
                 ui.label("building…");
             });
         }
+        ui.separator();
+        self.links_ui(ui);
     }
 
     /// The right panel: the stages, the one shown explained, its pseudocode, the answer to why.

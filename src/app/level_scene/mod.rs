@@ -5,7 +5,10 @@
 
 mod canvas;
 mod controls;
+mod links;
 mod section;
+
+pub use links::{FoundLinks, MAX_FACES_FOR_LINKS};
 
 use super::camera::CanvasCamera;
 use super::commands::UiCommand;
@@ -148,6 +151,8 @@ pub struct LevelSettings {
     pub speed: f64,
     /// Draw the legend on the canvas.
     pub legend: bool,
+    /// Look for off-mesh links (jumps and drops) on the navmesh built.
+    pub links: bool,
 }
 
 impl Default for LevelSettings {
@@ -156,6 +161,7 @@ impl Default for LevelSettings {
             build: BuildSettings::default(),
             speed: 2.0,
             legend: true,
+            links: true,
         }
     }
 }
@@ -181,6 +187,8 @@ struct BuildJob {
     level: Arc<LevelGeometry>,
     settings: BuildSettings,
     volumes: Arc<Vec<MarkedVolume>>,
+    /// Whether to look for off-mesh links on the navmesh built.
+    links: bool,
     /// The build already made with these settings, if any.
     made: Option<Arc<Built>>,
     ask: Option<Asked>,
@@ -201,6 +209,8 @@ pub struct Built {
     pub sentences: Vec<String>,
     /// The detail triangles that face up, lowest first: the order they are drawn in.
     pub detail_by_height: Vec<usize>,
+    /// The off-mesh links looked for on its navmesh (`None` when not looked for).
+    pub links: Option<FoundLinks>,
 }
 
 impl Built {
@@ -238,6 +248,12 @@ impl BuildJob {
                     .collect();
                 detail_by_height
                     .sort_by(|&p, &q| top(&record.detail[p]).total_cmp(&top(&record.detail[q])));
+                let links = (self.links && level.faces.len() <= MAX_FACES_FOR_LINKS)
+                    .then(|| crate::level::raw_navmesh(record.detail_mesh.clone()).ok())
+                    .flatten()
+                    .map(|mesh| {
+                        FoundLinks::find(&mesh, &level.positions, &level.faces, &self.settings)
+                    });
                 Arc::new(Built {
                     settings: self.settings,
                     volumes: Arc::clone(&self.volumes),
@@ -245,6 +261,7 @@ impl BuildJob {
                     record,
                     sentences,
                     detail_by_height,
+                    links,
                 })
             })
             .map_err(|error| error.to_string()),
@@ -541,6 +558,19 @@ impl LevelScene {
         }
     }
 
+    /// Whether a build looks for links: asked to, on a level small enough.
+    fn wants_links(&self) -> bool {
+        self.settings.links && self.level.faces.len() <= MAX_FACES_FOR_LINKS
+    }
+
+    /// Looks for off-mesh links on the navmesh built, or not, and builds again.
+    pub fn set_find_links(&mut self, links: bool) {
+        if links != self.settings.links {
+            self.settings.links = links;
+            self.rebuild();
+        }
+    }
+
     /// The navmesh of the build shown, for the navmesh view: the detail mesh (the polygons'
     /// plan at the ground's heights).
     pub fn navmesh(&self) -> Result<crate::navmesh::NavMesh, String> {
@@ -558,12 +588,16 @@ impl LevelScene {
     fn submit(&mut self, reuse: bool) {
         self.generation += 1;
         let made = self.built.clone().filter(|built| {
-            reuse && built.settings == self.settings.build && built.volumes == self.volumes
+            reuse
+                && built.settings == self.settings.build
+                && built.volumes == self.volumes
+                && built.links.is_some() == self.wants_links()
         });
         let job = BuildJob {
             level: Arc::clone(&self.level),
             settings: self.settings.build,
             volumes: Arc::clone(&self.volumes),
+            links: self.settings.links,
             made,
             ask: self.asked,
         };

@@ -88,7 +88,7 @@ pub fn path_pieces(points: &[Pos2], segments: &[PathSegment]) -> Vec<Vec<Pos2>> 
 }
 
 /// An arrow head at the end of `points`, pointing along its last step.
-fn arrow_head(painter: &egui::Painter, points: &[Pos2], colour: Color32) {
+pub fn arrow_head(painter: &egui::Painter, points: &[Pos2], colour: Color32) {
     let [.., before, tip] = points else {
         return;
     };

@@ -11,7 +11,7 @@ mod fill;
 pub mod floors;
 pub mod jobs;
 mod keys;
-mod links;
+pub mod links;
 pub mod mesh_view;
 mod optimal;
 pub mod path_query;

@@ -266,6 +266,19 @@ impl MeshEditor {
         Ok(self.edits.links.len() - 1)
     }
 
+    /// Adds several links as one edit (one undo step); returns their numbers among the
+    /// edits' links.
+    pub fn add_links(
+        &mut self,
+        links: Vec<OffMeshLink>,
+    ) -> Result<std::ops::Range<usize>, EditError> {
+        let first = self.edits.links.len();
+        let mut edits = self.edits.clone();
+        edits.links.extend(links);
+        self.commit(edits)?;
+        Ok(first..self.edits.links.len())
+    }
+
     /// Replaces link `index` of the edits' (its ends moved, its kind, cost or way changed).
     pub fn replace_link(&mut self, index: usize, link: OffMeshLink) -> Result<(), EditError> {
         let edits = self.with_link(index, link)?;
