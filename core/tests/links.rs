@@ -573,6 +573,13 @@ fn the_steps_name_the_links_they_cross() {
             .filter(|s| s.contains("by the drop link 0 (cost 3.00)"))
             .collect();
         assert!(!crossing.is_empty(), "{cost:?}");
+        // The rooms share no edge: no walk reaches the far one.
+        assert!(
+            crossing
+                .iter()
+                .any(|s| s.ends_with(", where no walk reaches")),
+            "{crossing:?}"
+        );
         // The funnel's first walk ends at the link's start, and says so.
         let reaches = (timeline.search_steps()..timeline.optimal_start())
             .map(|k| timeline.explain(k))
@@ -599,4 +606,51 @@ fn the_steps_name_the_links_they_cross() {
                 .any(|s| s.contains("cross the drop link 0"))
         );
     }
+}
+
+/// A step across a link says what walking round would give the triangle it reaches: with
+/// centroid-to-centroid steps, the least sum of centroid distances from the start's triangle
+/// to it (Dijkstra over the triangles' adjacency, written here), which the link beats.
+#[test]
+fn a_step_across_a_link_says_what_walking_round_would_give() {
+    use navlab_core::navmesh::timeline::Timeline;
+    let mesh = u_shape()
+        .with_links(vec![
+            OffMeshLink::new(p(1.0, 5.0), p(5.0, 5.0)).costing(LinkCost::Fixed(1.0)),
+        ])
+        .expect("links");
+    let (a, b) = (p(1.0, 5.5), p(5.0, 5.5));
+    let options = QueryOptions {
+        cost: CostModel::Centroid,
+        ..QueryOptions::default()
+    };
+    let timeline = Timeline::record(&mesh, a, b, options);
+    let goal = mesh.locate(b).expect("goal").triangle;
+    let start = mesh.locate(a).expect("start").triangle;
+    // Walking only: Dijkstra by hand over centroids.
+    let n = mesh.triangles().len();
+    let mut dist = vec![f64::INFINITY; n];
+    let mut done = vec![false; n];
+    dist[start] = 0.0;
+    for _ in 0..n {
+        let Some(t) = (0..n)
+            .filter(|&t| !done[t])
+            .min_by(|&x, &y| dist[x].total_cmp(&dist[y]))
+        else {
+            break;
+        };
+        done[t] = true;
+        for &(m, _) in mesh.neighbours(t) {
+            let c = mesh.triangles()[t]
+                .centroid
+                .distance(mesh.triangles()[m].centroid);
+            dist[m] = dist[m].min(dist[t] + c);
+        }
+    }
+    let sentence = (0..timeline.search_steps())
+        .map(|k| timeline.explain(k))
+        .find(|s| s.contains(&format!("triangle {goal} from")) && s.contains("by the jump link 0"))
+        .expect("the goal's triangle opened across the link");
+    let want = format!(", instead of walking round (g would be {:.2})", dist[goal]);
+    assert!(sentence.ends_with(&want), "{sentence}: want {want}");
 }

@@ -89,17 +89,83 @@ impl AreaLabels {
     }
 }
 
+/// What A* would give each triangle walking only: the same query on the mesh without its
+/// links, as Dijkstra (no estimate), each triangle's g when first expanded (the least, for a
+/// search that expands in order of g), until the goal is expanded.
+struct WalkingRound {
+    /// Each triangle's g, `NaN` where not expanded.
+    g: Vec<f64>,
+    /// The goal's g, when a walk reaches it (every triangle not expanded then costs at least
+    /// as much); `None` when no walk does (every triangle a walk reaches was expanded).
+    goal: Option<f64>,
+}
+
+impl crate::search::Observer<SearchEvent> for WalkingRound {
+    fn event(&mut self, event: SearchEvent) {
+        if let SearchEvent::Expanded { node, g, .. } = event
+            && let Some(slot) = self.g.get_mut(node)
+            && slot.is_nan()
+        {
+            *slot = g;
+        }
+    }
+}
+
+impl WalkingRound {
+    fn new(mesh: &NavMesh, (start, goal): (Location, Location), options: QueryOptions) -> Self {
+        let mut walking = Self {
+            g: vec![f64::NAN; mesh.triangles().len()],
+            goal: None,
+        };
+        let Ok(plain) = mesh.clone().with_links(Vec::new()) else {
+            return walking;
+        };
+        let options = QueryOptions {
+            heuristic_weight: 0.0,
+            ..options
+        };
+        let path = find_path_located(
+            &plain,
+            start,
+            goal,
+            options,
+            &mut walking,
+            &mut NoObserver,
+            &mut NoObserver,
+        );
+        if path.status != super::PathStatus::Unreachable {
+            walking.goal = Some(path.cost);
+        }
+        walking
+    }
+
+    /// What walking round would give triangle `t`, against `g` by a link: the clause ending
+    /// the step's sentence.
+    fn words(&self, t: TriId, g: f64) -> String {
+        match (self.g.get(t).copied().filter(|w| !w.is_nan()), self.goal) {
+            (Some(w), _) if w > g => format!(", instead of walking round (g would be {w:.2})"),
+            (Some(w), _) if w < g => format!("; walking there is cheaper (g would be {w:.2})"),
+            (Some(w), _) => format!("; walking round costs the same (g would be {w:.2})"),
+            (None, Some(goal)) => {
+                format!(", instead of walking round (g would be at least {goal:.2})")
+            }
+            (None, None) => ", where no walk reaches".to_owned(),
+        }
+    }
+}
+
 /// What each of A*'s steps that opens or improves a triangle across an off-mesh link adds to
-/// its sentence: " by the jump link 3 (cost 4.00)". With edge states, the state says it; on
-/// triangles, a step between two triangles that share no edge, or a link cheaper than the walk
-/// between neighbours, is the link's.
+/// its sentence: " by the jump link 3 (cost 4.00)" where it names the triangles, and at its
+/// end what walking round would give the triangle (see [`WalkingRound`]). With edge states,
+/// the state says it; on triangles, a step between two triangles that share no edge, or a
+/// link cheaper than the walk between neighbours, is the link's.
 fn link_words(
     mesh: &NavMesh,
     search: &[SearchEvent],
     states: &[SearchEvent],
     layout: Option<super::EdgeStates>,
-    costs: &super::areas::AreaCosts,
-) -> Vec<(usize, String)> {
+    (costs, walking): (&super::areas::AreaCosts, &WalkingRound),
+) -> Vec<(usize, String, String)> {
     let links = mesh.links();
     let placed = mesh.placed_links();
     // What crossing each link (either way) costs, as the search priced it.
@@ -118,13 +184,16 @@ fn link_words(
     };
     let mut out = Vec::new();
     for (k, event) in search.iter().enumerate() {
-        let (node, parent) = match *event {
+        let (node, parent, g) = match *event {
             SearchEvent::Opened {
                 node,
                 parent: Some(parent),
+                g,
                 ..
             }
-            | SearchEvent::Improved { node, parent, .. } => (node, parent),
+            | SearchEvent::Improved {
+                node, parent, g, ..
+            } => (node, parent, g),
             _ => continue,
         };
         let link = match (states.get(k), layout) {
@@ -152,7 +221,7 @@ fn link_words(
             }
         };
         if let Some(text) = link.and_then(|(link, reversed)| words(link, reversed)) {
-            out.push((k, text));
+            out.push((k, text, walking.words(node, g)));
         }
     }
     out
@@ -210,8 +279,9 @@ pub struct Timeline {
     pub path: Option<Path>,
     /// The area types the sentences name (`None`: all ground).
     areas: Option<AreaLabels>,
-    /// What A*'s steps that cross an off-mesh link add to their sentence, by step, sorted.
-    link_words: Vec<(usize, String)>,
+    /// What A*'s steps that cross an off-mesh link add to their sentence (where it names the
+    /// triangles, and at its end), by step, sorted.
+    link_words: Vec<(usize, String, String)>,
     /// On a path across links, the funnel's steps that end a walk at a link's start, and what
     /// they say instead, by step, sorted.
     piece_ends: Vec<(usize, String)>,
@@ -376,10 +446,18 @@ impl Timeline {
             }
         });
         let layout = ends.map(|(start, goal)| super::EdgeStates::new(mesh, &start, &goal));
-        let link_words = if mesh.links().is_empty() {
-            Vec::new()
-        } else {
-            link_words(mesh, &search, &states, layout, &options.area_costs)
+        let link_words = match ends {
+            Some(ends) if !mesh.links().is_empty() => {
+                let walking = WalkingRound::new(mesh, ends, options);
+                link_words(
+                    mesh,
+                    &search,
+                    &states,
+                    layout,
+                    (&options.area_costs, &walking),
+                )
+            }
+            _ => Vec::new(),
         };
         let first_funnel_step = search.len();
         let piece_ends = path
@@ -404,19 +482,20 @@ impl Timeline {
             .steps
             .get(k)
             .map_or_else(String::new, |step| step.explain_with(self.areas.as_ref()));
-        let Ok(i) = self.link_words.binary_search_by_key(&k, |(step, _)| *step) else {
+        let Ok(i) = self.link_words.binary_search_by_key(&k, |(step, ..)| *step) else {
             return sentence;
         };
-        // "A*: open triangle 33 from triangle 0 by the jump link 0 (cost 6.71): g = …": the
-        // words go where the step's triangles are named, before its numbers.
-        let words = &self.link_words[i].1;
+        // "A*: open triangle 33 from triangle 0 by the jump link 0 (cost 6.71): g = …,
+        // instead of walking round (g would be …)": the link's words go where the step's
+        // triangles are named, before its numbers; walking round at the end.
+        let (_, words, walking) = &self.link_words[i];
         let named = sentence.find(": ").map(|k| k + 2).unwrap_or(0);
         match sentence.get(named..).and_then(|rest| rest.find(':')) {
             Some(at) => {
                 let at = named + at;
-                format!("{}{words}{}", &sentence[..at], &sentence[at..])
+                format!("{}{words}{}{walking}", &sentence[..at], &sentence[at..])
             }
-            None => format!("{sentence}{words}"),
+            None => format!("{sentence}{words}{walking}"),
         }
     }
 
