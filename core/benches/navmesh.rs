@@ -1,6 +1,7 @@
 //! Point location, path queries and edits on a generated 100k-triangle mesh; point location
 //! against the linear scan of “A* on a navigation mesh” as the baseline; queries on a mesh
-//! with 100 off-mesh links far from their paths against the same queries without links. Run:
+//! with 100 off-mesh links far from their paths against the same queries without links; the
+//! clearance of every portal and triangle. Run:
 //! `cargo bench --bench navmesh`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -317,12 +318,42 @@ fn far_links(c: &mut Criterion) {
     }
 }
 
+/// The clearance of every portal and triangle of the 100k-triangle mesh (computed once per
+/// mesh), and of the mesh of a MovingAI map with many walls when the test data is there.
+fn clearance(c: &mut Criterion) {
+    use navlab_core::navmesh::clearance::Clearance;
+    let mesh = mesh_100k();
+    let mut group = c.benchmark_group("clearance");
+    group.sample_size(10);
+    group.bench_function("every portal and triangle, 100k", |b| {
+        b.iter(|| black_box(Clearance::of(&mesh)))
+    });
+    let map = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/testdata/movingai/random512-10-0.map");
+    match navlab_core::grid::movingai::load_map(&map) {
+        Ok(map) => {
+            let mesh = navlab_core::navmesh::from_map::navmesh_from_map(&map, 0.0)
+                .expect("a mesh of the map");
+            group.bench_function(
+                format!(
+                    "every portal and triangle, random512-10-0 ({} triangles)",
+                    mesh.triangles().len()
+                ),
+                |b| b.iter(|| black_box(Clearance::of(&mesh))),
+            );
+        }
+        Err(error) => eprintln!("skipping the map's clearance: {error}"),
+    }
+    group.finish();
+}
+
 criterion_group!(
     benches,
     point_location,
     path_queries,
     diagnostics,
     edits,
-    far_links
+    far_links,
+    clearance
 );
 criterion_main!(benches);

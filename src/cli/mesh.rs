@@ -573,6 +573,64 @@ pub(super) fn info_command(
     print_summary(&crate::input::shown(mesh_path), &mesh.summary(), json)
 }
 
+/// `navlab clearance`: each island's widest disc and narrowest portals.
+pub(super) fn clearance_command(
+    mesh_path: &std::path::Path,
+    read: crate::navmesh::ReadOptions,
+    narrowest: usize,
+    json: bool,
+) -> ExitCode {
+    let mesh = match load(mesh_path, read) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let shown = crate::input::shown(mesh_path);
+    let islands = mesh.clearance().islands(&mesh, narrowest);
+    if json {
+        say!(
+            "{}",
+            serde_json::json!({
+                "mesh": shown,
+                "triangles": mesh.triangles().len(),
+                "islands": islands,
+            })
+        );
+        return ExitCode::SUCCESS;
+    }
+    let decimal = |v: f64| crate::words::decimal(v, 2);
+    let point = |p: crate::geom::Vec2| format!("({}, {})", decimal(p.x), decimal(p.y));
+    say!(
+        "{shown}: {} triangles, {}",
+        mesh.triangles().len(),
+        count(islands.len(), "island")
+    );
+    for island in &islands {
+        say!(
+            "island {} ({}): the largest disc has radius {} at {}",
+            island.island,
+            count(island.triangles, "triangle"),
+            decimal(island.widest),
+            point(island.widest_at)
+        );
+        if island.narrowest.is_empty() {
+            say!("  no portals");
+            continue;
+        }
+        say!("  narrowest portals (the largest disc that crosses each):");
+        for portal in &island.narrowest {
+            say!(
+                "  radius {} at {}: the portal from {} to {}, {} long",
+                decimal(portal.clearance),
+                point(portal.centre),
+                point(portal.from),
+                point(portal.to),
+                decimal(portal.length)
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 pub(super) fn convert_command(
     mesh_path: &std::path::Path,
     out: &std::path::Path,

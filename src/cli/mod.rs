@@ -401,6 +401,21 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// How much room a navmesh has: for each island the largest disc on it, and its narrowest
+    /// portals with their clearance (the radius of the largest disc that crosses each, bounded
+    /// by the walls beside it, not by its length).
+    Clearance {
+        /// The mesh file.
+        mesh: PathBuf,
+        #[command(flatten)]
+        read: MeshReadArgs,
+        /// How many of each island's narrowest portals to list.
+        #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u16))]
+        narrowest: u16,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print a completion script for a shell, e.g. `navlab completions bash >
     /// ~/.local/share/bash-completion/completions/navlab` (zsh: a file `_navlab` on your
     /// fpath; fish: `~/.config/fish/completions/navlab.fish`).
@@ -521,6 +536,12 @@ pub fn run(command: Command) -> ExitCode {
             json,
         } => cut::cut_command(&mesh, &out, &obstacles, read.options(), json),
         Command::Info { mesh, read, json } => mesh::info_command(&mesh, read.options(), json),
+        Command::Clearance {
+            mesh,
+            read,
+            narrowest,
+            json,
+        } => mesh::clearance_command(&mesh, read.options(), usize::from(narrowest), json),
         Command::Completions { shell } => {
             use clap::CommandFactory as _;
             clap_complete::generate(shell, &mut Cli::command(), "navlab", &mut std::io::stdout());

@@ -1948,3 +1948,37 @@ fn build_finds_links_that_path_takes() {
     assert_eq!(code, Some(2));
     assert!(stderr.contains("--link number 1"), "{stderr}");
 }
+
+/// `navlab clearance`: on two rooms joined by a doorway one unit wide in a wall, the narrowest
+/// portals are the doorway's (clearance half its width, whatever their length), and each
+/// room's centre holds the largest disc; as text too; a file that is not there is exit 2.
+#[test]
+fn clearance_names_the_doorway_as_the_narrowest_portal() {
+    let dir = tempfile::tempdir().expect("temp");
+    // Two 6 × 6 rooms side by side, joined by a doorway from z = 2.5 to 3.5 at x = 6..7.
+    let obj = "\
+v 0 0 0\nv 6 0 0\nv 6 0 2.5\nv 6 0 3.5\nv 6 0 6\nv 0 0 6\n\
+v 7 0 0\nv 13 0 0\nv 13 0 6\nv 7 0 6\nv 7 0 3.5\nv 7 0 2.5\n\
+f 1 2 3 4 5 6\nf 7 8 9 10 11 12\nf 3 12 11 4\n";
+    let mesh = write_obj(dir.path(), "doorway.obj", obj);
+    let (code, stdout, stderr) = navlab(&["clearance", &mesh, "--json", "--narrowest", "2"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    let island = &v["islands"][0];
+    let narrowest = island["narrowest"].as_array().expect("portals");
+    assert_eq!(narrowest.len(), 2);
+    for portal in narrowest {
+        let clearance = portal["clearance"].as_f64().expect("a number");
+        assert!((clearance - 0.5).abs() < 1e-12, "{portal}");
+        let x = portal["centre"]["x"].as_f64().expect("x");
+        assert!((6.0..=7.0).contains(&x), "{portal}");
+    }
+    let widest = island["widest"].as_f64().expect("widest");
+    assert!((widest - 3.0).abs() < 1e-12, "{widest}");
+    let (code, stdout, _) = navlab(&["clearance", &mesh]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("radius 0.50 at"), "{stdout}");
+    let (code, _, stderr) = navlab(&["clearance", &dir.path().join("none.obj").to_string_lossy()]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("none.obj"), "{stderr}");
+}

@@ -294,6 +294,7 @@ impl NavMesh {
             height_span: std::sync::OnceLock::new(),
             links: Vec::new(),
             placed_links: std::sync::OnceLock::new(),
+            clearance: std::sync::OnceLock::new(),
         })
     }
 }

@@ -5,6 +5,7 @@ pub mod adjacency;
 pub mod anyangle;
 pub mod areas;
 mod build;
+pub mod clearance;
 pub mod diagnose;
 pub mod edit;
 pub mod faces;
@@ -184,6 +185,8 @@ pub struct NavMesh {
     pub(crate) links: Vec<links::OffMeshLink>,
     /// The links' ends on the triangles; made when first asked for.
     pub(crate) placed_links: std::sync::OnceLock<links::PlacedLinks>,
+    /// Every portal's and triangle's clearance; made when first asked for.
+    pub(crate) clearance: std::sync::OnceLock<std::sync::Arc<clearance::Clearance>>,
 }
 
 /// The polygons of a mesh as given (read from a file or generated), before welding,
@@ -566,6 +569,7 @@ impl NavMesh {
         self.areas_present = std::sync::OnceLock::new();
         self.height_span = std::sync::OnceLock::new();
         self.placed_links = std::sync::OnceLock::new();
+        self.clearance = std::sync::OnceLock::new();
     }
 
     /// Its off-mesh links.
@@ -592,6 +596,13 @@ impl NavMesh {
     pub fn placed_links(&self) -> &links::PlacedLinks {
         self.placed_links
             .get_or_init(|| links::PlacedLinks::new(self, &self.links))
+    }
+
+    /// The clearance of every portal and triangle (see [`clearance`]), worked out on first
+    /// use and kept until the triangles change.
+    pub fn clearance(&self) -> &std::sync::Arc<clearance::Clearance> {
+        self.clearance
+            .get_or_init(|| std::sync::Arc::new(clearance::Clearance::of(self)))
     }
 
     /// The names of the area types, by [`areas::AreaId`] (the built-in ones first).

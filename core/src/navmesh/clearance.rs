@@ -1,0 +1,859 @@
+//! How much room the mesh has, everywhere: for every portal (an edge between triangles) its
+//! clearance, the radius of the largest disc that can cross it — centred on it, with no wall
+//! of its island inside — and for every triangle the radius of the largest disc centred in it
+//! that no wall enters. A portal's clearance is bounded by the walls on both sides, not by its
+//! length: a long portal beside a wall is narrow, a short one in the open is wide.
+//!
+//! # Definition
+//!
+//! The walls are the mesh's border edges; a point's room is its distance in the plane to the
+//! nearest wall of its island. A portal's clearance is the largest room of a point of it; a
+//! triangle's, of a point of it (its interior and its edges). On an island whose floors are
+//! stacked, the walls of every floor count (the distance is in the plane): the clearance is
+//! never more than the room there is.
+//!
+//! # Method
+//!
+//! Exact, not sampled. The distance to one wall is a convex function of the point, so the room
+//! (the least of them) is largest on a portal at an end or where the nearest wall changes, and
+//! in a triangle on its edges (as on a portal) or inside where three walls are equally near: a
+//! vertex of the walls' Voronoi diagram. Walls in a line end to end are joined first. The
+//! walls that can be nearest anywhere on a portal or triangle are found with an R-tree
+//! ([`rstar`]) within a bound of the answer (the least, over a few walls, of a wall's farthest
+//! distance from a corner). Along a portal every wall's squared distance is a quadratic between
+//! the points where its nearest feature changes, so the changes of nearest wall are roots of
+//! quadratics (between walls that can be nearest there). Inside a triangle, pieces are split in
+//! four, the highest bound first, until a piece's bound is below the best room found or at most
+//! four walls can be nearest in it; their Voronoi vertices come from the equations of three
+//! features (end points and lines: a circumcentre, the meeting of bisectors, or the root of a
+//! quadratic along a bisector). Each candidate's room is measured directly and the largest
+//! taken, so a spurious candidate can never raise the answer.
+
+use super::{EdgeId, NavMesh, TriId};
+use crate::geom::{Vec2, closest_point_on_segment, orient};
+use rstar::primitives::Line;
+use rstar::{AABB, RTree};
+use serde::Serialize;
+
+/// The clearance of every portal and triangle of a mesh, with where each is reached.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Clearance {
+    /// Per edge: the portal's clearance (0 for a wall).
+    portals: Vec<f64>,
+    /// Per edge: the centre of the largest disc crossing it.
+    portal_centres: Vec<Vec2>,
+    /// Per triangle: its clearance.
+    triangles: Vec<f64>,
+    /// Per triangle: the centre of the largest disc centred in it.
+    triangle_centres: Vec<Vec2>,
+}
+
+impl Clearance {
+    /// The clearance of every portal and triangle of `mesh`.
+    pub fn of(mesh: &NavMesh) -> Self {
+        let walls = Walls::of(mesh);
+        let mut out = Self::default();
+        for edge in mesh.edges() {
+            let [a, b] = edge.vertices.map(|v| mesh.vertices()[v]);
+            let island = edge.triangles.first().map(|&t| mesh.island_of(t));
+            let (room, at) = match island {
+                Some(island) if !edge.is_border() => walls.widest_on_segment(island, a, b),
+                _ => (0.0, a.midpoint(b)),
+            };
+            out.portals.push(room);
+            out.portal_centres.push(at);
+        }
+        for (t, triangle) in mesh.triangles().iter().enumerate() {
+            let corners = triangle.vertices.map(|v| mesh.vertices()[v]);
+            // Its edges' best (worked out once per edge, above), then inside.
+            let edges = triangle
+                .edges
+                .iter()
+                .map(|&e| (out.portal(e), out.portal_centre(e).unwrap_or(corners[0])))
+                .fold((f64::NEG_INFINITY, corners[0]), |best, edge| {
+                    if edge.0 > best.0 { edge } else { best }
+                });
+            let (room, at) = walls.widest_inside(mesh.island_of(t), corners, edges);
+            out.triangles.push(room);
+            out.triangle_centres.push(at);
+        }
+        out
+    }
+
+    /// Edge `e`'s clearance as a portal (0 for a wall or an edge not on the mesh).
+    pub fn portal(&self, e: EdgeId) -> f64 {
+        self.portals.get(e).copied().unwrap_or(0.0)
+    }
+
+    /// The centre of the largest disc crossing edge `e`.
+    pub fn portal_centre(&self, e: EdgeId) -> Option<Vec2> {
+        self.portal_centres.get(e).copied()
+    }
+
+    /// Triangle `t`'s clearance (0 for a triangle not on the mesh).
+    pub fn triangle(&self, t: TriId) -> f64 {
+        self.triangles.get(t).copied().unwrap_or(0.0)
+    }
+
+    /// The centre of the largest disc centred in triangle `t`.
+    pub fn triangle_centre(&self, t: TriId) -> Option<Vec2> {
+        self.triangle_centres.get(t).copied()
+    }
+
+    /// Every portal's clearance, by edge (0 for walls).
+    pub fn portals(&self) -> &[f64] {
+        &self.portals
+    }
+
+    /// Every triangle's clearance, by triangle.
+    pub fn triangles(&self) -> &[f64] {
+        &self.triangles
+    }
+
+    /// Portal `e` of `mesh` with its clearance (none for a wall).
+    pub fn portal_room(&self, mesh: &NavMesh, e: EdgeId) -> Option<PortalRoom> {
+        let edge = mesh.edges().get(e)?;
+        if edge.is_border() {
+            return None;
+        }
+        let [from, to] = edge.vertices.map(|v| mesh.vertices()[v]);
+        Some(PortalRoom {
+            edge: e,
+            clearance: self.portal(e),
+            centre: self.portal_centre(e)?,
+            from,
+            to,
+            length: from.distance(to),
+        })
+    }
+
+    /// Each island of `mesh` (numbered from 1, as `navlab check` numbers them): the largest
+    /// disc on it, and its `count` narrowest portals.
+    pub fn islands(&self, mesh: &NavMesh, count: usize) -> Vec<IslandRoom> {
+        let mut out: Vec<IslandRoom> = (0..mesh.island_count())
+            .map(|k| IslandRoom {
+                island: k + 1,
+                triangles: 0,
+                widest: 0.0,
+                widest_at: Vec2::default(),
+                narrowest: Vec::new(),
+            })
+            .collect();
+        for t in 0..mesh.triangles().len() {
+            let Some(island) = out.get_mut(mesh.island_of(t)) else {
+                continue;
+            };
+            island.triangles += 1;
+            let room = self.triangle(t);
+            if island.triangles == 1 || room > island.widest {
+                island.widest = room;
+                island.widest_at = self.triangle_centre(t).unwrap_or_default();
+            }
+        }
+        let mut portals: Vec<PortalRoom> = (0..mesh.edges().len())
+            .filter_map(|e| self.portal_room(mesh, e))
+            .collect();
+        portals.sort_by(|a, b| {
+            a.clearance
+                .total_cmp(&b.clearance)
+                .then(a.edge.cmp(&b.edge))
+        });
+        for portal in portals {
+            let island = mesh
+                .edges()
+                .get(portal.edge)
+                .and_then(|e| e.triangles.first())
+                .map(|&t| mesh.island_of(t));
+            if let Some(island) = island.and_then(|i| out.get_mut(i))
+                && island.narrowest.len() < count
+            {
+                island.narrowest.push(portal);
+            }
+        }
+        out
+    }
+}
+
+/// A portal with its clearance.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PortalRoom {
+    /// Its edge.
+    pub edge: EdgeId,
+    /// The radius of the largest disc that crosses it.
+    pub clearance: f64,
+    /// Where that disc's centre crosses it.
+    pub centre: Vec2,
+    /// One end.
+    pub from: Vec2,
+    /// The other end.
+    pub to: Vec2,
+    /// Its length (more than twice its clearance where a wall runs beside it).
+    pub length: f64,
+}
+
+/// An island's room.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IslandRoom {
+    /// Its number, from 1 (the most triangles first).
+    pub island: usize,
+    /// Its triangles.
+    pub triangles: usize,
+    /// The radius of the largest disc on it.
+    pub widest: f64,
+    /// That disc's centre.
+    pub widest_at: Vec2,
+    /// Its narrowest portals, narrowest first.
+    pub narrowest: Vec<PortalRoom>,
+}
+
+/// The walls of each island, for nearest-wall questions.
+#[derive(Debug, Clone)]
+pub struct Walls {
+    /// One R-tree of wall segments per island.
+    islands: Vec<RTree<Line<[f64; 2]>>>,
+}
+
+impl Walls {
+    /// The walls (border edges) of `mesh`, by island; walls in a line end to end are one
+    /// (the distance to them is the same, and fewer walls make fewer candidates).
+    pub fn of(mesh: &NavMesh) -> Self {
+        let mut by_island: Vec<Vec<[usize; 2]>> = vec![Vec::new(); mesh.island_count()];
+        for edge in mesh.edges().iter().filter(|e| e.is_border()) {
+            let Some(&t) = edge.triangles.first() else {
+                continue;
+            };
+            if let Some(walls) = by_island.get_mut(mesh.island_of(t)) {
+                walls.push(edge.vertices);
+            }
+        }
+        let vertices = mesh.vertices();
+        Self {
+            islands: by_island
+                .into_iter()
+                .map(|walls| {
+                    let lines = merged(&walls, vertices)
+                        .into_iter()
+                        .map(|[a, b]| Line::new([a.x, a.y], [b.x, b.y]))
+                        .collect();
+                    RTree::bulk_load(lines)
+                })
+                .collect(),
+        }
+    }
+
+    /// The distance from `p` to the nearest wall of `island` (infinite with none).
+    pub fn distance(&self, island: usize, p: Vec2) -> f64 {
+        self.islands
+            .get(island)
+            .and_then(|tree| tree.nearest_neighbor(&[p.x, p.y]))
+            .map_or(f64::INFINITY, |w| segment_distance(w, p))
+    }
+
+    /// The walls of `island` within `reach` of the box of `points` (a superset of those
+    /// within `reach` of their hull).
+    fn near(&self, island: usize, points: &[Vec2], reach: f64) -> Vec<Line<[f64; 2]>> {
+        let Some(tree) = self.islands.get(island) else {
+            return Vec::new();
+        };
+        let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+        for p in points {
+            lo = [lo[0].min(p.x), lo[1].min(p.y)];
+            hi = [hi[0].max(p.x), hi[1].max(p.y)];
+        }
+        let pad = reach.max(0.0) * (1.0 + 1e-9) + 1e-12;
+        let envelope = AABB::from_corners([lo[0] - pad, lo[1] - pad], [hi[0] + pad, hi[1] + pad]);
+        tree.locate_in_envelope_intersecting(&envelope)
+            .filter(|w| may_be_within(w, points, pad))
+            .copied()
+            .collect()
+    }
+
+    /// A bound on the room anywhere in the hull of `points`: for each of the walls nearest
+    /// to the points, the distance of the farthest point from it (the distance to one wall
+    /// is convex, so largest at a corner); the least of these.
+    fn bound(&self, island: usize, points: &[Vec2]) -> f64 {
+        let Some(tree) = self.islands.get(island) else {
+            return f64::INFINITY;
+        };
+        let centre = points.iter().fold(Vec2::new(0.0, 0.0), |s, &p| {
+            s + p * (1.0 / points.len() as f64)
+        });
+        std::iter::once(centre)
+            .chain(points.iter().copied())
+            .filter_map(|p| tree.nearest_neighbor(&[p.x, p.y]))
+            .map(|w| {
+                points
+                    .iter()
+                    .map(|&p| segment_distance(w, p))
+                    .fold(0.0, f64::max)
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The largest room of a point of segment `ab` on `island`, and the point.
+    pub fn widest_on_segment(&self, island: usize, a: Vec2, b: Vec2) -> (f64, Vec2) {
+        let bound = self.bound(island, &[a, b]);
+        if !bound.is_finite() {
+            return (f64::INFINITY, a.midpoint(b));
+        }
+        let walls = self.near(island, &[a, b], bound);
+        widest_on_segment(&walls, a, b)
+    }
+
+    /// The largest room of a point of the triangle `corners` on `island`, and the point.
+    pub fn widest_in_triangle(&self, island: usize, corners: [Vec2; 3]) -> (f64, Vec2) {
+        let bound = self.bound(island, &corners);
+        let centre = (corners[0] + corners[1] + corners[2]) * (1.0 / 3.0);
+        if !bound.is_finite() {
+            return (f64::INFINITY, centre);
+        }
+        let walls = self.near(island, &corners, bound);
+        let mut best = (f64::NEG_INFINITY, centre);
+        for k in 0..3 {
+            let edge = widest_on_segment(&walls, corners[k], corners[(k + 1) % 3]);
+            if edge.0 > best.0 {
+                best = edge;
+            }
+        }
+        self.widest_inside(island, corners, best)
+    }
+
+    /// The largest room of a point of the triangle `corners` on `island`, given `edges`, the
+    /// most room on its edges and where.
+    fn widest_inside(&self, island: usize, corners: [Vec2; 3], edges: (f64, Vec2)) -> (f64, Vec2) {
+        let bound = self.bound(island, &corners);
+        // No point inside has more room than the bound: the edges' best is the answer.
+        if bound <= edges.0 {
+            return edges;
+        }
+        if !bound.is_finite() {
+            return (
+                f64::INFINITY,
+                (corners[0] + corners[1] + corners[2]) * (1.0 / 3.0),
+            );
+        }
+        let walls = self.near(island, &corners, bound);
+        interior_maximum(&walls, corners, edges)
+    }
+}
+
+/// Below this depth a region is split no further: its candidate walls' Voronoi vertices are
+/// all tried (four or more walls equally near a point, as at a square room's centre).
+const MAX_SPLITS: usize = 12;
+
+/// The most room inside the triangle `corners`, if more than `best` (the most on its edges):
+/// a local maximum inside is a Voronoi vertex of three walls, all of them among the walls
+/// that can be nearest somewhere in the region holding it. The triangle is split in four
+/// again and again; a piece is dropped when its bound (see [`Walls::bound`]) is no more than
+/// the best found, and searched when at most four walls can be nearest in it (none when at
+/// most two: two walls have no vertex).
+fn interior_maximum(
+    walls: &[Line<[f64; 2]>],
+    corners: [Vec2; 3],
+    mut best: (f64, Vec2),
+) -> (f64, Vec2) {
+    // Inside a piece (its corners in either order); the room there is measured from the
+    // walls that can be nearest in the piece, so only a point inside it is taken.
+    let inside = |[a, b, c]: [Vec2; 3], p: Vec2| {
+        let o = [orient(a, b, p), orient(b, c, p), orient(c, a, p)];
+        o.iter().all(|&v| v >= 0.0) || o.iter().all(|&v| v <= 0.0)
+    };
+    // The least, over the walls, of a wall's largest distance from a piece (at a corner):
+    // nothing in the piece has more room.
+    let bound_of = |near: &[Line<[f64; 2]>], piece: &[Vec2; 3]| {
+        near.iter()
+            .map(|w| {
+                piece
+                    .iter()
+                    .map(|&p| segment_distance(w, p))
+                    .fold(0.0, f64::max)
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    // The pieces, the most promising (highest bound) first.
+    let mut pieces = std::collections::BinaryHeap::new();
+    pieces.push(Piece {
+        bound: bound_of(walls, &corners),
+        corners,
+        near: walls.to_vec(),
+        depth: 0,
+    });
+    while let Some(Piece {
+        bound,
+        corners: piece,
+        near,
+        depth,
+    }) = pieces.pop()
+    {
+        if bound <= best.0 {
+            break; // and every piece left is bounded lower
+        }
+        // The piece's centre: a point whose room is known, which raises the best found.
+        let centre = (piece[0] + piece[1] + piece[2]) * (1.0 / 3.0);
+        let there = room(&near, centre);
+        if there > best.0 {
+            best = (there, centre);
+        }
+        if bound <= best.0 {
+            continue;
+        }
+        // A wall farther than the bound from every point of the piece cannot be nearest in
+        // it: farther than the bound plus the piece's radius from its centre.
+        let radius = piece
+            .iter()
+            .map(|&p| p.distance(centre))
+            .fold(0.0, f64::max);
+        let near: Vec<Line<[f64; 2]>> = near
+            .into_iter()
+            .filter(|w| segment_distance(w, centre) <= bound + radius)
+            .collect();
+        if near.len() <= 2 {
+            continue;
+        }
+        if near.len() <= 4 || depth >= MAX_SPLITS {
+            for p in voronoi_vertices(&near) {
+                if p.is_finite() && inside(piece, p) {
+                    let room = room(&near, p);
+                    if room > best.0 {
+                        best = (room, p);
+                    }
+                }
+            }
+            continue;
+        }
+        let [p, q, r] = piece;
+        let (pq, qr, rp) = (p.midpoint(q), q.midpoint(r), r.midpoint(p));
+        for part in [[p, pq, rp], [pq, q, qr], [rp, qr, r], [pq, qr, rp]] {
+            let bound = bound_of(&near, &part);
+            if bound > best.0 {
+                pieces.push(Piece {
+                    bound,
+                    corners: part,
+                    near: near.clone(),
+                    depth: depth + 1,
+                });
+            }
+        }
+    }
+    best
+}
+
+/// A piece of a triangle searched for the most room inside it: the walls that can be
+/// nearest in it, and a bound on its room (heap order: the highest bound first).
+struct Piece {
+    bound: f64,
+    corners: [Vec2; 3],
+    near: Vec<Line<[f64; 2]>>,
+    depth: usize,
+}
+
+impl PartialEq for Piece {
+    fn eq(&self, other: &Self) -> bool {
+        self.bound.total_cmp(&other.bound).is_eq()
+    }
+}
+
+impl Eq for Piece {}
+
+impl PartialOrd for Piece {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Piece {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.bound.total_cmp(&other.bound)
+    }
+}
+
+/// The walls (vertex pairs of `vertices`) with those in a line end to end joined: a chain
+/// is followed through every vertex that is the end of exactly two walls in a line.
+fn merged(walls: &[[usize; 2]], vertices: &[Vec2]) -> Vec<[Vec2; 2]> {
+    let mut at: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+    for (k, w) in walls.iter().enumerate() {
+        for v in *w {
+            at.entry(v).or_default().push(k);
+        }
+    }
+    let point = |v: usize| vertices.get(v).copied().unwrap_or(Vec2::new(0.0, 0.0));
+    // The wall after `k` through its end `v`, when the two are in a line.
+    let next = |k: usize, v: usize| -> Option<(usize, usize)> {
+        let there = at.get(&v)?;
+        let &[p, q] = there.as_slice() else {
+            return None;
+        };
+        let other = if p == k { q } else { p };
+        let far = |w: usize| {
+            let [x, y] = walls[w];
+            if x == v { y } else { x }
+        };
+        let (a, b, c) = (point(far(k)), point(v), point(far(other)));
+        let (ab, bc) = (b - a, c - b);
+        let straight = ab.cross(bc).abs() <= 1e-12 * ab.length() * bc.length() && ab.dot(bc) > 0.0;
+        straight.then_some((other, far(other)))
+    };
+    let mut used = vec![false; walls.len()];
+    let mut out = Vec::new();
+    for k in 0..walls.len() {
+        if used[k] {
+            continue;
+        }
+        used[k] = true;
+        let [mut first, mut last] = walls[k];
+        // Out from each end while the chain goes straight on.
+        for forward in [true, false] {
+            let (mut wall, mut end) = if forward { (k, last) } else { (k, first) };
+            while let Some((after, far)) = next(wall, end) {
+                if used[after] {
+                    break;
+                }
+                used[after] = true;
+                (wall, end) = (after, far);
+            }
+            if forward {
+                last = end;
+            } else {
+                first = end;
+            }
+        }
+        out.push([point(first), point(last)]);
+    }
+    out
+}
+
+/// Whether wall `w` may come within `reach` of the convex hull of `points` (a segment or a
+/// triangle): false only when it is farther (its ends from the hull's edges, the hull's
+/// corners from it, and it crosses none of the hull's edges).
+fn may_be_within(w: &Line<[f64; 2]>, points: &[Vec2], reach: f64) -> bool {
+    let (q0, q1) = (Vec2::from(w.from), Vec2::from(w.to));
+    // Boxes apart by more than the reach: apart.
+    let (mut lo, mut hi) = (
+        Vec2::new(f64::INFINITY, f64::INFINITY),
+        Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+    );
+    for p in points {
+        lo = Vec2::new(lo.x.min(p.x), lo.y.min(p.y));
+        hi = Vec2::new(hi.x.max(p.x), hi.y.max(p.y));
+    }
+    if q0.x.max(q1.x) < lo.x - reach
+        || q0.x.min(q1.x) > hi.x + reach
+        || q0.y.max(q1.y) < lo.y - reach
+        || q0.y.min(q1.y) > hi.y + reach
+    {
+        return false;
+    }
+    let n = points.len();
+    let edges = (0..n).map(|k| (points[k], points[(k + 1) % n]));
+    let mut nearest = f64::INFINITY;
+    for (a, b) in edges {
+        let crosses = orient(a, b, q0) * orient(a, b, q1) <= 0.0
+            && orient(q0, q1, a) * orient(q0, q1, b) <= 0.0;
+        if crosses {
+            return true;
+        }
+        for q in [q0, q1] {
+            nearest = nearest.min(closest_point_on_segment(a, b, q).distance(q));
+        }
+        nearest = nearest.min(closest_point_on_segment(q0, q1, a).distance(a));
+    }
+    if nearest <= reach {
+        return true;
+    }
+    // Both ends inside a triangle: within it.
+    match *points {
+        [a, b, c] => {
+            crate::geom::triangle_contains(a, b, c, q0)
+                || crate::geom::triangle_contains(a, c, b, q0)
+        }
+        _ => false,
+    }
+}
+
+/// The distance from `p` to the wall `w`.
+fn segment_distance(w: &Line<[f64; 2]>, p: Vec2) -> f64 {
+    let (a, b) = (Vec2::from(w.from), Vec2::from(w.to));
+    closest_point_on_segment(a, b, p).distance(p)
+}
+
+/// The distance from `p` to the nearest of `walls` (infinite with none).
+fn room(walls: &[Line<[f64; 2]>], p: Vec2) -> f64 {
+    walls
+        .iter()
+        .map(|w| segment_distance(w, p))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The point of segment `ab` farthest from every one of `walls` (its least distance to them
+/// largest), and that distance.
+fn widest_on_segment(walls: &[Line<[f64; 2]>], a: Vec2, b: Vec2) -> (f64, Vec2) {
+    let d = b - a;
+    // Where each wall's nearest feature changes along the segment: its projection passing
+    // one of its ends.
+    let mut cuts = vec![0.0, 1.0];
+    let dd = d.dot(d);
+    for w in walls {
+        let (q0, q1) = (Vec2::from(w.from), Vec2::from(w.to));
+        let e = q1 - q0;
+        let ed = e.dot(d);
+        if ed.abs() > 1e-300 {
+            for target in [0.0, e.dot(e)] {
+                // (a + t d - q0) · e = target
+                let t = (target - (a - q0).dot(e)) / ed;
+                if t > 0.0 && t < 1.0 {
+                    cuts.push(t);
+                }
+            }
+        }
+    }
+    cuts.sort_by(f64::total_cmp);
+    cuts.dedup();
+    let mut candidates = cuts.clone();
+    for pair in cuts.windows(2) {
+        let (t0, t1) = (pair[0], pair[1]);
+        if t1 <= t0 {
+            continue;
+        }
+        let mid = a + d * (0.5 * (t0 + t1));
+        // Each wall's squared distance on (t0, t1): a quadratic in t.
+        let quadratics: Vec<[f64; 3]> = walls
+            .iter()
+            .map(|w| {
+                let (q0, q1) = (Vec2::from(w.from), Vec2::from(w.to));
+                let e = q1 - q0;
+                let ee = e.dot(e);
+                let along = if ee > 0.0 {
+                    (mid - q0).dot(e) / ee
+                } else {
+                    0.0
+                };
+                if along > 0.0 && along < 1.0 {
+                    // The distance to the wall's line: (n·(a - q0) + t n·d)².
+                    let n = Vec2::new(-e.y, e.x) * (1.0 / e.length());
+                    let (c0, c1) = (n.dot(a - q0), n.dot(d));
+                    [c1 * c1, 2.0 * c0 * c1, c0 * c0]
+                } else {
+                    let q = if along <= 0.0 { q0 } else { q1 };
+                    let aq = a - q;
+                    [dd, 2.0 * d.dot(aq), aq.dot(aq)]
+                }
+            })
+            .collect();
+        // Only walls that can be nearest somewhere on (t0, t1) can change which is nearest:
+        // those whose least squared distance there is at most the least of the walls' largest
+        // (each is convex, so largest at an end).
+        let value = |q: &[f64; 3], t: f64| (q[0] * t + q[1]) * t + q[2];
+        let ceiling = quadratics
+            .iter()
+            .map(|q| value(q, t0).max(value(q, t1)))
+            .fold(f64::INFINITY, f64::min);
+        let floor = |q: &[f64; 3]| {
+            let mut least = value(q, t0).min(value(q, t1));
+            if q[0] > 0.0 {
+                let vertex = -q[1] / (2.0 * q[0]);
+                if vertex > t0 && vertex < t1 {
+                    least = least.min(value(q, vertex));
+                }
+            }
+            least
+        };
+        let slack = 1e-9 * (1.0 + ceiling.abs());
+        let active: Vec<[f64; 3]> = quadratics
+            .iter()
+            .filter(|q| floor(q) <= ceiling + slack)
+            .copied()
+            .collect();
+        for i in 0..active.len() {
+            for j in i + 1..active.len() {
+                let (p, q) = (active[i], active[j]);
+                for t in roots([p[0] - q[0], p[1] - q[1], p[2] - q[2]]) {
+                    if t > t0 && t < t1 {
+                        candidates.push(t);
+                    }
+                }
+            }
+        }
+    }
+    let mut best = (f64::NEG_INFINITY, a);
+    for t in candidates {
+        let p = a + d * t;
+        let r = room(walls, p);
+        if r > best.0 {
+            best = (r, p);
+        }
+    }
+    best
+}
+
+/// The real roots of `c[0] t² + c[1] t + c[2]` (none when it is zero everywhere).
+fn roots([a, b, c]: [f64; 3]) -> Vec<f64> {
+    let scale = a.abs().max(b.abs()).max(c.abs());
+    if scale == 0.0 || !scale.is_finite() {
+        return Vec::new();
+    }
+    let (a, b, c) = (a / scale, b / scale, c / scale);
+    if a.abs() < 1e-12 {
+        return if b.abs() < 1e-300 {
+            Vec::new()
+        } else {
+            vec![-c / b]
+        };
+    }
+    let disc = b * b - 4.0 * a * c;
+    if disc < 0.0 {
+        return Vec::new();
+    }
+    // The stable pair: one root from the sum that does not cancel, the other from the product.
+    let s = disc.sqrt();
+    let q = -0.5 * (b + b.signum() * s);
+    let mut out = Vec::with_capacity(2);
+    if q != 0.0 {
+        out.push(q / a);
+        out.push(c / q);
+    } else {
+        out.push(0.0);
+    }
+    out
+}
+
+/// A feature of a wall a Voronoi vertex can be equally near to: an end point, or the wall's
+/// line (as `n · x = c` with `n` of length one).
+#[derive(Debug, Clone, Copy)]
+enum Site {
+    Point(Vec2),
+    Line(Vec2, f64),
+}
+
+/// Every point equally near three of the walls' features (end points and lines): the
+/// candidates for where the room is largest inside a region.
+fn voronoi_vertices(walls: &[Line<[f64; 2]>]) -> Vec<Vec2> {
+    let mut sites: Vec<Site> = Vec::new();
+    let mut points: Vec<Vec2> = Vec::new();
+    let mut lines: Vec<(Vec2, f64)> = Vec::new();
+    for w in walls {
+        let (q0, q1) = (Vec2::from(w.from), Vec2::from(w.to));
+        for q in [q0, q1] {
+            if !points.contains(&q) {
+                points.push(q);
+            }
+        }
+        let e = q1 - q0;
+        let len = e.length();
+        if len > 0.0 {
+            let mut n = Vec2::new(-e.y, e.x) * (1.0 / len);
+            // One orientation per line, so that the same line from two walls is one site.
+            if n.x < 0.0 || (n.x == 0.0 && n.y < 0.0) {
+                n = n * -1.0;
+            }
+            let c = n.dot(q0);
+            let same = |&(m, k): &(Vec2, f64)| {
+                (m - n).length() < 1e-12 && (k - c).abs() < 1e-12 * (1.0 + c.abs())
+            };
+            if !lines.iter().any(same) {
+                lines.push((n, c));
+            }
+        }
+    }
+    sites.extend(points.iter().map(|&p| Site::Point(p)));
+    sites.extend(lines.iter().map(|&(n, c)| Site::Line(n, c)));
+    let mut out = Vec::new();
+    for i in 0..sites.len() {
+        for j in i + 1..sites.len() {
+            for k in j + 1..sites.len() {
+                equidistant(sites[i], sites[j], sites[k], &mut out);
+            }
+        }
+    }
+    out
+}
+
+/// The points equally far from three sites (a line's distance unsigned), added to `out`.
+fn equidistant(s1: Site, s2: Site, s3: Site, out: &mut Vec<Vec2>) {
+    use Site::{Line as L, Point as P};
+    match (s1, s2, s3) {
+        (P(a), P(b), P(c)) => {
+            if let Some(centre) = circumcentre(a, b, c) {
+                out.push(centre);
+            }
+        }
+        (P(a), P(b), L(n, c)) | (P(a), L(n, c), P(b)) | (L(n, c), P(a), P(b)) => {
+            // On the bisector of a and b: x = m + s u, |x - a|² = h² + s² = (n·x - c)².
+            let m = a.midpoint(b);
+            let ab = b - a;
+            let len = ab.length();
+            if len == 0.0 {
+                return;
+            }
+            let u = Vec2::new(-ab.y, ab.x) * (1.0 / len);
+            let (alpha, beta) = (n.dot(m) - c, n.dot(u));
+            let h2 = (m - a).dot(m - a);
+            for s in roots([beta * beta - 1.0, 2.0 * alpha * beta, alpha * alpha - h2]) {
+                out.push(m + u * s);
+            }
+        }
+        (P(a), L(n1, c1), L(n2, c2))
+        | (L(n1, c1), P(a), L(n2, c2))
+        | (L(n1, c1), L(n2, c2), P(a)) => {
+            // On a bisector of the two lines (n1·x - c1 = ±(n2·x - c2)), then |x - a| equal
+            // to the distance to the first line.
+            for sign in [1.0, -1.0] {
+                let normal = n1 - n2 * sign;
+                let offset = c1 - c2 * sign;
+                let Some((origin, dir)) = line_points(normal, offset) else {
+                    continue;
+                };
+                // x = origin + s dir; n1·x - c1 = l0 + l1 s.
+                let (l0, l1) = (n1.dot(origin) - c1, n1.dot(dir));
+                let oa = origin - a;
+                // |oa + s dir|² = (l0 + l1 s)²
+                for s in roots([
+                    dir.dot(dir) - l1 * l1,
+                    2.0 * (oa.dot(dir) - l0 * l1),
+                    oa.dot(oa) - l0 * l0,
+                ]) {
+                    out.push(origin + dir * s);
+                }
+            }
+        }
+        (L(n1, c1), L(n2, c2), L(n3, c3)) => {
+            for s2 in [1.0, -1.0] {
+                for s3 in [1.0, -1.0] {
+                    // n1·x - c1 = s2 (n2·x - c2) = s3 (n3·x - c3)
+                    let (r1, k1) = (n1 - n2 * s2, c1 - c2 * s2);
+                    let (r2, k2) = (n1 - n3 * s3, c1 - c3 * s3);
+                    let det = r1.cross(r2);
+                    if det.abs() < 1e-12 {
+                        continue;
+                    }
+                    out.push(Vec2::new(
+                        (k1 * r2.y - k2 * r1.y) / det,
+                        (r1.x * k2 - r2.x * k1) / det,
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// A point and a unit direction of the line `normal · x = offset` (none when `normal` is
+/// nearly zero: the two lines it came from are the same).
+fn line_points(normal: Vec2, offset: f64) -> Option<(Vec2, Vec2)> {
+    let len2 = normal.dot(normal);
+    if len2 < 1e-18 {
+        return None;
+    }
+    let origin = normal * (offset / len2);
+    let dir = Vec2::new(-normal.y, normal.x) * (1.0 / len2.sqrt());
+    Some((origin, dir))
+}
+
+/// The centre of the circle through `a`, `b` and `c` (none when they are in a line).
+fn circumcentre(a: Vec2, b: Vec2, c: Vec2) -> Option<Vec2> {
+    let (ab, ac) = (b - a, c - a);
+    let det = 2.0 * ab.cross(ac);
+    if det.abs() < 1e-300 {
+        return None;
+    }
+    let (l1, l2) = (ab.dot(ab), ac.dot(ac));
+    Some(a + Vec2::new(ac.y * l1 - ab.y * l2, ab.x * l2 - ac.x * l1) * (1.0 / det))
+}

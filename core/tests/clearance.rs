@@ -1,0 +1,238 @@
+//! Clearance against brute force: every portal's and triangle's clearance is reached at the
+//! point given (its distance to the nearest wall of its island, measured here over every wall,
+//! equals it) and no point of the portal or triangle has more room — sampled densely, then
+//! each of the best samples climbed to its local maximum — to 1e-6 of the mesh's size. On the
+//! built-in meshes, Recast's `level.nav.obj` (stacked floors, stairs) and random maps' meshes.
+
+mod common;
+use common::testdata;
+use navlab_core::geom::{Vec2, closest_point_on_segment};
+use navlab_core::navmesh::clearance::Clearance;
+use navlab_core::navmesh::{NavMesh, Plane};
+use proptest::prelude::*;
+
+/// Each island's walls, every one of them.
+fn walls_by_island(mesh: &NavMesh) -> Vec<Vec<[Vec2; 2]>> {
+    let mut out = vec![Vec::new(); mesh.island_count()];
+    for edge in mesh.edges().iter().filter(|e| e.is_border()) {
+        let t = edge.triangles[0];
+        let [a, b] = edge.vertices.map(|v| mesh.vertices()[v]);
+        out[mesh.island_of(t)].push([a, b]);
+    }
+    out
+}
+
+fn room(walls: &[[Vec2; 2]], p: Vec2) -> f64 {
+    walls
+        .iter()
+        .map(|&[a, b]| closest_point_on_segment(a, b, p).distance(p))
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The most room on the segment from `a` to `b`: samples, then the best ten climbed.
+fn sampled_on_segment(walls: &[[Vec2; 2]], a: Vec2, b: Vec2) -> f64 {
+    let n = 400;
+    let f = |t: f64| room(walls, a.lerp(b, t.clamp(0.0, 1.0)));
+    let mut samples: Vec<(f64, f64)> = (0..=n)
+        .map(|k| {
+            let t = k as f64 / n as f64;
+            (f(t), t)
+        })
+        .collect();
+    samples.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let mut best = f64::NEG_INFINITY;
+    for &(mut value, mut t) in samples.iter().take(10) {
+        let mut step = 1.0 / n as f64;
+        while step > 1e-13 {
+            let mut moved = false;
+            for next in [t - step, t + step] {
+                let next = next.clamp(0.0, 1.0);
+                let v = f(next);
+                if v > value {
+                    (value, t, moved) = (v, next, true);
+                }
+            }
+            if !moved {
+                step *= 0.5;
+            }
+        }
+        best = best.max(value);
+    }
+    best
+}
+
+/// The most room in the triangle `abc`: barycentric samples, then the best ten climbed.
+fn sampled_in_triangle(walls: &[[Vec2; 2]], [a, b, c]: [Vec2; 3]) -> f64 {
+    let n = 40;
+    let at = |u: f64, v: f64| {
+        let (u, v) = (u.clamp(0.0, 1.0), v.clamp(0.0, 1.0));
+        let (u, v) = if u + v > 1.0 {
+            (u / (u + v), v / (u + v))
+        } else {
+            (u, v)
+        };
+        a + (b - a) * u + (c - a) * v
+    };
+    let f = |u: f64, v: f64| room(walls, at(u, v));
+    let mut samples = Vec::new();
+    for i in 0..=n {
+        for j in 0..=n - i {
+            let (u, v) = (i as f64 / n as f64, j as f64 / n as f64);
+            samples.push((f(u, v), u, v));
+        }
+    }
+    samples.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let mut best = f64::NEG_INFINITY;
+    for &(mut value, mut u, mut v) in samples.iter().take(10) {
+        let mut step = 1.0 / n as f64;
+        while step > 1e-13 {
+            let mut moved = false;
+            for (du, dv) in [
+                (step, 0.0),
+                (-step, 0.0),
+                (0.0, step),
+                (0.0, -step),
+                (step, -step),
+                (-step, step),
+                (step, step),
+                (-step, -step),
+            ] {
+                let val = f(u + du, v + dv);
+                if val > value {
+                    let (nu, nv) = ((u + du).clamp(0.0, 1.0), (v + dv).clamp(0.0, 1.0));
+                    let (nu, nv) = if nu + nv > 1.0 {
+                        (nu / (nu + nv), nv / (nu + nv))
+                    } else {
+                        (nu, nv)
+                    };
+                    (value, u, v, moved) = (val, nu, nv, true);
+                }
+            }
+            if !moved {
+                step *= 0.5;
+            }
+        }
+        best = best.max(value);
+    }
+    best
+}
+
+/// Checks every portal and triangle of `mesh` against brute force (`every`: each k-th only).
+fn check(name: &str, mesh: &NavMesh, every: usize) {
+    let clearance = Clearance::of(mesh);
+    let walls = walls_by_island(mesh);
+    let bounds = mesh.bounds();
+    let size = bounds.min.distance(bounds.max).max(1e-9);
+    let tolerance = 1e-6 * size;
+    for (e, edge) in mesh.edges().iter().enumerate().step_by(every) {
+        let got = clearance.portal(e);
+        if edge.is_border() {
+            assert_eq!(got, 0.0, "{name}: wall {e}");
+            continue;
+        }
+        let island = &walls[mesh.island_of(edge.triangles[0])];
+        let [a, b] = edge.vertices.map(|v| mesh.vertices()[v]);
+        let at = clearance.portal_centre(e).expect("a centre");
+        let on = closest_point_on_segment(a, b, at).distance(at);
+        assert!(
+            on < 1e-9 * size,
+            "{name}: portal {e}: centre {at} off it by {on}"
+        );
+        let there = room(island, at);
+        assert!(
+            (there - got).abs() < 1e-9 * size,
+            "{name}: portal {e}: {got} claimed, {there} at its centre"
+        );
+        let sampled = sampled_on_segment(island, a, b);
+        assert!(
+            sampled <= got + tolerance,
+            "{name}: portal {e} ({a} to {b}): sampling finds {sampled}, more than {got}"
+        );
+    }
+    for (t, triangle) in mesh.triangles().iter().enumerate().step_by(every) {
+        let got = clearance.triangle(t);
+        let island = &walls[mesh.island_of(t)];
+        let corners = triangle.vertices.map(|v| mesh.vertices()[v]);
+        let at = clearance.triangle_centre(t).expect("a centre");
+        let [a, b, c] = corners;
+        let inside = navlab_core::geom::closest_point_on_triangle(a, b, c, at).distance(at);
+        assert!(
+            inside < 1e-9 * size,
+            "{name}: triangle {t}: centre {at} outside by {inside}"
+        );
+        let there = room(island, at);
+        assert!(
+            (there - got).abs() < 1e-9 * size,
+            "{name}: triangle {t}: {got} claimed, {there} at its centre"
+        );
+        let sampled = sampled_in_triangle(island, corners);
+        assert!(
+            sampled <= got + tolerance,
+            "{name}: triangle {t}: sampling finds {sampled}, more than {got}"
+        );
+        // A triangle holds at least the room of its edges' widest points.
+        for e in triangle.edges {
+            assert!(
+                clearance.portal(e) <= got + 1e-12,
+                "{name}: triangle {t}, edge {e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_built_in_meshes_clearance_is_the_sampled_maximum() {
+    for scene in navlab_core::assets::ALL {
+        let mesh =
+            navlab_core::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz).expect("parses");
+        check(scene.name, &mesh, 1);
+    }
+}
+
+#[test]
+fn recasts_export_with_stacked_floors_clearance_is_the_sampled_maximum() {
+    let Some(path) = testdata("meshes/obj/level.nav.obj") else {
+        return;
+    };
+    let mesh = NavMesh::load(&path, Plane::Xz).expect("loads");
+    check("level.nav.obj", &mesh, 1);
+}
+
+/// A corridor two wide: every portal across it has clearance one (the disc touching both
+/// walls), wherever it crosses; a square room's centre holds a disc of half its side.
+#[test]
+fn a_corridor_and_a_room_have_the_clearance_their_shape_says() {
+    let corridor = common::mesh_2d(
+        &[(0.0, 0.0), (10.0, 0.0), (10.0, 2.0), (0.0, 2.0)],
+        &[&[0, 1, 2, 3]],
+    );
+    let clearance = Clearance::of(&corridor);
+    for (e, edge) in corridor.edges().iter().enumerate() {
+        if !edge.is_border() {
+            common::assert_close(clearance.portal(e), 1.0, 1e-12);
+        }
+    }
+    let room = common::mesh_2d(
+        &[(0.0, 0.0), (6.0, 0.0), (6.0, 6.0), (0.0, 6.0)],
+        &[&[0, 1, 2, 3]],
+    );
+    let clearance = Clearance::of(&room);
+    let widest = clearance.triangles().iter().copied().fold(0.0, f64::max);
+    common::assert_close(widest, 3.0, 1e-12);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: common::cases_or(24),
+        ..ProptestConfig::default()
+    })]
+
+    /// Random maps' meshes: walls in steps, narrow gaps, holes.
+    #[test]
+    fn random_maps_clearance_is_the_sampled_maximum(map in common::tile_maps(4..12)) {
+        let Ok(mesh) = navlab_core::navmesh::from_map::navmesh_from_map(&map, 0.0) else {
+            return Ok(());
+        };
+        check("a random map", &mesh, 1);
+    }
+}
