@@ -168,6 +168,11 @@ fn navmesh_with_a_jump_and_a_drop_link() {
 }
 
 #[test]
+fn navmesh_coloured_by_clearance_with_a_disc_radius() {
+    golden("navmesh-clearance", &["--clearance", "0.6"], nothing);
+}
+
+#[test]
 fn navmesh_diagnostics_with_a_finding_selected() {
     golden(
         "navmesh-diagnostics",

@@ -75,6 +75,8 @@ pub enum LaunchAction {
     /// Measure corridor paths against the shortest over this many random pairs, and show the
     /// heat map (Diagnostics tab).
     Quality(usize),
+    /// Colour the mesh by clearance; above 0, grey what holds no disc of this radius.
+    Clearance(f64),
     /// Walk the navmesh path at once (a picture shows the whole walk).
     Walk,
     /// Search for the shortest path too, as the navmesh view's third phase.
@@ -222,6 +224,13 @@ impl NavlabApp {
             }
             LaunchAction::Diagnostics => self.scenes.navmesh.show_diagnostics(),
             LaunchAction::Quality(pairs) => self.scenes.navmesh.measure_quality(*pairs),
+            LaunchAction::Clearance(radius) => {
+                let navmesh = &mut self.scenes.navmesh;
+                navmesh.settings.display.clearance_colours = true;
+                navmesh.settings.display.height_colours = false;
+                navmesh.settings.display.fit_radius = *radius;
+                navmesh.wait_for_clearance();
+            }
             LaunchAction::OpenLevel(file) => {
                 self.settings.scene = SceneKind::Level;
                 if let Some(file) = file {

@@ -94,12 +94,24 @@ impl Recovered {
         }
         if let Some(mesh) = &self.mesh {
             let edits = mesh.editor.edits();
-            parts.push(format!(
-                "the mesh {} ({}, {} painted)",
-                mesh.name,
-                crate::words::count(edits.shapes.len(), "shape"),
-                crate::words::count(edits.painted.len(), "triangle")
-            ));
+            // What there is of each kind of edit: "3 shapes, 2 links".
+            let mut kinds = Vec::new();
+            if !edits.shapes.is_empty() {
+                kinds.push(crate::words::count(edits.shapes.len(), "shape"));
+            }
+            if !edits.painted.is_empty() {
+                kinds.push(format!(
+                    "{} painted",
+                    crate::words::count(edits.painted.len(), "triangle")
+                ));
+            }
+            if !edits.links.is_empty() {
+                kinds.push(crate::words::count(edits.links.len(), "off-mesh link"));
+            }
+            if kinds.is_empty() {
+                kinds.push("no edits left".to_owned());
+            }
+            parts.push(format!("the mesh {} ({})", mesh.name, kinds.join(", ")));
         }
         parts.join(" and to ")
     }
@@ -584,6 +596,38 @@ mod tests {
         assert!(!schedule.due(true, 3.3), "a new wait");
         assert!(schedule.due(true, 3.8));
     }
+    /// The question names each kind of edit there is, and only those: links too.
+    #[test]
+    fn the_edits_offered_are_named_by_kind() {
+        use crate::navmesh::edit::MeshEditor;
+        use crate::navmesh::links::OffMeshLink;
+        let mesh = crate::navmesh::obj::parse(
+            crate::assets::ROOMS.obj,
+            crate::assets::ROOMS.name,
+            crate::navmesh::Plane::Xz,
+        )
+        .expect("parses");
+        let mut editor = MeshEditor::new(std::sync::Arc::new(mesh));
+        let link = OffMeshLink::new(
+            crate::geom::Vec2::new(2.0, 0.5),
+            crate::geom::Vec2::new(5.0, -5.5),
+        );
+        editor.add_links(vec![link.clone(), link]).expect("placed");
+        let recovered = Recovered {
+            map: None,
+            file: None,
+            mesh: Some(RecoveredMesh {
+                editor,
+                file: None,
+                name: "rooms.obj (built in)".into(),
+            }),
+        };
+        assert_eq!(
+            recovered.describe(),
+            "the mesh rooms.obj (built in) (2 off-mesh links)"
+        );
+    }
+
     use crate::grid::Tile;
 
     fn edited_map() -> TileMap {

@@ -79,6 +79,11 @@ pub struct OpenArgs {
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "200",
           value_parser = clap::value_parser!(u32).range(10..=5000))]
     pub quality: Option<u32>,
+    /// Colour the mesh by clearance (the largest disc each triangle holds); with R, grey what
+    /// holds no disc of radius R and mark the portals none crosses.
+    #[arg(long, value_name = "R", num_args = 0..=1, default_missing_value = "0",
+          value_parser = super::args::parse_non_negative)]
+    pub clearance: Option<f64>,
     /// Build a navmesh from the map (--map or the built-in one) and show it, from the
     /// map's start to its goal.
     #[arg(long)]
@@ -197,6 +202,9 @@ impl OpenArgs {
         }
         if let Some(pairs) = self.quality {
             actions.push(LaunchAction::Quality(pairs as usize));
+        }
+        if let Some(radius) = self.clearance {
+            actions.push(LaunchAction::Clearance(radius));
         }
         if self.pursuit {
             actions.push(LaunchAction::Show(SceneKind::Pursuit));

@@ -9,6 +9,7 @@ mod common;
 
 mod animation;
 mod app_ui;
+mod clearance_ui;
 mod cli;
 mod diagnostics_ui;
 mod floors_ui;

@@ -605,6 +605,11 @@ impl NavMesh {
             .get_or_init(|| std::sync::Arc::new(clearance::Clearance::of(self)))
     }
 
+    /// The clearance, when it has been worked out (see [`NavMesh::clearance`]).
+    pub fn clearance_if_made(&self) -> Option<&std::sync::Arc<clearance::Clearance>> {
+        self.clearance.get()
+    }
+
     /// The names of the area types, by [`areas::AreaId`] (the built-in ones first).
     pub fn area_names(&self) -> &[String] {
         &self.area_names

@@ -78,6 +78,9 @@ impl NavmeshScene {
             ));
         }
         ui.label(format!("area {:.3}", tri.area));
+        if let Some(words) = self.clearance_words(t) {
+            ui.label(words);
+        }
         let area = self.view.mesh().area_type(t);
         let name = self
             .view
@@ -497,7 +500,9 @@ impl NavmeshScene {
             }
             return rows;
         }
+        rows.extend(self.clearance_legend());
         if d.height_colours
+            || d.clearance_colours
             || self.diagnostics.quality.heat_shown()
             || self.query.timeline.is_empty()
         {

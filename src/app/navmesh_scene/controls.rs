@@ -356,8 +356,12 @@ impl NavmeshScene {
             "Fill the mesh by height, low blue to high yellow (the legend gives the heights); where floors overlap, the higher is drawn on top",
         )
         .on_disabled_hover_text("The mesh is flat: every vertex at one height");
+        if d.height_colours {
+            d.clearance_colours = false;
+        }
         ui.checkbox(&mut d.legend, "Legend")
             .on_hover_text("What the colours and marks on the canvas mean, at its bottom left");
+        self.clearance_ui(ui);
         ui.separator();
         self.walk_controls_ui(ui);
     }

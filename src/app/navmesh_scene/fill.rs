@@ -91,6 +91,7 @@ impl NavmeshScene {
             ],
             rect: view.rect,
             height_colours: self.settings.display.height_colours,
+            clearance: self.clearance_key(),
             edges: self.settings.display.edges,
             colour_islands: self.diagnostics.colour_islands,
             heat: self.diagnostics.quality.heat_fingerprint(),
@@ -132,8 +133,8 @@ impl NavmeshScene {
         changed.extend(cached.shown.current);
         changed.extend(shown.current);
         cached.shown = shown;
-        if self.settings.display.height_colours {
-            return; // the fill is coloured by height, whatever the search
+        if self.settings.display.height_colours || self.settings.display.clearance_colours {
+            return; // the fill is coloured by height or clearance, whatever the search
         }
         let area_colours = self.area_colours();
         let fill = std::sync::Arc::make_mut(&mut cached.fill);
@@ -164,6 +165,9 @@ impl NavmeshScene {
     /// The colour triangle `t` is filled with (unless heights colour the fill): its island,
     /// its heat, the search's colour for it, or its area's, the search's mixed with its area's.
     fn fill_colour(&self, t: TriId, in_corridor: bool, area_colours: &[Color32]) -> Color32 {
+        if let Some(colour) = self.clearance_fill(t) {
+            return colour;
+        }
         let heat = self.diagnostics.quality.heat(t);
         let color = if self.diagnostics.colour_islands {
             super::diagnostics::island_colour(self.view.mesh().island_of(t))
@@ -230,7 +234,8 @@ impl NavmeshScene {
             .filter(|&[_, a, b, c]| in_view([a, b, c]))
             .collect();
         let visible_tris: Vec<TriId> = visible_draw.iter().map(|d| d[0] as usize).collect();
-        let heights = self.settings.display.height_colours.then(|| {
+        let d = &self.settings.display;
+        let heights = (d.height_colours && !d.clearance_colours).then(|| {
             let [low, high] = mesh.height_span();
             let span = (high - low).max(f64::MIN_POSITIVE);
             mesh.heights()
@@ -261,10 +266,12 @@ impl NavmeshScene {
             let t = t as usize;
             let color = self.fill_colour(t, in_corridor[t], &area_colours);
             let i = fill.vertices.len() as u32;
+            // Too narrow for the radius asked for: greyed over the heights too.
+            let narrow = heights.is_some() && self.clearance_fill(t).is_some();
             for v in [a, b, c].map(|v| v as usize) {
                 let color = match &heights {
-                    Some(by_height) => by_height.get(v).copied().unwrap_or(color),
-                    None => color,
+                    Some(by_height) if !narrow => by_height.get(v).copied().unwrap_or(color),
+                    _ => color,
                 };
                 fill.colored_vertex(screen.get(v).copied().unwrap_or(Pos2::ZERO), color);
             }
@@ -313,6 +320,7 @@ impl NavmeshScene {
                 push_segment(&mut lines, a, b, 1.0, EDGE);
             }
         };
+        let narrow = self.narrow_portals();
         if draw_all {
             let mut edge_seen = vec![false; mesh.edges().len()];
             for &t in visible_tris {
@@ -330,6 +338,11 @@ impl NavmeshScene {
                     push_edge(e);
                 }
             }
+        }
+        // The portals no disc of the radius asked for crosses, over the rest.
+        for [a, b] in narrow {
+            let (a, b) = (view.screen_from_world(a), view.screen_from_world(b));
+            push_segment(&mut lines, a, b, 3.0, super::clearance::NARROW_PORTAL);
         }
         lines
     }
@@ -382,6 +395,7 @@ pub(super) struct FillKey {
     camera: [f64; 3],
     rect: Rect,
     height_colours: bool,
+    clearance: (bool, u64, bool),
     edges: bool,
     colour_islands: bool,
     heat: Option<u64>,

@@ -3,6 +3,7 @@
 //! path.
 
 mod canvas;
+pub mod clearance;
 mod controls;
 pub mod diagnostics;
 mod edit_panel;
@@ -82,6 +83,10 @@ pub struct DisplayOptions {
     pub legend: bool,
     /// Fill the mesh by height instead of the search's colours.
     pub height_colours: bool,
+    /// Fill the mesh by each triangle's clearance instead of the search's colours.
+    pub clearance_colours: bool,
+    /// Grey what holds no disc of this radius (0: off).
+    pub fit_radius: f64,
 }
 
 impl Default for DisplayOptions {
@@ -94,6 +99,8 @@ impl Default for DisplayOptions {
             portals: true,
             legend: true,
             height_colours: false,
+            clearance_colours: false,
+            fit_radius: 0.0,
         }
     }
 }
@@ -782,7 +789,7 @@ impl Scene for NavmeshScene {
                 _ => {}
             }
         }
-        let querying = self.poll_query();
+        let querying = self.poll_query() | self.poll_clearance();
         let len = self.query.timeline.len();
         self.query.playback.keyboard(ui, len);
         self.replay_keys(&keys);

@@ -30,6 +30,8 @@ pub struct Screen {
     pub(super) link_verdicts: Option<(LinkVerdictKey, Vec<String>)>,
     /// A message for the status bar from the canvas (an edit refused).
     pub(super) pending_notice: Option<String>,
+    /// The clearance being worked out.
+    pub(super) clearance_jobs: super::clearance::ClearanceJobs,
 }
 
 impl Default for Screen {
@@ -45,6 +47,7 @@ impl Default for Screen {
             open_chart: None,
             link_verdicts: None,
             pending_notice: None,
+            clearance_jobs: Default::default(),
         }
     }
 }

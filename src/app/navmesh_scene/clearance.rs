@@ -1,0 +1,253 @@
+//! The navmesh view's room for agents: the mesh coloured by each triangle's clearance (narrow
+//! red to wide blue, with a legend in world units), and an agent radius that greys the
+//! triangles and marks the portals too narrow for it. The clearance is worked out once per
+//! mesh, on a worker for large meshes.
+
+use super::NavmeshScene;
+use crate::app::latest_worker::LatestWorker;
+use crate::app::legend::LegendRow;
+use crate::navmesh::NavMesh;
+use crate::navmesh::TriId;
+use crate::navmesh::clearance::Clearance;
+use egui::{Color32, Ui};
+use std::sync::Arc;
+
+/// Meshes with at least this many triangles have their clearance worked out on the worker
+/// (about 15 to 40 µs a triangle).
+const BACKGROUND_TRIANGLES: usize = 5_000;
+
+/// A triangle too narrow for the agent radius: drawn over in this.
+pub const TOO_NARROW: Color32 = Color32::from_rgb(60, 62, 68);
+
+/// A portal too narrow for the agent radius.
+pub const NARROW_PORTAL: Color32 = Color32::from_rgb(255, 70, 70);
+
+/// The clearance being worked out for the mesh shown.
+pub struct ClearanceJobs {
+    worker: LatestWorker<Arc<NavMesh>, ()>,
+    /// The mesh whose clearance was asked for (its address), while it is worked out.
+    asked: Option<usize>,
+    generation: u64,
+}
+
+impl std::fmt::Debug for ClearanceJobs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClearanceJobs")
+            .field("asked", &self.asked)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for ClearanceJobs {
+    fn default() -> Self {
+        Self {
+            // The mesh keeps what it works out: the answer is on the mesh.
+            worker: LatestWorker::new("navlab clearance", |mesh: Arc<NavMesh>| {
+                mesh.clearance();
+            }),
+            asked: None,
+            generation: 0,
+        }
+    }
+}
+
+/// The colour of a clearance `share` of the widest (0 narrow, 1 wide): red, orange, yellow,
+/// green, blue.
+pub fn clearance_colour(share: f64) -> Color32 {
+    let t = share.clamp(0.0, 1.0);
+    const STOPS: [[f64; 3]; 5] = [
+        [200.0, 50.0, 45.0],
+        [235.0, 130.0, 50.0],
+        [235.0, 205.0, 90.0],
+        [100.0, 185.0, 115.0],
+        [60.0, 135.0, 215.0],
+    ];
+    let at = t * (STOPS.len() - 1) as f64;
+    let k = (at.floor() as usize).min(STOPS.len() - 2);
+    let f = at - k as f64;
+    let (a, b) = (STOPS[k], STOPS[k + 1]);
+    let channel = |i: usize| (a[i] + (b[i] - a[i]) * f).round() as u8;
+    Color32::from_rgb(channel(0), channel(1), channel(2))
+}
+
+/// The widest clearance of `clearance`'s triangles that is finite (1 when none is).
+fn widest(clearance: &Clearance) -> f64 {
+    let widest = clearance
+        .triangles()
+        .iter()
+        .copied()
+        .filter(|c| c.is_finite())
+        .fold(0.0, f64::max);
+    if widest > 0.0 { widest } else { 1.0 }
+}
+
+impl NavmeshScene {
+    /// Whether anything shown needs the clearance.
+    fn clearance_wanted(&self) -> bool {
+        let d = &self.settings.display;
+        d.clearance_colours || d.fit_radius > 0.0
+    }
+
+    /// The mesh's clearance, once worked out.
+    pub fn clearance(&self) -> Option<&Arc<Clearance>> {
+        self.view.mesh().clearance_if_made()
+    }
+
+    /// Starts working out the clearance when it is wanted and not there (here for a small
+    /// mesh, on the worker for a large one); true while the worker is at it.
+    pub(super) fn poll_clearance(&mut self) -> bool {
+        let jobs = &mut self.screen.clearance_jobs;
+        if jobs.worker.take().is_some() {
+            jobs.asked = None;
+        }
+        if !self.clearance_wanted() || self.clearance().is_some() {
+            return false;
+        }
+        let mesh = Arc::clone(self.view.mesh());
+        let key = Arc::as_ptr(&mesh) as usize;
+        let jobs = &mut self.screen.clearance_jobs;
+        if jobs.asked == Some(key) {
+            return true;
+        }
+        jobs.generation += 1;
+        let background = mesh.triangles().len() >= BACKGROUND_TRIANGLES;
+        jobs.asked = Some(key);
+        if jobs
+            .worker
+            .answer_or_submit(jobs.generation, mesh, background)
+            .is_some()
+        {
+            jobs.asked = None;
+            return false;
+        }
+        true
+    }
+
+    /// Waits for the clearance being worked out (tests and pictures).
+    pub fn wait_for_clearance(&mut self) {
+        self.poll_clearance();
+        let jobs = &mut self.screen.clearance_jobs;
+        if jobs.asked.is_some() {
+            jobs.worker.wait(std::time::Duration::from_secs(600));
+            jobs.asked = None;
+        }
+    }
+
+    /// The fill colour of triangle `t` by clearance, or greyed when it holds no disc of the
+    /// radius asked for; `None` when neither is shown (or the clearance is not there yet).
+    pub(super) fn clearance_fill(&self, t: TriId) -> Option<Color32> {
+        let clearance = self.clearance()?;
+        let d = &self.settings.display;
+        let room = clearance.triangle(t);
+        if d.fit_radius > 0.0 && room < d.fit_radius {
+            return Some(TOO_NARROW);
+        }
+        d.clearance_colours
+            .then(|| clearance_colour(room / widest(clearance)))
+    }
+
+    /// What the fill shows of the clearance: the colouring, the radius, and whether the
+    /// clearance is there (the fill is built again when any changes).
+    pub(super) fn clearance_key(&self) -> (bool, u64, bool) {
+        let d = &self.settings.display;
+        (
+            d.clearance_colours,
+            d.fit_radius.to_bits(),
+            self.clearance().is_some(),
+        )
+    }
+
+    /// The portals too narrow for the agent radius, as segments.
+    pub(super) fn narrow_portals(&self) -> Vec<[crate::geom::Vec2; 2]> {
+        let radius = self.settings.display.fit_radius;
+        let Some(clearance) = self.clearance().filter(|_| radius > 0.0) else {
+            return Vec::new();
+        };
+        let mesh = self.view.mesh();
+        mesh.edges()
+            .iter()
+            .enumerate()
+            .filter(|(e, edge)| !edge.is_border() && clearance.portal(*e) < radius)
+            .map(|(_, edge)| edge.vertices.map(|v| mesh.vertices()[v]))
+            .collect()
+    }
+
+    /// The legend's rows for the clearance shown.
+    pub(super) fn clearance_legend(&self) -> Vec<LegendRow> {
+        let Some(clearance) = self.clearance() else {
+            return Vec::new();
+        };
+        let d = &self.settings.display;
+        let mut rows = Vec::new();
+        if d.clearance_colours {
+            let widest = widest(clearance);
+            for k in 0..=4 {
+                let share = f64::from(k) / 4.0;
+                let words = match k {
+                    0 => "clearance 0 (a wall at hand)".to_owned(),
+                    4 => format!("clearance {:.2} (the widest)", widest),
+                    _ => format!("clearance {:.2}", share * widest),
+                };
+                rows.push(LegendRow::fill(clearance_colour(share), words));
+            }
+        }
+        if d.fit_radius > 0.0 {
+            rows.push(LegendRow::fill(
+                TOO_NARROW,
+                format!("holds no disc of radius {:.2}", d.fit_radius),
+            ));
+            rows.push(LegendRow::line(
+                NARROW_PORTAL,
+                3.0,
+                format!("portal no disc of radius {:.2} crosses", d.fit_radius),
+            ));
+        }
+        rows
+    }
+
+    /// The controls: the colouring and the agent radius.
+    pub(super) fn clearance_ui(&mut self, ui: &mut Ui) {
+        let d = &mut self.settings.display;
+        if ui
+            .checkbox(&mut d.clearance_colours, "Colour by clearance")
+            .on_hover_text(
+                "Fill each triangle by its clearance: the radius of the largest disc centred in it \
+                 that no wall enters (narrow red, wide blue; the legend gives the radii)",
+            )
+            .changed()
+            && d.clearance_colours
+        {
+            d.height_colours = false;
+        }
+        let widest = self.clearance().map_or(10.0, |c| widest(c));
+        let d = &mut self.settings.display;
+        if !(d.fit_radius.is_finite() && d.fit_radius >= 0.0) {
+            d.fit_radius = 0.0;
+        }
+        ui.add(
+            egui::Slider::new(&mut d.fit_radius, 0.0..=widest)
+                .text("Disc radius")
+                .max_decimals(2),
+        )
+        .on_hover_text(
+            "Grey the triangles that hold no disc of this radius and mark the portals none \
+             crosses (a portal's clearance is bounded by the walls beside it, not its length); 0: \
+             off",
+        );
+        if self.screen.clearance_jobs.asked.is_some() {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("working out the clearance…");
+            });
+        }
+    }
+
+    /// The tooltip's line for triangle `t`.
+    pub(super) fn clearance_words(&self, t: TriId) -> Option<String> {
+        let clearance = self.clearance()?;
+        Some(format!(
+            "clearance {:.3}: the largest disc centred in it",
+            clearance.triangle(t)
+        ))
+    }
+}

@@ -1,0 +1,87 @@
+//! Clearance in the navmesh view, driven headlessly: the colouring turned on works the
+//! clearance out and the legend gives its radii in world units; a disc radius greys the
+//! corridors one unit wide (clearance 0.5) and marks their portals; the tooltip gives a
+//! triangle's clearance; a large mesh's clearance is worked out on the worker.
+
+use crate::common;
+use common::{app, harness};
+use egui_kittest::kittest::Queryable;
+use navlab::geom::Vec2;
+
+#[test]
+fn the_clearance_colouring_and_a_disc_radius_show_what_is_too_narrow() {
+    let mut h = harness(app());
+    assert!(
+        h.state().scenes.navmesh.clearance().is_none(),
+        "not worked out until asked"
+    );
+    h.get_by_label("Colour by clearance").click();
+    h.run_steps(3);
+    let navmesh = &h.state().scenes.navmesh;
+    let clearance = navmesh.clearance().expect("worked out").clone();
+    let widest = clearance.triangles().iter().copied().fold(0.0, f64::max);
+    let label = format!("clearance {widest:.2} (the widest)");
+    let legend = |h: &egui_kittest::Harness<'_, navlab::app::NavlabApp>| -> Vec<String> {
+        let rows = h.state().scenes.navmesh.search_legend();
+        rows.into_iter().map(|row| row.text).collect()
+    };
+    assert!(legend(&h).contains(&label), "{label} in {:?}", legend(&h));
+    // The corridor between the first two rooms: one unit wide.
+    let corridor = Vec2::new(7.0, 4.5);
+    let t = navmesh
+        .mesh()
+        .locate(corridor)
+        .expect("on the mesh")
+        .triangle;
+    assert!(
+        (clearance.triangle(t) - 0.5).abs() < 1e-9,
+        "{}",
+        clearance.triangle(t)
+    );
+
+    h.state_mut().scenes.navmesh.settings.display.fit_radius = 0.6;
+    h.run_steps(2);
+    assert!(
+        legend(&h).contains(&"portal no disc of radius 0.60 crosses".to_owned()),
+        "the legend names the narrow portals: {:?}",
+        legend(&h)
+    );
+    let view = h.state().scenes.navmesh.last_view().expect("drawn");
+    h.hover_at(view.screen_from_world(corridor));
+    h.run_steps(40);
+    assert!(
+        h.query_all_by_label_contains("clearance 0.500").count() >= 1,
+        "the tooltip gives the triangle's clearance"
+    );
+    h.get_by_label("Colour by clearance").click();
+    h.run_steps(2);
+    assert!(!legend(&h).contains(&label), "the colouring off");
+}
+
+#[test]
+fn a_large_meshs_clearance_is_worked_out_on_the_worker() {
+    use navlab::navmesh::generate::{GridMeshSpec, jittered_grid};
+    let mut h = harness(app());
+    let mesh = jittered_grid(GridMeshSpec::with_about(12_000, 3));
+    let triangles = mesh.triangles().len();
+    h.state_mut().scenes.navmesh.set_mesh(
+        mesh,
+        navlab::app::navmesh_scene::MeshSource::Generated("a grid".into()),
+    );
+    h.state_mut().scenes.navmesh.wait_for_query();
+    h.run_steps(1);
+    h.get_by_label("Colour by clearance").click();
+    h.run_steps(2);
+    // Asked for and not there at once (a few frames take far less than the work): the
+    // panel says it is being worked out.
+    assert!(h.state().scenes.navmesh.clearance().is_none());
+    assert!(
+        h.query_all_by_label_contains("working out the clearance")
+            .count()
+            >= 1
+    );
+    h.state_mut().scenes.navmesh.wait_for_clearance();
+    h.run_steps(2);
+    let clearance = h.state().scenes.navmesh.clearance().expect("worked out");
+    assert_eq!(clearance.triangles().len(), triangles);
+}
