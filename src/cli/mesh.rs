@@ -111,6 +111,7 @@ pub(super) struct PathQuery {
     pub area_costs: Vec<(String, f64)>,
     pub links: super::args::LinkArgs,
     pub optimal: bool,
+    pub max_radius: bool,
     pub steps: bool,
     pub trace: Option<std::path::PathBuf>,
 }
@@ -130,6 +131,7 @@ pub(super) fn path_command(
         area_costs,
         links,
         optimal,
+        max_radius,
         steps,
         trace,
     } = query;
@@ -162,6 +164,9 @@ pub(super) fn path_command(
     };
     if optimal {
         return optimal_path_command(&mesh, from, to, walk, json, &area_costs);
+    }
+    if max_radius {
+        return max_radius_command(&mesh, mesh_path, from, to, json);
     }
     let options = QueryOptions {
         cost: cost_model(cost),
@@ -571,6 +576,79 @@ pub(super) fn info_command(
         Err(code) => return code,
     };
     print_summary(&crate::input::shown(mesh_path), &mesh.summary(), json)
+}
+
+/// `navlab path --max-radius`: the largest agent from `from` to `to`, and what stops a larger.
+fn max_radius_command(
+    mesh: &NavMesh,
+    mesh_path: &std::path::Path,
+    from: Vec2,
+    to: Vec2,
+    json: bool,
+) -> ExitCode {
+    use crate::navmesh::widest::{RouteLimit, widest_route};
+    let (Some(start), Some(goal)) = (mesh.locate(from), mesh.locate(to)) else {
+        complain!(
+            "error: {}: the start or the goal is not on the mesh",
+            crate::input::shown(mesh_path)
+        );
+        return ExitCode::from(2);
+    };
+    let route = widest_route(mesh, &start, &goal);
+    let portal = match route.limit {
+        RouteLimit::Portal(edge) => mesh.clearance().portal_room(mesh, edge),
+        _ => None,
+    };
+    let limit = match route.limit {
+        RouteLimit::Portal(_) => "portal",
+        RouteLimit::Start => "start",
+        RouteLimit::Goal => "goal",
+        RouteLimit::NoRoute => "no_route",
+    };
+    if json {
+        say!(
+            "{}",
+            json!({
+                "from": start.point,
+                "to": goal.point,
+                "max_radius": route.radius,
+                "limit": limit,
+                "portal": portal,
+                "route": route.triangles,
+            })
+        );
+        return ExitCode::SUCCESS;
+    }
+    let decimal = |v: f64| crate::words::decimal(v, 2);
+    let point = |p: Vec2| format!("({}, {})", decimal(p.x), decimal(p.y));
+    let what = match (route.limit, portal) {
+        (RouteLimit::NoRoute, _) => {
+            say!(
+                "no route from {} to {}: they are on different islands",
+                point(start.point),
+                point(goal.point)
+            );
+            return ExitCode::SUCCESS;
+        }
+        (RouteLimit::Start, _) => "the start: a wall is that near it".to_owned(),
+        (RouteLimit::Goal, _) => "the goal: a wall is that near it".to_owned(),
+        (_, Some(p)) => format!(
+            "the portal from {} to {} ({} long), crossed at its widest at {}",
+            point(p.from),
+            point(p.to),
+            decimal(p.length),
+            point(p.centre)
+        ),
+        (_, None) => "a portal".to_owned(),
+    };
+    say!(
+        "the largest agent from {} to {} has radius {} ({} wide); what stops a larger one: {what}",
+        point(start.point),
+        point(goal.point),
+        decimal(route.radius),
+        decimal(2.0 * route.radius)
+    );
+    ExitCode::SUCCESS
 }
 
 /// `navlab clearance`: each island's widest disc and narrowest portals.

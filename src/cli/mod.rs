@@ -87,6 +87,12 @@ pub enum Command {
         /// (plus the links' costs), area costs left out.
         #[arg(long)]
         optimal: bool,
+        /// Instead of a path, the largest agent that can go from the start to the goal: the
+        /// radius of the largest disc that stands at both and crosses every portal of some
+        /// route (the portals' clearance, `navlab clearance`), and the portal (or the end)
+        /// that stops a larger one.
+        #[arg(long, conflicts_with_all = ["optimal", "steps", "trace"])]
+        max_radius: bool,
         /// Also list every step of A* and of the funnel, explained, each with its line of
         /// `navlab pseudocode navmesh-astar` or `funnel` (in the JSON as "steps").
         #[arg(long, conflicts_with = "optimal")]
@@ -508,6 +514,7 @@ pub fn run(command: Command) -> ExitCode {
             area_costs,
             links,
             optimal,
+            max_radius,
             steps,
             trace,
             json,
@@ -522,6 +529,7 @@ pub fn run(command: Command) -> ExitCode {
                 area_costs,
                 links,
                 optimal,
+                max_radius,
                 steps,
                 trace,
             },

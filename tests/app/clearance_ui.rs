@@ -1,7 +1,8 @@
 //! Clearance in the navmesh view, driven headlessly: the colouring turned on works the
 //! clearance out and the legend gives its radii in world units; a disc radius greys the
-//! corridors one unit wide (clearance 0.5) and marks their portals; the tooltip gives a
-//! triangle's clearance; a large mesh's clearance is worked out on the worker.
+//! corridors one unit wide (clearance 0.5), marks their portals and names the one that stops
+//! the disc between the start and goal; the tooltip gives a triangle's clearance; a large
+//! mesh's clearance is worked out on the worker.
 
 use crate::common;
 use common::{app, harness};
@@ -46,6 +47,33 @@ fn the_clearance_colouring_and_a_disc_radius_show_what_is_too_narrow() {
         "the legend names the narrow portals: {:?}",
         legend(&h)
     );
+    // Between the start and the goal every route crosses a corridor: what stops the disc is
+    // named, with the largest radius that goes through.
+    let route = h
+        .state()
+        .scenes
+        .navmesh
+        .widest_route()
+        .cloned()
+        .expect("a route");
+    assert!((route.radius - 0.5).abs() < 1e-9, "{route:?}");
+    assert!(
+        h.query_all_by_label_contains("No route for radius 0.60")
+            .count()
+            >= 1
+    );
+    assert!(
+        legend(&h).contains(&"the portal that stops the radius between start and goal".to_owned())
+    );
+    h.state_mut().scenes.navmesh.settings.display.fit_radius = 0.4;
+    h.run_steps(2);
+    assert!(
+        h.query_all_by_label_contains("A disc of radius 0.40 crosses every portal")
+            .count()
+            >= 1
+    );
+    h.state_mut().scenes.navmesh.settings.display.fit_radius = 0.6;
+    h.run_steps(2);
     let view = h.state().scenes.navmesh.last_view().expect("drawn");
     h.hover_at(view.screen_from_world(corridor));
     h.run_steps(40);

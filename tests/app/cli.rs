@@ -1949,18 +1949,69 @@ fn build_finds_links_that_path_takes() {
     assert!(stderr.contains("--link number 1"), "{stderr}");
 }
 
+/// Two 6 × 6 rooms side by side, joined by a doorway from z = 2.5 to 3.5 at x = 6..7.
+const DOORWAY_OBJ: &str = "\
+v 0 0 0\nv 6 0 0\nv 6 0 2.5\nv 6 0 3.5\nv 6 0 6\nv 0 0 6\n\
+v 7 0 0\nv 13 0 0\nv 13 0 6\nv 7 0 6\nv 7 0 3.5\nv 7 0 2.5\n\
+f 1 2 3 4 5 6\nf 7 8 9 10 11 12\nf 3 12 11 4\n";
+
+/// `navlab path --max-radius`: between the two rooms the doorway stops any agent of radius
+/// over 0.5 (as text and JSON); beside a wall the start does; the other command options that
+/// make a path are refused with it.
+#[test]
+fn path_max_radius_names_the_doorway_that_stops_a_larger_agent() {
+    let dir = tempfile::tempdir().expect("temp");
+    let mesh = write_obj(dir.path(), "doorway.obj", DOORWAY_OBJ);
+    let (code, stdout, stderr) = navlab(&[
+        "path",
+        &mesh,
+        "--from",
+        "3,3",
+        "--to",
+        "10,3",
+        "--max-radius",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["max_radius"].as_f64(), Some(0.5));
+    assert_eq!(v["limit"], "portal");
+    let x = v["portal"]["centre"]["x"].as_f64().expect("x");
+    assert!((6.0..=7.0).contains(&x), "{v}");
+    let (code, stdout, _) = navlab(&[
+        "path",
+        &mesh,
+        "--from",
+        "0.2,3",
+        "--to",
+        "10,3",
+        "--max-radius",
+    ]);
+    assert_eq!(code, Some(0));
+    assert!(
+        stdout.contains("has radius 0.20") && stdout.contains("the start"),
+        "{stdout}"
+    );
+    let (code, _, _) = navlab(&[
+        "path",
+        &mesh,
+        "--from",
+        "3,3",
+        "--to",
+        "10,3",
+        "--max-radius",
+        "--optimal",
+    ]);
+    assert_eq!(code, Some(2), "--optimal is another answer");
+}
+
 /// `navlab clearance`: on two rooms joined by a doorway one unit wide in a wall, the narrowest
 /// portals are the doorway's (clearance half its width, whatever their length), and each
 /// room's centre holds the largest disc; as text too; a file that is not there is exit 2.
 #[test]
 fn clearance_names_the_doorway_as_the_narrowest_portal() {
     let dir = tempfile::tempdir().expect("temp");
-    // Two 6 × 6 rooms side by side, joined by a doorway from z = 2.5 to 3.5 at x = 6..7.
-    let obj = "\
-v 0 0 0\nv 6 0 0\nv 6 0 2.5\nv 6 0 3.5\nv 6 0 6\nv 0 0 6\n\
-v 7 0 0\nv 13 0 0\nv 13 0 6\nv 7 0 6\nv 7 0 3.5\nv 7 0 2.5\n\
-f 1 2 3 4 5 6\nf 7 8 9 10 11 12\nf 3 12 11 4\n";
-    let mesh = write_obj(dir.path(), "doorway.obj", obj);
+    let mesh = write_obj(dir.path(), "doorway.obj", DOORWAY_OBJ);
     let (code, stdout, stderr) = navlab(&["clearance", &mesh, "--json", "--narrowest", "2"]);
     assert_eq!(code, Some(0), "{stderr}");
     let v: Value = serde_json::from_str(&stdout).expect("json");

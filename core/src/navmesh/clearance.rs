@@ -36,8 +36,10 @@ use rstar::{AABB, RTree};
 use serde::Serialize;
 
 /// The clearance of every portal and triangle of a mesh, with where each is reached.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Clearance {
+    /// The walls, for the room at any point.
+    walls: Walls,
     /// Per edge: the portal's clearance (0 for a wall).
     portals: Vec<f64>,
     /// Per edge: the centre of the largest disc crossing it.
@@ -52,7 +54,15 @@ impl Clearance {
     /// The clearance of every portal and triangle of `mesh`.
     pub fn of(mesh: &NavMesh) -> Self {
         let walls = Walls::of(mesh);
-        let mut out = Self::default();
+        let mut out = Self {
+            walls: Walls {
+                islands: Vec::new(),
+            },
+            portals: Vec::new(),
+            portal_centres: Vec::new(),
+            triangles: Vec::new(),
+            triangle_centres: Vec::new(),
+        };
         for edge in mesh.edges() {
             let [a, b] = edge.vertices.map(|v| mesh.vertices()[v]);
             let island = edge.triangles.first().map(|&t| mesh.island_of(t));
@@ -77,7 +87,13 @@ impl Clearance {
             out.triangles.push(room);
             out.triangle_centres.push(at);
         }
+        out.walls = walls;
         out
+    }
+
+    /// The room at `p` on island `island`: its distance to the nearest wall there.
+    pub fn room(&self, island: usize, p: Vec2) -> f64 {
+        self.walls.distance(island, p)
     }
 
     /// Edge `e`'s clearance as a portal (0 for a wall or an edge not on the mesh).

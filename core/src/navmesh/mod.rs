@@ -34,6 +34,7 @@ pub mod timeline;
 mod vertex_pairs;
 pub mod walk;
 pub mod walkable;
+pub mod widest;
 
 pub use build::{BuildError, BuildOptions, BuildReport};
 pub use locate::{Floor, Location};

@@ -31,6 +31,7 @@ impl NavmeshScene {
         self.paint(&painter, view);
         self.paint_edits(&painter, view, response.hover_pos());
         self.paint_links(&painter, view, response.hover_pos());
+        self.paint_limiting_portal(&painter, view);
         let caption = crate::app::camera::paint_caption(&painter, rect, self.current_explanation());
         self.screen.legend_rect = if self.settings.display.legend {
             self.paint_legend(&painter, view, caption)

@@ -9,6 +9,7 @@ use crate::app::legend::LegendRow;
 use crate::navmesh::NavMesh;
 use crate::navmesh::TriId;
 use crate::navmesh::clearance::Clearance;
+use crate::navmesh::widest::{RouteLimit, WidestRoute};
 use egui::{Color32, Ui};
 use std::sync::Arc;
 
@@ -21,6 +22,17 @@ pub const TOO_NARROW: Color32 = Color32::from_rgb(60, 62, 68);
 
 /// A portal too narrow for the agent radius.
 pub const NARROW_PORTAL: Color32 = Color32::from_rgb(255, 70, 70);
+
+/// The portal that stops the disc radius set between the start and goal.
+pub const LIMITING_PORTAL: Color32 = Color32::from_rgb(255, 90, 230);
+
+/// What a widest route was found for: the mesh (its address) and the ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WidestKey {
+    mesh: usize,
+    ends: [[u64; 2]; 2],
+    triangles: [TriId; 2],
+}
 
 /// The clearance being worked out for the mesh shown.
 pub struct ClearanceJobs {
@@ -101,6 +113,7 @@ impl NavmeshScene {
             jobs.asked = None;
         }
         if !self.clearance_wanted() || self.clearance().is_some() {
+            self.poll_widest();
             return false;
         }
         let mesh = Arc::clone(self.view.mesh());
@@ -121,6 +134,109 @@ impl NavmeshScene {
             return false;
         }
         true
+    }
+
+    /// The widest route between the path's start and goal, worked out again when the mesh
+    /// or the ends change (only while a disc radius is set).
+    fn poll_widest(&mut self) {
+        let radius = self.settings.display.fit_radius;
+        let ends = self.query.timeline.path.as_ref().map(|p| (p.start, p.goal));
+        let (Some(clearance), Some((start, goal))) = (self.clearance().cloned(), ends) else {
+            self.screen.widest = None;
+            return;
+        };
+        if radius <= 0.0 {
+            self.screen.widest = None;
+            return;
+        }
+        let mesh = Arc::clone(self.view.mesh());
+        let key = WidestKey {
+            mesh: Arc::as_ptr(&mesh) as usize,
+            ends: [start.point, goal.point].map(|p| [p.x.to_bits(), p.y.to_bits()]),
+            triangles: [start.triangle, goal.triangle],
+        };
+        if self.screen.widest.as_ref().is_some_and(|(k, _)| *k == key) {
+            return;
+        }
+        let route = crate::navmesh::widest::widest_route_with(&mesh, &clearance, &start, &goal);
+        self.screen.widest = Some((key, route));
+    }
+
+    /// The widest route between the start and goal, when a disc radius is set.
+    pub fn widest_route(&self) -> Option<&WidestRoute> {
+        self.screen.widest.as_ref().map(|(_, route)| route)
+    }
+
+    /// What the widest route says of the disc radius set: it fits, or what stops it.
+    pub fn radius_sentence(&self) -> Option<String> {
+        let route = self.widest_route()?;
+        let radius = self.settings.display.fit_radius;
+        let mesh = self.view.mesh();
+        let clearance = self.clearance()?;
+        Some(match route.limit {
+            RouteLimit::NoRoute => "The start and goal are on different islands.".to_owned(),
+            _ if route.radius >= radius => format!(
+                "A disc of radius {radius:.2} crosses every portal of a route from the start to \
+                 the goal (the largest that does: {:.2}).",
+                route.radius
+            ),
+            RouteLimit::Portal(edge) => {
+                let centre = clearance.portal_centre(edge).unwrap_or_default();
+                let length = clearance.portal_room(mesh, edge).map_or(0.0, |p| p.length);
+                format!(
+                    "No route for radius {radius:.2}: the portal at ({:.2}, {:.2}) lets through \
+                     radius {:.2} at most ({:.2} wide, {length:.2} long), and every route has \
+                     one as narrow. The largest agent that reaches the goal has radius {:.2}.",
+                    centre.x,
+                    centre.y,
+                    route.radius,
+                    2.0 * route.radius,
+                    route.radius
+                )
+            }
+            RouteLimit::Start | RouteLimit::Goal => format!(
+                "No room for radius {radius:.2}: the {} is {:.2} from a wall.",
+                if route.limit == RouteLimit::Start {
+                    "start"
+                } else {
+                    "goal"
+                },
+                route.radius
+            ),
+        })
+    }
+
+    /// Outlines the portal that stops the disc radius set, with its radius.
+    pub(super) fn paint_limiting_portal(
+        &self,
+        painter: &egui::Painter,
+        view: crate::app::camera::View,
+    ) {
+        let radius = self.settings.display.fit_radius;
+        let (Some(route), Some(clearance)) = (self.widest_route(), self.clearance()) else {
+            return;
+        };
+        let RouteLimit::Portal(edge) = route.limit else {
+            return;
+        };
+        if route.radius >= radius {
+            return;
+        }
+        let Some(portal) = clearance.portal_room(self.view.mesh(), edge) else {
+            return;
+        };
+        let (a, b) = (
+            view.screen_from_world(portal.from),
+            view.screen_from_world(portal.to),
+        );
+        painter.line_segment([a, b], egui::Stroke::new(7.0, Color32::WHITE));
+        painter.line_segment([a, b], egui::Stroke::new(4.0, LIMITING_PORTAL));
+        crate::app::camera::paint_tag(
+            painter,
+            a.lerp(b, 0.5) + egui::vec2(8.0, -8.0),
+            format!("radius {:.2} at most", portal.clearance),
+            LIMITING_PORTAL,
+        );
     }
 
     /// Waits for the clearance being worked out (tests and pictures).
@@ -191,6 +307,16 @@ impl NavmeshScene {
                 rows.push(LegendRow::fill(clearance_colour(share), words));
             }
         }
+        let stopped = self
+            .widest_route()
+            .is_some_and(|r| matches!(r.limit, RouteLimit::Portal(_)) && r.radius < d.fit_radius);
+        if stopped {
+            rows.push(LegendRow::line(
+                LIMITING_PORTAL,
+                4.0,
+                "the portal that stops the radius between start and goal",
+            ));
+        }
         if d.fit_radius > 0.0 {
             rows.push(LegendRow::fill(
                 TOO_NARROW,
@@ -239,6 +365,9 @@ impl NavmeshScene {
                 ui.spinner();
                 ui.label("working out the clearance…");
             });
+        }
+        if let Some(sentence) = self.radius_sentence() {
+            ui.label(egui::RichText::new(sentence).small());
         }
     }
 

@@ -32,6 +32,11 @@ pub struct Screen {
     pub(super) pending_notice: Option<String>,
     /// The clearance being worked out.
     pub(super) clearance_jobs: super::clearance::ClearanceJobs,
+    /// The widest route between the start and goal, for the mesh and ends it was found for.
+    pub(super) widest: Option<(
+        super::clearance::WidestKey,
+        crate::navmesh::widest::WidestRoute,
+    )>,
 }
 
 impl Default for Screen {
@@ -48,6 +53,7 @@ impl Default for Screen {
             link_verdicts: None,
             pending_notice: None,
             clearance_jobs: Default::default(),
+            widest: None,
         }
     }
 }
