@@ -6,7 +6,7 @@
 use super::LevelScene;
 use crate::app::camera::View;
 use crate::app::legend::LegendRow;
-use crate::app::navmesh_scene::links::{arc_points, arrow_head, link_colour};
+use crate::app::navmesh_scene::links::{arc_points, arrow_head, distance_to_segment, link_colour};
 use crate::geom::Vec2;
 use crate::level::{BuildSettings, LinkCandidate, LinkSearch, Rejection, Stage};
 use crate::navmesh::NavMesh;
@@ -123,17 +123,6 @@ fn drawn_end(c: &LinkCandidate) -> Vec2 {
         Err(Rejection::NoLanding) => c.from.lerp(c.to, 0.25),
         _ => c.to,
     }
-}
-
-/// The distance on screen from `p` to the segment from `a` to `b`.
-fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
-    let ab = b - a;
-    let t = if ab.length_sq() > 0.0 {
-        ((p - a).dot(ab) / ab.length_sq()).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    p.distance(a + ab * t)
 }
 
 impl LevelScene {

@@ -415,7 +415,7 @@ fn cost_ui(ui: &mut Ui, cost: &mut LinkCost, id: &str) {
 }
 
 /// How far `p` is from the segment `a`–`b`, on screen.
-fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
+pub fn distance_to_segment(p: Pos2, a: Pos2, b: Pos2) -> f32 {
     let v = |q: Pos2| Vec2::new(f64::from(q.x), f64::from(q.y));
     let near = crate::geom::closest_point_on_segment(v(a), v(b), v(p));
     v(p).distance(near) as f32
