@@ -72,6 +72,14 @@ pub struct LevelPart {
     /// [`MAX_VOLUMES`](crate::level::MAX_VOLUMES)).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub volumes: Vec<crate::level::MarkedVolume>,
+    /// Whether off-mesh links are looked for on the navmesh built (kept only when not).
+    #[serde(default = "looks_for_links", skip_serializing_if = "Clone::clone")]
+    pub links: bool,
+}
+
+/// Off-mesh links are looked for unless a lesson says not.
+fn looks_for_links() -> bool {
+    true
 }
 
 /// The most mobs a lesson holds.
@@ -590,6 +598,7 @@ impl NavlabApp {
             cut: scene.cut(),
             camera,
             volumes: scene.volumes().to_vec(),
+            links: scene.finds_links(),
         })
     }
 
@@ -769,6 +778,7 @@ impl NavlabApp {
                 .section
                 .map(|[a, b]| [Vec2::new(a[0], a[1]), Vec2::new(b[0], b[1])]);
             let asked = part.asked.map(|at| (at, part.floor));
+            self.scenes.level.look_for_links_next(part.links);
             self.scenes.level.restore(
                 geometry,
                 part.settings,

@@ -519,11 +519,15 @@ fn a_level_lesson_reopens_the_level_its_settings_the_question_and_the_section() 
     let path = dir.path().join("slab.navlab");
     let mut first = level_app(&file);
     assert!(first.scenes.level.why().is_some_and(|w| !w.is_kept()));
+    // Links not looked for: the lesson keeps that.
+    first.scenes.level.set_find_links(false);
+    first.scenes.level.wait_for_build();
     let before = picture(&mut first);
     first.save_lesson(&path).expect("saved");
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).expect("written")).expect("JSON");
     assert_eq!(json["scene"], "Level");
+    assert_eq!(json["level"]["links"], false);
     assert_eq!(json["level"]["level"]["path"], "slab.obj", "{json}");
     assert_eq!(json["level"]["settings"]["agent_radius"], 0.3);
 
@@ -532,6 +536,7 @@ fn a_level_lesson_reopens_the_level_its_settings_the_question_and_the_section() 
     assert_eq!(second.settings.scene, SceneKind::Level);
     let level = &second.scenes.level;
     assert_eq!(level.build_settings().agent_radius, 0.3);
+    assert!(!level.finds_links() && level.found_links().is_none());
     assert_eq!(level.shown_step(), 5);
     assert_eq!(
         level.why().map(|w| w.reason),

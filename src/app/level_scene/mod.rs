@@ -563,6 +563,16 @@ impl LevelScene {
         self.settings.links && self.level.faces.len() <= MAX_FACES_FOR_LINKS
     }
 
+    /// Whether off-mesh links are looked for on the navmesh built.
+    pub fn finds_links(&self) -> bool {
+        self.settings.links
+    }
+
+    /// Looks for off-mesh links, or not, from the next build on (no build now).
+    pub fn look_for_links_next(&mut self, links: bool) {
+        self.settings.links = links;
+    }
+
     /// Looks for off-mesh links on the navmesh built, or not, and builds again.
     pub fn set_find_links(&mut self, links: bool) {
         if links != self.settings.links {
