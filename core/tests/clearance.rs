@@ -221,6 +221,34 @@ fn a_corridor_and_a_room_have_the_clearance_their_shape_says() {
     common::assert_close(widest, 3.0, 1e-12);
 }
 
+/// A round room drawn with many sides: at its centre every wall is equally near, more than
+/// the Voronoi step tries; the widest disc is still the room's inner radius (to 1e-6), and a
+/// room of 500 sides is worked out as well (the search is bounded).
+#[test]
+fn a_round_room_holds_a_disc_of_its_inner_radius() {
+    for sides in [64usize, 500] {
+        let radius = 10.0;
+        let mut points = vec![(0.0, 0.0)];
+        points.extend((0..sides).map(|k| {
+            let a = std::f64::consts::TAU * k as f64 / sides as f64;
+            (radius * a.cos(), radius * a.sin())
+        }));
+        // A fan round the centre.
+        let fans: Vec<Vec<usize>> = (0..sides)
+            .map(|k| vec![0, 1 + k, 1 + (k + 1) % sides])
+            .collect();
+        let polygons: Vec<&[usize]> = fans.iter().map(Vec::as_slice).collect();
+        let mesh = common::mesh_2d(&points, &polygons);
+        let clearance = Clearance::of(&mesh);
+        let widest = clearance.triangles().iter().copied().fold(0.0, f64::max);
+        let inner = radius * (std::f64::consts::PI / sides as f64).cos();
+        assert!(
+            (widest - inner).abs() < 1e-6 * radius,
+            "{sides} sides: {widest} against {inner}"
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: common::cases_or(24),

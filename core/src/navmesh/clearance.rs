@@ -22,12 +22,15 @@
 //! ([`rstar`]) within a bound of the answer (the least, over a few walls, of a wall's farthest
 //! distance from a corner). Along a portal every wall's squared distance is a quadratic between
 //! the points where its nearest feature changes, so the changes of nearest wall are roots of
-//! quadratics (between walls that can be nearest there). Inside a triangle, pieces are split in
-//! four, the highest bound first, until a piece's bound is below the best room found or at most
-//! four walls can be nearest in it; their Voronoi vertices come from the equations of three
-//! features (end points and lines: a circumcentre, the meeting of bisectors, or the root of a
-//! quadratic along a bisector). Each candidate's room is measured directly and the largest
-//! taken, so a spurious candidate can never raise the answer.
+//! quadratics (between walls that can be nearest there; a portal with many walls near is split
+//! in halves first). Inside a triangle, pieces are split in four, the highest bound first,
+//! until a piece's bound is below the best room found or at most four walls can be nearest in
+//! it; their Voronoi vertices come from the equations of three features (end points and lines:
+//! a circumcentre, the meeting of bisectors, or the root of a quadratic along a bisector). Each
+//! candidate's room is measured directly and the largest taken, so a spurious candidate can
+//! never raise the answer. Where very many walls are equally near one point the splitting
+//! stops at a fixed depth (see `interior_maximum` and `widest_on_segment`): the answer is then
+//! a real point's room within a tiny piece of the most, and no mesh makes the work unbounded.
 
 use super::{EdgeId, NavMesh, TriId};
 use crate::geom::{Vec2, closest_point_on_segment, orient};
@@ -353,16 +356,28 @@ impl Walls {
     }
 }
 
-/// Below this depth a region is split no further: its candidate walls' Voronoi vertices are
-/// all tried (four or more walls equally near a point, as at a square room's centre).
-const MAX_SPLITS: usize = 12;
+/// Below this depth (pieces 2⁻²⁴ of the triangle across) a piece is split no further.
+const MAX_SPLITS: usize = 24;
+
+/// At most this many walls' Voronoi vertices are tried in a piece split no further (their
+/// count grows as the cube of the walls').
+const MAX_VORONOI_WALLS: usize = 8;
+
+/// At most this many pieces of one triangle are searched.
+const MAX_PIECES: usize = 4096;
 
 /// The most room inside the triangle `corners`, if more than `best` (the most on its edges):
 /// a local maximum inside is a Voronoi vertex of three walls, all of them among the walls
 /// that can be nearest somewhere in the region holding it. The triangle is split in four
 /// again and again; a piece is dropped when its bound (see [`Walls::bound`]) is no more than
 /// the best found, and searched when at most four walls can be nearest in it (none when at
-/// most two: two walls have no vertex).
+/// most two: two walls have no vertex). Every piece's centre is measured too.
+///
+/// Exact but where more than [`MAX_VORONOI_WALLS`] walls are equally near one point (the
+/// centre of a round room drawn with many sides), or a triangle takes more than
+/// [`MAX_PIECES`] pieces: there the answer is a point's real room within a piece's size
+/// (2⁻²⁴ of the triangle) of the most, or the best found within the pieces searched — so a
+/// hostile mesh cannot make the search run on.
 fn interior_maximum(
     walls: &[Line<[f64; 2]>],
     corners: [Vec2; 3],
@@ -386,8 +401,9 @@ fn interior_maximum(
             })
             .fold(f64::INFINITY, f64::min)
     };
-    // The pieces, the most promising (highest bound) first.
+    // The pieces, the most promising (highest bound) first, and how many were split.
     let mut pieces = std::collections::BinaryHeap::new();
+    let mut searched = 0usize;
     pieces.push(Piece {
         bound: bound_of(walls, &corners),
         corners,
@@ -426,7 +442,7 @@ fn interior_maximum(
         if near.len() <= 2 {
             continue;
         }
-        if near.len() <= 4 || depth >= MAX_SPLITS {
+        if near.len() <= 4 || (depth >= MAX_SPLITS && near.len() <= MAX_VORONOI_WALLS) {
             for p in voronoi_vertices(&near) {
                 if p.is_finite() && inside(piece, p) {
                     let room = room(&near, p);
@@ -435,6 +451,10 @@ fn interior_maximum(
                     }
                 }
             }
+            continue;
+        }
+        searched += 1;
+        if depth >= MAX_SPLITS || searched >= MAX_PIECES {
             continue;
         }
         let [p, q, r] = piece;
@@ -600,9 +620,67 @@ fn room(walls: &[Line<[f64; 2]>], p: Vec2) -> f64 {
         .fold(f64::INFINITY, f64::min)
 }
 
+/// At most this many walls are taken along a piece of a segment at once (the work grows as
+/// the square of the walls'); a piece with more is split first.
+const MAX_SEGMENT_WALLS: usize = 8;
+
+/// Below this depth (pieces 2⁻⁴⁰ of the segment) a piece of a segment is split no further.
+const MAX_SEGMENT_SPLITS: usize = 40;
+
 /// The point of segment `ab` farthest from every one of `walls` (its least distance to them
-/// largest), and that distance.
+/// largest), and that distance. The segment is split in halves, the highest bound first,
+/// while more than [`MAX_SEGMENT_WALLS`] walls can be nearest on a piece; a piece is dropped
+/// once its bound (a wall's larger distance from its ends, the least over the walls) is no
+/// more than the best found. Exact but where more walls than that are equally near one point
+/// (then within a piece, 2⁻⁴⁰ of the segment, of the most).
 fn widest_on_segment(walls: &[Line<[f64; 2]>], a: Vec2, b: Vec2) -> (f64, Vec2) {
+    if walls.len() <= MAX_SEGMENT_WALLS {
+        return widest_on_piece(walls, a, b);
+    }
+    let mut best = [a, b]
+        .map(|p| (room(walls, p), p))
+        .into_iter()
+        .fold((f64::NEG_INFINITY, a), |x, y| if y.0 > x.0 { y } else { x });
+    let bound_of = |near: &[Line<[f64; 2]>], p: Vec2, q: Vec2| {
+        near.iter()
+            .map(|w| segment_distance(w, p).max(segment_distance(w, q)))
+            .fold(f64::INFINITY, f64::min)
+    };
+    let mut pieces = vec![(a, b, walls.to_vec(), 0usize)];
+    let mut searched = 0usize;
+    while let Some((p, q, near, depth)) = pieces.pop() {
+        let bound = bound_of(&near, p, q);
+        if bound <= best.0 {
+            continue;
+        }
+        let near: Vec<Line<[f64; 2]>> = near
+            .into_iter()
+            .filter(|w| may_be_within(w, &[p, q], bound))
+            .collect();
+        if near.len() <= MAX_SEGMENT_WALLS {
+            let piece = widest_on_piece(&near, p, q);
+            if piece.0 > best.0 {
+                best = piece;
+            }
+            continue;
+        }
+        let middle = p.midpoint(q);
+        let there = room(&near, middle);
+        if there > best.0 {
+            best = (there, middle);
+        }
+        searched += 1;
+        if depth < MAX_SEGMENT_SPLITS && searched < MAX_PIECES {
+            pieces.push((p, middle, near.clone(), depth + 1));
+            pieces.push((middle, q, near, depth + 1));
+        }
+    }
+    best
+}
+
+/// The point of segment `ab` farthest from every one of `walls`, exactly: where the nearest
+/// wall changes, among the points where each wall's nearest feature changes.
+fn widest_on_piece(walls: &[Line<[f64; 2]>], a: Vec2, b: Vec2) -> (f64, Vec2) {
     let d = b - a;
     // Where each wall's nearest feature changes along the segment: its projection passing
     // one of its ends.

@@ -14,7 +14,7 @@ use egui::{Color32, Ui};
 use std::sync::Arc;
 
 /// Meshes with at least this many triangles have their clearance worked out on the worker
-/// (about 15 to 40 µs a triangle).
+/// (about 15 to 45 µs a triangle).
 const BACKGROUND_TRIANGLES: usize = 5_000;
 
 /// A triangle too narrow for the agent radius: drawn over in this.
