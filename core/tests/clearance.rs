@@ -241,6 +241,7 @@ fn a_round_room_holds_a_disc_of_its_inner_radius() {
         let mesh = common::mesh_2d(&points, &polygons);
         let clearance = Clearance::of(&mesh);
         let widest = clearance.triangles().iter().copied().fold(0.0, f64::max);
+        assert_eq!(clearance.widest(), widest);
         let inner = radius * (std::f64::consts::PI / sides as f64).cos();
         assert!(
             (widest - inner).abs() < 1e-6 * radius,

@@ -3,6 +3,28 @@
 
 use egui::{Color32, Visuals};
 
+/// The colour `t` of the way along `stops` (0 the first, 1 the last; outside or not a number,
+/// the nearer end), each stretch between two stops an even blend: the colour scales of the
+/// height and clearance fills.
+pub fn ramp(stops: &[[f32; 3]], t: f64) -> Color32 {
+    let [.., _, _] = stops else {
+        return stops.first().map_or(Color32::GRAY, |&[r, g, b]| {
+            Color32::from_rgb(r.round() as u8, g.round() as u8, b.round() as u8)
+        });
+    };
+    let t = if t.is_finite() {
+        t.clamp(0.0, 1.0)
+    } else {
+        0.0
+    } as f32;
+    let x = t * (stops.len() - 1) as f32;
+    let k = (x.floor() as usize).min(stops.len() - 2);
+    let f = x - k as f32;
+    let [a, b] = [stops[k], stops[k + 1]];
+    let c = |i: usize| (a[i] + (b[i] - a[i]) * f).round() as u8;
+    Color32::from_rgb(c(0), c(1), c(2))
+}
+
 /// Warnings and notices (on dark panels).
 pub const WARNING: Color32 = Color32::from_rgb(240, 190, 80);
 /// Errors (on dark panels).

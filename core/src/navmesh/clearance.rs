@@ -51,6 +51,8 @@ pub struct Clearance {
     triangles: Vec<f64>,
     /// Per triangle: the centre of the largest disc centred in it.
     triangle_centres: Vec<Vec2>,
+    /// The largest finite triangle clearance (0 with none).
+    widest: f64,
 }
 
 impl Clearance {
@@ -65,6 +67,7 @@ impl Clearance {
             portal_centres: Vec::new(),
             triangles: Vec::new(),
             triangle_centres: Vec::new(),
+            widest: 0.0,
         };
         for edge in mesh.edges() {
             let [a, b] = edge.vertices.map(|v| mesh.vertices()[v]);
@@ -91,7 +94,18 @@ impl Clearance {
             out.triangle_centres.push(at);
         }
         out.walls = walls;
+        out.widest = out
+            .triangles
+            .iter()
+            .copied()
+            .filter(|c| c.is_finite())
+            .fold(0.0, f64::max);
         out
+    }
+
+    /// The largest finite clearance of a triangle (0 when there is none).
+    pub fn widest(&self) -> f64 {
+        self.widest
     }
 
     /// The room at `p` on island `island`: its distance to the nearest wall there.

@@ -66,30 +66,20 @@ impl Default for ClearanceJobs {
 /// The colour of a clearance `share` of the widest (0 narrow, 1 wide): red, orange, yellow,
 /// green, blue.
 pub fn clearance_colour(share: f64) -> Color32 {
-    let t = share.clamp(0.0, 1.0);
-    const STOPS: [[f64; 3]; 5] = [
+    const STOPS: [[f32; 3]; 5] = [
         [200.0, 50.0, 45.0],
         [235.0, 130.0, 50.0],
         [235.0, 205.0, 90.0],
         [100.0, 185.0, 115.0],
         [60.0, 135.0, 215.0],
     ];
-    let at = t * (STOPS.len() - 1) as f64;
-    let k = (at.floor() as usize).min(STOPS.len() - 2);
-    let f = at - k as f64;
-    let (a, b) = (STOPS[k], STOPS[k + 1]);
-    let channel = |i: usize| (a[i] + (b[i] - a[i]) * f).round() as u8;
-    Color32::from_rgb(channel(0), channel(1), channel(2))
+    crate::app::ink::ramp(&STOPS, share)
 }
 
-/// The widest clearance of `clearance`'s triangles that is finite (1 when none is).
+/// The widest clearance of `clearance`'s triangles that is finite (1 when none is): the
+/// colour scale's top. Worked out once, with the clearance.
 fn widest(clearance: &Clearance) -> f64 {
-    let widest = clearance
-        .triangles()
-        .iter()
-        .copied()
-        .filter(|c| c.is_finite())
-        .fold(0.0, f64::max);
+    let widest = clearance.widest();
     if widest > 0.0 { widest } else { 1.0 }
 }
 

@@ -90,17 +90,7 @@ pub fn height_colour(t: f64) -> Color32 {
         [150.0, 180.0, 60.0],
         [235.0, 220.0, 120.0],
     ];
-    let t = if t.is_finite() {
-        t.clamp(0.0, 1.0)
-    } else {
-        0.0
-    } as f32;
-    let x = t * (STOPS.len() - 1) as f32;
-    let k = (x.floor() as usize).min(STOPS.len() - 2);
-    let f = x - k as f32;
-    let [a, b] = [STOPS[k], STOPS[k + 1]];
-    let c = |i: usize| (a[i] + (b[i] - a[i]) * f).round() as u8;
-    Color32::from_rgb(c(0), c(1), c(2))
+    crate::app::ink::ramp(&STOPS, t)
 }
 
 /// One triangle as the canvas paints it: its id, then its corners, in 16 bytes, so that painting
