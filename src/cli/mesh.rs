@@ -578,6 +578,12 @@ pub(super) fn info_command(
     print_summary(&crate::input::shown(mesh_path), &mesh.summary(), json)
 }
 
+/// A point in words, to two places: "(6.00, 4.50)".
+fn point(p: Vec2) -> String {
+    let decimal = |v: f64| crate::words::decimal(v, 2);
+    format!("({}, {})", decimal(p.x), decimal(p.y))
+}
+
 /// `navlab path --max-radius`: the largest agent from `from` to `to`, and what stops a larger.
 fn max_radius_command(
     mesh: &NavMesh,
@@ -620,7 +626,6 @@ fn max_radius_command(
         return ExitCode::SUCCESS;
     }
     let decimal = |v: f64| crate::words::decimal(v, 2);
-    let point = |p: Vec2| format!("({}, {})", decimal(p.x), decimal(p.y));
     let what = match (route.limit, portal) {
         (RouteLimit::NoRoute, _) => {
             say!(
@@ -676,7 +681,6 @@ pub(super) fn clearance_command(
         return ExitCode::SUCCESS;
     }
     let decimal = |v: f64| crate::words::decimal(v, 2);
-    let point = |p: crate::geom::Vec2| format!("({}, {})", decimal(p.x), decimal(p.y));
     say!(
         "{shown}: {} triangles, {}",
         mesh.triangles().len(),

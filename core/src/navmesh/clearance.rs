@@ -314,12 +314,7 @@ impl Walls {
         std::iter::once(centre)
             .chain(points.iter().copied())
             .filter_map(|p| tree.nearest_neighbor(&[p.x, p.y]))
-            .map(|w| {
-                points
-                    .iter()
-                    .map(|&p| segment_distance(w, p))
-                    .fold(0.0, f64::max)
-            })
+            .map(|w| farthest(w, points))
             .fold(f64::INFINITY, f64::min)
     }
 
@@ -407,12 +402,7 @@ fn interior_maximum(
     // nothing in the piece has more room.
     let bound_of = |near: &[Line<[f64; 2]>], piece: &[Vec2; 3]| {
         near.iter()
-            .map(|w| {
-                piece
-                    .iter()
-                    .map(|&p| segment_distance(w, p))
-                    .fold(0.0, f64::max)
-            })
+            .map(|w| farthest(w, piece))
             .fold(f64::INFINITY, f64::min)
     };
     // The pieces, the most promising (highest bound) first, and how many were split.
@@ -626,6 +616,15 @@ fn segment_distance(w: &Line<[f64; 2]>, p: Vec2) -> f64 {
     closest_point_on_segment(a, b, p).distance(p)
 }
 
+/// The distance from wall `w` to the farthest of `points`: over their hull, the largest
+/// distance from it (the distance to a wall is convex).
+fn farthest(w: &Line<[f64; 2]>, points: &[Vec2]) -> f64 {
+    points
+        .iter()
+        .map(|&p| segment_distance(w, p))
+        .fold(0.0, f64::max)
+}
+
 /// The distance from `p` to the nearest of `walls` (infinite with none).
 fn room(walls: &[Line<[f64; 2]>], p: Vec2) -> f64 {
     walls
@@ -657,7 +656,7 @@ fn widest_on_segment(walls: &[Line<[f64; 2]>], a: Vec2, b: Vec2) -> (f64, Vec2) 
         .fold((f64::NEG_INFINITY, a), |x, y| if y.0 > x.0 { y } else { x });
     let bound_of = |near: &[Line<[f64; 2]>], p: Vec2, q: Vec2| {
         near.iter()
-            .map(|w| segment_distance(w, p).max(segment_distance(w, q)))
+            .map(|w| farthest(w, &[p, q]))
             .fold(f64::INFINITY, f64::min)
     };
     let mut pieces = vec![(a, b, walls.to_vec(), 0usize)];

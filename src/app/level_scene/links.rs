@@ -6,7 +6,9 @@
 use super::LevelScene;
 use crate::app::camera::View;
 use crate::app::legend::LegendRow;
-use crate::app::navmesh_scene::links::{arc_points, arrow_head, distance_to_segment, link_colour};
+use crate::app::navmesh_scene::links::{
+    LinkLook, arc_points, distance_to_segment, link_colour, paint_link,
+};
 use crate::geom::Vec2;
 use crate::level::{BuildSettings, LinkCandidate, LinkSearch, Rejection, Stage};
 use crate::navmesh::NavMesh;
@@ -188,31 +190,14 @@ impl LevelScene {
             let Some(link) = c.link(&found.search) else {
                 continue;
             };
-            let colour = link_colour(link.kind);
-            let points = arc_points(s(link.from), s(link.to));
-            let width = if hovered == Some(k) { 3.5 } else { 2.0 };
-            painter.add(egui::Shape::line(
-                points.clone(),
-                Stroke::new(width, colour),
-            ));
-            arrow_head(painter, &points, colour);
-            if link.both_ways {
-                let back: Vec<Pos2> = points.iter().rev().copied().collect();
-                arrow_head(painter, &back, colour);
-            }
-            for end in [s(link.from), s(link.to)] {
-                painter.circle_stroke(end, 3.0, Stroke::new(1.5, colour));
-                ends.push(end);
-            }
-            if let Some(&top) = points.get(points.len() / 2) {
-                painter.text(
-                    top + egui::vec2(0.0, -3.0),
-                    egui::Align2::CENTER_BOTTOM,
-                    number.to_string(),
-                    egui::FontId::proportional(11.0),
-                    colour,
-                );
-            }
+            let look = LinkLook {
+                width: if hovered == Some(k) { 3.5 } else { 2.0 },
+                ring: 3.0,
+                text: 11.0,
+            };
+            let ends_on_screen = [s(link.from), s(link.to)];
+            paint_link(painter, &link, ends_on_screen, number.to_string(), look);
+            ends.extend(ends_on_screen);
         }
         ends
     }

@@ -88,7 +88,7 @@ pub fn path_pieces(points: &[Pos2], segments: &[PathSegment]) -> Vec<Vec<Pos2>> 
 }
 
 /// An arrow head at the end of `points`, pointing along its last step.
-pub fn arrow_head(painter: &egui::Painter, points: &[Pos2], colour: Color32) {
+fn arrow_head(painter: &egui::Painter, points: &[Pos2], colour: Color32) {
     let [.., before, tip] = points else {
         return;
     };
@@ -100,6 +100,53 @@ pub fn arrow_head(painter: &egui::Painter, points: &[Pos2], colour: Color32) {
         colour,
         Stroke::NONE,
     ));
+}
+
+/// How a link is drawn: the arc's width, the radius of the rings at its ends, the label's size.
+#[derive(Debug, Clone, Copy)]
+pub struct LinkLook {
+    /// The arc's width.
+    pub width: f32,
+    /// The rings' radius (the label sits as far above the arc's top).
+    pub ring: f32,
+    /// The label's font size.
+    pub text: f32,
+}
+
+/// Draws `link` from `from` to `to` on screen: an arc in its kind's colour, an arrow head at
+/// each end it may be crossed towards, a ring at each end, `label` over its top; returns the
+/// arc.
+pub fn paint_link(
+    painter: &egui::Painter,
+    link: &OffMeshLink,
+    [from, to]: [Pos2; 2],
+    label: String,
+    look: LinkLook,
+) -> Vec<Pos2> {
+    let colour = link_colour(link.kind);
+    let points = arc_points(from, to);
+    painter.add(egui::Shape::line(
+        points.clone(),
+        Stroke::new(look.width, colour),
+    ));
+    arrow_head(painter, &points, colour);
+    if link.both_ways {
+        let back: Vec<Pos2> = points.iter().rev().copied().collect();
+        arrow_head(painter, &back, colour);
+    }
+    for end in [from, to] {
+        painter.circle_stroke(end, look.ring, Stroke::new(1.5, colour));
+    }
+    if let Some(&top) = points.get(points.len() / 2) {
+        painter.text(
+            top + egui::vec2(0.0, -look.ring),
+            egui::Align2::CENTER_BOTTOM,
+            label,
+            egui::FontId::proportional(look.text),
+            colour,
+        );
+    }
+    points
 }
 
 /// A link's cost in words: "4.0" (fixed) or "1.5 × length".
@@ -161,34 +208,18 @@ impl NavmeshScene {
         let selected = self.edit.link.selected.map(|k| k + first_edited);
         let hovered = pointer.and_then(|p| self.link_at(p, view, 6.0));
         for (k, link) in mesh.links().iter().enumerate() {
-            let colour = link_colour(link.kind);
-            let points = arc_points(s(link.from), s(link.to));
             let width = if crossed.contains(&k) || selected == Some(k) || hovered == Some(k) {
                 3.5
             } else {
                 2.0
             };
-            painter.add(egui::Shape::line(
-                points.clone(),
-                Stroke::new(width, colour),
-            ));
-            arrow_head(painter, &points, colour);
-            if link.both_ways {
-                let back: Vec<Pos2> = points.iter().rev().copied().collect();
-                arrow_head(painter, &back, colour);
-            }
-            for end in [s(link.from), s(link.to)] {
-                painter.circle_stroke(end, 4.0, Stroke::new(1.5, colour));
-            }
-            if let Some(&top) = points.get(points.len() / 2) {
-                painter.text(
-                    top + egui::vec2(0.0, -4.0),
-                    egui::Align2::CENTER_BOTTOM,
-                    format!("{k}: {}", cost_words(link.cost)),
-                    egui::FontId::proportional(12.0),
-                    colour,
-                );
-            }
+            let look = LinkLook {
+                width,
+                ring: 4.0,
+                text: 12.0,
+            };
+            let label = format!("{k}: {}", cost_words(link.cost));
+            paint_link(painter, link, [s(link.from), s(link.to)], label, look);
         }
         if self.edit.tool == super::editing::Tool::Link
             && let Some(from) = self.edit.link.pending
