@@ -181,6 +181,7 @@ fn path(
         cost: CostModel::Centroid,
         heuristic_weight: weight,
         area_costs: costs,
+        radius: 0.0,
     };
     find_path(mesh, from, to, options, &mut NoObserver, &mut NoObserver).expect("finite")
 }
@@ -594,7 +595,7 @@ proptest! {
         let (from, to) = (at(ends.0, ends.1), at(ends.2, ends.3));
         let cost = if midpoint { CostModel::Midpoint } else { CostModel::Centroid };
         let run = |weight: f64| {
-            let options = QueryOptions { cost, heuristic_weight: weight, area_costs };
+            let options = QueryOptions { cost, heuristic_weight: weight, area_costs, radius: 0.0 };
             find_path(mesh, from, to, options, &mut NoObserver, &mut NoObserver).expect("finite")
         };
         let (astar, dijkstra) = (run(1.0), run(0.0));

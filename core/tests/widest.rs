@@ -157,3 +157,63 @@ fn a_doorway_sets_the_largest_agent_between_two_rooms() {
     assert_eq!(route.limit, RouteLimit::Start);
     common::assert_close(route.radius, 0.2, 1e-12);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: common::cases_or(12),
+        ..ProptestConfig::default()
+    })]
+
+    /// The largest radius against a bisection over the radius by the exact search on the mesh
+    /// shrunk by it: the bisection's answer is never above the widest route's (the shrunk mesh
+    /// has less room than there is), and at least its share cos(π/16) (the shrunk mesh's caps
+    /// are 16-sided polygons drawn round the circles, so it holds every point with room
+    /// radius / cos(π/16)).
+    #[test]
+    fn the_largest_radius_agrees_with_a_bisection_by_the_exact_search(
+        map in common::tile_maps(4..8),
+        picks in prop::collection::vec(0.0f64..1.0, 4),
+    ) {
+        let Ok(mesh) = navlab_core::navmesh::from_map::navmesh_from_map(&map, 0.0) else {
+            return Ok(());
+        };
+        let n = mesh.triangles().len();
+        let centre = |u: f64| {
+            let t = ((u * n as f64) as usize).min(n - 1);
+            mesh.clearance().triangle_centre(t).expect("a centre")
+        };
+        for pair in picks.chunks(2) {
+            let (from, to) = (centre(pair[0]), centre(pair[1]));
+            let (Some(a), Some(b)) = (mesh.locate(from), mesh.locate(to)) else {
+                continue;
+            };
+            let route = widest_route(&mesh, &a, &b);
+            if !(route.radius.is_finite() && route.radius > 0.0) {
+                continue;
+            }
+            let reaches = |r: f64| {
+                navlab_core::navmesh::radius::shortest_path_for_radius(&mesh, from, to, r)
+                    .is_ok_and(|p| p.is_found())
+            };
+            let (mut lo, mut hi) = (0.0, 2.0 * route.radius);
+            if reaches(hi) {
+                lo = hi;
+            }
+            while hi - lo > 1e-7 * route.radius {
+                let mid = 0.5 * (lo + hi);
+                if reaches(mid) { lo = mid } else { hi = mid }
+            }
+            let share = (std::f64::consts::PI / 16.0).cos();
+            prop_assert!(
+                lo <= route.radius * (1.0 + 1e-6),
+                "{from} to {to}: the bisection {lo} above the widest route's {}",
+                route.radius
+            );
+            prop_assert!(
+                lo >= route.radius * share * (1.0 - 1e-6),
+                "{from} to {to}: the bisection {lo} below cos(π/16) of the widest route's {}",
+                route.radius
+            );
+        }
+    }
+}

@@ -112,6 +112,7 @@ pub(super) struct PathQuery {
     pub links: super::args::LinkArgs,
     pub optimal: bool,
     pub max_radius: bool,
+    pub radius: f64,
     pub steps: bool,
     pub trace: Option<std::path::PathBuf>,
 }
@@ -132,6 +133,7 @@ pub(super) fn path_command(
         links,
         optimal,
         max_radius,
+        radius,
         steps,
         trace,
     } = query;
@@ -162,6 +164,9 @@ pub(super) fn path_command(
             return ExitCode::from(2);
         }
     };
+    if optimal && radius > 0.0 {
+        return optimal_radius_command(&mesh, mesh_path, (from, to), radius, json);
+    }
     if optimal {
         return optimal_path_command(&mesh, from, to, walk, json, &area_costs);
     }
@@ -171,6 +176,7 @@ pub(super) fn path_command(
     let options = QueryOptions {
         cost: cost_model(cost),
         area_costs,
+        radius,
         ..QueryOptions::default()
     };
     // With --steps, the query recorded as the window records it.
@@ -226,6 +232,14 @@ pub(super) fn path_command(
             }
         }
         match path.status {
+            PathStatus::Unreachable
+                if radius > 0.0
+                    && mesh.island_of(path.start.triangle)
+                        == mesh.island_of(path.goal.triangle) =>
+            {
+                say!("{}", no_path_for_radius(&mesh, &path, radius));
+                say!("triangles expanded: {}", path.expanded);
+            }
             PathStatus::Unreachable => {
                 say!(
                     "no path: start (triangle {}, island {}) and goal (triangle {}, island {}) are not connected",
@@ -240,9 +254,28 @@ pub(super) fn path_command(
                 say!("status: {status}");
                 let decimal = |v: f64| crate::words::decimal(v, 4);
                 say!("length: {}", decimal(path.length));
+                if radius > 0.0 {
+                    say!(
+                        "for an agent of radius {radius}: every point of the path keeps that far from the walls"
+                    );
+                }
                 say!("waypoints ({}):", path.waypoints.len());
                 for p in &path.waypoints {
                     say!("  {} {}", decimal(p.x), decimal(p.y));
+                }
+                if !path.arcs.is_empty() {
+                    say!("arcs ({}), between the waypoints named:", path.arcs.len());
+                    for arc in &path.arcs {
+                        say!(
+                            "  {} to {}: round {} {}, turning {}° {}",
+                            arc.start + 1,
+                            arc.start + 2,
+                            decimal(arc.centre.x),
+                            decimal(arc.centre.y),
+                            crate::words::decimal(arc.sweep.abs().to_degrees(), 1),
+                            if arc.sweep > 0.0 { "left" } else { "right" }
+                        );
+                    }
                 }
                 say_links_crossed(&path.segments, &path.waypoints, path.cost);
                 say!("corridor: {} triangles", path.corridor.len());
@@ -582,6 +615,100 @@ pub(super) fn info_command(
 fn point(p: Vec2) -> String {
     let decimal = |v: f64| crate::words::decimal(v, 2);
     format!("({}, {})", decimal(p.x), decimal(p.y))
+}
+
+/// Why no path was found for an agent of `radius` between two points of one island: an end
+/// with too little room, the portal that stops the radius on every route, or (when some route
+/// has room) the corridor chosen being too narrow between its portals.
+fn no_path_for_radius(mesh: &NavMesh, path: &crate::navmesh::Path, radius: f64) -> String {
+    use crate::navmesh::widest::{RouteLimit, widest_route};
+    let decimal = |v: f64| crate::words::decimal(v, 2);
+    let route = widest_route(mesh, &path.start, &path.goal);
+    let island = mesh.island_of(path.start.triangle);
+    let clearance = mesh.clearance();
+    let end = |label: &str, at: Vec2| {
+        format!(
+            "no path for an agent of radius {}: the {label} {} has room for radius {} (a wall is that near)",
+            decimal(radius),
+            point(at),
+            decimal(clearance.room(island, at))
+        )
+    };
+    match route.limit {
+        _ if clearance.room(island, path.start.point) < radius => end("start", path.start.point),
+        _ if clearance.room(island, path.goal.point) < radius => end("goal", path.goal.point),
+        RouteLimit::Portal(edge) if route.radius < radius => {
+            match clearance.portal_room(mesh, edge) {
+                Some(p) => format!(
+                    "no path for an agent of radius {}: every route crosses a portal as narrow as the one from {} to {}, which lets through radius {} at most (the largest agent from start to goal; `--max-radius`)",
+                    decimal(radius),
+                    point(p.from),
+                    point(p.to),
+                    decimal(route.radius)
+                ),
+                None => format!(
+                    "no path for an agent of radius {}: the largest that goes from start to goal has radius {}",
+                    decimal(radius),
+                    decimal(route.radius)
+                ),
+            }
+        }
+        _ => format!(
+            "no path found for an agent of radius {}: every portal of a route has room for it, but the corridor A* chose is narrower than that between two portals; `--optimal` searches exactly for the radius",
+            decimal(radius)
+        ),
+    }
+}
+
+/// `navlab path --optimal --radius R`: the exact shortest path for an agent of radius R, on the
+/// mesh shrunk by R.
+fn optimal_radius_command(
+    mesh: &NavMesh,
+    mesh_path: &std::path::Path,
+    (from, to): (Vec2, Vec2),
+    radius: f64,
+    json: bool,
+) -> ExitCode {
+    let path = match crate::navmesh::radius::shortest_path_for_radius(mesh, from, to, radius) {
+        Ok(path) => path,
+        Err(error) => {
+            complain!("error: {}: {error}", crate::input::shown(mesh_path));
+            return ExitCode::from(2);
+        }
+    };
+    let decimal = |v: f64| crate::words::decimal(v, 4);
+    if json {
+        say!(
+            "{}",
+            json!({
+                "status": if path.is_found() { "found" } else { "unreachable" },
+                "radius": radius,
+                "length": path.is_found().then_some(path.length),
+                "waypoints": path.waypoints.iter().map(|&p| [p.x, p.y]).collect::<Vec<_>>(),
+                "search_nodes": path.nodes_pushed,
+            })
+        );
+    } else if path.is_found() {
+        say!(
+            "status: found (the shortest path for an agent of radius {radius}, by Polyanya on the mesh shrunk by it)"
+        );
+        say!("length: {}", decimal(path.length));
+        say!("waypoints ({}):", path.waypoints.len());
+        for p in &path.waypoints {
+            say!("  {} {}", decimal(p.x), decimal(p.y));
+        }
+        say!("search nodes: {}", path.nodes_pushed);
+    } else {
+        say!(
+            "no path for an agent of radius {}: an end has less room than that, or no way between them has room for it",
+            decimal(radius)
+        );
+    }
+    if path.is_found() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 /// `navlab path --max-radius`: the largest agent from `from` to `to`, and what stops a larger.

@@ -91,8 +91,14 @@ pub enum Command {
         /// radius of the largest disc that stands at both and crosses every portal of some
         /// route (the portals' clearance, `navlab clearance`), and the portal (or the end)
         /// that stops a larger one.
-        #[arg(long, conflicts_with_all = ["optimal", "steps", "trace"])]
+        #[arg(long, conflicts_with_all = ["optimal", "steps", "trace", "radius"])]
         max_radius: bool,
+        /// The agent's radius R, in the mesh's units: the path keeps R from every wall, turning
+        /// round corners on arcs, and crosses only portals with room for it (`navlab
+        /// clearance`). The mesh is not rebuilt (--agent-radius shrinks it as it is read). With
+        /// --optimal, the exact shortest path for R, on the mesh shrunk by R.
+        #[arg(long, value_name = "R", value_parser = args::parse_mesh_radius)]
+        radius: Option<f64>,
         /// Also list every step of A* and of the funnel, explained, each with its line of
         /// `navlab pseudocode navmesh-astar` or `funnel` (in the JSON as "steps").
         #[arg(long, conflicts_with = "optimal")]
@@ -206,6 +212,10 @@ pub enum Command {
         /// With --mesh: the exact shortest path (Polyanya) instead of the corridor path.
         #[arg(long, requires = "mesh")]
         optimal: bool,
+        /// With --mesh: the agent's radius R (see `navlab path --radius`); scenarios whose
+        /// start or goal has less room are counted apart.
+        #[arg(long, value_name = "R", value_parser = args::parse_mesh_radius, requires = "mesh")]
+        radius: Option<f64>,
         /// With --mesh: how A* measures a step between triangles.
         #[arg(long, value_enum, default_value_t = CostArg::Centroid)]
         cost: CostArg,
@@ -243,6 +253,11 @@ pub enum Command {
         /// The corridor search's heuristic weight, 0 to 5 (1: A* as it is; above 1 greedier).
         #[arg(long, default_value_t = 1.0, value_parser = parse_weight)]
         weight: f64,
+        /// The agent's radius R: the corridor paths keep it (see `navlab path --radius`) and the
+        /// shortest paths are the exact ones for it; pairs whose start or goal has less room are
+        /// left out.
+        #[arg(long, value_name = "R", value_parser = args::parse_mesh_radius)]
+        radius: Option<f64>,
         #[command(flatten)]
         read: MeshReadArgs,
         #[command(flatten)]
@@ -515,6 +530,7 @@ pub fn run(command: Command) -> ExitCode {
             links,
             optimal,
             max_radius,
+            radius,
             steps,
             trace,
             json,
@@ -530,6 +546,7 @@ pub fn run(command: Command) -> ExitCode {
                 links,
                 optimal,
                 max_radius,
+                radius: radius.unwrap_or(0.0),
                 steps,
                 trace,
             },
@@ -641,6 +658,7 @@ pub fn run(command: Command) -> ExitCode {
             scen,
             mesh: Some(mesh),
             optimal,
+            radius,
             cost,
             read,
             links,
@@ -651,7 +669,7 @@ pub fn run(command: Command) -> ExitCode {
             &scen,
             &mesh,
             (read.options(), &links),
-            (optimal, cost),
+            (optimal, cost, radius.unwrap_or(0.0)),
             max_expansions,
             json,
         ),
@@ -669,6 +687,7 @@ pub fn run(command: Command) -> ExitCode {
             seed,
             cost,
             weight,
+            radius,
             read,
             links,
             json,
@@ -681,6 +700,7 @@ pub fn run(command: Command) -> ExitCode {
                 seed,
                 cost: cost_model(cost),
                 weight,
+                radius: radius.unwrap_or(0.0),
             },
             cost,
             json,

@@ -64,6 +64,7 @@ pub(super) fn quality_command(
                 "seed": options.seed,
                 "cost": cost_name,
                 "weight": options.weight,
+                "radius": options.radius,
                 "mean_excess": report.mean_excess(),
                 "p95_excess": report.p95_excess(),
                 "worst_excess": report.worst_excess(),
@@ -86,11 +87,24 @@ pub(super) fn quality_command(
         format!(", heuristic weight {}", options.weight)
     };
     say!(
-        "{}: {measured} random pairs (seed {}), corridor cost {cost_name}{weight}",
+        "{}: {measured} random pairs (seed {}), corridor cost {cost_name}{weight}{}",
         crate::input::shown(mesh_path),
-        options.seed
+        options.seed,
+        if options.radius > 0.0 {
+            format!(
+                ", for an agent of radius {} (the shortest paths on the mesh shrunk by it)",
+                options.radius
+            )
+        } else {
+            String::new()
+        }
     );
-    if report.skipped > 0 {
+    if report.skipped > 0 && options.radius > 0.0 {
+        say!(
+            "  {} pairs left out (an end with less room than the radius, no path between them, or the exact search's node budget ran out)",
+            report.skipped
+        );
+    } else if report.skipped > 0 {
         say!(
             "  {} pairs left out (no path between them, or the exact search's node budget ran out)",
             report.skipped
@@ -171,7 +185,7 @@ pub(super) fn mesh_scen_command(
     scen_path: &Path,
     mesh_path: &Path,
     (read, links): (crate::navmesh::ReadOptions, &super::args::LinkArgs),
-    (optimal, cost): (bool, CostArg),
+    (optimal, cost, radius): (bool, CostArg, f64),
     max_expansions: u64,
     json: bool,
 ) -> ExitCode {
@@ -194,7 +208,7 @@ pub(super) fn mesh_scen_command(
         if max_expansions > 0 && spent >= max_expansions {
             break;
         }
-        let (detail, expanded) = run_one(&mesh, s, optimal, cost);
+        let (detail, expanded) = run_one(&mesh, s, (optimal, cost, radius));
         spent = spent.saturating_add(expanded as u64);
         details.push(detail);
         progress.step();
@@ -204,6 +218,7 @@ pub(super) fn mesh_scen_command(
     let stopped = (total < scenarios.len())
         .then(|| super::budget_spent(scen_path, total, scenarios.len(), spent, max_expansions));
     let matched = details.iter().filter(|d| d.matches).count();
+    let found = details.iter().filter(|d| d.length.is_some()).count();
     let excess: Vec<f64> = details.iter().filter_map(|d| d.excess).collect();
     let (mean, p95, worst) = crate::navmesh::quality::excess_summary(&excess);
     let search = if optimal { "polyanya" } else { "corridor" };
@@ -219,13 +234,27 @@ pub(super) fn mesh_scen_command(
             "mismatched": total - matched,
             "details": details,
         });
-        if !optimal {
+        if !optimal || radius > 0.0 {
             answer["cost"] = json!(cost_name);
             answer["mean_excess"] = json!(mean);
             answer["p95_excess"] = json!(p95);
             answer["worst_excess"] = json!(worst);
         }
+        if radius > 0.0 {
+            answer["radius"] = json!(radius);
+            answer["found"] = json!(found);
+        }
         say!("{answer}");
+    } else if radius > 0.0 {
+        say!(
+            "{}: for an agent of radius {radius}, {found} of {total} {} paths found (the rest: an end with less room, or no route with room), mesh {}; longer than the listed lengths (for a point) by: mean {}, 95th percentile {}, worst {}",
+            crate::input::shown(scen_path),
+            if optimal { "shortest" } else { "corridor" },
+            crate::input::shown(mesh_path),
+            percent(mean),
+            percent(p95),
+            percent(worst)
+        );
     } else if optimal {
         say!(
             "{}: {matched} of {total} shortest paths (Polyanya) match the listed length (1e-6 relative), mesh {}",
@@ -242,7 +271,7 @@ pub(super) fn mesh_scen_command(
             percent(worst)
         );
     }
-    if !json {
+    if !json && radius == 0.0 {
         for d in details.iter().filter(|d| !d.matches).take(20) {
             let words = |v: Option<f64>| v.map_or("no path".to_string(), |v| v.to_string());
             say!(
@@ -261,7 +290,7 @@ pub(super) fn mesh_scen_command(
         complain!("error: {stopped}");
         return ExitCode::from(2);
     }
-    if !optimal || matched == total {
+    if !optimal || radius > 0.0 || matched == total {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
@@ -272,17 +301,23 @@ pub(super) fn mesh_scen_command(
 fn run_one(
     mesh: &NavMesh,
     s: &MeshScenario,
-    optimal: bool,
-    cost: CostArg,
+    (optimal, cost, radius): (bool, CostArg, f64),
 ) -> (MeshScenarioDetail, usize) {
     let mut expanded = 0;
-    let length = if optimal {
+    let length = if optimal && radius > 0.0 {
+        crate::navmesh::radius::shortest_path_for_radius(mesh, s.start, s.goal, radius)
+            .ok()
+            .inspect(|p| expanded = p.nodes_popped)
+            .filter(|p| p.is_found())
+            .map(|p| p.cost)
+    } else if optimal {
         let path = shortest_path(mesh, s.start, s.goal, &mut NoObserver);
         expanded = path.nodes_popped;
         path.is_found().then_some(path.cost)
     } else {
         let options = QueryOptions {
             cost: cost_model(cost),
+            radius,
             ..QueryOptions::default()
         };
         find_path(
@@ -303,7 +338,7 @@ fn run_one(
         _ => false,
     };
     let excess = match (length, s.length) {
-        (Some(got), Some(listed)) if !optimal && listed > 0.0 => {
+        (Some(got), Some(listed)) if (!optimal || radius > 0.0) && listed > 0.0 => {
             Some((got / listed - 1.0).max(0.0))
         }
         _ => None,

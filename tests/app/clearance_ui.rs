@@ -113,3 +113,68 @@ fn a_large_meshs_clearance_is_worked_out_on_the_worker() {
     let clearance = h.state().scenes.navmesh.clearance().expect("worked out");
     assert_eq!(clearance.triangles().len(), triangles);
 }
+
+/// The agent radius set, the query runs again for it: the path keeps the radius from every
+/// wall (measured along its segments and arcs), turns round corners on arcs, and the walk
+/// follows the arcs; a radius no route has room for leaves no path, and the sentence says why.
+#[test]
+fn the_path_keeps_the_agent_radius_from_every_wall() {
+    let mut h = harness(app());
+    h.run_steps(2);
+    let point = h
+        .state()
+        .scenes
+        .navmesh
+        .query
+        .timeline
+        .path
+        .clone()
+        .expect("a path");
+    assert_eq!(point.radius, 0.0);
+    h.state_mut().scenes.navmesh.settings.display.fit_radius = 0.3;
+    h.run_steps(3);
+    let path = h
+        .state()
+        .scenes
+        .navmesh
+        .query
+        .timeline
+        .path
+        .clone()
+        .expect("a path");
+    assert_eq!(path.radius, 0.3);
+    assert!(!path.arcs.is_empty(), "it turns round corners on arcs");
+    assert!(path.length > point.length);
+    let mesh = std::sync::Arc::clone(h.state().scenes.navmesh.mesh());
+    let island = mesh.island_of(path.start.triangle);
+    let least = mesh
+        .clearance()
+        .least_room_along(island, &path.waypoints, &path.arcs, 1.0);
+    assert!(least >= 0.3 - 1e-9, "{least}");
+    // The walk follows the arcs: every point it passes keeps the radius too.
+    h.key_press(egui::Key::W);
+    h.run_steps(2);
+    assert!(h.state().scenes.navmesh.walk.is_some(), "walking");
+    let (traced, _) = path.traced();
+    assert!(traced.len() > path.waypoints.len());
+    for p in traced {
+        assert!(mesh.clearance().room(island, p) >= 0.3 - 1e-3, "{p}");
+    }
+    h.state_mut().scenes.navmesh.settings.display.fit_radius = 0.6;
+    h.run_steps(3);
+    let path = h
+        .state()
+        .scenes
+        .navmesh
+        .query
+        .timeline
+        .path
+        .clone()
+        .expect("an answer");
+    assert_eq!(path.status, navlab::navmesh::PathStatus::Unreachable);
+    assert!(
+        h.query_all_by_label_contains("No route for radius 0.60")
+            .count()
+            >= 1
+    );
+}

@@ -2033,3 +2033,98 @@ fn clearance_names_the_doorway_as_the_narrowest_portal() {
     assert_eq!(code, Some(2));
     assert!(stderr.contains("none.obj"), "{stderr}");
 }
+
+/// `navlab path --radius`: between the two rooms a small agent keeps its radius from the
+/// doorway's sides, turning round them on arcs (text and JSON); the exact path for the radius
+/// is as long, to its rounded corners' polygons; a larger agent than the doorway lets through
+/// gets no path and the doorway named; `quality` and `scen` take the radius too.
+#[test]
+fn path_radius_keeps_the_agent_off_the_walls_and_names_what_stops_it() {
+    let dir = tempfile::tempdir().expect("temp");
+    let mesh = write_obj(dir.path(), "doorway.obj", DOORWAY_OBJ);
+    let ask = |extra: &[&str]| {
+        let mut args = vec!["path", mesh.as_str(), "--from", "3,1", "--to", "10,5"];
+        args.extend_from_slice(extra);
+        navlab(&args)
+    };
+    let (code, stdout, stderr) = ask(&["--radius", "0.3", "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["radius"].as_f64(), Some(0.3));
+    let arcs = v["arcs"].as_array().expect("arcs");
+    assert_eq!(arcs.len(), 2, "round both sides of the doorway: {v}");
+    for arc in arcs {
+        assert_eq!(arc["radius"].as_f64(), Some(0.3));
+        let x = arc["centre"][0].as_f64().expect("x");
+        assert!(x == 6.0 || x == 7.0, "{arc}");
+    }
+    let corridor = v["length"].as_f64().expect("length");
+    let (_, point, _) = ask(&["--json"]);
+    let point: Value = serde_json::from_str(&point).expect("json");
+    assert!(corridor > point["length"].as_f64().expect("length"));
+    let (code, stdout, _) = ask(&["--radius", "0.3"]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.contains("for an agent of radius 0.3"), "{stdout}");
+    assert!(stdout.contains("arcs (2)"), "{stdout}");
+    let (code, stdout, stderr) = ask(&["--radius", "0.3", "--optimal", "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let exact: Value = serde_json::from_str(&stdout).expect("json");
+    let exact = exact["length"].as_f64().expect("length");
+    assert!(
+        exact >= corridor - 1e-9 && exact <= corridor * 1.01,
+        "{exact} against {corridor}"
+    );
+    let (code, stdout, _) = ask(&["--radius", "0.6"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        stdout.contains("every route crosses a portal as narrow as")
+            && stdout.contains("radius 0.50 at most"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = navlab(&[
+        "path", &mesh, "--from", "0.2,3", "--to", "10,3", "--radius", "0.3",
+    ]);
+    assert_eq!(code, Some(1));
+    assert!(
+        stdout.contains("the start (0.20, 3.00) has room for radius 0.20"),
+        "{stdout}"
+    );
+    // The gap for a radius, over random pairs.
+    let (code, stdout, stderr) = navlab(&[
+        "quality",
+        &mesh,
+        "--queries",
+        "40",
+        "--radius",
+        "0.3",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert!(v["queries"].as_u64().unwrap_or(0) > 5, "{v}");
+    assert_eq!(v["radius"].as_f64(), Some(0.3));
+    // A mesh scenario file run for the radius.
+    let scen = dir.path().join("doorway.scen");
+    std::fs::write(
+        &scen,
+        "version 1\n0 doorway 13 6 3 1 10 5 8.0623\n0 doorway 13 6 0.2 3 10 3 9.8\n",
+    )
+    .expect("write");
+    let (code, stdout, stderr) = navlab(&[
+        "scen",
+        scen.to_str().expect("path"),
+        "--mesh",
+        &mesh,
+        "--radius",
+        "0.3",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    assert_eq!(v["radius"].as_f64(), Some(0.3));
+    assert_eq!(
+        v["found"].as_u64(),
+        Some(1),
+        "the second starts too near a wall: {v}"
+    );
+}

@@ -113,6 +113,7 @@ fn the_diagnostics_tab_measures_corridor_paths_and_opens_the_worst_pair() {
         seed: 1,
         cost: scene.settings.cost,
         weight: scene.settings.heuristic_weight,
+        ..QualityOptions::default()
     };
     let want = measure(scene.mesh(), options);
     let (got, _) = scene.diagnostics.quality.report.as_ref().expect("measured");

@@ -295,6 +295,7 @@ impl NavMesh {
             links: Vec::new(),
             placed_links: std::sync::OnceLock::new(),
             clearance: std::sync::OnceLock::new(),
+            shrunk: super::radius::ShrinkCache::default(),
         })
     }
 }

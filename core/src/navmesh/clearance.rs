@@ -34,6 +34,7 @@
 
 use super::{EdgeId, NavMesh, TriId};
 use crate::geom::{Vec2, closest_point_on_segment, orient};
+use crate::search::round_funnel::PathArc;
 use rstar::primitives::Line;
 use rstar::{AABB, RTree};
 use serde::Serialize;
@@ -53,6 +54,8 @@ pub struct Clearance {
     triangle_centres: Vec<Vec2>,
     /// The largest finite triangle clearance (0 with none).
     widest: f64,
+    /// Per vertex: true when a wall ends at it.
+    wall_vertices: Vec<bool>,
 }
 
 impl Clearance {
@@ -68,7 +71,15 @@ impl Clearance {
             triangles: Vec::new(),
             triangle_centres: Vec::new(),
             widest: 0.0,
+            wall_vertices: vec![false; mesh.vertices().len()],
         };
+        for edge in mesh.edges().iter().filter(|e| e.is_border()) {
+            for &v in &edge.vertices {
+                if let Some(on) = out.wall_vertices.get_mut(v) {
+                    *on = true;
+                }
+            }
+        }
         for edge in mesh.edges() {
             let [a, b] = edge.vertices.map(|v| mesh.vertices()[v]);
             let island = edge.triangles.first().map(|&t| mesh.island_of(t));
@@ -106,6 +117,22 @@ impl Clearance {
     /// The largest finite clearance of a triangle (0 when there is none).
     pub fn widest(&self) -> f64 {
         self.widest
+    }
+
+    /// True when a wall (a border edge) ends at vertex `v`.
+    pub fn on_wall(&self, v: usize) -> bool {
+        self.wall_vertices.get(v).copied().unwrap_or(false)
+    }
+
+    /// The least room along a path on `island` within `reach` ([`Walls::least_room_along`]).
+    pub fn least_room_along(
+        &self,
+        island: usize,
+        points: &[Vec2],
+        arcs: &[PathArc],
+        reach: f64,
+    ) -> f64 {
+        self.walls.least_room_along(island, points, arcs, reach)
     }
 
     /// The room at `p` on island `island`: its distance to the nearest wall there.
@@ -316,6 +343,36 @@ impl Walls {
             .filter_map(|p| tree.nearest_neighbor(&[p.x, p.y]))
             .map(|w| farthest(w, points))
             .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The least room along a path on `island` (`points` joined straight, or along the arc of
+    /// `arcs` that starts at a point), looking no farther than `reach`: infinite when no wall is
+    /// that near. Exact for straight pieces and arcs alike.
+    pub fn least_room_along(
+        &self,
+        island: usize,
+        points: &[Vec2],
+        arcs: &[PathArc],
+        reach: f64,
+    ) -> f64 {
+        let mut least = f64::INFINITY;
+        for (k, pair) in points.windows(2).enumerate() {
+            let (a, b) = (pair[0], pair[1]);
+            let room = match arcs.iter().find(|arc| arc.start == k) {
+                Some(arc) => self
+                    .near(island, &[arc.centre], arc.radius + reach)
+                    .iter()
+                    .map(|w| arc_to_segment(arc, a, b, Vec2::from(w.from), Vec2::from(w.to)))
+                    .fold(f64::INFINITY, f64::min),
+                None => self
+                    .near(island, &[a, b], reach)
+                    .iter()
+                    .map(|w| segment_to_segment(a, b, Vec2::from(w.from), Vec2::from(w.to)))
+                    .fold(f64::INFINITY, f64::min),
+            };
+            least = least.min(room);
+        }
+        least
     }
 
     /// The largest room of a point of segment `ab` on `island`, and the point.
@@ -611,6 +668,79 @@ fn may_be_within(w: &Line<[f64; 2]>, points: &[Vec2], reach: f64) -> bool {
 }
 
 /// The distance from `p` to the wall `w`.
+/// The distance between segments `ab` and `cd` (0 when they cross).
+fn segment_to_segment(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> f64 {
+    let crossing = |p: Vec2, q: Vec2, r: Vec2, s: Vec2| {
+        let (o1, o2) = (orient(p, q, r), orient(p, q, s));
+        (o1 > 0.0 && o2 < 0.0) || (o1 < 0.0 && o2 > 0.0)
+    };
+    if crossing(a, b, c, d) && crossing(c, d, a, b) {
+        return 0.0;
+    }
+    let to = |p: Vec2, q: Vec2, x: Vec2| closest_point_on_segment(p, q, x).distance(x);
+    to(c, d, a)
+        .min(to(c, d, b))
+        .min(to(a, b, c))
+        .min(to(a, b, d))
+}
+
+/// The distance between `arc` (from `from` to `to`) and segment `cd`: the least of its ends'
+/// distances to the segment, the segment's ends' distances to the arc, and where the segment's
+/// line comes nearest the arc's centre (or crosses its circle) within both.
+fn arc_to_segment(arc: &PathArc, from: Vec2, to: Vec2, c: Vec2, d: Vec2) -> f64 {
+    let centre = arc.centre;
+    let on_arc = |p: Vec2| {
+        // Whether the direction from the centre to p lies within the arc's turn.
+        let (u, v) = (from - centre, p - centre);
+        let angle = u.cross(v).atan2(u.dot(v));
+        let turn = arc.sweep;
+        let angle = if turn >= 0.0 {
+            if angle < 0.0 {
+                angle + std::f64::consts::TAU
+            } else {
+                angle
+            }
+        } else if angle > 0.0 {
+            angle - std::f64::consts::TAU
+        } else {
+            angle
+        };
+        angle.abs() <= turn.abs()
+    };
+    let to_arc = |p: Vec2| {
+        if on_arc(p) {
+            (p.distance(centre) - arc.radius).abs()
+        } else {
+            p.distance(from).min(p.distance(to))
+        }
+    };
+    let mut least = closest_point_on_segment(c, d, from)
+        .distance(from)
+        .min(closest_point_on_segment(c, d, to).distance(to))
+        .min(to_arc(c))
+        .min(to_arc(d));
+    // Inner points of the segment: its nearest to the centre, and where it meets the circle.
+    let foot = closest_point_on_segment(c, d, centre);
+    if on_arc(foot) {
+        least = least.min((foot.distance(centre) - arc.radius).abs());
+    }
+    let dir = d - c;
+    let (qa, qb) = (dir.dot(dir), 2.0 * dir.dot(c - centre));
+    let qc = (c - centre).dot(c - centre) - arc.radius * arc.radius;
+    let disc = qb * qb - 4.0 * qa * qc;
+    if qa > 0.0 && disc >= 0.0 {
+        for t in [
+            (-qb - disc.sqrt()) / (2.0 * qa),
+            (-qb + disc.sqrt()) / (2.0 * qa),
+        ] {
+            if (0.0..=1.0).contains(&t) && on_arc(c + dir * t) {
+                least = 0.0;
+            }
+        }
+    }
+    least
+}
+
 fn segment_distance(w: &Line<[f64; 2]>, p: Vec2) -> f64 {
     let (a, b) = (Vec2::from(w.from), Vec2::from(w.to));
     closest_point_on_segment(a, b, p).distance(p)

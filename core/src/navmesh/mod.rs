@@ -188,6 +188,8 @@ pub struct NavMesh {
     pub(crate) placed_links: std::sync::OnceLock<links::PlacedLinks>,
     /// Every portal's and triangle's clearance; made when first asked for.
     pub(crate) clearance: std::sync::OnceLock<std::sync::Arc<clearance::Clearance>>,
+    /// The mesh shrunk for the last few agent radii asked for.
+    pub(crate) shrunk: radius::ShrinkCache,
 }
 
 /// The polygons of a mesh as given (read from a file or generated), before welding,
@@ -571,6 +573,7 @@ impl NavMesh {
         self.height_span = std::sync::OnceLock::new();
         self.placed_links = std::sync::OnceLock::new();
         self.clearance = std::sync::OnceLock::new();
+        self.shrunk = radius::ShrinkCache::default();
     }
 
     /// Its off-mesh links.
@@ -604,6 +607,16 @@ impl NavMesh {
     pub fn clearance(&self) -> &std::sync::Arc<clearance::Clearance> {
         self.clearance
             .get_or_init(|| std::sync::Arc::new(clearance::Clearance::of(self)))
+    }
+
+    /// The mesh shrunk for an agent of `radius` ([`radius::shrink`]), made on first use for
+    /// that radius and kept (for the last few radii) until the triangles change.
+    pub fn shrunk_for(
+        &self,
+        radius: f64,
+    ) -> Result<std::sync::Arc<radius::Shrunk>, radius::ShrinkError> {
+        self.shrunk
+            .get_or_make(radius, || radius::shrink(self, radius))
     }
 
     /// The clearance, when it has been worked out (see [`NavMesh::clearance`]).

@@ -3,6 +3,7 @@
 
 use super::anyangle::shortest_path;
 use super::query::{CostModel, QueryOptions, find_path};
+use super::radius::shortest_path_for_radius;
 use super::{NavMesh, TriId};
 use crate::geom::Vec2;
 use crate::search::NoObserver;
@@ -21,6 +22,10 @@ pub struct QualityOptions {
     pub cost: CostModel,
     /// Its heuristic weight (1: A* as it is; above 1 greedier).
     pub weight: f64,
+    /// The agent's radius (0: a point). Above 0 the corridor query keeps it
+    /// ([`QueryOptions::radius`]) and the shortest path is the exact one for it
+    /// ([`shortest_path_for_radius`]); pairs where either end has less room are not measured.
+    pub radius: f64,
 }
 
 impl Default for QualityOptions {
@@ -30,6 +35,7 @@ impl Default for QualityOptions {
             seed: 1,
             cost: CostModel::Centroid,
             weight: 1.0,
+            radius: 0.0,
         }
     }
 }
@@ -53,7 +59,9 @@ pub struct PairQuality {
 }
 
 impl PairQuality {
-    /// How much longer the corridor path is, as a fraction of the shortest (0 when equal).
+    /// How much longer the corridor path is, as a fraction of the shortest (0 when equal, or
+    /// shorter: for a radius the exact search's rounded corners are polygons drawn round the
+    /// circles, a little longer than the corridor path's arcs).
     pub fn excess(&self) -> f64 {
         if self.optimal > 0.0 {
             (self.corridor / self.optimal - 1.0).max(0.0)
@@ -208,6 +216,7 @@ pub fn measure_with_progress(
     let query = QueryOptions {
         cost: options.cost,
         heuristic_weight: options.weight,
+        radius: options.radius.max(0.0),
         ..QueryOptions::default()
     };
     let mut report = QualityReport {
@@ -222,7 +231,18 @@ pub fn measure_with_progress(
             break;
         };
         let started = crate::clock::Stopwatch::start();
-        let optimal = shortest_path(mesh, from, to, &mut NoObserver);
+        let optimal = if query.radius > 0.0 {
+            match shortest_path_for_radius(mesh, from, to, query.radius) {
+                Ok(optimal) => optimal,
+                Err(_) => {
+                    report.skipped += 1;
+                    done();
+                    continue;
+                }
+            }
+        } else {
+            shortest_path(mesh, from, to, &mut NoObserver)
+        };
         report.optimal_time += started.elapsed();
         let started = crate::clock::Stopwatch::start();
         let corridor = find_path(mesh, from, to, query, &mut NoObserver, &mut NoObserver);

@@ -13,6 +13,9 @@ use crate::geom::signed_area2;
 use crate::search::astar::{AStarScratch, astar_with_parents, astar_with_scratch};
 use crate::search::events::Both;
 use crate::search::funnel::{FunnelEvent, Portal, path_length, string_pull};
+use crate::search::round_funnel::{
+    PathArc, RoundPortal, RoundPull, round_length, round_string_pull,
+};
 use crate::search::{NoObserver, Observer, SearchEvent, SearchOutcome};
 use serde::{Deserialize, Serialize};
 
@@ -53,6 +56,12 @@ pub struct QueryOptions {
     /// What crossing each area type costs (a step's distance times its multiplier). The
     /// heuristic is scaled by the cheapest, so it never overestimates.
     pub area_costs: AreaCosts,
+    /// The agent's radius (0: a point). Above 0, A* crosses only portals whose clearance is at
+    /// least this ([`Clearance::portal`](super::clearance::Clearance::portal)), the start and
+    /// the goal must have that much room, and the funnel keeps this far from every corner on a
+    /// wall, turning round them on arcs ([`round_string_pull`]). The mesh is not rebuilt: its
+    /// clearance is worked out once ([`NavMesh::clearance`]) and serves every radius.
+    pub radius: f64,
 }
 
 impl Default for QueryOptions {
@@ -61,6 +70,7 @@ impl Default for QueryOptions {
             cost: CostModel::Centroid,
             heuristic_weight: 1.0,
             area_costs: AreaCosts::default(),
+            radius: 0.0,
         }
     }
 }
@@ -73,7 +83,8 @@ pub enum PathStatus {
     Found,
     /// A path, but the start or the goal was off the mesh and moved to the nearest point on it.
     Snapped,
-    /// Start and goal are on different islands: no path exists. A normal answer, not an error.
+    /// Start and goal are on different islands (or, for an agent's radius, no route has room for
+    /// it, or the start or the goal has not): no path exists. A normal answer, not an error.
     Unreachable,
 }
 
@@ -91,9 +102,17 @@ pub struct Path {
     /// Edges crossed along the corridor, left and right as seen travelling, followed by the
     /// degenerate goal portal `(goal, goal)`.
     pub portals: Vec<Portal>,
-    /// The shortest path through the corridor: start, corners, goal.
+    /// The shortest path through the corridor: start, corners, goal. For an agent's radius,
+    /// the points where the path touches and leaves each corner's circle, with the arcs
+    /// between them in `arcs`.
     pub waypoints: Vec<Vec2>,
-    /// Length of `waypoints` (links crossed counted by the distance between their ends).
+    /// Where the path turns round a corner on an arc rather than running straight between two
+    /// waypoints (only with a radius).
+    pub arcs: Vec<PathArc>,
+    /// The agent's radius the path was found for (0: a point).
+    pub radius: f64,
+    /// Length of `waypoints`, along the arcs where there are some (links crossed counted by
+    /// the distance between their ends).
     pub length: f64,
     /// What the path costs: the length of its walks plus the cost of the links it crosses
     /// (its length when it crosses none).
@@ -127,6 +146,8 @@ impl Path {
             corridor: Vec::new(),
             portals: Vec::new(),
             waypoints: Vec::new(),
+            arcs: Vec::new(),
+            radius: 0.0,
             length: f64::INFINITY,
             cost: f64::INFINITY,
             segments: Vec::new(),
@@ -139,7 +160,9 @@ impl Path {
     /// status, length (`null` when unreachable), waypoints, corridor, triangles expanded, and
     /// the start and goal as used (after any snapping), points as `[x, z]`; its cost (its walks'
     /// length plus its links' costs) and its segments, walked or a link crossed
-    /// ([`PathSegment::to_json`]).
+    /// ([`PathSegment::to_json`]); for an agent's radius, the radius and the arcs (each from
+    /// waypoint `from` to the next, round `centre`, turning `sweep` radians, positive to the
+    /// left).
     pub fn to_json(&self) -> serde_json::Value {
         let point = |p: Vec2| [p.x, p.y];
         let mut json = serde_json::json!({
@@ -152,6 +175,23 @@ impl Path {
             "goal": point(self.goal.point),
         });
         if let Some(map) = json.as_object_mut() {
+            if self.radius > 0.0 {
+                map.insert("radius".into(), serde_json::json!(self.radius));
+                map.insert(
+                    "arcs".into(),
+                    self.arcs
+                        .iter()
+                        .map(|a| {
+                            serde_json::json!({
+                                "from": a.start,
+                                "centre": point(a.centre),
+                                "radius": a.radius,
+                                "sweep": a.sweep,
+                            })
+                        })
+                        .collect(),
+                );
+            }
             map.insert(
                 "cost".into(),
                 serde_json::json!(self.cost.is_finite().then_some(self.cost)),
@@ -162,6 +202,43 @@ impl Path {
             );
         }
         json
+    }
+
+    /// The path as a polyline, each arc drawn as chords of at most 3 degrees (points on the
+    /// arc), with its segments numbered on it: for drawing and walking. Without arcs, its
+    /// waypoints and segments as they are.
+    pub fn traced(&self) -> (Vec<Vec2>, Vec<PathSegment>) {
+        if self.arcs.is_empty() {
+            return (self.waypoints.clone(), self.segments.clone());
+        }
+        let mut points = Vec::with_capacity(self.waypoints.len() * 4);
+        let mut index = Vec::with_capacity(self.waypoints.len());
+        for (k, &p) in self.waypoints.iter().enumerate() {
+            index.push(points.len());
+            points.push(p);
+            if let Some(arc) = self.arcs.iter().find(|a| a.start == k) {
+                let pieces = (arc.sweep.abs() / 3f64.to_radians())
+                    .ceil()
+                    .clamp(1.0, 720.0) as usize;
+                points.extend((1..pieces).map(|j| arc.at(p, j as f64 / pieces as f64)));
+            }
+        }
+        let at = |k: usize| {
+            index
+                .get(k)
+                .copied()
+                .unwrap_or(points.len().saturating_sub(1))
+        };
+        let segments = self
+            .segments
+            .iter()
+            .map(|s| PathSegment {
+                first: at(s.first),
+                last: at(s.last),
+                ..*s
+            })
+            .collect();
+        (points, segments)
     }
 
     /// True when the path crosses an off-mesh link.
@@ -472,6 +549,10 @@ where
         1.0
     };
     let costs = &options.area_costs;
+    let room = Room::of(mesh, options.radius);
+    if !room.holds(mesh, &start) || !room.holds(mesh, &goal) {
+        return Path::unreachable(start, goal, 0);
+    }
     let mut links = Links::of(mesh, costs);
     // The estimate never says more than any step costs: the cheapest area's multiplier per
     // unit of the straight line, or less by a link cheaper than walking its span.
@@ -480,14 +561,14 @@ where
         CostModel::Centroid => centroid_search(
             mesh,
             (&start, &goal),
-            (weight, costs, &links),
+            (weight, costs, &links, &room),
             &mut Both(search_observer, state_observer),
         ),
         CostModel::Midpoint => edge_state_search(
             mesh,
             (&start, &goal),
             Crossing::Midpoint,
-            (weight, costs, &links),
+            (weight, costs, &links, &room),
             search_observer,
             state_observer,
         ),
@@ -495,7 +576,7 @@ where
             mesh,
             (&start, &goal),
             Crossing::Straight,
-            (weight, costs, &links),
+            (weight, costs, &links, &room),
             search_observer,
             state_observer,
         ),
@@ -508,6 +589,7 @@ where
     // where the last link crossed ends) to where it ends (where the next link starts, or the
     // goal).
     let (mut waypoints, mut portals, mut segments) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut arcs, mut walked, mut linked) = (Vec::new(), 0.0, 0.0);
     let mut corridor = Vec::new();
     let mut from = start.point;
     for (k, piece) in route.pieces.iter().enumerate() {
@@ -521,15 +603,36 @@ where
             left: to,
             right: to,
         });
-        let pulled = string_pull(from, to, &piece_portals, funnel_observer);
         let first = waypoints.len();
-        waypoints.extend(pulled);
+        match room.radius() {
+            Some(radius) => {
+                let round = room.round_portals(mesh, piece, &piece_portals, radius);
+                let pull = round_string_pull(from, to, &round, funnel_observer);
+                if pull.pinched || !room.kept_along(mesh, piece, &pull) {
+                    return path;
+                }
+                arcs.extend(pull.arcs.iter().map(|arc| PathArc {
+                    start: arc.start + first,
+                    ..*arc
+                }));
+                walked += pull.length;
+                waypoints.extend(pull.points);
+            }
+            None => {
+                let pulled = string_pull(from, to, &piece_portals, funnel_observer);
+                walked += path_length(&pulled);
+                waypoints.extend(pulled);
+            }
+        }
         segments.push(PathSegment::walk(first, waypoints.len().saturating_sub(1)));
         portals.extend(piece_portals);
         corridor.extend_from_slice(piece);
         if let Some((c, x)) = crossing {
             // From the walk's last point (the link's start) to the next walk's first (its end).
             let last = waypoints.len().saturating_sub(1);
+            let cost = links.cost.get(c).copied().unwrap_or(0.0);
+            linked += cost;
+            walked += x.from.point.distance(x.to.point);
             segments.push(PathSegment {
                 first: last,
                 last: last + 1,
@@ -537,7 +640,7 @@ where
                     link: x.link,
                     reversed: x.reversed,
                     kind: links.kind(x.link),
-                    cost: links.cost.get(c).copied().unwrap_or(0.0),
+                    cost,
                 }),
             });
             from = x.to.point;
@@ -548,8 +651,25 @@ where
     } else {
         PathStatus::Found
     };
-    path.length = path_length(&waypoints);
-    path.cost = path_cost(&waypoints, &segments);
+    if room.radius().is_some() {
+        // The walks along their arcs, each link by the distance between its ends.
+        let crossed: f64 = segments
+            .iter()
+            .filter(|s| s.link.is_some())
+            .filter_map(|s| Some(waypoints.get(s.first)?.distance(*waypoints.get(s.last)?)))
+            .sum();
+        path.length = walked;
+        path.cost = walked - crossed + linked;
+        debug_assert!(
+            segments.iter().any(|s| s.link.is_some())
+                || (round_length(&waypoints, &arcs) - walked).abs() <= 1e-9 * walked.max(1.0)
+        );
+        path.radius = options.radius;
+        path.arcs = arcs;
+    } else {
+        path.length = path_length(&waypoints);
+        path.cost = path_cost(&waypoints, &segments);
+    }
     path.corridor = corridor;
     path.portals = portals;
     path.waypoints = waypoints;
@@ -599,6 +719,87 @@ impl<'m> Links<'m> {
                 self.cost.get(c).copied().unwrap_or(f64::INFINITY),
             ))
         })
+    }
+}
+
+/// What a query for an agent's radius needs of the mesh's clearance.
+struct Room<'m> {
+    /// The mesh's clearance and the radius, when the radius is above 0.
+    clearance: Option<(&'m super::clearance::Clearance, f64)>,
+}
+
+impl<'m> Room<'m> {
+    fn of(mesh: &'m NavMesh, radius: f64) -> Self {
+        Self {
+            clearance: (radius.is_finite() && radius > 0.0)
+                .then(|| (mesh.clearance().as_ref(), radius)),
+        }
+    }
+
+    fn radius(&self) -> Option<f64> {
+        self.clearance.map(|(_, r)| r)
+    }
+
+    /// True when the agent may cross edge `e` (every edge for a point).
+    fn passes(&self, e: super::EdgeId) -> bool {
+        self.clearance.is_none_or(|(c, r)| c.portal(e) >= r)
+    }
+
+    /// True when the agent fits at `at` (with no wall nearer than its radius).
+    fn holds(&self, mesh: &NavMesh, at: &Location) -> bool {
+        self.clearance.is_none_or(|(c, r)| {
+            at.triangle < mesh.triangles.len() && c.room(mesh.island_of(at.triangle), at.point) >= r
+        })
+    }
+
+    /// True when `pull`, pulled through `piece`, keeps the radius from every wall of its
+    /// island (to a billionth of the mesh's size): the funnel keeps it from the corridor's
+    /// corners, and this catches a wall that comes nearer elsewhere (where the corridor is
+    /// too narrow for the disc although each portal is wide enough).
+    fn kept_along(&self, mesh: &NavMesh, piece: &[TriId], pull: &RoundPull) -> bool {
+        let (Some((clearance, radius)), Some(&t)) = (self.clearance, piece.first()) else {
+            return true;
+        };
+        if t >= mesh.triangles.len() {
+            return false;
+        }
+        let b = mesh.bounds();
+        let size = (b.max.x - b.min.x).max(b.max.y - b.min.y).max(1.0);
+        let least = clearance.least_room_along(mesh.island_of(t), &pull.points, &pull.arcs, radius);
+        least >= radius - 1e-9 * size
+    }
+
+    /// The portals of `piece` (as [`corridor_portals`] gives them, then the goal's) with
+    /// `radius` kept from each end that lies on a wall.
+    fn round_portals(
+        &self,
+        mesh: &NavMesh,
+        piece: &[TriId],
+        portals: &[Portal],
+        radius: f64,
+    ) -> Vec<RoundPortal> {
+        let on_wall = |p: Vec2, t: TriId| {
+            self.clearance.is_some_and(|(c, _)| {
+                mesh.triangles.get(t).is_some_and(|tri| {
+                    tri.vertices
+                        .iter()
+                        .any(|&v| mesh.vertices[v] == p && c.on_wall(v))
+                })
+            })
+        };
+        portals
+            .iter()
+            .enumerate()
+            .map(|(k, &portal)| {
+                let t = piece.get(k).copied().unwrap_or(usize::MAX);
+                let keep = |p: Vec2| if on_wall(p, t) { radius } else { 0.0 };
+                RoundPortal {
+                    portal,
+                    left_radius: keep(portal.left),
+                    right_radius: keep(portal.right),
+                }
+            })
+            .collect()
     }
 }
 
@@ -671,7 +872,7 @@ fn with_scratch<R>(search: impl FnOnce(&mut Scratch) -> R) -> R {
 fn centroid_search<S: Observer<SearchEvent>>(
     mesh: &NavMesh,
     (start, goal): (&Location, &Location),
-    (weight, costs, links): (f64, &AreaCosts, &Links<'_>),
+    (weight, costs, links, room): (f64, &AreaCosts, &Links<'_>, &Room<'_>),
     observer: &mut S,
 ) -> (Option<Route>, f64, usize) {
     let goal_centre = mesh.triangles[goal.triangle].centroid;
@@ -695,8 +896,10 @@ fn centroid_search<S: Observer<SearchEvent>>(
             tris.len(),
             start.triangle,
             |t, out| {
-                for &(n, _) in mesh.neighbours(t) {
-                    out.push((n, walk(t, n)));
+                for &(n, e) in mesh.neighbours(t) {
+                    if room.passes(e) {
+                        out.push((n, walk(t, n)));
+                    }
                 }
                 for crossing in links.leaving(t) {
                     let (end, step) = by_link(t, crossing);
@@ -721,7 +924,7 @@ fn centroid_search<S: Observer<SearchEvent>>(
             let walked = mesh
                 .neighbours(before)
                 .iter()
-                .any(|&(n, _)| n == t)
+                .any(|&(n, e)| n == t && room.passes(e))
                 .then(|| walk(before, t));
             let linked = links
                 .leaving(before)
@@ -787,7 +990,7 @@ fn edge_state_search<S: Observer<SearchEvent>, T: Observer<SearchEvent>>(
     mesh: &NavMesh,
     (start, goal): (&Location, &Location),
     crossing: Crossing,
-    (weight, costs, links): (f64, &AreaCosts, &Links<'_>),
+    (weight, costs, links, room): (f64, &AreaCosts, &Links<'_>, &Room<'_>),
     observer: &mut S,
     state_observer: &mut T,
 ) -> (Option<Route>, f64, usize) {
@@ -880,7 +1083,7 @@ fn edge_state_search<S: Observer<SearchEvent>, T: Observer<SearchEvent>>(
                 }
                 let record = adjacency.get(t);
                 for k in 0..3 {
-                    if Some(k) == entry {
+                    if Some(k) == entry || !room.passes(mesh.triangles[t].edges[k]) {
                         continue;
                     }
                     let next_at = place(here, (record.corners[k], record.corners[(k + 1) % 3]));

@@ -79,6 +79,120 @@ pub enum ShrinkError {
     /// The shrunk region could not be triangulated.
     #[error("the shrunk mesh could not be built: {0}")]
     Build(String),
+    /// The island asked about has stacked floors, which are not shrunk (see the module).
+    #[error(
+        "island {island} has floors stacked over each other: it is not shrunk for an agent's radius, \
+         so no exact path for a radius is given on it (the corridor query keeps the radius there)"
+    )]
+    StackedFloors {
+        /// The island, numbered from 1 as `navlab check` numbers them.
+        island: usize,
+    },
+}
+
+/// The shortest path for the centre of an agent of `radius` from `start` to `goal` on `mesh`:
+/// the exact search ([`shortest_path_located`](super::anyangle::shortest_path_located)) on the
+/// mesh shrunk by the radius ([`NavMesh::shrunk_for`], kept per radius), every point of it at
+/// least the radius from every wall. No path when the start or the goal has less room than the
+/// radius or is off the shrunk mesh (they are not moved), or they are apart for that radius.
+///
+/// The shrunk mesh's rounded wall ends are polygons drawn round the circles, so the path is at
+/// most a few hundredths of the radius longer, at each corner it turns round, than the true
+/// shortest path for a disc (never shorter).
+pub fn shortest_path_for_radius(
+    mesh: &NavMesh,
+    start: Vec2,
+    goal: Vec2,
+    radius: f64,
+) -> Result<super::anyangle::OptimalPath, ShrinkError> {
+    let (Some(s), Some(g)) = (mesh.locate(start), mesh.locate(goal)) else {
+        return Ok(super::anyangle::not_found());
+    };
+    let clearance = mesh.clearance();
+    let (island, goal_island) = (mesh.island_of(s.triangle), mesh.island_of(g.triangle));
+    if island != goal_island
+        || clearance.room(island, s.point) < radius
+        || clearance.room(goal_island, g.point) < radius
+    {
+        return Ok(super::anyangle::not_found());
+    }
+    let shrunk = mesh.shrunk_for(radius)?;
+    if shrunk.summary.kept_as_is.contains(&(island + 1)) {
+        return Err(ShrinkError::StackedFloors { island: island + 1 });
+    }
+    // On the shrunk mesh as they are: a point in the sliver between a circle and the polygon
+    // drawn round it is not moved to some other piece.
+    match (shrunk.mesh.locate(s.point), shrunk.mesh.locate(g.point)) {
+        (Some(a), Some(b)) if !a.snapped && !b.snapped => {
+            Ok(super::anyangle::shortest_path_located(
+                &shrunk.mesh,
+                a,
+                b,
+                &mut crate::search::NoObserver,
+            ))
+        }
+        _ => Ok(super::anyangle::not_found()),
+    }
+}
+
+/// How many radii a mesh keeps its shrunk meshes for.
+const CACHED_RADII: usize = 4;
+
+/// A mesh's shrunk meshes for the last few radii asked for (see [`NavMesh::shrunk_for`]); a
+/// copy of the mesh starts with none.
+#[derive(Default)]
+pub struct ShrinkCache {
+    kept: std::sync::Mutex<Vec<(u64, ShrinkAnswer)>>,
+}
+
+/// What shrinking for one radius gave.
+type ShrinkAnswer = Result<std::sync::Arc<Shrunk>, ShrinkError>;
+
+impl ShrinkCache {
+    /// The answer for `radius`, made with `make` when not kept.
+    pub(crate) fn get_or_make(
+        &self,
+        radius: f64,
+        make: impl FnOnce() -> Result<Shrunk, ShrinkError>,
+    ) -> Result<std::sync::Arc<Shrunk>, ShrinkError> {
+        let key = radius.to_bits();
+        let found = self
+            .kept
+            .lock()
+            .ok()
+            .and_then(|kept| kept.iter().find(|(k, _)| *k == key).map(|(_, a)| a.clone()));
+        if let Some(answer) = found {
+            return answer;
+        }
+        // Made without the lock held: another thread asking meanwhile makes its own.
+        let answer = make().map(std::sync::Arc::new);
+        if let Ok(mut kept) = self.kept.lock() {
+            if kept.len() >= CACHED_RADII {
+                kept.drain(..1);
+            }
+            kept.push((key, answer.clone()));
+        }
+        answer
+    }
+}
+
+impl Clone for ShrinkCache {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl std::fmt::Debug for ShrinkCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let radii: Vec<f64> = self
+            .kept
+            .lock()
+            .map(|kept| kept.iter().map(|(k, _)| f64::from_bits(*k)).collect())
+            .unwrap_or_default();
+        f.debug_struct("ShrinkCache")
+            .field("radii", &radii)
+            .finish()
+    }
 }
 
 /// `mesh` shrunk by `radius` (see the module's description).

@@ -378,6 +378,12 @@ impl Timeline {
         self.with_optimal_answer(recorded.events, recorded.cut, optimal)
     }
 
+    /// Adds a shortest path found elsewhere (the exact search for an agent's radius, on the
+    /// mesh shrunk by it, whose faces are not this mesh's) as the third phase, with no steps.
+    pub fn with_optimal_path(self, optimal: OptimalPath) -> Self {
+        self.with_optimal_answer(Vec::new(), false, optimal)
+    }
+
     fn with_optimal_answer(
         mut self,
         events: Vec<PolyanyaEvent>,

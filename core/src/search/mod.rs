@@ -15,6 +15,7 @@ pub mod idastar;
 pub mod posthoc;
 pub mod pseudocode;
 pub mod replay;
+pub mod round_funnel;
 
 pub use astar::{AStarScratch, astar, astar_with_scratch};
 pub use bfs::bfs;

@@ -419,12 +419,13 @@ impl NavmeshScene {
             }
         }
         if r.done {
-            let points: Vec<Pos2> = path.waypoints.iter().map(|&p| s(p)).collect();
-            for piece in super::links::path_pieces(&points, &path.segments) {
+            let (traced, segments) = path.traced();
+            let points: Vec<Pos2> = traced.iter().map(|&p| s(p)).collect();
+            for piece in super::links::path_pieces(&points, &segments) {
                 painter.add(Shape::line(piece, Stroke::new(4.0, PATH)));
             }
-            for p in points {
-                painter.circle_filled(p, 4.0, PATH);
+            for &p in &path.waypoints {
+                painter.circle_filled(s(p), 4.0, PATH);
             }
             return;
         }

@@ -342,13 +342,14 @@ impl NavmeshScene {
         }
         ui.add(
             egui::Slider::new(&mut d.fit_radius, 0.0..=widest)
-                .text("Disc radius")
+                .text("Agent radius")
                 .max_decimals(2),
         )
         .on_hover_text(
-            "Grey the triangles that hold no disc of this radius and mark the portals none \
-             crosses (a portal's clearance is bounded by the walls beside it, not its length); 0: \
-             off",
+            "The agent's radius: the path keeps this far from every wall, turning round \
+                 corners on arcs, and crosses only portals wide enough. Greys the triangles that \
+                 hold no disc of this radius and marks the portals none crosses (a portal's \
+                 clearance is bounded by the walls beside it, not its length); 0: a point",
         );
         if self.screen.clearance_jobs.asked.is_some() {
             ui.horizontal(|ui| {

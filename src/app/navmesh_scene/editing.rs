@@ -248,7 +248,7 @@ impl NavmeshScene {
                 .timeline
                 .path
                 .as_ref()
-                .map(|p| p.waypoints.clone())
+                .map(|p| p.traced().0)
                 .or(self.query.previous_path.take());
             self.query.timeline = Default::default();
             self.query.replay =
@@ -829,7 +829,7 @@ impl NavmeshScene {
         };
         let mut lines = Vec::new();
         if let Some(path) = &self.query.timeline.path {
-            lines.push(screen(&path.waypoints));
+            lines.push(screen(&path.traced().0));
         }
         if let Some(optimal) = &self.query.timeline.optimal {
             lines.push(screen(&optimal.waypoints));

@@ -44,7 +44,20 @@ impl QueryJob {
             return Timeline::record(mesh, self.start, self.goal, self.options);
         };
         let timeline = Timeline::record_located(mesh, start, goal, self.options);
-        if self.optimal {
+        let radius = self.options.radius;
+        if self.optimal && radius > 0.0 {
+            // For an agent's radius: the exact search on the mesh shrunk by it, not replayed
+            // (its faces are the shrunk mesh's).
+            match crate::navmesh::radius::shortest_path_for_radius(
+                mesh,
+                start.point,
+                goal.point,
+                radius,
+            ) {
+                Ok(optimal) => timeline.with_optimal_path(optimal),
+                Err(_) => timeline,
+            }
+        } else if self.optimal {
             timeline.with_optimal_located(mesh, start, goal)
         } else {
             timeline

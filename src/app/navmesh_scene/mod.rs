@@ -513,6 +513,7 @@ impl NavmeshScene {
             seed: 1,
             cost: self.settings.cost,
             weight: self.settings.heuristic_weight,
+            ..Default::default()
         };
         quality.measure(self.view.mesh(), options);
         quality.wait(self.view.mesh().triangles().len());
@@ -542,6 +543,7 @@ impl NavmeshScene {
     pub fn rerun(&mut self) {
         self.walk = None;
         self.query.generation += 1;
+        self.query.radius_asked = self.settings.display.fit_radius;
         let job = QueryJob {
             mesh: Arc::clone(self.view.mesh()),
             start: self.query.start,
@@ -552,6 +554,7 @@ impl NavmeshScene {
                 cost: self.settings.cost,
                 heuristic_weight: self.settings.heuristic_weight,
                 area_costs: self.edit.costs,
+                radius: self.settings.display.fit_radius,
             },
             optimal: self.settings.optimal,
         };
@@ -709,12 +712,8 @@ impl NavmeshScene {
             .as_ref()
             .filter(|p| p.waypoints.len() >= 2)
             .map(|p| {
-                WalkPlayback::new(
-                    self.view.mesh(),
-                    &p.waypoints,
-                    &p.segments,
-                    self.settings.walk,
-                )
+                let (points, segments) = p.traced();
+                WalkPlayback::new(self.view.mesh(), &points, &segments, self.settings.walk)
             });
     }
 
@@ -788,6 +787,10 @@ impl Scene for NavmeshScene {
                 }
                 _ => {}
             }
+        }
+        if self.settings.display.fit_radius.to_bits() != self.query.radius_asked.to_bits() {
+            // The agent's radius changed (the slider, a lesson, the command line).
+            self.rerun();
         }
         let querying = self.poll_query() | self.poll_clearance();
         let len = self.query.timeline.len();

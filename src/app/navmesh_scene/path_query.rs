@@ -33,6 +33,9 @@ pub struct PathQuery {
     pub(super) previous_path: Option<Vec<Vec2>>,
     /// How the corridor path compares with the shortest path, when both were searched.
     pub gap: Option<crate::navmesh::gap::Gap>,
+    /// The agent's radius the last query was asked for: when the setting differs, the query
+    /// runs again.
+    pub(super) radius_asked: f64,
 }
 
 impl PathQuery {
@@ -50,6 +53,7 @@ impl PathQuery {
             resume_cursor: None,
             previous_path: None,
             gap: None,
+            radius_asked: 0.0,
         }
     }
 }

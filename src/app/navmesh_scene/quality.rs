@@ -189,6 +189,7 @@ impl CorridorQuality {
                     seed: 1,
                     cost,
                     weight,
+                    ..QualityOptions::default()
                 };
                 self.measure(mesh, options);
             }
