@@ -167,9 +167,27 @@ fn navmesh_with_a_jump_and_a_drop_link() {
     );
 }
 
+/// Two rooms joined by a narrow door and a wide corridor: coloured by clearance, an agent
+/// radius no route has room for (the portal that stops it outlined), and two more agents
+/// walking, the small one through the door, the larger round by the corridor.
 #[test]
-fn navmesh_coloured_by_clearance_with_a_disc_radius() {
-    golden("navmesh-clearance", &["--clearance", "0.6"], nothing);
+fn navmesh_coloured_by_clearance_with_agents_of_three_sizes() {
+    golden(
+        "navmesh-clearance",
+        &[
+            "assets/doors.obj",
+            "--from",
+            "2,4",
+            "--to",
+            "15,4",
+            "--clearance",
+            "1.2",
+            "--agents",
+            "0.3,0.6",
+            "--walk",
+        ],
+        nothing,
+    );
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Point location, path queries and edits on a generated 100k-triangle mesh; point location
 //! against the linear scan of “A* on a navigation mesh” as the baseline; queries on a mesh
 //! with 100 off-mesh links far from their paths against the same queries without links; the
-//! clearance of every portal and triangle. Run:
+//! clearance of every portal and triangle; paths for an agent's radius. Run:
 //! `cargo bench --bench navmesh`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -347,6 +347,86 @@ fn clearance(c: &mut Criterion) {
     group.finish();
 }
 
+/// Paths for an agent's radius on the 100k-triangle mesh: corridor queries for radius 0 and for
+/// a radius between the same pairs (the clearance worked out before: once per mesh); the exact
+/// path for the radius the first time (the mesh shrunk by it, then kept) and later.
+fn radius_queries(c: &mut Criterion) {
+    use navlab_core::navmesh::radius::shortest_path_for_radius;
+    let mesh = mesh_100k();
+    let radius = 0.3 * mesh.clearance().widest();
+    let tris = mesh.triangles();
+    let mut rng = Pcg64Mcg::seed_from_u64(2);
+    let mut pairs: Vec<(Vec2, Vec2)> = Vec::new();
+    while pairs.len() < 20 {
+        let a = rng.random_range(0..tris.len());
+        let b = rng.random_range(0..tris.len());
+        let (Some(p), Some(q)) = (
+            mesh.clearance().triangle_centre(a),
+            mesh.clearance().triangle_centre(b),
+        ) else {
+            continue;
+        };
+        let options = QueryOptions {
+            radius,
+            ..QueryOptions::default()
+        };
+        if find_path(&mesh, p, q, options, &mut NoObserver, &mut NoObserver)
+            .is_some_and(|path| path.status == PathStatus::Found)
+        {
+            pairs.push((p, q));
+        }
+    }
+    let mut group = c.benchmark_group("radius_100k");
+    group.sample_size(10);
+    for (name, r) in [("radius 0", 0.0), ("a radius", radius)] {
+        let options = QueryOptions {
+            cost: CostModel::Midpoint,
+            radius: r,
+            ..QueryOptions::default()
+        };
+        group.bench_function(format!("corridor path, {name} (per 20 queries)"), |bench| {
+            bench.iter(|| {
+                for &(a, b) in &pairs {
+                    black_box(find_path(
+                        &mesh,
+                        a,
+                        b,
+                        options,
+                        &mut NoObserver,
+                        &mut NoObserver,
+                    ));
+                }
+            })
+        });
+    }
+    let (a, b) = pairs[0];
+    group.bench_function(
+        "exact path, first at a new radius (shrink, then search)",
+        |bench| {
+            bench.iter_batched(
+                || mesh.clone(),
+                |fresh| black_box(shortest_path_for_radius(&fresh, a, b, radius)),
+                criterion::BatchSize::LargeInput,
+            )
+        },
+    );
+    assert!(
+        shortest_path_for_radius(&mesh, a, b, radius).is_ok_and(|p| p.is_found()),
+        "the exact path for the radius"
+    );
+    group.bench_function(
+        "exact path, later at that radius (per 20 queries)",
+        |bench| {
+            bench.iter(|| {
+                for &(a, b) in &pairs {
+                    black_box(shortest_path_for_radius(&mesh, a, b, radius).ok());
+                }
+            })
+        },
+    );
+    group.finish();
+}
+
 criterion_group!(
     benches,
     point_location,
@@ -354,6 +434,7 @@ criterion_group!(
     diagnostics,
     edits,
     far_links,
-    clearance
+    clearance,
+    radius_queries
 );
 criterion_main!(benches);

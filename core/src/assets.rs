@@ -137,5 +137,14 @@ impl EmbeddedLevel {
     }
 }
 
+/// Two rooms joined by a door 0.8 wide and, the long way round, by a corridor 2 wide: agents
+/// of different sizes take different routes.
+pub const DOORS: EmbeddedScene = EmbeddedScene {
+    name: "doors.obj",
+    obj: include_bytes!("../../assets/doors.obj"),
+    start: (2.0, 4.0),
+    goal: (15.0, 4.0),
+};
+
 /// Every embedded scene, the default first.
-pub const ALL: [EmbeddedScene; 5] = [ROOMS, MAZE, HOLE, STAIRS, FAULTY];
+pub const ALL: [EmbeddedScene; 6] = [ROOMS, MAZE, HOLE, STAIRS, FAULTY, DOORS];

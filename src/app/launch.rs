@@ -77,6 +77,8 @@ pub enum LaunchAction {
     Quality(usize),
     /// Colour the mesh by clearance; above 0, grey what holds no disc of this radius.
     Clearance(f64),
+    /// More agents of these radii on the navmesh, each with its own path.
+    Agents(Vec<f64>),
     /// Walk the navmesh path at once (a picture shows the whole walk).
     Walk,
     /// Search for the shortest path too, as the navmesh view's third phase.
@@ -230,6 +232,18 @@ impl NavlabApp {
                 navmesh.settings.display.height_colours = false;
                 navmesh.settings.display.fit_radius = *radius;
                 navmesh.wait_for_clearance();
+                navmesh.rerun();
+            }
+            LaunchAction::Agents(radii) => {
+                let navmesh = &mut self.scenes.navmesh;
+                navmesh.settings.display.agents = radii
+                    .iter()
+                    .copied()
+                    .take(crate::app::navmesh_scene::agents::MAX_AGENTS)
+                    .collect();
+                navmesh.wait_for_clearance();
+                navmesh.wait_for_query();
+                navmesh.refresh_agents();
             }
             LaunchAction::OpenLevel(file) => {
                 self.settings.scene = SceneKind::Level;
@@ -257,7 +271,7 @@ impl NavlabApp {
                 navmesh.query.playback.cursor = navmesh.query.timeline.len();
                 navmesh.sync_replay();
                 navmesh.toggle_walk();
-                if navmesh.walk.is_none() {
+                if navmesh.walk.is_none() && navmesh.agents.walks.iter().all(Option::is_none) {
                     warnings.push("--walk: there is no path to walk".to_string());
                 }
             }

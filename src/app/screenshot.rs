@@ -80,7 +80,8 @@ impl StepSpec {
 }
 
 /// The window `app` at `step`, `size` pixels large in `theme`, drawn without a display; an
-/// agent walking is shown at the end of its walk.
+/// agent walking is shown at the end of its walk (more agents of other sizes where they are
+/// then, or halfway through the shortest of their walks when it has none).
 pub fn picture_of(
     app: &mut NavlabApp,
     step: StepSpec,
@@ -95,8 +96,27 @@ pub fn picture_of(
     let scene = app.scenes.get_mut(kind);
     let k = step.resolve(scene);
     scene.show_step(k);
-    if let Some(walk) = &mut app.scenes.navmesh.walk {
+    let navmesh = &mut app.scenes.navmesh;
+    if let Some(walk) = &mut navmesh.walk {
         walk.time = walk.walk.duration();
+        walk.playing = false;
+    }
+    // Agents of other sizes: where they are when the query's own agent arrives, or (when it
+    // has no path) halfway through the shortest of their walks, each on its way.
+    let arrival = navmesh.walk.as_ref().map_or_else(
+        || {
+            0.5 * navmesh
+                .agents
+                .walks
+                .iter()
+                .flatten()
+                .map(|w| w.walk.duration())
+                .fold(f64::INFINITY, f64::min)
+        },
+        |w| w.walk.duration(),
+    );
+    for walk in navmesh.agents.walks.iter_mut().flatten() {
+        walk.time = walk.walk.duration().min(arrival);
         walk.playing = false;
     }
     window.picture(app)

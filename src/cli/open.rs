@@ -84,6 +84,10 @@ pub struct OpenArgs {
     #[arg(long, value_name = "R", num_args = 0..=1, default_missing_value = "0",
           value_parser = super::args::parse_non_negative)]
     pub clearance: Option<f64>,
+    /// More agents on the navmesh, one of each radius (R,R,…, at most 4): each finds its own
+    /// path between the start and goal, drawn in its colour, and walks with --walk.
+    #[arg(long, value_name = "R,R", value_delimiter = ',', value_parser = super::args::parse_non_negative)]
+    pub agents: Vec<f64>,
     /// Build a navmesh from the map (--map or the built-in one) and show it, from the
     /// map's start to its goal.
     #[arg(long)]
@@ -205,6 +209,9 @@ impl OpenArgs {
         }
         if let Some(radius) = self.clearance {
             actions.push(LaunchAction::Clearance(radius));
+        }
+        if !self.agents.is_empty() {
+            actions.push(LaunchAction::Agents(self.agents.clone()));
         }
         if self.pursuit {
             actions.push(LaunchAction::Show(SceneKind::Pursuit));

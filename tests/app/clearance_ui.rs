@@ -178,3 +178,70 @@ fn the_path_keeps_the_agent_radius_from_every_wall() {
             >= 1
     );
 }
+
+/// More agents in the two rooms joined by a narrow door and a wide corridor: added with the
+/// button, each finds its own path for its radius — the small one through the door, the larger
+/// round by the corridor — each keeping its radius from the walls; the walk walks them all;
+/// one taken away.
+#[test]
+fn agents_of_different_sizes_take_the_routes_they_fit() {
+    let mut h = harness(app());
+    let mesh = navlab::assets::DOORS
+        .read(Default::default())
+        .expect("the built-in scene");
+    h.state_mut().scenes.navmesh.set_mesh(
+        mesh,
+        navlab::app::navmesh_scene::MeshSource::Embedded(navlab::assets::DOORS),
+    );
+    h.state_mut().scenes.navmesh.set_start(Vec2::new(2.0, 4.0));
+    h.state_mut().scenes.navmesh.set_goal(Vec2::new(15.0, 4.0));
+    h.run_steps(2);
+    h.get_by_label("Add an agent").click();
+    h.run_steps(2);
+    h.get_by_label("Add an agent").click();
+    h.run_steps(2);
+    assert_eq!(h.state().scenes.navmesh.settings.display.agents.len(), 2);
+    h.state_mut().scenes.navmesh.settings.display.agents = vec![0.3, 0.6];
+    h.run_steps(2);
+    let navmesh = &h.state().scenes.navmesh;
+    let paths: Vec<_> = navmesh
+        .agents
+        .paths()
+        .iter()
+        .map(|p| p.clone().expect("a path for each"))
+        .collect();
+    let mesh = std::sync::Arc::clone(navmesh.mesh());
+    // The small one through the door (a straight line), the larger round by the corridor.
+    assert!((paths[0].length - 13.0).abs() < 1e-9, "{}", paths[0].length);
+    assert!(paths[1].length > 20.0, "{}", paths[1].length);
+    assert!(
+        paths[1].waypoints.iter().any(|p| p.y < -1.0),
+        "through the corridor"
+    );
+    for (path, radius) in paths.iter().zip([0.3, 0.6]) {
+        let least = mesh
+            .clearance()
+            .least_room_along(0, &path.waypoints, &path.arcs, 1.0);
+        assert!(least >= radius - 1e-9, "{least}");
+    }
+    let legend: Vec<String> = navmesh
+        .search_legend()
+        .into_iter()
+        .map(|row| row.text)
+        .collect();
+    assert!(
+        legend.contains(&"agent of radius 0.60 and its path".to_owned()),
+        "{legend:?}"
+    );
+    h.key_press(egui::Key::W);
+    h.run_steps(5);
+    let walks = &h.state().scenes.navmesh.agents.walks;
+    assert_eq!(walks.iter().flatten().count(), 2, "both walk");
+    assert!(walks.iter().flatten().all(|w| w.time > 0.0));
+    h.get_all_by_label("×")
+        .next()
+        .expect("a remove button")
+        .click();
+    h.run_steps(2);
+    assert_eq!(h.state().scenes.navmesh.settings.display.agents, vec![0.6]);
+}

@@ -234,6 +234,7 @@ impl NavmeshScene {
         self.paint_search_details(painter, view, visible_tris, fill.largest_area);
         self.paint_funnel(painter, view);
         self.paint_optimal(painter, view);
+        self.paint_agents(painter, view);
         self.paint_markers(painter, view);
         if let Some(walk) = &self.walk {
             walk.paint(painter, view);
@@ -503,6 +504,7 @@ impl NavmeshScene {
             return rows;
         }
         rows.extend(self.clearance_legend());
+        rows.extend(self.agents_legend());
         if d.height_colours
             || d.clearance_colours
             || self.diagnostics.quality.heat_shown()

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 /// Meshes with at least this many triangles have their clearance worked out on the worker
 /// (about 15 to 45 µs a triangle).
-const BACKGROUND_TRIANGLES: usize = 5_000;
+pub(super) const BACKGROUND_TRIANGLES: usize = 5_000;
 
 /// A triangle too narrow for the agent radius: drawn over in this.
 pub const TOO_NARROW: Color32 = Color32::from_rgb(60, 62, 68);
@@ -87,7 +87,7 @@ impl NavmeshScene {
     /// Whether anything shown needs the clearance.
     fn clearance_wanted(&self) -> bool {
         let d = &self.settings.display;
-        d.clearance_colours || d.fit_radius > 0.0
+        d.clearance_colours || d.fit_radius > 0.0 || d.agents.iter().any(|&r| r > 0.0)
     }
 
     /// The mesh's clearance, once worked out.
@@ -351,6 +351,7 @@ impl NavmeshScene {
                  hold no disc of this radius and marks the portals none crosses (a portal's \
                  clearance is bounded by the walls beside it, not its length); 0: a point",
         );
+        self.agents_ui(ui, widest);
         if self.screen.clearance_jobs.asked.is_some() {
             ui.horizontal(|ui| {
                 ui.spinner();

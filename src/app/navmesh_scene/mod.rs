@@ -2,6 +2,7 @@
 //! the canvas that replays them; the Diagnostics tab beside the steps; an agent walking the
 //! path.
 
+pub mod agents;
 mod canvas;
 pub mod clearance;
 mod controls;
@@ -85,8 +86,11 @@ pub struct DisplayOptions {
     pub height_colours: bool,
     /// Fill the mesh by each triangle's clearance instead of the search's colours.
     pub clearance_colours: bool,
-    /// Grey what holds no disc of this radius (0: off).
+    /// The agent's radius: the query keeps it from the walls, and what holds no disc of it is
+    /// greyed (0: a point).
     pub fit_radius: f64,
+    /// More agents' radii, each with its own path (see [`agents`]).
+    pub agents: Vec<f64>,
 }
 
 impl Default for DisplayOptions {
@@ -101,6 +105,7 @@ impl Default for DisplayOptions {
             height_colours: false,
             clearance_colours: false,
             fit_radius: 0.0,
+            agents: Vec::new(),
         }
     }
 }
@@ -237,6 +242,8 @@ pub struct NavmeshScene {
     pub diagnostics: diagnostics::Diagnostics,
     /// The agent walking the path, once asked for (dropped when the path changes).
     pub walk: Option<WalkPlayback>,
+    /// More agents of other sizes, their paths and walks.
+    pub agents: agents::Agents,
     /// The editing tools' state.
     pub edit: EditState,
 }
@@ -292,6 +299,7 @@ impl NavmeshScene {
             screen: screen::Screen::default(),
             diagnostics: Default::default(),
             walk: None,
+            agents: agents::Agents::default(),
         };
         this.rerun();
         this
@@ -715,11 +723,16 @@ impl NavmeshScene {
                 let (points, segments) = p.traced();
                 WalkPlayback::new(self.view.mesh(), &points, &segments, self.settings.walk)
             });
+        self.start_agent_walks();
     }
 
     /// Advances the walk by `dt` seconds; true while the agent walks.
     pub fn tick_walk(&mut self, dt: f64) -> bool {
-        self.walk.as_mut().is_some_and(|w| w.tick(dt))
+        let mut walking = self.walk.as_mut().is_some_and(|w| w.tick(dt));
+        for walk in self.agents.walks.iter_mut().flatten() {
+            walking |= walk.tick(dt);
+        }
+        walking
     }
 }
 
@@ -793,6 +806,7 @@ impl Scene for NavmeshScene {
             self.rerun();
         }
         let querying = self.poll_query() | self.poll_clearance();
+        self.refresh_agents();
         let len = self.query.timeline.len();
         self.query.playback.keyboard(ui, len);
         self.replay_keys(&keys);

@@ -181,6 +181,36 @@ impl WalkPlayback {
         )
     }
 
+    /// Draws the trail so far and the agent as a disc of `radius` (world units), in `colour`,
+    /// where it is: one of several agents of different sizes.
+    pub fn paint_disc(&self, painter: &egui::Painter, view: View, radius: f64, colour: Color32) {
+        let k = self.index();
+        let states = &self.walk.states[..=k.min(self.walk.states.len().saturating_sub(1))];
+        let trail: Vec<egui::Pos2> = states
+            .iter()
+            .map(|s| view.screen_from_world(s.position))
+            .collect();
+        if trail.len() >= 2 {
+            painter.add(Shape::line(trail, Stroke::new(3.0, colour)));
+        }
+        let Some(agent) = states.last() else {
+            return;
+        };
+        let at = view.screen_from_world(agent.position);
+        let r = ((radius * view.camera.scale) as f32).max(4.0);
+        painter.circle(
+            at,
+            r,
+            colour.gamma_multiply(0.6),
+            Stroke::new(2.0, Color32::BLACK),
+        );
+        let ahead = Vec2::new(agent.heading.cos(), agent.heading.sin());
+        let nose =
+            view.screen_from_world(agent.position + ahead * (1.0 / view.camera.scale.max(1e-9)));
+        let direction = (nose - at).normalized();
+        painter.line_segment([at, at + direction * r], Stroke::new(2.0, Color32::BLACK));
+    }
+
     /// Draws the trail so far (cyan on the mesh, magenta off it), the corner radius around the
     /// corner headed for (around every corner at the end) and the agent with its heading.
     pub fn paint(&self, painter: &egui::Painter, view: View) {
