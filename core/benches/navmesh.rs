@@ -344,6 +344,32 @@ fn clearance(c: &mut Criterion) {
         }
         Err(error) => eprintln!("skipping the map's clearance: {error}"),
     }
+    // After an edit: a door opened on the 100k mesh, the clearance carried from the mesh's
+    // before it (its snapshot taken, then only what is near the walls that changed worked out
+    // again).
+    {
+        use navlab_core::navmesh::clearance::ClearanceSnapshot;
+        let (mut editor, _, door, _) = edited(100_000);
+        let before = std::sync::Arc::clone(editor.mesh());
+        before.clearance();
+        editor.toggle_door(door).expect("toggled");
+        let after = std::sync::Arc::clone(editor.mesh());
+        let (_, again) =
+            Clearance::updated(&ClearanceSnapshot::of(&before, before.clearance()), &after);
+        eprintln!(
+            "a door toggled: {again} of {} portals and triangles worked out again",
+            after.edges().len() + after.triangles().len()
+        );
+        group.bench_function(
+            "after a door is toggled, 100k (carried through the edit)",
+            |b| {
+                b.iter(|| {
+                    let snapshot = ClearanceSnapshot::of(&before, before.clearance());
+                    black_box(Clearance::updated(&snapshot, &after))
+                })
+            },
+        );
+    }
     group.finish();
 }
 

@@ -265,3 +265,104 @@ proptest! {
         check("a random map", &mesh, 1);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: common::cases_or(24),
+        ..ProptestConfig::default()
+    })]
+
+    /// Clearance carried through an edit: after obstacles are cut from a random map's mesh
+    /// (one by one, the last taken away again), the clearance worked out only near the walls
+    /// that changed is the whole mesh's worked out afresh, portal by portal and triangle by
+    /// triangle; and less was worked out than the whole.
+    #[test]
+    fn clearance_after_an_edit_is_the_clearance_worked_out_afresh(
+        map in common::tile_maps(6..12),
+        boxes in prop::collection::vec((0.05f64..0.9, 0.05f64..0.9, 0.05f64..0.3, 0.05f64..0.3), 1..4),
+    ) {
+        use navlab_core::navmesh::clearance::ClearanceSnapshot;
+        use navlab_core::navmesh::edit::{MeshEditor, Shape, ShapeKind};
+        use std::sync::Arc;
+        let Ok(base) = navlab_core::navmesh::from_map::navmesh_from_map(&map, 0.0) else {
+            return Ok(());
+        };
+        let b = base.bounds();
+        let size = (b.max.x - b.min.x).max(b.max.y - b.min.y);
+        let at = |u: f64, v: f64| Vec2::new(b.min.x + u * (b.max.x - b.min.x), b.min.y + v * (b.max.y - b.min.y));
+        let mut editor = MeshEditor::new(Arc::new(base));
+        let mut before = Arc::clone(editor.mesh());
+        before.clearance();
+        let check = |editor: &MeshEditor, before: &Arc<NavMesh>| -> Arc<NavMesh> {
+            let mesh = Arc::clone(editor.mesh());
+            let snapshot = ClearanceSnapshot::of(before, before.clearance());
+            let (carried, again) = Clearance::updated(&snapshot, &mesh);
+            let fresh = Clearance::of(&mesh);
+            for (e, (&x, &y)) in carried.portals().iter().zip(fresh.portals()).enumerate() {
+                assert!((x - y).abs() <= 1e-9 * size, "portal {e}: {x} carried, {y} afresh");
+            }
+            for (t, (&x, &y)) in carried.triangles().iter().zip(fresh.triangles()).enumerate() {
+                assert!(
+                    x == y || (x - y).abs() <= 1e-9 * size,
+                    "triangle {t}: {x} carried, {y} afresh"
+                );
+            }
+            assert!(again <= mesh.edges().len() + mesh.triangles().len());
+            mesh.clearance_after_edit(before);
+            mesh
+        };
+        for &(u, v, w, h) in &boxes {
+            let shape = Shape::rectangle(at(u, v), at((u + w).min(0.98), (v + h).min(0.98)), ShapeKind::Obstacle)
+                .expect("a rectangle");
+            if editor.add_shape(shape).is_err() {
+                continue;
+            }
+            before = check(&editor, &before);
+        }
+        if editor.undo() {
+            check(&editor, &before);
+        }
+    }
+}
+
+/// An obstacle cut in one corner of a large room leaves the clearance of the far side as it
+/// was: only what is near the walls that changed is worked out again.
+#[test]
+fn an_edit_works_out_again_only_what_is_near_it() {
+    use navlab_core::navmesh::clearance::ClearanceSnapshot;
+    use navlab_core::navmesh::edit::{MeshEditor, Shape, ShapeKind};
+    use std::sync::Arc;
+    let rows: Vec<String> = (0..40)
+        .map(|y| {
+            (0..40)
+                .map(|x| {
+                    if (x + 3 * y) % 11 == 0 && x % 2 == 0 {
+                        '#'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+    let base = navlab_core::navmesh::from_map::navmesh_from_map(&common::walled_map(&rows), 0.0)
+        .expect("a mesh");
+    let mut editor = MeshEditor::new(Arc::new(base));
+    let before = Arc::clone(editor.mesh());
+    before.clearance();
+    editor
+        .add_shape(
+            Shape::rectangle(
+                Vec2::new(1.2, 1.2),
+                Vec2::new(2.6, 2.4),
+                ShapeKind::Obstacle,
+            )
+            .expect("a rectangle"),
+        )
+        .expect("cut");
+    let mesh = Arc::clone(editor.mesh());
+    let (_, again) = Clearance::updated(&ClearanceSnapshot::of(&before, before.clearance()), &mesh);
+    let all = mesh.edges().len() + mesh.triangles().len();
+    assert!(again * 10 < all, "{again} of {all} worked out again");
+}

@@ -245,3 +245,44 @@ fn agents_of_different_sizes_take_the_routes_they_fit() {
     h.run_steps(2);
     assert_eq!(h.state().scenes.navmesh.settings.display.agents, vec![0.6]);
 }
+
+/// With the clearance shown, an obstacle drawn on the mesh: the edited mesh's clearance is
+/// carried from the last one's (worked out only near the edit) and is the clearance worked
+/// out afresh; the agent's path goes round the obstacle keeping its radius.
+#[test]
+fn an_edit_keeps_the_clearance_up_to_date() {
+    let mut h = harness(app());
+    h.state_mut()
+        .scenes
+        .navmesh
+        .settings
+        .display
+        .clearance_colours = true;
+    h.state_mut().scenes.navmesh.settings.display.fit_radius = 0.2;
+    h.run_steps(3);
+    assert!(h.state().scenes.navmesh.clearance().is_some());
+    h.key_press(egui::Key::R);
+    h.run_steps(2);
+    let (from, to) = (Vec2::new(9.0, 1.5), Vec2::new(11.0, 3.5));
+    let view = h.state().scenes.navmesh.last_view().expect("drawn");
+    let (a, b) = (view.screen_from_world(from), view.screen_from_world(to));
+    common::drag_screen(&mut h, (a, b), egui::PointerButton::Primary, 6, |_| {});
+    h.run_steps(3);
+    let navmesh = &h.state().scenes.navmesh;
+    assert_eq!(navmesh.editor().shapes().len(), 1, "the obstacle is cut");
+    let mesh = std::sync::Arc::clone(navmesh.mesh());
+    let carried = navmesh
+        .clearance()
+        .expect("carried to the edited mesh")
+        .clone();
+    let again = carried.carried().expect("carried, not worked out afresh");
+    assert!(again < mesh.triangles().len() + mesh.edges().len());
+    let fresh = navlab::navmesh::clearance::Clearance::of(&mesh);
+    for (x, y) in carried.triangles().iter().zip(fresh.triangles()) {
+        assert!((x - y).abs() <= 1e-9, "{x} against {y}");
+    }
+    let path = navmesh.query.timeline.path.clone().expect("a path");
+    let island = mesh.island_of(path.start.triangle);
+    let least = carried.least_room_along(island, &path.waypoints, &path.arcs, 1.0);
+    assert!(least >= 0.2 - 1e-9, "{least}");
+}

@@ -56,30 +56,15 @@ pub struct Clearance {
     widest: f64,
     /// Per vertex: true when a wall ends at it.
     wall_vertices: Vec<bool>,
+    /// When carried through an edit: how many portals and triangles were worked out again.
+    carried: Option<usize>,
 }
 
 impl Clearance {
     /// The clearance of every portal and triangle of `mesh`.
     pub fn of(mesh: &NavMesh) -> Self {
         let walls = Walls::of(mesh);
-        let mut out = Self {
-            walls: Walls {
-                islands: Vec::new(),
-            },
-            portals: Vec::new(),
-            portal_centres: Vec::new(),
-            triangles: Vec::new(),
-            triangle_centres: Vec::new(),
-            widest: 0.0,
-            wall_vertices: vec![false; mesh.vertices().len()],
-        };
-        for edge in mesh.edges().iter().filter(|e| e.is_border()) {
-            for &v in &edge.vertices {
-                if let Some(on) = out.wall_vertices.get_mut(v) {
-                    *on = true;
-                }
-            }
-        }
+        let mut out = Self::empty(mesh);
         for edge in mesh.edges() {
             let [a, b] = edge.vertices.map(|v| mesh.vertices()[v]);
             let island = edge.triangles.first().map(|&t| mesh.island_of(t));
@@ -90,28 +75,165 @@ impl Clearance {
             out.portals.push(room);
             out.portal_centres.push(at);
         }
-        for (t, triangle) in mesh.triangles().iter().enumerate() {
-            let corners = triangle.vertices.map(|v| mesh.vertices()[v]);
-            // Its edges' best (worked out once per edge, above), then inside.
-            let edges = triangle
-                .edges
-                .iter()
-                .map(|&e| (out.portal(e), out.portal_centre(e).unwrap_or(corners[0])))
-                .fold((f64::NEG_INFINITY, corners[0]), |best, edge| {
-                    if edge.0 > best.0 { edge } else { best }
-                });
-            let (room, at) = walls.widest_inside(mesh.island_of(t), corners, edges);
+        for t in 0..mesh.triangles().len() {
+            let (room, at) = out.triangle_room(&walls, mesh, t);
             out.triangles.push(room);
             out.triangle_centres.push(at);
         }
-        out.walls = walls;
-        out.widest = out
+        out.finish(walls);
+        out
+    }
+
+    /// No portal or triangle worked out yet; the wall vertices marked.
+    fn empty(mesh: &NavMesh) -> Self {
+        let mut out = Self {
+            walls: Walls {
+                islands: Vec::new(),
+            },
+            portals: Vec::with_capacity(mesh.edges().len()),
+            portal_centres: Vec::with_capacity(mesh.edges().len()),
+            triangles: Vec::with_capacity(mesh.triangles().len()),
+            triangle_centres: Vec::with_capacity(mesh.triangles().len()),
+            widest: 0.0,
+            wall_vertices: vec![false; mesh.vertices().len()],
+            carried: None,
+        };
+        for edge in mesh.edges().iter().filter(|e| e.is_border()) {
+            for &v in &edge.vertices {
+                if let Some(on) = out.wall_vertices.get_mut(v) {
+                    *on = true;
+                }
+            }
+        }
+        out
+    }
+
+    /// Triangle `t`'s clearance and where, its edges' worked out already.
+    fn triangle_room(&self, walls: &Walls, mesh: &NavMesh, t: TriId) -> (f64, Vec2) {
+        let triangle = &mesh.triangles()[t];
+        let corners = triangle.vertices.map(|v| mesh.vertices()[v]);
+        // Its edges' best (worked out once per edge), then inside.
+        let edges = triangle
+            .edges
+            .iter()
+            .map(|&e| (self.portal(e), self.portal_centre(e).unwrap_or(corners[0])))
+            .fold((f64::NEG_INFINITY, corners[0]), |best, edge| {
+                if edge.0 > best.0 { edge } else { best }
+            });
+        walls.widest_inside(mesh.island_of(t), corners, edges)
+    }
+
+    /// Keeps `walls` and the widest triangle clearance.
+    fn finish(&mut self, walls: Walls) {
+        self.walls = walls;
+        self.widest = self
             .triangles
             .iter()
             .copied()
             .filter(|c| c.is_finite())
             .fold(0.0, f64::max);
-        out
+    }
+
+    /// The clearance of `mesh`, made by an edit of the mesh `before` was taken of: a portal or
+    /// triangle the edit left as it was keeps its clearance unless a wall that came or went is
+    /// within that clearance of it (no disc it had can have met one); the rest are worked out
+    /// again. The same as [`Clearance::of`] (to rounding), for the work near the edit. When the
+    /// edit joined or split islands everything is worked out again. Also returns how many
+    /// portals and triangles were worked out again.
+    pub fn updated(before: &ClearanceSnapshot, mesh: &NavMesh) -> (Self, usize) {
+        let vertices = mesh.vertices();
+        // The islands of the triangles kept must map one to one.
+        let mut forward: std::collections::HashMap<usize, usize> = Default::default();
+        let mut backward: std::collections::HashMap<usize, usize> = Default::default();
+        for (t, triangle) in mesh.triangles().iter().enumerate() {
+            let key = triangle_key(triangle.vertices.map(|v| vertices[v]));
+            if let Some(&(_, _, old)) = before.triangles.get(&key) {
+                let new = mesh.island_of(t);
+                if *forward.entry(old).or_insert(new) != new
+                    || *backward.entry(new).or_insert(old) != old
+                {
+                    let all = mesh.edges().len() + mesh.triangles().len();
+                    return (Self::of(mesh), all);
+                }
+            }
+        }
+        // The walls that came or went.
+        let mut now = std::collections::HashSet::new();
+        let mut changed: Vec<Line<[f64; 2]>> = Vec::new();
+        for edge in mesh.edges().iter().filter(|e| e.is_border()) {
+            let [a, b] = edge.vertices.map(|v| vertices[v]);
+            let key = segment_key(a, b);
+            now.insert(key);
+            if !before.walls.contains(&key) {
+                changed.push(Line::new([a.x, a.y], [b.x, b.y]));
+            }
+        }
+        for key in before.walls.iter().filter(|k| !now.contains(*k)) {
+            let (a, b) = (
+                [f64::from_bits(key[0]), f64::from_bits(key[1])],
+                [f64::from_bits(key[2]), f64::from_bits(key[3])],
+            );
+            changed.push(Line::new(a, b));
+        }
+        let changed = RTree::bulk_load(changed);
+        // Whether a changed wall is within `reach` of the hull of `points` (a segment or a
+        // triangle).
+        let near_change = |points: &[Vec2], reach: f64| {
+            if !reach.is_finite() {
+                return true;
+            }
+            let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+            for p in points {
+                lo = [lo[0].min(p.x), lo[1].min(p.y)];
+                hi = [hi[0].max(p.x), hi[1].max(p.y)];
+            }
+            let pad = reach * (1.0 + 1e-9) + 1e-12;
+            let envelope =
+                AABB::from_corners([lo[0] - pad, lo[1] - pad], [hi[0] + pad, hi[1] + pad]);
+            changed
+                .locate_in_envelope_intersecting(&envelope)
+                .any(|w| hull_distance(points, w) <= pad)
+        };
+        let walls = Walls::of(mesh);
+        let mut out = Self::empty(mesh);
+        let mut again = 0;
+        for edge in mesh.edges() {
+            let [a, b] = edge.vertices.map(|v| vertices[v]);
+            let island = edge.triangles.first().map(|&t| mesh.island_of(t));
+            let (room, at) = match island {
+                Some(island) if !edge.is_border() => match before.portals.get(&segment_key(a, b)) {
+                    Some(&(room, at)) if !near_change(&[a, b], room) => (room, at),
+                    _ => {
+                        again += 1;
+                        walls.widest_on_segment(island, a, b)
+                    }
+                },
+                _ => (0.0, a.midpoint(b)),
+            };
+            out.portals.push(room);
+            out.portal_centres.push(at);
+        }
+        for (t, triangle) in mesh.triangles().iter().enumerate() {
+            let corners = triangle.vertices.map(|v| vertices[v]);
+            let (room, at) = match before.triangles.get(&triangle_key(corners)) {
+                Some(&(room, at, _)) if !near_change(&corners, room) => (room, at),
+                _ => {
+                    again += 1;
+                    out.triangle_room(&walls, mesh, t)
+                }
+            };
+            out.triangles.push(room);
+            out.triangle_centres.push(at);
+        }
+        out.finish(walls);
+        out.carried = Some(again);
+        (out, again)
+    }
+
+    /// When this clearance was carried through an edit ([`Clearance::updated`]): how many
+    /// portals and triangles were worked out again; `None` when all were.
+    pub fn carried(&self) -> Option<usize> {
+        self.carried
     }
 
     /// The largest finite clearance of a triangle (0 when there is none).
@@ -264,6 +386,65 @@ pub struct IslandRoom {
     pub widest_at: Vec2,
     /// Its narrowest portals, narrowest first.
     pub narrowest: Vec<PortalRoom>,
+}
+
+/// A key of a point by its coordinates' bits (exact: an edit keeps the vertices it leaves).
+fn point_key(p: Vec2) -> [u64; 2] {
+    [p.x.to_bits(), p.y.to_bits()]
+}
+
+/// A segment's key, the same either way round.
+fn segment_key(a: Vec2, b: Vec2) -> [u64; 4] {
+    let (a, b) = (point_key(a), point_key(b));
+    let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+    [lo[0], lo[1], hi[0], hi[1]]
+}
+
+/// A triangle's key, the same in any order of its corners.
+fn triangle_key(corners: [Vec2; 3]) -> [u64; 6] {
+    let mut keys = corners.map(point_key);
+    keys.sort_unstable();
+    [
+        keys[0][0], keys[0][1], keys[1][0], keys[1][1], keys[2][0], keys[2][1],
+    ]
+}
+
+/// A mesh's clearance kept by geometry — each portal by its ends, each triangle by its
+/// corners, with its island, and the walls — so that the clearance can be carried to the mesh
+/// an edit makes ([`Clearance::updated`]).
+#[derive(Debug, Clone, Default)]
+pub struct ClearanceSnapshot {
+    walls: std::collections::HashSet<[u64; 4]>,
+    portals: std::collections::HashMap<[u64; 4], (f64, Vec2)>,
+    triangles: std::collections::HashMap<[u64; 6], (f64, Vec2, usize)>,
+}
+
+impl ClearanceSnapshot {
+    /// `clearance`, worked out for `mesh`, kept by geometry.
+    pub fn of(mesh: &NavMesh, clearance: &Clearance) -> Self {
+        let vertices = mesh.vertices();
+        let mut snapshot = Self::default();
+        for (e, edge) in mesh.edges().iter().enumerate() {
+            let [a, b] = edge.vertices.map(|v| vertices[v]);
+            if edge.is_border() {
+                snapshot.walls.insert(segment_key(a, b));
+            } else if let Some(centre) = clearance.portal_centre(e) {
+                snapshot
+                    .portals
+                    .insert(segment_key(a, b), (clearance.portal(e), centre));
+            }
+        }
+        for (t, triangle) in mesh.triangles().iter().enumerate() {
+            let corners = triangle.vertices.map(|v| vertices[v]);
+            if let Some(centre) = clearance.triangle_centre(t) {
+                snapshot.triangles.insert(
+                    triangle_key(corners),
+                    (clearance.triangle(t), centre, mesh.island_of(t)),
+                );
+            }
+        }
+        snapshot
+    }
 }
 
 /// The walls of each island, for nearest-wall questions.
@@ -668,6 +849,27 @@ fn may_be_within(w: &Line<[f64; 2]>, points: &[Vec2], reach: f64) -> bool {
 }
 
 /// The distance from `p` to the wall `w`.
+/// The distance from wall `w` to the hull of `points` (a segment, or a triangle: 0 when the
+/// wall enters it).
+fn hull_distance(points: &[Vec2], w: &Line<[f64; 2]>) -> f64 {
+    let (c, d) = (Vec2::from(w.from), Vec2::from(w.to));
+    match points {
+        [a, b] => segment_to_segment(*a, *b, c, d),
+        [a, b, t] => {
+            if crate::geom::triangle_contains(*a, *b, *t, c) {
+                return 0.0;
+            }
+            segment_to_segment(*a, *b, c, d)
+                .min(segment_to_segment(*b, *t, c, d))
+                .min(segment_to_segment(*t, *a, c, d))
+        }
+        _ => points
+            .iter()
+            .map(|&p| closest_point_on_segment(c, d, p).distance(p))
+            .fold(f64::INFINITY, f64::min),
+    }
+}
+
 /// The distance between segments `ab` and `cd` (0 when they cross).
 fn segment_to_segment(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> f64 {
     let crossing = |p: Vec2, q: Vec2, r: Vec2, s: Vec2| {

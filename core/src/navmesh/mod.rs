@@ -619,6 +619,19 @@ impl NavMesh {
             .get_or_make(radius, || radius::shrink(self, radius))
     }
 
+    /// The clearance (as [`NavMesh::clearance`]) of a mesh made by editing `before`: when
+    /// `before`'s clearance was worked out, only what is near the walls the edit changed is
+    /// worked out again ([`clearance::Clearance::updated`]).
+    pub fn clearance_after_edit(&self, before: &NavMesh) -> &std::sync::Arc<clearance::Clearance> {
+        self.clearance.get_or_init(|| {
+            let updated = before.clearance_if_made().map(|old| {
+                let snapshot = clearance::ClearanceSnapshot::of(before, old);
+                clearance::Clearance::updated(&snapshot, self).0
+            });
+            std::sync::Arc::new(updated.unwrap_or_else(|| clearance::Clearance::of(self)))
+        })
+    }
+
     /// The clearance, when it has been worked out (see [`NavMesh::clearance`]).
     pub fn clearance_if_made(&self) -> Option<&std::sync::Arc<clearance::Clearance>> {
         self.clearance.get()

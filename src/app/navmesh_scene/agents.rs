@@ -74,6 +74,12 @@ impl NavmeshScene {
         {
             return;
         }
+        if radii.iter().any(|&r| r > 0.0)
+            && let Some(before) = self.screen.clearance_jobs.last_mesh()
+        {
+            // After an edit: the clearance carried from the last mesh's.
+            mesh.clearance_after_edit(&before);
+        }
         let ends = mesh
             .locate_near_height(self.query.start, self.query.floors.start)
             .zip(mesh.locate_near_height(self.query.goal, self.query.floors.goal));

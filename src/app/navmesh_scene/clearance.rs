@@ -36,7 +36,11 @@ pub struct WidestKey {
 
 /// The clearance being worked out for the mesh shown.
 pub struct ClearanceJobs {
-    worker: LatestWorker<Arc<NavMesh>, ()>,
+    /// Works out a mesh's clearance, from the last mesh's when there is one (after an edit,
+    /// only near the walls it changed).
+    worker: LatestWorker<(Option<Arc<NavMesh>>, Arc<NavMesh>), ()>,
+    /// The last mesh whose clearance was worked out.
+    last: Option<Arc<NavMesh>>,
     /// The mesh whose clearance was asked for (its address), while it is worked out.
     asked: Option<usize>,
     generation: u64,
@@ -50,13 +54,27 @@ impl std::fmt::Debug for ClearanceJobs {
     }
 }
 
+impl ClearanceJobs {
+    /// The last mesh whose clearance was worked out (what an edited mesh's is carried from).
+    pub fn last_mesh(&self) -> Option<Arc<NavMesh>> {
+        self.last.clone()
+    }
+}
+
 impl Default for ClearanceJobs {
     fn default() -> Self {
         Self {
             // The mesh keeps what it works out: the answer is on the mesh.
-            worker: LatestWorker::new("navlab clearance", |mesh: Arc<NavMesh>| {
-                mesh.clearance();
-            }),
+            worker: LatestWorker::new(
+                "navlab clearance",
+                |(before, mesh): (Option<Arc<NavMesh>>, Arc<NavMesh>)| {
+                    match before {
+                        Some(before) => mesh.clearance_after_edit(&before),
+                        None => mesh.clearance(),
+                    };
+                },
+            ),
+            last: None,
             asked: None,
             generation: 0,
         }
@@ -103,6 +121,13 @@ impl NavmeshScene {
             jobs.asked = None;
         }
         if !self.clearance_wanted() || self.clearance().is_some() {
+            if self.clearance().is_some() {
+                let mesh = self.view.mesh();
+                let jobs = &mut self.screen.clearance_jobs;
+                if !jobs.last.as_ref().is_some_and(|m| Arc::ptr_eq(m, mesh)) {
+                    jobs.last = Some(Arc::clone(mesh));
+                }
+            }
             self.poll_widest();
             return false;
         }
@@ -115,9 +140,10 @@ impl NavmeshScene {
         jobs.generation += 1;
         let background = mesh.triangles().len() >= BACKGROUND_TRIANGLES;
         jobs.asked = Some(key);
+        let before = jobs.last.take();
         if jobs
             .worker
-            .answer_or_submit(jobs.generation, mesh, background)
+            .answer_or_submit(jobs.generation, (before, mesh), background)
             .is_some()
         {
             jobs.asked = None;

@@ -106,7 +106,11 @@ impl NavmeshScene {
                     .id_salt("corridor_quality")
                     .default_open(true)
                     .show(ui, |ui| {
-                        let model = (self.settings.cost, self.settings.heuristic_weight);
+                        let model = (
+                            self.settings.cost,
+                            self.settings.heuristic_weight,
+                            self.settings.display.fit_radius,
+                        );
                         self.diagnostics.quality.ui(ui, self.view.mesh(), model)
                     });
                 if let Some(super::quality::QualityAction::ShowPair { from, to }) =

@@ -29,6 +29,9 @@ pub struct QueryJob {
     pub options: QueryOptions,
     /// Also search for the shortest path (Polyanya), recorded as a third phase.
     pub optimal: bool,
+    /// The last mesh whose clearance was worked out: for an agent's radius, the clearance of
+    /// this mesh (an edit of it) is carried from it, worked out again only near the edit.
+    pub clearance_from: Option<Arc<NavMesh>>,
 }
 
 impl QueryJob {
@@ -36,6 +39,13 @@ impl QueryJob {
     /// and the funnel's, then Polyanya's when asked.
     pub fn run(self) -> Timeline {
         let mesh = &self.mesh;
+        if let Some(before) = self
+            .clearance_from
+            .as_ref()
+            .filter(|_| self.options.radius > 0.0)
+        {
+            mesh.clearance_after_edit(before);
+        }
         let ends = mesh
             .locate_near_height(self.start, self.start_height)
             .zip(mesh.locate_near_height(self.goal, self.goal_height));

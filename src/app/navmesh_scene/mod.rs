@@ -521,7 +521,7 @@ impl NavmeshScene {
             seed: 1,
             cost: self.settings.cost,
             weight: self.settings.heuristic_weight,
-            ..Default::default()
+            radius: self.settings.display.fit_radius,
         };
         quality.measure(self.view.mesh(), options);
         quality.wait(self.view.mesh().triangles().len());
@@ -565,6 +565,7 @@ impl NavmeshScene {
                 radius: self.settings.display.fit_radius,
             },
             optimal: self.settings.optimal,
+            clearance_from: self.screen.clearance_jobs.last_mesh(),
         };
         let in_background = self.view.mesh().triangles().len() >= BACKGROUND_TRIANGLES;
         match self

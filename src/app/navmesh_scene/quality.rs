@@ -153,7 +153,7 @@ impl CorridorQuality {
         &mut self,
         ui: &mut Ui,
         mesh: &Arc<NavMesh>,
-        (cost, weight): (CostModel, f64),
+        (cost, weight, radius): (CostModel, f64, f64),
     ) -> Option<QualityAction> {
         if self.worker.is_busy()
             && let Some(report) = self.worker.take()
@@ -168,7 +168,8 @@ impl CorridorQuality {
                 .on_hover_text(
                     "Run random start and goal pairs through A* with the step cost chosen (then \
                      the funnel) and through the exact search, and see how much longer the \
-                     corridor paths are: what `navlab quality` prints",
+                     corridor paths are: what `navlab quality` prints. With an agent radius, \
+                     both for that radius (pairs with less room at an end left out)",
                 )
                 .clicked();
             ui.add(
@@ -189,7 +190,7 @@ impl CorridorQuality {
                     seed: 1,
                     cost,
                     weight,
-                    ..QualityOptions::default()
+                    radius,
                 };
                 self.measure(mesh, options);
             }
@@ -215,6 +216,10 @@ impl CorridorQuality {
                 String::new()
             } else {
                 format!(", weight {}", options.weight)
+            } + &if options.radius > 0.0 {
+                format!(", agent radius {:.2}", options.radius)
+            } else {
+                String::new()
             },
             percent(report.mean_excess()),
             percent(report.p95_excess()),
