@@ -244,3 +244,60 @@ fn the_corridor_query_misses_few_goals_the_exact_search_reaches() {
         both + exact_only
     );
 }
+
+/// Recast's `level.nav.obj` has islands whose floors overlap (a bridge over a floor, stairs):
+/// shrunk floor by floor and joined again where the floors meet, so that wherever the corridor
+/// query finds a path for a radius the exact search does too, and the exact path keeps the
+/// radius from every wall of its island.
+#[test]
+fn stacked_floors_are_shrunk_floor_by_floor_and_joined() {
+    let Some(path) = common::testdata("meshes/obj/level.nav.obj") else {
+        eprintln!("skipped: ../shared/testdata/meshes/obj/level.nav.obj is absent");
+        return;
+    };
+    let mesh = NavMesh::load(&path, navlab_core::navmesh::Plane::Xz).expect("loads");
+    let radius = 0.1;
+    let clearance = mesh.clearance();
+    let n = mesh.triangles().len();
+    let (mut both, mut checked) = (0, 0);
+    for k in 0..4000 {
+        let (s, g) = ((k * 7919) % n, (k * 104_729 + 17) % n);
+        if mesh.island_of(s) != mesh.island_of(g) {
+            continue;
+        }
+        let (Some(a), Some(b)) = (clearance.triangle_centre(s), clearance.triangle_centre(g))
+        else {
+            continue;
+        };
+        let island = mesh.island_of(s);
+        if clearance.room(island, a) < radius || clearance.room(island, b) < radius {
+            continue;
+        }
+        let (Some(la), Some(lb)) = (mesh.locate(a), mesh.locate(b)) else {
+            continue;
+        };
+        if la.triangle != s || lb.triangle != g {
+            // A centre under another floor: the query would start on that one.
+            continue;
+        }
+        checked += 1;
+        let corridor = query(&mesh, a, b, CostModel::Straight, radius);
+        let exact = navlab_core::navmesh::radius::shortest_path_for_radius(&mesh, a, b, radius)
+            .expect("shrunk, stacked floors too");
+        if corridor.status == PathStatus::Unreachable {
+            continue;
+        }
+        assert!(
+            exact.is_found(),
+            "{a} to {b}: only the corridor query finds a path"
+        );
+        both += 1;
+        let least = clearance.least_room_along(island, &exact.waypoints, &[], radius);
+        assert!(least >= radius * (1.0 - 1e-6), "{a} to {b}: room {least}");
+    }
+    eprintln!("{checked} pairs, {both} with paths");
+    assert!(
+        checked > 20 && both > 10,
+        "{checked} pairs, {both} with paths"
+    );
+}

@@ -961,12 +961,12 @@ pub(super) fn print_summary(name: &str, s: &crate::navmesh::MeshSummary, json: b
                 "agent radius:       {}: {:.1} % of the area left{}{}",
                 shrunk.radius,
                 100.0 * s.area / shrunk.area_before.max(f64::MIN_POSITIVE),
-                if shrunk.kept_as_is.is_empty() {
+                if shrunk.stacked.is_empty() {
                     String::new()
                 } else {
                     format!(
-                        "; {} with stacked floors left as they are",
-                        count(shrunk.kept_as_is.len(), "island")
+                        "; {} with stacked floors shrunk floor by floor",
+                        count(shrunk.stacked.len(), "island")
                     )
                 },
                 if shrunk.vanished.is_empty() {

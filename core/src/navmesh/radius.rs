@@ -6,7 +6,9 @@
 //!
 //! The capsules are polygons drawn round the exact ones (their rounded ends circumscribed), so
 //! every point left is at least the radius from every wall. An island whose triangles overlap
-//! in the plane (stacked floors) is left as it is: its region is not one flat shape.
+//! in the plane (stacked floors) is not one flat shape: it is shrunk floor by floor and the
+//! floors joined again where they meet (see `shrink_stacked`); its room is measured in the
+//! plane, every floor's walls counting, as the clearance measures it.
 
 use super::{NavMesh, RawMesh, TriId};
 use crate::geom::{Vec2, triangle_contains};
@@ -44,11 +46,11 @@ pub struct ShrinkSummary {
     /// Where passages closed: between two pieces an island fell into, joined through the
     /// island, the midpoint of their nearest points, and how far apart the pieces are.
     pub closed: Vec<ClosedPassage>,
-    /// Islands of the original mesh left as they were, their triangles overlapping in the
-    /// plane (stacked floors); numbered from 1, the most triangles first, as `navlab check` numbers
-    /// them.
-    pub kept_as_is: Vec<usize>,
-    /// Islands with no room left for the agent (numbered as `kept_as_is`).
+    /// Islands of the original mesh whose triangles overlap in the plane (stacked floors),
+    /// shrunk floor by floor; numbered from 1, the most triangles first, as `navlab check`
+    /// numbers them.
+    pub stacked: Vec<usize>,
+    /// Islands with no room left for the agent (numbered as `stacked`).
     pub vanished: Vec<usize>,
 }
 
@@ -79,15 +81,6 @@ pub enum ShrinkError {
     /// The shrunk region could not be triangulated.
     #[error("the shrunk mesh could not be built: {0}")]
     Build(String),
-    /// The island asked about has stacked floors, which are not shrunk (see the module).
-    #[error(
-        "island {island} has floors stacked over each other: it is not shrunk for an agent's radius, \
-         so no exact path for a radius is given on it (the corridor query keeps the radius there)"
-    )]
-    StackedFloors {
-        /// The island, numbered from 1 as `navlab check` numbers them.
-        island: usize,
-    },
 }
 
 /// The shortest path for the centre of an agent of `radius` from `start` to `goal` on `mesh`:
@@ -117,9 +110,6 @@ pub fn shortest_path_for_radius(
         return Ok(super::anyangle::not_found());
     }
     let shrunk = mesh.shrunk_for(radius)?;
-    if shrunk.summary.kept_as_is.contains(&(island + 1)) {
-        return Err(ShrinkError::StackedFloors { island: island + 1 });
-    }
     // On the shrunk mesh as they are: a point in the sliver between a circle and the polygon
     // drawn round it is not moved to some other piece.
     match (shrunk.mesh.locate(s.point), shrunk.mesh.locate(g.point)) {
@@ -228,15 +218,15 @@ pub fn shrink(mesh: &NavMesh, radius: f64) -> Result<Shrunk, ShrinkError> {
         let region = region_of(mesh, triangles);
         let area: f64 = triangles.iter().map(|&t| mesh.triangles()[t].area).sum();
         if (shapes_area(&region) - area).abs() > 1e-9 * area.max(1.0) {
-            // Stacked floors: keep the island's triangles as they are.
-            shrunk.kept_as_is.push(island + 1);
-            for &t in triangles {
-                let first = positions.len();
-                for v in mesh.triangles()[t].vertices {
-                    positions.push(plane.unproject(mesh.vertices()[v], mesh.heights()[v]));
-                }
-                polygons.push(vec![first, first + 1, first + 2]);
-                areas.push(mesh.area_type(t));
+            // Stacked floors: shrunk floor by floor, the floors joined where they meet.
+            shrunk.stacked.push(island + 1);
+            let mut out = Pieces {
+                positions: &mut positions,
+                polygons: &mut polygons,
+                areas: &mut areas,
+            };
+            if !shrink_stacked(mesh, triangles, radius, &mut out)? {
+                shrunk.vanished.push(island + 1);
             }
             continue;
         }
@@ -249,7 +239,7 @@ pub fn shrink(mesh: &NavMesh, radius: f64) -> Result<Shrunk, ShrinkError> {
         }
         let lookup = Lookup::new(mesh, triangles);
         for shape in &left {
-            let (points, faces) = triangulate(shape).map_err(ShrinkError::Build)?;
+            let (points, faces) = triangulate(shape, true).map_err(ShrinkError::Build)?;
             let first = positions.len();
             for &p in &points {
                 let height = lookup.height_at(p).unwrap_or(0.0);
@@ -292,6 +282,203 @@ pub fn shrink(mesh: &NavMesh, radius: f64) -> Result<Shrunk, ShrinkError> {
         mesh,
         summary: shrunk,
     })
+}
+
+/// Where a shrunk mesh's polygons go: 3D positions, polygons over them, an area type each.
+struct Pieces<'a> {
+    positions: &'a mut Vec<[f64; 3]>,
+    polygons: &'a mut Vec<Vec<usize>>,
+    areas: &'a mut Vec<super::areas::AreaId>,
+}
+
+/// Shrinks an island whose floors overlap in the plane: its triangles are split into layers
+/// none of whose triangles overlap (grown from a triangle across its neighbours), each layer's
+/// region less the capsules of every wall of the island (the room is measured in the plane, as
+/// the clearance measures it) is triangulated on its own, and the layers meet again where they
+/// met: every layer is clipped on one integer grid, so a seam's points are the same on both
+/// sides, they are triangulated without points added, and a point on a seam takes its height
+/// along the seam. False when nothing is left.
+fn shrink_stacked(
+    mesh: &NavMesh,
+    triangles: &[TriId],
+    radius: f64,
+    out: &mut Pieces<'_>,
+) -> Result<bool, ShrinkError> {
+    use i_overlay::core::overlay::ShapeType;
+    use i_overlay::float::overlay::FloatOverlay;
+    use i_overlay::i_float::adapter::FloatPointAdapter;
+    let plane = mesh.plane();
+    let walls = capsules(mesh, triangles, radius);
+    let contours: Vec<Vec<[f64; 2]>> = triangles
+        .iter()
+        .map(|&t| mesh.corners(t).iter().map(|p| [p.x, p.y]).collect())
+        .collect();
+    let adapter = FloatPointAdapter::<[f64; 2], i64>::with_iter_conservative(
+        contours.iter().chain(&walls).flatten(),
+    );
+    let layers = layers_of(mesh, triangles);
+    let seams = seams_of(mesh, triangles, &layers);
+    let bounds = mesh.bounds();
+    let near = 1e-9
+        * (bounds.max.x - bounds.min.x)
+            .max(bounds.max.y - bounds.min.y)
+            .max(1.0);
+    let mut any = false;
+    for layer in &layers {
+        let subject: Vec<Vec<[f64; 2]>> = layer
+            .iter()
+            .map(|&t| mesh.corners(t).iter().map(|p| [p.x, p.y]).collect())
+            .collect();
+        let capacity = 4 * (subject.len() + walls.len());
+        let left: Vec<Vec<Vec<[f64; 2]>>> = FloatOverlay::with_adapter(adapter.clone(), capacity)
+            .unsafe_add_source(&subject, ShapeType::Subject)
+            .unsafe_add_source(&walls, ShapeType::Clip)
+            .overlay(OverlayRule::Difference, FillRule::NonZero);
+        let lookup = Lookup::new(mesh, layer);
+        for shape in &left {
+            let (points, faces) = triangulate(shape, false).map_err(ShrinkError::Build)?;
+            let first = out.positions.len();
+            for &p in &points {
+                let height = seams
+                    .height_near(p, near)
+                    .or_else(|| lookup.height_at(p))
+                    .unwrap_or(0.0);
+                out.positions.push(plane.unproject(p, height));
+            }
+            for [a, b, c] in faces {
+                let centre = (points[a] + points[b] + points[c]) * (1.0 / 3.0);
+                out.areas
+                    .push(lookup.find(centre).map_or(0, |t| mesh.area_type(t)));
+                out.polygons.push(vec![first + a, first + b, first + c]);
+                any = true;
+            }
+        }
+    }
+    Ok(any)
+}
+
+/// An island's triangles in layers none of whose triangles overlap in the plane: each grown
+/// from the lowest triangle left across shared edges, taking a neighbour unless it overlaps a
+/// triangle the layer has.
+fn layers_of(mesh: &NavMesh, triangles: &[TriId]) -> Vec<Vec<TriId>> {
+    use rstar::RTreeObject;
+    use rstar::primitives::{GeomWithData, Rectangle};
+    let mut layer_of: std::collections::HashMap<TriId, usize> = Default::default();
+    let in_island: std::collections::HashSet<TriId> = triangles.iter().copied().collect();
+    let aabb = |t: TriId| {
+        let [a, b, c] = mesh.corners(t);
+        Rectangle::from_corners(
+            [a.x.min(b.x).min(c.x), a.y.min(b.y).min(c.y)],
+            [a.x.max(b.x).max(c.x), a.y.max(b.y).max(c.y)],
+        )
+    };
+    let mut layers = Vec::new();
+    for &seed in triangles {
+        if layer_of.contains_key(&seed) {
+            continue;
+        }
+        let k = layers.len();
+        let mut tree: rstar::RTree<GeomWithData<Rectangle<[f64; 2]>, TriId>> = rstar::RTree::new();
+        let mut members = vec![seed];
+        layer_of.insert(seed, k);
+        tree.insert(GeomWithData::new(aabb(seed), seed));
+        let mut stack = vec![seed];
+        while let Some(t) = stack.pop() {
+            for &(n, _) in mesh.neighbours(t) {
+                if layer_of.contains_key(&n) || !in_island.contains(&n) {
+                    continue;
+                }
+                let corners = mesh.corners(n);
+                let overlaps = tree
+                    .locate_in_envelope_intersecting(&aabb(n).envelope())
+                    .any(|other| interiors_overlap(corners, mesh.corners(other.data)));
+                if overlaps {
+                    continue;
+                }
+                layer_of.insert(n, k);
+                tree.insert(GeomWithData::new(aabb(n), n));
+                members.push(n);
+                stack.push(n);
+            }
+        }
+        layers.push(members);
+    }
+    layers
+}
+
+/// True when two counter-clockwise triangles share more than edges or corners: no side of
+/// either has the other wholly on its outer side (or on it).
+fn interiors_overlap(a: [Vec2; 3], b: [Vec2; 3]) -> bool {
+    let separates = |t: [Vec2; 3], other: [Vec2; 3]| {
+        (0..3).any(|k| {
+            let (p, q) = (t[k], t[(k + 1) % 3]);
+            other.iter().all(|&x| crate::geom::orient(p, q, x) <= 0.0)
+        })
+    };
+    !(separates(a, b) || separates(b, a))
+}
+
+/// The edges where two layers of an island meet, for the heights of the points on them.
+struct Seams {
+    tree:
+        rstar::RTree<rstar::primitives::GeomWithData<rstar::primitives::Line<[f64; 2]>, [f64; 2]>>,
+}
+
+fn seams_of(mesh: &NavMesh, triangles: &[TriId], layers: &[Vec<TriId>]) -> Seams {
+    use rstar::primitives::{GeomWithData, Line};
+    let mut layer_of: std::collections::HashMap<TriId, usize> = Default::default();
+    for (k, layer) in layers.iter().enumerate() {
+        for &t in layer {
+            layer_of.insert(t, k);
+        }
+    }
+    let mut seams = Vec::new();
+    for &t in triangles {
+        for &(n, e) in mesh.neighbours(t) {
+            let (Some(a), Some(b)) = (layer_of.get(&t), layer_of.get(&n)) else {
+                continue;
+            };
+            if a < b {
+                // Its ends in a fixed order (the lower first), with their heights, so that a point
+                // on it takes the same height from either side.
+                let [u, v] = mesh.edges()[e].vertices;
+                let (u, v) = if (mesh.vertices()[u].x, mesh.vertices()[u].y)
+                    <= (mesh.vertices()[v].x, mesh.vertices()[v].y)
+                {
+                    (u, v)
+                } else {
+                    (v, u)
+                };
+                let (p, q) = (mesh.vertices()[u], mesh.vertices()[v]);
+                seams.push(GeomWithData::new(
+                    Line::new([p.x, p.y], [q.x, q.y]),
+                    [mesh.heights()[u], mesh.heights()[v]],
+                ));
+            }
+        }
+    }
+    Seams {
+        tree: rstar::RTree::bulk_load(seams),
+    }
+}
+
+impl Seams {
+    /// The height at `p` along the seam within `near` of it, if one is.
+    fn height_near(&self, p: Vec2, near: f64) -> Option<f64> {
+        use rstar::PointDistance;
+        let seam = self.tree.nearest_neighbor(&[p.x, p.y])?;
+        if seam.geom().distance_2(&[p.x, p.y]) > near * near {
+            return None;
+        }
+        let (a, b) = (Vec2::from(seam.geom().from), Vec2::from(seam.geom().to));
+        let d = b - a;
+        let t = if d.dot(d) > 0.0 {
+            ((p - a).dot(d) / d.dot(d)).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        Some(seam.data[0] + t * (seam.data[1] - seam.data[0]))
+    }
 }
 
 /// The union of an island's triangles in the plane.
@@ -367,9 +554,12 @@ fn capsules(mesh: &NavMesh, triangles: &[TriId], radius: f64) -> Vec<Vec<[f64; 2
 }
 
 /// Triangulates one shape (an outer contour and its holes): its points and its triangles
-/// (counter-clockwise), refined as the map builder's are.
+/// (counter-clockwise), refined as the map builder's are when `refine` (else no point added).
 #[allow(clippy::type_complexity)]
-fn triangulate(shape: &[Vec<[f64; 2]>]) -> Result<(Vec<Vec2>, Vec<[usize; 3]>), String> {
+fn triangulate(
+    shape: &[Vec<[f64; 2]>],
+    refine: bool,
+) -> Result<(Vec<Vec2>, Vec<[usize; 3]>), String> {
     use spade::{
         AngleLimit, ConstrainedDelaunayTriangulation, Point2, RefinementParameters, Triangulation,
     };
@@ -392,12 +582,14 @@ fn triangulate(shape: &[Vec<[f64; 2]>]) -> Result<(Vec<Vec2>, Vec<[usize; 3]>), 
     if crossing {
         return Err("the shrunk outline crosses itself".to_string());
     }
-    cdt.refine(
-        RefinementParameters::new()
-            .exclude_outer_faces(true)
-            .with_angle_limit(AngleLimit::from_deg(super::from_map::MIN_ANGLE_DEGREES))
-            .with_max_additional_vertices(4 * count + 64),
-    );
+    if refine {
+        cdt.refine(
+            RefinementParameters::new()
+                .exclude_outer_faces(true)
+                .with_angle_limit(AngleLimit::from_deg(super::from_map::MIN_ANGLE_DEGREES))
+                .with_max_additional_vertices(4 * count + 64),
+        );
+    }
     let out: Vec<Vec2> = cdt
         .vertices()
         .map(|v| Vec2::new(v.position().x, v.position().y))

@@ -190,10 +190,11 @@ impl NavmeshScene {
             (b.max.x - b.min.x).max(b.max.y - b.min.y).max(1e-6)
         };
         ui.horizontal(|ui| {
-            let checkbox = ui.checkbox(&mut on, "Agent radius").on_hover_text(
+            let checkbox = ui.checkbox(&mut on, "Shrink by a radius").on_hover_text(
                 "Shrink the mesh so that an agent's centre keeps this far from every wall \
                      (the walls as they were drawn faintly); passages too narrow close and are \
-                     marked",
+                     marked. Without shrinking, the Agent radius under the display options keeps \
+                     a radius at query time, for any radius on the one mesh",
             );
             reload |= checkbox.changed();
             // A hundredth of the mesh, to two significant digits: a number a person reads.
@@ -225,10 +226,10 @@ impl NavmeshScene {
                     crate::words::count(summary.closed.len(), "passage")
                 ));
             }
-            if !summary.kept_as_is.is_empty() {
+            if !summary.stacked.is_empty() {
                 text.push_str(&format!(
-                    "; {} with stacked floors left as they are",
-                    crate::words::count(summary.kept_as_is.len(), "island")
+                    "; {} with stacked floors shrunk floor by floor",
+                    crate::words::count(summary.stacked.len(), "island")
                 ));
             }
             ui.label(egui::RichText::new(text).weak());
