@@ -301,3 +301,21 @@ fn stacked_floors_are_shrunk_floor_by_floor_and_joined() {
         "{checked} pairs, {both} with paths"
     );
 }
+
+/// A corner the funnel takes because a later corner's tangent runs inside its circle, but that
+/// the path then passes without touching (it would turn round it the wrong way), is no corner:
+/// the path runs straight, as for a point, and the goal reachable for a larger radius is
+/// reachable for this one.
+#[test]
+fn a_corner_passed_clear_is_not_turned_round() {
+    let map = common::walled_map(&["......", "....##", "......", "...#.."]);
+    let mesh = navlab_core::navmesh::from_map::navmesh_from_map(&map, 0.0).expect("a mesh");
+    let (a, b) = (Vec2::new(2.4, 3.4), Vec2::new(3.586, 2.414));
+    let larger = query(&mesh, a, b, CostModel::Centroid, 0.15);
+    assert_eq!(larger.status, PathStatus::Found);
+    // The straight line passes 0.076 from the wall's corner at (3, 3).
+    let path = query(&mesh, a, b, CostModel::Centroid, 0.075);
+    assert_eq!(path.status, PathStatus::Found);
+    assert_eq!(path.waypoints, vec![a, b]);
+    assert!(path.arcs.is_empty());
+}

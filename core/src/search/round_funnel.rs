@@ -219,6 +219,24 @@ impl Round {
     fn direction(&self, to: Corner) -> Option<Vec2> {
         tangent(self.apex, to).map(|(d, _, _)| d)
     }
+
+    /// The cross and dot products of the directions from the apex to `a` and to `b` (`None`
+    /// when either is the apex). Between points (every radius 0) the exact orientation test
+    /// the point funnel uses, so that the two agree on points in a line.
+    fn compare(&self, a: Corner, b: Corner) -> Option<(f64, f64)> {
+        if self.apex.radius == 0.0 && a.radius == 0.0 && b.radius == 0.0 {
+            let apex = self.apex.point;
+            if a.point == apex || b.point == apex {
+                return None;
+            }
+            return Some((
+                crate::geom::orient(apex, a.point, b.point),
+                (a.point - apex).dot(b.point - apex),
+            ));
+        }
+        let (da, db) = (self.direction(a)?, self.direction(b)?);
+        Some((da.cross(db), da.dot(db)))
+    }
 }
 
 /// Pulls the string for a disc through `portals` from `start` to `goal` (see the module's
@@ -376,9 +394,9 @@ pub fn round_string_pull<O: Observer<FunnelEvent>>(
 /// inner side of that side's (`sign` 1 for the right side: to its left; -1 for the left side:
 /// to its right), or on it, or the side is closed at the apex.
 fn narrows(funnel: &Round, side_end: Corner, candidate: Corner, sign: f64) -> bool {
-    match (funnel.direction(side_end), funnel.direction(candidate)) {
-        (Some(side), Some(new)) => sign * side.cross(new) >= 0.0,
-        _ => true,
+    match funnel.compare(side_end, candidate) {
+        Some((cross, _)) => sign * cross >= 0.0,
+        None => true,
     }
 }
 
@@ -390,12 +408,12 @@ fn crosses(funnel: &Round, other_end: Corner, candidate: Corner, sign: f64) -> b
     if candidate.same(other_end) {
         return false;
     }
-    let beyond = match (funnel.direction(other_end), funnel.direction(candidate)) {
-        (Some(side), Some(new)) => {
-            let c = sign * side.cross(new);
-            c > 0.0 || (c == 0.0 && side.dot(new) > 0.0)
+    let beyond = match funnel.compare(other_end, candidate) {
+        Some((cross, dot)) => {
+            let c = sign * cross;
+            c > 0.0 || (c == 0.0 && dot > 0.0)
         }
-        _ => false,
+        None => false,
     };
     if !beyond || other_end.radius <= 0.0 {
         return beyond;
@@ -435,6 +453,21 @@ fn lay_out(corners: &[Corner]) -> RoundPull {
             kept.pop();
         }
         kept.push(c);
+    }
+    // A corner the path turns round the wrong way (left of a corner it keeps on its left) was
+    // no corner at all: the funnel took it for one because the tangent to a later corner ran
+    // inside its circle, but the path that came of it passes it without touching. Dropping
+    // it straightens the path away from that circle; repeat until every turn is the right way.
+    while let Some(k) = (1..kept.len().saturating_sub(1)).find(|&k| {
+        let (before, corner, after) = (kept[k - 1], kept[k], kept[k + 1]);
+        match (tangent(before, corner), tangent(corner, after)) {
+            (Some((d_in, _, _)), Some((d_out, _, _))) => {
+                corner.side * d_in.cross(d_out) < -1e-12 && d_in.dot(d_out) > 0.0
+            }
+            _ => false,
+        }
+    }) {
+        kept.remove(k);
     }
     let mut points = Vec::with_capacity(2 * kept.len());
     let mut arcs = Vec::new();
