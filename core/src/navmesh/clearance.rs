@@ -537,9 +537,8 @@ impl Walls {
         reach: f64,
     ) -> f64 {
         let mut least = f64::INFINITY;
-        for (k, pair) in points.windows(2).enumerate() {
-            let (a, b) = (pair[0], pair[1]);
-            let room = match arcs.iter().find(|arc| arc.start == k) {
+        for (a, b, arc) in crate::search::round_funnel::pieces(points, arcs) {
+            let room = match arc {
                 Some(arc) => self
                     .near(island, &[arc.centre], arc.radius + reach)
                     .iter()

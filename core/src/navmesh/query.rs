@@ -14,7 +14,7 @@ use crate::search::astar::{AStarScratch, astar_with_parents, astar_with_scratch}
 use crate::search::events::Both;
 use crate::search::funnel::{FunnelEvent, Portal, path_length, string_pull};
 use crate::search::round_funnel::{
-    PathArc, RoundPortal, RoundPull, round_length, round_string_pull,
+    PathArc, RoundPortal, RoundPull, round_length, round_string_pull, traced,
 };
 use crate::search::{NoObserver, Observer, SearchEvent, SearchOutcome};
 use serde::{Deserialize, Serialize};
@@ -211,18 +211,7 @@ impl Path {
         if self.arcs.is_empty() {
             return (self.waypoints.clone(), self.segments.clone());
         }
-        let mut points = Vec::with_capacity(self.waypoints.len() * 4);
-        let mut index = Vec::with_capacity(self.waypoints.len());
-        for (k, &p) in self.waypoints.iter().enumerate() {
-            index.push(points.len());
-            points.push(p);
-            if let Some(arc) = self.arcs.iter().find(|a| a.start == k) {
-                let pieces = (arc.sweep.abs() / 3f64.to_radians())
-                    .ceil()
-                    .clamp(1.0, 720.0) as usize;
-                points.extend((1..pieces).map(|j| arc.at(p, j as f64 / pieces as f64)));
-            }
-        }
+        let (points, index) = traced(&self.waypoints, &self.arcs, 3f64.to_radians());
         let at = |k: usize| {
             index
                 .get(k)

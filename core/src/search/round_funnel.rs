@@ -76,47 +76,53 @@ impl RoundPull {
     /// The path as a polyline, each arc drawn as chords of at most `max_turn` radians each
     /// (points on the arc). For drawing and walking.
     pub fn polyline(&self, max_turn: f64) -> Vec<Vec2> {
-        traced(&self.points, &self.arcs, max_turn)
+        traced(&self.points, &self.arcs, max_turn).0
     }
 }
 
-/// `points` with `arcs` (as [`RoundPull`] has them) as a polyline, each arc in chords of at most
-/// `max_turn` radians.
-pub fn traced(points: &[Vec2], arcs: &[PathArc], max_turn: f64) -> Vec<Vec2> {
+/// The stretches of `points` with `arcs` (as [`RoundPull`] has them), in order: each from one
+/// point to the next, with the arc it runs along (`None`: straight).
+pub fn pieces<'a>(
+    points: &'a [Vec2],
+    arcs: &'a [PathArc],
+) -> impl Iterator<Item = (Vec2, Vec2, Option<&'a PathArc>)> + 'a {
+    let mut arcs = arcs.iter().peekable();
+    points.windows(2).enumerate().map(move |(k, pair)| {
+        while arcs.next_if(|a| a.start < k).is_some() {}
+        (pair[0], pair[1], arcs.next_if(|a| a.start == k))
+    })
+}
+
+/// `points` with `arcs` as a polyline, each arc in chords of at most `max_turn` radians (points
+/// on the arc), and where each of `points` is in it.
+pub fn traced(points: &[Vec2], arcs: &[PathArc], max_turn: f64) -> (Vec<Vec2>, Vec<usize>) {
     let step = if max_turn.is_finite() && max_turn > 1e-3 {
         max_turn
     } else {
         0.1
     };
     let mut out = Vec::with_capacity(points.len());
-    let mut arcs = arcs.iter().peekable();
-    for (k, &p) in points.iter().enumerate() {
-        out.push(p);
-        while let Some(arc) = arcs.next_if(|a| a.start < k) {
-            let _ = arc;
-        }
-        if let Some(arc) = arcs.next_if(|a| a.start == k) {
-            let pieces = ((arc.sweep.abs() / step).ceil() as usize).clamp(1, 720);
-            for j in 1..pieces {
-                out.push(arc.at(p, j as f64 / pieces as f64));
-            }
+    let mut index = Vec::with_capacity(points.len());
+    for (from, _, arc) in pieces(points, arcs) {
+        index.push(out.len());
+        out.push(from);
+        if let Some(arc) = arc {
+            let count = ((arc.sweep.abs() / step).ceil() as usize).clamp(1, 720);
+            out.extend((1..count).map(|j| arc.at(from, j as f64 / count as f64)));
         }
     }
-    out
+    if let Some(&last) = points.last() {
+        index.push(out.len());
+        out.push(last);
+    }
+    (out, index)
 }
 
 /// The length of `points` with `arcs`: straight between points, along the arc where one is.
 pub fn round_length(points: &[Vec2], arcs: &[PathArc]) -> f64 {
-    let mut length = 0.0;
-    let mut arcs = arcs.iter().peekable();
-    for (k, pair) in points.windows(2).enumerate() {
-        while arcs.next_if(|a| a.start < k).is_some() {}
-        length += match arcs.next_if(|a| a.start == k) {
-            Some(arc) => arc.length(),
-            None => pair[0].distance(pair[1]),
-        };
-    }
-    length
+    pieces(points, arcs).fold(0.0, |length, (a, b, arc)| {
+        length + arc.map_or_else(|| a.distance(b), PathArc::length)
+    })
 }
 
 /// A corner the funnel may turn at: a point, how far the path keeps from it, and on which side
