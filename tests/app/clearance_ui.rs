@@ -286,3 +286,44 @@ fn an_edit_keeps_the_clearance_up_to_date() {
     let least = carried.least_room_along(island, &path.waypoints, &path.arcs, 1.0);
     assert!(least >= 0.2 - 1e-9, "{least}");
 }
+
+/// Where every portal of a route has room for the agent radius but the corridor A* chose is
+/// narrower between two of them, no path is shown and the panel says why, rather than that a
+/// disc crosses.
+#[test]
+fn a_corridor_too_narrow_between_its_portals_is_named() {
+    let mut h = harness(app());
+    use navlab::grid::{Tile, TileMap};
+    let rows = ["......", "#..#.#", "......", "#....."];
+    let map = TileMap::from_rows(
+        rows.iter()
+            .map(|r| {
+                r.chars()
+                    .map(|c| if c == '#' { Tile::Wall } else { Tile::Grass })
+                    .collect()
+            })
+            .collect(),
+    )
+    .expect("a map");
+    let mesh = navlab::navmesh::from_map::navmesh_from_map(&map, 0.0).expect("a mesh");
+    let navmesh = &mut h.state_mut().scenes.navmesh;
+    navmesh.set_mesh(
+        mesh,
+        navlab::app::navmesh_scene::MeshSource::Generated("a map".into()),
+    );
+    navmesh.settings.cost = navlab::navmesh::CostModel::Straight;
+    navmesh.set_start(Vec2::new(2.0, 1.5));
+    navmesh.set_goal(Vec2::new(4.585786437626905, 0.5857864376269049));
+    navmesh.settings.display.fit_radius = 0.45;
+    h.run_steps(4);
+    let navmesh = &h.state().scenes.navmesh;
+    let path = navmesh.query.timeline.path.clone().expect("an answer");
+    assert_eq!(path.status, navlab::navmesh::PathStatus::Unreachable);
+    assert_eq!(path.radius, 0.45);
+    assert!(navmesh.widest_route().is_some_and(|r| r.radius >= 0.45));
+    assert!(
+        h.query_all_by_label_contains("the corridor A* chose is narrower")
+            .count()
+            >= 1
+    );
+}

@@ -109,7 +109,7 @@ pub struct Path {
     /// Where the path turns round a corner on an arc rather than running straight between two
     /// waypoints (only with a radius).
     pub arcs: Vec<PathArc>,
-    /// The agent's radius the path was found for (0: a point).
+    /// The agent's radius the path was asked for (0: a point), found or not.
     pub radius: f64,
     /// Length of `waypoints`, along the arcs where there are some (links crossed counted by
     /// the distance between their ends).
@@ -540,7 +540,10 @@ where
     let costs = &options.area_costs;
     let room = Room::of(mesh, options.radius);
     if !room.holds(mesh, &start) || !room.holds(mesh, &goal) {
-        return Path::unreachable(start, goal, 0);
+        return Path {
+            radius: room.radius().unwrap_or(0.0),
+            ..Path::unreachable(start, goal, 0)
+        };
     }
     let mut links = Links::of(mesh, costs);
     // The estimate never says more than any step costs: the cheapest area's multiplier per
@@ -570,7 +573,10 @@ where
             state_observer,
         ),
     };
-    let mut path = Path::unreachable(start, goal, expanded);
+    let mut path = Path {
+        radius: room.radius().unwrap_or(0.0),
+        ..Path::unreachable(start, goal, expanded)
+    };
     let Some(route) = route else {
         return path;
     };
@@ -653,7 +659,6 @@ where
             segments.iter().any(|s| s.link.is_some())
                 || (round_length(&waypoints, &arcs) - walked).abs() <= 1e-9 * walked.max(1.0)
         );
-        path.radius = options.radius;
         path.arcs = arcs;
     } else {
         path.length = path_length(&waypoints);

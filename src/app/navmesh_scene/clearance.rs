@@ -191,6 +191,11 @@ impl NavmeshScene {
         let clearance = self.clearance()?;
         Some(match route.limit {
             RouteLimit::NoRoute => "The start and goal are on different islands.".to_owned(),
+            _ if route.radius >= radius && self.corridor_refused() => format!(
+                "A disc of radius {radius:.2} crosses every portal of a route from the start to \
+                 the goal, but the corridor A* chose is narrower than that between two portals, \
+                 so no path is shown; Shortest path too searches exactly for the radius."
+            ),
             _ if route.radius >= radius => format!(
                 "A disc of radius {radius:.2} crosses every portal of a route from the start to \
                  the goal (the largest that does: {:.2}).",
@@ -219,6 +224,15 @@ impl NavmeshScene {
                 },
                 route.radius
             ),
+        })
+    }
+
+    /// True when the query ran for the agent radius and found no path.
+    fn corridor_refused(&self) -> bool {
+        self.query.timeline.path.as_ref().is_some_and(|p| {
+            p.status == crate::navmesh::PathStatus::Unreachable
+                && p.radius > 0.0
+                && p.radius == self.settings.display.fit_radius
         })
     }
 
