@@ -1,8 +1,11 @@
 //! Clearance against brute force: every portal's and triangle's clearance is reached at the
-//! point given (its distance to the nearest wall of its island, measured here over every wall,
-//! equals it) and no point of the portal or triangle has more room — sampled densely, then
-//! each of the best samples climbed to its local maximum — to 1e-6 of the mesh's size. On the
-//! built-in meshes, Recast's `level.nav.obj` (stacked floors, stairs) and random maps' meshes.
+//! point given (its room there, measured here, equals it) and no point of the portal or
+//! triangle has more room — sampled densely, then each of the best samples climbed to its local
+//! maximum — to 1e-6 of the mesh's size. The room is measured in the plane to every wall of the
+//! island, or, on an island whose floors overlap, over the surface (`common::surface`: the
+//! nearest wall a straight line from the point reaches without leaving the mesh). On the
+//! built-in meshes (stairs.obj's floors overlap), Recast's `level.nav.obj` (stacked floors,
+//! ramps) and random maps' meshes.
 
 mod common;
 use common::testdata;
@@ -22,17 +25,45 @@ fn walls_by_island(mesh: &NavMesh) -> Vec<Vec<[Vec2; 2]>> {
     out
 }
 
-fn room(walls: &[[Vec2; 2]], p: Vec2) -> f64 {
+fn room_in_plane(walls: &[[Vec2; 2]], p: Vec2) -> f64 {
     walls
         .iter()
         .map(|&[a, b]| closest_point_on_segment(a, b, p).distance(p))
         .fold(f64::INFINITY, f64::min)
 }
 
+/// How the room at a point is measured: in the plane to every wall of an island (a mesh whose
+/// floors do not overlap), or over the surface (see `common::surface`).
+#[derive(Clone, Copy)]
+enum Oracle {
+    Plane,
+    Surface,
+}
+
+/// The room at `p`, a point of the triangles `from`.
+fn room(
+    mesh: &NavMesh,
+    walls: &[Vec<[Vec2; 2]>],
+    edges: &[common::surface::IslandWalls],
+    oracle: Oracle,
+    from: &[usize],
+    p: Vec2,
+) -> f64 {
+    let island = mesh.island_of(from[0]);
+    match oracle {
+        Oracle::Plane => room_in_plane(&walls[island], p),
+        Oracle::Surface => {
+            let b = mesh.bounds();
+            let tolerance = 1e-9 * b.min.distance(b.max).max(1.0);
+            common::surface::room(mesh, &edges[island], from, p, tolerance)
+        }
+    }
+}
+
 /// The most room on the segment from `a` to `b`: samples, then the best ten climbed.
-fn sampled_on_segment(walls: &[[Vec2; 2]], a: Vec2, b: Vec2) -> f64 {
-    let n = 400;
-    let f = |t: f64| room(walls, a.lerp(b, t.clamp(0.0, 1.0)));
+fn sampled_on_segment(room: impl Fn(Vec2) -> f64, a: Vec2, b: Vec2, costly: bool) -> f64 {
+    let (n, climbs) = if costly { (100, 4) } else { (400, 10) };
+    let f = |t: f64| room(a.lerp(b, t.clamp(0.0, 1.0)));
     let mut samples: Vec<(f64, f64)> = (0..=n)
         .map(|k| {
             let t = k as f64 / n as f64;
@@ -41,7 +72,7 @@ fn sampled_on_segment(walls: &[[Vec2; 2]], a: Vec2, b: Vec2) -> f64 {
         .collect();
     samples.sort_by(|x, y| y.0.total_cmp(&x.0));
     let mut best = f64::NEG_INFINITY;
-    for &(mut value, mut t) in samples.iter().take(10) {
+    for &(mut value, mut t) in samples.iter().take(climbs) {
         let mut step = 1.0 / n as f64;
         while step > 1e-13 {
             let mut moved = false;
@@ -62,8 +93,8 @@ fn sampled_on_segment(walls: &[[Vec2; 2]], a: Vec2, b: Vec2) -> f64 {
 }
 
 /// The most room in the triangle `abc`: barycentric samples, then the best ten climbed.
-fn sampled_in_triangle(walls: &[[Vec2; 2]], [a, b, c]: [Vec2; 3]) -> f64 {
-    let n = 40;
+fn sampled_in_triangle(room: impl Fn(Vec2) -> f64, [a, b, c]: [Vec2; 3], costly: bool) -> f64 {
+    let (n, climbs) = if costly { (20, 4) } else { (40, 10) };
     let at = |u: f64, v: f64| {
         let (u, v) = (u.clamp(0.0, 1.0), v.clamp(0.0, 1.0));
         let (u, v) = if u + v > 1.0 {
@@ -73,7 +104,7 @@ fn sampled_in_triangle(walls: &[[Vec2; 2]], [a, b, c]: [Vec2; 3]) -> f64 {
         };
         a + (b - a) * u + (c - a) * v
     };
-    let f = |u: f64, v: f64| room(walls, at(u, v));
+    let f = |u: f64, v: f64| room(at(u, v));
     let mut samples = Vec::new();
     for i in 0..=n {
         for j in 0..=n - i {
@@ -83,7 +114,7 @@ fn sampled_in_triangle(walls: &[[Vec2; 2]], [a, b, c]: [Vec2; 3]) -> f64 {
     }
     samples.sort_by(|x, y| y.0.total_cmp(&x.0));
     let mut best = f64::NEG_INFINITY;
-    for &(mut value, mut u, mut v) in samples.iter().take(10) {
+    for &(mut value, mut u, mut v) in samples.iter().take(climbs) {
         let mut step = 1.0 / n as f64;
         while step > 1e-13 {
             let mut moved = false;
@@ -117,10 +148,22 @@ fn sampled_in_triangle(walls: &[[Vec2; 2]], [a, b, c]: [Vec2; 3]) -> f64 {
     best
 }
 
-/// Checks every portal and triangle of `mesh` against brute force (`every`: each k-th only).
+/// Checks every portal and triangle of `mesh` against brute force (`every`: each k-th only);
+/// on an island whose floors overlap, with the room measured over the surface.
 fn check(name: &str, mesh: &NavMesh, every: usize) {
+    let stacked = common::surface::stacked_islands(mesh);
+    let oracle = |t: usize| {
+        if stacked[mesh.island_of(t)] {
+            Oracle::Surface
+        } else {
+            Oracle::Plane
+        }
+    };
     let clearance = Clearance::of(mesh);
     let walls = walls_by_island(mesh);
+    let edges: Vec<_> = (0..mesh.island_count())
+        .map(|island| common::surface::island_walls(mesh, island))
+        .collect();
     let bounds = mesh.bounds();
     let size = bounds.min.distance(bounds.max).max(1e-9);
     let tolerance = 1e-6 * size;
@@ -130,7 +173,16 @@ fn check(name: &str, mesh: &NavMesh, every: usize) {
             assert_eq!(got, 0.0, "{name}: wall {e}");
             continue;
         }
-        let island = &walls[mesh.island_of(edge.triangles[0])];
+        let room = |p: Vec2| {
+            room(
+                mesh,
+                &walls,
+                &edges,
+                oracle(edge.triangles[0]),
+                &edge.triangles,
+                p,
+            )
+        };
         let [a, b] = edge.vertices.map(|v| mesh.vertices()[v]);
         let at = clearance.portal_centre(e).expect("a centre");
         let on = closest_point_on_segment(a, b, at).distance(at);
@@ -138,12 +190,13 @@ fn check(name: &str, mesh: &NavMesh, every: usize) {
             on < 1e-9 * size,
             "{name}: portal {e}: centre {at} off it by {on}"
         );
-        let there = room(island, at);
+        let there = room(at);
         assert!(
             (there - got).abs() < 1e-9 * size,
             "{name}: portal {e}: {got} claimed, {there} at its centre"
         );
-        let sampled = sampled_on_segment(island, a, b);
+        let costly = matches!(oracle(edge.triangles[0]), Oracle::Surface);
+        let sampled = sampled_on_segment(room, a, b, costly);
         assert!(
             sampled <= got + tolerance,
             "{name}: portal {e} ({a} to {b}): sampling finds {sampled}, more than {got}"
@@ -151,7 +204,7 @@ fn check(name: &str, mesh: &NavMesh, every: usize) {
     }
     for (t, triangle) in mesh.triangles().iter().enumerate().step_by(every) {
         let got = clearance.triangle(t);
-        let island = &walls[mesh.island_of(t)];
+        let room = |p: Vec2| room(mesh, &walls, &edges, oracle(t), &[t], p);
         let corners = triangle.vertices.map(|v| mesh.vertices()[v]);
         let at = clearance.triangle_centre(t).expect("a centre");
         let [a, b, c] = corners;
@@ -160,12 +213,13 @@ fn check(name: &str, mesh: &NavMesh, every: usize) {
             inside < 1e-9 * size,
             "{name}: triangle {t}: centre {at} outside by {inside}"
         );
-        let there = room(island, at);
+        let there = room(at);
         assert!(
             (there - got).abs() < 1e-9 * size,
             "{name}: triangle {t}: {got} claimed, {there} at its centre"
         );
-        let sampled = sampled_in_triangle(island, corners);
+        let costly = matches!(oracle(t), Oracle::Surface);
+        let sampled = sampled_in_triangle(room, corners, costly);
         assert!(
             sampled <= got + tolerance,
             "{name}: triangle {t}: sampling finds {sampled}, more than {got}"
@@ -365,4 +419,46 @@ fn an_edit_works_out_again_only_what_is_near_it() {
     let (_, again) = Clearance::updated(&ClearanceSnapshot::of(&before, before.clearance()), &mesh);
     let all = mesh.edges().len() + mesh.triangles().len();
     assert!(again * 10 < all, "{again} of {all} worked out again");
+}
+
+/// On `stairs.obj` the floor passes under the landing into a room beside it: the landing's
+/// walls lie over that passage in the plane but are not on the floor's surface, so the passage
+/// (two wide between the room's walls) has clearance 1 and an agent of radius 0.5 walks under
+/// the landing, by the corridor query and by the exact search.
+#[test]
+fn the_walls_of_a_floor_above_do_not_narrow_the_floor_below() {
+    let scene = navlab_core::assets::ALL
+        .iter()
+        .find(|s| s.name == "stairs.obj")
+        .expect("the stairs scene");
+    let mesh = navlab_core::navmesh::obj::parse(scene.obj, scene.name, Plane::Xz).expect("parses");
+    let clearance = Clearance::of(&mesh);
+    let under = mesh
+        .edges()
+        .iter()
+        .position(|e| {
+            let [a, b] = e.vertices.map(|v| mesh.vertices()[v]);
+            let ends = [(a.x, a.y), (b.x, b.y)];
+            ends.contains(&(2.0, 6.0)) && ends.contains(&(2.0, 8.0)) && !e.is_border()
+        })
+        .expect("the passage under the landing");
+    common::assert_close(clearance.portal(under), 1.0, 1e-12);
+    let (from, to) = (Vec2::new(1.0, 1.0), Vec2::new(4.0, 7.0));
+    let options = navlab_core::navmesh::QueryOptions {
+        radius: 0.5,
+        ..Default::default()
+    };
+    let path = navlab_core::navmesh::find_path(
+        &mesh,
+        from,
+        to,
+        options,
+        &mut navlab_core::search::NoObserver,
+        &mut navlab_core::search::NoObserver,
+    )
+    .expect("finite points");
+    assert_eq!(path.status, navlab_core::navmesh::PathStatus::Found);
+    let exact = navlab_core::navmesh::radius::shortest_path_for_radius(&mesh, from, to, 0.5)
+        .expect("shrunk");
+    assert!(exact.is_found());
 }

@@ -219,8 +219,7 @@ fn the_corridor_query_misses_few_goals_the_exact_search_reaches() {
                 else {
                     continue;
                 };
-                let island = mesh.island_of(s);
-                if clearance.room(island, a) < radius || clearance.room(island, b) < radius {
+                if clearance.room(s, a) < radius || clearance.room(g, b) < radius {
                     continue;
                 }
                 let corridor = query(&mesh, a, b, CostModel::Straight, radius).status
@@ -248,7 +247,7 @@ fn the_corridor_query_misses_few_goals_the_exact_search_reaches() {
 /// Recast's `level.nav.obj` has islands whose floors overlap (a bridge over a floor, stairs):
 /// shrunk floor by floor and joined again where the floors meet, so that wherever the corridor
 /// query finds a path for a radius the exact search does too, and the exact path keeps the
-/// radius from every wall of its island.
+/// radius from every wall that counts on the floor it is on (followed over the surface).
 #[test]
 fn stacked_floors_are_shrunk_floor_by_floor_and_joined() {
     let Some(path) = common::testdata("meshes/obj/level.nav.obj") else {
@@ -259,6 +258,8 @@ fn stacked_floors_are_shrunk_floor_by_floor_and_joined() {
     let radius = 0.1;
     let clearance = mesh.clearance();
     let n = mesh.triangles().len();
+    let bounds = mesh.bounds();
+    let size = bounds.min.distance(bounds.max);
     let (mut both, mut checked) = (0, 0);
     for k in 0..4000 {
         let (s, g) = ((k * 7919) % n, (k * 104_729 + 17) % n);
@@ -269,8 +270,7 @@ fn stacked_floors_are_shrunk_floor_by_floor_and_joined() {
         else {
             continue;
         };
-        let island = mesh.island_of(s);
-        if clearance.room(island, a) < radius || clearance.room(island, b) < radius {
+        if clearance.room(s, a) < radius || clearance.room(g, b) < radius {
             continue;
         }
         let (Some(la), Some(lb)) = (mesh.locate(a), mesh.locate(b)) else {
@@ -282,8 +282,9 @@ fn stacked_floors_are_shrunk_floor_by_floor_and_joined() {
         }
         checked += 1;
         let corridor = query(&mesh, a, b, CostModel::Straight, radius);
-        let exact = navlab_core::navmesh::radius::shortest_path_for_radius(&mesh, a, b, radius)
-            .expect("shrunk, stacked floors too");
+        let exact =
+            navlab_core::navmesh::radius::shortest_path_for_radius_located(&mesh, la, lb, radius)
+                .expect("shrunk, stacked floors too");
         if corridor.status == PathStatus::Unreachable {
             continue;
         }
@@ -292,8 +293,38 @@ fn stacked_floors_are_shrunk_floor_by_floor_and_joined() {
             "{a} to {b}: only the corridor query finds a path"
         );
         both += 1;
-        let least = clearance.least_room_along(island, &exact.waypoints, &[], radius);
-        assert!(least >= radius * (1.0 - 1e-6), "{a} to {b}: room {least}");
+        // Followed over the surface from the start's triangle: at every sampled point the
+        // floor it is on has room for the radius.
+        let tolerance = 1e-9 * size;
+        let mut on = vec![la.triangle];
+        for pair in exact.waypoints.windows(2) {
+            let (p, q) = (pair[0], pair[1]);
+            let over = common::surface::passed_over(&mesh, &on, p, q, tolerance);
+            let holding = |x: Vec2| -> Vec<usize> {
+                over.iter()
+                    .copied()
+                    .filter(|&u| {
+                        common::visibility::distance_to_triangle(mesh.corners(u), x) <= tolerance
+                    })
+                    .collect()
+            };
+            for k in 0..=20 {
+                let x = p.lerp(q, k as f64 / 20.0);
+                let room = holding(x)
+                    .iter()
+                    .map(|&u| clearance.room(u, x))
+                    .fold(f64::NEG_INFINITY, f64::max);
+                assert!(
+                    room >= radius * (1.0 - 1e-6),
+                    "{a} to {b}: room {room} at {x}"
+                );
+            }
+            on = holding(q);
+            assert!(
+                !on.is_empty(),
+                "{a} to {b}: the path leaves the mesh at {q}"
+            );
+        }
     }
     eprintln!("{checked} pairs, {both} with paths");
     assert!(

@@ -58,10 +58,9 @@ fn check(mesh: &NavMesh, from: Vec2, to: Vec2) {
             .find(|&c| joined(mesh, a.triangle, b.triangle, c, false))
             .expect("joined at clearance 0")
     };
-    let island = mesh.island_of(a.triangle);
     let ends = clearance
-        .room(island, a.point)
-        .min(clearance.room(island, b.point));
+        .room(a.triangle, a.point)
+        .min(clearance.room(b.triangle, b.point));
     let want = through.min(ends);
     assert_eq!(route.radius, want, "{from} to {to}: {route:?}");
     // The route: from the start's triangle to the goal's, through portals at least that wide.

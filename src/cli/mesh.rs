@@ -3,7 +3,7 @@
 
 use super::args::*;
 use crate::geom::Vec2;
-use crate::navmesh::{NavMesh, PathStatus, QueryOptions, find_path};
+use crate::navmesh::{Location, NavMesh, PathStatus, QueryOptions, find_path};
 use crate::search::NoObserver;
 use crate::words::count;
 use serde_json::json;
@@ -624,19 +624,20 @@ fn no_path_for_radius(mesh: &NavMesh, path: &crate::navmesh::Path, radius: f64) 
     use crate::navmesh::widest::{RouteLimit, widest_route};
     let decimal = |v: f64| crate::words::decimal(v, 2);
     let route = widest_route(mesh, &path.start, &path.goal);
-    let island = mesh.island_of(path.start.triangle);
     let clearance = mesh.clearance();
-    let end = |label: &str, at: Vec2| {
+    let end = |label: &str, at: Location| {
         format!(
             "no path for an agent of radius {}: the {label} {} has room for radius {} (a wall is that near)",
             decimal(radius),
-            point(at),
-            decimal(clearance.room(island, at))
+            point(at.point),
+            decimal(clearance.room(at.triangle, at.point))
         )
     };
     match route.limit {
-        _ if clearance.room(island, path.start.point) < radius => end("start", path.start.point),
-        _ if clearance.room(island, path.goal.point) < radius => end("goal", path.goal.point),
+        _ if clearance.room(path.start.triangle, path.start.point) < radius => {
+            end("start", path.start)
+        }
+        _ if clearance.room(path.goal.triangle, path.goal.point) < radius => end("goal", path.goal),
         RouteLimit::Portal(edge) if route.radius < radius => {
             match clearance.portal_room(mesh, edge) {
                 Some(p) => format!(

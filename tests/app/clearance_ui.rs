@@ -146,10 +146,9 @@ fn the_path_keeps_the_agent_radius_from_every_wall() {
     assert!(!path.arcs.is_empty(), "it turns round corners on arcs");
     assert!(path.length > point.length);
     let mesh = std::sync::Arc::clone(h.state().scenes.navmesh.mesh());
-    let island = mesh.island_of(path.start.triangle);
     let least = mesh
         .clearance()
-        .least_room_along(island, &path.waypoints, &path.arcs, 1.0);
+        .least_room_along(&path.corridor, &path.waypoints, &path.arcs, 1.0);
     assert!(least >= 0.3 - 1e-9, "{least}");
     // The walk follows the arcs: every point it passes keeps the radius too.
     h.key_press(egui::Key::W);
@@ -158,7 +157,8 @@ fn the_path_keeps_the_agent_radius_from_every_wall() {
     let (traced, _) = path.traced();
     assert!(traced.len() > path.waypoints.len());
     for p in traced {
-        assert!(mesh.clearance().room(island, p) >= 0.3 - 1e-3, "{p}");
+        let t = mesh.triangle_at(p).expect("on the mesh");
+        assert!(mesh.clearance().room(t, p) >= 0.3 - 1e-3, "{p}");
     }
     h.state_mut().scenes.navmesh.settings.display.fit_radius = 0.6;
     h.run_steps(3);
@@ -219,9 +219,9 @@ fn agents_of_different_sizes_take_the_routes_they_fit() {
         "through the corridor"
     );
     for (path, radius) in paths.iter().zip([0.3, 0.6]) {
-        let least = mesh
-            .clearance()
-            .least_room_along(0, &path.waypoints, &path.arcs, 1.0);
+        let least =
+            mesh.clearance()
+                .least_room_along(&path.corridor, &path.waypoints, &path.arcs, 1.0);
         assert!(least >= radius - 1e-9, "{least}");
     }
     let legend: Vec<String> = navmesh
@@ -282,8 +282,7 @@ fn an_edit_keeps_the_clearance_up_to_date() {
         assert!((x - y).abs() <= 1e-9, "{x} against {y}");
     }
     let path = navmesh.query.timeline.path.clone().expect("a path");
-    let island = mesh.island_of(path.start.triangle);
-    let least = carried.least_room_along(island, &path.waypoints, &path.arcs, 1.0);
+    let least = carried.least_room_along(&path.corridor, &path.waypoints, &path.arcs, 1.0);
     assert!(least >= 0.2 - 1e-9, "{least}");
 }
 

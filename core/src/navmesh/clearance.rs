@@ -7,10 +7,11 @@
 //! # Definition
 //!
 //! The walls are the mesh's border edges; a point's room is its distance in the plane to the
-//! nearest wall of its island. A portal's clearance is the largest room of a point of it; a
-//! triangle's, of a point of it (its interior and its edges). On an island whose floors are
-//! stacked, the walls of every floor count (the distance is in the plane): the clearance is
-//! never more than the room there is.
+//! nearest wall it reaches going straight over the surface. On a floor that overlaps nothing
+//! that is the nearest wall of its island; on stacked floors (stairs over a floor) a wall of
+//! the floor underneath or above does not count (see [`super::floor_walls`] for which do). A
+//! portal's clearance is the largest room of a point of it; a triangle's, of a point of it
+//! (its interior and its edges).
 //!
 //! # Method
 //!
@@ -20,9 +21,10 @@
 //! vertex of the walls' Voronoi diagram. Walls in a line end to end are joined first. The
 //! walls that can be nearest anywhere on a portal or triangle are found with an R-tree
 //! ([`rstar`]) within a bound of the answer (the least, over a few walls, of a wall's farthest
-//! distance from a corner). Along a portal every wall's squared distance is a quadratic between
-//! the points where its nearest feature changes, so the changes of nearest wall are roots of
-//! quadratics (between walls that can be nearest there; a portal with many walls near is split
+//! distance from a corner); on stacked floors each triangle's own walls are searched instead,
+//! those gathered over its floor ([`floor_walls_in`]). Along a portal every wall's squared
+//! distance is a quadratic between the points where its nearest feature changes, so the
+//! changes of nearest wall are roots of quadratics (between walls that can be nearest there; a portal with many walls near is split
 //! in halves first). Inside a triangle, pieces are split in four, the highest bound first,
 //! until a piece's bound is below the best room found or at most four walls can be nearest in
 //! it; their Voronoi vertices come from the equations of three features (end points and lines:
@@ -67,10 +69,10 @@ impl Clearance {
         let mut out = Self::empty(mesh);
         for edge in mesh.edges() {
             let [a, b] = edge.vertices.map(|v| mesh.vertices()[v]);
-            let island = edge.triangles.first().map(|&t| mesh.island_of(t));
-            let (room, at) = match island {
-                Some(island) if !edge.is_border() => walls.widest_on_segment(island, a, b),
-                _ => (0.0, a.midpoint(b)),
+            let (room, at) = if edge.is_border() || edge.triangles.is_empty() {
+                (0.0, a.midpoint(b))
+            } else {
+                walls.widest_on_segment(&edge.triangles, a, b)
             };
             out.portals.push(room);
             out.portal_centres.push(at);
@@ -89,6 +91,8 @@ impl Clearance {
         let mut out = Self {
             walls: Walls {
                 islands: Vec::new(),
+                island_of: Vec::new(),
+                floors: Default::default(),
             },
             portals: Vec::with_capacity(mesh.edges().len()),
             portal_centres: Vec::with_capacity(mesh.edges().len()),
@@ -120,7 +124,7 @@ impl Clearance {
             .fold((f64::NEG_INFINITY, corners[0]), |best, edge| {
                 if edge.0 > best.0 { edge } else { best }
             });
-        walls.widest_inside(mesh.island_of(t), corners, edges)
+        walls.widest_inside(t, corners, edges)
     }
 
     /// Keeps `walls` and the widest triangle clearance.
@@ -199,16 +203,16 @@ impl Clearance {
         let mut again = 0;
         for edge in mesh.edges() {
             let [a, b] = edge.vertices.map(|v| vertices[v]);
-            let island = edge.triangles.first().map(|&t| mesh.island_of(t));
-            let (room, at) = match island {
-                Some(island) if !edge.is_border() => match before.portals.get(&segment_key(a, b)) {
+            let (room, at) = if edge.is_border() || edge.triangles.is_empty() {
+                (0.0, a.midpoint(b))
+            } else {
+                match before.portals.get(&segment_key(a, b)) {
                     Some(&(room, at)) if !near_change(&[a, b], room) => (room, at),
                     _ => {
                         again += 1;
-                        walls.widest_on_segment(island, a, b)
+                        walls.widest_on_segment(&edge.triangles, a, b)
                     }
-                },
-                _ => (0.0, a.midpoint(b)),
+                }
             };
             out.portals.push(room);
             out.portal_centres.push(at);
@@ -246,20 +250,21 @@ impl Clearance {
         self.wall_vertices.get(v).copied().unwrap_or(false)
     }
 
-    /// The least room along a path on `island` within `reach` ([`Walls::least_room_along`]).
+    /// The least room within `reach` along a path over `corridor`, the triangles it crosses
+    /// ([`Walls::least_room_along`]).
     pub fn least_room_along(
         &self,
-        island: usize,
+        corridor: &[TriId],
         points: &[Vec2],
         arcs: &[PathArc],
         reach: f64,
     ) -> f64 {
-        self.walls.least_room_along(island, points, arcs, reach)
+        self.walls.least_room_along(corridor, points, arcs, reach)
     }
 
-    /// The room at `p` on island `island`: its distance to the nearest wall there.
-    pub fn room(&self, island: usize, p: Vec2) -> f64 {
-        self.walls.distance(island, p)
+    /// The room at `p` in triangle `t`: its distance to the nearest wall that counts there.
+    pub fn room(&self, t: TriId, p: Vec2) -> f64 {
+        self.walls.distance(t, p)
     }
 
     /// Edge `e`'s clearance as a portal (0 for a wall or an edge not on the mesh).
@@ -452,11 +457,25 @@ impl ClearanceSnapshot {
 pub struct Walls {
     /// One R-tree of wall segments per island.
     islands: Vec<RTree<Line<[f64; 2]>>>,
+    /// Per triangle: its island.
+    island_of: Vec<usize>,
+    /// Per triangle of an island whose floors overlap in the plane: the walls that count in it
+    /// ([`super::floor_walls`]).
+    floors: std::collections::HashMap<TriId, FloorWalls>,
+}
+
+/// The walls that count in one triangle of stacked floors, and the box of its corners.
+#[derive(Debug, Clone)]
+struct FloorWalls {
+    walls: Vec<Line<[f64; 2]>>,
+    lo: Vec2,
+    hi: Vec2,
 }
 
 impl Walls {
     /// The walls (border edges) of `mesh`, by island; walls in a line end to end are one
-    /// (the distance to them is the same, and fewer walls make fewer candidates).
+    /// (the distance to them is the same, and fewer walls make fewer candidates). On an island
+    /// whose floors overlap, each triangle's own (see [`super::floor_walls`]).
     pub fn of(mesh: &NavMesh) -> Self {
         let mut by_island: Vec<Vec<[usize; 2]>> = vec![Vec::new(); mesh.island_count()];
         for edge in mesh.edges().iter().filter(|e| e.is_border()) {
@@ -468,52 +487,110 @@ impl Walls {
             }
         }
         let vertices = mesh.vertices();
+        let lines = |walls: &[[usize; 2]]| -> Vec<Line<[f64; 2]>> {
+            merged(walls, vertices)
+                .into_iter()
+                .map(|[a, b]| Line::new([a.x, a.y], [b.x, b.y]))
+                .collect()
+        };
+        let stacked = super::floor_walls::stacked_islands(mesh);
+        let mut floors = std::collections::HashMap::new();
+        for t in 0..mesh.triangles().len() {
+            if stacked.get(mesh.island_of(t)).copied().unwrap_or(false) {
+                let (walls, _) = floor_walls_in(mesh, t);
+                let corners = mesh.corners(t);
+                let (lo, hi) = box_of(&corners);
+                floors.insert(
+                    t,
+                    FloorWalls {
+                        walls: lines(&walls),
+                        lo,
+                        hi,
+                    },
+                );
+            }
+        }
         Self {
             islands: by_island
-                .into_iter()
-                .map(|walls| {
-                    let lines = merged(&walls, vertices)
-                        .into_iter()
-                        .map(|[a, b]| Line::new([a.x, a.y], [b.x, b.y]))
-                        .collect();
-                    RTree::bulk_load(lines)
-                })
+                .iter()
+                .map(|walls| RTree::bulk_load(lines(walls)))
                 .collect(),
+            island_of: (0..mesh.triangles().len())
+                .map(|t| mesh.island_of(t))
+                .collect(),
+            floors,
         }
     }
 
-    /// The distance from `p` to the nearest wall of `island` (infinite with none).
-    pub fn distance(&self, island: usize, p: Vec2) -> f64 {
-        self.islands
-            .get(island)
+    /// The distance from `p` (in triangle `t`) to the nearest wall that counts there
+    /// (infinite with none).
+    pub fn distance(&self, t: TriId, p: Vec2) -> f64 {
+        if let Some(floor) = self.floors.get(&t) {
+            return room(&floor.walls, p);
+        }
+        self.island_of
+            .get(t)
+            .and_then(|&island| self.islands.get(island))
             .and_then(|tree| tree.nearest_neighbor(&[p.x, p.y]))
             .map_or(f64::INFINITY, |w| segment_distance(w, p))
     }
 
-    /// The walls of `island` within `reach` of the box of `points` (a superset of those
-    /// within `reach` of their hull).
-    fn near(&self, island: usize, points: &[Vec2], reach: f64) -> Vec<Line<[f64; 2]>> {
-        let Some(tree) = self.islands.get(island) else {
+    /// The walls that count somewhere in `triangles` (the first one's island), with the
+    /// triangles' own on stacked floors; `None` for a plain island (its R-tree answers).
+    fn floor_walls(&self, triangles: &[TriId]) -> Option<Vec<Line<[f64; 2]>>> {
+        let first = self.floors.get(triangles.first()?)?;
+        let mut walls = first.walls.clone();
+        for t in triangles.iter().skip(1) {
+            if let Some(floor) = self.floors.get(t) {
+                walls.extend_from_slice(&floor.walls);
+            }
+        }
+        let key = |w: &Line<[f64; 2]>| [w.from, w.to].map(|p| p.map(f64::to_bits));
+        walls.sort_by_key(key);
+        walls.dedup_by_key(|w| key(w));
+        Some(walls)
+    }
+
+    /// The walls that count in `triangles` within `reach` of the box of `points` (a superset
+    /// of those within `reach` of their hull).
+    fn near(&self, triangles: &[TriId], points: &[Vec2], reach: f64) -> Vec<Line<[f64; 2]>> {
+        let pad = reach.max(0.0) * (1.0 + 1e-9) + 1e-12;
+        if let Some(walls) = self.floor_walls(triangles) {
+            return walls
+                .into_iter()
+                .filter(|w| may_be_within(w, points, pad))
+                .collect();
+        }
+        let Some(tree) = triangles
+            .first()
+            .and_then(|t| self.island_of.get(*t))
+            .and_then(|&island| self.islands.get(island))
+        else {
             return Vec::new();
         };
-        let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-        for p in points {
-            lo = [lo[0].min(p.x), lo[1].min(p.y)];
-            hi = [hi[0].max(p.x), hi[1].max(p.y)];
-        }
-        let pad = reach.max(0.0) * (1.0 + 1e-9) + 1e-12;
-        let envelope = AABB::from_corners([lo[0] - pad, lo[1] - pad], [hi[0] + pad, hi[1] + pad]);
+        let (lo, hi) = box_of(points);
+        let envelope = AABB::from_corners([lo.x - pad, lo.y - pad], [hi.x + pad, hi.y + pad]);
         tree.locate_in_envelope_intersecting(&envelope)
             .filter(|w| may_be_within(w, points, pad))
             .copied()
             .collect()
     }
 
-    /// A bound on the room anywhere in the hull of `points`: for each of the walls nearest
-    /// to the points, the distance of the farthest point from it (the distance to one wall
-    /// is convex, so largest at a corner); the least of these.
-    fn bound(&self, island: usize, points: &[Vec2]) -> f64 {
-        let Some(tree) = self.islands.get(island) else {
+    /// A bound on the room anywhere in the hull of `points` (in `triangles`): for each of the
+    /// walls nearest to the points, the distance of the farthest point from it (the distance to
+    /// one wall is convex, so largest at a corner); the least of these.
+    fn bound(&self, triangles: &[TriId], points: &[Vec2]) -> f64 {
+        if let Some(walls) = self.floor_walls(triangles) {
+            return walls
+                .iter()
+                .map(|w| farthest(w, points))
+                .fold(f64::INFINITY, f64::min);
+        }
+        let Some(tree) = triangles
+            .first()
+            .and_then(|t| self.island_of.get(*t))
+            .and_then(|&island| self.islands.get(island))
+        else {
             return f64::INFINITY;
         };
         let centre = points.iter().fold(Vec2::new(0.0, 0.0), |s, &p| {
@@ -526,26 +603,51 @@ impl Walls {
             .fold(f64::INFINITY, f64::min)
     }
 
-    /// The least room along a path on `island` (`points` joined straight, or along the arc of
-    /// `arcs` that starts at a point), looking no farther than `reach`: infinite when no wall is
-    /// that near. Exact for straight pieces and arcs alike.
+    /// The least room along a path (`points` joined straight, or along the arc of `arcs` that
+    /// starts at a point) over `corridor`, the triangles it crosses, looking no farther than
+    /// `reach`: infinite when no wall is that near. Exact for straight pieces and arcs alike.
+    /// On stacked floors a piece is measured against the walls that count in the corridor's
+    /// triangles its box meets (a wall of one of them may be nearer a point of the piece in
+    /// another, so the room may come out less than the truth there, never more).
     pub fn least_room_along(
         &self,
-        island: usize,
+        corridor: &[TriId],
         points: &[Vec2],
         arcs: &[PathArc],
         reach: f64,
     ) -> f64 {
+        let stacked = corridor
+            .first()
+            .is_some_and(|t| self.floors.contains_key(t));
         let mut least = f64::INFINITY;
         for (a, b, arc) in crate::search::round_funnel::pieces(points, arcs) {
+            let hull: Vec<Vec2> = match arc {
+                Some(arc) => vec![arc.centre],
+                None => vec![a, b],
+            };
+            let span = arc.map_or(0.0, |arc| arc.radius);
+            let walls = if stacked {
+                let (lo, hi) = box_of(&hull);
+                let (lo, hi) = (lo - Vec2::new(span, span), hi + Vec2::new(span, span));
+                let touched: Vec<TriId> = corridor
+                    .iter()
+                    .copied()
+                    .filter(|t| {
+                        self.floors.get(t).is_some_and(|f| {
+                            f.lo.x <= hi.x && f.hi.x >= lo.x && f.lo.y <= hi.y && f.hi.y >= lo.y
+                        })
+                    })
+                    .collect();
+                self.near(&touched, &hull, span + reach)
+            } else {
+                self.near(corridor, &hull, span + reach)
+            };
             let room = match arc {
-                Some(arc) => self
-                    .near(island, &[arc.centre], arc.radius + reach)
+                Some(arc) => walls
                     .iter()
                     .map(|w| arc_to_segment(arc, a, b, Vec2::from(w.from), Vec2::from(w.to)))
                     .fold(f64::INFINITY, f64::min),
-                None => self
-                    .near(island, &[a, b], reach)
+                None => walls
                     .iter()
                     .map(|w| segment_to_segment(a, b, Vec2::from(w.from), Vec2::from(w.to)))
                     .fold(f64::INFINITY, f64::min),
@@ -555,24 +657,24 @@ impl Walls {
         least
     }
 
-    /// The largest room of a point of segment `ab` on `island`, and the point.
-    pub fn widest_on_segment(&self, island: usize, a: Vec2, b: Vec2) -> (f64, Vec2) {
-        let bound = self.bound(island, &[a, b]);
+    /// The largest room of a point of segment `ab` (an edge of `triangles`), and the point.
+    pub fn widest_on_segment(&self, triangles: &[TriId], a: Vec2, b: Vec2) -> (f64, Vec2) {
+        let bound = self.bound(triangles, &[a, b]);
         if !bound.is_finite() {
             return (f64::INFINITY, a.midpoint(b));
         }
-        let walls = self.near(island, &[a, b], bound);
+        let walls = self.near(triangles, &[a, b], bound);
         widest_on_segment(&walls, a, b)
     }
 
-    /// The largest room of a point of the triangle `corners` on `island`, and the point.
-    pub fn widest_in_triangle(&self, island: usize, corners: [Vec2; 3]) -> (f64, Vec2) {
-        let bound = self.bound(island, &corners);
+    /// The largest room of a point of triangle `t` (its corners `corners`), and the point.
+    pub fn widest_in_triangle(&self, t: TriId, corners: [Vec2; 3]) -> (f64, Vec2) {
+        let bound = self.bound(&[t], &corners);
         let centre = (corners[0] + corners[1] + corners[2]) * (1.0 / 3.0);
         if !bound.is_finite() {
             return (f64::INFINITY, centre);
         }
-        let walls = self.near(island, &corners, bound);
+        let walls = self.near(&[t], &corners, bound);
         let mut best = (f64::NEG_INFINITY, centre);
         for k in 0..3 {
             let edge = widest_on_segment(&walls, corners[k], corners[(k + 1) % 3]);
@@ -580,13 +682,13 @@ impl Walls {
                 best = edge;
             }
         }
-        self.widest_inside(island, corners, best)
+        self.widest_inside(t, corners, best)
     }
 
-    /// The largest room of a point of the triangle `corners` on `island`, given `edges`, the
+    /// The largest room of a point of triangle `t` (its corners `corners`), given `edges`, the
     /// most room on its edges and where.
-    fn widest_inside(&self, island: usize, corners: [Vec2; 3], edges: (f64, Vec2)) -> (f64, Vec2) {
-        let bound = self.bound(island, &corners);
+    fn widest_inside(&self, t: TriId, corners: [Vec2; 3], edges: (f64, Vec2)) -> (f64, Vec2) {
+        let bound = self.bound(&[t], &corners);
         // No point inside has more room than the bound: the edges' best is the answer.
         if bound <= edges.0 {
             return edges;
@@ -597,9 +699,93 @@ impl Walls {
                 (corners[0] + corners[1] + corners[2]) * (1.0 / 3.0),
             );
         }
-        let walls = self.near(island, &corners, bound);
+        let walls = self.near(&[t], &corners, bound);
         interior_maximum(&walls, corners, edges)
     }
+}
+
+/// The walls (vertex pairs) that count in triangle `t` of stacked floors, and the most room in
+/// it measured from them (infinite with none): those reached across edges within a reach of it
+/// ([`super::floor_walls::walls_reached`]) for the least reach found that is no less than that
+/// room — out from nothing until the room measured is within the reach, then in while it stays
+/// so (the room measured from fewer walls is no less), so as little of the surface is crossed
+/// as may be.
+pub(crate) fn floor_walls_in(mesh: &NavMesh, t: TriId) -> (Vec<[usize; 2]>, f64) {
+    let corners = mesh.corners(t);
+    let bounds = mesh.bounds();
+    let span = bounds.min.distance(bounds.max);
+    let side = (0..3)
+        .map(|k| corners[k].distance(corners[(k + 1) % 3]))
+        .fold(0.0, f64::max);
+    let gather = |reach: f64| {
+        let walls = super::floor_walls::walls_reached(mesh, t, reach);
+        let lines: Vec<Line<[f64; 2]>> = merged(&walls, mesh.vertices())
+            .into_iter()
+            .map(|[a, b]| Line::new([a.x, a.y], [b.x, b.y]))
+            .collect();
+        let most = widest_among(&lines, corners);
+        (walls, most)
+    };
+    let mut reach = 0.0;
+    let mut found: Option<(Vec<[usize; 2]>, f64)> = None;
+    for _ in 0..64 {
+        let (walls, most) = gather(reach);
+        if most <= reach {
+            let smaller = most < reach;
+            found = Some((walls, most));
+            if !smaller {
+                break;
+            }
+            reach = most;
+        } else if found.is_some() {
+            break;
+        } else if most.is_finite() {
+            reach = most;
+        } else if reach >= span {
+            break; // no wall anywhere on the island
+        } else {
+            reach = (reach * 2.0).max(side).min(span);
+        }
+    }
+    found.unwrap_or((Vec::new(), f64::INFINITY))
+}
+
+/// The most room of a point of the triangle `corners` measured from `walls` alone.
+fn widest_among(walls: &[Line<[f64; 2]>], corners: [Vec2; 3]) -> f64 {
+    if walls.is_empty() {
+        return f64::INFINITY;
+    }
+    let mut best = (f64::NEG_INFINITY, corners[0]);
+    for k in 0..3 {
+        let edge = widest_on_segment(walls, corners[k], corners[(k + 1) % 3]);
+        if edge.0 > best.0 {
+            best = edge;
+        }
+    }
+    let bound = walls
+        .iter()
+        .map(|w| farthest(w, &corners))
+        .fold(f64::INFINITY, f64::min);
+    if bound <= best.0 {
+        return best.0;
+    }
+    interior_maximum(walls, corners, best).0
+}
+
+/// The corners of the box round `points`.
+pub(super) fn box_of(points: &[Vec2]) -> (Vec2, Vec2) {
+    points.iter().fold(
+        (
+            Vec2::new(f64::INFINITY, f64::INFINITY),
+            Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+        ),
+        |(lo, hi), p| {
+            (
+                Vec2::new(lo.x.min(p.x), lo.y.min(p.y)),
+                Vec2::new(hi.x.max(p.x), hi.y.max(p.y)),
+            )
+        },
+    )
 }
 
 /// Below this depth (pieces 2⁻²⁴ of the triangle across) a piece is split no further.
@@ -870,7 +1056,7 @@ fn hull_distance(points: &[Vec2], w: &Line<[f64; 2]>) -> f64 {
 }
 
 /// The distance between segments `ab` and `cd` (0 when they cross).
-fn segment_to_segment(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> f64 {
+pub(super) fn segment_to_segment(a: Vec2, b: Vec2, c: Vec2, d: Vec2) -> f64 {
     let crossing = |p: Vec2, q: Vec2, r: Vec2, s: Vec2| {
         let (o1, o2) = (orient(p, q, r), orient(p, q, s));
         (o1 > 0.0 && o2 < 0.0) || (o1 < 0.0 && o2 > 0.0)

@@ -10,6 +10,7 @@ pub mod diagnose;
 pub mod edit;
 pub mod faces;
 pub mod fans;
+pub(crate) mod floor_walls;
 pub mod from_map;
 pub mod gap;
 pub mod generate;

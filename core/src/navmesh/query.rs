@@ -742,12 +742,12 @@ impl<'m> Room<'m> {
     /// True when the agent fits at `at` (with no wall nearer than its radius).
     fn holds(&self, mesh: &NavMesh, at: &Location) -> bool {
         self.clearance.is_none_or(|(c, r)| {
-            at.triangle < mesh.triangles.len() && c.room(mesh.island_of(at.triangle), at.point) >= r
+            at.triangle < mesh.triangles.len() && c.room(at.triangle, at.point) >= r
         })
     }
 
-    /// True when `pull`, pulled through `piece`, keeps the radius from every wall of its
-    /// island (to a billionth of the mesh's size): the funnel keeps it from the corridor's
+    /// True when `pull`, pulled through `piece`, keeps the radius from every wall that counts
+    /// along it (to a billionth of the mesh's size): the funnel keeps it from the corridor's
     /// corners, and this catches a wall that comes nearer elsewhere (where the corridor is
     /// too narrow for the disc although each portal is wide enough).
     fn kept_along(&self, mesh: &NavMesh, piece: &[TriId], pull: &RoundPull) -> bool {
@@ -759,7 +759,7 @@ impl<'m> Room<'m> {
         }
         let b = mesh.bounds();
         let size = (b.max.x - b.min.x).max(b.max.y - b.min.y).max(1.0);
-        let least = clearance.least_room_along(mesh.island_of(t), &pull.points, &pull.arcs, radius);
+        let least = clearance.least_room_along(piece, &pull.points, &pull.arcs, radius);
         least >= radius - 1e-9 * size
     }
 

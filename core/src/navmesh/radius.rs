@@ -7,8 +7,8 @@
 //! The capsules are polygons drawn round the exact ones (their rounded ends circumscribed), so
 //! every point left is at least the radius from every wall. An island whose triangles overlap
 //! in the plane (stacked floors) is not one flat shape: it is shrunk floor by floor and the
-//! floors joined again where they meet (see `shrink_stacked`); its room is measured in the
-//! plane, every floor's walls counting, as the clearance measures it.
+//! floors joined again where they meet (see `shrink_stacked`); a floor's room counts only the
+//! walls reached over it, as the clearance measures it.
 
 use super::{NavMesh, RawMesh, TriId};
 use crate::geom::{Vec2, triangle_contains};
@@ -98,29 +98,53 @@ pub fn shortest_path_for_radius(
     goal: Vec2,
     radius: f64,
 ) -> Result<super::anyangle::OptimalPath, ShrinkError> {
-    let (Some(s), Some(g)) = (mesh.locate(start), mesh.locate(goal)) else {
-        return Ok(super::anyangle::not_found());
-    };
+    match (mesh.locate(start), mesh.locate(goal)) {
+        (Some(s), Some(g)) => shortest_path_for_radius_located(mesh, s, g, radius),
+        _ => Ok(super::anyangle::not_found()),
+    }
+}
+
+/// [`shortest_path_for_radius`] between two located points: where floors are stacked, each end
+/// is on the shrunk mesh's floor at the height of the triangle it was located on.
+pub fn shortest_path_for_radius_located(
+    mesh: &NavMesh,
+    s: super::Location,
+    g: super::Location,
+    radius: f64,
+) -> Result<super::anyangle::OptimalPath, ShrinkError> {
     let clearance = mesh.clearance();
-    let (island, goal_island) = (mesh.island_of(s.triangle), mesh.island_of(g.triangle));
-    if island != goal_island
-        || clearance.room(island, s.point) < radius
-        || clearance.room(goal_island, g.point) < radius
+    if s.triangle >= mesh.triangles().len()
+        || g.triangle >= mesh.triangles().len()
+        || mesh.island_of(s.triangle) != mesh.island_of(g.triangle)
+        || clearance.room(s.triangle, s.point) < radius
+        || clearance.room(g.triangle, g.point) < radius
     {
         return Ok(super::anyangle::not_found());
     }
     let shrunk = mesh.shrunk_for(radius)?;
-    // On the shrunk mesh as they are: a point in the sliver between a circle and the polygon
-    // drawn round it is not moved to some other piece.
-    match (shrunk.mesh.locate(s.point), shrunk.mesh.locate(g.point)) {
-        (Some(a), Some(b)) if !a.snapped && !b.snapped => {
-            Ok(super::anyangle::shortest_path_located(
-                &shrunk.mesh,
-                a,
-                b,
-                &mut crate::search::NoObserver,
-            ))
-        }
+    // On the shrunk mesh as they are, on their own floor: a point in the sliver between a
+    // circle and the polygon drawn round it is not moved to some other piece, nor to a floor
+    // above or below (the shrunk floor taken is nearer in height to the end's own floor than
+    // to any other floor of the mesh there; heights differ a little, the shrunk floors being
+    // triangulated again).
+    let on_shrunk = |at: &super::Location| {
+        let height = mesh.height_at(at.triangle, at.point)?;
+        let there = shrunk.mesh.locate_near_height(at.point, Some(height))?;
+        let taken = shrunk.mesh.height_at(there.triangle, there.point)?;
+        let own = (taken - height).abs();
+        let nearer_other = mesh.floors_at(at.point).iter().any(|f| {
+            (f.height - height).abs() > 1e-6 * (1.0 + height.abs())
+                && (f.height - taken).abs() < own
+        });
+        (!there.snapped && !nearer_other).then_some(there)
+    };
+    match (on_shrunk(&s), on_shrunk(&g)) {
+        (Some(a), Some(b)) => Ok(super::anyangle::shortest_path_located(
+            &shrunk.mesh,
+            a,
+            b,
+            &mut crate::search::NoObserver,
+        )),
         _ => Ok(super::anyangle::not_found()),
     }
 }
@@ -293,8 +317,9 @@ struct Pieces<'a> {
 
 /// Shrinks an island whose floors overlap in the plane: its triangles are split into layers
 /// none of whose triangles overlap (grown from a triangle across its neighbours), each layer's
-/// region less the capsules of every wall of the island (the room is measured in the plane, as
-/// the clearance measures it) is triangulated on its own, and the layers meet again where they
+/// region less the capsules of the walls that count on its floors (a triangle less only its
+/// own where a wall of another floor passes near it, as the clearance measures the room; see
+/// [`super::floor_walls`]) is triangulated on its own, and the layers meet again where they
 /// met: every layer is clipped on one integer grid, so a seam's points are the same on both
 /// sides, they are triangulated without points added, and a point on a seam takes its height
 /// along the seam. False when nothing is left.
@@ -308,13 +333,28 @@ fn shrink_stacked(
     use i_overlay::float::overlay::FloatOverlay;
     use i_overlay::i_float::adapter::FloatPointAdapter;
     let plane = mesh.plane();
-    let walls = capsules(mesh, triangles, radius);
+    // Each triangle's walls: those it reaches over its floor (a wall of a floor above or
+    // below does not count).
+    let mut floor_walls: std::collections::HashMap<TriId, Vec<[usize; 2]>> = Default::default();
+    for &t in triangles {
+        let (walls, most) = super::clearance::floor_walls_in(mesh, t);
+        // Where every point is nearer a wall than the radius, nothing is left.
+        if most >= radius {
+            let mut walls: Vec<[usize; 2]> = walls
+                .into_iter()
+                .map(|[a, b]| if a < b { [a, b] } else { [b, a] })
+                .collect();
+            walls.sort_unstable();
+            floor_walls.insert(t, walls);
+        }
+    }
+    let all_walls = capsules(mesh, triangles, radius);
     let contours: Vec<Vec<[f64; 2]>> = triangles
         .iter()
         .map(|&t| mesh.corners(t).iter().map(|p| [p.x, p.y]).collect())
         .collect();
     let adapter = FloatPointAdapter::<[f64; 2], i64>::with_iter_conservative(
-        contours.iter().chain(&walls).flatten(),
+        contours.iter().chain(&all_walls).flatten(),
     );
     let layers = layers_of(mesh, triangles);
     let seams = seams_of(mesh, triangles, &layers);
@@ -323,17 +363,59 @@ fn shrink_stacked(
         * (bounds.max.x - bounds.min.x)
             .max(bounds.max.y - bounds.min.y)
             .max(1.0);
+    let corners_of =
+        |t: TriId| -> Vec<[f64; 2]> { mesh.corners(t).iter().map(|p| [p.x, p.y]).collect() };
+    let difference =
+        |subject: &[Vec<[f64; 2]>], clip: &[Vec<[f64; 2]>]| -> Vec<Vec<Vec<[f64; 2]>>> {
+            FloatOverlay::with_adapter(adapter.clone(), 4 * (subject.len() + clip.len()))
+                .unsafe_add_source(&subject, ShapeType::Subject)
+                .unsafe_add_source(&clip, ShapeType::Clip)
+                .overlay(OverlayRule::Difference, FillRule::NonZero)
+        };
     let mut any = false;
     for layer in &layers {
-        let subject: Vec<Vec<[f64; 2]>> = layer
+        let kept: Vec<TriId> = layer
             .iter()
-            .map(|&t| mesh.corners(t).iter().map(|p| [p.x, p.y]).collect())
+            .copied()
+            .filter(|t| floor_walls.contains_key(t))
             .collect();
-        let capacity = 4 * (subject.len() + walls.len());
-        let left: Vec<Vec<Vec<[f64; 2]>>> = FloatOverlay::with_adapter(adapter.clone(), capacity)
-            .unsafe_add_source(&subject, ShapeType::Subject)
-            .unsafe_add_source(&walls, ShapeType::Clip)
-            .overlay(OverlayRule::Difference, FillRule::NonZero);
+        // The walls of the layer's floors; a triangle near one that does not count for it
+        // (a floor above or below) is cut on its own.
+        let mut layer_walls: Vec<[usize; 2]> = kept
+            .iter()
+            .filter_map(|t| floor_walls.get(t))
+            .flatten()
+            .copied()
+            .collect();
+        layer_walls.sort_unstable();
+        layer_walls.dedup();
+        let reach = radius / (std::f64::consts::PI / CAP_SIDES as f64).cos();
+        let (plain, own): (Vec<TriId>, Vec<TriId>) = kept.iter().partition(|&&t| {
+            let mine = floor_walls.get(&t).map_or(&[][..], Vec::as_slice);
+            let corners = mesh.corners(t);
+            !layer_walls.iter().any(|w| {
+                mine.binary_search(w).is_err() && {
+                    let [a, b] = w.map(|v| mesh.vertices()[v]);
+                    super::floor_walls::segment_to_triangle(a, b, &corners) <= reach
+                }
+            })
+        });
+        let subject: Vec<Vec<[f64; 2]>> = plain.iter().map(|&t| corners_of(t)).collect();
+        let mut left = difference(&subject, &capsules_of(mesh, &layer_walls, radius));
+        if !own.is_empty() {
+            let mut pieces: Vec<Vec<[f64; 2]>> = left.into_iter().flatten().collect();
+            for &t in &own {
+                let mine = floor_walls.get(&t).map_or(&[][..], Vec::as_slice);
+                pieces.extend(
+                    difference(&[corners_of(t)], &capsules_of(mesh, mine, radius))
+                        .into_iter()
+                        .flatten(),
+                );
+            }
+            left = FloatOverlay::with_adapter(adapter.clone(), 4 * pieces.len())
+                .unsafe_add_source(&pieces, ShapeType::Subject)
+                .overlay(OverlayRule::Subject, FillRule::NonZero);
+        }
         let lookup = Lookup::new(mesh, layer);
         for shape in &left {
             let (points, faces) = triangulate(shape, false).map_err(ShrinkError::Build)?;
@@ -391,7 +473,9 @@ fn layers_of(mesh: &NavMesh, triangles: &[TriId]) -> Vec<Vec<TriId>> {
                 let corners = mesh.corners(n);
                 let overlaps = tree
                     .locate_in_envelope_intersecting(&aabb(n).envelope())
-                    .any(|other| interiors_overlap(corners, mesh.corners(other.data)));
+                    .any(|other| {
+                        super::floor_walls::interiors_overlap(corners, mesh.corners(other.data))
+                    });
                 if overlaps {
                     continue;
                 }
@@ -404,18 +488,6 @@ fn layers_of(mesh: &NavMesh, triangles: &[TriId]) -> Vec<Vec<TriId>> {
         layers.push(members);
     }
     layers
-}
-
-/// True when two counter-clockwise triangles share more than edges or corners: no side of
-/// either has the other wholly on its outer side (or on it).
-fn interiors_overlap(a: [Vec2; 3], b: [Vec2; 3]) -> bool {
-    let separates = |t: [Vec2; 3], other: [Vec2; 3]| {
-        (0..3).any(|k| {
-            let (p, q) = (t[k], t[(k + 1) % 3]);
-            other.iter().all(|&x| crate::geom::orient(p, q, x) <= 0.0)
-        })
-    };
-    !(separates(a, b) || separates(b, a))
 }
 
 /// The edges where two layers of an island meet, for the heights of the points on them.
@@ -515,15 +587,19 @@ fn capsules(mesh: &NavMesh, triangles: &[TriId], radius: f64) -> Vec<Vec<[f64; 2
         .collect();
     walls.sort_unstable();
     walls.dedup();
-    let mut ends: Vec<usize> = walls
-        .iter()
-        .flat_map(|&e| mesh.edges()[e].vertices)
-        .collect();
+    let walls: Vec<[usize; 2]> = walls.iter().map(|&e| mesh.edges()[e].vertices).collect();
+    capsules_of(mesh, &walls, radius)
+}
+
+/// A polygon round each of `walls` (vertex pairs) that holds every point within `radius` of
+/// it: a rectangle along it and a circumscribed polygon round each end.
+fn capsules_of(mesh: &NavMesh, walls: &[[usize; 2]], radius: f64) -> Vec<Vec<[f64; 2]>> {
+    let mut ends: Vec<usize> = walls.iter().flatten().copied().collect();
     ends.sort_unstable();
     ends.dedup();
     let mut out = Vec::with_capacity(walls.len() + ends.len());
-    for &e in &walls {
-        let [a, b] = mesh.edges()[e].vertices.map(|v| mesh.vertices()[v]);
+    for wall in walls {
+        let [a, b] = wall.map(|v| mesh.vertices()[v]);
         let d = b - a;
         let length = d.length();
         if length == 0.0 {

@@ -137,10 +137,9 @@ pub fn widest_route_with(
         .iter()
         .copied()
         .min_by(|&a, &b| clearance.portal(a).total_cmp(&clearance.portal(b)));
-    let island = mesh.island_of(s);
     let (at_start, at_goal) = (
-        clearance.room(island, start.point),
-        clearance.room(island, goal.point),
+        clearance.room(s, start.point),
+        clearance.room(g, goal.point),
     );
     let through = narrowest.map_or(f64::INFINITY, |e| clearance.portal(e));
     let (radius, limit) = if at_start <= through && at_start <= at_goal {

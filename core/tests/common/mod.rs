@@ -4,6 +4,7 @@
 
 pub mod broken_files;
 pub mod levels;
+pub mod surface;
 pub mod visibility;
 
 use navlab_core::geom::{Vec2, segment_crossing_param};

@@ -58,11 +58,8 @@ impl QueryJob {
         if self.optimal && radius > 0.0 {
             // For an agent's radius: the exact search on the mesh shrunk by it, not replayed
             // (its faces are the shrunk mesh's).
-            match crate::navmesh::radius::shortest_path_for_radius(
-                mesh,
-                start.point,
-                goal.point,
-                radius,
+            match crate::navmesh::radius::shortest_path_for_radius_located(
+                mesh, start, goal, radius,
             ) {
                 Ok(optimal) => timeline.with_optimal_path(optimal),
                 Err(_) => timeline,
