@@ -8,5 +8,6 @@ pub mod app;
 pub mod cli;
 
 pub use navlab_core::{
-    assets, atomic, clock, geom, grid, input, level, navmesh, partitions, pursuit, search, words,
+    assets, atomic, clock, crowd, geom, grid, input, level, navmesh, partitions, pursuit, search,
+    words,
 };

@@ -3,6 +3,7 @@
 pub mod assets;
 pub mod atomic;
 pub mod clock;
+pub mod crowd;
 pub mod geom;
 pub mod grid;
 pub mod input;

@@ -33,6 +33,7 @@ macro_rules! complain {
 }
 
 pub mod args;
+mod crowd;
 pub mod cut;
 mod grid;
 mod level;
@@ -263,6 +264,40 @@ pub enum Command {
         #[command(flatten)]
         links: LinkArgs,
         /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run a crowd headless: agents at random starts and goals (seeded) on a navmesh, or on a
+    /// tile map's navmesh, each following its path and keeping clear of the others by ORCA;
+    /// then who arrived, travel times, collisions, who is stuck and why, time per tick.
+    Crowd {
+        /// The navmesh (OBJ or Polyanya .mesh) or tile map (MovingAI .map, navlab .json, Tiled).
+        world: PathBuf,
+        /// How many agents.
+        #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u16).range(1..=10000))]
+        agents: u16,
+        /// Seed of the starts and goals.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// At most this many ticks of 0.05 s (the run stops when every agent has arrived).
+        #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+        ticks: u32,
+        /// Every agent's radius.
+        #[arg(long, default_value_t = 0.3)]
+        radius: f64,
+        /// Every agent's preferred speed (its top speed is half as much again).
+        #[arg(long, default_value_t = 1.2)]
+        speed: f64,
+        /// Turn avoidance off: agents follow their paths through each other.
+        #[arg(long)]
+        no_avoid: bool,
+        /// Write the run (every agent's position and velocity at every tick, with the agents
+        /// and settings) to this JSON file.
+        #[arg(long, value_name = "FILE")]
+        trace: Option<PathBuf>,
+        #[command(flatten)]
+        read: MeshReadArgs,
+        /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -609,6 +644,31 @@ pub fn run(command: Command) -> ExitCode {
             repair,
             json,
         } => mesh::check_command(&mesh, read.options(), strict, repair.as_deref(), json),
+        Command::Crowd {
+            world,
+            agents,
+            seed,
+            ticks,
+            radius,
+            speed,
+            no_avoid,
+            trace,
+            read,
+            json,
+        } => crowd::crowd_command(
+            &world,
+            crowd::CrowdQuery {
+                agents: usize::from(agents),
+                seed,
+                ticks: ticks as usize,
+                radius,
+                speed,
+                avoid: !no_avoid,
+                read: read.options(),
+                trace,
+                json,
+            },
+        ),
         Command::Pursue {
             map,
             kitten,

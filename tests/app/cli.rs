@@ -2128,3 +2128,59 @@ fn path_radius_keeps_the_agent_off_the_walls_and_names_what_stops_it() {
         "the second starts too near a wall: {v}"
     );
 }
+
+/// `navlab crowd`: on doors.obj 20 agents all arrive without a collision, and the same run with
+/// avoidance off has collisions; the same seed gives the same run (the trace bit for bit); a
+/// tile map is run on its navmesh; bad input exits 2.
+#[test]
+fn crowd_reports_arrivals_and_collisions_and_replays_by_seed() {
+    let doors = repo_path("assets/doors.obj").to_string_lossy().to_string();
+    let run = |extra: &[&str]| -> Value {
+        let mut args = vec!["crowd", doors.as_str(), "--agents", "20", "--json"];
+        args.extend_from_slice(extra);
+        let (code, stdout, stderr) = navlab(&args);
+        assert_eq!(code, Some(0), "{stderr}");
+        serde_json::from_str(&stdout).expect("json")
+    };
+    let avoiding = run(&[]);
+    assert_eq!(avoiding["arrived"], 20, "{avoiding}");
+    assert_eq!(avoiding["collisions"], 0, "{avoiding}");
+    assert!(avoiding["stuck"].as_array().is_some_and(Vec::is_empty));
+    let ghosts = run(&["--no-avoid"]);
+    assert!(
+        ghosts["collisions"].as_u64().is_some_and(|c| c > 0),
+        "{ghosts}"
+    );
+    // The same seed, the same run.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let traces: Vec<String> = (0..2)
+        .map(|k| {
+            let out = dir.path().join(format!("run{k}.json"));
+            let out = out.to_string_lossy().to_string();
+            run(&["--seed", "5", "--trace", &out]);
+            std::fs::read_to_string(&out).expect("the trace")
+        })
+        .collect();
+    assert_eq!(traces[0], traces[1]);
+    let trace: Value = serde_json::from_str(&traces[0]).expect("json");
+    assert_eq!(trace["agents"].as_array().map(Vec::len), Some(20));
+    assert!(trace["frames"].as_array().is_some_and(|f| f.len() > 10));
+    // A tile map, on its navmesh.
+    let map = write_map(dir.path(), "corner.map", CORNER_MAP);
+    let (code, stdout, stderr) = navlab(&["crowd", &map, "--agents", "8"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("arrived: 8 of 8"), "{stdout}");
+    // Bad input.
+    for (args, needle) in [
+        (vec!["crowd", doors.as_str(), "--radius", "0"], "--radius"),
+        (
+            vec!["crowd", doors.as_str(), "--agents", "5000"],
+            "room for",
+        ),
+        (vec!["crowd", "no-such-file.obj"], "no-such-file.obj"),
+    ] {
+        let (code, _, stderr) = navlab(&args);
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}

@@ -1,0 +1,193 @@
+//! The crowd: ORCA keeps agents apart (never nearer than the sum of their radii less
+//! [`OVERLAP_TOLERANCE`] of it) while they follow their paths; a run is the same every time;
+//! the half-planes shown for an agent are the ones its velocity satisfies.
+
+mod common;
+use navlab_core::crowd::{AgentSpec, Crowd, CrowdSettings, OVERLAP_TOLERANCE, Source};
+use navlab_core::geom::Vec2;
+use std::sync::Arc;
+
+fn spec(start: (f64, f64), goal: (f64, f64), radius: f64) -> AgentSpec {
+    AgentSpec {
+        start: Vec2::new(start.0, start.1),
+        goal: Vec2::new(goal.0, goal.1),
+        radius,
+        preferred_speed: 1.0,
+        max_speed: 1.5,
+    }
+}
+
+/// The least distance between two agents over the run, against the sum of their radii.
+fn closest(crowd: &Crowd, i: usize, j: usize) -> f64 {
+    crowd
+        .frames()
+        .iter()
+        .map(|f| f.agents[i].position.distance(f.agents[j].position))
+        .fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn two_agents_swap_places_in_a_corridor_without_touching() {
+    // A corridor 2 wide and 12 long: room for two agents of radius 0.4 side by side.
+    let mesh = common::mesh_2d(
+        &[(0.0, 0.0), (12.0, 0.0), (12.0, 2.0), (0.0, 2.0)],
+        &[&[0, 1, 2, 3]],
+    );
+    let specs = vec![
+        spec((1.0, 1.0), (11.0, 1.0), 0.4),
+        spec((11.0, 1.0), (1.0, 1.0), 0.4),
+    ];
+    let mut crowd = Crowd::new(Arc::new(mesh), specs, CrowdSettings::default());
+    crowd.run(800);
+    let end = crowd.current();
+    for (k, agent) in end.agents.iter().enumerate() {
+        assert!(
+            agent.arrived.is_some(),
+            "agent {k} did not arrive: {agent:?}"
+        );
+    }
+    let least = closest(&crowd, 0, 1);
+    assert!(
+        least >= 0.8 * (1.0 - OVERLAP_TOLERANCE),
+        "they came {least} apart"
+    );
+    // And they did have to step aside: on the line they would have met.
+    let aside = crowd
+        .frames()
+        .iter()
+        .flat_map(|f| f.agents.iter().map(|a| (a.position.y - 1.0).abs()))
+        .fold(0.0, f64::max);
+    assert!(aside > 0.2, "they never stepped aside ({aside})");
+    // Without avoidance they walk through each other.
+    let mut ghosts = Crowd::new(
+        Arc::clone(crowd.mesh()),
+        crowd.specs().to_vec(),
+        CrowdSettings {
+            avoid: false,
+            ..CrowdSettings::default()
+        },
+    );
+    ghosts.run(800);
+    assert!(closest(&ghosts, 0, 1) < 0.1);
+}
+
+/// 100 agents on a circle in an open room, each going to the point opposite: they all meet in
+/// the middle, and at no tick do two overlap.
+#[test]
+fn a_hundred_agents_cross_a_room_without_overlapping() {
+    let mesh = common::mesh_2d(
+        &[(-30.0, -30.0), (30.0, -30.0), (30.0, 30.0), (-30.0, 30.0)],
+        &[&[0, 1, 2, 3]],
+    );
+    let specs: Vec<AgentSpec> = (0..100)
+        .map(|k| {
+            let a = std::f64::consts::TAU * k as f64 / 100.0;
+            let (c, s) = (a.cos() * 25.0, a.sin() * 25.0);
+            spec((c, s), (-c, -s), 0.5)
+        })
+        .collect();
+    let mut crowd = Crowd::new(Arc::new(mesh), specs, CrowdSettings::default());
+    crowd.run(4000);
+    for tick in 0..crowd.frames().len() {
+        let overlaps = crowd.overlaps(tick);
+        assert!(overlaps.is_empty(), "tick {tick}: {overlaps:?}");
+    }
+    let arrived = crowd
+        .current()
+        .agents
+        .iter()
+        .filter(|a| a.arrived.is_some())
+        .count();
+    assert_eq!(arrived, 100, "arrived in {} ticks", crowd.current().tick);
+}
+
+/// A run on a built-in scene with random agents, done twice and then stepped again against
+/// the record: every frame the same, bit for bit.
+#[test]
+fn a_run_replays_bit_for_bit() {
+    let scene = &navlab_core::assets::ALL[0];
+    let mesh = Arc::new(
+        navlab_core::navmesh::obj::parse(scene.obj, scene.name, navlab_core::navmesh::Plane::Xz)
+            .expect("parses"),
+    );
+    let specs = Crowd::random_specs(&mesh, 20, 0.25, 1.2, 7);
+    assert_eq!(specs.len(), 20);
+    let mut first = Crowd::new(Arc::clone(&mesh), specs.clone(), CrowdSettings::default());
+    first.run(400);
+    let mut again = Crowd::new(Arc::clone(&mesh), specs, CrowdSettings::default());
+    for recorded in first.frames().iter().skip(1) {
+        let frame = again.step();
+        assert_eq!(frame.tick, recorded.tick);
+        for (a, b) in frame.agents.iter().zip(&recorded.agents) {
+            assert_eq!(a.position.x.to_bits(), b.position.x.to_bits());
+            assert_eq!(a.position.y.to_bits(), b.position.y.to_bits());
+            assert_eq!(a.velocity.x.to_bits(), b.velocity.x.to_bits());
+            assert_eq!(a.velocity.y.to_bits(), b.velocity.y.to_bits());
+        }
+        assert_eq!(frame, recorded);
+    }
+}
+
+/// At every tick of a random run, what is shown for each agent (its half-planes, worked out
+/// again from the frame before) gives the velocity it took, and that velocity lies in every
+/// half-plane (the walls' at least, when no velocity satisfied all and it took the least bad).
+#[test]
+fn the_half_planes_shown_are_the_ones_the_velocity_satisfies() {
+    for (k, scene) in navlab_core::assets::ALL.iter().enumerate().take(3) {
+        let mesh = Arc::new(
+            navlab_core::navmesh::obj::parse(
+                scene.obj,
+                scene.name,
+                navlab_core::navmesh::Plane::Xz,
+            )
+            .expect("parses"),
+        );
+        let specs = Crowd::random_specs(&mesh, 12, 0.3, 1.0, 11 + k as u64);
+        let mut crowd = Crowd::new(Arc::clone(&mesh), specs, CrowdSettings::default());
+        crowd.run(300);
+        let (mut checked, mut walls, mut agents) = (0, 0, 0);
+        for tick in 1..crowd.frames().len() {
+            for (i, state) in crowd.frames()[tick].agents.iter().enumerate() {
+                let Some(decision) = crowd.explain(tick, i) else {
+                    continue;
+                };
+                assert_eq!(
+                    decision.chosen, state.velocity,
+                    "{}: tick {tick}, agent {i}",
+                    scene.name
+                );
+                assert_eq!(decision.fallback || decision.relaxed > 1e-4, state.fallback);
+                for (source, half) in &decision.half_planes {
+                    // Inside each, the agents' moved out by the relaxation reported.
+                    let slack = match source {
+                        Source::Wall(w) => {
+                            walls += 1;
+                            assert!(*w < crowd.walls().len());
+                            0.0
+                        }
+                        Source::Agent(j) => {
+                            agents += 1;
+                            assert_ne!(*j, i);
+                            decision.relaxed
+                        }
+                    };
+                    if decision.fallback {
+                        continue;
+                    }
+                    let depth = half.depth(decision.chosen);
+                    assert!(
+                        depth >= -slack - 1e-4,
+                        "{}: tick {tick}, agent {i}: {source:?} left by {depth}",
+                        scene.name
+                    );
+                }
+                checked += 1;
+            }
+        }
+        assert!(
+            checked > 100 && walls > 0 && agents > 0,
+            "{}: {checked} {walls} {agents}",
+            scene.name
+        );
+    }
+}
