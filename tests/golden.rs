@@ -170,6 +170,38 @@ fn navmesh_with_a_jump_and_a_drop_link() {
 /// Two rooms joined by a narrow door and a wide corridor: coloured by clearance, an agent
 /// radius no route has room for (the portal that stops it outlined), and two more agents
 /// walking, the small one through the door, the larger round by the corridor.
+/// The crowd through a doorway: 16 agents from the left room to the right, at tick 110.
+const CROWD: &[&str] = &[
+    "assets/doors.obj",
+    "--step",
+    "0",
+    "--crowd",
+    "16",
+    "--crowd-radius",
+    "0.25",
+    "--crowd-starts",
+    "0.5,0.5,7.5,7.5",
+    "--crowd-goals",
+    "9.5,0.5,16.5,7.5",
+    "--crowd-tick",
+    "110",
+];
+
+#[test]
+fn a_crowd_queues_at_a_doorway() {
+    golden("crowd", CROWD, nothing);
+}
+
+#[test]
+fn one_agent_of_the_crowd_taken_apart() {
+    let args: Vec<&str> = CROWD
+        .iter()
+        .copied()
+        .chain(["--crowd-agent", "2"])
+        .collect();
+    golden("crowd-agent", &args, nothing);
+}
+
 #[test]
 fn navmesh_coloured_by_clearance_with_agents_of_three_sizes() {
     golden(

@@ -31,6 +31,23 @@ impl Launch {
     }
 }
 
+/// A crowd the command line starts ([`LaunchAction::Crowd`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct LaunchCrowd {
+    /// How many agents.
+    pub count: usize,
+    /// The seed of their starts and goals.
+    pub seed: u64,
+    /// Their radius.
+    pub radius: f64,
+    /// Where they start and end.
+    pub placement: crate::crowd::Placement,
+    /// The tick shown.
+    pub tick: usize,
+    /// The agent taken apart (from 0).
+    pub agent: Option<usize>,
+}
+
 /// One thing to do as the window starts.
 #[derive(Debug, Clone, PartialEq)]
 pub enum LaunchAction {
@@ -79,6 +96,8 @@ pub enum LaunchAction {
     Clearance(f64),
     /// More agents of these radii on the navmesh, each with its own path.
     Agents(Vec<f64>),
+    /// A crowd on the navmesh, shown at a tick (the Crowd tab).
+    Crowd(LaunchCrowd),
     /// Walk the navmesh path at once (a picture shows the whole walk).
     Walk,
     /// Search for the shortest path too, as the navmesh view's third phase.
@@ -233,6 +252,20 @@ impl NavlabApp {
                 navmesh.settings.display.fit_radius = *radius;
                 navmesh.wait_for_clearance();
                 navmesh.rerun();
+            }
+            LaunchAction::Crowd(launch) => {
+                let navmesh = &mut self.scenes.navmesh;
+                navmesh.screen.side_tab = crate::app::navmesh_scene::SideTab::Crowd;
+                let lab = &mut navmesh.crowd;
+                lab.count = launch.count;
+                lab.seed = launch.seed;
+                lab.radius = launch.radius;
+                lab.placement = launch.placement;
+                let mesh = std::sync::Arc::clone(navmesh.view.mesh());
+                let lab = &mut navmesh.crowd;
+                lab.start(&mesh);
+                lab.show(launch.tick);
+                lab.selected = launch.agent;
             }
             LaunchAction::Agents(radii) => {
                 let navmesh = &mut self.scenes.navmesh;

@@ -406,6 +406,26 @@ pub(super) fn parse_slope(text: &str) -> Result<f64, String> {
 
 /// Parses `X,Z` into a point; both must be finite numbers within
 /// ±[`MAX_COORDINATE`](crate::input::MAX_COORDINATE), as a mesh's vertices are.
+/// A box `X0,Z0,X1,Z1` (two opposite corners, any order), as its lowest and highest corner.
+pub fn parse_box(text: &str) -> Result<[Vec2; 2], String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let [x0, z0, x1, z1] = parts[..] else {
+        return Err(format!(
+            "`{}` is not a box: write X0,Z0,X1,Z1 (two corners)",
+            crate::input::printable(text)
+        ));
+    };
+    let a = parse_point(&format!("{x0},{z0}"))?;
+    let b = parse_point(&format!("{x1},{z1}"))?;
+    if a.x == b.x || a.y == b.y {
+        return Err("the box has no area: its corners share an X or a Z".to_string());
+    }
+    Ok([
+        Vec2::new(a.x.min(b.x), a.y.min(b.y)),
+        Vec2::new(a.x.max(b.x), a.y.max(b.y)),
+    ])
+}
+
 pub fn parse_point(text: &str) -> Result<Vec2, String> {
     let mut parts = text.split(',');
     let (Some(x), Some(y), None) = (parts.next(), parts.next(), parts.next()) else {

@@ -15,6 +15,7 @@ pub(super) struct CrowdQuery {
     pub ticks: usize,
     pub radius: f64,
     pub speed: f64,
+    pub placement: crate::crowd::Placement,
     pub avoid: bool,
     pub read: crate::navmesh::ReadOptions,
     pub trace: Option<std::path::PathBuf>,
@@ -59,10 +60,17 @@ pub(super) fn crowd_command(path: &std::path::Path, query: CrowdQuery) -> ExitCo
         Err(code) => return code,
     };
     let shown = crate::input::shown(path);
-    let specs = Crowd::random_specs(&mesh, query.agents, query.radius, query.speed, query.seed);
+    let specs = Crowd::random_specs_in(
+        &mesh,
+        query.agents,
+        query.radius,
+        query.speed,
+        query.seed,
+        query.placement,
+    );
     if specs.len() < query.agents {
         complain!(
-            "error: {shown}: room for {} of radius {} only (starts and goals three radii apart, each with room for the radius)",
+            "error: {shown}: room for {} of radius {} only (starts and goals three radii apart, each with room for the radius, in their boxes when given, each goal on its start's island)",
             count(specs.len(), "agent"),
             crate::words::decimal(query.radius, 2)
         );

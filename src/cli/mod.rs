@@ -288,6 +288,12 @@ pub enum Command {
         /// Every agent's preferred speed (its top speed is half as much again).
         #[arg(long, default_value_t = 1.2)]
         speed: f64,
+        /// The starts within this box, X0,Z0,X1,Z1 (else anywhere on the mesh).
+        #[arg(long, value_name = "X0,Z0,X1,Z1", value_parser = parse_box, allow_hyphen_values = true)]
+        starts: Option<[Vec2; 2]>,
+        /// The goals within this box, X0,Z0,X1,Z1 (else anywhere on the mesh).
+        #[arg(long, value_name = "X0,Z0,X1,Z1", value_parser = parse_box, allow_hyphen_values = true)]
+        goals: Option<[Vec2; 2]>,
         /// Turn avoidance off: agents follow their paths through each other.
         #[arg(long)]
         no_avoid: bool,
@@ -651,6 +657,8 @@ pub fn run(command: Command) -> ExitCode {
             ticks,
             radius,
             speed,
+            starts,
+            goals,
             no_avoid,
             trace,
             read,
@@ -663,6 +671,7 @@ pub fn run(command: Command) -> ExitCode {
                 ticks: ticks as usize,
                 radius,
                 speed,
+                placement: crate::crowd::Placement { starts, goals },
                 avoid: !no_avoid,
                 read: read.options(),
                 trace,

@@ -88,6 +88,28 @@ pub struct OpenArgs {
     /// path between the start and goal, drawn in its colour, and walks with --walk.
     #[arg(long, value_name = "R,R", value_delimiter = ',', value_parser = super::args::parse_non_negative)]
     pub agents: Vec<f64>,
+    /// Start a crowd of N agents on the navmesh (the Crowd tab), at random starts and goals
+    /// (see `navlab crowd`).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=200))]
+    pub crowd: Option<u16>,
+    /// The crowd's seed.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub crowd_seed: u64,
+    /// The crowd's radius.
+    #[arg(long, value_name = "R", default_value_t = 0.3, value_parser = super::args::parse_positive)]
+    pub crowd_radius: f64,
+    /// The crowd's starts within this box.
+    #[arg(long, value_name = "X0,Z0,X1,Z1", value_parser = super::args::parse_box, allow_hyphen_values = true)]
+    pub crowd_starts: Option<[Vec2; 2]>,
+    /// The crowd's goals within this box.
+    #[arg(long, value_name = "X0,Z0,X1,Z1", value_parser = super::args::parse_box, allow_hyphen_values = true)]
+    pub crowd_goals: Option<[Vec2; 2]>,
+    /// Show the crowd at this tick (run on to it).
+    #[arg(long, value_name = "T", default_value_t = 0)]
+    pub crowd_tick: u32,
+    /// Take this agent of the crowd apart (numbered from 1): its velocity space at the tick.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(1..))]
+    pub crowd_agent: Option<u16>,
     /// Build a navmesh from the map (--map or the built-in one) and show it, from the
     /// map's start to its goal.
     #[arg(long)]
@@ -212,6 +234,19 @@ impl OpenArgs {
         }
         if !self.agents.is_empty() {
             actions.push(LaunchAction::Agents(self.agents.clone()));
+        }
+        if let Some(count) = self.crowd {
+            actions.push(LaunchAction::Crowd(crate::app::launch::LaunchCrowd {
+                count: usize::from(count),
+                seed: self.crowd_seed,
+                radius: self.crowd_radius,
+                placement: crate::crowd::Placement {
+                    starts: self.crowd_starts,
+                    goals: self.crowd_goals,
+                },
+                tick: self.crowd_tick as usize,
+                agent: self.crowd_agent.map(|k| usize::from(k) - 1),
+            }));
         }
         if self.pursuit {
             actions.push(LaunchAction::Show(SceneKind::Pursuit));

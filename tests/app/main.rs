@@ -11,6 +11,7 @@ mod animation;
 mod app_ui;
 mod clearance_ui;
 mod cli;
+mod crowd_ui;
 mod diagnostics_ui;
 mod floors_ui;
 mod grid_ui;

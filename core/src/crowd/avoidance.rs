@@ -62,11 +62,18 @@ pub struct Decision {
 }
 
 impl Decision {
-    /// The half-planes the chosen velocity lies on (within `tolerance`): those that bound it.
+    /// The half-planes the chosen velocity lies on (within `tolerance`; the agents' moved out
+    /// by [`relaxed`](Self::relaxed)): those that bound it.
     pub fn binding(&self, tolerance: f64) -> Vec<Source> {
         self.half_planes
             .iter()
-            .filter(|(_, h)| h.depth(self.chosen).abs() <= tolerance)
+            .filter(|(s, h)| {
+                let slack = match s {
+                    Source::Agent(_) => self.relaxed,
+                    Source::Wall(_) => 0.0,
+                };
+                (h.depth(self.chosen) + slack).abs() <= tolerance
+            })
             .map(|(s, _)| *s)
             .collect()
     }

@@ -22,7 +22,7 @@
 pub mod avoidance;
 
 use crate::geom::{Vec2, closest_point_on_segment};
-use crate::navmesh::{NavMesh, PathStatus, QueryOptions, find_path};
+use crate::navmesh::{NavMesh, PathStatus, QueryOptions, TriId, find_path};
 use crate::search::NoObserver;
 pub use avoidance::{AvoidanceSettings, Body, Decision, HalfPlane, Source};
 use rand::{Rng, SeedableRng};
@@ -42,6 +42,16 @@ pub struct AgentSpec {
     pub preferred_speed: f64,
     /// Its top speed (to get out of the way).
     pub max_speed: f64,
+}
+
+/// Where random agents start and end ([`Crowd::random_specs_in`]): each within a box (its
+/// lowest and highest corner), or anywhere on the mesh.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Placement {
+    /// The box the starts lie in.
+    pub starts: Option<[Vec2; 2]>,
+    /// The box the goals lie in.
+    pub goals: Option<[Vec2; 2]>,
 }
 
 /// How the crowd moves.
@@ -223,7 +233,8 @@ impl Crowd {
     }
 
     /// `count` agents of `radius` at random starts and goals on `mesh` (seeded): every start
-    /// and goal with room for the radius, no two starts (nor goals) nearer than three radii.
+    /// and goal with room for the radius, on one island, no two starts (nor goals) nearer than
+    /// three radii. Fewer when there is not room for as many.
     pub fn random_specs(
         mesh: &NavMesh,
         count: usize,
@@ -231,35 +242,73 @@ impl Crowd {
         speed: f64,
         seed: u64,
     ) -> Vec<AgentSpec> {
+        Self::random_specs_in(mesh, count, radius, speed, seed, Placement::default())
+    }
+
+    /// [`random_specs`](Self::random_specs) with the starts, the goals or both within a box.
+    pub fn random_specs_in(
+        mesh: &NavMesh,
+        count: usize,
+        radius: f64,
+        speed: f64,
+        seed: u64,
+        placement: Placement,
+    ) -> Vec<AgentSpec> {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(seed);
         let clearance = mesh.clearance();
-        let areas: Vec<f64> = mesh
-            .triangles()
-            .iter()
-            .scan(0.0, |sum, t| {
-                *sum += t.area;
-                Some(*sum)
-            })
-            .collect();
-        let total = areas.last().copied().unwrap_or(0.0);
-        let point = |rng: &mut rand_pcg::Pcg64| -> Option<Vec2> {
-            for _ in 0..200 {
+        // The triangles that meet a box (or all), with their areas summed for a weighted pick.
+        let weighted = |within: Option<[Vec2; 2]>| -> (Vec<TriId>, Vec<f64>) {
+            let mut ids = Vec::new();
+            let mut sums = Vec::new();
+            let mut sum = 0.0;
+            for (t, tri) in mesh.triangles().iter().enumerate() {
+                if let Some([lo, hi]) = within {
+                    let c = mesh.corners(t);
+                    let (x0, x1) = (
+                        c[0].x.min(c[1].x).min(c[2].x),
+                        c[0].x.max(c[1].x).max(c[2].x),
+                    );
+                    let (y0, y1) = (
+                        c[0].y.min(c[1].y).min(c[2].y),
+                        c[0].y.max(c[1].y).max(c[2].y),
+                    );
+                    if x1 < lo.x || x0 > hi.x || y1 < lo.y || y0 > hi.y {
+                        continue;
+                    }
+                }
+                sum += tri.area;
+                ids.push(t);
+                sums.push(sum);
+            }
+            (ids, sums)
+        };
+        let point = |rng: &mut rand_pcg::Pcg64,
+                     (ids, sums): &(Vec<TriId>, Vec<f64>),
+                     within: Option<[Vec2; 2]>|
+         -> Option<(Vec2, TriId)> {
+            let total = sums.last().copied()?;
+            for _ in 0..400 {
                 let pick = rng.random::<f64>() * total;
-                let t = areas
+                let k = sums
                     .partition_point(|&a| a < pick)
-                    .min(areas.len().checked_sub(1)?);
+                    .min(ids.len().checked_sub(1)?);
+                let t = *ids.get(k)?;
                 let [a, b, c] = mesh.corners(t);
                 let (mut u, mut v) = (rng.random::<f64>(), rng.random::<f64>());
                 if u + v > 1.0 {
                     (u, v) = (1.0 - u, 1.0 - v);
                 }
                 let p = a + (b - a) * u + (c - a) * v;
-                if clearance.room(t, p) >= radius {
-                    return Some(p);
+                let inside = within.is_none_or(|[lo, hi]| {
+                    (lo.x..=hi.x).contains(&p.x) && (lo.y..=hi.y).contains(&p.y)
+                });
+                if inside && clearance.room(t, p) >= radius {
+                    return Some((p, t));
                 }
             }
             None
         };
+        let (from, to) = (weighted(placement.starts), weighted(placement.goals));
         let (mut starts, mut goals): (Vec<Vec2>, Vec<Vec2>) = (Vec::new(), Vec::new());
         let mut specs = Vec::new();
         let apart = 3.0 * radius;
@@ -267,10 +316,14 @@ impl Crowd {
             if specs.len() == count {
                 break;
             }
-            let (Some(s), Some(g)) = (point(&mut rng), point(&mut rng)) else {
+            let (Some((s, ts)), Some((g, tg))) = (
+                point(&mut rng, &from, placement.starts),
+                point(&mut rng, &to, placement.goals),
+            ) else {
                 break;
             };
-            if starts.iter().any(|q: &Vec2| q.distance(s) < apart)
+            if mesh.island_of(ts) != mesh.island_of(tg)
+                || starts.iter().any(|q: &Vec2| q.distance(s) < apart)
                 || goals.iter().any(|q: &Vec2| q.distance(g) < apart)
             {
                 continue;

@@ -189,7 +189,9 @@ impl NavmeshScene {
             && let Some(pos) = response.interact_pointer_pos()
         {
             let world = view.world_from_screen(pos);
-            if shift {
+            if self.crowd_click(world) {
+                // An agent of the crowd selected.
+            } else if shift {
                 self.set_goal(world);
             } else {
                 self.set_start(world);
@@ -235,6 +237,7 @@ impl NavmeshScene {
         self.paint_funnel(painter, view);
         self.paint_optimal(painter, view);
         self.paint_agents(painter, view);
+        self.paint_crowd(painter, view);
         self.paint_markers(painter, view);
         if let Some(walk) = &self.walk {
             walk.paint(painter, view);

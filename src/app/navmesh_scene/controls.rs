@@ -78,6 +78,10 @@ impl NavmeshScene {
                 "Diagnostics",
             )
             .on_hover_text("What is wrong with this mesh: islands, seams, T-junctions…");
+            ui.selectable_value(&mut self.screen.side_tab, SideTab::Crowd, "Crowd")
+                .on_hover_text(
+                    "Many agents on this mesh keeping clear of each other (ORCA), step by step",
+                );
         });
         ui.separator();
         match self.screen.side_tab {
@@ -120,6 +124,11 @@ impl NavmeshScene {
                 }
                 ui.separator();
                 self.diagnostics_ui(ui, shared);
+            }
+            SideTab::Crowd => {
+                egui::ScrollArea::vertical()
+                    .id_salt("crowd_tab")
+                    .show(ui, |ui| self.crowd_ui(ui));
             }
         }
     }

@@ -6,6 +6,7 @@ pub mod agents;
 mod canvas;
 pub mod clearance;
 mod controls;
+pub mod crowd;
 pub mod diagnostics;
 mod edit_panel;
 mod editing;
@@ -214,6 +215,8 @@ pub enum SideTab {
     Steps,
     /// What is wrong with the mesh.
     Diagnostics,
+    /// A crowd on the mesh.
+    Crowd,
 }
 
 /// Where the mesh shown comes from, and what is to be said of it.
@@ -244,6 +247,8 @@ pub struct NavmeshScene {
     pub walk: Option<WalkPlayback>,
     /// More agents of other sizes, their paths and walks.
     pub agents: agents::Agents,
+    /// The Crowd tab: its run and the agent taken apart.
+    pub crowd: crowd::CrowdLab,
     /// The editing tools' state.
     pub edit: EditState,
 }
@@ -300,6 +305,7 @@ impl NavmeshScene {
             diagnostics: Default::default(),
             walk: None,
             agents: agents::Agents::default(),
+            crowd: crowd::CrowdLab::default(),
         };
         this.rerun();
         this
@@ -408,6 +414,10 @@ impl NavmeshScene {
         self.query.timeline = Timeline::default();
         self.query.replay = TimelineReplay::new(mesh.triangles().len());
         self.query.previous_path = None;
+        // A crowd ran on the mesh before: its settings stay, the run goes.
+        self.crowd.crowd = None;
+        self.crowd.playing = false;
+        self.crowd.selected = None;
         self.edit = EditState {
             tool: self.edit.tool,
             draw_as: self.edit.draw_as,
@@ -814,7 +824,8 @@ impl Scene for NavmeshScene {
         self.query.playback.tick(dt, len);
         self.sync_replay();
         let walking = self.tick_walk(dt);
-        self.query.playback.playing || walking || querying
+        let crowding = self.tick_crowd(dt);
+        self.query.playback.playing || walking || querying || crowding
     }
 
     fn panels_ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared) {

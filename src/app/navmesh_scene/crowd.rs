@@ -1,0 +1,597 @@
+//! The navmesh view's crowd (the Crowd tab): random agents on the mesh, each following its own
+//! path and keeping clear of the others by ORCA ([`crate::crowd`]), played tick by tick and
+//! kept, so the run can be stepped back and scrubbed. Clicking an agent shows its velocity
+//! space at the tick shown — each neighbour's and wall's half-plane, labelled, the velocity it
+//! wanted and the one it took — and says in a sentence what bound it.
+
+use super::NavmeshScene;
+use crate::app::camera::View;
+use crate::crowd::{Crowd, CrowdSettings, Decision, Source, Stuck};
+use crate::geom::Vec2;
+use egui::{Color32, Pos2, Rect, Shape, Stroke, Ui, pos2, vec2};
+use std::sync::Arc;
+
+/// Agents moving, arrived, stuck, selected.
+const MOVING: Color32 = Color32::from_rgb(90, 200, 255);
+const ARRIVED: Color32 = Color32::from_rgb(120, 220, 120);
+const STUCK: Color32 = Color32::from_rgb(255, 90, 90);
+const SELECTED: Color32 = Color32::WHITE;
+/// The velocities: wanted, taken.
+const WANTED: Color32 = Color32::from_rgb(200, 200, 200);
+const TAKEN: Color32 = Color32::from_rgb(255, 200, 60);
+/// A neighbour's half-plane, a wall's.
+const AGENT_LINE: Color32 = Color32::from_rgb(150, 170, 255);
+const WALL_LINE: Color32 = Color32::from_rgb(255, 150, 110);
+
+/// At most this many ticks are run in one frame while playing (a slow machine plays slower
+/// rather than stalling).
+const MOST_TICKS_PER_FRAME: usize = 8;
+
+/// The crowd tab's state: what to start, the run, the tick shown, the agent selected.
+#[derive(Debug)]
+pub struct CrowdLab {
+    /// How many agents to start.
+    pub count: usize,
+    /// Their radius.
+    pub radius: f64,
+    /// Their preferred speed.
+    pub speed: f64,
+    /// The seed of their starts and goals.
+    pub seed: u64,
+    /// Avoidance on.
+    pub avoid: bool,
+    /// Where the agents start and end (boxes from the command line, or anywhere).
+    pub placement: crate::crowd::Placement,
+    /// The run, once started.
+    pub crowd: Option<Crowd>,
+    /// The tick shown.
+    pub shown: usize,
+    /// True while playing.
+    pub playing: bool,
+    /// The agent taken apart (by number from 0).
+    pub selected: Option<usize>,
+    /// Time played toward the next tick.
+    carry: f64,
+    /// What to say (a crowd that could not start).
+    pub message: Option<String>,
+}
+
+impl Default for CrowdLab {
+    fn default() -> Self {
+        Self {
+            count: 20,
+            radius: 0.3,
+            speed: 1.2,
+            seed: 1,
+            avoid: true,
+            placement: crate::crowd::Placement::default(),
+            crowd: None,
+            shown: 0,
+            playing: false,
+            selected: None,
+            carry: 0.0,
+            message: None,
+        }
+    }
+}
+
+impl CrowdLab {
+    /// Starts a crowd on `mesh` with the settings chosen (tick 0 shown, paused).
+    pub fn start(&mut self, mesh: &Arc<crate::navmesh::NavMesh>) {
+        let specs = Crowd::random_specs_in(
+            mesh,
+            self.count,
+            self.radius,
+            self.speed,
+            self.seed,
+            self.placement,
+        );
+        self.message = (specs.len() < self.count)
+            .then(|| format!("Room for {} agents of this radius only.", specs.len()));
+        let settings = CrowdSettings {
+            avoid: self.avoid,
+            ..CrowdSettings::default()
+        };
+        self.crowd = (!specs.is_empty()).then(|| Crowd::new(Arc::clone(mesh), specs, settings));
+        self.shown = 0;
+        self.carry = 0.0;
+        self.selected = None;
+        self.playing = false;
+    }
+
+    /// Shows tick `k`, running the crowd on to it when it is not recorded yet.
+    pub fn show(&mut self, k: usize) {
+        let Some(crowd) = &mut self.crowd else {
+            return;
+        };
+        while crowd.current().tick < k && !crowd.finished() {
+            crowd.step();
+        }
+        self.shown = k.min(crowd.current().tick);
+    }
+
+    /// Advances by `dt` seconds while playing; true while it plays.
+    pub fn tick(&mut self, dt: f64) -> bool {
+        if !self.playing {
+            return false;
+        }
+        let Some(crowd) = &self.crowd else {
+            self.playing = false;
+            return false;
+        };
+        let step = crowd.settings().time_step;
+        self.carry += dt.clamp(0.0, 0.5);
+        let mut ticks = 0;
+        while self.carry >= step && ticks < MOST_TICKS_PER_FRAME {
+            self.carry -= step;
+            ticks += 1;
+        }
+        if ticks == 0 {
+            return true;
+        }
+        let target = self.shown + ticks;
+        self.show(target);
+        let at_end = self
+            .crowd
+            .as_ref()
+            .is_none_or(|c| c.finished() && self.shown >= c.current().tick);
+        if at_end {
+            self.playing = false;
+        }
+        self.playing
+    }
+
+    /// The first tick at which some agent is stuck (by a reason other than no path), if any
+    /// has been recorded.
+    pub fn first_stuck(&self) -> Option<(usize, usize)> {
+        let crowd = self.crowd.as_ref()?;
+        crowd.frames().iter().find_map(|f| {
+            f.agents
+                .iter()
+                .position(|a| a.stuck.is_some())
+                .map(|k| (f.tick, k))
+        })
+    }
+
+    /// The agent whose disc holds `p` at the tick shown (the nearest).
+    pub fn agent_at(&self, p: Vec2) -> Option<usize> {
+        let crowd = self.crowd.as_ref()?;
+        let frame = crowd.frames().get(self.shown)?;
+        frame
+            .agents
+            .iter()
+            .zip(crowd.specs())
+            .enumerate()
+            .filter(|(_, (a, s))| a.position.distance(p) <= s.radius.max(0.05) * 1.5)
+            .min_by(|x, y| {
+                x.1.0
+                    .position
+                    .distance(p)
+                    .total_cmp(&y.1.0.position.distance(p))
+            })
+            .map(|(k, _)| k)
+    }
+
+    /// What ORCA did for the selected agent in the tick that led to the one shown.
+    pub fn decision(&self) -> Option<Decision> {
+        self.crowd.as_ref()?.explain(self.shown, self.selected?)
+    }
+
+    /// A sentence for `decision` of agent `k`: what it wanted, what bound it, what it took.
+    pub fn sentence(k: usize, decision: &Decision) -> String {
+        let speed = |v: Vec2| crate::words::decimal(v.length(), 2);
+        let wanted = format!(
+            "Agent {} wanted {} m/s {}",
+            k + 1,
+            speed(decision.preferred),
+            heading(decision.preferred)
+        );
+        let bound: Vec<String> = decision
+            .binding(1e-3)
+            .iter()
+            .map(|s| match s {
+                Source::Agent(j) => format!("agent {}'s half-plane", j + 1),
+                Source::Wall(w) => format!("wall {}", w + 1),
+            })
+            .collect();
+        let took = format!(
+            "{} m/s {}",
+            speed(decision.chosen),
+            heading(decision.chosen)
+        );
+        let mut out = if decision.fallback {
+            format!(
+                "{wanted}; no velocity kept clear of every wall, so it took the least bad: {took}."
+            )
+        } else if decision.chosen.distance(decision.preferred) < 1e-3 {
+            format!("{wanted}; nothing was in its way, and it took that.")
+        } else if bound.is_empty() {
+            format!("{wanted}; its top speed left {took}; it took that.")
+        } else {
+            format!("{wanted}; {} left {took}; it took that.", list(&bound))
+        };
+        if decision.relaxed > 1e-4 {
+            out.push_str(&format!(
+                " No velocity kept clear of every neighbour: each agent's half-plane was moved out by {} m/s.",
+                crate::words::decimal(decision.relaxed, 2)
+            ));
+        }
+        out
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+fn list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The compass direction of `v` as drawn (up the screen is north).
+fn heading(v: Vec2) -> &'static str {
+    if v.length() < 1e-9 {
+        return "(standing)";
+    }
+    const NAMES: [&str; 8] = [
+        "east",
+        "north-east",
+        "north",
+        "north-west",
+        "west",
+        "south-west",
+        "south",
+        "south-east",
+    ];
+    let angle = (-v.y).atan2(v.x).rem_euclid(std::f64::consts::TAU);
+    let k = ((angle / (std::f64::consts::TAU / 8.0)).round() as usize) % 8;
+    NAMES[k]
+}
+
+impl NavmeshScene {
+    /// Plays the crowd by `dt` seconds; true while it plays.
+    pub(super) fn tick_crowd(&mut self, dt: f64) -> bool {
+        self.crowd.tick(dt)
+    }
+
+    /// Selects the agent under `p` when the Crowd tab is shown; true when one was.
+    pub(super) fn crowd_click(&mut self, p: Vec2) -> bool {
+        if self.screen.side_tab != super::SideTab::Crowd {
+            return false;
+        }
+        match self.crowd.agent_at(p) {
+            Some(k) => {
+                self.crowd.selected = Some(k);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The agents at the tick shown: discs of their radius, coloured by state, the selected one
+    /// outlined with its path.
+    pub(super) fn paint_crowd(&self, painter: &egui::Painter, view: View) {
+        let Some(crowd) = &self.crowd.crowd else {
+            return;
+        };
+        let Some(frame) = crowd.frames().get(self.crowd.shown) else {
+            return;
+        };
+        let scale = view.camera.scale as f32;
+        if let Some(k) = self.crowd.selected
+            && let Some(agent) = frame.agents.get(k)
+        {
+            let points: Vec<Pos2> = agent
+                .path
+                .iter()
+                .map(|&p| view.screen_from_world(p))
+                .collect();
+            painter.add(Shape::line(
+                points,
+                Stroke::new(1.5, SELECTED.gamma_multiply(0.6)),
+            ));
+        }
+        for (k, (agent, spec)) in frame.agents.iter().zip(crowd.specs()).enumerate() {
+            let centre = view.screen_from_world(agent.position);
+            let colour = if agent.stuck.is_some() {
+                STUCK
+            } else if agent.arrived.is_some() {
+                ARRIVED
+            } else {
+                MOVING
+            };
+            let r = (spec.radius as f32 * scale).max(2.0);
+            painter.circle(
+                centre,
+                r,
+                colour.gamma_multiply(0.55),
+                Stroke::new(1.0, colour),
+            );
+            let ahead = view.screen_from_world(agent.position + agent.velocity * 0.5);
+            painter.line_segment([centre, ahead], Stroke::new(1.5, colour));
+            if self.crowd.selected == Some(k) {
+                painter.circle_stroke(centre, r + 3.0, Stroke::new(2.0, SELECTED));
+            }
+        }
+    }
+
+    /// The Crowd tab: the agents to start, the run's controls, and the selected agent taken
+    /// apart.
+    pub(super) fn crowd_ui(&mut self, ui: &mut Ui) {
+        ui.label("A crowd on this mesh: each agent follows its own path and keeps clear of the others by ORCA (reciprocal collision avoidance).");
+        egui::Grid::new("crowd_settings")
+            .num_columns(2)
+            .show(ui, |ui| {
+                ui.label("Agents");
+                ui.add(egui::Slider::new(&mut self.crowd.count, 1..=200));
+                ui.end_row();
+                ui.label("Radius");
+                ui.add(egui::Slider::new(&mut self.crowd.radius, 0.05..=2.0).logarithmic(true));
+                ui.end_row();
+                ui.label("Speed");
+                ui.add(egui::Slider::new(&mut self.crowd.speed, 0.1..=5.0).suffix(" m/s"));
+                ui.end_row();
+                ui.label("Seed");
+                ui.add(egui::DragValue::new(&mut self.crowd.seed));
+                ui.end_row();
+            });
+        let boxed = |b: Option<[Vec2; 2]>| {
+            b.map_or("anywhere".to_owned(), |[lo, hi]| {
+                let d = |v: f64| crate::words::decimal(v, 1);
+                format!("in ({}, {})–({}, {})", d(lo.x), d(lo.y), d(hi.x), d(hi.y))
+            })
+        };
+        let placement = self.crowd.placement;
+        if placement != crate::crowd::Placement::default() {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(format!(
+                    "Starts {}, goals {}",
+                    boxed(placement.starts),
+                    boxed(placement.goals)
+                ));
+                if ui
+                    .button("Anywhere")
+                    .on_hover_text("Starts and goals anywhere on the mesh")
+                    .clicked()
+                {
+                    self.crowd.placement = crate::crowd::Placement::default();
+                }
+            });
+        }
+        ui.checkbox(&mut self.crowd.avoid, "Avoidance (ORCA)")
+            .on_hover_text(
+                "Off: agents follow their paths through each other (walls still hold them)",
+            );
+        if ui
+            .button("Start the crowd")
+            .on_hover_text("Random starts and goals (by the seed), each with room for the radius")
+            .clicked()
+        {
+            let mesh = Arc::clone(self.view.mesh());
+            self.crowd.start(&mesh);
+        }
+        if let Some(message) = &self.crowd.message {
+            ui.colored_label(STUCK, message);
+        }
+        let Some(crowd) = &self.crowd.crowd else {
+            return;
+        };
+        let recorded = crowd.current().tick;
+        let finished = crowd.finished();
+        let dt = crowd.settings().time_step;
+        let shown = self.crowd.shown;
+        ui.separator();
+        let mut go_to = None;
+        ui.horizontal(|ui| {
+            if ui
+                .add_enabled(shown > 0, egui::Button::new("Tick 0"))
+                .on_hover_text("Back to the start")
+                .clicked()
+            {
+                go_to = Some(0);
+            }
+            if ui
+                .add_enabled(shown > 0, egui::Button::new("Tick back"))
+                .on_hover_text("A tick back")
+                .clicked()
+            {
+                go_to = Some(shown - 1);
+            }
+            let play = if self.crowd.playing {
+                "Pause the crowd"
+            } else {
+                "Play the crowd"
+            };
+            if ui.button(play).clicked() {
+                self.crowd.playing = !self.crowd.playing;
+            }
+            if ui
+                .add_enabled(
+                    !(finished && shown >= recorded),
+                    egui::Button::new("Tick on"),
+                )
+                .on_hover_text("A tick on")
+                .clicked()
+            {
+                go_to = Some(shown + 1);
+            }
+        });
+        let mut scrub = shown;
+        if ui
+            .add(egui::Slider::new(&mut scrub, 0..=recorded.max(1)).text("tick"))
+            .changed()
+        {
+            go_to = Some(scrub);
+        }
+        if let Some(k) = go_to {
+            self.crowd.playing = false;
+            self.crowd.show(k);
+        }
+        let Some(crowd) = &self.crowd.crowd else {
+            return;
+        };
+        let Some(frame) = crowd.frames().get(self.crowd.shown) else {
+            return;
+        };
+        let arrived = frame.agents.iter().filter(|a| a.arrived.is_some()).count();
+        let stuck = frame.agents.iter().filter(|a| a.stuck.is_some()).count();
+        ui.label(format!(
+            "Tick {} ({} s): {} of {} arrived, {} stuck",
+            frame.tick,
+            crate::words::decimal(frame.tick as f64 * dt, 2),
+            arrived,
+            frame.agents.len(),
+            stuck
+        ));
+        let overlaps = crowd.overlaps(self.crowd.shown).len();
+        if overlaps > 0 {
+            ui.colored_label(STUCK, format!("{overlaps} pairs overlap at this tick"));
+        }
+        if let Some((tick, k)) = self.crowd.first_stuck()
+            && ui
+                .button(format!("Jump to tick {tick}: agent {} stuck", k + 1))
+                .on_hover_text("The first tick at which an agent is stuck, that agent selected")
+                .clicked()
+        {
+            self.crowd.playing = false;
+            self.crowd.show(tick);
+            self.crowd.selected = Some(k);
+        }
+        crowd_legend(ui);
+        ui.separator();
+        let Some(k) = self.crowd.selected else {
+            ui.label("Click an agent to see its velocity space at this tick.");
+            return;
+        };
+        let Some(crowd) = &self.crowd.crowd else {
+            return;
+        };
+        let state = crowd
+            .frames()
+            .get(self.crowd.shown)
+            .and_then(|f| f.agents.get(k));
+        if let Some(reason) = state.and_then(|s| s.stuck) {
+            ui.colored_label(
+                STUCK,
+                format!("Agent {} is stuck: {}.", k + 1, stuck_words(reason)),
+            );
+        }
+        match self.crowd.decision() {
+            Some(decision) => {
+                ui.label(CrowdLab::sentence(k, &decision));
+                let max_speed = crowd.specs().get(k).map_or(1.0, |s| s.max_speed);
+                velocity_space(ui, &decision, max_speed);
+            }
+            None => {
+                ui.label(format!(
+                    "Agent {}: step on a tick to see what it decided.",
+                    k + 1
+                ));
+            }
+        }
+    }
+}
+
+fn stuck_words(reason: Stuck) -> &'static str {
+    reason.sentence()
+}
+
+/// The legend of the agents' colours.
+fn crowd_legend(ui: &mut Ui) {
+    ui.horizontal_wrapped(|ui| {
+        for (colour, text) in [(MOVING, "moving"), (ARRIVED, "arrived"), (STUCK, "stuck")] {
+            let (rect, _) = ui.allocate_exact_size(vec2(12.0, 12.0), egui::Sense::hover());
+            ui.painter().circle_filled(rect.center(), 5.0, colour);
+            ui.label(text);
+        }
+    });
+}
+
+/// The selected agent's velocity space: its top speed's circle, every half-plane (the
+/// forbidden side shaded, each line labelled A3 for agent 3, W12 for wall 12), the velocity it
+/// wanted and the one it took. Drawn as the canvas is (north up).
+fn velocity_space(ui: &mut Ui, decision: &Decision, max_speed: f64) {
+    let side = ui.available_width().clamp(160.0, 240.0);
+    let (rect, _) = ui.allocate_exact_size(vec2(side, side), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 4.0, Color32::from_gray(24));
+    let reach = (max_speed.max(decision.preferred.length()) * 1.25).max(1e-6);
+    let scale = f64::from(side) / 2.0 / reach;
+    let centre = rect.center();
+    let at = |v: Vec2| {
+        pos2(
+            centre.x + (v.x * scale) as f32,
+            centre.y + (v.y * scale) as f32,
+        )
+    };
+    painter.line_segment(
+        [pos2(rect.left(), centre.y), pos2(rect.right(), centre.y)],
+        Stroke::new(1.0, Color32::from_gray(60)),
+    );
+    painter.line_segment(
+        [pos2(centre.x, rect.top()), pos2(centre.x, rect.bottom())],
+        Stroke::new(1.0, Color32::from_gray(60)),
+    );
+    painter.circle_stroke(
+        centre,
+        (max_speed * scale) as f32,
+        Stroke::new(1.0, Color32::from_gray(140)),
+    );
+    let far = reach * 4.0;
+    for (source, half) in &decision.half_planes {
+        let (colour, label) = match source {
+            Source::Agent(j) => (AGENT_LINE, format!("A{}", j + 1)),
+            Source::Wall(w) => (WALL_LINE, format!("W{}", w + 1)),
+        };
+        let d = half.direction;
+        let right = Vec2::new(d.y, -d.x);
+        let (a, b) = (half.point - d * far, half.point + d * far);
+        // The forbidden side (right of the direction), faintly.
+        painter.add(Shape::convex_polygon(
+            vec![at(a), at(b), at(b + right * far), at(a + right * far)],
+            colour.gamma_multiply(0.05),
+            Stroke::NONE,
+        ));
+        painter.line_segment([at(a), at(b)], Stroke::new(1.5, colour));
+        // The label where the line passes nearest the centre of the picture.
+        let foot = half.point - d * half.point.dot(d);
+        let spot = clamp_into(at(foot), rect.shrink(12.0));
+        painter.text(
+            spot,
+            egui::Align2::CENTER_CENTER,
+            label,
+            egui::FontId::proportional(11.0),
+            colour,
+        );
+    }
+    arrow(&painter, centre, at(decision.preferred), WANTED);
+    arrow(&painter, centre, at(decision.chosen), TAKEN);
+    ui.horizontal_wrapped(|ui| {
+        for (colour, text) in [
+            (WANTED, "wanted"),
+            (TAKEN, "taken"),
+            (AGENT_LINE, "agent's half-plane (A)"),
+            (WALL_LINE, "wall's (W)"),
+        ] {
+            let (r, _) = ui.allocate_exact_size(vec2(14.0, 10.0), egui::Sense::hover());
+            ui.painter().line_segment(
+                [r.left_center(), r.right_center()],
+                Stroke::new(2.0, colour),
+            );
+            ui.label(text);
+        }
+    });
+    ui.label("The circle is its top speed; shaded: the velocities a half-plane forbids.");
+}
+
+fn clamp_into(p: Pos2, rect: Rect) -> Pos2 {
+    pos2(
+        p.x.clamp(rect.left(), rect.right()),
+        p.y.clamp(rect.top(), rect.bottom()),
+    )
+}
+
+fn arrow(painter: &egui::Painter, from: Pos2, to: Pos2, colour: Color32) {
+    painter.arrow(from, to - from, Stroke::new(2.0, colour));
+}
