@@ -336,6 +336,10 @@ pub enum Command {
         /// Turn wall avoidance off: mobs move like the article's and can walk into walls.
         #[arg(long)]
         no_avoid: bool,
+        /// Mobs keep clear of each other (ORCA); by the article's rules they run through one
+        /// another.
+        #[arg(long)]
+        avoid_mobs: bool,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -688,6 +692,7 @@ pub fn run(command: Command) -> ExitCode {
             decay,
             trail,
             no_avoid,
+            avoid_mobs,
             json,
         } => {
             let config = crate::pursuit::PursuitConfig {
@@ -695,6 +700,7 @@ pub fn run(command: Command) -> ExitCode {
                 decay,
                 trail_choice: trail.into(),
                 avoid_walls: !no_avoid,
+                avoid_mobs,
                 ..Default::default()
             };
             pursue::pursue_command(&map, kitten, &mobs, &route, config, seconds, json)

@@ -10,6 +10,16 @@ use crate::grid::TileMap;
 use crate::grid::bresenham::has_line_of_sight;
 use serde::{Deserialize, Serialize};
 
+/// The radius of a mob's body for the avoidance between mobs: round the corners of its
+/// square (0.6 tiles wide), in tiles.
+pub const MOB_RADIUS: f64 = 0.43;
+
+/// How far ahead in time a mob keeps clear of the others (seconds).
+pub const MOB_TIME_HORIZON: f64 = 1.0;
+
+/// Other mobs farther than this (tiles) do not count for the avoidance.
+pub const MOB_NEIGHBOUR_DISTANCE: f64 = 4.0;
+
 /// What a mob is doing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -239,6 +249,15 @@ impl Mob {
     /// whiskers are blended with the pursuit and tiles stop the body; without, the mob moves
     /// like the article's, straight through anything.
     pub fn act(&mut self, map: &TileMap, avoidance: bool, dt: f64) {
+        self.act_among(map, avoidance, &[], dt);
+    }
+
+    /// [`Mob::act`], keeping clear of `others` (position and velocity of each other mob, as
+    /// they were before this step) by ORCA: the velocity the steering would give is the one
+    /// the mob wants, and it takes the velocity nearest that which meets none of them within
+    /// [`MOB_TIME_HORIZON`] (its acceleration then changed to reach it). Mobs farther than
+    /// [`MOB_NEIGHBOUR_DISTANCE`] do not count.
+    pub fn act_among(&mut self, map: &TileMap, avoidance: bool, others: &[(Vec2, Vec2)], dt: f64) {
         let pursuit = match self.target {
             Some(target) => seek(&self.body, target),
             None => brake(&self.body, dt),
@@ -254,11 +273,65 @@ impl Mob {
             self.whiskers.clear();
             pursuit
         };
+        let acceleration = self.clear_of(others, acceleration, dt);
         self.body.integrate(map, acceleration, dt, avoidance);
         let (x, y) = cell_of(self.body.position);
         if blocks_movement(map, x, y) {
             self.entered_blocked_tile = true;
         }
+    }
+
+    /// The acceleration that takes the mob to the velocity ORCA allows nearest the one
+    /// `acceleration` would give, among `others` (unchanged with none near).
+    fn clear_of(&self, others: &[(Vec2, Vec2)], acceleration: Vec2, dt: f64) -> Vec2 {
+        use crate::crowd::avoidance::{Avoidance, AvoidanceSettings, Body};
+        let me = self.body.position;
+        let mut near: Vec<(f64, usize, Body)> = others
+            .iter()
+            .enumerate()
+            .filter_map(|(k, &(position, velocity))| {
+                let d = position.distance(me);
+                // Two mobs at one point cannot be told apart (the avoidance would turn them
+                // at random): they pass through each other.
+                (d <= MOB_NEIGHBOUR_DISTANCE && d > 0.0).then_some((
+                    d,
+                    k,
+                    Body {
+                        position,
+                        velocity,
+                        radius: MOB_RADIUS,
+                    },
+                ))
+            })
+            .collect();
+        if near.is_empty() || dt <= 0.0 || !dt.is_finite() {
+            return acceleration;
+        }
+        near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let neighbours: Vec<(usize, Body)> = near.into_iter().map(|(_, k, b)| (k, b)).collect();
+        let mut wanted = self.body.velocity + acceleration * dt;
+        let top = self.body.max_speed;
+        if wanted.length() > top && wanted.length() > 0.0 {
+            wanted = wanted * (top / wanted.length());
+        }
+        let avoidance = Avoidance {
+            body: Body {
+                position: me,
+                velocity: self.body.velocity,
+                radius: MOB_RADIUS,
+            },
+            neighbours: &neighbours,
+            walls: &[],
+            wall_margin: MOB_RADIUS,
+            max_speed: top,
+            time_step: dt,
+            settings: AvoidanceSettings {
+                time_horizon: MOB_TIME_HORIZON,
+                ..AvoidanceSettings::default()
+            },
+        };
+        let (velocity, _) = avoidance.decide(wanted);
+        (velocity - self.body.velocity) * (1.0 / dt)
     }
 
     /// Sends the mob home at rest and forgets what it saw (after a catch).

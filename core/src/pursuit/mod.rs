@@ -40,6 +40,11 @@ pub struct PursuitConfig {
     /// The fix: whiskers steer mobs off walls and tiles stop them. Off, mobs move like the
     /// article's and can end up inside a wall.
     pub avoid_walls: bool,
+    /// Mobs keep clear of each other by ORCA ([`crate::crowd::avoidance`]): each mob's
+    /// steered velocity is the one it wants, and it takes the velocity nearest that which
+    /// meets no other mob within a second. The article's rules are unchanged; off (the
+    /// default), mobs run through each other as in the article.
+    pub avoid_mobs: bool,
     /// Centre distance at which a mob catches the kitten, tiles.
     pub catch_radius: f64,
     /// Kitten top speed, tiles per second.
@@ -60,6 +65,7 @@ impl Default for PursuitConfig {
             trail_spacing: 0.5,
             trail_choice: TrailChoice::Freshest,
             avoid_walls: true,
+            avoid_mobs: false,
             catch_radius: 0.6,
             kitten_speed: 3.0,
             kitten_acceleration: 20.0,
@@ -89,6 +95,7 @@ impl PursuitConfig {
             trail_spacing: within(self.trail_spacing, 0.05, 10.0, default.trail_spacing),
             trail_choice: self.trail_choice,
             avoid_walls: self.avoid_walls,
+            avoid_mobs: self.avoid_mobs,
             catch_radius: within(self.catch_radius, 0.05, 10.0, default.catch_radius),
             kitten_speed: within(self.kitten_speed, 0.1, 50.0, default.kitten_speed),
             kitten_acceleration: within(
@@ -367,6 +374,13 @@ impl World {
         self.trail.expire(now);
 
         let kitten = self.kitten.body.position;
+        // With mobs avoiding each other, every mob's velocity is decided from where all of
+        // them are before any moves.
+        let bodies: Vec<(Vec2, Vec2)> = self
+            .mobs
+            .iter()
+            .map(|m| (m.body.position, m.body.velocity))
+            .collect();
         for (i, mob) in self.mobs.iter_mut().enumerate() {
             mob.body.max_speed = self.config.mob_speed;
             mob.body.max_acceleration = self.config.mob_acceleration;
@@ -390,7 +404,17 @@ impl World {
                 continue;
             }
             let was_inside = mob.entered_blocked_tile;
-            mob.act(&self.map, self.config.avoid_walls, DT);
+            let others = if self.config.avoid_mobs {
+                bodies
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .map(|(_, &b)| b)
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            mob.act_among(&self.map, self.config.avoid_walls, &others, DT);
             if mob.entered_blocked_tile && !was_inside {
                 observer.event(PursuitEvent::EnteredBlockedTile {
                     mob: i,

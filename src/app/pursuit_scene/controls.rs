@@ -58,6 +58,12 @@ impl PursuitScene {
                  overshoot corners into walls, and from inside a wall every ray collides, so \
                  they stop for good.",
             );
+        ui.checkbox(&mut self.settings.config.avoid_mobs, "Avoid each other")
+            .on_hover_text(
+                "Mobs keep clear of each other by ORCA (reciprocal collision avoidance): each \
+                 takes the velocity nearest the one its rules give that meets no other mob \
+                 within a second. Off, as in the article, they run through one another.",
+            );
         if avoid.changed() {
             self.notice = None;
         }

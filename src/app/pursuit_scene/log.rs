@@ -56,6 +56,9 @@ impl PursuitScene {
         if !config.avoid_walls {
             words.push("--no-avoid".to_owned());
         }
+        if config.avoid_mobs {
+            words.push("--avoid-mobs".to_owned());
+        }
         // Three decimals name the step exactly (the command rounds to a 60th of a second).
         words.push(format!("--seconds {:.3}", self.world.time()));
         Some(words.join(" "))
