@@ -113,3 +113,66 @@ fn frame_velocity(
     let lab = &h.state().scenes.navmesh.crowd;
     lab.crowd.as_ref().expect("a crowd").frames()[lab.shown].agents[k].velocity
 }
+
+/// An obstacle cut while the crowd runs: the crowd goes on from the tick shown on the edited
+/// mesh (every agent with a path again), the tab says so, and no agent walks into it.
+#[test]
+fn an_edit_while_the_crowd_runs_makes_it_find_its_paths_again() {
+    use navlab::geom::Vec2;
+    use navlab::navmesh::edit::{Shape, ShapeKind};
+    let mut h = harness(app());
+    h.get_by_label("Crowd").click();
+    h.run_steps(2);
+    h.get_by_label("Start the crowd").click();
+    h.run_steps(2);
+    h.get_by_label("Tick on").click();
+    h.run_steps(2);
+    let tick = h.state().scenes.navmesh.crowd.shown;
+    assert_eq!(tick, 1);
+    // A block in the middle of the first room.
+    let (lo, hi) = (Vec2::new(2.0, 2.0), Vec2::new(3.0, 3.0));
+    let block = Shape::rectangle(lo, hi, ShapeKind::Obstacle).expect("shape");
+    h.state_mut()
+        .scenes
+        .navmesh
+        .edit_mesh(|editor| editor.add_shape(block))
+        .expect("cut");
+    h.run_steps(2);
+    let lab = &h.state().scenes.navmesh.crowd;
+    let crowd = lab.crowd.as_ref().expect("the crowd goes on");
+    assert_eq!(crowd.mesh_changes(), vec![tick]);
+    assert!(std::sync::Arc::ptr_eq(
+        crowd.mesh(),
+        h.state().scenes.navmesh.view.mesh()
+    ));
+    let notice = format!("The mesh changed at tick {tick}");
+    assert!(
+        h.query_by_label_contains(&notice).is_some(),
+        "the tab says so"
+    );
+    h.get_by_label("Play the crowd").click();
+    for _ in 0..40 {
+        h.step();
+    }
+    let crowd = h
+        .state()
+        .scenes
+        .navmesh
+        .crowd
+        .crowd
+        .as_ref()
+        .expect("a crowd");
+    assert!(crowd.current().tick > tick + 5);
+    for frame in crowd.frames().iter().skip(tick + 1) {
+        for agent in &frame.agents {
+            let p = agent.position;
+            let inside =
+                p.x > lo.x + 1e-6 && p.x < hi.x - 1e-6 && p.y > lo.y + 1e-6 && p.y < hi.y - 1e-6;
+            assert!(
+                !inside,
+                "tick {}: an agent inside the block at {p}",
+                frame.tick
+            );
+        }
+    }
+}

@@ -15,6 +15,9 @@
 //!    [`CrowdSettings::stray_distance`] from the stretch it follows) it finds a path again
 //!    from where it stands.
 //!
+//! The mesh can change mid-run ([`Crowd::change_mesh`]: a door closed): from that tick on
+//! the crowd moves on the new mesh, every agent finding its path again.
+//!
 //! The run is recorded as the state of every agent at every tick ([`Frame`]); what ORCA did
 //! for one agent at one tick is worked out again from the frame before when asked
 //! ([`Crowd::explain`]), the same as it was.
@@ -154,22 +157,25 @@ pub struct Frame {
 /// A crowd on a mesh, recorded tick by tick.
 #[derive(Debug, Clone)]
 pub struct Crowd {
-    mesh: Arc<NavMesh>,
+    /// The mesh and its walls, each from the tick it came in at (a door closed mid-run): the
+    /// tick after frame `t` is decided on the last one from `t` or before.
+    grounds: Vec<(usize, Arc<Ground>)>,
     specs: Vec<AgentSpec>,
     settings: CrowdSettings,
-    walls: Vec<(Vec2, Vec2)>,
-    wall_tree:
-        rstar::RTree<rstar::primitives::GeomWithData<rstar::primitives::Line<[f64; 2]>, usize>>,
     frames: Vec<Frame>,
 }
 
-/// Two agents closer than the sum of their radii by more than this share of it overlap.
-pub const OVERLAP_TOLERANCE: f64 = 0.05;
+/// A mesh with its walls, for the crowd.
+#[derive(Debug)]
+struct Ground {
+    mesh: Arc<NavMesh>,
+    /// The walls (border edges), the mesh on the left of each.
+    walls: Vec<(Vec2, Vec2)>,
+    tree: rstar::RTree<rstar::primitives::GeomWithData<rstar::primitives::Line<[f64; 2]>, usize>>,
+}
 
-impl Crowd {
-    /// A crowd of `specs` on `mesh`, at tick 0: each agent at its start (on the mesh) with its
-    /// path.
-    pub fn new(mesh: Arc<NavMesh>, specs: Vec<AgentSpec>, settings: CrowdSettings) -> Self {
+impl Ground {
+    fn of(mesh: Arc<NavMesh>) -> Self {
         let walls: Vec<(Vec2, Vec2)> = mesh
             .edges()
             .iter()
@@ -185,7 +191,7 @@ impl Crowd {
                 Some((*mesh.vertices().get(a)?, *mesh.vertices().get(b)?))
             })
             .collect();
-        let wall_tree = rstar::RTree::bulk_load(
+        let tree = rstar::RTree::bulk_load(
             walls
                 .iter()
                 .enumerate()
@@ -197,12 +203,21 @@ impl Crowd {
                 })
                 .collect(),
         );
+        Self { mesh, walls, tree }
+    }
+}
+
+/// Two agents closer than the sum of their radii by more than this share of it overlap.
+pub const OVERLAP_TOLERANCE: f64 = 0.05;
+
+impl Crowd {
+    /// A crowd of `specs` on `mesh`, at tick 0: each agent at its start (on the mesh) with its
+    /// path.
+    pub fn new(mesh: Arc<NavMesh>, specs: Vec<AgentSpec>, settings: CrowdSettings) -> Self {
         let mut crowd = Self {
-            mesh,
+            grounds: vec![(0, Arc::new(Ground::of(mesh)))],
             specs,
             settings,
-            walls,
-            wall_tree,
             frames: Vec::new(),
         };
         let agents = crowd
@@ -210,6 +225,7 @@ impl Crowd {
             .iter()
             .map(|spec| {
                 let position = crowd
+                    .ground(0)
                     .mesh
                     .locate(spec.start)
                     .map_or(spec.start, |l| l.point);
@@ -224,7 +240,7 @@ impl Crowd {
                     fallback: false,
                     replans: 0,
                 };
-                crowd.plan(spec, &mut state);
+                crowd.plan(&crowd.ground(0).mesh, spec, &mut state);
                 state
             })
             .collect();
@@ -341,9 +357,57 @@ impl Crowd {
         specs
     }
 
-    /// The mesh.
+    /// The mesh now (the last one given).
     pub fn mesh(&self) -> &Arc<NavMesh> {
-        &self.mesh
+        &self.ground(usize::MAX).mesh
+    }
+
+    /// The mesh and walls the tick after frame `tick` is decided on.
+    fn ground(&self, tick: usize) -> &Ground {
+        &self.grounds[self.ground_index(tick)].1
+    }
+
+    /// Which of the grounds the tick after frame `tick` is decided on.
+    fn ground_index(&self, tick: usize) -> usize {
+        // There is always the first, from tick 0.
+        self.grounds
+            .partition_point(|(from, _)| *from <= tick)
+            .max(1)
+            - 1
+    }
+
+    /// The ticks at which the mesh changed ([`change_mesh`](Self::change_mesh)), first to last.
+    pub fn mesh_changes(&self) -> Vec<usize> {
+        self.grounds.iter().skip(1).map(|(t, _)| *t).collect()
+    }
+
+    /// Changes the mesh from frame `tick` on (a door closed or opened, an obstacle cut): the
+    /// frames after it are dropped (the run goes on from there), every agent is put back on
+    /// the new mesh where it stood (or at the nearest point of it), and every agent not
+    /// arrived finds a path again from there.
+    pub fn change_mesh(&mut self, mesh: Arc<NavMesh>, tick: usize) {
+        let tick = tick.min(self.current().tick);
+        self.frames.truncate(tick + 1);
+        self.grounds.retain(|(from, _)| *from < tick || *from == 0);
+        let ground = Arc::new(Ground::of(mesh));
+        if tick == 0 {
+            self.grounds = vec![(0, Arc::clone(&ground))];
+        } else {
+            self.grounds.push((tick, Arc::clone(&ground)));
+        }
+        let Some(mut frame) = self.frames.pop() else {
+            return;
+        };
+        for (spec, state) in self.specs.iter().zip(frame.agents.iter_mut()) {
+            if let Some(at) = ground.mesh.locate(state.position) {
+                state.position = at.point;
+            }
+            if state.arrived.is_none() {
+                state.replans += 1;
+                self.plan(&ground.mesh, spec, state);
+            }
+        }
+        self.frames.push(frame);
     }
 
     /// The agents as given.
@@ -356,9 +420,10 @@ impl Crowd {
         &self.settings
     }
 
-    /// The walls (the mesh's border edges, the mesh on the left of each).
-    pub fn walls(&self) -> &[(Vec2, Vec2)] {
-        &self.walls
+    /// The walls of the mesh the tick after frame `tick` is decided on (its border edges,
+    /// the mesh on the left of each), as [`Source::Wall`] numbers them.
+    pub fn walls(&self, tick: usize) -> &[(Vec2, Vec2)] {
+        &self.ground(tick).walls
     }
 
     /// Every tick so far, tick 0 first.
@@ -380,15 +445,21 @@ impl Crowd {
             .all(|a| a.arrived.is_some() || a.stuck == Some(Stuck::NoPath))
     }
 
-    /// A path for `spec`'s radius from where `state` stands to its goal.
-    fn plan(&self, spec: &AgentSpec, state: &mut AgentState) {
+    /// A path for `spec`'s radius from where `state` stands to its goal on `mesh`.
+    /// Where an agent stands with less room than its radius (a door closed against it), the
+    /// path is found for a point: the avoidance keeps it off the walls, and it finds a path
+    /// for its radius again once it strays from that one.
+    fn plan(&self, mesh: &NavMesh, spec: &AgentSpec, state: &mut AgentState) {
+        let cramped = mesh
+            .locate(state.position)
+            .is_some_and(|at| mesh.clearance().room(at.triangle, at.point) < spec.radius);
         let options = QueryOptions {
             cost: crate::navmesh::CostModel::Straight,
-            radius: spec.radius,
+            radius: if cramped { 0.0 } else { spec.radius },
             ..QueryOptions::default()
         };
         let path = find_path(
-            &self.mesh,
+            mesh,
             state.position,
             spec.goal,
             options,
@@ -503,16 +574,21 @@ impl Crowd {
     }
 
     /// The walls agent `spec` at `state` could reach within the walls' time horizon.
-    fn walls_near(&self, spec: &AgentSpec, state: &AgentState) -> Vec<(usize, Vec2, Vec2)> {
-        let reach = self.settings.avoidance.wall_time_horizon * spec.max_speed + spec.radius;
+    fn walls_near(
+        ground: &Ground,
+        settings: &CrowdSettings,
+        spec: &AgentSpec,
+        state: &AgentState,
+    ) -> Vec<(usize, Vec2, Vec2)> {
+        let reach = settings.avoidance.wall_time_horizon * spec.max_speed + spec.radius;
         let p = state.position;
         let envelope =
             rstar::AABB::from_corners([p.x - reach, p.y - reach], [p.x + reach, p.y + reach]);
-        let mut near: Vec<(usize, Vec2, Vec2)> = self
-            .wall_tree
+        let mut near: Vec<(usize, Vec2, Vec2)> = ground
+            .tree
             .locate_in_envelope_intersecting(&envelope)
             .filter_map(|w| {
-                let &(a, b) = self.walls.get(w.data)?;
+                let &(a, b) = ground.walls.get(w.data)?;
                 (closest_point_on_segment(a, b, p).distance(p) <= reach).then_some((w.data, a, b))
             })
             .collect();
@@ -550,6 +626,8 @@ impl Crowd {
         let grid = Grid::of(&frame, self.settings.avoidance.neighbour_distance);
         let dt = self.settings.time_step;
         let tick = frame.tick + 1;
+        let ground = Arc::clone(&self.grounds[self.ground_index(frame.tick)].1);
+        let ground = ground.as_ref();
         let mut agents = Vec::with_capacity(frame.agents.len());
         for (k, (spec, state)) in self.specs.iter().zip(&frame.agents).enumerate() {
             let mut next_state = state.clone();
@@ -558,7 +636,7 @@ impl Crowd {
             next_state.preferred = preferred;
             let (velocity, fallback) = if self.settings.avoid {
                 let neighbours = self.neighbours(&frame, &grid, k);
-                let walls = self.walls_near(spec, state);
+                let walls = Self::walls_near(ground, &self.settings, spec, state);
                 match self.avoidance(&frame, k, &neighbours, &walls) {
                     Some(a) => a.decide(preferred),
                     None => (preferred, false),
@@ -570,7 +648,7 @@ impl Crowd {
             next_state.fallback = fallback;
             // Stay on the mesh: a move that would leave it stops at the edge of it.
             let wanted = state.position + velocity * dt;
-            next_state.position = match self.mesh.locate(wanted) {
+            next_state.position = match ground.mesh.locate(wanted) {
                 Some(at) if !at.snapped => wanted,
                 Some(at) => at.point,
                 None => state.position,
@@ -629,7 +707,7 @@ impl Crowd {
         };
         if stretch.is_some_and(|d| d > self.settings.stray_distance) {
             state.replans += 1;
-            self.plan(spec, state);
+            self.plan(&self.ground(tick).mesh, spec, state);
         }
         if state.stuck == Some(Stuck::NoPath) {
             return;
@@ -670,7 +748,7 @@ impl Crowd {
         }
         let grid = Grid::of(before, self.settings.avoidance.neighbour_distance);
         let neighbours = self.neighbours(before, &grid, k);
-        let walls = self.walls_near(spec, state);
+        let walls = Self::walls_near(self.ground(before.tick), &self.settings, spec, state);
         let (preferred, _) = self.preferred(k, tick, spec, state);
         Some(
             self.avoidance(before, k, &neighbours, &walls)?

@@ -54,6 +54,8 @@ pub struct CrowdLab {
     carry: f64,
     /// What to say (a crowd that could not start).
     pub message: Option<String>,
+    /// What happened to the run (the mesh changed under it).
+    pub notice: Option<String>,
 }
 
 impl Default for CrowdLab {
@@ -71,6 +73,7 @@ impl Default for CrowdLab {
             selected: None,
             carry: 0.0,
             message: None,
+            notice: None,
         }
     }
 }
@@ -93,6 +96,7 @@ impl CrowdLab {
             ..CrowdSettings::default()
         };
         self.crowd = (!specs.is_empty()).then(|| Crowd::new(Arc::clone(mesh), specs, settings));
+        self.notice = None;
         self.shown = 0;
         self.carry = 0.0;
         self.selected = None;
@@ -250,8 +254,22 @@ fn heading(v: Vec2) -> &'static str {
 }
 
 impl NavmeshScene {
-    /// Plays the crowd by `dt` seconds; true while it plays.
+    /// Plays the crowd by `dt` seconds; true while it plays. When the mesh was edited (a door
+    /// closed, an obstacle cut) the crowd goes on from the tick shown on the edited mesh, every
+    /// agent finding its path again.
     pub(super) fn tick_crowd(&mut self, dt: f64) -> bool {
+        let mesh = self.view.mesh();
+        let shown = self.crowd.shown;
+        if let Some(crowd) = &mut self.crowd.crowd
+            && !Arc::ptr_eq(crowd.mesh(), mesh)
+        {
+            crowd.change_mesh(Arc::clone(mesh), shown);
+            self.crowd.shown = crowd.current().tick;
+            self.crowd.notice = Some(format!(
+                "The mesh changed at tick {}: every agent found its path again (ticks after it dropped).",
+                self.crowd.shown
+            ));
+        }
         self.crowd.tick(dt)
     }
 
@@ -373,6 +391,9 @@ impl NavmeshScene {
         }
         if let Some(message) = &self.crowd.message {
             ui.colored_label(STUCK, message);
+        }
+        if let Some(notice) = &self.crowd.notice {
+            ui.label(notice);
         }
         let Some(crowd) = &self.crowd.crowd else {
             return;
