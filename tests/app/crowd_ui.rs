@@ -1,5 +1,5 @@
-//! The Crowd tab, driven headlessly: start a crowd, play it, step back, click an agent and see
-//! its velocity space — the sentence naming what bound it, and the half-planes shown being
+//! The Crowd tab, driven headlessly: start a crowd, play it on the playback bar (which plays
+//! the crowd while the tab is shown), step back, click an agent and see its velocity space — the sentence naming what bound it, and the half-planes shown being
 //! the ones its velocity satisfies.
 
 use crate::common;
@@ -19,11 +19,11 @@ fn start_a_crowd_play_it_step_back_and_take_one_agent_apart() {
     assert_eq!(agents, lab.count);
     assert_eq!(lab.shown, 0);
     // Play: the ticks go on.
-    h.get_by_label("Play the crowd").click();
+    h.get_by_label("Play").click();
     for _ in 0..30 {
         h.step();
     }
-    h.get_by_label("Pause the crowd").click();
+    h.get_by_label("Pause").click();
     h.run_steps(2);
     let played = h.state().scenes.navmesh.crowd.shown;
     assert!(played > 5, "played to tick {played}");
@@ -38,7 +38,7 @@ fn start_a_crowd_play_it_step_back_and_take_one_agent_apart() {
         .expect("a crowd")
         .frames()[played - 1]
         .clone();
-    h.get_by_label("Tick back").click();
+    h.get_by_label("Step back").click();
     h.run_steps(2);
     let lab = &h.state().scenes.navmesh.crowd;
     assert_eq!(lab.shown, played - 1);
@@ -100,7 +100,7 @@ fn start_a_crowd_play_it_step_back_and_take_one_agent_apart() {
         }
     }
     // Playing on from a tick stepped back keeps the record.
-    h.get_by_label("Tick on").click();
+    h.get_by_label("Step forward").click();
     h.run_steps(2);
     assert_eq!(h.state().scenes.navmesh.crowd.shown, played);
 }
@@ -125,7 +125,7 @@ fn an_edit_while_the_crowd_runs_makes_it_find_its_paths_again() {
     h.run_steps(2);
     h.get_by_label("Start the crowd").click();
     h.run_steps(2);
-    h.get_by_label("Tick on").click();
+    h.get_by_label("Step forward").click();
     h.run_steps(2);
     let tick = h.state().scenes.navmesh.crowd.shown;
     assert_eq!(tick, 1);
@@ -150,7 +150,7 @@ fn an_edit_while_the_crowd_runs_makes_it_find_its_paths_again() {
         h.query_by_label_contains(&notice).is_some(),
         "the tab says so"
     );
-    h.get_by_label("Play the crowd").click();
+    h.get_by_label("Play").click();
     for _ in 0..40 {
         h.step();
     }

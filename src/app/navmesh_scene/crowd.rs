@@ -6,6 +6,7 @@
 
 use super::NavmeshScene;
 use crate::app::camera::View;
+use crate::app::playback::Playback;
 use crate::crowd::{Crowd, CrowdSettings, Decision, Source, Stuck};
 use crate::geom::Vec2;
 use egui::{Color32, Pos2, Rect, Shape, Stroke, Ui, pos2, vec2};
@@ -23,9 +24,9 @@ const TAKEN: Color32 = Color32::from_rgb(255, 200, 60);
 const AGENT_LINE: Color32 = Color32::from_rgb(150, 170, 255);
 const WALL_LINE: Color32 = Color32::from_rgb(255, 150, 110);
 
-/// At most this many ticks are run in one frame while playing (a slow machine plays slower
-/// rather than stalling).
-const MOST_TICKS_PER_FRAME: usize = 8;
+/// The playback bar reaches this many ticks past those recorded (run when it gets there), so
+/// that it plays on at any speed.
+const MOST_TICKS_PER_FRAME: usize = 32;
 
 /// The crowd tab's state: what to start, the run, the tick shown, the agent selected.
 #[derive(Debug)]
@@ -46,12 +47,11 @@ pub struct CrowdLab {
     pub crowd: Option<Crowd>,
     /// The tick shown.
     pub shown: usize,
-    /// True while playing.
-    pub playing: bool,
+    /// The playback bar's state while the Crowd tab holds it: its cursor is the tick asked
+    /// for (the crowd is run on to it), its speed in ticks per second (20 is real time).
+    pub playback: Playback,
     /// The agent taken apart (by number from 0).
     pub selected: Option<usize>,
-    /// Time played toward the next tick.
-    carry: f64,
     /// What to say (a crowd that could not start).
     pub message: Option<String>,
     /// What happened to the run (the mesh changed under it).
@@ -69,9 +69,8 @@ impl Default for CrowdLab {
             placement: crate::crowd::Placement::default(),
             crowd: None,
             shown: 0,
-            playing: false,
+            playback: Playback::default(),
             selected: None,
-            carry: 0.0,
             message: None,
             notice: None,
         }
@@ -98,12 +97,13 @@ impl CrowdLab {
         self.crowd = (!specs.is_empty()).then(|| Crowd::new(Arc::clone(mesh), specs, settings));
         self.notice = None;
         self.shown = 0;
-        self.carry = 0.0;
+        self.playback.cursor = 0;
+        self.playback.playing = false;
         self.selected = None;
-        self.playing = false;
     }
 
-    /// Shows tick `k`, running the crowd on to it when it is not recorded yet.
+    /// Shows tick `k`, running the crowd on to it when it is not recorded yet (the bar goes
+    /// there too).
     pub fn show(&mut self, k: usize) {
         let Some(crowd) = &mut self.crowd else {
             return;
@@ -112,37 +112,36 @@ impl CrowdLab {
             crowd.step();
         }
         self.shown = k.min(crowd.current().tick);
+        self.playback.cursor = self.shown;
     }
 
-    /// Advances by `dt` seconds while playing; true while it plays.
+    /// How many ticks the bar reaches: those recorded, and while the crowd has not finished,
+    /// a few more (run when the bar goes there).
+    pub fn bar_len(&self) -> usize {
+        self.crowd.as_ref().map_or(0, |c| {
+            let recorded = c.current().tick;
+            if c.finished() {
+                recorded
+            } else {
+                recorded + MOST_TICKS_PER_FRAME
+            }
+        })
+    }
+
+    /// Advances by `dt` seconds while the bar plays; true while it plays.
     pub fn tick(&mut self, dt: f64) -> bool {
-        if !self.playing {
-            return false;
+        let len = self.bar_len();
+        self.playback.tick(dt, len);
+        self.follow_bar();
+        self.playback.playing
+    }
+
+    /// Shows the tick the bar asks for (running the crowd on to it); where the crowd finished
+    /// first, the bar comes back to its last tick.
+    pub fn follow_bar(&mut self) {
+        if self.playback.cursor != self.shown {
+            self.show(self.playback.cursor);
         }
-        let Some(crowd) = &self.crowd else {
-            self.playing = false;
-            return false;
-        };
-        let step = crowd.settings().time_step;
-        self.carry += dt.clamp(0.0, 0.5);
-        let mut ticks = 0;
-        while self.carry >= step && ticks < MOST_TICKS_PER_FRAME {
-            self.carry -= step;
-            ticks += 1;
-        }
-        if ticks == 0 {
-            return true;
-        }
-        let target = self.shown + ticks;
-        self.show(target);
-        let at_end = self
-            .crowd
-            .as_ref()
-            .is_none_or(|c| c.finished() && self.shown >= c.current().tick);
-        if at_end {
-            self.playing = false;
-        }
-        self.playing
     }
 
     /// The first tick at which some agent is stuck (by a reason other than no path), if any
@@ -254,10 +253,23 @@ fn heading(v: Vec2) -> &'static str {
 }
 
 impl NavmeshScene {
-    /// Plays the crowd by `dt` seconds; true while it plays. When the mesh was edited (a door
-    /// closed, an obstacle cut) the crowd goes on from the tick shown on the edited mesh, every
-    /// agent finding its path again.
-    pub(super) fn tick_crowd(&mut self, dt: f64) -> bool {
+    /// True when the playback bar and its keys drive the crowd: the Crowd tab is shown and a
+    /// crowd is started.
+    pub(super) fn crowd_has_the_bar(&self) -> bool {
+        self.screen.side_tab == super::SideTab::Crowd && self.crowd.crowd.is_some()
+    }
+
+    /// The playback bar for the crowd's ticks.
+    pub(super) fn crowd_bar_ui(&mut self, ui: &mut Ui) {
+        let len = self.crowd.bar_len();
+        self.crowd.playback.bar_ui(ui, len);
+        self.crowd.follow_bar();
+    }
+
+    /// Plays the crowd by `dt` seconds (with the bar's keys when `keys`); true while it plays.
+    /// When the mesh was edited (a door closed, an obstacle cut) the crowd goes on from the
+    /// tick shown on the edited mesh, every agent finding its path again.
+    pub(super) fn tick_crowd(&mut self, ui: &Ui, dt: f64, keys: bool) -> bool {
         let mesh = self.view.mesh();
         let shown = self.crowd.shown;
         if let Some(crowd) = &mut self.crowd.crowd
@@ -265,10 +277,16 @@ impl NavmeshScene {
         {
             crowd.change_mesh(Arc::clone(mesh), shown);
             self.crowd.shown = crowd.current().tick;
+            self.crowd.playback.cursor = self.crowd.shown;
             self.crowd.notice = Some(format!(
                 "The mesh changed at tick {}: every agent found its path again (ticks after it dropped).",
                 self.crowd.shown
             ));
+        }
+        if keys {
+            let len = self.crowd.bar_len();
+            self.crowd.playback.keyboard(ui, len);
+            self.crowd.follow_bar();
         }
         self.crowd.tick(dt)
     }
@@ -398,57 +416,9 @@ impl NavmeshScene {
         let Some(crowd) = &self.crowd.crowd else {
             return;
         };
-        let recorded = crowd.current().tick;
-        let finished = crowd.finished();
         let dt = crowd.settings().time_step;
-        let shown = self.crowd.shown;
         ui.separator();
-        let mut go_to = None;
-        ui.horizontal(|ui| {
-            if ui
-                .add_enabled(shown > 0, egui::Button::new("Tick 0"))
-                .on_hover_text("Back to the start")
-                .clicked()
-            {
-                go_to = Some(0);
-            }
-            if ui
-                .add_enabled(shown > 0, egui::Button::new("Tick back"))
-                .on_hover_text("A tick back")
-                .clicked()
-            {
-                go_to = Some(shown - 1);
-            }
-            let play = if self.crowd.playing {
-                "Pause the crowd"
-            } else {
-                "Play the crowd"
-            };
-            if ui.button(play).clicked() {
-                self.crowd.playing = !self.crowd.playing;
-            }
-            if ui
-                .add_enabled(
-                    !(finished && shown >= recorded),
-                    egui::Button::new("Tick on"),
-                )
-                .on_hover_text("A tick on")
-                .clicked()
-            {
-                go_to = Some(shown + 1);
-            }
-        });
-        let mut scrub = shown;
-        if ui
-            .add(egui::Slider::new(&mut scrub, 0..=recorded.max(1)).text("tick"))
-            .changed()
-        {
-            go_to = Some(scrub);
-        }
-        if let Some(k) = go_to {
-            self.crowd.playing = false;
-            self.crowd.show(k);
-        }
+        ui.label("The playback bar below plays the crowd while this tab is shown: Play (Space), a tick back or on (arrows), the tick slider to go back to any tick.");
         let Some(crowd) = &self.crowd.crowd else {
             return;
         };
@@ -475,7 +445,7 @@ impl NavmeshScene {
                 .on_hover_text("The first tick at which an agent is stuck, that agent selected")
                 .clicked()
         {
-            self.crowd.playing = false;
+            self.crowd.playback.playing = false;
             self.crowd.show(tick);
             self.crowd.selected = Some(k);
         }

@@ -416,7 +416,7 @@ impl NavmeshScene {
         self.query.previous_path = None;
         // A crowd ran on the mesh before: its settings stay, the run goes.
         self.crowd.crowd = None;
-        self.crowd.playing = false;
+        self.crowd.playback.playing = false;
         self.crowd.selected = None;
         self.edit = EditState {
             tool: self.edit.tool,
@@ -819,19 +819,26 @@ impl Scene for NavmeshScene {
         let querying = self.poll_query() | self.poll_clearance();
         self.refresh_agents();
         let len = self.query.timeline.len();
-        self.query.playback.keyboard(ui, len);
-        self.replay_keys(&keys);
+        let crowd_bar = self.crowd_has_the_bar();
+        if !crowd_bar {
+            self.query.playback.keyboard(ui, len);
+            self.replay_keys(&keys);
+        }
         self.query.playback.tick(dt, len);
         self.sync_replay();
         let walking = self.tick_walk(dt);
-        let crowding = self.tick_crowd(dt);
+        let crowding = self.tick_crowd(ui, dt, crowd_bar);
         self.query.playback.playing || walking || querying || crowding
     }
 
     fn panels_ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared) {
         egui::Panel::bottom("playback").show(ui, |ui| {
-            let len = self.query.timeline.len();
-            self.query.playback.bar_ui(ui, len);
+            if self.crowd_has_the_bar() {
+                self.crowd_bar_ui(ui);
+            } else {
+                let len = self.query.timeline.len();
+                self.query.playback.bar_ui(ui, len);
+            }
         });
         egui::Panel::left("controls")
             .resizable(true)
