@@ -176,3 +176,83 @@ fn an_edit_while_the_crowd_runs_makes_it_find_its_paths_again() {
         }
     }
 }
+
+/// Agents placed by clicking: with Place agents by clicking on, a left click puts a start and
+/// a right click its goal; the crowd started holds them first (here no random ones), and they
+/// walk to the goals clicked.
+#[test]
+fn agents_placed_by_clicking_walk_to_the_goals_clicked() {
+    let mut h = harness(app());
+    h.get_by_label("Crowd").click();
+    h.run_steps(2);
+    h.get_by_label("Place agents by clicking").click();
+    h.run_steps(2);
+    let (start, goal) = {
+        let query = &h.state().scenes.navmesh.query;
+        (query.start, query.goal)
+    };
+    let view = h
+        .state()
+        .scenes
+        .navmesh
+        .last_view()
+        .expect("the canvas was drawn");
+    common::click_screen(
+        &mut h,
+        view.screen_from_world(start),
+        egui::PointerButton::Primary,
+    );
+    h.run_steps(1);
+    common::click_screen(
+        &mut h,
+        view.screen_from_world(goal),
+        egui::PointerButton::Secondary,
+    );
+    h.run_steps(1);
+    // And one the other way.
+    common::click_screen(
+        &mut h,
+        view.screen_from_world(goal),
+        egui::PointerButton::Primary,
+    );
+    h.run_steps(1);
+    common::click_screen(
+        &mut h,
+        view.screen_from_world(start),
+        egui::PointerButton::Secondary,
+    );
+    h.run_steps(2);
+    let lab = &h.state().scenes.navmesh.crowd;
+    assert_eq!(lab.placed.len(), 2, "{:?}", lab.placed);
+    // The query's start and goal did not move: the clicks were the crowd's.
+    assert_eq!(h.state().scenes.navmesh.query.start, start);
+    h.state_mut().scenes.navmesh.crowd.count = 0;
+    h.run_steps(1);
+    h.get_by_label("Start the crowd").click();
+    h.run_steps(2);
+    let crowd = h
+        .state()
+        .scenes
+        .navmesh
+        .crowd
+        .crowd
+        .as_ref()
+        .expect("a crowd");
+    assert_eq!(crowd.specs().len(), 2);
+    let near = |a: navlab::geom::Vec2, b: navlab::geom::Vec2| a.distance(b) < 0.05;
+    assert!(near(crowd.specs()[0].start, start) && near(crowd.specs()[0].goal, goal));
+    assert!(near(crowd.specs()[1].start, goal) && near(crowd.specs()[1].goal, start));
+    h.state_mut().scenes.navmesh.crowd.show(2000);
+    let crowd = h
+        .state()
+        .scenes
+        .navmesh
+        .crowd
+        .crowd
+        .as_ref()
+        .expect("a crowd");
+    assert!(
+        crowd.current().agents.iter().all(|a| a.arrived.is_some()),
+        "both arrive"
+    );
+}

@@ -189,8 +189,8 @@ impl NavmeshScene {
             && let Some(pos) = response.interact_pointer_pos()
         {
             let world = view.world_from_screen(pos);
-            if self.crowd_click(world) {
-                // An agent of the crowd selected.
+            if self.crowd_click(world, false) {
+                // An agent of the crowd placed or selected.
             } else if shift {
                 self.set_goal(world);
             } else {
@@ -200,7 +200,10 @@ impl NavmeshScene {
         if response.secondary_clicked()
             && let Some(pos) = response.interact_pointer_pos()
         {
-            self.set_goal(view.world_from_screen(pos));
+            let world = view.world_from_screen(pos);
+            if !self.crowd_click(world, true) {
+                self.set_goal(world);
+            }
         }
         self.screen.camera.zoom_with_wheel(ui, response);
     }

@@ -41,8 +41,14 @@ pub struct CrowdLab {
     pub seed: u64,
     /// Avoidance on.
     pub avoid: bool,
-    /// Where the agents start and end (boxes from the command line, or anywhere).
+    /// Where the random agents start and end (boxes from the command line, or anywhere).
     pub placement: crate::crowd::Placement,
+    /// Clicks on the mesh place agents: a left click a start, a right click its goal.
+    pub placing: bool,
+    /// The agents placed by clicking (start, goal), before the random ones.
+    pub placed: Vec<(Vec2, Vec2)>,
+    /// A start clicked, waiting for its goal.
+    pub pending: Option<Vec2>,
     /// The run, once started.
     pub crowd: Option<Crowd>,
     /// The tick shown.
@@ -67,6 +73,9 @@ impl Default for CrowdLab {
             seed: 1,
             avoid: true,
             placement: crate::crowd::Placement::default(),
+            placing: false,
+            placed: Vec::new(),
+            pending: None,
             crowd: None,
             shown: 0,
             playback: Playback::default(),
@@ -80,7 +89,18 @@ impl Default for CrowdLab {
 impl CrowdLab {
     /// Starts a crowd on `mesh` with the settings chosen (tick 0 shown, paused).
     pub fn start(&mut self, mesh: &Arc<crate::navmesh::NavMesh>) {
-        let specs = Crowd::random_specs_in(
+        let mut specs: Vec<crate::crowd::AgentSpec> = self
+            .placed
+            .iter()
+            .map(|&(start, goal)| crate::crowd::AgentSpec {
+                start,
+                goal,
+                radius: self.radius,
+                preferred_speed: self.speed,
+                max_speed: self.speed * 1.5,
+            })
+            .collect();
+        let random = Crowd::random_specs_in(
             mesh,
             self.count,
             self.radius,
@@ -88,8 +108,11 @@ impl CrowdLab {
             self.seed,
             self.placement,
         );
-        self.message = (specs.len() < self.count)
-            .then(|| format!("Room for {} agents of this radius only.", specs.len()));
+        self.message = (random.len() < self.count)
+            .then(|| format!("Room for {} agents of this radius only.", random.len()));
+        specs.extend(random);
+        self.placing = false;
+        self.pending = None;
         let settings = CrowdSettings {
             avoid: self.avoid,
             ..CrowdSettings::default()
@@ -291,9 +314,26 @@ impl NavmeshScene {
         self.crowd.tick(dt)
     }
 
-    /// Selects the agent under `p` when the Crowd tab is shown; true when one was.
-    pub(super) fn crowd_click(&mut self, p: Vec2) -> bool {
+    /// A click at `p` (`secondary`: a right click) when the Crowd tab is shown: while placing
+    /// agents, a left click puts a start and a right click its goal; else a left click
+    /// selects the agent under it. True when the click was the crowd's.
+    pub(super) fn crowd_click(&mut self, p: Vec2, secondary: bool) -> bool {
         if self.screen.side_tab != super::SideTab::Crowd {
+            return false;
+        }
+        if self.crowd.placing {
+            let on_mesh = self.view.mesh().locate(p).is_some_and(|at| !at.snapped);
+            if !on_mesh {
+                return true;
+            }
+            match (secondary, self.crowd.pending.take()) {
+                (false, _) => self.crowd.pending = Some(p),
+                (true, Some(start)) => self.crowd.placed.push((start, p)),
+                (true, None) => {}
+            }
+            return true;
+        }
+        if secondary {
             return false;
         }
         match self.crowd.agent_at(p) {
@@ -308,6 +348,30 @@ impl NavmeshScene {
     /// The agents at the tick shown: discs of their radius, coloured by state, the selected one
     /// outlined with its path.
     pub(super) fn paint_crowd(&self, painter: &egui::Painter, view: View) {
+        if self.crowd.placing || self.crowd.crowd.is_none() {
+            // The agents placed by clicking: start, a line to the goal, the goal.
+            let r = (self.crowd.radius * view.camera.scale) as f32;
+            for &(start, goal) in &self.crowd.placed {
+                let (a, b) = (view.screen_from_world(start), view.screen_from_world(goal));
+                painter.line_segment([a, b], Stroke::new(1.0, MOVING.gamma_multiply(0.6)));
+                painter.circle(
+                    a,
+                    r.max(3.0),
+                    MOVING.gamma_multiply(0.4),
+                    Stroke::new(1.0, MOVING),
+                );
+                painter.circle_stroke(b, r.max(3.0), Stroke::new(1.5, ARRIVED));
+            }
+            if let Some(start) = self.crowd.pending {
+                let a = view.screen_from_world(start);
+                painter.circle(
+                    a,
+                    r.max(3.0),
+                    MOVING.gamma_multiply(0.4),
+                    Stroke::new(2.0, SELECTED),
+                );
+            }
+        }
         let Some(crowd) = &self.crowd.crowd else {
             return;
         };
@@ -360,7 +424,8 @@ impl NavmeshScene {
             .num_columns(2)
             .show(ui, |ui| {
                 ui.label("Agents");
-                ui.add(egui::Slider::new(&mut self.crowd.count, 1..=200));
+                ui.add(egui::Slider::new(&mut self.crowd.count, 0..=200))
+                    .on_hover_text("Random agents, beside those placed by clicking");
                 ui.end_row();
                 ui.label("Radius");
                 ui.add(egui::Slider::new(&mut self.crowd.radius, 0.05..=2.0).logarithmic(true));
@@ -395,12 +460,37 @@ impl NavmeshScene {
                 }
             });
         }
+        ui.horizontal_wrapped(|ui| {
+            ui.checkbox(&mut self.crowd.placing, "Place agents by clicking")
+                .on_hover_text(
+                    "Left click a start on the mesh, right click its goal; then Start the crowd",
+                );
+            if !self.crowd.placed.is_empty() {
+                ui.label(format!("{} placed", self.crowd.placed.len()));
+                if ui
+                    .button("Clear")
+                    .on_hover_text("Take away the agents placed")
+                    .clicked()
+                {
+                    self.crowd.placed.clear();
+                    self.crowd.pending = None;
+                }
+            }
+        });
+        if self.crowd.placing {
+            ui.label(if self.crowd.pending.is_some() {
+                "Right click the goal of the start just placed."
+            } else {
+                "Left click a start on the mesh."
+            });
+        }
         ui.checkbox(&mut self.crowd.avoid, "Avoidance (ORCA)")
             .on_hover_text(
                 "Off: agents follow their paths through each other (walls still hold them)",
             );
+        let agents = self.crowd.placed.len() + self.crowd.count;
         if ui
-            .button("Start the crowd")
+            .add_enabled(agents > 0, egui::Button::new("Start the crowd"))
             .on_hover_text("Random starts and goals (by the seed), each with room for the radius")
             .clicked()
         {
@@ -418,7 +508,9 @@ impl NavmeshScene {
         };
         let dt = crowd.settings().time_step;
         ui.separator();
-        ui.label("The playback bar below plays the crowd while this tab is shown: Play (Space), a tick back or on (arrows), the tick slider to go back to any tick.");
+        ui.label("Played on the bar below, a step a tick.").on_hover_text(
+            "While this tab is shown the playback bar plays the crowd: Play (Space), a tick back or on (arrows), the slider to go back to any tick",
+        );
         let Some(crowd) = &self.crowd.crowd else {
             return;
         };
