@@ -7,7 +7,7 @@
 //! Every wall is handed over as an obstacle of its own (one edge, its solid side outward of the
 //! mesh), so a wall gives at most one half-plane and each half-plane can be named: neighbours'
 //! come last, one each, in the order given; a wall's is found by asking for that wall alone
-//! ([`Avoidance::wall_half_plane`]), which gives the same line, as the crate works out each
+//! (in [`Avoidance::explain`]), which gives the same line, as the crate works out each
 //! obstacle's lines on their own.
 //!
 //! `dodgy_2d` turns two agents at exactly one point apart in a random direction (from the

@@ -9,7 +9,7 @@
 //! The walls are the mesh's border edges; a point's room is its distance in the plane to the
 //! nearest wall it reaches going straight over the surface. On a floor that overlaps nothing
 //! that is the nearest wall of its island; on stacked floors (stairs over a floor) a wall of
-//! the floor underneath or above does not count (see [`super::floor_walls`] for which do). A
+//! the floor underneath or above does not count (see `navmesh::floor_walls` for which do). A
 //! portal's clearance is the largest room of a point of it; a triangle's, of a point of it
 //! (its interior and its edges).
 //!
@@ -22,7 +22,7 @@
 //! walls that can be nearest anywhere on a portal or triangle are found with an R-tree
 //! ([`rstar`]) within a bound of the answer (the least, over a few walls, of a wall's farthest
 //! distance from a corner); on stacked floors each triangle's own walls are searched instead,
-//! those gathered over its floor ([`floor_walls_in`]). Along a portal every wall's squared
+//! those gathered over its floor (`floor_walls_in`). Along a portal every wall's squared
 //! distance is a quadratic between the points where its nearest feature changes, so the
 //! changes of nearest wall are roots of quadratics (between walls that can be nearest there; a portal with many walls near is split
 //! in halves first). Inside a triangle, pieces are split in four, the highest bound first,
@@ -460,7 +460,7 @@ pub struct Walls {
     /// Per triangle: its island.
     island_of: Vec<usize>,
     /// Per triangle of an island whose floors overlap in the plane: the walls that count in it
-    /// ([`super::floor_walls`]).
+    /// (`navmesh::floor_walls`).
     floors: std::collections::HashMap<TriId, FloorWalls>,
 }
 
@@ -475,7 +475,7 @@ struct FloorWalls {
 impl Walls {
     /// The walls (border edges) of `mesh`, by island; walls in a line end to end are one
     /// (the distance to them is the same, and fewer walls make fewer candidates). On an island
-    /// whose floors overlap, each triangle's own (see [`super::floor_walls`]).
+    /// whose floors overlap, each triangle's own (see `navmesh::floor_walls`).
     pub fn of(mesh: &NavMesh) -> Self {
         let mut by_island: Vec<Vec<[usize; 2]>> = vec![Vec::new(); mesh.island_count()];
         for edge in mesh.edges().iter().filter(|e| e.is_border()) {
@@ -706,7 +706,7 @@ impl Walls {
 
 /// The walls (vertex pairs) that count in triangle `t` of stacked floors, and the most room in
 /// it measured from them (infinite with none): those reached across edges within a reach of it
-/// ([`super::floor_walls::walls_reached`]) for the least reach found that is no less than that
+/// (`floor_walls::walls_reached`) for the least reach found that is no less than that
 /// room — out from nothing until the room measured is within the reach, then in while it stays
 /// so (the room measured from fewer walls is no less), so as little of the surface is crossed
 /// as may be.

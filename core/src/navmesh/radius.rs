@@ -319,7 +319,7 @@ struct Pieces<'a> {
 /// none of whose triangles overlap (grown from a triangle across its neighbours), each layer's
 /// region less the capsules of the walls that count on its floors (a triangle less only its
 /// own where a wall of another floor passes near it, as the clearance measures the room; see
-/// [`super::floor_walls`]) is triangulated on its own, and the layers meet again where they
+/// `floor_walls`) is triangulated on its own, and the layers meet again where they
 /// met: every layer is clipped on one integer grid, so a seam's points are the same on both
 /// sides, they are triangulated without points added, and a point on a seam takes its height
 /// along the seam. False when nothing is left.
