@@ -622,12 +622,11 @@ impl Crowd {
 
     /// One tick: every agent decides from the last frame, then all move. Returns the new frame.
     pub fn step(&mut self) -> &Frame {
-        let frame = self.current().clone();
-        let grid = Grid::of(&frame, self.settings.avoidance.neighbour_distance);
+        let frame = self.current();
+        let grid = Grid::of(frame, self.settings.avoidance.neighbour_distance);
         let dt = self.settings.time_step;
         let tick = frame.tick + 1;
-        let ground = Arc::clone(&self.grounds[self.ground_index(frame.tick)].1);
-        let ground = ground.as_ref();
+        let ground = self.ground(frame.tick);
         let mut agents = Vec::with_capacity(frame.agents.len());
         for (k, (spec, state)) in self.specs.iter().zip(&frame.agents).enumerate() {
             let mut next_state = state.clone();
@@ -635,9 +634,9 @@ impl Crowd {
             next_state.next = next;
             next_state.preferred = preferred;
             let (velocity, fallback) = if self.settings.avoid {
-                let neighbours = self.neighbours(&frame, &grid, k);
+                let neighbours = self.neighbours(frame, &grid, k);
                 let walls = Self::walls_near(ground, &self.settings, spec, state);
-                match self.avoidance(&frame, k, &neighbours, &walls) {
+                match self.avoidance(frame, k, &neighbours, &walls) {
                     Some(a) => a.decide(preferred),
                     None => (preferred, false),
                 }
