@@ -24,12 +24,13 @@ fn crowd_on(mesh: NavMesh) -> Crowd {
     crowd
 }
 
-fn tick(c: &mut Criterion) {
-    let mut group = c.benchmark_group("crowd_tick");
-    group.sample_size(20);
-    let mesh = jittered_grid(GridMeshSpec::with_about(100_000, 7));
-    let crowd = crowd_on(mesh);
-    group.bench_function("1000 agents, 100k-triangle mesh", |b| {
+/// Times one tick of `crowd`, each from the same state.
+fn bench_tick(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    crowd: &Crowd,
+) {
+    group.bench_function(name, |b| {
         b.iter_batched(
             || crowd.clone(),
             |mut crowd| {
@@ -39,6 +40,17 @@ fn tick(c: &mut Criterion) {
             criterion::BatchSize::LargeInput,
         )
     });
+}
+
+fn tick(c: &mut Criterion) {
+    let mut group = c.benchmark_group("crowd_tick");
+    group.sample_size(20);
+    let mesh = jittered_grid(GridMeshSpec::with_about(100_000, 7));
+    bench_tick(
+        &mut group,
+        "1000 agents, 100k-triangle mesh",
+        &crowd_on(mesh),
+    );
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../shared/testdata/movingai/random512-10-0.map");
     match navlab_core::grid::movingai::load_map(&path) {
@@ -46,17 +58,11 @@ fn tick(c: &mut Criterion) {
             let mesh = navlab_core::navmesh::from_map::navmesh_from_map(&map, 0.0)
                 .expect("a navmesh of the map");
             eprintln!("random512-10-0: {} triangles", mesh.triangles().len());
-            let crowd = crowd_on(mesh);
-            group.bench_function("1000 agents, random512-10-0's navmesh", |b| {
-                b.iter_batched(
-                    || crowd.clone(),
-                    |mut crowd| {
-                        crowd.step();
-                        black_box(crowd)
-                    },
-                    criterion::BatchSize::LargeInput,
-                )
-            });
+            bench_tick(
+                &mut group,
+                "1000 agents, random512-10-0's navmesh",
+                &crowd_on(mesh),
+            );
         }
         Err(_) => eprintln!("SKIPPED: ../shared/testdata/movingai/random512-10-0.map is absent"),
     }
