@@ -2,8 +2,8 @@
 //! keyboard, the event log, files that fail to load.
 
 use crate::common;
-use common::drag_screen;
 use common::harness;
+use common::{click_world, drag_screen};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use navlab::app::files::ScriptedDialogs;
@@ -35,16 +35,6 @@ fn app_without_file_dialogs() -> NavlabApp {
 
 fn cursor(h: &Harness<'_, NavlabApp>) -> usize {
     h.state().scenes.navmesh.query.playback.cursor
-}
-
-fn click_world(h: &mut Harness<'_, NavlabApp>, p: Vec2, button: egui::PointerButton) {
-    let view = h
-        .state()
-        .scenes
-        .navmesh
-        .last_view()
-        .expect("the canvas was drawn");
-    common::click_screen(h, view.screen_from_world(p), button);
 }
 
 #[test]

@@ -55,17 +55,7 @@ fn start_a_crowd_play_it_step_back_and_take_one_agent_apart() {
         .position(|a| a.arrived.is_none() && a.velocity.length() > 0.1)
         .expect("an agent on its way");
     let at = frame.agents[k].position;
-    let view = h
-        .state()
-        .scenes
-        .navmesh
-        .last_view()
-        .expect("the canvas was drawn");
-    common::click_screen(
-        &mut h,
-        view.screen_from_world(at),
-        egui::PointerButton::Primary,
-    );
+    common::click_world(&mut h, at, egui::PointerButton::Primary);
     h.run_steps(2);
     let lab = &h.state().scenes.navmesh.crowd;
     assert_eq!(lab.selected, Some(k), "the agent clicked is selected");
@@ -191,36 +181,17 @@ fn agents_placed_by_clicking_walk_to_the_goals_clicked() {
         let query = &h.state().scenes.navmesh.query;
         (query.start, query.goal)
     };
-    let view = h
-        .state()
-        .scenes
-        .navmesh
-        .last_view()
-        .expect("the canvas was drawn");
-    common::click_screen(
-        &mut h,
-        view.screen_from_world(start),
-        egui::PointerButton::Primary,
-    );
-    h.run_steps(1);
-    common::click_screen(
-        &mut h,
-        view.screen_from_world(goal),
-        egui::PointerButton::Secondary,
-    );
-    h.run_steps(1);
-    // And one the other way.
-    common::click_screen(
-        &mut h,
-        view.screen_from_world(goal),
-        egui::PointerButton::Primary,
-    );
-    h.run_steps(1);
-    common::click_screen(
-        &mut h,
-        view.screen_from_world(start),
-        egui::PointerButton::Secondary,
-    );
+    use egui::PointerButton::{Primary, Secondary};
+    // A start and its goal, then one the other way.
+    for (p, button) in [
+        (start, Primary),
+        (goal, Secondary),
+        (goal, Primary),
+        (start, Secondary),
+    ] {
+        common::click_world(&mut h, p, button);
+        h.run_steps(1);
+    }
     h.run_steps(2);
     let lab = &h.state().scenes.navmesh.crowd;
     assert_eq!(lab.placed.len(), 2, "{:?}", lab.placed);

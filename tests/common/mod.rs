@@ -27,6 +27,21 @@ pub fn click_screen<S>(
     }
 }
 
+/// A click of `button` at the world point `p` of the navmesh view's canvas (as last drawn).
+pub fn click_world(
+    h: &mut egui_kittest::Harness<'_, navlab::app::NavlabApp>,
+    p: navlab::geom::Vec2,
+    button: egui::PointerButton,
+) {
+    let view = h
+        .state()
+        .scenes
+        .navmesh
+        .last_view()
+        .expect("the canvas was drawn");
+    click_screen(h, view.screen_from_world(p), button);
+}
+
 /// Presses `button` at `from`, moves to `to` in `steps` equal moves of a frame each (calling
 /// `after_move` after each), and releases it there.
 pub fn drag_screen<'a, S>(
