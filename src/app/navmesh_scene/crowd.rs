@@ -49,6 +49,9 @@ pub struct CrowdLab {
     pub placed: Vec<(Vec2, Vec2)>,
     /// A start clicked, waiting for its goal.
     pub pending: Option<Vec2>,
+    /// How many frames [`first_stuck`](Self::first_stuck) has looked at, and what it found
+    /// (forgotten when the run starts again or its later frames are dropped).
+    stuck_scan: (usize, Option<(usize, usize)>),
     /// The run, once started.
     pub crowd: Option<Crowd>,
     /// The tick shown.
@@ -76,6 +79,7 @@ impl Default for CrowdLab {
             placing: false,
             placed: Vec::new(),
             pending: None,
+            stuck_scan: (0, None),
             crowd: None,
             shown: 0,
             playback: Playback::default(),
@@ -119,6 +123,7 @@ impl CrowdLab {
         };
         self.crowd = (!specs.is_empty()).then(|| Crowd::new(Arc::clone(mesh), specs, settings));
         self.notice = None;
+        self.stuck_scan = (0, None);
         self.shown = 0;
         self.playback.cursor = 0;
         self.playback.playing = false;
@@ -167,16 +172,21 @@ impl CrowdLab {
         }
     }
 
-    /// The first tick at which some agent is stuck (by a reason other than no path), if any
-    /// has been recorded.
-    pub fn first_stuck(&self) -> Option<(usize, usize)> {
+    /// The first tick at which some agent is stuck, and the agent, if any has been recorded.
+    /// Asked every frame: only the frames recorded since the last time are looked at.
+    pub fn first_stuck(&mut self) -> Option<(usize, usize)> {
         let crowd = self.crowd.as_ref()?;
-        crowd.frames().iter().find_map(|f| {
-            f.agents
-                .iter()
-                .position(|a| a.stuck.is_some())
-                .map(|k| (f.tick, k))
-        })
+        let (scanned, found) = &mut self.stuck_scan;
+        if found.is_none() {
+            for frame in crowd.frames().iter().skip(*scanned) {
+                if let Some(k) = frame.agents.iter().position(|a| a.stuck.is_some()) {
+                    *found = Some((frame.tick, k));
+                    break;
+                }
+            }
+            *scanned = crowd.frames().len();
+        }
+        *found
     }
 
     /// The agent whose disc holds `p` at the tick shown (the nearest).
@@ -299,6 +309,7 @@ impl NavmeshScene {
             && !Arc::ptr_eq(crowd.mesh(), mesh)
         {
             crowd.change_mesh(Arc::clone(mesh), shown);
+            self.crowd.stuck_scan = (0, None);
             self.crowd.shown = crowd.current().tick;
             self.crowd.playback.cursor = self.crowd.shown;
             self.crowd.notice = Some(format!(
