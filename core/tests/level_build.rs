@@ -116,6 +116,11 @@ fn parameters_out_of_range_and_grids_too_large_are_refused() {
         build_navmesh(&square, &[], &BuildSettings::default()),
         Err(LevelError::Empty)
     ));
+    // A wall seen edge on: no cell of the grid under it.
+    let edge_on = [[0.0, 0.0, 7.14], [0.0, 0.0, 7.13], [0.0, 0.0, 7.22]];
+    let error =
+        build_navmesh(&edge_on, &[vec![0, 1, 2]], &BuildSettings::default()).expect_err("no floor");
+    assert!(matches!(error, LevelError::NoFloor { .. }), "{error}");
 }
 
 #[test]

@@ -262,3 +262,92 @@ proptest! {
         }
     }
 }
+
+/// A soup whose build at some settings leaves a polygon with none of its region's spans under it
+/// (its heights must then be found from the ground under its corners): the question at a point
+/// answers, and every build tried on the way has its surface within the soup's heights.
+#[test]
+fn a_polygon_off_its_region_takes_the_ground_under_its_corners() {
+    let points = [
+        (0.0, 0.0, 0.0),
+        (6.375924831067626, 2.6612785587176147, 6.3235157225236875),
+        (6.777101718901956, 2.555718248337503, -0.144858712084433),
+        (-7.4562590512099485, 0.7330847950925176, 0.0),
+        (7.521246906528048, 0.0, 7.660066343340211),
+        (0.0, -2.947211389287898, 0.0),
+        (0.0, 0.0, 0.0),
+        (0.0, 0.0, 0.0),
+        (-2.091879756970067, 0.0, 0.0),
+        (0.0, 0.0, 0.0),
+        (6.771489686133797, 2.5378427857436243, 3.797702027295399),
+        (0.0, 0.0, 0.0),
+        (0.0, 0.0, 0.0),
+        (-7.875020104322846, 0.0, 0.0),
+        (0.0, 0.0, 0.0),
+        (-7.826176607055019, 0.520345003318026, -6.5463317530214775),
+        (0.0, 0.0, 0.0),
+        (-1.9968614846489858, 2.022808012623188, -2.3210737393707985),
+        (7.283288454645741, 0.0, -5.894610452943928),
+        (0.0, 0.0, 0.0),
+        (-1.551029345139068, 2.958516451631879, -4.065597881803963),
+        (0.0, 0.0, 0.0),
+        (-7.302379491562499, 0.0, 0.0),
+        (0.0, 0.0, 0.0),
+        (0.0, 0.0, 0.0),
+        (0.0, 0.0, 0.0),
+        (0.0, 0.0, 0.0),
+        (5.867665972454053, 2.4892666422489076, 0.0),
+        (0.0, 0.0, 0.0),
+        (1.6390805726961082, 2.200497191752989, 0.0),
+        (3.284217211511373, 0.0, 5.73180008645415),
+    ];
+    let positions: Vec<[f64; 3]> = points.iter().map(|&(x, y, z)| [x, y, z]).collect();
+    let n = positions.len();
+    let faces: Vec<Vec<usize>> = [
+        (30, 29, 34),
+        (2, 32, 20),
+        (17, 10, 27),
+        (18, 22, 10),
+        (20, 3, 35),
+    ]
+    .iter()
+    .map(|&(a, b, c)| vec![a % n, b % n, c % n])
+    .collect();
+    let low = positions.iter().map(|p| p[1]).fold(f64::INFINITY, f64::min);
+    let high = positions
+        .iter()
+        .map(|p| p[1])
+        .fold(f64::NEG_INFINITY, f64::max);
+    let settings = BuildSettings::default();
+    let answer = navlab_core::level::why(
+        &positions,
+        &faces,
+        &settings,
+        [4.961835468405645, 1.0957992394600564],
+        None,
+    );
+    let answer = answer.expect("the soup builds at the default settings");
+    assert!(!answer.sentence().is_empty());
+    let mut built_any = false;
+    for radius in [0.0, 0.1, 0.2, 0.3, 0.45, 0.6, 0.8] {
+        for climb in [0.2, 0.5, 0.9] {
+            let changed = BuildSettings {
+                agent_radius: radius,
+                agent_max_climb: climb,
+                ..settings
+            };
+            let Ok(built) = build_navmesh(&positions, &faces, &changed) else {
+                continue;
+            };
+            built_any = true;
+            for corner in &built.detail.positions {
+                let y = corner[1];
+                assert!(
+                    y >= low - changed.cell_height && y <= high + 2.0 * changed.cell_height,
+                    "radius {radius}, climb {climb}: a detail corner at height {y}, the soup spans {low}..{high}"
+                );
+            }
+        }
+    }
+    assert!(built_any);
+}

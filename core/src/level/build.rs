@@ -186,6 +186,13 @@ fn run(
     let (cs, ch) = (f32_of(settings.cell_size), f32_of(settings.cell_height));
     let width = (f64::from(aabb.max.x - aabb.min.x) / settings.cell_size + 0.5).max(0.0) as u64;
     let depth = (f64::from(aabb.max.z - aabb.min.z) / settings.cell_size + 0.5).max(0.0) as u64;
+    if width == 0 || depth == 0 {
+        return Err(LevelError::NoFloor {
+            width: f64::from(aabb.max.x - aabb.min.x),
+            depth: f64::from(aabb.max.z - aabb.min.z),
+            cell_size: settings.cell_size,
+        });
+    }
     if width.saturating_mul(depth) > MAX_GRID_CELLS
         || width > u64::from(u16::MAX)
         || depth > u64::from(u16::MAX)
@@ -325,8 +332,14 @@ fn run(
         record.polygons = polygons.clone();
     }
     lap.lap(1);
+    let grounded = super::detail_ground::regions_with_ground(&polygon_mesh, &compact).map_err(
+        |super::detail_ground::NoGround { polygon }| LevelError::Stage {
+            stage: "the detail mesh",
+            message: format!("polygon {polygon} stands over no walkable ground"),
+        },
+    )?;
     let detail = DetailNavmesh::new(
-        &polygon_mesh,
+        grounded.as_ref().unwrap_or(&polygon_mesh),
         &compact,
         detail_sample_dist,
         detail_sample_max_error,

@@ -5,6 +5,7 @@
 
 mod auto_links;
 mod build;
+mod detail_ground;
 mod holes;
 mod record;
 mod settings;

@@ -172,6 +172,18 @@ pub enum LevelError {
     /// The level has no triangle.
     #[error("the level has no faces")]
     Empty,
+    /// The level is less than half a cell across or deep in plan: no cell to build on.
+    #[error(
+        "the level is {width} × {depth} in plan, less than half a cell of {cell_size} one way: there is no floor to build on"
+    )]
+    NoFloor {
+        /// Its size across (x).
+        width: f64,
+        /// Its size deep (z).
+        depth: f64,
+        /// The cell size asked for.
+        cell_size: f64,
+    },
     /// A marked volume that cannot be built.
     #[error("the marked volume of {area} must be {must}")]
     Volume {
