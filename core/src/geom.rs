@@ -1,11 +1,11 @@
 //! Plane geometry in `f64`: points, exact orientation tests (Shewchuk's predicates via
 //! [`robust`](https://docs.rs/robust)), closest points, segment tests and polygon triangulation.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::ops::{Add, Mul, Sub};
 
 /// A point or vector in the navigation plane.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Vec2 {
     /// First plane coordinate (world X).
     pub x: f64,

@@ -266,3 +266,70 @@ fn a_door_closing_mid_run_sends_the_crowd_round_the_long_way() {
     );
     assert_ne!(crowd.walls(29).len(), crowd.walls(61).len());
 }
+
+/// A room round a pillar whose way past it is shut on one side, then the other, in turn (a
+/// door on each side closing as the other opens): an agent beside the pillar turns one way
+/// round, then the other, never getting nearer, and is flagged as going back and forth
+/// between two corridors.
+#[test]
+fn an_agent_sent_one_way_round_then_the_other_is_flagged_as_oscillating() {
+    use navlab_core::crowd::Stuck;
+    // The pillar stands from (5, 3) to (7, 5) in a room 12 × 8; `shut` is the strip above
+    // (true) or below (false) the pillar that is left out.
+    let room = |shut_above: bool| {
+        let points = [
+            (0.0, 0.0),
+            (5.0, 0.0),
+            (7.0, 0.0),
+            (12.0, 0.0),
+            (0.0, 3.0),
+            (5.0, 3.0),
+            (7.0, 3.0),
+            (12.0, 3.0),
+            (0.0, 5.0),
+            (5.0, 5.0),
+            (7.0, 5.0),
+            (12.0, 5.0),
+            (0.0, 8.0),
+            (5.0, 8.0),
+            (7.0, 8.0),
+            (12.0, 8.0),
+        ];
+        let left: &[usize] = &[4, 5, 9, 8];
+        let right: &[usize] = &[6, 7, 11, 10];
+        let below: &[&[usize]] = &[&[0, 1, 5, 4], &[1, 2, 6, 5], &[2, 3, 7, 6]];
+        let above: &[&[usize]] = &[&[8, 9, 13, 12], &[9, 10, 14, 13], &[10, 11, 15, 14]];
+        let mut polygons: Vec<&[usize]> = vec![left, right];
+        for (k, strip) in below.iter().chain(above).enumerate() {
+            let middle_above = k == 4;
+            let middle_below = k == 1;
+            if (shut_above && middle_above) || (!shut_above && middle_below) {
+                continue;
+            }
+            polygons.push(strip);
+        }
+        Arc::new(common::mesh_2d(&points, &polygons))
+    };
+    let specs = vec![spec((4.4, 4.0), (11.0, 4.0), 0.3)];
+    let mut crowd = Crowd::new(room(true), specs, CrowdSettings::default());
+    for turn in 0..30 {
+        for _ in 0..8 {
+            crowd.step();
+        }
+        let tick = crowd.current().tick;
+        crowd.change_mesh(room(turn % 2 == 1), tick);
+    }
+    let agent = &crowd.current().agents[0];
+    assert!(agent.arrived.is_none());
+    assert!(agent.switches >= 10, "{} switches", agent.switches);
+    assert_eq!(agent.stuck, Some(Stuck::Oscillating), "{agent:?}");
+    // The same room left open below: it goes round and arrives, never flagged.
+    let mut open = Crowd::new(
+        room(true),
+        vec![spec((4.4, 4.0), (11.0, 4.0), 0.3)],
+        CrowdSettings::default(),
+    );
+    open.run(600);
+    assert!(open.current().agents[0].arrived.is_some());
+    assert!(open.frames().iter().all(|f| f.agents[0].stuck.is_none()));
+}

@@ -56,6 +56,8 @@ pub enum UiCommand {
     OpenLevelNavmesh,
     /// Write the navmesh built from the level, and its recipe beside it.
     SaveLevelNavmesh,
+    /// Write the crowd's run (a Posthoc trace that navlab replays).
+    SaveCrowdRun,
 }
 
 const fn command_key(key: Key) -> KeyboardShortcut {
@@ -75,7 +77,7 @@ pub const BUILD_MESH_TIP: &str = "Triangulate the passable tiles (a constrained 
 
 impl UiCommand {
     /// Every command, in the order the help lists them.
-    pub const ALL: [UiCommand; 24] = [
+    pub const ALL: [UiCommand; 25] = [
         UiCommand::OpenMesh,
         UiCommand::OpenMap,
         UiCommand::OpenLevel,
@@ -88,6 +90,7 @@ impl UiCommand {
         UiCommand::SaveMap,
         UiCommand::SaveMapAs,
         UiCommand::SaveMeshAs,
+        UiCommand::SaveCrowdRun,
         UiCommand::BuildMesh,
         UiCommand::Undo,
         UiCommand::Redo,
@@ -149,6 +152,7 @@ impl UiCommand {
             UiCommand::OpenLevel => "Open level…",
             UiCommand::OpenLevelNavmesh => "Open the navmesh in the navmesh view",
             UiCommand::SaveLevelNavmesh => "Save navmesh as…",
+            UiCommand::SaveCrowdRun => "Save crowd run…",
         }
     }
 
@@ -221,6 +225,10 @@ impl UiCommand {
             UiCommand::OpenLevelNavmesh => {
                 "Search the navmesh built from the level: A*, the funnel, Polyanya, the editor and the diagnostics"
             }
+            UiCommand::SaveCrowdRun => {
+                "Write the crowd's run as a .crowd.trace.json file: Posthoc plays it, and Open… \
+                 replays it here on this navmesh, every agent's decision again at every tick"
+            }
             UiCommand::SaveLevelNavmesh => {
                 "Write the navmesh built from the level (OBJ, or a Polyanya .mesh for a .mesh name), and beside it its recipe: a lesson (.navlab) naming the level, its parameters and areas, which Open… builds again"
             }
@@ -253,6 +261,7 @@ impl UiCommand {
             UiCommand::OpenLevel => "open level geometry (in the Level view)",
             UiCommand::OpenLevelNavmesh => "search the level's navmesh in the Navmesh view",
             UiCommand::SaveLevelNavmesh => "save the level's navmesh and its recipe",
+            UiCommand::SaveCrowdRun => "save the crowd's run (Navmesh view, Crowd tab)",
             UiCommand::Quit => "quit (unsaved edits or repairs ask first)",
         }
     }
@@ -285,7 +294,7 @@ impl UiCommand {
             UiCommand::BuildMesh => BUILD,
             UiCommand::Undo => UNDO,
             UiCommand::Redo => REDO,
-            UiCommand::SaveMeshAs => &[],
+            UiCommand::SaveMeshAs | UiCommand::SaveCrowdRun => &[],
             UiCommand::OpenPath => OPEN_PATH,
             UiCommand::SavePicture => SAVE_PICTURE,
             UiCommand::CopyPicture => COPY_PICTURE,
@@ -412,6 +421,8 @@ pub enum Command {
     LoadLevel(PathBuf),
     /// Write the level's navmesh and its recipe (asks where).
     SaveLevelNavmesh,
+    /// Ask where to save the crowd's run, then save it.
+    SaveCrowdRun,
 }
 
 impl Command {

@@ -166,6 +166,7 @@ impl NavlabApp {
                     }
                     PromptPurpose::SaveLesson => self.save_lesson_reporting(&path),
                     PromptPurpose::OpenTrace => self.compare_trace(&path),
+                    PromptPurpose::SaveCrowdRun => self.save_crowd_run_to(&path),
                     PromptPurpose::OpenLevel => self.open_level_file(&path),
                     PromptPurpose::SaveLevelNavmesh => {
                         self.save_level_navmesh_to(path);
@@ -550,6 +551,10 @@ pub(super) fn drop_preview_ui(ctx: &egui::Context) {
             Ok(Opens::Map) => format!("Drop to open {} in the tile-map view", name(path)),
             Ok(Opens::Mesh) => format!("Drop to open {} in the navmesh view", name(path)),
             Ok(Opens::Lesson) => format!("Drop to open the lesson {}", name(path)),
+            Ok(Opens::CrowdRun) => format!(
+                "Drop to replay the crowd run {} on this navmesh",
+                name(path)
+            ),
             Err(refusal) => refusal,
         },
         // Some desktops name the file only once it is dropped.

@@ -80,6 +80,18 @@ impl NavlabApp {
                         Picked::Cancelled => {}
                     }
                 }
+                Command::SaveCrowdRun => {
+                    let stem = super::files::file_stem(&self.scenes.navmesh.mesh_name());
+                    let suggested = format!("{stem}.crowd.trace.json");
+                    match self.dialogs.save_crowd_run(&suggested) {
+                        Picked::Path(path) => self.save_crowd_run_to(&path),
+                        Picked::NoDialog => {
+                            let start = self.working_folder().join(&suggested);
+                            self.prompt_for_path(PromptPurpose::SaveCrowdRun, start, true);
+                        }
+                        Picked::Cancelled => {}
+                    }
+                }
                 Command::CompareTraceDialog => match self.dialogs.pick_trace() {
                     Picked::Path(path) => self.compare_trace(&path),
                     Picked::NoDialog => {
@@ -530,6 +542,11 @@ impl NavlabApp {
                     self.fail(OPEN_FAILED, message);
                 }
             }
+            Ok(Opens::CrowdRun) => {
+                if let Err(message) = self.open_crowd_run(&path) {
+                    self.fail(OPEN_FAILED, message);
+                }
+            }
             // The scene shown stays: an image dropped by mistake is not a reason to leave it.
             Err(refusal) => self.fail(OPEN_FAILED, refusal),
         }
@@ -569,6 +586,11 @@ impl NavlabApp {
                 Ok(()) => self.notice = Some(format!("Opened the lesson {name}")),
                 Err(message) => self.fail(OPEN_FAILED, message),
             },
+            Ok(Opens::CrowdRun) => {
+                if let Err(message) = self.open_crowd_run_bytes(&bytes, &name) {
+                    self.fail(OPEN_FAILED, message);
+                }
+            }
             Ok(Opens::Map) => {
                 let loaded = read_map_bytes(&bytes, &name);
                 if self.show_map(path, loaded) && self.settings.scene == SceneKind::Navmesh {

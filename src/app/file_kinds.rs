@@ -21,19 +21,23 @@ pub enum Opens {
     Mesh,
     /// A lesson: its view, documents and options.
     Lesson,
+    /// A crowd's run (`.crowd.json`, `.crowd.trace.json`): replayed on the navmesh shown.
+    CrowdRun,
 }
 
 /// What the window opens `path` as, or why not: it is neither a mesh nor a map.
 pub fn opens_as(path: &std::path::Path) -> Result<Opens, String> {
     if is_lesson_path(path) {
         Ok(Opens::Lesson)
+    } else if crate::crowd::run_file::is_run_path(path) {
+        Ok(Opens::CrowdRun)
     } else if crate::grid::is_map_path(path) {
         Ok(Opens::Map)
     } else if crate::navmesh::is_mesh_path(path) {
         Ok(Opens::Mesh)
     } else {
         Err(format!(
-            "{}: navlab opens meshes (.obj, .mesh), tile maps (.map, .json, .tmx, .tmj) and lessons (.navlab)",
+            "{}: navlab opens meshes (.obj, .mesh), tile maps (.map, .json, .tmx, .tmj), lessons (.navlab) and crowd runs (.crowd.json)",
             crate::input::shown(path)
         ))
     }

@@ -39,6 +39,8 @@ pub trait FileDialogs {
     fn save_animation(&mut self, suggested: &str) -> Picked;
     /// A search trace (Posthoc's format) to replay.
     fn pick_trace(&mut self) -> Picked;
+    /// Where to save a crowd's run (`.crowd.trace.json`).
+    fn save_crowd_run(&mut self, suggested: &str) -> Picked;
     /// Files given since the last call (a browser's picker answers later, with the file's
     /// bytes, not a path), each with what it was asked for.
     fn uploads(&mut self) -> Vec<Upload> {
@@ -194,6 +196,16 @@ impl FileDialogs for NativeDialogs {
         })
     }
 
+    fn save_crowd_run(&mut self, suggested: &str) -> Picked {
+        timed(|| {
+            rfd::FileDialog::new()
+                .set_title("Save the crowd's run")
+                .set_file_name(suggested)
+                .add_filter("navlab crowd run (a Posthoc trace)", &["json"])
+                .save_file()
+        })
+    }
+
     fn save_animation(&mut self, suggested: &str) -> Picked {
         timed(|| {
             rfd::FileDialog::new()
@@ -256,6 +268,10 @@ impl FileDialogs for ScriptedDialogs {
     }
 
     fn pick_trace(&mut self) -> Picked {
+        self.next()
+    }
+
+    fn save_crowd_run(&mut self, _suggested: &str) -> Picked {
         self.next()
     }
 

@@ -98,6 +98,13 @@ pub enum LaunchAction {
     Agents(Vec<f64>),
     /// A crowd on the navmesh, shown at a tick (the Crowd tab).
     Crowd(LaunchCrowd),
+    /// Show the crowd (a run reopened) at this tick, this agent taken apart (from 0).
+    CrowdAt {
+        /// The tick.
+        tick: usize,
+        /// The agent.
+        agent: Option<usize>,
+    },
     /// Walk the navmesh path at once (a picture shows the whole walk).
     Walk,
     /// Search for the shortest path too, as the navmesh view's third phase.
@@ -192,6 +199,12 @@ impl NavlabApp {
                         return Err(message);
                     }
                 }
+                Ok(file_kinds::Opens::CrowdRun) => {
+                    if let Err(message) = self.open_crowd_run(file) {
+                        self.fail(OPEN_FAILED, message.clone());
+                        return Err(message);
+                    }
+                }
                 Err(refusal) => {
                     self.fail(OPEN_FAILED, refusal.clone());
                     return Err(refusal);
@@ -252,6 +265,11 @@ impl NavlabApp {
                 navmesh.settings.display.fit_radius = *radius;
                 navmesh.wait_for_clearance();
                 navmesh.rerun();
+            }
+            LaunchAction::CrowdAt { tick, agent } => {
+                let lab = &mut self.scenes.navmesh.crowd;
+                lab.show(*tick);
+                lab.selected = *agent;
             }
             LaunchAction::Crowd(launch) => {
                 let navmesh = &mut self.scenes.navmesh;

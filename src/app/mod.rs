@@ -349,6 +349,7 @@ impl NavlabApp {
             UiCommand::OpenLevel => self.command(Command::OpenLevelDialog),
             UiCommand::OpenLevelNavmesh => self.open_level_navmesh(),
             UiCommand::SaveLevelNavmesh => self.command(Command::SaveLevelNavmesh),
+            UiCommand::SaveCrowdRun => self.command(Command::SaveCrowdRun),
             UiCommand::SaveMap => self.command(Command::SaveMap),
             UiCommand::SaveMapAs => self.command(Command::SaveMapAs),
             UiCommand::ReloadMap => {

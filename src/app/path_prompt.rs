@@ -24,6 +24,8 @@ pub enum PromptPurpose {
     OpenLevel,
     /// The level's navmesh (`.obj`, or `.mesh`), its recipe beside it.
     SaveLevelNavmesh,
+    /// The crowd's run (`.crowd.trace.json`).
+    SaveCrowdRun,
 }
 
 impl PromptPurpose {
@@ -36,6 +38,7 @@ impl PromptPurpose {
             PromptPurpose::SavePicture => Some("png"),
             PromptPurpose::SaveLesson => Some("navlab"),
             PromptPurpose::SaveAnimation => Some("gif"),
+            PromptPurpose::SaveCrowdRun => Some("crowd.trace.json"),
         }
     }
 }
@@ -248,6 +251,7 @@ impl PathPrompt {
             PromptPurpose::OpenTrace => ("Replay the trace", "Open"),
             PromptPurpose::OpenLevel => ("Open level geometry", "Open"),
             PromptPurpose::SaveLevelNavmesh => ("Save the level's navmesh as", "Save"),
+            PromptPurpose::SaveCrowdRun => ("Save the crowd's run as", "Save"),
         };
         let replacing = matches!(self.problem, Some(PathProblem::Exists(_)));
         let mut confirm = false;
@@ -289,6 +293,9 @@ impl PathPrompt {
                     }
                     PromptPurpose::OpenLevel => {
                         "Level geometry as a Wavefront OBJ, Y up. ~ is your home folder; Tab completes a name."
+                    }
+                    PromptPurpose::SaveCrowdRun => {
+                        "A Posthoc trace of every agent at every tick, which Open… replays on this navmesh; a name without an extension gets .crowd.trace.json."
                     }
                     PromptPurpose::SaveLevelNavmesh => {
                         ".obj is Wavefront OBJ, .mesh is Polyanya's format; a name without one gets .obj. The recipe (.navlab) is written beside it."

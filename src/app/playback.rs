@@ -153,6 +153,11 @@ impl Playback {
 
     /// The bar: buttons, speed and timeline. `len` is the number of recorded steps.
     pub fn bar_ui(&mut self, ui: &mut Ui, len: usize) {
+        self.bar_ui_in(ui, len, &BarWords::STEPS);
+    }
+
+    /// [`bar_ui`](Self::bar_ui) in `words` (a crowd's bar counts ticks).
+    pub fn bar_ui_in(&mut self, ui: &mut Ui, len: usize, words: &BarWords) {
         ui.horizontal(|ui| {
             if ui
                 .button("Restart")
@@ -184,11 +189,7 @@ impl Playback {
             {
                 self.step_forward(len);
             }
-            if ui
-                .button("End")
-                .on_hover_text("Jump to the final path (End)")
-                .clicked()
-            {
+            if ui.button("End").on_hover_text(words.end).clicked() {
                 self.playing = false;
                 self.cursor = len;
             }
@@ -197,7 +198,7 @@ impl Playback {
                 egui::Slider::new(&mut self.speed, SPEED_RANGE)
                     .logarithmic(true)
                     .integer()
-                    .suffix(" steps/s")
+                    .suffix(words.speed)
                     .text("Speed"),
             )
             .on_hover_text("Playback speed");
@@ -208,8 +209,8 @@ impl Playback {
             let chars = crate::words::thousands(len).len() as f32;
             ui.spacing_mut().slider_width = (ui.available_width() - 70.0 - 9.0 * chars).max(80.0);
             let changed = ui
-                .add(grouped_digits(egui::Slider::new(&mut cursor, 0..=len)).text("Step"))
-                .on_hover_text("Drag to scrub through the recorded steps")
+                .add(grouped_digits(egui::Slider::new(&mut cursor, 0..=len)).text(words.step))
+                .on_hover_text(words.scrub)
                 .changed();
             if changed {
                 self.playing = false;
@@ -217,6 +218,36 @@ impl Playback {
             }
         });
     }
+}
+
+/// What the playback bar calls its steps.
+#[derive(Debug, Clone, Copy)]
+pub struct BarWords {
+    /// The timeline slider's label.
+    pub step: &'static str,
+    /// The speed's unit.
+    pub speed: &'static str,
+    /// End's tooltip.
+    pub end: &'static str,
+    /// The timeline slider's tooltip.
+    pub scrub: &'static str,
+}
+
+impl BarWords {
+    /// A search's steps.
+    pub const STEPS: BarWords = BarWords {
+        step: "Step",
+        speed: " steps/s",
+        end: "Jump to the final path (End)",
+        scrub: "Drag to scrub through the recorded steps",
+    };
+    /// A crowd's ticks.
+    pub const TICKS: BarWords = BarWords {
+        step: "Tick",
+        speed: " ticks/s",
+        end: "Run on: the ticks recorded, and a few more while agents are still on their way (End)",
+        scrub: "Drag to go back to any tick recorded (the crowd runs on when dragged past them)",
+    };
 }
 
 /// The list of recorded steps, one line each (virtualised, so a million steps scroll freely);

@@ -205,6 +205,10 @@ impl FileDialogs for BrowserDialogs {
         Picked::Path(PathBuf::from(suggested))
     }
 
+    fn save_crowd_run(&mut self, suggested: &str) -> Picked {
+        Picked::Path(PathBuf::from(suggested))
+    }
+
     fn save_animation(&mut self, suggested: &str) -> Picked {
         Picked::Path(PathBuf::from(suggested))
     }

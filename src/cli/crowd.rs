@@ -116,16 +116,7 @@ pub(super) fn crowd_command(path: &std::path::Path, query: CrowdQuery) -> ExitCo
         .filter(|(_, a)| a.arrived.is_none() && a.stuck.is_some())
         .collect();
     if let Some(out) = &query.trace {
-        let trace = json!({
-            "format": "navlab crowd trace",
-            "mesh": shown,
-            "time_step": dt,
-            "settings": settings,
-            "agents": crowd.specs(),
-            "frames": crowd.frames().iter().map(|f| {
-                f.agents.iter().map(|a| [a.position.x, a.position.y, a.velocity.x, a.velocity.y]).collect::<Vec<_>>()
-            }).collect::<Vec<_>>(),
-        });
+        let trace = crate::crowd::run_file::write(&crowd, &crate::input::file_label(path));
         if let Err(error) = crate::atomic::write_atomically(out, trace.to_string().as_bytes()) {
             complain!("error: {}: {error}", crate::input::shown(out));
             return ExitCode::from(2);

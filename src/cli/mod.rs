@@ -297,8 +297,8 @@ pub enum Command {
         /// Turn avoidance off: agents follow their paths through each other.
         #[arg(long)]
         no_avoid: bool,
-        /// Write the run (every agent's position and velocity at every tick, with the agents
-        /// and settings) to this JSON file.
+        /// Write the run to this file (name it NAME.crowd.trace.json): a Posthoc trace of every
+        /// agent at every tick, which `navlab open MESH --crowd-run FILE` replays in the window.
         #[arg(long, value_name = "FILE")]
         trace: Option<PathBuf>,
         #[command(flatten)]

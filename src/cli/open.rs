@@ -92,6 +92,10 @@ pub struct OpenArgs {
     /// (see `navlab crowd`).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=200))]
     pub crowd: Option<u16>,
+    /// Replay a crowd's run on the navmesh (a file `navlab crowd --trace` or Save crowd run
+    /// wrote): shown at --crowd-tick, --crowd-agent taken apart.
+    #[arg(long, value_name = "FILE", conflicts_with = "crowd")]
+    pub crowd_run: Option<PathBuf>,
     /// The crowd's seed.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub crowd_seed: u64,
@@ -247,6 +251,13 @@ impl OpenArgs {
                 tick: self.crowd_tick as usize,
                 agent: self.crowd_agent.map(|k| usize::from(k) - 1),
             }));
+        }
+        if let Some(run) = &self.crowd_run {
+            actions.push(LaunchAction::Open(run.clone()));
+            actions.push(LaunchAction::CrowdAt {
+                tick: self.crowd_tick as usize,
+                agent: self.crowd_agent.map(|k| usize::from(k) - 1),
+            });
         }
         if self.pursuit {
             actions.push(LaunchAction::Show(SceneKind::Pursuit));

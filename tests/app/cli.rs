@@ -2155,7 +2155,7 @@ fn crowd_reports_arrivals_and_collisions_and_replays_by_seed() {
     let dir = tempfile::tempdir().expect("temp dir");
     let traces: Vec<String> = (0..2)
         .map(|k| {
-            let out = dir.path().join(format!("run{k}.json"));
+            let out = dir.path().join(format!("run{k}.crowd.trace.json"));
             let out = out.to_string_lossy().to_string();
             run(&["--seed", "5", "--trace", &out]);
             std::fs::read_to_string(&out).expect("the trace")
@@ -2163,8 +2163,12 @@ fn crowd_reports_arrivals_and_collisions_and_replays_by_seed() {
         .collect();
     assert_eq!(traces[0], traces[1]);
     let trace: Value = serde_json::from_str(&traces[0]).expect("json");
-    assert_eq!(trace["agents"].as_array().map(Vec::len), Some(20));
-    assert!(trace["frames"].as_array().is_some_and(|f| f.len() > 10));
+    let section = &trace["navlab_crowd"];
+    assert_eq!(section["agents"].as_array().map(Vec::len), Some(20));
+    let ticks = trace["events"]
+        .as_array()
+        .map_or(0, |e| e.iter().filter(|e| e["type"] == "tick").count());
+    assert!(ticks > 10, "{ticks} ticks");
     // A tile map, on its navmesh.
     let map = write_map(dir.path(), "corner.map", CORNER_MAP);
     let (code, stdout, stderr) = navlab(&["crowd", &map, "--agents", "8"]);

@@ -80,7 +80,7 @@ impl Decision {
 }
 
 /// The settings of the avoidance, the same for every agent.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AvoidanceSettings {
     /// How far ahead in time other agents are avoided (seconds).
     pub time_horizon: f64,

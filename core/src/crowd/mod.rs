@@ -23,17 +23,18 @@
 //! ([`Crowd::explain`]), the same as it was.
 
 pub mod avoidance;
+pub mod run_file;
 
 use crate::geom::{Vec2, closest_point_on_segment};
 use crate::navmesh::{NavMesh, PathStatus, QueryOptions, TriId, find_path};
 use crate::search::NoObserver;
 pub use avoidance::{AvoidanceSettings, Body, Decision, HalfPlane, Source};
 use rand::{Rng, SeedableRng};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// One agent: where it starts and goes, its size and speeds.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct AgentSpec {
     /// Where it starts.
     pub start: Vec2,
@@ -58,7 +59,7 @@ pub struct Placement {
 }
 
 /// How the crowd moves.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct CrowdSettings {
     /// A tick's length (seconds).
     pub time_step: f64,
@@ -103,6 +104,9 @@ pub enum Stuck {
     NoAllowedVelocity,
     /// It found a path again and again without getting nearer.
     Replanning,
+    /// Its new paths go one way round, then the other, then the first again (two corridors in
+    /// turn) without getting nearer.
+    Oscillating,
     /// Others are in its way: it has not got nearer its goal for a while.
     Blocked,
 }
@@ -116,6 +120,9 @@ impl Stuck {
                 "no velocity keeps clear of every neighbour and wall: it takes the least bad"
             }
             Stuck::Replanning => "it finds a path again and again without getting nearer",
+            Stuck::Oscillating => {
+                "its paths go one way round and then the other, back and forth between two corridors, without getting nearer"
+            }
             Stuck::Blocked => "others are in its way: it has not got nearer its goal for a while",
         }
     }
@@ -143,6 +150,12 @@ pub struct AgentState {
     pub fallback: bool,
     /// How many times it has found a path again.
     pub replans: usize,
+    /// The corner of the mesh its last two paths turned round first (the way round it took;
+    /// none when the path went straight to the goal), the latest first.
+    pub routes: [Option<Vec2>; 2],
+    /// How many times a new path went back to the way round of the path before the last
+    /// (back and forth between two corridors).
+    pub switches: usize,
 }
 
 /// Every agent at one tick.
@@ -239,6 +252,8 @@ impl Crowd {
                     stuck: None,
                     fallback: false,
                     replans: 0,
+                    routes: [None; 2],
+                    switches: 0,
                 };
                 crowd.plan(&crowd.ground(0).mesh, spec, &mut state);
                 state
@@ -468,7 +483,18 @@ impl Crowd {
         );
         match path {
             Some(path) if path.status != PathStatus::Unreachable => {
+                // The way round: the corner of the mesh it turns round first.
+                let route = path.arcs.first().map(|arc| arc.centre).or_else(|| {
+                    (path.waypoints.len() > 2)
+                        .then(|| path.waypoints.get(1).copied())
+                        .flatten()
+                });
                 let (points, _) = path.traced();
+                let [last, before] = state.routes;
+                if route.is_some() && route != last && route == before {
+                    state.switches += 1;
+                }
+                state.routes = [route, last];
                 state.path = Arc::new(points);
                 state.next = 1.min(state.path.len().saturating_sub(1));
                 if state.stuck == Some(Stuck::NoPath) {
@@ -712,10 +738,15 @@ impl Crowd {
             return;
         }
         let gained = before.map(|b| b.position.distance(spec.goal) - to_goal);
+        // Counted over the same ticks as the progress.
+        let replans = before.map_or(0, |b| state.replans.saturating_sub(b.replans));
+        let switches = before.map_or(0, |b| state.switches.saturating_sub(b.switches));
         state.stuck = if gained.is_some_and(|g| g < self.settings.stuck_progress) {
             Some(if state.fallback {
                 Stuck::NoAllowedVelocity
-            } else if state.replans >= 3 {
+            } else if switches >= 2 {
+                Stuck::Oscillating
+            } else if replans >= 3 {
                 Stuck::Replanning
             } else {
                 Stuck::Blocked

@@ -128,7 +128,7 @@ impl NavmeshScene {
             SideTab::Crowd => {
                 egui::ScrollArea::vertical()
                     .id_salt("crowd_tab")
-                    .show(ui, |ui| self.crowd_ui(ui));
+                    .show(ui, |ui| self.crowd_ui(ui, shared));
             }
         }
     }

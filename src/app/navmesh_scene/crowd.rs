@@ -6,7 +6,9 @@
 
 use super::NavmeshScene;
 use crate::app::camera::View;
+use crate::app::commands::UiCommand;
 use crate::app::playback::Playback;
+use crate::app::scene::Shared;
 use crate::crowd::{Crowd, CrowdSettings, Decision, Source, Stuck};
 use crate::geom::Vec2;
 use egui::{Color32, Pos2, Rect, Shape, Stroke, Ui, pos2, vec2};
@@ -123,6 +125,38 @@ impl CrowdLab {
         };
         self.crowd = (!specs.is_empty()).then(|| Crowd::new(Arc::clone(mesh), specs, settings));
         self.notice = None;
+        self.stuck_scan = (0, None);
+        self.shown = 0;
+        self.playback.cursor = 0;
+        self.playback.playing = false;
+        self.selected = None;
+    }
+
+    /// Shows the run read from a file, replayed on `mesh` (tick 0 shown, paused); the notice
+    /// says whether the replay lands on every recorded position.
+    pub fn load_run(
+        &mut self,
+        mesh: &Arc<crate::navmesh::NavMesh>,
+        run: &crate::crowd::run_file::RecordedRun,
+        file: &str,
+    ) {
+        let (crowd, difference) = crate::crowd::run_file::replay(Arc::clone(mesh), run);
+        // The tab's settings as the run's, so that they describe the agents shown.
+        self.avoid = run.settings.avoid;
+        self.count = run.specs.len().min(200);
+        if let Some(first) = run.specs.first() {
+            self.radius = first.radius;
+            self.speed = first.preferred_speed;
+        }
+        self.placing = false;
+        self.pending = None;
+        self.crowd = Some(crowd);
+        self.message = None;
+        self.notice = Some(format!(
+            "{file} (recorded on {}): {}",
+            run.mesh,
+            crate::crowd::run_file::replay_sentence(run, difference)
+        ));
         self.stuck_scan = (0, None);
         self.shown = 0;
         self.playback.cursor = 0;
@@ -292,10 +326,37 @@ impl NavmeshScene {
         self.screen.side_tab == super::SideTab::Crowd && self.crowd.crowd.is_some()
     }
 
+    /// The canvas caption while the crowd holds the bar: the tick shown and what to do.
+    pub(super) fn crowd_caption(&self) -> Option<String> {
+        if !self.crowd_has_the_bar() {
+            return None;
+        }
+        let crowd = self.crowd.crowd.as_ref()?;
+        let frame = crowd.frames().get(self.crowd.shown)?;
+        let arrived = frame.agents.iter().filter(|a| a.arrived.is_some()).count();
+        let stuck = frame.agents.iter().filter(|a| a.stuck.is_some()).count();
+        let what = if frame.tick == 0 {
+            "Crowd ready: press Play (Space) or step (Right arrow); click an agent to take it apart."
+                .to_owned()
+        } else {
+            format!(
+                "Crowd at tick {} ({} s): {} of {} arrived, {} stuck. Click an agent to take it apart.",
+                frame.tick,
+                crate::words::decimal(frame.tick as f64 * crowd.settings().time_step, 2),
+                arrived,
+                frame.agents.len(),
+                stuck
+            )
+        };
+        Some(what)
+    }
+
     /// The playback bar for the crowd's ticks.
     pub(super) fn crowd_bar_ui(&mut self, ui: &mut Ui) {
         let len = self.crowd.bar_len();
-        self.crowd.playback.bar_ui(ui, len);
+        self.crowd
+            .playback
+            .bar_ui_in(ui, len, &crate::app::playback::BarWords::TICKS);
         self.crowd.follow_bar();
     }
 
@@ -429,7 +490,7 @@ impl NavmeshScene {
 
     /// The Crowd tab: the agents to start, the run's controls, and the selected agent taken
     /// apart.
-    pub(super) fn crowd_ui(&mut self, ui: &mut Ui) {
+    pub(super) fn crowd_ui(&mut self, ui: &mut Ui, shared: &mut Shared) {
         ui.label("A crowd on this mesh: each agent follows its own path and keeps clear of the others by ORCA (reciprocal collision avoidance).");
         egui::Grid::new("crowd_settings")
             .num_columns(2)
@@ -522,6 +583,7 @@ impl NavmeshScene {
         ui.label("Played on the bar below, a step a tick.").on_hover_text(
             "While this tab is shown the playback bar plays the crowd: Play (Space), a tick back or on (arrows), the slider to go back to any tick",
         );
+        shared.button(ui, UiCommand::SaveCrowdRun);
         let Some(crowd) = &self.crowd.crowd else {
             return;
         };
@@ -688,4 +750,57 @@ fn clamp_into(p: Pos2, rect: Rect) -> Pos2 {
 
 fn arrow(painter: &egui::Painter, from: Pos2, to: Pos2, colour: Color32) {
     painter.arrow(from, to - from, Stroke::new(2.0, colour));
+}
+
+impl crate::app::NavlabApp {
+    /// Replays the crowd run in the file at `path` on the navmesh shown (the Crowd tab). On
+    /// failure what is shown stays and the error names the file.
+    pub(crate) fn open_crowd_run(&mut self, path: &std::path::Path) -> Result<(), String> {
+        let shown = crate::input::shown(path);
+        let bytes = crate::input::read_file(path, crate::input::MAX_TRACE_BYTES, "a crowd run")
+            .map_err(|e| format!("{shown}: {e}"))?;
+        self.open_crowd_run_bytes(&bytes, &crate::input::file_label(path))
+    }
+
+    /// [`open_crowd_run`](Self::open_crowd_run) of a file given as bytes, named `name`.
+    pub(crate) fn open_crowd_run_bytes(&mut self, bytes: &[u8], name: &str) -> Result<(), String> {
+        crate::input::check_size(bytes, crate::input::MAX_TRACE_BYTES, "a crowd run")
+            .map_err(|e| format!("{name}: {e}"))?;
+        let run = crate::crowd::run_file::read(bytes).map_err(|e| format!("{name}: {e}"))?;
+        self.settings.scene = crate::app::SceneKind::Navmesh;
+        let navmesh = &mut self.scenes.navmesh;
+        navmesh.screen.side_tab = super::SideTab::Crowd;
+        let mesh = Arc::clone(navmesh.view.mesh());
+        navmesh.crowd.load_run(&mesh, &run, name);
+        self.notice = Some(format!("Replayed the crowd run {name} on this navmesh"));
+        Ok(())
+    }
+
+    /// Writes the crowd's run to `path` (atomically); the notice or the banner says how it went.
+    pub(crate) fn save_crowd_run_to(&mut self, path: &std::path::Path) {
+        let path = crate::app::documents::absolute(path.to_path_buf());
+        let navmesh = &self.scenes.navmesh;
+        let written = match &navmesh.crowd.crowd {
+            None => Err("there is no crowd to save: Start the crowd in the Crowd tab first".to_owned()),
+            Some(crowd) if !crowd.mesh_changes().is_empty() => Err(
+                "the mesh changed during this run (a door closed, an obstacle cut): a run file holds one mesh's run, so start the crowd again on the mesh as it is now".to_owned(),
+            ),
+            Some(crowd) => {
+                let text = crate::crowd::run_file::write(crowd, &navmesh.mesh_name()).to_string();
+                crate::app::files::write_file(&path, text.as_bytes())
+            }
+        };
+        match written {
+            Ok(()) => {
+                self.notice = Some(format!(
+                    "Saved the crowd's run as {} (Posthoc plays it; Open… replays it here)",
+                    crate::input::shown(&path)
+                ));
+            }
+            Err(message) => self.fail(
+                crate::app::SAVE_FAILED,
+                format!("{}: {message}", crate::input::shown(&path)),
+            ),
+        }
+    }
 }

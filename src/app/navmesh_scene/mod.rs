@@ -311,6 +311,11 @@ impl NavmeshScene {
         this
     }
 
+    /// The name of the mesh shown, for titles and files saved of it.
+    pub fn mesh_name(&self) -> String {
+        self.origin.source.name()
+    }
+
     /// The mesh shown (the editor's edited mesh).
     pub fn mesh(&self) -> &Arc<NavMesh> {
         self.view.mesh()
@@ -782,6 +787,7 @@ impl Scene for NavmeshScene {
             UiCommand::OpenMesh,
             UiCommand::ReloadMesh,
             UiCommand::SaveMeshAs,
+            UiCommand::SaveCrowdRun,
             UiCommand::Undo,
             UiCommand::Redo,
         ]
@@ -893,11 +899,20 @@ impl Scene for NavmeshScene {
             count(self.view.mesh().island_count(), "island")
         ));
         ui.separator();
-        ui.label(format!(
-            "step {} / {}",
-            thousands(self.query.playback.cursor.min(self.query.timeline.len())),
-            thousands(self.query.timeline.len())
-        ));
+        if let (true, Some(crowd)) = (self.crowd_has_the_bar(), &self.crowd.crowd) {
+            ui.label(format!(
+                "tick {} / {}{}",
+                thousands(self.crowd.shown),
+                thousands(crowd.current().tick),
+                if crowd.finished() { "" } else { " so far" }
+            ));
+        } else {
+            ui.label(format!(
+                "step {} / {}",
+                thousands(self.query.playback.cursor.min(self.query.timeline.len())),
+                thousands(self.query.timeline.len())
+            ));
+        }
     }
 
     fn picture_name(&self, _map: &MapDocument) -> String {

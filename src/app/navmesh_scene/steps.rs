@@ -236,6 +236,9 @@ impl NavmeshScene {
         if let Some(walk) = &self.walk {
             return walk.caption();
         }
+        if let Some(caption) = self.crowd_caption() {
+            return caption;
+        }
         match self.query.playback.cursor.min(self.query.timeline.len()) {
             0 => "Ready: press Play (Space) or step (Right arrow). Left click: start, right click: goal."
                 .to_string(),
