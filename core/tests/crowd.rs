@@ -333,3 +333,52 @@ fn an_agent_sent_one_way_round_then_the_other_is_flagged_as_oscillating() {
     assert!(open.current().agents[0].arrived.is_some());
     assert!(open.frames().iter().all(|f| f.agents[0].stuck.is_none()));
 }
+
+/// An agent too wide for the one doorway to its goal is stuck for want of a path, and the
+/// reason names the doorway and what it lets through.
+#[test]
+fn an_agent_too_wide_for_the_doorway_is_told_which_portal_stops_it() {
+    use navlab_core::crowd::Stuck;
+    // Two rooms 4 × 4 joined by a doorway 0.4 wide (y from 1.8 to 2.2) in a wall 0.2 thick.
+    let points = [
+        (0.0, 0.0),
+        (4.0, 0.0),
+        (4.0, 1.8),
+        (4.0, 2.2),
+        (4.0, 4.0),
+        (0.0, 4.0),
+        (4.2, 1.8),
+        (4.2, 2.2),
+        (4.2, 0.0),
+        (8.2, 0.0),
+        (8.2, 4.0),
+        (4.2, 4.0),
+    ];
+    let mesh = common::mesh_2d(
+        &points,
+        &[&[0, 1, 2, 3, 4, 5], &[2, 6, 7, 3], &[8, 9, 10, 11, 7, 6]],
+    );
+    let specs = vec![
+        spec((1.0, 2.0), (7.0, 2.0), 0.3),
+        spec((1.0, 1.0), (7.0, 1.0), 0.15),
+    ];
+    let mut crowd = Crowd::new(Arc::new(mesh), specs, CrowdSettings::default());
+    assert_eq!(crowd.current().agents[0].stuck, Some(Stuck::NoPath));
+    let why = crowd.why_no_path(0, 0).expect("why");
+    assert!((why.widest - 0.2).abs() < 1e-9, "{why:?}");
+    let at = why.portal.expect("a portal");
+    assert!(
+        (at.y - 2.0).abs() < 1e-9 && (4.0..=4.2).contains(&at.x),
+        "{why:?}"
+    );
+    assert!(
+        why.sentence()
+            .contains("lets through a radius of 0.20; it has 0.30"),
+        "{}",
+        why.sentence()
+    );
+    // The small one goes through; it has a path, so nothing to explain.
+    assert_eq!(crowd.why_no_path(0, 1), None);
+    crowd.run(400);
+    assert!(crowd.current().agents[1].arrived.is_some());
+}

@@ -143,6 +143,7 @@ pub(super) fn crowd_command(path: &std::path::Path, query: CrowdQuery) -> ExitCo
                     "agent": k + 1,
                     "at": [round(a.position.x), round(a.position.y)],
                     "reason": a.stuck,
+                    "why": crowd.why_no_path(ticks, *k).map(|why| why.sentence()),
                 })).collect::<Vec<_>>(),
                 "ms_per_tick": round(per_tick_ms),
             })
@@ -180,8 +181,11 @@ pub(super) fn crowd_command(path: &std::path::Path, query: CrowdQuery) -> ExitCo
         say!("stuck: {}", stuck.len());
         for (k, a) in &stuck {
             if let Some(reason) = a.stuck {
+                let why = crowd
+                    .why_no_path(ticks, *k)
+                    .map_or(String::new(), |why| format!(" ({})", why.sentence()));
                 say!(
-                    "  agent {} at ({}, {}): {}",
+                    "  agent {} at ({}, {}): {}{why}",
                     k + 1,
                     decimal(a.position.x),
                     decimal(a.position.y),

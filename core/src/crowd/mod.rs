@@ -128,6 +128,43 @@ impl Stuck {
     }
 }
 
+/// Why an agent has no path for its radius ([`Crowd::why_no_path`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct NoPath {
+    /// The agent's radius.
+    pub radius: f64,
+    /// The largest radius that could go from where it stands to its goal (0: no route).
+    pub widest: f64,
+    /// The middle of the portal that stops a larger agent on the widest route (none when an
+    /// end with too little room, or the want of any route, stops it).
+    pub portal: Option<Vec2>,
+}
+
+impl NoPath {
+    /// In words: "the narrowest portal of its widest way, at (12.40, 3.00), lets through a
+    /// radius of 0.25; it has 0.30".
+    pub fn sentence(&self) -> String {
+        let d = |v: f64| format!("{v:.2}");
+        match self.portal {
+            _ if self.widest <= 0.0 => {
+                "there is no way from where it stands to its goal".to_owned()
+            }
+            Some(p) => format!(
+                "the narrowest portal of its widest way, at ({}, {}), lets through a radius of {}; it has {}",
+                d(p.x),
+                d(p.y),
+                d(self.widest),
+                d(self.radius)
+            ),
+            None => format!(
+                "where it stands or its goal has room for a radius of {} only; it has {}",
+                d(self.widest),
+                d(self.radius)
+            ),
+        }
+    }
+}
+
 /// One agent at one tick.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AgentState {
@@ -754,6 +791,40 @@ impl Crowd {
         } else {
             None
         };
+    }
+
+    /// Why agent `k` has no path at frame `tick` ([`Stuck::NoPath`]): the widest route from
+    /// where it stands to its goal on the mesh of that tick, and what limits it (the narrowest
+    /// portal of that route, every other route having one at most as wide; an end with less
+    /// room; or no route at all). `None` when the agent has a path or the tick is not recorded.
+    pub fn why_no_path(&self, tick: usize, k: usize) -> Option<NoPath> {
+        let state = self.frames.get(tick)?.agents.get(k)?;
+        if state.stuck != Some(Stuck::NoPath) {
+            return None;
+        }
+        let spec = self.specs.get(k)?;
+        let mesh = &self.ground(tick).mesh;
+        let (Some(from), Some(to)) = (mesh.locate(state.position), mesh.locate(spec.goal)) else {
+            return Some(NoPath {
+                radius: spec.radius,
+                widest: 0.0,
+                portal: None,
+            });
+        };
+        let route = crate::navmesh::widest::widest_route(mesh, &from, &to);
+        let portal = match route.limit {
+            crate::navmesh::widest::RouteLimit::Portal(e) => {
+                let edge = mesh.edges().get(e)?;
+                let [a, b] = edge.vertices.map(|v| mesh.vertices().get(v).copied());
+                Some((a? + b?) * 0.5)
+            }
+            _ => None,
+        };
+        Some(NoPath {
+            radius: spec.radius,
+            widest: route.radius,
+            portal,
+        })
     }
 
     /// Runs up to `ticks` ticks, stopping early when [`finished`](Self::finished).

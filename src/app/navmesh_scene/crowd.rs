@@ -632,6 +632,9 @@ impl NavmeshScene {
                 STUCK,
                 format!("Agent {} is stuck: {}.", k + 1, stuck_words(reason)),
             );
+            if let Some(why) = crowd.why_no_path(self.crowd.shown, k) {
+                ui.label(format!("Why: {}.", why.sentence()));
+            }
         }
         match self.crowd.decision() {
             Some(decision) => {
