@@ -317,6 +317,15 @@ fn tile_map_fringe_search_mid_search() {
 }
 
 #[test]
+fn tile_map_jump_point_search_mid_search() {
+    golden(
+        "tile-map-jps",
+        &["--algo", "jps", "--tile-costs", "1,1,1", "--step", "30"],
+        tile_map,
+    );
+}
+
+#[test]
 fn tile_map_every_algorithm_compared() {
     golden("tile-map-compare", &["--compare", "--step", "60"], nothing);
 }

@@ -1,7 +1,7 @@
-//! Grid search on the MovingAI maps: our A* and Fringe Search against the `pathfinding` crate's
-//! `astar` and `fringe` on the same scenarios, same moves and same heuristic; building a
-//! navmesh from each map; and the four partitions of each map built and searched. Run: `cargo
-//! bench --bench grid` (reads `../shared/testdata/movingai`).
+//! Grid search on the MovingAI maps: our A*, Fringe Search and Jump Point Search, and the
+//! `pathfinding` crate's `astar` and `fringe`, on the same scenarios, same moves and same
+//! heuristic; building a navmesh from each map; and the four partitions of each map built and
+//! searched. Run: `cargo bench --bench grid` (reads `../shared/testdata/movingai`).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use navlab_core::grid::movingai::{Scenario, load_map, load_scenarios, matches_six_digits};
@@ -86,7 +86,7 @@ fn grid(c: &mut Criterion) {
         let mut scratch = GridScratch::default();
         // Everyone must get every listed length right before anyone is timed.
         for s in &scenarios {
-            for algorithm in [ASTAR, FRINGE] {
+            for algorithm in [ASTAR, FRINGE, GridAlgorithm::Jps] {
                 let r = grid_search_with_scratch(
                     &mut scratch,
                     &map,
@@ -108,7 +108,11 @@ fn grid(c: &mut Criterion) {
         }
         let mut group = c.benchmark_group(format!("grid_{name}_{}_scenarios", scenarios.len()));
         group.sample_size(10);
-        for (label, algorithm) in [("navlab_astar", ASTAR), ("navlab_fringe", FRINGE)] {
+        for (label, algorithm) in [
+            ("navlab_astar", ASTAR),
+            ("navlab_fringe", FRINGE),
+            ("navlab_jps", GridAlgorithm::Jps),
+        ] {
             group.bench_function(BenchmarkId::from_parameter(label), |b| {
                 b.iter(|| {
                     for s in &scenarios {

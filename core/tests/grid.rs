@@ -142,6 +142,15 @@ fn maze512_a_spread_of_scenarios_matches() {
     run_scenarios("maze512-4-0.map", 487, &[ASTAR, FRINGE]);
 }
 
+/// Jump Point Search on every scenario of the three MovingAI maps: the published optimal
+/// length, a legal walk, and fewer expansions than A*'s.
+#[test]
+fn jps_matches_every_published_scenario_of_the_three_maps() {
+    for name in ["arena.map", "random512-10-0.map", "maze512-4-0.map"] {
+        run_scenarios(name, 1, &[GridAlgorithm::Jps]);
+    }
+}
+
 #[test]
 fn idastar_is_optimal_on_arena_short_scenarios_and_honest_beyond_its_budget() {
     let Some((map, scenarios)) = movingai("arena.map") else {
@@ -236,6 +245,15 @@ proptest! {
                     assert_valid(&map, start, goal, &r, connectivity);
                 }
             }
+        }
+        // Jump Point Search: on a map of one tile cost, 8-connected, the optimum; elsewhere it
+        // searches as A* does, and is optimal too.
+        let jps = grid_search(&map, start, goal, GridAlgorithm::Jps, connectivity, &mut NoObserver);
+        prop_assert_eq!(jps.outcome, oracle.outcome);
+        if oracle.outcome == SearchOutcome::Found {
+            prop_assert!((jps.cost - oracle.cost).abs() <= 1e-9 * oracle.cost.max(1.0),
+                "JPS: {} vs Dijkstra {}", jps.cost, oracle.cost);
+            assert_valid(&map, start, goal, &jps, connectivity);
         }
         // BFS finds a path whenever one exists, never cheaper than the optimum.
         let b = grid_search(&map, start, goal, GridAlgorithm::Bfs, connectivity, &mut NoObserver);

@@ -98,6 +98,8 @@ pub enum LaunchAction {
     Agents(Vec<f64>),
     /// A crowd on the navmesh, shown at a tick (the Crowd tab).
     Crowd(LaunchCrowd),
+    /// What the tile map's grass, sand and water cost.
+    TileCosts(crate::grid::TileCosts),
     /// Show the crowd (a run reopened) at this tick, this agent taken apart (from 0).
     CrowdAt {
         /// The tick.
@@ -265,6 +267,9 @@ impl NavlabApp {
                 navmesh.settings.display.fit_radius = *radius;
                 navmesh.wait_for_clearance();
                 navmesh.rerun();
+            }
+            LaunchAction::TileCosts(costs) => {
+                self.map.set_costs(*costs);
             }
             LaunchAction::CrowdAt { tick, agent } => {
                 let lab = &mut self.scenes.navmesh.crowd;

@@ -211,6 +211,8 @@ pub enum AlgoArg {
     Idastar,
     /// Fringe Search.
     Fringe,
+    /// Jump Point Search (8 directions, one tile cost; elsewhere it searches as A*).
+    Jps,
 }
 
 impl AlgoArg {
@@ -223,6 +225,7 @@ impl AlgoArg {
             AlgoArg::Astar => AlgorithmKind::AStar,
             AlgoArg::Idastar => AlgorithmKind::IdaStar,
             AlgoArg::Fringe => AlgorithmKind::Fringe,
+            AlgoArg::Jps => AlgorithmKind::Jps,
         }
     }
 }
@@ -424,6 +427,30 @@ pub fn parse_box(text: &str) -> Result<[Vec2; 2], String> {
         Vec2::new(a.x.min(b.x), a.y.min(b.y)),
         Vec2::new(a.x.max(b.x), a.y.max(b.y)),
     ])
+}
+
+/// Tile costs as `GRASS,SAND,WATER`, each within [`crate::grid::TileCosts::RANGE`].
+pub fn parse_tile_costs(text: &str) -> Result<crate::grid::TileCosts, String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let range = crate::grid::TileCosts::RANGE;
+    let number = |s: &str| -> Option<f64> { s.parse::<f64>().ok().filter(|v| range.contains(v)) };
+    match parts[..] {
+        [grass, sand, water] => match (number(grass), number(sand), number(water)) {
+            (Some(grass), Some(sand), Some(water)) => {
+                Ok(crate::grid::TileCosts { grass, sand, water })
+            }
+            _ => Err(format!(
+                "`{}`: each cost must be a number from {} to {}",
+                crate::input::printable(text),
+                range.start(),
+                range.end()
+            )),
+        },
+        _ => Err(format!(
+            "`{}` is not three costs: write GRASS,SAND,WATER",
+            crate::input::printable(text)
+        )),
+    }
 }
 
 pub fn parse_point(text: &str) -> Result<Vec2, String> {

@@ -138,7 +138,7 @@ pub enum Command {
         json: bool,
     },
     /// Open the window (the default when no command is given), optionally on a mesh or map file.
-    Open(OpenArgs),
+    Open(Box<OpenArgs>),
     /// Walk through A* and the funnel on an embedded mesh, one explained line per step.
     Demo {
         /// Which embedded mesh.
@@ -504,7 +504,7 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Some(command) => run(command),
-        None => run(Command::Open(OpenArgs::default())),
+        None => run(Command::Open(Box::default())),
     }
 }
 

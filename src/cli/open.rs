@@ -122,6 +122,9 @@ pub struct OpenArgs {
     /// mesh file, in its units, the mesh shrunk by it.
     #[arg(long, value_name = "R")]
     pub agent_radius: Option<f64>,
+    /// Tile map: what grass, sand and water cost to enter (one cost for all lets JPS prune).
+    #[arg(long, value_name = "GRASS,SAND,WATER", value_parser = parse_tile_costs)]
+    pub tile_costs: Option<crate::grid::TileCosts>,
     #[command(flatten)]
     pub search: OpenSearchArgs,
     /// Off-mesh links put on the navmesh as edits (see `navlab path --link`).
@@ -211,6 +214,9 @@ impl OpenArgs {
             } else {
                 LaunchAction::PlaceOnMesh { start, goal }
             });
+        }
+        if let Some(costs) = self.tile_costs {
+            actions.push(LaunchAction::TileCosts(costs));
         }
         actions.push(LaunchAction::Search(self.search.launch()));
         if self.compare {

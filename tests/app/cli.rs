@@ -1120,10 +1120,10 @@ fn compare_runs_every_algorithm_with_the_published_lengths() {
             .iter()
             .filter_map(|r| r["algorithm"].as_str())
             .collect();
-        assert_eq!(names, ["BFS", "Dijkstra", "A*", "IDA*", "Fringe"]);
+        assert_eq!(names, ["BFS", "Dijkstra", "A*", "IDA*", "Fringe", "JPS"]);
         for (row, algo) in rows
             .iter()
-            .zip(["bfs", "dijkstra", "astar", "idastar", "fringe"])
+            .zip(["bfs", "dijkstra", "astar", "idastar", "fringe", "jps"])
         {
             let length = row["length"].as_f64();
             match (algo, row["status"].as_str()) {
@@ -1167,7 +1167,7 @@ fn compare_exits_1_when_unreachable_and_2_for_bad_cells() {
     let (code, stdout, stderr) = navlab(&["compare", &map, "--from", "0,0", "--to", "4,2"]);
     assert_eq!(code, Some(1), "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 6, "{stdout}");
+    assert_eq!(lines.len(), 7, "{stdout}");
     assert!(lines[0].starts_with("algorithm"), "{stdout}");
     assert!(
         lines[1..].iter().all(|l| l.ends_with("unreachable")),

@@ -10,7 +10,7 @@ use crate::search::{ExpansionOrder, NoObserver, SearchEvent, SearchOutcome, Work
 /// One algorithm's row of the comparison.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ComparisonRow {
-    /// Algorithm name.
+    /// Algorithm name ("JPS (as A*)" where Jump Point Search's pruning does not hold).
     pub name: &'static str,
     /// How it ended.
     pub outcome: SearchOutcome,
@@ -109,7 +109,14 @@ pub fn compare_algorithms(
             // IDA* and Fringe search in passes, each under a threshold.
             let passing = algorithm.expansion_order() == ExpansionOrder::WithinThreshold;
             ComparisonRow {
-                name: algorithm.name(),
+                name: if algorithm == GridAlgorithm::Jps
+                    && !GridAlgorithm::jps_applies(map, connectivity)
+                {
+                    // Its pruning does not hold here: it searched as A* does.
+                    "JPS (as A*)"
+                } else {
+                    algorithm.name()
+                },
                 outcome: result.outcome,
                 cost: result.cost,
                 expanded: result.expanded,

@@ -5,6 +5,7 @@ pub mod bresenham;
 pub mod compare;
 pub mod document;
 pub mod free_segment;
+pub mod jps;
 pub mod map;
 pub mod movingai;
 pub mod quadtree;

@@ -1,6 +1,6 @@
 //! Search on a tile map with any of the algorithms: BFS, Dijkstra, A* (with a choice of
-//! heuristic and a weight), IDA* (with a node budget) and Fringe Search, all through the same
-//! generic, instrumented functions the navmesh uses.
+//! heuristic and a weight), IDA* (with a node budget), Fringe Search and Jump Point Search, all
+//! through the same generic, instrumented functions the navmesh uses.
 
 use super::map::{Cell, Connectivity, TileMap};
 use crate::search::{
@@ -89,11 +89,16 @@ pub enum GridAlgorithm {
         /// The estimate.
         heuristic: Heuristic,
     },
+    /// Jump Point Search ([`super::jps`]): A* over the jump points, with the octile estimate.
+    /// Its pruning holds on a map whose open tiles all cost the same, with eight directions;
+    /// elsewhere ([`GridAlgorithm::jps_applies`] false) it searches as A* with the octile
+    /// estimate.
+    Jps,
 }
 
 impl GridAlgorithm {
     /// The default settings of each algorithm, in menu order.
-    pub const ALL: [GridAlgorithm; 5] = [
+    pub const ALL: [GridAlgorithm; 6] = [
         GridAlgorithm::Bfs,
         GridAlgorithm::Dijkstra,
         GridAlgorithm::AStar {
@@ -107,7 +112,14 @@ impl GridAlgorithm {
         GridAlgorithm::Fringe {
             heuristic: Heuristic::Octile,
         },
+        GridAlgorithm::Jps,
     ];
+
+    /// True when Jump Point Search's pruning holds on `map` with `connectivity`: eight
+    /// directions, and every open tile on the map costs the same.
+    pub fn jps_applies(map: &TileMap, connectivity: Connectivity) -> bool {
+        connectivity == Connectivity::Eight && super::jps::uniform_cost(map).is_some()
+    }
 
     /// How it picks the next cell to expand (for explanations).
     pub fn expansion_order(self) -> crate::search::ExpansionOrder {
@@ -115,7 +127,7 @@ impl GridAlgorithm {
         match self {
             GridAlgorithm::Bfs => ExpansionOrder::Oldest,
             GridAlgorithm::Dijkstra => ExpansionOrder::LowestG,
-            GridAlgorithm::AStar { .. } => ExpansionOrder::LowestF,
+            GridAlgorithm::AStar { .. } | GridAlgorithm::Jps => ExpansionOrder::LowestF,
             GridAlgorithm::IdaStar { .. } | GridAlgorithm::Fringe { .. } => {
                 ExpansionOrder::WithinThreshold
             }
@@ -138,6 +150,7 @@ impl GridAlgorithm {
             GridAlgorithm::AStar { .. } => AlgorithmKind::AStar,
             GridAlgorithm::IdaStar { .. } => AlgorithmKind::IdaStar,
             GridAlgorithm::Fringe { .. } => AlgorithmKind::Fringe,
+            GridAlgorithm::Jps => AlgorithmKind::Jps,
         }
     }
 
@@ -149,6 +162,7 @@ impl GridAlgorithm {
             GridAlgorithm::AStar { .. } => "A*",
             GridAlgorithm::IdaStar { .. } => "IDA*",
             GridAlgorithm::Fringe { .. } => "Fringe",
+            GridAlgorithm::Jps => "JPS",
         }
     }
 
@@ -185,16 +199,19 @@ pub enum AlgorithmKind {
     IdaStar,
     /// Fringe Search.
     Fringe,
+    /// Jump Point Search.
+    Jps,
 }
 
 impl AlgorithmKind {
     /// All, in menu order.
-    pub const ALL: [AlgorithmKind; 5] = [
+    pub const ALL: [AlgorithmKind; 6] = [
         AlgorithmKind::Bfs,
         AlgorithmKind::Dijkstra,
         AlgorithmKind::AStar,
         AlgorithmKind::IdaStar,
         AlgorithmKind::Fringe,
+        AlgorithmKind::Jps,
     ];
 
     /// Menu name.
@@ -205,6 +222,7 @@ impl AlgorithmKind {
             AlgorithmKind::AStar => "A*",
             AlgorithmKind::IdaStar => "IDA*",
             AlgorithmKind::Fringe => "Fringe",
+            AlgorithmKind::Jps => "JPS",
         }
     }
 
@@ -221,6 +239,7 @@ impl AlgorithmKind {
             AlgorithmKind::AStar => GridAlgorithm::AStar { heuristic, weight },
             AlgorithmKind::IdaStar => GridAlgorithm::IdaStar { heuristic, budget },
             AlgorithmKind::Fringe => GridAlgorithm::Fringe { heuristic },
+            AlgorithmKind::Jps => GridAlgorithm::Jps,
         }
     }
 
@@ -233,6 +252,7 @@ impl AlgorithmKind {
             AlgorithmKind::AStar => Listing::AStar,
             AlgorithmKind::IdaStar => Listing::IdaStar,
             AlgorithmKind::Fringe => Listing::Fringe,
+            AlgorithmKind::Jps => Listing::Jps,
         }
     }
 
@@ -241,9 +261,13 @@ impl AlgorithmKind {
         matches!(self, AlgorithmKind::IdaStar | AlgorithmKind::Fringe)
     }
 
-    /// True for the algorithms that use an estimate (A*, IDA*, Fringe Search).
+    /// True for the algorithms whose estimate can be chosen (A*, IDA*, Fringe Search; JPS
+    /// keeps the octile one its pruning assumes).
     pub fn uses_heuristic(self) -> bool {
-        !matches!(self, AlgorithmKind::Bfs | AlgorithmKind::Dijkstra)
+        !matches!(
+            self,
+            AlgorithmKind::Bfs | AlgorithmKind::Dijkstra | AlgorithmKind::Jps
+        )
     }
 }
 
@@ -423,6 +447,22 @@ pub fn grid_search_with_scratch<O: Observer<SearchEvent>>(
             is_goal,
             observer,
         ),
+        GridAlgorithm::Jps => match super::jps::uniform_cost(map) {
+            Some(step) if connectivity == Connectivity::Eight => {
+                let mut found = super::jps::jps(&mut scratch.astar, map, s, t, step, observer);
+                found.path = super::jps::fill_in(map, &found.path);
+                found
+            }
+            _ => astar_with_scratch(
+                &mut scratch.astar,
+                n,
+                s,
+                successors,
+                estimate(Heuristic::Octile, 1.0),
+                is_goal,
+                observer,
+            ),
+        },
     };
     GridPath {
         outcome: result.outcome,

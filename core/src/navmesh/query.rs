@@ -309,7 +309,10 @@ impl<O: Observer<SearchEvent>, T: Observer<SearchEvent>> Observer<SearchEvent>
                 node: t(node),
                 cut_off,
             },
-            other @ (SearchEvent::Finished { .. } | SearchEvent::IterationStarted { .. }) => other,
+            // A navmesh search scans no grid.
+            other @ (SearchEvent::Finished { .. }
+            | SearchEvent::IterationStarted { .. }
+            | SearchEvent::Jumped { .. }) => other,
         };
         self.inner.event(mapped);
     }

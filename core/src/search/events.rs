@@ -18,6 +18,13 @@ pub trait Observer<E> {
     fn stop(&self) -> bool {
         false
     }
+
+    /// Whether the observer wants the steps a search reports only to explain itself (Jump
+    /// Point Search's scans), which cost time to work out. True unless it ignores every step.
+    #[inline(always)]
+    fn wants_detail(&self) -> bool {
+        true
+    }
 }
 
 /// Steps a recording keeps at most: the window's animation and the CLI's `--steps`,
@@ -31,6 +38,11 @@ pub struct NoObserver;
 impl<E> Observer<E> for NoObserver {
     #[inline(always)]
     fn event(&mut self, _event: E) {}
+
+    #[inline(always)]
+    fn wants_detail(&self) -> bool {
+        false
+    }
 }
 
 /// Records every event, in order: the trace the app replays.
@@ -51,6 +63,10 @@ impl<E: Clone, A: Observer<E>, B: Observer<E>> Observer<E> for Both<'_, A, B> {
 
     fn stop(&self) -> bool {
         self.0.stop() || self.1.stop()
+    }
+
+    fn wants_detail(&self) -> bool {
+        self.0.wants_detail() || self.1.wants_detail()
     }
 }
 
@@ -88,6 +104,10 @@ impl<O: Observer<SearchEvent>> Observer<SearchEvent> for WorkLimit<'_, O> {
 
     fn stop(&self) -> bool {
         self.left == 0 || self.inner.stop()
+    }
+
+    fn wants_detail(&self) -> bool {
+        self.inner.wants_detail()
     }
 }
 
@@ -175,6 +195,21 @@ pub enum SearchEvent {
         /// was). The smallest over a pass's back-ups is the next pass's threshold.
         cut_off: Option<f64>,
     },
+    /// Jump Point Search: a scan from a jump point in one direction (`dx`, `dy`, each -1, 0
+    /// or 1; y grows downward) ended at `to`, for the reason `stop`.
+    Jumped {
+        /// The jump point scanned from.
+        from: usize,
+        /// Where the scan ended: the jump point found, or the last open cell before a wall or
+        /// the map's edge.
+        to: usize,
+        /// The direction across.
+        dx: i8,
+        /// The direction down.
+        dy: i8,
+        /// Why it stopped there.
+        stop: JumpStop,
+    },
     /// The search ended.
     Finished {
         /// How it ended.
@@ -182,6 +217,44 @@ pub enum SearchEvent {
         /// The cost of the path found (the goal's g); infinite unless found.
         cost: f64,
     },
+}
+
+/// Why a scan of Jump Point Search stopped ([`SearchEvent::Jumped`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum JumpStop {
+    /// It reached the goal: a jump point.
+    Goal,
+    /// A forced neighbour: the wall `wall`, beside the cell the scan came from, means the open
+    /// cell `forced` beside this one is reached more cheaply through it: a jump point.
+    Forced {
+        /// The open cell beside the jump point.
+        forced: usize,
+        /// The blocked cell beside the one before.
+        wall: usize,
+    },
+    /// A diagonal scan stopped because a straight scan from here finds the jump point `ahead`.
+    Turn {
+        /// The jump point the straight scan found.
+        ahead: usize,
+    },
+    /// A wall or the map's edge: nothing to jump to this way.
+    Blocked,
+}
+
+/// The compass name of a grid direction (y grows downward, so -1 is north).
+pub fn compass(dx: i8, dy: i8) -> &'static str {
+    match (dx.signum(), dy.signum()) {
+        (1, 0) => "east",
+        (-1, 0) => "west",
+        (0, -1) => "north",
+        (0, 1) => "south",
+        (1, -1) => "north-east",
+        (-1, -1) => "north-west",
+        (1, 1) => "south-east",
+        (-1, 1) => "south-west",
+        _ => "nowhere",
+    }
 }
 
 /// Which node a search expands next: what the explanation of an expansion gives as the reason.
@@ -287,6 +360,41 @@ impl SearchEvent {
                     "the later list becomes the now list"
                 }
             ),
+            SearchEvent::Jumped {
+                from,
+                to,
+                dx,
+                dy,
+                stop,
+            } => {
+                let way = compass(dx, dy);
+                match stop {
+                    JumpStop::Goal => format!(
+                        "scan {way} from {} reaches the goal at {}: a jump point",
+                        name(from),
+                        name(to)
+                    ),
+                    JumpStop::Forced { forced, wall } => format!(
+                        "scan {way} from {} stops at {}: a forced neighbour at {} (the wall at {} opens a shorter way through {}): a jump point",
+                        name(from),
+                        name(to),
+                        name(forced),
+                        name(wall),
+                        name(to)
+                    ),
+                    JumpStop::Turn { ahead } => format!(
+                        "scan {way} from {} stops at {}: a straight scan from it finds the jump point {}: a jump point",
+                        name(from),
+                        name(to),
+                        name(ahead)
+                    ),
+                    JumpStop::Blocked => format!(
+                        "scan {way} from {} ends at {}: a wall or the edge beyond, no jump point this way",
+                        name(from),
+                        name(to)
+                    ),
+                }
+            }
             SearchEvent::Deferred { node, f } => format!(
                 "{} has f = {f:.2} above the threshold: move it to the later list",
                 name(node)

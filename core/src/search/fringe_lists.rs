@@ -98,7 +98,8 @@ impl FringeLists {
             }
             SearchEvent::Finished { .. }
             | SearchEvent::Backtracked { .. }
-            | SearchEvent::CutOff { .. } => {}
+            | SearchEvent::CutOff { .. }
+            | SearchEvent::Jumped { .. } => {}
         }
     }
 

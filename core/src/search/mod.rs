@@ -21,8 +21,8 @@ pub use astar::{AStarScratch, astar, astar_with_scratch};
 pub use bfs::bfs;
 pub use dijkstra::dijkstra;
 pub use events::{
-    ExpansionOrder, MAX_RECORDED_STEPS, NoObserver, Observer, SearchEvent, SearchOutcome,
-    SearchResult, WorkLimit,
+    ExpansionOrder, JumpStop, MAX_RECORDED_STEPS, NoObserver, Observer, SearchEvent, SearchOutcome,
+    SearchResult, WorkLimit, compass,
 };
 pub use expansion_steps::ExpansionSteps;
 pub use fringe::{FringeScratch, fringe, fringe_with_scratch};

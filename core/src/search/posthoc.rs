@@ -131,6 +131,18 @@ pub fn export(
                     node,
                 ));
             }
+            SearchEvent::Jumped {
+                from,
+                to,
+                dx,
+                dy,
+                stop,
+            } => {
+                out.push(with_place(
+                    json!({"type": "jumping", "id": to, "pId": from, "dx": dx, "dy": dy, "stop": stop}),
+                    to,
+                ));
+            }
             SearchEvent::Backtracked { node, .. } => {
                 if open_expansion == Some(node) {
                     open_expansion = None;

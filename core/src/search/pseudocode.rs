@@ -2,7 +2,7 @@
 //! step executes, with the values it touches: what a pseudocode panel lights and what
 //! `navlab pseudocode` prints.
 
-use super::events::{SearchEvent, SearchOutcome};
+use super::events::{JumpStop, SearchEvent, SearchOutcome};
 use super::funnel::{FunnelEvent, Side};
 
 /// An algorithm with a listing.
@@ -20,6 +20,8 @@ pub enum Listing {
     IdaStar,
     /// Fringe Search.
     Fringe,
+    /// Jump Point Search on a grid.
+    Jps,
     /// The funnel (string pulling through a corridor's portals).
     Funnel,
     /// Polyanya, the exact shortest path on a navmesh (its steps are placed by
@@ -219,6 +221,22 @@ const POLYANYA: &[&str] = &[
     "(the node budget spent: stop)",
 ];
 
+const JPS: &[&str] = &[
+    "d(s, s) = 0; give s the priority f = h(s), the octile distance to e",
+    "while a jump point has a priority:",
+    "    take the jump point v with the lowest priority f",
+    "    if v = e (the goal): the path is found: follow the parents back from e; stop",
+    "    for each direction δ kept at v: all eight at s; else on as v was reached (and its two sides if diagonal), and towards each forced neighbour of v:",
+    "        scan from v along δ, cell by cell (going diagonally, scan straight along both sides at each cell)",
+    "        a wall or the map's edge ends the scan: no jump point this way",
+    "        the scan stops at a jump point j: the goal, a cell with a forced neighbour, or (diagonally) a cell whose straight scan finds one",
+    "        k = d(s, v) + the octile length from v to j",
+    "        if k < d(s, j): d(s, j) = k; parent(j) = v; give j the priority f = k + h(j)",
+    "    mark v visited",
+    "no jump point has a priority left: there is no path; stop",
+    "(the budget of visits spent, when one is set: stop)",
+];
+
 const PURSUIT: &[&str] = &[
     "at every steering update, for each mob:",
     "    if a ray from the mob to the kitten crosses no wall (Bresenham):",
@@ -255,13 +273,14 @@ const LEVEL_BUILD: &[&str] = &[
 
 impl Listing {
     /// Every listing, in the order `navlab pseudocode` lists them.
-    pub const ALL: [Listing; 10] = [
+    pub const ALL: [Listing; 11] = [
         Listing::AStar,
         Listing::NavmeshAStar,
         Listing::Bfs,
         Listing::Dijkstra,
         Listing::IdaStar,
         Listing::Fringe,
+        Listing::Jps,
         Listing::Funnel,
         Listing::Polyanya,
         Listing::Pursuit,
@@ -277,6 +296,7 @@ impl Listing {
             Listing::Dijkstra => "dijkstra",
             Listing::IdaStar => "idastar",
             Listing::Fringe => "fringe",
+            Listing::Jps => "jps",
             Listing::Funnel => "funnel",
             Listing::Polyanya => "polyanya",
             Listing::Pursuit => "pursuit",
@@ -298,6 +318,7 @@ impl Listing {
             Listing::Dijkstra => "Dijkstra",
             Listing::IdaStar => "IDA*",
             Listing::Fringe => "Fringe Search",
+            Listing::Jps => "Jump Point Search",
             Listing::Funnel => "The funnel",
             Listing::Polyanya => "Polyanya (the shortest path)",
             Listing::Pursuit => "The pursuit's rules",
@@ -314,6 +335,7 @@ impl Listing {
             Listing::Dijkstra => DIJKSTRA,
             Listing::IdaStar => IDASTAR,
             Listing::Fringe => FRINGE,
+            Listing::Jps => JPS,
             Listing::Funnel => FUNNEL,
             Listing::Polyanya => POLYANYA,
             Listing::Pursuit => PURSUIT,
@@ -335,7 +357,7 @@ impl Listing {
     pub fn expansion_line(self) -> Option<usize> {
         match self {
             Listing::AStar | Listing::NavmeshAStar => Some(5),
-            Listing::Bfs | Listing::Dijkstra => Some(3),
+            Listing::Bfs | Listing::Dijkstra | Listing::Jps => Some(3),
             Listing::IdaStar => Some(4),
             Listing::Fringe => Some(6),
             Listing::Funnel => None,
@@ -539,6 +561,74 @@ impl Listing {
                 SearchOutcome::Found => LitLine::new(7).number("g(e)", cost),
                 SearchOutcome::Unreachable => LitLine::new(12),
                 SearchOutcome::BudgetExceeded => LitLine::new(14),
+            },
+            // Jump Point Search.
+            (
+                Jps,
+                SearchEvent::Opened {
+                    node,
+                    parent: None,
+                    h,
+                    ..
+                },
+            ) => LitLine::new(1)
+                .with("s", name(node))
+                .number("h(s)", h)
+                .number("f", h),
+            (Jps, SearchEvent::Expanded { node, g, h }) => LitLine::new(3)
+                .with("v", name(node))
+                .number("d(s, v)", g)
+                .number("h(v)", h)
+                .number("f", g + h),
+            (
+                Jps,
+                SearchEvent::Jumped {
+                    from,
+                    to,
+                    dx,
+                    dy,
+                    stop,
+                },
+            ) => {
+                let lit = LitLine::new(if stop == JumpStop::Blocked { 7 } else { 8 })
+                    .with("v", name(from))
+                    .with("δ", super::events::compass(dx, dy));
+                match stop {
+                    JumpStop::Blocked => lit.with("last open cell", name(to)),
+                    JumpStop::Goal => lit.with("j", name(to)).with("why", "the goal"),
+                    JumpStop::Forced { forced, wall } => lit
+                        .with("j", name(to))
+                        .with("forced neighbour", name(forced))
+                        .with("wall", name(wall)),
+                    JumpStop::Turn { ahead } => lit
+                        .with("j", name(to))
+                        .with("straight scan finds", name(ahead)),
+                }
+            }
+            (
+                Jps,
+                SearchEvent::Opened {
+                    node,
+                    parent: Some(parent),
+                    g,
+                    h,
+                },
+            )
+            | (
+                Jps,
+                SearchEvent::Improved {
+                    node, parent, g, h, ..
+                },
+            ) => LitLine::new(10)
+                .with("j", name(node))
+                .with("v", name(parent))
+                .number("k", g)
+                .number("h(j)", h)
+                .number("f", g + h),
+            (Jps, SearchEvent::Finished { outcome, cost }) => match outcome {
+                SearchOutcome::Found => LitLine::new(4).number("d(s, e)", cost),
+                SearchOutcome::Unreachable => LitLine::new(12),
+                SearchOutcome::BudgetExceeded => LitLine::new(13),
             },
             // Steps this algorithm does not take.
             _ => return None,

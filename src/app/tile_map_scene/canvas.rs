@@ -301,6 +301,16 @@ impl TileMapScene {
             AlgorithmKind::Dijkstra | AlgorithmKind::AStar => {
                 rows.push(LegendRow::fill(OPEN, "open: the frontier"))
             }
+            AlgorithmKind::Jps => {
+                rows.push(LegendRow::fill(OPEN, "open: jump points found"));
+                rows.push(LegendRow::line(SCAN, 2.0, "a scan of this expansion"));
+                rows.push(LegendRow::line(SCAN_BLOCKED, 2.0, "a scan that met a wall"));
+                rows.push(LegendRow::line(
+                    FORCED,
+                    2.0,
+                    "forced neighbour (ringed), its wall (crossed)",
+                ));
+            }
         }
         rows.push(LegendRow::fill(
             CLOSED,
@@ -395,6 +405,10 @@ impl TileMapScene {
                     | SearchEvent::Expanded { node, .. }
                     | SearchEvent::Deferred { node, .. }
                     | SearchEvent::CutOff { node, .. } => cells.push(map.cell(node)),
+                    SearchEvent::Jumped { from, to, .. } => {
+                        cells.push(map.cell(from));
+                        cells.push(map.cell(to));
+                    }
                     SearchEvent::Finished { .. } => return None,
                     SearchEvent::IterationStarted { .. } | SearchEvent::Backtracked { .. } => {}
                 }
@@ -450,6 +464,7 @@ impl TileMapScene {
                 .collect();
             painter.add(egui::Shape::line(points, Stroke::new(3.0, IDA_PATH)));
         }
+        self.paint_scans(painter, view, map.width());
         if let Some((x, y)) = self.next_to_expand() {
             let cell = Rect::from_min_max(
                 view.screen_from_world(Vec2::new(x as f64, y as f64)),
@@ -490,6 +505,63 @@ impl TileMapScene {
     }
 }
 
+impl TileMapScene {
+    /// Jump Point Search's scans of the expansion shown (from its expansion to the step shown):
+    /// each as an arrow from the jump point to where it stopped, a forced neighbour ringed and
+    /// the wall that forces it crossed.
+    fn paint_scans(&self, painter: &egui::Painter, view: View, width: usize) {
+        use crate::search::JumpStop;
+        let events = &self.search.events;
+        let upto = self.search.replay.cursor().min(events.len());
+        let Some(recent) = events.get(..upto) else {
+            return;
+        };
+        let since = recent
+            .iter()
+            .rposition(|e| matches!(e, SearchEvent::Expanded { .. }))
+            .map_or(0, |k| k + 1);
+        let width = width.max(1);
+        let centre = |i: usize| {
+            view.screen_from_world(Vec2::new(
+                (i % width) as f64 + 0.5,
+                (i / width) as f64 + 0.5,
+            ))
+        };
+        let size = (view.camera.scale as f32 * 0.35).clamp(3.0, 10.0);
+        for event in recent.get(since..).unwrap_or_default() {
+            let SearchEvent::Jumped { from, to, stop, .. } = *event else {
+                continue;
+            };
+            let colour = if stop == JumpStop::Blocked {
+                SCAN_BLOCKED
+            } else {
+                SCAN
+            };
+            let (a, b) = (centre(from), centre(to));
+            let stroke = Stroke::new(2.0, colour);
+            painter.line_segment([a, b], stroke);
+            // A head of a fixed size (egui's arrow scales its head with the length).
+            let along = (b - a).normalized();
+            if along.is_finite() {
+                let back = b - along * size * 1.4;
+                let across = egui::vec2(-along.y, along.x) * size * 0.7;
+                painter.line_segment([b, back + across], stroke);
+                painter.line_segment([b, back - across], stroke);
+            }
+            if let JumpStop::Forced { forced, wall } = stop {
+                painter.circle_stroke(centre(forced), size, Stroke::new(2.0, FORCED));
+                let w = centre(wall);
+                let d = egui::vec2(size, size) * 0.8;
+                painter.line_segment([w - d, w + d], Stroke::new(2.0, FORCED));
+                painter.line_segment(
+                    [w + egui::vec2(d.x, -d.y), w - egui::vec2(d.x, -d.y)],
+                    Stroke::new(2.0, FORCED),
+                );
+            }
+        }
+    }
+}
+
 /// The radius the start and goal markers are drawn with: most of a cell, at least a few pixels
 /// so that they can be seen (and grabbed) on a large map.
 fn marker_radius(view: View) -> f32 {
@@ -510,3 +582,8 @@ const PATH_CELL: Color32 = Color32::from_rgb(255, 150, 40);
 const FOUND_PATH: Color32 = Color32::from_rgb(255, 230, 120);
 /// IDA*'s path (its stack).
 const IDA_PATH: Color32 = Color32::from_rgb(250, 110, 200);
+/// A scan of Jump Point Search that found a jump point, one that met a wall, and a forced
+/// neighbour with its wall.
+const SCAN: Color32 = Color32::from_rgb(120, 230, 255);
+const SCAN_BLOCKED: Color32 = Color32::from_rgb(150, 150, 160);
+const FORCED: Color32 = Color32::from_rgb(255, 90, 200);

@@ -228,8 +228,27 @@ impl TileMapScene {
         });
         ui.checkbox(&mut options.legend, "Legend")
             .on_hover_text("What the colours on the map mean, at the canvas's bottom left");
-        ui.label("Tile costs");
         let mut costs = map.map.costs;
+        if options.algorithm == AlgorithmKind::Jps
+            && !crate::grid::GridAlgorithm::jps_applies(&map.map, options.connectivity)
+        {
+            let why = if options.connectivity == Connectivity::Four {
+                "JPS prunes moves in eight directions: with four it searches as A*."
+            } else {
+                "JPS's pruning needs every open tile to cost the same: on this map the tiles cost differently, so it searches as A*."
+            };
+            ui.colored_label(ui.visuals().warn_fg_color, why);
+            if options.connectivity == Connectivity::Eight
+                && ui
+                    .button("Every tile costs as grass")
+                    .on_hover_text("Set the sand and water costs to grass's, so that JPS prunes")
+                    .clicked()
+            {
+                costs.sand = costs.grass;
+                costs.water = costs.grass;
+            }
+        }
+        ui.label("Tile costs");
         for (label, value) in [
             ("Grass", &mut costs.grass),
             ("Sand", &mut costs.sand),
