@@ -447,10 +447,10 @@ pub fn grid_search_with_scratch<O: Observer<SearchEvent>>(
             is_goal,
             observer,
         ),
-        GridAlgorithm::Jps => match super::jps::uniform_cost(map) {
-            Some(step) if connectivity == Connectivity::Eight => {
-                let mut found = super::jps::jps(&mut scratch.astar, map, s, t, step, observer);
-                found.path = super::jps::fill_in(map, &found.path);
+        GridAlgorithm::Jps => match super::jps::JpsGrid::new(map) {
+            Some(grid) if connectivity == Connectivity::Eight => {
+                let mut found = grid.search(&mut scratch.astar, start, goal, observer);
+                found.path = grid.fill_in(&found.path);
                 found
             }
             _ => astar_with_scratch(
