@@ -255,6 +255,16 @@ proptest! {
                 "JPS: {} vs Dijkstra {}", jps.cost, oracle.cost);
             assert_valid(&map, start, goal, &jps, connectivity);
         }
+        // Greedy best-first finds a path whenever one exists, a legal one, never cheaper than
+        // the optimum.
+        for heuristic in Heuristic::ALL {
+            let g = grid_search(&map, start, goal, GridAlgorithm::BestFirst { heuristic }, connectivity, &mut NoObserver);
+            prop_assert_eq!(g.outcome, oracle.outcome, "best-first {:?}", heuristic);
+            if g.outcome == SearchOutcome::Found {
+                prop_assert!(g.cost >= oracle.cost - 1e-9);
+                assert_valid(&map, start, goal, &g, connectivity);
+            }
+        }
         // BFS finds a path whenever one exists, never cheaper than the optimum.
         let b = grid_search(&map, start, goal, GridAlgorithm::Bfs, connectivity, &mut NoObserver);
         prop_assert_eq!(b.outcome, oracle.outcome);
@@ -271,7 +281,8 @@ proptest! {
 
     /// The open list replayed from a search's events (`Frontier`) names, before every
     /// expansion, the node the search then expands: the order the window shows is the
-    /// algorithm's own, ties included. A* with admissible and inflated heuristics, Dijkstra, BFS.
+    /// algorithm's own, ties included. A* with admissible and inflated heuristics, Dijkstra, BFS,
+    /// greedy best-first and Jump Point Search.
     #[test]
     fn the_frontier_head_is_the_next_node_expanded((map, start, goal, eight) in random_map()) {
         let connectivity = if eight { Connectivity::Eight } else { Connectivity::Four };
@@ -282,6 +293,9 @@ proptest! {
             GridAlgorithm::AStar { heuristic: Heuristic::Zero, weight: 1.0 },
             GridAlgorithm::Dijkstra,
             GridAlgorithm::Bfs,
+            GridAlgorithm::BestFirst { heuristic: Heuristic::Octile },
+            GridAlgorithm::BestFirst { heuristic: Heuristic::Manhattan },
+            GridAlgorithm::Jps,
         ] {
             let mut trace = Vec::new();
             grid_search(&map, start, goal, algorithm, connectivity, &mut trace);

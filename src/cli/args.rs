@@ -213,6 +213,8 @@ pub enum AlgoArg {
     Fringe,
     /// Jump Point Search (8 directions, one tile cost; elsewhere it searches as A*).
     Jps,
+    /// Greedy best-first search (lowest estimate first; a path, not the cheapest).
+    BestFirst,
 }
 
 impl AlgoArg {
@@ -226,6 +228,7 @@ impl AlgoArg {
             AlgoArg::Idastar => AlgorithmKind::IdaStar,
             AlgoArg::Fringe => AlgorithmKind::Fringe,
             AlgoArg::Jps => AlgorithmKind::Jps,
+            AlgoArg::BestFirst => AlgorithmKind::BestFirst,
         }
     }
 }

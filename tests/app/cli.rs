@@ -1120,17 +1120,33 @@ fn compare_runs_every_algorithm_with_the_published_lengths() {
             .iter()
             .filter_map(|r| r["algorithm"].as_str())
             .collect();
-        assert_eq!(names, ["BFS", "Dijkstra", "A*", "IDA*", "Fringe", "JPS"]);
-        for (row, algo) in rows
-            .iter()
-            .zip(["bfs", "dijkstra", "astar", "idastar", "fringe", "jps"])
-        {
+        assert_eq!(
+            names,
+            [
+                "BFS",
+                "Dijkstra",
+                "A*",
+                "IDA*",
+                "Fringe",
+                "JPS",
+                "Best-first"
+            ]
+        );
+        for (row, algo) in rows.iter().zip([
+            "bfs",
+            "dijkstra",
+            "astar",
+            "idastar",
+            "fringe",
+            "jps",
+            "best-first",
+        ]) {
             let length = row["length"].as_f64();
             match (algo, row["status"].as_str()) {
                 ("idastar", Some("budget_exceeded")) => assert_eq!(length, None),
-                ("bfs", Some("found")) => {
+                ("bfs" | "best-first", Some("found")) => {
                     let got = length.expect("a length");
-                    assert!(got >= s.optimal - 1e-4, "line {}: BFS {got}", s.line);
+                    assert!(got >= s.optimal - 1e-4, "line {}: {algo} {got}", s.line);
                 }
                 (_, Some("found")) => {
                     let got = length.expect("a length");
@@ -1167,7 +1183,7 @@ fn compare_exits_1_when_unreachable_and_2_for_bad_cells() {
     let (code, stdout, stderr) = navlab(&["compare", &map, "--from", "0,0", "--to", "4,2"]);
     assert_eq!(code, Some(1), "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 7, "{stdout}");
+    assert_eq!(lines.len(), 8, "{stdout}");
     assert!(lines[0].starts_with("algorithm"), "{stdout}");
     assert!(
         lines[1..].iter().all(|l| l.ends_with("unreachable")),

@@ -526,7 +526,7 @@ fn compare_all_fills_the_table_for_every_algorithm() {
         .comparison
         .clone()
         .expect("compared");
-    assert_eq!(rows.len(), 6);
+    assert_eq!(rows.len(), 7);
     let dijkstra = rows
         .iter()
         .find(|r| r.name == "Dijkstra")
@@ -687,7 +687,15 @@ fn the_c_key_compares_all() {
     // The built-in map has sand and water: JPS's pruning does not hold, it searches as A*.
     assert_eq!(
         names,
-        ["BFS", "Dijkstra", "A*", "IDA*", "Fringe", "JPS (as A*)"]
+        [
+            "BFS",
+            "Dijkstra",
+            "A*",
+            "IDA*",
+            "Fringe",
+            "JPS (as A*)",
+            "Best-first"
+        ]
     );
 }
 

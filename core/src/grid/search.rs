@@ -89,6 +89,12 @@ pub enum GridAlgorithm {
         /// The estimate.
         heuristic: Heuristic,
     },
+    /// Greedy best-first search: the open cell with the lowest estimate first; finds a path
+    /// whenever there is one, not the cheapest.
+    BestFirst {
+        /// The estimate.
+        heuristic: Heuristic,
+    },
     /// Jump Point Search ([`super::jps`]): A* over the jump points, with the octile estimate.
     /// Its pruning holds on a map whose open tiles all cost the same, with eight directions;
     /// elsewhere ([`GridAlgorithm::jps_applies`] false) it searches as A* with the octile
@@ -98,7 +104,7 @@ pub enum GridAlgorithm {
 
 impl GridAlgorithm {
     /// The default settings of each algorithm, in menu order.
-    pub const ALL: [GridAlgorithm; 6] = [
+    pub const ALL: [GridAlgorithm; 7] = [
         GridAlgorithm::Bfs,
         GridAlgorithm::Dijkstra,
         GridAlgorithm::AStar {
@@ -113,6 +119,9 @@ impl GridAlgorithm {
             heuristic: Heuristic::Octile,
         },
         GridAlgorithm::Jps,
+        GridAlgorithm::BestFirst {
+            heuristic: Heuristic::Octile,
+        },
     ];
 
     /// True when Jump Point Search's pruning holds on `map` with `connectivity`: eight
@@ -126,6 +135,7 @@ impl GridAlgorithm {
         use crate::search::ExpansionOrder;
         match self {
             GridAlgorithm::Bfs => ExpansionOrder::Oldest,
+            GridAlgorithm::BestFirst { .. } => ExpansionOrder::LowestH,
             GridAlgorithm::Dijkstra => ExpansionOrder::LowestG,
             GridAlgorithm::AStar { .. } | GridAlgorithm::Jps => ExpansionOrder::LowestF,
             GridAlgorithm::IdaStar { .. } | GridAlgorithm::Fringe { .. } => {
@@ -151,6 +161,7 @@ impl GridAlgorithm {
             GridAlgorithm::IdaStar { .. } => AlgorithmKind::IdaStar,
             GridAlgorithm::Fringe { .. } => AlgorithmKind::Fringe,
             GridAlgorithm::Jps => AlgorithmKind::Jps,
+            GridAlgorithm::BestFirst { .. } => AlgorithmKind::BestFirst,
         }
     }
 
@@ -163,13 +174,14 @@ impl GridAlgorithm {
             GridAlgorithm::IdaStar { .. } => "IDA*",
             GridAlgorithm::Fringe { .. } => "Fringe",
             GridAlgorithm::Jps => "JPS",
+            GridAlgorithm::BestFirst { .. } => "Best-first",
         }
     }
 
     /// True when the algorithm returns a cheapest path (with an admissible heuristic).
     pub fn is_optimal(self) -> bool {
         match self {
-            GridAlgorithm::Bfs => false,
+            GridAlgorithm::Bfs | GridAlgorithm::BestFirst { .. } => false,
             GridAlgorithm::AStar { weight, .. } => weight <= 1.0,
             _ => true,
         }
@@ -201,17 +213,20 @@ pub enum AlgorithmKind {
     Fringe,
     /// Jump Point Search.
     Jps,
+    /// Greedy best-first search.
+    BestFirst,
 }
 
 impl AlgorithmKind {
     /// All, in menu order.
-    pub const ALL: [AlgorithmKind; 6] = [
+    pub const ALL: [AlgorithmKind; 7] = [
         AlgorithmKind::Bfs,
         AlgorithmKind::Dijkstra,
         AlgorithmKind::AStar,
         AlgorithmKind::IdaStar,
         AlgorithmKind::Fringe,
         AlgorithmKind::Jps,
+        AlgorithmKind::BestFirst,
     ];
 
     /// Menu name.
@@ -223,6 +238,7 @@ impl AlgorithmKind {
             AlgorithmKind::IdaStar => "IDA*",
             AlgorithmKind::Fringe => "Fringe",
             AlgorithmKind::Jps => "JPS",
+            AlgorithmKind::BestFirst => "Best-first",
         }
     }
 
@@ -240,6 +256,7 @@ impl AlgorithmKind {
             AlgorithmKind::IdaStar => GridAlgorithm::IdaStar { heuristic, budget },
             AlgorithmKind::Fringe => GridAlgorithm::Fringe { heuristic },
             AlgorithmKind::Jps => GridAlgorithm::Jps,
+            AlgorithmKind::BestFirst => GridAlgorithm::BestFirst { heuristic },
         }
     }
 
@@ -253,6 +270,7 @@ impl AlgorithmKind {
             AlgorithmKind::IdaStar => Listing::IdaStar,
             AlgorithmKind::Fringe => Listing::Fringe,
             AlgorithmKind::Jps => Listing::Jps,
+            AlgorithmKind::BestFirst => Listing::BestFirst,
         }
     }
 
@@ -261,8 +279,8 @@ impl AlgorithmKind {
         matches!(self, AlgorithmKind::IdaStar | AlgorithmKind::Fringe)
     }
 
-    /// True for the algorithms whose estimate can be chosen (A*, IDA*, Fringe Search; JPS
-    /// keeps the octile one its pruning assumes).
+    /// True for the algorithms whose estimate can be chosen (A*, IDA*, Fringe Search,
+    /// best-first; JPS keeps the octile one its pruning assumes).
     pub fn uses_heuristic(self) -> bool {
         !matches!(
             self,
@@ -440,6 +458,14 @@ pub fn grid_search_with_scratch<O: Observer<SearchEvent>>(
         ),
         GridAlgorithm::Fringe { heuristic } => fringe_with_scratch(
             &mut scratch.fringe,
+            n,
+            s,
+            successors,
+            estimate(heuristic, 1.0),
+            is_goal,
+            observer,
+        ),
+        GridAlgorithm::BestFirst { heuristic } => crate::search::best_first(
             n,
             s,
             successors,

@@ -266,6 +266,8 @@ pub enum ExpansionOrder {
     LowestG,
     /// The node that has waited longest (breadth-first search).
     Oldest,
+    /// The open node with the lowest h, the estimate alone (greedy best-first search).
+    LowestH,
     /// The next node in order whose f is within the threshold (IDA*, Fringe Search).
     WithinThreshold,
 }
@@ -289,6 +291,9 @@ impl SearchEvent {
             ExpansionOrder::Oldest => {
                 format!("expand {node}, the one that has waited longest (g = {g:.2})")
             }
+            ExpansionOrder::LowestH => format!(
+                "expand {node}, the open one that looks nearest the goal: the lowest h (h = {h:.2}; g = {g:.2} plays no part)"
+            ),
             ExpansionOrder::WithinThreshold => format!(
                 "expand {node}, next in order with f = {:.2} within the threshold (g = {g:.2})",
                 g + h

@@ -98,6 +98,10 @@ impl Frontier {
                     .then(b.pushed.cmp(&a.pushed))
             },
             ExpansionOrder::Oldest => |a, b| a.pushed.cmp(&b.pushed),
+            // Greedy best-first search: the lowest h, newest first among equals.
+            ExpansionOrder::LowestH => {
+                |a, b| f_key(a.h).cmp(&f_key(b.h)).then(b.pushed.cmp(&a.pushed))
+            }
             ExpansionOrder::WithinThreshold => return None,
         };
         // The best `n` in one pass, without copying the whole list (the window asks every frame).

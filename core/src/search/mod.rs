@@ -2,6 +2,7 @@
 //! event so that a user interface can record and replay them.
 
 pub mod astar;
+pub mod best_first;
 pub mod bfs;
 pub mod dijkstra;
 pub mod events;
@@ -18,6 +19,7 @@ pub mod replay;
 pub mod round_funnel;
 
 pub use astar::{AStarScratch, astar, astar_with_scratch};
+pub use best_first::best_first;
 pub use bfs::bfs;
 pub use dijkstra::dijkstra;
 pub use events::{

@@ -22,6 +22,8 @@ pub enum Listing {
     Fringe,
     /// Jump Point Search on a grid.
     Jps,
+    /// Greedy best-first search.
+    BestFirst,
     /// The funnel (string pulling through a corridor's portals).
     Funnel,
     /// Polyanya, the exact shortest path on a navmesh (its steps are placed by
@@ -237,6 +239,18 @@ const JPS: &[&str] = &[
     "(the budget of visits spent, when one is set: stop)",
 ];
 
+const BEST_FIRST: &[&str] = &[
+    "give s the priority h(s); s is open",
+    "while a node is open:",
+    "    take the open node v with the lowest h (the cost so far plays no part)",
+    "    if v = e (the goal): the path is found: follow the parents back from e; stop",
+    "    for each neighbour v' of v never reached before:",
+    "        parent(v') = v; give v' the priority h(v'); v' is open",
+    "    v is closed",
+    "no node is open: there is no path; stop",
+    "(the budget of visits spent, when one is set: stop)",
+];
+
 const PURSUIT: &[&str] = &[
     "at every steering update, for each mob:",
     "    if a ray from the mob to the kitten crosses no wall (Bresenham):",
@@ -273,7 +287,7 @@ const LEVEL_BUILD: &[&str] = &[
 
 impl Listing {
     /// Every listing, in the order `navlab pseudocode` lists them.
-    pub const ALL: [Listing; 11] = [
+    pub const ALL: [Listing; 12] = [
         Listing::AStar,
         Listing::NavmeshAStar,
         Listing::Bfs,
@@ -281,6 +295,7 @@ impl Listing {
         Listing::IdaStar,
         Listing::Fringe,
         Listing::Jps,
+        Listing::BestFirst,
         Listing::Funnel,
         Listing::Polyanya,
         Listing::Pursuit,
@@ -297,6 +312,7 @@ impl Listing {
             Listing::IdaStar => "idastar",
             Listing::Fringe => "fringe",
             Listing::Jps => "jps",
+            Listing::BestFirst => "best-first",
             Listing::Funnel => "funnel",
             Listing::Polyanya => "polyanya",
             Listing::Pursuit => "pursuit",
@@ -319,6 +335,7 @@ impl Listing {
             Listing::IdaStar => "IDA*",
             Listing::Fringe => "Fringe Search",
             Listing::Jps => "Jump Point Search",
+            Listing::BestFirst => "Greedy best-first search",
             Listing::Funnel => "The funnel",
             Listing::Polyanya => "Polyanya (the shortest path)",
             Listing::Pursuit => "The pursuit's rules",
@@ -336,6 +353,7 @@ impl Listing {
             Listing::IdaStar => IDASTAR,
             Listing::Fringe => FRINGE,
             Listing::Jps => JPS,
+            Listing::BestFirst => BEST_FIRST,
             Listing::Funnel => FUNNEL,
             Listing::Polyanya => POLYANYA,
             Listing::Pursuit => PURSUIT,
@@ -357,7 +375,7 @@ impl Listing {
     pub fn expansion_line(self) -> Option<usize> {
         match self {
             Listing::AStar | Listing::NavmeshAStar => Some(5),
-            Listing::Bfs | Listing::Dijkstra | Listing::Jps => Some(3),
+            Listing::Bfs | Listing::Dijkstra | Listing::Jps | Listing::BestFirst => Some(3),
             Listing::IdaStar => Some(4),
             Listing::Fringe => Some(6),
             Listing::Funnel => None,
@@ -629,6 +647,37 @@ impl Listing {
                 SearchOutcome::Found => LitLine::new(4).number("d(s, e)", cost),
                 SearchOutcome::Unreachable => LitLine::new(12),
                 SearchOutcome::BudgetExceeded => LitLine::new(13),
+            },
+            // Greedy best-first search.
+            (
+                BestFirst,
+                SearchEvent::Opened {
+                    node,
+                    parent: None,
+                    h,
+                    ..
+                },
+            ) => LitLine::new(1).with("s", name(node)).number("h(s)", h),
+            (BestFirst, SearchEvent::Expanded { node, g, h }) => LitLine::new(3)
+                .with("v", name(node))
+                .number("h(v)", h)
+                .number("cost so far", g),
+            (
+                BestFirst,
+                SearchEvent::Opened {
+                    node,
+                    parent: Some(parent),
+                    h,
+                    ..
+                },
+            ) => LitLine::new(6)
+                .with("v'", name(node))
+                .with("v", name(parent))
+                .number("h(v')", h),
+            (BestFirst, SearchEvent::Finished { outcome, cost }) => match outcome {
+                SearchOutcome::Found => LitLine::new(4).number("cost", cost),
+                SearchOutcome::Unreachable => LitLine::new(8),
+                SearchOutcome::BudgetExceeded => LitLine::new(9),
             },
             // Steps this algorithm does not take.
             _ => return None,

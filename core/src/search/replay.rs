@@ -450,6 +450,7 @@ fn same_list(a: &ReplayList, b: &ReplayList) -> bool {
                     ExpansionOrder::LowestF,
                     ExpansionOrder::LowestG,
                     ExpansionOrder::Oldest,
+                    ExpansionOrder::LowestH,
                 ]
                 .into_iter()
                 .all(|order| a.next(order, SHOWN) == b.next(order, SHOWN))

@@ -298,6 +298,9 @@ impl TileMapScene {
                 rows.push(LegendRow::fill(LATER, "cut off in this pass"));
             }
             AlgorithmKind::Bfs => rows.push(LegendRow::fill(OPEN, "in the queue")),
+            AlgorithmKind::BestFirst => {
+                rows.push(LegendRow::fill(OPEN, "open: lowest h expanded first"))
+            }
             AlgorithmKind::Dijkstra | AlgorithmKind::AStar => {
                 rows.push(LegendRow::fill(OPEN, "open: the frontier"))
             }

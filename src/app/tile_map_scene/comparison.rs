@@ -11,14 +11,26 @@ use egui::{Color32, Ui};
 use std::sync::Arc;
 
 /// The comparison charts' bar colours, one per row of the table in its order (BFS, Dijkstra,
-/// A*, IDA*, Fringe), as on dark panels.
-pub(crate) const BAR_COLOURS: [Color32; 5] = [
+/// A*, IDA*, Fringe, JPS, best-first), as on dark panels.
+pub(crate) const BAR_COLOURS: [Color32; 7] = [
     Color32::from_rgb(150, 150, 160),
     Color32::from_rgb(90, 150, 220),
     Color32::from_rgb(240, 150, 60),
     Color32::from_rgb(200, 90, 200),
     Color32::from_rgb(90, 200, 120),
+    Color32::from_rgb(60, 200, 210),
+    Color32::from_rgb(230, 210, 80),
 ];
+
+/// A row's name as short as the charts' axis has room for (the bar's tooltip gives it whole).
+fn axis_name(name: &'static str) -> &'static str {
+    match name {
+        "Dijkstra" => "Dijk.",
+        "Best-first" => "Greedy",
+        name if name.starts_with("JPS") => "JPS",
+        name => name,
+    }
+}
 
 /// Everything a comparison needs, owned, so it can run on another thread.
 pub(super) struct ComparisonJob {
@@ -155,7 +167,7 @@ impl TileMapScene {
         ];
         // Darkened on light panels, where the grey and the green were too faint to see.
         let colours = BAR_COLOURS.map(|c| crate::app::ink::on_panel(ui.visuals(), c));
-        let names: Vec<&'static str> = rows.iter().map(|r| r.name).collect();
+        let names: Vec<&'static str> = rows.iter().map(|r| axis_name(r.name)).collect();
         // What is left once the table is drawn, less the charts' titles and axis labels.
         let left = height - (ui.cursor().top() - top) - 50.0;
         let chart_height = left.clamp(50.0, 130.0);
