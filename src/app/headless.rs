@@ -24,6 +24,9 @@ impl HeadlessWindow {
     pub fn new(size: [usize; 2], theme: egui::ThemePreference) -> Self {
         let ctx = egui::Context::default();
         ctx.set_theme(theme);
+        // Windows fade in and panels slide over a few frames: a picture shows them as they
+        // end, not part way.
+        ctx.all_styles_mut(|style| style.animation_time = 0.0);
         let input = egui::RawInput {
             screen_rect: Some(egui::Rect::from_min_size(
                 egui::Pos2::ZERO,
