@@ -54,6 +54,9 @@ pub struct CrowdLab {
     /// How many frames [`first_stuck`](Self::first_stuck) has looked at, and what it found
     /// (forgotten when the run starts again or its later frames are dropped).
     stuck_scan: (usize, Option<(usize, usize)>),
+    /// Why the agent selected has no path at the tick shown, for that (tick, agent): a
+    /// search of the mesh, done once rather than every frame (forgotten with the stuck scan).
+    no_path: Option<((usize, usize), Option<crate::crowd::NoPath>)>,
     /// The run, once started.
     pub crowd: Option<Crowd>,
     /// The tick shown.
@@ -82,6 +85,7 @@ impl Default for CrowdLab {
             placed: Vec::new(),
             pending: None,
             stuck_scan: (0, None),
+            no_path: None,
             crowd: None,
             shown: 0,
             playback: Playback::default(),
@@ -125,7 +129,7 @@ impl CrowdLab {
         };
         self.crowd = (!specs.is_empty()).then(|| Crowd::new(Arc::clone(mesh), specs, settings));
         self.notice = None;
-        self.stuck_scan = (0, None);
+        self.forget_looks();
         self.shown = 0;
         self.playback.cursor = 0;
         self.playback.playing = false;
@@ -157,7 +161,7 @@ impl CrowdLab {
             run.mesh,
             crate::crowd::run_file::replay_sentence(run, difference)
         ));
-        self.stuck_scan = (0, None);
+        self.forget_looks();
         self.shown = 0;
         self.playback.cursor = 0;
         self.playback.playing = false;
@@ -221,6 +225,26 @@ impl CrowdLab {
             *scanned = crowd.frames().len();
         }
         *found
+    }
+
+    /// Forgets what was looked for in the run (the first stuck agent, why one has no path):
+    /// the run started again, or changed from some tick on.
+    fn forget_looks(&mut self) {
+        self.stuck_scan = (0, None);
+        self.no_path = None;
+    }
+
+    /// Why agent `k` has no path at the tick shown ([`Crowd::why_no_path`]).
+    pub fn why_no_path(&mut self, k: usize) -> Option<crate::crowd::NoPath> {
+        let key = (self.shown, k);
+        match self.no_path {
+            Some((at, why)) if at == key => why,
+            _ => {
+                let why = self.crowd.as_ref()?.why_no_path(self.shown, k);
+                self.no_path = Some((key, why));
+                why
+            }
+        }
     }
 
     /// The agent whose disc holds `p` at the tick shown (the nearest).
@@ -370,8 +394,9 @@ impl NavmeshScene {
             && !Arc::ptr_eq(crowd.mesh(), mesh)
         {
             crowd.change_mesh(Arc::clone(mesh), shown);
-            self.crowd.stuck_scan = (0, None);
-            self.crowd.shown = crowd.current().tick;
+            let now = crowd.current().tick;
+            self.crowd.forget_looks();
+            self.crowd.shown = now;
             self.crowd.playback.cursor = self.crowd.shown;
             self.crowd.notice = Some(format!(
                 "The mesh changed at tick {}: every agent found its path again (ticks after it dropped).",
@@ -623,23 +648,24 @@ impl NavmeshScene {
         let Some(crowd) = &self.crowd.crowd else {
             return;
         };
-        let state = crowd
+        let stuck = crowd
             .frames()
             .get(self.crowd.shown)
-            .and_then(|f| f.agents.get(k));
-        if let Some(reason) = state.and_then(|s| s.stuck) {
+            .and_then(|f| f.agents.get(k))
+            .and_then(|s| s.stuck);
+        let max_speed = crowd.specs().get(k).map_or(1.0, |s| s.max_speed);
+        if let Some(reason) = stuck {
             ui.colored_label(
                 STUCK,
                 format!("Agent {} is stuck: {}.", k + 1, stuck_words(reason)),
             );
-            if let Some(why) = crowd.why_no_path(self.crowd.shown, k) {
+            if let Some(why) = self.crowd.why_no_path(k) {
                 ui.label(format!("Why: {}.", why.sentence()));
             }
         }
         match self.crowd.decision() {
             Some(decision) => {
                 ui.label(CrowdLab::sentence(k, &decision));
-                let max_speed = crowd.specs().get(k).map_or(1.0, |s| s.max_speed);
                 velocity_space(ui, &decision, max_speed);
             }
             None => {

@@ -514,6 +514,9 @@ impl TileMapScene {
     /// the wall that forces it crossed.
     fn paint_scans(&self, painter: &egui::Painter, view: View, width: usize) {
         use crate::search::JumpStop;
+        if self.search.algorithm.kind() != crate::grid::AlgorithmKind::Jps {
+            return;
+        }
         let events = &self.search.events;
         let upto = self.search.replay.cursor().min(events.len());
         let Some(recent) = events.get(..upto) else {

@@ -229,8 +229,17 @@ impl TileMapScene {
         ui.checkbox(&mut options.legend, "Legend")
             .on_hover_text("What the colours on the map mean, at the canvas's bottom left");
         let mut costs = map.map.costs;
+        let one_tile_cost = match self.one_tile_cost {
+            Some((revision, uniform)) if revision == map.revision() => uniform,
+            _ if options.algorithm != AlgorithmKind::Jps => true,
+            _ => {
+                let uniform = crate::grid::jps::uniform_cost(&map.map).is_some();
+                self.one_tile_cost = Some((map.revision(), uniform));
+                uniform
+            }
+        };
         if options.algorithm == AlgorithmKind::Jps
-            && !crate::grid::GridAlgorithm::jps_applies(&map.map, options.connectivity)
+            && !(one_tile_cost && options.connectivity == Connectivity::Eight)
         {
             let why = if options.connectivity == Connectivity::Four {
                 "JPS prunes moves in eight directions: with four it searches as A*."

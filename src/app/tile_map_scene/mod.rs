@@ -175,6 +175,9 @@ pub struct TileMapScene {
     /// What the agent radius leaves out of the passable tiles, shaded on the canvas: for which
     /// map revision and radius it was computed, and the rectangles.
     clearance: (u64, f64, Vec<[f64; 4]>),
+    /// Whether every open tile of the map costs the same (JPS's condition), and for which map
+    /// revision: asked by the panel every frame, worked out once per edit (it reads every tile).
+    one_tile_cost: Option<(u64, bool)>,
 }
 
 use egui::{Key, Rect};
@@ -244,6 +247,7 @@ impl TileMapScene {
             stroke_last: None,
             rect_anchor: None,
             clearance: (0, 0.0, Vec::new()),
+            one_tile_cost: None,
         };
         scene.rerun(map);
         scene
