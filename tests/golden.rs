@@ -325,6 +325,31 @@ fn tile_map_jump_point_search_mid_search() {
     );
 }
 
+/// JPS+ mid-search, zoomed in on the map's left room with its jump distances drawn in every
+/// cell.
+#[test]
+fn tile_map_jps_plus_with_its_jump_distances() {
+    golden(
+        "tile-map-jps-plus",
+        &[
+            "--algo",
+            "jps-plus",
+            "--tile-costs",
+            "1,1,1",
+            "--step",
+            "12",
+        ],
+        |app| {
+            app.settings.scene = SceneKind::TileMap;
+            app.scenes.tile_map.settings.jump_distances = true;
+            app.scenes.tile_map.camera.set(navlab::app::camera::Camera {
+                center: [6.9, 6.0],
+                scale: 48.0,
+            });
+        },
+    );
+}
+
 #[test]
 fn tile_map_every_algorithm_compared() {
     golden("tile-map-compare", &["--compare", "--step", "60"], nothing);

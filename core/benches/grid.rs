@@ -146,6 +146,29 @@ fn grid(c: &mut Criterion) {
         group.bench_function(BenchmarkId::from_parameter("navlab_jps_grid_build"), |b| {
             b.iter(|| black_box(navlab_core::grid::jps::JpsGrid::new(&map)))
         });
+        // JPS+ likewise: its jump tables built once (timed on their own), then searched.
+        let jps_plus = navlab_core::grid::jps_plus::JpsPlusGrid::new(&map).expect("tables");
+        for s in &scenarios {
+            let found = jps_plus.search(&mut astar_scratch, s.start, s.goal, &mut NoObserver);
+            assert!(
+                matches_six_digits(found.cost, s.optimal),
+                "JPS+ {name} line {}",
+                s.line
+            );
+        }
+        group.bench_function(BenchmarkId::from_parameter("navlab_jps_plus"), |b| {
+            b.iter(|| {
+                for s in &scenarios {
+                    let found =
+                        jps_plus.search(&mut astar_scratch, s.start, s.goal, &mut NoObserver);
+                    black_box(jps_plus.fill_in(&found.path));
+                }
+            })
+        });
+        group.bench_function(
+            BenchmarkId::from_parameter("navlab_jps_plus_tables_build"),
+            |b| b.iter(|| black_box(navlab_core::grid::jps_plus::JpsPlusGrid::new(&map))),
+        );
         group.bench_function(BenchmarkId::from_parameter("pathfinding_astar"), |b| {
             b.iter(|| {
                 for s in &scenarios {

@@ -142,12 +142,48 @@ fn maze512_a_spread_of_scenarios_matches() {
     run_scenarios("maze512-4-0.map", 487, &[ASTAR, FRINGE]);
 }
 
-/// Jump Point Search on every scenario of the three MovingAI maps: the published optimal
-/// length, a legal walk, and fewer expansions than A*'s.
+/// Jump Point Search and JPS+ on every scenario of the three MovingAI maps: the published
+/// optimal length and a legal walk.
 #[test]
-fn jps_matches_every_published_scenario_of_the_three_maps() {
+fn jps_and_jps_plus_match_every_published_scenario_of_the_three_maps() {
+    use navlab_core::grid::jps_plus::JpsPlusGrid;
+    use navlab_core::search::AStarScratch;
     for name in ["arena.map", "random512-10-0.map", "maze512-4-0.map"] {
         run_scenarios(name, 1, &[GridAlgorithm::Jps]);
+        // JPS+ with its tables built once for the map, as a game would.
+        let Some((map, scenarios)) = movingai(name) else {
+            return;
+        };
+        let grid = JpsPlusGrid::new(&map).expect("one tile cost, not too large");
+        let mut scratch = AStarScratch::default();
+        for s in &scenarios {
+            let found = grid.search(&mut scratch, s.start, s.goal, &mut NoObserver);
+            assert_eq!(
+                found.outcome,
+                SearchOutcome::Found,
+                "{name} line {}",
+                s.line
+            );
+            assert!(
+                matches_six_digits(found.cost, s.optimal),
+                "JPS+ on {name} line {}: {} vs listed {}",
+                s.line,
+                found.cost,
+                s.optimal
+            );
+            let path = GridPath {
+                outcome: found.outcome,
+                path: grid
+                    .fill_in(&found.path)
+                    .iter()
+                    .map(|&i| map.cell(i))
+                    .collect(),
+                cost: found.cost,
+                expanded: found.expanded,
+                peak_memory: found.peak_memory,
+            };
+            assert_valid(&map, s.start, s.goal, &path, Connectivity::Eight);
+        }
     }
 }
 
@@ -248,12 +284,15 @@ proptest! {
         }
         // Jump Point Search: on a map of one tile cost, 8-connected, the optimum; elsewhere it
         // searches as A* does, and is optimal too.
-        let jps = grid_search(&map, start, goal, GridAlgorithm::Jps, connectivity, &mut NoObserver);
-        prop_assert_eq!(jps.outcome, oracle.outcome);
-        if oracle.outcome == SearchOutcome::Found {
-            prop_assert!((jps.cost - oracle.cost).abs() <= 1e-9 * oracle.cost.max(1.0),
-                "JPS: {} vs Dijkstra {}", jps.cost, oracle.cost);
-            assert_valid(&map, start, goal, &jps, connectivity);
+        // JPS+ likewise.
+        for algorithm in [GridAlgorithm::Jps, GridAlgorithm::JpsPlus] {
+            let jps = grid_search(&map, start, goal, algorithm, connectivity, &mut NoObserver);
+            prop_assert_eq!(jps.outcome, oracle.outcome, "{}", algorithm.name());
+            if oracle.outcome == SearchOutcome::Found {
+                prop_assert!((jps.cost - oracle.cost).abs() <= 1e-9 * oracle.cost.max(1.0),
+                    "{}: {} vs Dijkstra {}", algorithm.name(), jps.cost, oracle.cost);
+                assert_valid(&map, start, goal, &jps, connectivity);
+            }
         }
         // Greedy best-first finds a path whenever one exists, a legal one, never cheaper than
         // the optimum.
@@ -296,9 +335,54 @@ proptest! {
             GridAlgorithm::BestFirst { heuristic: Heuristic::Octile },
             GridAlgorithm::BestFirst { heuristic: Heuristic::Manhattan },
             GridAlgorithm::Jps,
+            GridAlgorithm::JpsPlus,
         ] {
             let mut trace = Vec::new();
             grid_search(&map, start, goal, algorithm, connectivity, &mut trace);
+            let disagreement = common::frontier_disagreement(&trace, algorithm.expansion_order());
+            prop_assert!(disagreement.is_none(), "{}: {:?}", algorithm.name(), disagreement);
+        }
+    }
+}
+
+/// Random maps of open grass and walls only (one tile cost, so JPS's pruning holds), sides
+/// 2 to 40, with a start and a goal.
+fn one_cost_map() -> impl Strategy<Value = (TileMap, Cell, Cell)> {
+    (2usize..40, 2usize..40, 0u32..45).prop_flat_map(|(w, h, density)| {
+        let tiles = prop::collection::vec(
+            (0u32..100).prop_map(move |r| if r < density { Tile::Wall } else { Tile::Grass }),
+            w * h,
+        );
+        (tiles, 0..w, 0..h, 0..w, 0..h).prop_map(move |(tiles, sx, sy, gx, gy)| {
+            let mut map =
+                TileMap::from_rows(tiles.chunks(w).map(|r| r.to_vec()).collect()).expect("map");
+            map.set((sx, sy), Tile::Grass);
+            map.set((gx, gy), Tile::Grass);
+            (map, (sx, sy), (gx, gy))
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases_or(400), ..ProptestConfig::default() })]
+
+    /// On maps of one tile cost, eight directions (where JPS and JPS+ prune): both find the
+    /// cheapest path Dijkstra finds, by a legal walk, and their open lists replayed from their
+    /// steps name every next expansion.
+    #[test]
+    fn jps_and_jps_plus_agree_with_dijkstra_on_maps_of_one_cost((map, start, goal) in one_cost_map()) {
+        let eight = Connectivity::Eight;
+        prop_assert!(GridAlgorithm::jps_applies(&map, eight));
+        let oracle = grid_search(&map, start, goal, GridAlgorithm::Dijkstra, eight, &mut NoObserver);
+        for algorithm in [GridAlgorithm::Jps, GridAlgorithm::JpsPlus] {
+            let mut trace = Vec::new();
+            let found = grid_search(&map, start, goal, algorithm, eight, &mut trace);
+            prop_assert_eq!(found.outcome, oracle.outcome, "{}", algorithm.name());
+            if oracle.outcome == SearchOutcome::Found {
+                prop_assert!((found.cost - oracle.cost).abs() <= 1e-9 * oracle.cost.max(1.0),
+                    "{}: {} vs Dijkstra {}", algorithm.name(), found.cost, oracle.cost);
+                assert_valid(&map, start, goal, &found, eight);
+            }
             let disagreement = common::frontier_disagreement(&trace, algorithm.expansion_order());
             prop_assert!(disagreement.is_none(), "{}: {:?}", algorithm.name(), disagreement);
         }

@@ -68,7 +68,7 @@ fn replay_best_first(listing: Listing, lit: &[LitLine]) -> Vec<usize> {
         match listing {
             Listing::AStar | Listing::NavmeshAStar => ((3, "s", "f"), (5, "v"), (11, "v'", "f")),
             Listing::Dijkstra => ((1, "s", ""), (3, "v"), (9, "v'", "k")),
-            Listing::Jps => ((1, "s", "f"), (3, "v"), (10, "j", "f")),
+            Listing::Jps | Listing::JpsPlus => ((1, "s", "f"), (3, "v"), (10, "j", "f")),
             Listing::BestFirst => ((1, "s", "h(s)"), (3, "v"), (6, "v'", "h(v')")),
             _ => unreachable!(),
         };
@@ -200,9 +200,11 @@ fn check_grid(map: &TileMap, start: (usize, usize), goal: (usize, usize)) {
         let lit = lines(listing, &events);
         let taken = match listing {
             Listing::Bfs => replay_bfs(&lit),
-            Listing::AStar | Listing::Dijkstra | Listing::Jps | Listing::BestFirst => {
-                replay_best_first(listing, &lit)
-            }
+            Listing::AStar
+            | Listing::Dijkstra
+            | Listing::Jps
+            | Listing::JpsPlus
+            | Listing::BestFirst => replay_best_first(listing, &lit),
             Listing::IdaStar => replay_idastar(&lit),
             Listing::Fringe => replay_fringe(&lit),
             _ => unreachable!(),

@@ -213,6 +213,9 @@ pub enum AlgoArg {
     Fringe,
     /// Jump Point Search (8 directions, one tile cost; elsewhere it searches as A*).
     Jps,
+    /// JPS+: Jump Point Search reading its jumps from tables built for the map first (as JPS
+    /// elsewhere; maps of up to 2048 × 2048 cells).
+    JpsPlus,
     /// Greedy best-first search (lowest estimate first; a path, not the cheapest).
     BestFirst,
 }
@@ -228,6 +231,7 @@ impl AlgoArg {
             AlgoArg::Idastar => AlgorithmKind::IdaStar,
             AlgoArg::Fringe => AlgorithmKind::Fringe,
             AlgoArg::Jps => AlgorithmKind::Jps,
+            AlgoArg::JpsPlus => AlgorithmKind::JpsPlus,
             AlgoArg::BestFirst => AlgorithmKind::BestFirst,
         }
     }

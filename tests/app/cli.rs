@@ -1129,6 +1129,7 @@ fn compare_runs_every_algorithm_with_the_published_lengths() {
                 "IDA*",
                 "Fringe",
                 "JPS",
+                "JPS+",
                 "Best-first"
             ]
         );
@@ -1139,6 +1140,7 @@ fn compare_runs_every_algorithm_with_the_published_lengths() {
             "idastar",
             "fringe",
             "jps",
+            "jps-plus",
             "best-first",
         ]) {
             let length = row["length"].as_f64();
@@ -1183,7 +1185,11 @@ fn compare_exits_1_when_unreachable_and_2_for_bad_cells() {
     let (code, stdout, stderr) = navlab(&["compare", &map, "--from", "0,0", "--to", "4,2"]);
     assert_eq!(code, Some(1), "{stderr}");
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 8, "{stdout}");
+    assert_eq!(
+        lines.len(),
+        1 + navlab::grid::GridAlgorithm::ALL.len(),
+        "{stdout}"
+    );
     assert!(lines[0].starts_with("algorithm"), "{stdout}");
     assert!(
         lines[1..].iter().all(|l| l.ends_with("unreachable")),

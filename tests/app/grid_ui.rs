@@ -503,6 +503,79 @@ fn run_jump_point_search_and_step_through_its_scans() {
     assert_eq!(h.state().scenes.tile_map.playback.cursor, forced + 2);
 }
 
+/// JPS+ in the lab: on a map of one tile cost it finds the cheapest path with no more
+/// expansions than JPS; its jump distances are offered only for it, and the panel asks to zoom
+/// in until the cells hold them.
+#[test]
+fn run_jps_plus_and_show_its_jump_distances() {
+    let mut h = harness(vec![]);
+    assert!(h.query_by_label("Jump distances").is_none());
+    h.get_by_label("JPS+").click();
+    h.run_steps(2);
+    h.get_by_label("Every tile costs as grass").click();
+    h.run_steps(2);
+    let grid = &h.state().scenes.tile_map;
+    let plus = grid.search.result.clone().expect("JPS+'s answer");
+    let map = h.state().map.map.clone();
+    let (start, goal) = (grid.start, grid.goal);
+    let search = |algorithm| {
+        navlab::grid::grid_search(
+            &map,
+            start,
+            goal,
+            algorithm,
+            navlab::grid::Connectivity::Eight,
+            &mut navlab::search::NoObserver,
+        )
+    };
+    let oracle = search(navlab::grid::GridAlgorithm::Dijkstra);
+    let jps = search(navlab::grid::GridAlgorithm::Jps);
+    assert!(
+        (plus.cost - oracle.cost).abs() < 1e-9,
+        "{} vs {}",
+        plus.cost,
+        oracle.cost
+    );
+    assert!(
+        plus.expanded <= jps.expanded + 1,
+        "{} vs JPS {}",
+        plus.expanded,
+        jps.expanded
+    );
+    // Its steps are jumps read from its tables, said as such.
+    let jump = h
+        .state()
+        .scenes
+        .tile_map
+        .search
+        .events
+        .iter()
+        .position(|e| matches!(e, navlab::search::SearchEvent::Jumped { .. }))
+        .expect("a jump");
+    h.state_mut().scenes.tile_map.playback.cursor = jump + 1;
+    h.run_steps(2);
+    let caption = h.state().scenes.tile_map.current_explanation();
+    assert!(caption.starts_with("jump "), "{caption}");
+    h.get_by_label("Jump distances").click();
+    h.run_steps(2);
+    assert!(h.state().scenes.tile_map.settings.jump_distances);
+    // The built-in map fits the canvas with cells too small for eight numbers.
+    assert!(h.query_by_label_contains("Zoom in to read them").is_some());
+    h.state_mut()
+        .scenes
+        .tile_map
+        .camera
+        .set(navlab::app::camera::Camera {
+            center: [8.0, 6.0],
+            scale: 48.0,
+        });
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("Zoom in to read them").is_none());
+    h.get_by_label("A*").click();
+    h.run_steps(2);
+    assert!(h.query_by_label("Jump distances").is_none());
+}
+
 #[test]
 fn compare_all_fills_the_table_for_every_algorithm() {
     let mut h = harness(vec![]);
@@ -526,7 +599,7 @@ fn compare_all_fills_the_table_for_every_algorithm() {
         .comparison
         .clone()
         .expect("compared");
-    assert_eq!(rows.len(), 7);
+    assert_eq!(rows.len(), navlab::grid::GridAlgorithm::ALL.len());
     let dijkstra = rows
         .iter()
         .find(|r| r.name == "Dijkstra")
@@ -684,7 +757,8 @@ fn the_c_key_compares_all() {
         .clone()
         .expect("compared");
     let names: Vec<&str> = rows.iter().map(|r| r.name).collect();
-    // The built-in map has sand and water: JPS's pruning does not hold, it searches as A*.
+    // The built-in map has sand and water: JPS's pruning does not hold, JPS and JPS+ search as
+    // A*.
     assert_eq!(
         names,
         [
@@ -694,6 +768,7 @@ fn the_c_key_compares_all() {
             "IDA*",
             "Fringe",
             "JPS (as A*)",
+            "JPS+ (as A*)",
             "Best-first"
         ]
     );

@@ -109,14 +109,7 @@ pub fn compare_algorithms(
             // IDA* and Fringe search in passes, each under a threshold.
             let passing = algorithm.expansion_order() == ExpansionOrder::WithinThreshold;
             ComparisonRow {
-                name: if algorithm == GridAlgorithm::Jps
-                    && !GridAlgorithm::jps_applies(map, connectivity)
-                {
-                    // Its pruning does not hold here: it searched as A* does.
-                    "JPS (as A*)"
-                } else {
-                    algorithm.name()
-                },
+                name: algorithm.name_as_run(map, connectivity),
                 outcome: result.outcome,
                 cost: result.cost,
                 expanded: result.expanded,

@@ -244,17 +244,22 @@ impl JpsGrid {
         self.step
     }
 
+    /// The map's width and height in cells.
+    pub fn size(&self) -> (usize, usize) {
+        (self.width, self.height)
+    }
+
     #[inline]
-    fn open(&self, x: i64, y: i64) -> bool {
+    pub(super) fn open(&self, x: i64, y: i64) -> bool {
         self.rows.open(y, x)
     }
 
     #[inline]
-    fn index(&self, (x, y): (i64, i64)) -> usize {
+    pub(super) fn index(&self, (x, y): (i64, i64)) -> usize {
         (y * self.width as i64 + x) as usize
     }
 
-    fn cell(&self, i: usize) -> (i64, i64) {
+    pub(super) fn cell(&self, i: usize) -> (i64, i64) {
         ((i % self.width) as i64, (i / self.width) as i64)
     }
 
@@ -326,7 +331,12 @@ impl JpsGrid {
     }
 
     /// The directions to scan from `at`, reached from `parent` (every one from the start).
-    fn directions(&self, at: (i64, i64), parent: Option<(i64, i64)>, out: &mut Vec<(i64, i64)>) {
+    pub(super) fn directions(
+        &self,
+        at: (i64, i64),
+        parent: Option<(i64, i64)>,
+        out: &mut Vec<(i64, i64)>,
+    ) {
         out.clear();
         let Some(p) = parent else {
             out.extend([
@@ -428,16 +438,16 @@ impl JpsGrid {
         )
     }
 
-    /// The node ids of every cell of a path of jump points, in order.
+    /// The node ids of every cell of a path of jump points, in order (consecutive jump points
+    /// lie on a straight or diagonal line).
     pub fn fill_in(&self, jump_points: &[usize]) -> Vec<usize> {
         let mut cells = Vec::with_capacity(jump_points.len());
         for pair in jump_points.windows(2) {
             let (a, b) = (self.cell(pair[0]), self.cell(pair[1]));
-            let d = ((b.0 - a.0).signum(), (b.1 - a.1).signum());
             let mut at = a;
             while at != b {
                 cells.push(self.index(at));
-                at = (at.0 + d.0, at.1 + d.1);
+                at = (at.0 + (b.0 - at.0).signum(), at.1 + (b.1 - at.1).signum());
             }
         }
         if let Some(&last) = jump_points.last() {
@@ -449,21 +459,21 @@ impl JpsGrid {
 
 /// The octile distance of a step of `dx` across and `dy` down (`max + (√2 − 1)·min`, as
 /// [`Heuristic::Octile`](crate::grid::Heuristic::Octile) has it).
-fn octile(dx: i64, dy: i64) -> f64 {
+pub(super) fn octile(dx: i64, dy: i64) -> f64 {
     let (long, short) = (dx.max(dy) as f64, dx.min(dy) as f64);
     long + (std::f64::consts::SQRT_2 - 1.0) * short
 }
 
 /// The octile length of a straight or diagonal line of cells from `a` to `b`.
-fn line_length(a: (i64, i64), b: (i64, i64)) -> f64 {
+pub(super) fn line_length(a: (i64, i64), b: (i64, i64)) -> f64 {
     octile((b.0 - a.0).abs(), (b.1 - a.1).abs())
 }
 
 /// Passes the scans an expansion made on before the next step of the search (the jump points
 /// they open).
-struct ScansFirst<'a, O> {
-    scans: &'a RefCell<Vec<SearchEvent>>,
-    inner: &'a mut O,
+pub(super) struct ScansFirst<'a, O> {
+    pub(super) scans: &'a RefCell<Vec<SearchEvent>>,
+    pub(super) inner: &'a mut O,
 }
 
 impl<O: Observer<SearchEvent>> Observer<SearchEvent> for ScansFirst<'_, O> {

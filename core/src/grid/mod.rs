@@ -6,6 +6,7 @@ pub mod compare;
 pub mod document;
 pub mod free_segment;
 pub mod jps;
+pub mod jps_plus;
 pub mod map;
 pub mod movingai;
 pub mod quadtree;

@@ -100,11 +100,15 @@ pub enum GridAlgorithm {
     /// elsewhere ([`GridAlgorithm::jps_applies`] false) it searches as A* with the octile
     /// estimate.
     Jps,
+    /// JPS+ ([`super::jps_plus`]): Jump Point Search reading its jumps from tables built for the
+    /// map before the search. Where JPS searches as A*, so does JPS+; on a map of more than
+    /// [`JPS_PLUS_MAX_CELLS`](super::jps_plus::JPS_PLUS_MAX_CELLS) cells it searches as JPS.
+    JpsPlus,
 }
 
 impl GridAlgorithm {
     /// The default settings of each algorithm, in menu order.
-    pub const ALL: [GridAlgorithm; 7] = [
+    pub const ALL: [GridAlgorithm; 8] = [
         GridAlgorithm::Bfs,
         GridAlgorithm::Dijkstra,
         GridAlgorithm::AStar {
@@ -119,6 +123,7 @@ impl GridAlgorithm {
             heuristic: Heuristic::Octile,
         },
         GridAlgorithm::Jps,
+        GridAlgorithm::JpsPlus,
         GridAlgorithm::BestFirst {
             heuristic: Heuristic::Octile,
         },
@@ -130,6 +135,20 @@ impl GridAlgorithm {
         connectivity == Connectivity::Eight && super::jps::uniform_cost(map).is_some()
     }
 
+    /// The name of what it runs as on `map` with `connectivity`: its own, or, for JPS and JPS+
+    /// where their pruning does not hold, "JPS (as A*)" and "JPS+ (as A*)", and for JPS+ on a
+    /// map too large for its tables, "JPS+ (as JPS)".
+    pub fn name_as_run(self, map: &TileMap, connectivity: Connectivity) -> &'static str {
+        match self {
+            GridAlgorithm::Jps if !Self::jps_applies(map, connectivity) => "JPS (as A*)",
+            GridAlgorithm::JpsPlus if !Self::jps_applies(map, connectivity) => "JPS+ (as A*)",
+            GridAlgorithm::JpsPlus if map.cell_count() > super::jps_plus::JPS_PLUS_MAX_CELLS => {
+                "JPS+ (as JPS)"
+            }
+            _ => self.name(),
+        }
+    }
+
     /// How it picks the next cell to expand (for explanations).
     pub fn expansion_order(self) -> crate::search::ExpansionOrder {
         use crate::search::ExpansionOrder;
@@ -137,7 +156,9 @@ impl GridAlgorithm {
             GridAlgorithm::Bfs => ExpansionOrder::Oldest,
             GridAlgorithm::BestFirst { .. } => ExpansionOrder::LowestH,
             GridAlgorithm::Dijkstra => ExpansionOrder::LowestG,
-            GridAlgorithm::AStar { .. } | GridAlgorithm::Jps => ExpansionOrder::LowestF,
+            GridAlgorithm::AStar { .. } | GridAlgorithm::Jps | GridAlgorithm::JpsPlus => {
+                ExpansionOrder::LowestF
+            }
             GridAlgorithm::IdaStar { .. } | GridAlgorithm::Fringe { .. } => {
                 ExpansionOrder::WithinThreshold
             }
@@ -147,9 +168,16 @@ impl GridAlgorithm {
     /// The sentence for a step this algorithm recorded on a map `width` cells wide: cells named
     /// "cell x,y", expansions with this algorithm's reason.
     pub fn explain(self, event: &crate::search::SearchEvent, width: usize) -> String {
-        event.explain_in(self.expansion_order(), |i| {
+        let sentence = event.explain_in(self.expansion_order(), |i| {
             format!("cell {},{}", i % width.max(1), i / width.max(1))
-        })
+        });
+        match (self, event) {
+            // JPS+ reads its jumps from its tables rather than scanning.
+            (GridAlgorithm::JpsPlus, crate::search::SearchEvent::Jumped { .. }) => sentence
+                .replacen("scan ", "jump ", 1)
+                .replace("a straight scan from it", "a straight jump from it"),
+            _ => sentence,
+        }
     }
 
     /// Which algorithm this is.
@@ -161,6 +189,7 @@ impl GridAlgorithm {
             GridAlgorithm::IdaStar { .. } => AlgorithmKind::IdaStar,
             GridAlgorithm::Fringe { .. } => AlgorithmKind::Fringe,
             GridAlgorithm::Jps => AlgorithmKind::Jps,
+            GridAlgorithm::JpsPlus => AlgorithmKind::JpsPlus,
             GridAlgorithm::BestFirst { .. } => AlgorithmKind::BestFirst,
         }
     }
@@ -174,6 +203,7 @@ impl GridAlgorithm {
             GridAlgorithm::IdaStar { .. } => "IDA*",
             GridAlgorithm::Fringe { .. } => "Fringe",
             GridAlgorithm::Jps => "JPS",
+            GridAlgorithm::JpsPlus => "JPS+",
             GridAlgorithm::BestFirst { .. } => "Best-first",
         }
     }
@@ -213,19 +243,22 @@ pub enum AlgorithmKind {
     Fringe,
     /// Jump Point Search.
     Jps,
+    /// JPS+.
+    JpsPlus,
     /// Greedy best-first search.
     BestFirst,
 }
 
 impl AlgorithmKind {
     /// All, in menu order.
-    pub const ALL: [AlgorithmKind; 7] = [
+    pub const ALL: [AlgorithmKind; 8] = [
         AlgorithmKind::Bfs,
         AlgorithmKind::Dijkstra,
         AlgorithmKind::AStar,
         AlgorithmKind::IdaStar,
         AlgorithmKind::Fringe,
         AlgorithmKind::Jps,
+        AlgorithmKind::JpsPlus,
         AlgorithmKind::BestFirst,
     ];
 
@@ -238,6 +271,7 @@ impl AlgorithmKind {
             AlgorithmKind::IdaStar => "IDA*",
             AlgorithmKind::Fringe => "Fringe",
             AlgorithmKind::Jps => "JPS",
+            AlgorithmKind::JpsPlus => "JPS+",
             AlgorithmKind::BestFirst => "Best-first",
         }
     }
@@ -256,6 +290,7 @@ impl AlgorithmKind {
             AlgorithmKind::IdaStar => GridAlgorithm::IdaStar { heuristic, budget },
             AlgorithmKind::Fringe => GridAlgorithm::Fringe { heuristic },
             AlgorithmKind::Jps => GridAlgorithm::Jps,
+            AlgorithmKind::JpsPlus => GridAlgorithm::JpsPlus,
             AlgorithmKind::BestFirst => GridAlgorithm::BestFirst { heuristic },
         }
     }
@@ -270,6 +305,7 @@ impl AlgorithmKind {
             AlgorithmKind::IdaStar => Listing::IdaStar,
             AlgorithmKind::Fringe => Listing::Fringe,
             AlgorithmKind::Jps => Listing::Jps,
+            AlgorithmKind::JpsPlus => Listing::JpsPlus,
             AlgorithmKind::BestFirst => Listing::BestFirst,
         }
     }
@@ -280,11 +316,14 @@ impl AlgorithmKind {
     }
 
     /// True for the algorithms whose estimate can be chosen (A*, IDA*, Fringe Search,
-    /// best-first; JPS keeps the octile one its pruning assumes).
+    /// best-first; JPS and JPS+ keep the octile one their pruning assumes).
     pub fn uses_heuristic(self) -> bool {
         !matches!(
             self,
-            AlgorithmKind::Bfs | AlgorithmKind::Dijkstra | AlgorithmKind::Jps
+            AlgorithmKind::Bfs
+                | AlgorithmKind::Dijkstra
+                | AlgorithmKind::Jps
+                | AlgorithmKind::JpsPlus
         )
     }
 }
@@ -473,22 +512,19 @@ pub fn grid_search_with_scratch<O: Observer<SearchEvent>>(
             is_goal,
             observer,
         ),
-        GridAlgorithm::Jps => match super::jps::JpsGrid::new(map) {
-            Some(grid) if connectivity == Connectivity::Eight => {
-                let mut found = grid.search(&mut scratch.astar, start, goal, observer);
-                found.path = grid.fill_in(&found.path);
-                found
+        GridAlgorithm::JpsPlus if connectivity == Connectivity::Eight => {
+            match super::jps_plus::JpsPlusGrid::new(map) {
+                Some(grid) => {
+                    let mut found = grid.search(&mut scratch.astar, start, goal, observer);
+                    found.path = grid.fill_in(&found.path);
+                    found
+                }
+                None => jps_or_astar(scratch, map, start, goal, connectivity, observer),
             }
-            _ => astar_with_scratch(
-                &mut scratch.astar,
-                n,
-                s,
-                successors,
-                estimate(Heuristic::Octile, 1.0),
-                is_goal,
-                observer,
-            ),
-        },
+        }
+        GridAlgorithm::Jps | GridAlgorithm::JpsPlus => {
+            jps_or_astar(scratch, map, start, goal, connectivity, observer)
+        }
     };
     GridPath {
         outcome: result.outcome,
@@ -496,5 +532,37 @@ pub fn grid_search_with_scratch<O: Observer<SearchEvent>>(
         cost: result.cost,
         expanded: result.expanded,
         peak_memory: result.peak_memory,
+    }
+}
+
+/// JPS where its pruning holds, else A* with the octile estimate.
+fn jps_or_astar<O: Observer<SearchEvent>>(
+    scratch: &mut GridScratch,
+    map: &TileMap,
+    start: Cell,
+    goal: Cell,
+    connectivity: Connectivity,
+    observer: &mut O,
+) -> crate::search::SearchResult {
+    match super::jps::JpsGrid::new(map) {
+        Some(grid) if connectivity == Connectivity::Eight => {
+            let mut found = grid.search(&mut scratch.astar, start, goal, observer);
+            found.path = grid.fill_in(&found.path);
+            found
+        }
+        _ => {
+            let width = map.width();
+            let scale = map.costs.cheapest();
+            let t = map.index(goal);
+            astar_with_scratch(
+                &mut scratch.astar,
+                map.cell_count(),
+                map.index(start),
+                |i: usize, out: &mut Vec<(usize, f64)>| map.successors(i, connectivity, out),
+                move |i: usize| scale * Heuristic::Octile.distance((i % width, i / width), goal),
+                |i: usize| i == t,
+                observer,
+            )
+        }
     }
 }

@@ -238,6 +238,12 @@ pub enum JumpStop {
         /// The jump point the straight scan found.
         ahead: usize,
     },
+    /// JPS+: a diagonal jump stopped where it meets the goal's row or column, from which a
+    /// straight jump may reach `goal` (a *target* jump point).
+    GoalLine {
+        /// The goal.
+        goal: usize,
+    },
     /// A wall or the map's edge: nothing to jump to this way.
     Blocked,
 }
@@ -392,6 +398,12 @@ impl SearchEvent {
                         name(from),
                         name(to),
                         name(ahead)
+                    ),
+                    JumpStop::GoalLine { goal } => format!(
+                        "jump {way} from {} stops at {}: in line with the goal {}, a straight jump from it may reach the goal: a jump point",
+                        name(from),
+                        name(to),
+                        name(goal)
                     ),
                     JumpStop::Blocked => format!(
                         "scan {way} from {} ends at {}: a wall or the edge beyond, no jump point this way",

@@ -22,6 +22,8 @@ pub enum Listing {
     Fringe,
     /// Jump Point Search on a grid.
     Jps,
+    /// JPS+: Jump Point Search reading its jumps from tables built before the search.
+    JpsPlus,
     /// Greedy best-first search.
     BestFirst,
     /// The funnel (string pulling through a corridor's portals).
@@ -239,6 +241,22 @@ const JPS: &[&str] = &[
     "(the budget of visits spent, when one is set: stop)",
 ];
 
+const JPS_PLUS: &[&str] = &[
+    "d(s, s) = 0; give s the priority f = h(s), the octile distance to e (the jump tables were built once for the map)",
+    "while a jump point has a priority:",
+    "    take the jump point v with the lowest priority f",
+    "    if v = e (the goal): the path is found: follow the parents back from e; stop",
+    "    for each direction δ kept at v: all eight at s; else on as v was reached (and its two sides if diagonal), and towards each forced neighbour of v:",
+    "        n = the table's number for v going δ: the steps to the next jump point if n > 0, else minus the open steps before a wall",
+    "        n ≤ 0 and the goal not within |n| steps that way: no jump point this way",
+    "        j = the goal if it lies ahead within |n|; going diagonally, the cell where the goal's row or column is met within |n|; else the jump point n steps on",
+    "        k = d(s, v) + the octile length from v to j",
+    "        if k < d(s, j): d(s, j) = k; parent(j) = v; give j the priority f = k + h(j)",
+    "    mark v visited",
+    "no jump point has a priority left: there is no path; stop",
+    "(the budget of visits spent, when one is set: stop)",
+];
+
 const BEST_FIRST: &[&str] = &[
     "give s the priority h(s); s is open",
     "while a node is open:",
@@ -287,7 +305,7 @@ const LEVEL_BUILD: &[&str] = &[
 
 impl Listing {
     /// Every listing, in the order `navlab pseudocode` lists them.
-    pub const ALL: [Listing; 12] = [
+    pub const ALL: [Listing; 13] = [
         Listing::AStar,
         Listing::NavmeshAStar,
         Listing::Bfs,
@@ -295,6 +313,7 @@ impl Listing {
         Listing::IdaStar,
         Listing::Fringe,
         Listing::Jps,
+        Listing::JpsPlus,
         Listing::BestFirst,
         Listing::Funnel,
         Listing::Polyanya,
@@ -312,6 +331,7 @@ impl Listing {
             Listing::IdaStar => "idastar",
             Listing::Fringe => "fringe",
             Listing::Jps => "jps",
+            Listing::JpsPlus => "jps-plus",
             Listing::BestFirst => "best-first",
             Listing::Funnel => "funnel",
             Listing::Polyanya => "polyanya",
@@ -335,6 +355,7 @@ impl Listing {
             Listing::IdaStar => "IDA*",
             Listing::Fringe => "Fringe Search",
             Listing::Jps => "Jump Point Search",
+            Listing::JpsPlus => "JPS+ (jumps read from tables)",
             Listing::BestFirst => "Greedy best-first search",
             Listing::Funnel => "The funnel",
             Listing::Polyanya => "Polyanya (the shortest path)",
@@ -353,6 +374,7 @@ impl Listing {
             Listing::IdaStar => IDASTAR,
             Listing::Fringe => FRINGE,
             Listing::Jps => JPS,
+            Listing::JpsPlus => JPS_PLUS,
             Listing::BestFirst => BEST_FIRST,
             Listing::Funnel => FUNNEL,
             Listing::Polyanya => POLYANYA,
@@ -375,7 +397,11 @@ impl Listing {
     pub fn expansion_line(self) -> Option<usize> {
         match self {
             Listing::AStar | Listing::NavmeshAStar => Some(5),
-            Listing::Bfs | Listing::Dijkstra | Listing::Jps | Listing::BestFirst => Some(3),
+            Listing::Bfs
+            | Listing::Dijkstra
+            | Listing::Jps
+            | Listing::JpsPlus
+            | Listing::BestFirst => Some(3),
             Listing::IdaStar => Some(4),
             Listing::Fringe => Some(6),
             Listing::Funnel => None,
@@ -582,7 +608,7 @@ impl Listing {
             },
             // Jump Point Search.
             (
-                Jps,
+                Jps | JpsPlus,
                 SearchEvent::Opened {
                     node,
                     parent: None,
@@ -593,13 +619,13 @@ impl Listing {
                 .with("s", name(node))
                 .number("h(s)", h)
                 .number("f", h),
-            (Jps, SearchEvent::Expanded { node, g, h }) => LitLine::new(3)
+            (Jps | JpsPlus, SearchEvent::Expanded { node, g, h }) => LitLine::new(3)
                 .with("v", name(node))
                 .number("d(s, v)", g)
                 .number("h(v)", h)
                 .number("f", g + h),
             (
-                Jps,
+                Jps | JpsPlus,
                 SearchEvent::Jumped {
                     from,
                     to,
@@ -621,10 +647,13 @@ impl Listing {
                     JumpStop::Turn { ahead } => lit
                         .with("j", name(to))
                         .with("straight scan finds", name(ahead)),
+                    JumpStop::GoalLine { goal } => lit
+                        .with("j", name(to))
+                        .with("in line with the goal", name(goal)),
                 }
             }
             (
-                Jps,
+                Jps | JpsPlus,
                 SearchEvent::Opened {
                     node,
                     parent: Some(parent),
@@ -633,7 +662,7 @@ impl Listing {
                 },
             )
             | (
-                Jps,
+                Jps | JpsPlus,
                 SearchEvent::Improved {
                     node, parent, g, h, ..
                 },
@@ -643,7 +672,7 @@ impl Listing {
                 .number("k", g)
                 .number("h(j)", h)
                 .number("f", g + h),
-            (Jps, SearchEvent::Finished { outcome, cost }) => match outcome {
+            (Jps | JpsPlus, SearchEvent::Finished { outcome, cost }) => match outcome {
                 SearchOutcome::Found => LitLine::new(4).number("d(s, e)", cost),
                 SearchOutcome::Unreachable => LitLine::new(12),
                 SearchOutcome::BudgetExceeded => LitLine::new(13),

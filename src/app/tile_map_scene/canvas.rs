@@ -229,6 +229,7 @@ impl TileMapScene {
         self.camera.zoom_with_wheel(ui, &response);
         self.sync_replay();
         self.refresh_clearance(map);
+        self.refresh_jump_tables(map, view);
         self.paint_map(&painter, view, map);
         self.partitions.paint_overlay(&painter, view);
         // The rectangle being dragged, filled on release.
@@ -304,7 +305,7 @@ impl TileMapScene {
             AlgorithmKind::Dijkstra | AlgorithmKind::AStar => {
                 rows.push(LegendRow::fill(OPEN, "open: the frontier"))
             }
-            AlgorithmKind::Jps => {
+            AlgorithmKind::Jps | AlgorithmKind::JpsPlus => {
                 rows.push(LegendRow::fill(OPEN, "open: jump points found"));
                 rows.push(LegendRow::line(SCAN, 2.0, "a scan of this expansion"));
                 rows.push(LegendRow::line(SCAN_BLOCKED, 2.0, "a scan that met a wall"));
@@ -324,6 +325,16 @@ impl TileMapScene {
             },
         ));
         rows.push(LegendRow::fill(CURRENT, "expanded at this step"));
+        if self.settings.jump_distances && self.settings.algorithm == AlgorithmKind::JpsPlus {
+            rows.push(LegendRow::fill(
+                JUMP_TO_POINT,
+                "n: steps to the next jump point that way",
+            ));
+            rows.push(LegendRow::fill(
+                JUMP_TO_WALL,
+                "−n: open steps before a wall",
+            ));
+        }
         if self.search.replay.is_finished() {
             rows.push(LegendRow::line(FOUND_PATH, 3.0, "path found"));
         }
@@ -366,6 +377,77 @@ impl TileMapScene {
         if revision != map.revision() || radius != agent_radius {
             let rects = crate::navmesh::from_map::too_close_for_agent(&map.map, agent_radius);
             self.clearance = (map.revision(), agent_radius, rects);
+        }
+    }
+
+    /// True when JPS+'s numbers are to be drawn: asked for, JPS+ chosen, and cells large
+    /// enough to hold eight numbers.
+    fn shows_jump_distances(&self, view: View) -> bool {
+        self.settings.jump_distances
+            && self.settings.algorithm == crate::grid::AlgorithmKind::JpsPlus
+            && view.camera.scale >= JUMP_NUMBERS_MIN_CELL
+    }
+
+    /// Builds JPS+'s tables for the numbers drawn when they are shown and the map changed (not
+    /// in the middle of a paint stroke).
+    fn refresh_jump_tables(&mut self, map: &MapDocument, view: View) {
+        if map.is_painting() || !self.shows_jump_distances(view) {
+            return;
+        }
+        if self.jump_tables.as_ref().map(|(r, _)| *r) != Some(map.revision()) {
+            let tables = crate::grid::jps_plus::JpsPlusGrid::new(&map.map);
+            self.jump_tables = Some((map.revision(), tables));
+        }
+    }
+
+    /// JPS+'s table in each open cell seen: for each of the eight directions, placed towards
+    /// it, the steps to the next jump point (bright) or minus the open steps before a wall
+    /// (dim), over a dark square so that they read on any tile.
+    fn paint_jump_distances(&self, painter: &egui::Painter, view: View, document: &MapDocument) {
+        use crate::grid::jps_plus::DIRECTIONS;
+        if !self.shows_jump_distances(view) {
+            return;
+        }
+        let Some((revision, Some(tables))) = &self.jump_tables else {
+            return;
+        };
+        if *revision != document.revision() {
+            return;
+        }
+        let (w, h) = tables.size();
+        let visible = view.visible_world();
+        let x0 = visible.min.x.floor().max(0.0) as usize;
+        let y0 = visible.min.y.floor().max(0.0) as usize;
+        let x1 = (visible.max.x.ceil().max(0.0) as usize).min(w);
+        let y1 = (visible.max.y.ceil().max(0.0) as usize).min(h);
+        let font = egui::FontId::monospace((view.camera.scale as f32 * 0.17).clamp(7.0, 13.0));
+        for y in y0..y1 {
+            for x in x0..x1 {
+                if tables.distance((x, y), (1, 0)).is_none() {
+                    continue;
+                }
+                let cell = Rect::from_min_max(
+                    view.screen_from_world(Vec2::new(x as f64, y as f64)),
+                    view.screen_from_world(Vec2::new(x as f64 + 1.0, y as f64 + 1.0)),
+                );
+                // A rim of the cell's own colour (its tile, or the search's mark) stays seen.
+                painter.rect_filled(cell.shrink(cell.width() * 0.1), 3.0, JUMP_BACKING);
+                for d in DIRECTIONS {
+                    let Some(n) = tables.distance((x, y), d) else {
+                        continue;
+                    };
+                    let at =
+                        cell.center() + egui::vec2(d.0 as f32, d.1 as f32) * cell.width() * 0.31;
+                    let colour = if n > 0 { JUMP_TO_POINT } else { JUMP_TO_WALL };
+                    painter.text(
+                        at,
+                        egui::Align2::CENTER_CENTER,
+                        n.to_string(),
+                        font.clone(),
+                        colour,
+                    );
+                }
+            }
         }
     }
 
@@ -467,6 +549,7 @@ impl TileMapScene {
                 .collect();
             painter.add(egui::Shape::line(points, Stroke::new(3.0, IDA_PATH)));
         }
+        self.paint_jump_distances(painter, view, document);
         self.paint_scans(painter, view, map.width());
         if let Some((x, y)) = self.next_to_expand() {
             let cell = Rect::from_min_max(
@@ -514,7 +597,10 @@ impl TileMapScene {
     /// the wall that forces it crossed.
     fn paint_scans(&self, painter: &egui::Painter, view: View, width: usize) {
         use crate::search::JumpStop;
-        if self.search.algorithm.kind() != crate::grid::AlgorithmKind::Jps {
+        if !matches!(
+            self.search.algorithm.kind(),
+            crate::grid::AlgorithmKind::Jps | crate::grid::AlgorithmKind::JpsPlus
+        ) {
             return;
         }
         let events = &self.search.events;
@@ -573,6 +659,15 @@ impl TileMapScene {
 fn marker_radius(view: View) -> f32 {
     (view.camera.scale as f32 * 0.4).clamp(5.0, 14.0)
 }
+
+/// The cell size, in pixels, from which JPS+'s eight numbers a cell are drawn.
+pub(super) const JUMP_NUMBERS_MIN_CELL: f64 = 36.0;
+/// Behind a cell's JPS+ numbers.
+const JUMP_BACKING: Color32 = Color32::from_rgba_premultiplied(0, 0, 0, 170);
+/// A JPS+ number naming a jump point.
+const JUMP_TO_POINT: Color32 = Color32::from_rgb(170, 255, 150);
+/// A JPS+ number naming a wall.
+const JUMP_TO_WALL: Color32 = Color32::from_rgb(165, 165, 175);
 
 /// A cell the search has open (or in Fringe's now list).
 const OPEN: Color32 = Color32::from_rgb(222, 170, 52);

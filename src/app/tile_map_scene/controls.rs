@@ -231,16 +231,24 @@ impl TileMapScene {
         let mut costs = map.map.costs;
         let one_tile_cost = match self.one_tile_cost {
             Some((revision, uniform)) if revision == map.revision() => uniform,
-            _ if options.algorithm != AlgorithmKind::Jps => true,
+            _ if !matches!(
+                options.algorithm,
+                AlgorithmKind::Jps | AlgorithmKind::JpsPlus
+            ) =>
+            {
+                true
+            }
             _ => {
                 let uniform = crate::grid::jps::uniform_cost(&map.map).is_some();
                 self.one_tile_cost = Some((map.revision(), uniform));
                 uniform
             }
         };
-        if options.algorithm == AlgorithmKind::Jps
-            && !(one_tile_cost && options.connectivity == Connectivity::Eight)
-        {
+        let jps = matches!(
+            options.algorithm,
+            AlgorithmKind::Jps | AlgorithmKind::JpsPlus
+        );
+        if jps && !(one_tile_cost && options.connectivity == Connectivity::Eight) {
             let why = if options.connectivity == Connectivity::Four {
                 "JPS prunes moves in eight directions: with four it searches as A*."
             } else {
@@ -255,6 +263,25 @@ impl TileMapScene {
             {
                 costs.sand = costs.grass;
                 costs.water = costs.grass;
+            }
+        }
+        if options.algorithm == AlgorithmKind::JpsPlus {
+            if map.map.cell_count() > crate::grid::jps_plus::JPS_PLUS_MAX_CELLS {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    "JPS+ builds its tables for maps of up to 2048 × 2048 cells: on this one it searches as JPS.",
+                );
+            }
+            ui.checkbox(&mut options.jump_distances, "Jump distances")
+                .on_hover_text(
+                    "Draw JPS+'s table in each cell: towards each of the eight directions, the steps to the next jump point that way, or minus the open steps before a wall. Zoom in to read them.",
+                );
+            let small = self
+                .camera
+                .get()
+                .is_some_and(|c| c.scale < super::canvas::JUMP_NUMBERS_MIN_CELL);
+            if options.jump_distances && small {
+                ui.weak("Zoom in to read them (the wheel, over the map).");
             }
         }
         ui.label("Tile costs");

@@ -78,6 +78,8 @@ pub struct TileMapSettings {
     pub comparison_hidden: bool,
     /// The canvas's legend of the search's colours.
     pub legend: bool,
+    /// JPS+'s jump distances drawn in each cell (while JPS+ is chosen, zoomed in enough).
+    pub jump_distances: bool,
 }
 
 impl Default for TileMapSettings {
@@ -93,6 +95,7 @@ impl Default for TileMapSettings {
             expansions_only: false,
             comparison_hidden: false,
             legend: true,
+            jump_distances: false,
         }
     }
 }
@@ -178,6 +181,9 @@ pub struct TileMapScene {
     /// Whether every open tile of the map costs the same (JPS's condition), and for which map
     /// revision: asked by the panel every frame, worked out once per edit (it reads every tile).
     one_tile_cost: Option<(u64, bool)>,
+    /// JPS+'s jump tables of the map for drawing their numbers, and for which map revision
+    /// (`None` inside: the map's tiles cost differently, or it is too large for them).
+    jump_tables: Option<(u64, Option<crate::grid::jps_plus::JpsPlusGrid>)>,
 }
 
 use egui::{Key, Rect};
@@ -248,6 +254,7 @@ impl TileMapScene {
             rect_anchor: None,
             clearance: (0, 0.0, Vec::new()),
             one_tile_cost: None,
+            jump_tables: None,
         };
         scene.rerun(map);
         scene
