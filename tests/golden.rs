@@ -350,6 +350,17 @@ fn tile_map_jps_plus_with_its_jump_distances() {
     );
 }
 
+/// Bidirectional A* mid-search: both halves on the map in their colours, the open list of the
+/// half expanding.
+#[test]
+fn tile_map_bidirectional_astar_mid_search() {
+    golden(
+        "tile-map-bidir",
+        &["--algo", "bidir", "--step", "150"],
+        tile_map,
+    );
+}
+
 #[test]
 fn tile_map_every_algorithm_compared() {
     golden("tile-map-compare", &["--compare", "--step", "60"], nothing);

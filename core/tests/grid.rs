@@ -187,6 +187,21 @@ fn jps_and_jps_plus_match_every_published_scenario_of_the_three_maps() {
     }
 }
 
+/// Bidirectional A* on every scenario of the three MovingAI maps: the published optimal
+/// length and a legal walk (its stopping rule is what makes the length the optimum).
+#[test]
+fn bidirectional_astar_matches_every_published_scenario_of_the_three_maps() {
+    for name in ["arena.map", "random512-10-0.map", "maze512-4-0.map"] {
+        run_scenarios(
+            name,
+            1,
+            &[GridAlgorithm::Bidirectional {
+                heuristic: Heuristic::Octile,
+            }],
+        );
+    }
+}
+
 #[test]
 fn idastar_is_optimal_on_arena_short_scenarios_and_honest_beyond_its_budget() {
     let Some((map, scenarios)) = movingai("arena.map") else {
@@ -269,6 +284,7 @@ proptest! {
                 GridAlgorithm::AStar { heuristic, weight: 1.0 },
                 GridAlgorithm::Fringe { heuristic },
                 GridAlgorithm::IdaStar { heuristic, budget: 200_000 },
+                GridAlgorithm::Bidirectional { heuristic },
             ] {
                 let r = grid_search(&map, start, goal, algorithm, connectivity, &mut NoObserver);
                 if r.outcome == SearchOutcome::BudgetExceeded {
@@ -336,6 +352,8 @@ proptest! {
             GridAlgorithm::BestFirst { heuristic: Heuristic::Manhattan },
             GridAlgorithm::Jps,
             GridAlgorithm::JpsPlus,
+            GridAlgorithm::Bidirectional { heuristic: Heuristic::Octile },
+            GridAlgorithm::Bidirectional { heuristic: Heuristic::Zero },
         ] {
             let mut trace = Vec::new();
             grid_search(&map, start, goal, algorithm, connectivity, &mut trace);

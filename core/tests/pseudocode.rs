@@ -100,6 +100,59 @@ fn replay_best_first(listing: Listing, lit: &[LitLine]) -> Vec<usize> {
     taken
 }
 
+/// Bidirectional A\* from its lines: the half that takes a node is the one the last turn
+/// (line 4) named, the one with fewer open nodes; its node taken has the lowest priority of
+/// that half's open list; the answer is the last μ (line 9) when line 3 ends it.
+fn replay_bidirectional(lit: &[LitLine]) -> Vec<usize> {
+    let mut open: [HashMap<usize, f64>; 2] = [HashMap::new(), HashMap::new()];
+    let mut side = 0;
+    let mut taken = Vec::new();
+    let mut mu = f64::INFINITY;
+    for l in lit {
+        match l.line {
+            1 => {
+                open[side].insert(node(l, "end"), number(l, "f"));
+            }
+            4 => {
+                side = usize::from(value(l, "half") == "backward");
+                assert_eq!(number(l, "open") as usize, open[side].len());
+                assert_eq!(number(l, "the other's open") as usize, open[1 - side].len());
+                assert!(
+                    open[side].len() <= open[1 - side].len() || open[side].is_empty(),
+                    "turned to the half with more open nodes"
+                );
+            }
+            8 => {
+                open[side].insert(node(l, "v'"), number(l, "f"));
+            }
+            5 => {
+                let v = node(l, "v");
+                let f = open[side].remove(&v).expect("the node taken is open");
+                let lowest = open[side].values().copied().fold(f64::INFINITY, f64::min);
+                assert!(f <= lowest + ROUNDING, "took {v} at {f} with {lowest} open");
+                assert!(
+                    f < mu,
+                    "took {v} at f = {f} though μ = {mu}: the search should stop"
+                );
+                taken.push(v);
+            }
+            9 => {
+                let cost = number(l, "μ");
+                assert!(cost < mu, "μ only falls");
+                mu = cost;
+            }
+            3 => {
+                assert!((number(l, "μ") - mu).abs() <= ROUNDING);
+                // Stopped: some half's lowest f is at least μ.
+                let lowest = |s: usize| open[s].values().copied().fold(f64::INFINITY, f64::min);
+                assert!(lowest(0).max(lowest(1)) >= mu - ROUNDING);
+            }
+            _ => {}
+        }
+    }
+    taken
+}
+
 /// BFS from its lines: the node taken is always the front of the queue.
 fn replay_bfs(lit: &[LitLine]) -> Vec<usize> {
     let mut queue = VecDeque::new();
@@ -207,6 +260,7 @@ fn check_grid(map: &TileMap, start: (usize, usize), goal: (usize, usize)) {
             | Listing::BestFirst => replay_best_first(listing, &lit),
             Listing::IdaStar => replay_idastar(&lit),
             Listing::Fringe => replay_fringe(&lit),
+            Listing::Bidirectional => replay_bidirectional(&lit),
             _ => unreachable!(),
         };
         assert_eq!(taken, expansions(&events), "{}", listing.name());

@@ -399,10 +399,24 @@ pub fn open_list_ui(
 ) {
     /// Rows shown; the rest are counted.
     const ROWS: usize = 6;
-    let title = format!(
-        "Open list: {} open",
-        crate::words::thousands(frontier.len())
-    );
+    // A bidirectional search's list is the half's that expands now.
+    let title = if frontier.is_backward() || frontier.other_len() > 0 {
+        let (this, that) = if frontier.is_backward() {
+            ("backward", "forward")
+        } else {
+            ("forward", "backward")
+        };
+        format!(
+            "Open list, {this} half: {} open ({} {that})",
+            crate::words::thousands(frontier.len()),
+            crate::words::thousands(frontier.other_len())
+        )
+    } else {
+        format!(
+            "Open list: {} open",
+            crate::words::thousands(frontier.len())
+        )
+    };
     egui::CollapsingHeader::new(title)
         .id_salt("open_list")
         .default_open(true)

@@ -216,6 +216,8 @@ pub enum AlgoArg {
     /// JPS+: Jump Point Search reading its jumps from tables built for the map first (as JPS
     /// elsewhere; maps of up to 2048 × 2048 cells).
     JpsPlus,
+    /// Bidirectional A* (from the start and from the goal in turns; the heuristic both ways).
+    Bidir,
     /// Greedy best-first search (lowest estimate first; a path, not the cheapest).
     BestFirst,
 }
@@ -232,6 +234,7 @@ impl AlgoArg {
             AlgoArg::Fringe => AlgorithmKind::Fringe,
             AlgoArg::Jps => AlgorithmKind::Jps,
             AlgoArg::JpsPlus => AlgorithmKind::JpsPlus,
+            AlgoArg::Bidir => AlgorithmKind::Bidirectional,
             AlgoArg::BestFirst => AlgorithmKind::BestFirst,
         }
     }

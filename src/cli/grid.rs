@@ -333,8 +333,15 @@ pub(super) fn compare_command(
             json!({"from": [from.0, from.1], "to": [to.0, to.1], "rows": rows})
         );
     } else {
+        // The names' column as wide as the longest ("Bidirectional A*", "JPS+ (as A*)").
+        let name_width = rows
+            .iter()
+            .map(|r| r.name.chars().count())
+            .chain(std::iter::once("algorithm".len()))
+            .max()
+            .unwrap_or(10);
         say!(
-            "{:<10} {:>12} {:>12} {:>8} {:>12} {:>12} {:>12}  status",
+            "{:<name_width$} {:>12} {:>12} {:>8} {:>12} {:>12} {:>12}  status",
             "algorithm",
             "cost",
             "expanded",
@@ -351,7 +358,7 @@ pub(super) fn compare_command(
                 "—".to_string()
             };
             say!(
-                "{:<10} {:>12} {:>12} {:>8} {:>12} {:>12} {:>12}  {}",
+                "{:<name_width$} {:>12} {:>12} {:>8} {:>12} {:>12} {:>12}  {}",
                 r.name,
                 cost,
                 thousands(r.expanded),

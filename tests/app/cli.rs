@@ -1130,6 +1130,7 @@ fn compare_runs_every_algorithm_with_the_published_lengths() {
                 "Fringe",
                 "JPS",
                 "JPS+",
+                "Bidirectional A*",
                 "Best-first"
             ]
         );
@@ -1141,6 +1142,7 @@ fn compare_runs_every_algorithm_with_the_published_lengths() {
             "fringe",
             "jps",
             "jps-plus",
+            "bidir",
             "best-first",
         ]) {
             let length = row["length"].as_f64();

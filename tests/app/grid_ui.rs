@@ -576,6 +576,61 @@ fn run_jps_plus_and_show_its_jump_distances() {
     assert!(h.query_by_label("Jump distances").is_none());
 }
 
+/// Bidirectional A* in the lab: the cheapest path; the open list shown is the half expanding
+/// at the step shown, named; both halves' cells are on the map (the backward half's in its own
+/// colours) and a step says where they meet.
+#[test]
+fn run_bidirectional_astar_and_see_both_halves() {
+    let mut h = harness(vec![]);
+    h.get_by_label("Bidirectional A*").click();
+    h.run_steps(2);
+    let grid = &h.state().scenes.tile_map;
+    let found = grid.search.result.clone().expect("an answer");
+    let map = h.state().map.map.clone();
+    let oracle = navlab::grid::grid_search(
+        &map,
+        grid.start,
+        grid.goal,
+        navlab::grid::GridAlgorithm::Dijkstra,
+        navlab::grid::Connectivity::Eight,
+        &mut navlab::search::NoObserver,
+    );
+    assert!(
+        (found.cost - oracle.cost).abs() < 1e-9,
+        "{} vs {}",
+        found.cost,
+        oracle.cost
+    );
+    let events = grid.search.events.clone();
+    let met = events
+        .iter()
+        .position(|e| matches!(e, navlab::search::SearchEvent::Met { .. }))
+        .expect("the halves meet");
+    h.state_mut().scenes.tile_map.playback.cursor = met + 1;
+    h.run_steps(2);
+    let caption = h.state().scenes.tile_map.current_explanation();
+    assert!(caption.starts_with("the halves meet at cell"), "{caption}");
+    assert!(
+        h.query_all_by_label_contains("Open list, ")
+            .next()
+            .is_some(),
+        "the open list names its half"
+    );
+    let replay = &h.state().scenes.tile_map.search.replay;
+    let backward = (0..map.cell_count())
+        .filter(|&i| replay.reached_backward(i))
+        .count();
+    let forward = (0..map.cell_count())
+        .filter(|&i| {
+            !replay.reached_backward(i) && replay.status(i) != navlab::search::NodeStatus::Unseen
+        })
+        .count();
+    assert!(
+        backward > 0 && forward > 0,
+        "forward {forward}, backward {backward}"
+    );
+}
+
 #[test]
 fn compare_all_fills_the_table_for_every_algorithm() {
     let mut h = harness(vec![]);
@@ -769,6 +824,7 @@ fn the_c_key_compares_all() {
             "Fringe",
             "JPS (as A*)",
             "JPS+ (as A*)",
+            "Bidirectional A*",
             "Best-first"
         ]
     );

@@ -237,6 +237,36 @@ impl TileMap {
         }
     }
 
+    /// Calls `visit(previous, cost)` for each neighbour of node `index` that can step into it,
+    /// with what that step costs (entering `index`): the moves of [`for_each_move`] read
+    /// backward, for searches from the goal.
+    ///
+    /// [`for_each_move`]: Self::for_each_move
+    #[inline]
+    pub fn for_each_move_into(
+        &self,
+        index: usize,
+        connectivity: Connectivity,
+        mut visit: impl FnMut(usize, f64),
+    ) {
+        let w = self.width;
+        let Some(&tile) = self.tiles.get(index) else {
+            return;
+        };
+        let enter = self.costs.of(tile).unwrap_or(f64::INFINITY);
+        self.for_each_move(index, connectivity, |previous, _| {
+            let diagonal = previous % w != index % w && previous / w != index / w;
+            visit(
+                previous,
+                if diagonal {
+                    std::f64::consts::SQRT_2 * enter
+                } else {
+                    enter
+                },
+            );
+        });
+    }
+
     /// The cells of the same tile as `cell` that can be reached from it in side steps (what
     /// a fill replaces), in the order found; empty for a cell off the map.
     pub fn region_of(&self, cell: Cell) -> Vec<Cell> {

@@ -104,11 +104,17 @@ pub enum GridAlgorithm {
     /// map before the search. Where JPS searches as A*, so does JPS+; on a map of more than
     /// [`JPS_PLUS_MAX_CELLS`](super::jps_plus::JPS_PLUS_MAX_CELLS) cells it searches as JPS.
     JpsPlus,
+    /// Bidirectional A* ([`crate::search::bidirectional`]): A* from the start and from the goal
+    /// in turns, stopping once either open list's lowest `f` reaches the cheapest meeting.
+    Bidirectional {
+        /// The estimate (to the goal forward, from the start backward).
+        heuristic: Heuristic,
+    },
 }
 
 impl GridAlgorithm {
     /// The default settings of each algorithm, in menu order.
-    pub const ALL: [GridAlgorithm; 8] = [
+    pub const ALL: [GridAlgorithm; 9] = [
         GridAlgorithm::Bfs,
         GridAlgorithm::Dijkstra,
         GridAlgorithm::AStar {
@@ -124,6 +130,9 @@ impl GridAlgorithm {
         },
         GridAlgorithm::Jps,
         GridAlgorithm::JpsPlus,
+        GridAlgorithm::Bidirectional {
+            heuristic: Heuristic::Octile,
+        },
         GridAlgorithm::BestFirst {
             heuristic: Heuristic::Octile,
         },
@@ -156,9 +165,10 @@ impl GridAlgorithm {
             GridAlgorithm::Bfs => ExpansionOrder::Oldest,
             GridAlgorithm::BestFirst { .. } => ExpansionOrder::LowestH,
             GridAlgorithm::Dijkstra => ExpansionOrder::LowestG,
-            GridAlgorithm::AStar { .. } | GridAlgorithm::Jps | GridAlgorithm::JpsPlus => {
-                ExpansionOrder::LowestF
-            }
+            GridAlgorithm::AStar { .. }
+            | GridAlgorithm::Jps
+            | GridAlgorithm::JpsPlus
+            | GridAlgorithm::Bidirectional { .. } => ExpansionOrder::LowestF,
             GridAlgorithm::IdaStar { .. } | GridAlgorithm::Fringe { .. } => {
                 ExpansionOrder::WithinThreshold
             }
@@ -190,6 +200,7 @@ impl GridAlgorithm {
             GridAlgorithm::Fringe { .. } => AlgorithmKind::Fringe,
             GridAlgorithm::Jps => AlgorithmKind::Jps,
             GridAlgorithm::JpsPlus => AlgorithmKind::JpsPlus,
+            GridAlgorithm::Bidirectional { .. } => AlgorithmKind::Bidirectional,
             GridAlgorithm::BestFirst { .. } => AlgorithmKind::BestFirst,
         }
     }
@@ -204,6 +215,7 @@ impl GridAlgorithm {
             GridAlgorithm::Fringe { .. } => "Fringe",
             GridAlgorithm::Jps => "JPS",
             GridAlgorithm::JpsPlus => "JPS+",
+            GridAlgorithm::Bidirectional { .. } => "Bidirectional A*",
             GridAlgorithm::BestFirst { .. } => "Best-first",
         }
     }
@@ -245,13 +257,15 @@ pub enum AlgorithmKind {
     Jps,
     /// JPS+.
     JpsPlus,
+    /// Bidirectional A*.
+    Bidirectional,
     /// Greedy best-first search.
     BestFirst,
 }
 
 impl AlgorithmKind {
     /// All, in menu order.
-    pub const ALL: [AlgorithmKind; 8] = [
+    pub const ALL: [AlgorithmKind; 9] = [
         AlgorithmKind::Bfs,
         AlgorithmKind::Dijkstra,
         AlgorithmKind::AStar,
@@ -259,6 +273,7 @@ impl AlgorithmKind {
         AlgorithmKind::Fringe,
         AlgorithmKind::Jps,
         AlgorithmKind::JpsPlus,
+        AlgorithmKind::Bidirectional,
         AlgorithmKind::BestFirst,
     ];
 
@@ -272,6 +287,7 @@ impl AlgorithmKind {
             AlgorithmKind::Fringe => "Fringe",
             AlgorithmKind::Jps => "JPS",
             AlgorithmKind::JpsPlus => "JPS+",
+            AlgorithmKind::Bidirectional => "Bidirectional A*",
             AlgorithmKind::BestFirst => "Best-first",
         }
     }
@@ -291,6 +307,7 @@ impl AlgorithmKind {
             AlgorithmKind::Fringe => GridAlgorithm::Fringe { heuristic },
             AlgorithmKind::Jps => GridAlgorithm::Jps,
             AlgorithmKind::JpsPlus => GridAlgorithm::JpsPlus,
+            AlgorithmKind::Bidirectional => GridAlgorithm::Bidirectional { heuristic },
             AlgorithmKind::BestFirst => GridAlgorithm::BestFirst { heuristic },
         }
     }
@@ -306,6 +323,7 @@ impl AlgorithmKind {
             AlgorithmKind::Fringe => Listing::Fringe,
             AlgorithmKind::Jps => Listing::Jps,
             AlgorithmKind::JpsPlus => Listing::JpsPlus,
+            AlgorithmKind::Bidirectional => Listing::Bidirectional,
             AlgorithmKind::BestFirst => Listing::BestFirst,
         }
     }
@@ -510,6 +528,18 @@ pub fn grid_search_with_scratch<O: Observer<SearchEvent>>(
             successors,
             estimate(heuristic, 1.0),
             is_goal,
+            observer,
+        ),
+        GridAlgorithm::Bidirectional { heuristic } => crate::search::bidirectional_astar(
+            n,
+            s,
+            t,
+            successors,
+            |i: usize, out: &mut Vec<(usize, f64)>| {
+                map.for_each_move_into(i, connectivity, |previous, cost| out.push((previous, cost)))
+            },
+            estimate(heuristic, 1.0),
+            move |i: usize| scale * heuristic.distance((i % width, i / width), start),
             observer,
         ),
         GridAlgorithm::JpsPlus if connectivity == Connectivity::Eight => {

@@ -309,9 +309,14 @@ impl<O: Observer<SearchEvent>, T: Observer<SearchEvent>> Observer<SearchEvent>
                 node: t(node),
                 cut_off,
             },
+            SearchEvent::Met { node, cost } => SearchEvent::Met {
+                node: t(node),
+                cost,
+            },
             // A navmesh search scans no grid.
             other @ (SearchEvent::Finished { .. }
             | SearchEvent::IterationStarted { .. }
+            | SearchEvent::Turned { .. }
             | SearchEvent::Jumped { .. }) => other,
         };
         self.inner.event(mapped);

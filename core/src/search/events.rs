@@ -210,6 +210,24 @@ pub enum SearchEvent {
         /// Why it stopped there.
         stop: JumpStop,
     },
+    /// Bidirectional search: from this step on, the half named expands (it has the smaller open
+    /// list, or the first turn: the backward half opens the goal).
+    Turned {
+        /// True for the backward half (from the goal), false for the forward one.
+        backward: bool,
+        /// How many nodes that half has open.
+        open: usize,
+        /// How many the other half has open.
+        other: usize,
+    },
+    /// Bidirectional search: the half expanding reached `node`, which the other half had
+    /// reached, and the path through it is the cheapest found so far.
+    Met {
+        /// Where the halves meet.
+        node: usize,
+        /// The path's cost through it (μ).
+        cost: f64,
+    },
     /// The search ended.
     Finished {
         /// How it ended.
@@ -428,6 +446,32 @@ impl SearchEvent {
                     Some(f) => format!(" (its children over it: smallest f = {f:.2})"),
                     None => String::new(),
                 }
+            ),
+            SearchEvent::Turned {
+                backward,
+                open,
+                other,
+            } => {
+                let (this, that) = if backward {
+                    ("backward (from the goal)", "forward")
+                } else {
+                    ("forward (from the start)", "backward")
+                };
+                if open == 0 {
+                    format!("turn to the {this} half: it opens its end")
+                } else if open == other {
+                    format!(
+                        "turn to the {this} half: the open lists are as long ({open} each), and the forward half goes on a tie"
+                    )
+                } else {
+                    format!(
+                        "turn to the {this} half: its open list is the smaller ({open} against the {that} half's {other})"
+                    )
+                }
+            }
+            SearchEvent::Met { node, cost } => format!(
+                "the halves meet at {}: a path of cost μ = {cost:.2} through it, the cheapest so far; the search stops once either open list's lowest f is at least μ",
+                name(node)
             ),
         }
     }

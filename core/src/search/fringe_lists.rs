@@ -99,6 +99,8 @@ impl FringeLists {
             SearchEvent::Finished { .. }
             | SearchEvent::Backtracked { .. }
             | SearchEvent::CutOff { .. }
+            | SearchEvent::Turned { .. }
+            | SearchEvent::Met { .. }
             | SearchEvent::Jumped { .. } => {}
         }
     }

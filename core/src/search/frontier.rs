@@ -34,6 +34,14 @@ pub struct Frontier {
     pushes: u64,
     /// The `f` key of the node expanded last.
     expanding: Option<u64>,
+    /// A bidirectional search's other half: its open nodes and the `f` key it expanded last,
+    /// set aside while this half expands.
+    other: Option<Box<(NodeMap<FrontierEntry>, Option<u64>)>>,
+    /// True while a bidirectional search's backward half is the one kept in `open`.
+    backward: bool,
+    /// True once the search turned to another half: a bidirectional search, whose halves take
+    /// the lowest `f`, newest first, without A*'s first pick of entries at the `f` expanding.
+    bidirectional: bool,
 }
 
 /// `f` as the open list's integer key orders it (see [`astar`](super::astar())).
@@ -48,9 +56,18 @@ impl Frontier {
     }
 
     /// Takes one event into account: opened and improved nodes enter the list (an improved one
-    /// as a new entry), expanded ones leave it.
+    /// as a new entry), expanded ones leave it. A bidirectional search's turn to its other half
+    /// sets this half's list aside and shows the other's.
     pub fn apply(&mut self, event: &SearchEvent) {
         match *event {
+            SearchEvent::Turned { backward, .. } if backward != self.backward => {
+                self.bidirectional = true;
+                let (open, expanding) = self.other.take().map(|other| *other).unwrap_or_default();
+                let this_open = std::mem::replace(&mut self.open, open);
+                let this_expanding = std::mem::replace(&mut self.expanding, expanding);
+                self.other = Some(Box::new((this_open, this_expanding)));
+                self.backward = backward;
+            }
             SearchEvent::Opened { node, g, h, .. } | SearchEvent::Improved { node, g, h, .. } => {
                 let pushed = self.pushes;
                 self.pushes += 1;
@@ -72,6 +89,17 @@ impl Frontier {
         }
     }
 
+    /// True while the list shown is a bidirectional search's backward half's (the other half's
+    /// is set aside).
+    pub fn is_backward(&self) -> bool {
+        self.backward
+    }
+
+    /// How many nodes the other half of a bidirectional search has open (0 for other searches).
+    pub fn other_len(&self) -> usize {
+        self.other.as_ref().map_or(0, |other| other.0.len())
+    }
+
     /// How many nodes are open.
     pub fn len(&self) -> usize {
         self.open.len()
@@ -85,12 +113,18 @@ impl Frontier {
     /// The first `n` open nodes in the order a search expanding by `order` takes them, as
     /// [`astar`](super::astar()) (A*, and Dijkstra with `h` = 0) and [`bfs`](super::bfs())
     /// do: for A* and Dijkstra the entries that came with exactly the `f` being expanded
-    /// (newest first), then the lowest `f` (`g` for Dijkstra), newest first among equals; for
+    /// (newest first), then the lowest `f` (`g` for Dijkstra), newest first among equals; for a
+    /// half of a bidirectional search the lowest `f`, newest first among equals; for
     /// breadth-first search the oldest. `None` for the threshold searches (IDA*, Fringe Search),
     /// which take nodes in list or depth order, not by a key.
     pub fn next(&self, order: ExpansionOrder, n: usize) -> Option<Vec<FrontierEntry>> {
         type Compare = fn(&FrontierEntry, &FrontierEntry) -> std::cmp::Ordering;
         let compare: Compare = match order {
+            ExpansionOrder::LowestF if self.bidirectional => |a, b| {
+                f_key(a.f())
+                    .cmp(&f_key(b.f()))
+                    .then(b.pushed.cmp(&a.pushed))
+            },
             ExpansionOrder::LowestF | ExpansionOrder::LowestG => |a, b| {
                 b.level
                     .cmp(&a.level)

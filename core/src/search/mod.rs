@@ -4,6 +4,7 @@
 pub mod astar;
 pub mod best_first;
 pub mod bfs;
+pub mod bidirectional;
 pub mod dijkstra;
 pub mod events;
 pub mod expansion_steps;
@@ -21,6 +22,7 @@ pub mod round_funnel;
 pub use astar::{AStarScratch, astar, astar_with_scratch};
 pub use best_first::best_first;
 pub use bfs::bfs;
+pub use bidirectional::bidirectional_astar;
 pub use dijkstra::dijkstra;
 pub use events::{
     ExpansionOrder, JumpStop, MAX_RECORDED_STEPS, NoObserver, Observer, SearchEvent, SearchOutcome,

@@ -109,6 +109,18 @@ pub fn export(
                     open_expansion = Some(node);
                 }
             }
+            SearchEvent::Turned { backward, .. } => {
+                if let Some(done) = open_expansion.take() {
+                    out.push(close(done, &parent));
+                }
+                out.push(json!({"type": "turning", "backward": backward}));
+            }
+            SearchEvent::Met { node, cost } => {
+                out.push(with_place(
+                    json!({"type": "meeting", "id": node, "cost": cost}),
+                    node,
+                ));
+            }
             SearchEvent::IterationStarted {
                 iteration,
                 threshold,

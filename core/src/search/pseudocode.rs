@@ -24,6 +24,8 @@ pub enum Listing {
     Jps,
     /// JPS+: Jump Point Search reading its jumps from tables built before the search.
     JpsPlus,
+    /// Bidirectional A\*.
+    Bidirectional,
     /// Greedy best-first search.
     BestFirst,
     /// The funnel (string pulling through a corridor's portals).
@@ -257,6 +259,21 @@ const JPS_PLUS: &[&str] = &[
     "(the budget of visits spent, when one is set: stop)",
 ];
 
+const BIDIRECTIONAL: &[&str] = &[
+    "open s in the forward half (d(s) = 0, f = h(s), the estimate to e) and e in the backward half (d(e) = 0, f = h'(e), the estimate from s); μ = ∞",
+    "while each half has an open node:",
+    "    if the lowest f of either half's open list is ≥ μ: the path through the meeting node is a cheapest one; stop",
+    "    turn to the half with fewer open nodes (the forward one on a tie)",
+    "    take that half's open node v with the lowest f",
+    "    for each neighbour v' of v (forward: a step out of v; backward: a step into v):",
+    "        k = d(v) + the step's cost",
+    "        if k < d(v') in this half: d(v') = k; parent(v') = v; give v' the priority f = k + its estimate",
+    "        if the other half has reached v' and k + its d(v') < μ: μ = k + its d(v'); the meeting node is v'",
+    "    v is closed in this half",
+    "a half has no open node: there is a path only if μ < ∞ (through the meeting node); stop",
+    "(the budget of visits spent, when one is set: stop)",
+];
+
 const BEST_FIRST: &[&str] = &[
     "give s the priority h(s); s is open",
     "while a node is open:",
@@ -305,7 +322,7 @@ const LEVEL_BUILD: &[&str] = &[
 
 impl Listing {
     /// Every listing, in the order `navlab pseudocode` lists them.
-    pub const ALL: [Listing; 13] = [
+    pub const ALL: [Listing; 14] = [
         Listing::AStar,
         Listing::NavmeshAStar,
         Listing::Bfs,
@@ -314,6 +331,7 @@ impl Listing {
         Listing::Fringe,
         Listing::Jps,
         Listing::JpsPlus,
+        Listing::Bidirectional,
         Listing::BestFirst,
         Listing::Funnel,
         Listing::Polyanya,
@@ -332,6 +350,7 @@ impl Listing {
             Listing::Fringe => "fringe",
             Listing::Jps => "jps",
             Listing::JpsPlus => "jps-plus",
+            Listing::Bidirectional => "bidir",
             Listing::BestFirst => "best-first",
             Listing::Funnel => "funnel",
             Listing::Polyanya => "polyanya",
@@ -356,6 +375,7 @@ impl Listing {
             Listing::Fringe => "Fringe Search",
             Listing::Jps => "Jump Point Search",
             Listing::JpsPlus => "JPS+ (jumps read from tables)",
+            Listing::Bidirectional => "Bidirectional A*",
             Listing::BestFirst => "Greedy best-first search",
             Listing::Funnel => "The funnel",
             Listing::Polyanya => "Polyanya (the shortest path)",
@@ -375,6 +395,7 @@ impl Listing {
             Listing::Fringe => FRINGE,
             Listing::Jps => JPS,
             Listing::JpsPlus => JPS_PLUS,
+            Listing::Bidirectional => BIDIRECTIONAL,
             Listing::BestFirst => BEST_FIRST,
             Listing::Funnel => FUNNEL,
             Listing::Polyanya => POLYANYA,
@@ -403,6 +424,7 @@ impl Listing {
             | Listing::JpsPlus
             | Listing::BestFirst => Some(3),
             Listing::IdaStar => Some(4),
+            Listing::Bidirectional => Some(5),
             Listing::Fringe => Some(6),
             Listing::Funnel => None,
             Listing::Polyanya => Some(3),
@@ -676,6 +698,58 @@ impl Listing {
                 SearchOutcome::Found => LitLine::new(4).number("d(s, e)", cost),
                 SearchOutcome::Unreachable => LitLine::new(12),
                 SearchOutcome::BudgetExceeded => LitLine::new(13),
+            },
+            // Bidirectional A*.
+            (
+                Bidirectional,
+                SearchEvent::Opened {
+                    node,
+                    parent: None,
+                    h,
+                    ..
+                },
+            ) => LitLine::new(1).with("end", name(node)).number("f", h),
+            (
+                Bidirectional,
+                SearchEvent::Turned {
+                    backward,
+                    open,
+                    other,
+                },
+            ) => LitLine::new(4)
+                .with("half", if backward { "backward" } else { "forward" })
+                .number("open", open as f64)
+                .number("the other's open", other as f64),
+            (Bidirectional, SearchEvent::Expanded { node, g, h }) => LitLine::new(5)
+                .with("v", name(node))
+                .number("d(v)", g)
+                .number("f", g + h),
+            (
+                Bidirectional,
+                SearchEvent::Opened {
+                    node,
+                    parent: Some(parent),
+                    g,
+                    h,
+                },
+            )
+            | (
+                Bidirectional,
+                SearchEvent::Improved {
+                    node, parent, g, h, ..
+                },
+            ) => LitLine::new(8)
+                .with("v'", name(node))
+                .with("v", name(parent))
+                .number("k", g)
+                .number("f", g + h),
+            (Bidirectional, SearchEvent::Met { node, cost }) => LitLine::new(9)
+                .with("meeting node", name(node))
+                .number("μ", cost),
+            (Bidirectional, SearchEvent::Finished { outcome, cost }) => match outcome {
+                SearchOutcome::Found => LitLine::new(3).number("μ", cost),
+                SearchOutcome::Unreachable => LitLine::new(11),
+                SearchOutcome::BudgetExceeded => LitLine::new(12),
             },
             // Greedy best-first search.
             (

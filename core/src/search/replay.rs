@@ -116,6 +116,11 @@ pub struct SearchReplay {
     origin: Origin,
     /// How many times the state changed (steps applied, restarts).
     changes: u64,
+    /// A bidirectional search's half each node was last reached or expanded by (true:
+    /// backward); empty until the search first turns.
+    backward: Vec<bool>,
+    /// True while a bidirectional search's backward half is expanding.
+    backward_now: bool,
 }
 
 /// A number no other replay has: drawn from one counter when a replay is made or cloned.
@@ -165,6 +170,8 @@ impl SearchReplay {
             touched: Vec::new(),
             origin: Origin::new(),
             changes: 0,
+            backward: Vec::new(),
+            backward_now: false,
         }
     }
 
@@ -212,6 +219,8 @@ impl SearchReplay {
             self.visit[i] = 0;
         }
         self.touched.clear();
+        self.backward.clear();
+        self.backward_now = false;
         self.cursor = 0;
         self.visited = 0;
         self.current = None;
@@ -239,7 +248,20 @@ impl SearchReplay {
 
     fn apply_to_nodes(&mut self, event: &SearchEvent) {
         let gathered = self.shown == NodesShown::Gathered;
+        if let SearchEvent::Opened { node, .. }
+        | SearchEvent::Improved { node, .. }
+        | SearchEvent::Expanded { node, .. } = *event
+            && let Some(side) = self.backward.get_mut(node)
+        {
+            *side = self.backward_now;
+        }
         match *event {
+            SearchEvent::Turned { backward, .. } => {
+                if self.backward.is_empty() {
+                    self.backward = vec![false; self.status.len()];
+                }
+                self.backward_now = backward;
+            }
             SearchEvent::Opened { node, parent, g, h }
                 if self.has(node) && (!gathered || self.status[node] == NodeStatus::Unseen) =>
             {
@@ -327,6 +349,17 @@ impl SearchReplay {
         self.parent[node] = parent
             .and_then(|p| u32::try_from(p).ok())
             .unwrap_or(NO_PARENT);
+    }
+
+    /// True when a bidirectional search's backward half (from the goal) last reached or
+    /// expanded `node`.
+    pub fn reached_backward(&self, node: usize) -> bool {
+        self.backward.get(node).copied().unwrap_or(false)
+    }
+
+    /// True while a bidirectional search's backward half is the one expanding.
+    pub fn backward_now(&self) -> bool {
+        self.backward_now
     }
 
     /// Where `node` stands (`Unseen` for a node out of range).

@@ -305,6 +305,11 @@ impl TileMapScene {
             AlgorithmKind::Dijkstra | AlgorithmKind::AStar => {
                 rows.push(LegendRow::fill(OPEN, "open: the frontier"))
             }
+            AlgorithmKind::Bidirectional => {
+                rows.push(LegendRow::fill(OPEN, "open, forward half (from S)"));
+                rows.push(LegendRow::fill(BACK_OPEN, "open, backward half (from G)"));
+                rows.push(LegendRow::fill(BACK_CLOSED, "expanded, backward half"));
+            }
             AlgorithmKind::Jps | AlgorithmKind::JpsPlus => {
                 rows.push(LegendRow::fill(OPEN, "open: jump points found"));
                 rows.push(LegendRow::line(SCAN, 2.0, "a scan of this expansion"));
@@ -318,10 +323,10 @@ impl TileMapScene {
         }
         rows.push(LegendRow::fill(
             CLOSED,
-            if kind == AlgorithmKind::IdaStar {
-                "expanded (brighter: again)"
-            } else {
-                "expanded"
+            match kind {
+                AlgorithmKind::IdaStar => "expanded (brighter: again)",
+                AlgorithmKind::Bidirectional => "expanded, forward half",
+                _ => "expanded",
             },
         ));
         rows.push(LegendRow::fill(CURRENT, "expanded at this step"));
@@ -495,7 +500,10 @@ impl TileMapScene {
                         cells.push(map.cell(to));
                     }
                     SearchEvent::Finished { .. } => return None,
-                    SearchEvent::IterationStarted { .. } | SearchEvent::Backtracked { .. } => {}
+                    SearchEvent::Met { node, .. } => cells.push(map.cell(node)),
+                    SearchEvent::IterationStarted { .. }
+                    | SearchEvent::Backtracked { .. }
+                    | SearchEvent::Turned { .. } => {}
                 }
             }
             Some(cells)
@@ -519,9 +527,12 @@ impl TileMapScene {
                 } else if path_cells.contains(&(x, y)) {
                     Some(PATH_CELL)
                 } else {
+                    let backward = replay.reached_backward(i);
                     match replay.status(i) {
+                        NodeStatus::Open if backward => Some(BACK_OPEN),
                         NodeStatus::Open => Some(OPEN),
                         NodeStatus::Later => Some(LATER),
+                        NodeStatus::Closed if backward => Some(BACK_CLOSED),
                         NodeStatus::Closed => {
                             let times = replay.expansions(i).min(6) as u8;
                             Some(Color32::from_rgb(
@@ -671,6 +682,10 @@ const JUMP_TO_WALL: Color32 = Color32::from_rgb(165, 165, 175);
 
 /// A cell the search has open (or in Fringe's now list).
 const OPEN: Color32 = Color32::from_rgb(222, 170, 52);
+/// A cell a bidirectional search's backward half has open.
+const BACK_OPEN: Color32 = Color32::from_rgb(120, 220, 200);
+/// A cell a bidirectional search's backward half has expanded.
+const BACK_CLOSED: Color32 = Color32::from_rgb(40, 120, 110);
 /// A cell in Fringe's later list, or cut off by IDA* in this pass.
 const LATER: Color32 = Color32::from_rgb(190, 120, 220);
 /// An expanded cell (brighter each time IDA* expands it again).

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 /// The comparison charts' bar colours, one per row of the table in its order (BFS, Dijkstra,
 /// A*, IDA*, Fringe, JPS, best-first), as on dark panels.
-pub(crate) const BAR_COLOURS: [Color32; 8] = [
+pub(crate) const BAR_COLOURS: [Color32; 9] = [
     Color32::from_rgb(150, 150, 160),
     Color32::from_rgb(90, 150, 220),
     Color32::from_rgb(240, 150, 60),
@@ -20,6 +20,7 @@ pub(crate) const BAR_COLOURS: [Color32; 8] = [
     Color32::from_rgb(90, 200, 120),
     Color32::from_rgb(60, 200, 210),
     Color32::from_rgb(40, 150, 150),
+    Color32::from_rgb(230, 110, 120),
     Color32::from_rgb(230, 210, 80),
 ];
 
@@ -29,6 +30,7 @@ fn axis_name(name: &'static str) -> &'static str {
     match name {
         "Dijkstra" => "Dijk.",
         "Best-first" => "GBFS",
+        "Bidirectional A*" => "BiA*",
         name if name.starts_with("JPS+") => "JPS+",
         name if name.starts_with("JPS") => "JPS",
         name => name,
