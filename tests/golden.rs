@@ -361,6 +361,16 @@ fn tile_map_bidirectional_astar_mid_search() {
     );
 }
 
+/// Theta*'s any-angle path at the end of its search, on the map with every tile as grass.
+#[test]
+fn tile_map_theta_star_path() {
+    golden(
+        "tile-map-theta",
+        &["--algo", "theta", "--tile-costs", "1,1,1", "--step", "end"],
+        tile_map,
+    );
+}
+
 #[test]
 fn tile_map_every_algorithm_compared() {
     golden("tile-map-compare", &["--compare", "--step", "60"], nothing);

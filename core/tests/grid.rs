@@ -407,6 +407,99 @@ proptest! {
     }
 }
 
+/// Checks Theta*'s answer on a map of one tile cost (1) against the visibility graph's shortest
+/// path between the same cell centres (the exact any-angle length, a lower bound) and A*'s
+/// eight-direction cost (an upper bound): reachable exactly when A* reaches, each segment on
+/// walkable ground, its length adding up. Returns the gap over the exact length.
+fn check_theta(map: &TileMap, start: Cell, goal: Cell, optimal_8: Option<f64>) -> Option<f64> {
+    use navlab_core::grid::free_segment::{HalfPoint, polyline_length, segment_is_free};
+    use navlab_core::grid::visibility::VisibilityGraph;
+    let theta = grid_search(
+        map,
+        start,
+        goal,
+        GridAlgorithm::ThetaStar,
+        Connectivity::Eight,
+        &mut NoObserver,
+    );
+    let Some(optimal_8) = optimal_8 else {
+        assert_eq!(theta.outcome, SearchOutcome::Unreachable);
+        return None;
+    };
+    assert_eq!(theta.outcome, SearchOutcome::Found);
+    assert_eq!(theta.path.first(), Some(&start));
+    assert_eq!(theta.path.last(), Some(&goal));
+    let points: Vec<HalfPoint> = theta.path.iter().map(|&c| HalfPoint::centre(c)).collect();
+    for pair in points.windows(2) {
+        assert!(
+            segment_is_free(map, pair[0], pair[1]),
+            "{:?} to {:?} leaves the ground",
+            pair[0],
+            pair[1]
+        );
+    }
+    let length = polyline_length(&points);
+    assert!(
+        (length - theta.cost).abs() <= 1e-9 * length.max(1.0),
+        "{length} vs {}",
+        theta.cost
+    );
+    // The published lengths have six significant digits.
+    assert!(
+        theta.cost <= optimal_8 * (1.0 + 1e-5),
+        "Theta* {} longer than A* {optimal_8}",
+        theta.cost
+    );
+    let graph = VisibilityGraph::build(map).expect("few corners");
+    let exact = graph.find_path(
+        map,
+        points[0],
+        *points.last().expect("a goal"),
+        &mut NoObserver,
+    );
+    assert_eq!(exact.outcome, SearchOutcome::Found);
+    assert!(
+        theta.cost >= exact.length - 1e-9 * exact.length.max(1.0),
+        "Theta* {} shorter than the visibility graph's {}",
+        theta.cost,
+        exact.length
+    );
+    Some(theta.cost / exact.length.max(f64::MIN_POSITIVE) - 1.0)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases_or(400), ..ProptestConfig::default() })]
+
+    /// Theta* on random maps of one cost: between the visibility graph's exact any-angle length
+    /// and A*'s eight-direction cost; its open list replayed names each next expansion.
+    #[test]
+    fn theta_star_lies_between_the_visibility_graph_and_astar((map, start, goal) in one_cost_map()) {
+        let astar = grid_search(&map, start, goal, ASTAR, Connectivity::Eight, &mut NoObserver);
+        check_theta(&map, start, goal, (astar.outcome == SearchOutcome::Found).then_some(astar.cost));
+        let mut trace = Vec::new();
+        grid_search(&map, start, goal, GridAlgorithm::ThetaStar, Connectivity::Eight, &mut trace);
+        let disagreement = common::frontier_disagreement(&trace, GridAlgorithm::ThetaStar.expansion_order());
+        prop_assert!(disagreement.is_none(), "{:?}", disagreement);
+    }
+}
+
+/// Theta* on every scenario of arena.map: never longer than the published optimal
+/// eight-direction length, never shorter than the visibility graph's; and how far above the
+/// exact length it is.
+#[test]
+fn theta_star_on_every_arena_scenario() {
+    let Some((map, scenarios)) = movingai("arena.map") else {
+        return;
+    };
+    let mut worst: f64 = 0.0;
+    for s in &scenarios {
+        let gap = check_theta(&map, s.start, s.goal, Some(s.optimal)).expect("found");
+        worst = worst.max(gap);
+    }
+    // Theta*'s paths bend only at cell centres: a few per cent above the exact length at most.
+    assert!(worst < 0.1, "worst gap {worst}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases_or(200), ..ProptestConfig::default() })]
 

@@ -70,6 +70,7 @@ fn replay_best_first(listing: Listing, lit: &[LitLine]) -> Vec<usize> {
             Listing::Dijkstra => ((1, "s", ""), (3, "v"), (9, "v'", "k")),
             Listing::Jps | Listing::JpsPlus => ((1, "s", "f"), (3, "v"), (10, "j", "f")),
             Listing::BestFirst => ((1, "s", "h(s)"), (3, "v"), (6, "v'", "h(v')")),
+            Listing::ThetaStar => ((1, "s", "f"), (3, "v"), (9, "v'", "f")),
             _ => unreachable!(),
         };
     let mut open: HashMap<usize, f64> = HashMap::new();
@@ -131,14 +132,14 @@ fn replay_bidirectional(lit: &[LitLine]) -> Vec<usize> {
                 let lowest = open[side].values().copied().fold(f64::INFINITY, f64::min);
                 assert!(f <= lowest + ROUNDING, "took {v} at {f} with {lowest} open");
                 assert!(
-                    f < mu,
+                    f < mu + ROUNDING,
                     "took {v} at f = {f} though μ = {mu}: the search should stop"
                 );
                 taken.push(v);
             }
             9 => {
                 let cost = number(l, "μ");
-                assert!(cost < mu, "μ only falls");
+                assert!(cost < mu + ROUNDING, "μ only falls");
                 mu = cost;
             }
             3 => {
@@ -257,6 +258,7 @@ fn check_grid(map: &TileMap, start: (usize, usize), goal: (usize, usize)) {
             | Listing::Dijkstra
             | Listing::Jps
             | Listing::JpsPlus
+            | Listing::ThetaStar
             | Listing::BestFirst => replay_best_first(listing, &lit),
             Listing::IdaStar => replay_idastar(&lit),
             Listing::Fringe => replay_fringe(&lit),

@@ -446,6 +446,9 @@ pub fn open_list_ui(
                 crate::search::ExpansionOrder::Oldest => {
                     "Breadth-first search takes the one that has waited longest"
                 }
+                crate::search::ExpansionOrder::LowestH => {
+                    "The lowest h (the estimate alone); among equals the newest"
+                }
                 _ => "The lowest f (g for Dijkstra); among equals the newest",
             };
             costs_table_ui(

@@ -218,6 +218,8 @@ pub enum AlgoArg {
     JpsPlus,
     /// Bidirectional A* (from the start and from the goal in turns; the heuristic both ways).
     Bidir,
+    /// Theta* (any-angle paths: lengths between cell centres, every passable tile as ground).
+    Theta,
     /// Greedy best-first search (lowest estimate first; a path, not the cheapest).
     BestFirst,
 }
@@ -235,6 +237,7 @@ impl AlgoArg {
             AlgoArg::Jps => AlgorithmKind::Jps,
             AlgoArg::JpsPlus => AlgorithmKind::JpsPlus,
             AlgoArg::Bidir => AlgorithmKind::Bidirectional,
+            AlgoArg::Theta => AlgorithmKind::ThetaStar,
             AlgoArg::BestFirst => AlgorithmKind::BestFirst,
         }
     }

@@ -341,7 +341,7 @@ pub(super) fn compare_command(
             .max()
             .unwrap_or(10);
         say!(
-            "{:<name_width$} {:>12} {:>12} {:>8} {:>12} {:>12} {:>12}  status",
+            "{:<name_width$} {:>17} {:>12} {:>8} {:>12} {:>12} {:>12}  status",
             "algorithm",
             "cost",
             "expanded",
@@ -352,13 +352,13 @@ pub(super) fn compare_command(
         );
         let optional = |n: Option<usize>| n.map_or_else(|| "—".to_string(), thousands);
         for r in &rows {
-            let cost = if r.cost.is_finite() {
-                format!("{:.4}", r.cost)
-            } else {
-                "—".to_string()
+            let cost = match (r.cost.is_finite(), r.over_exact) {
+                (false, _) => "—".to_string(),
+                (true, Some(gap)) => format!("{:.4} (+{:.1}%)", r.cost, 100.0 * gap),
+                (true, None) => format!("{:.4}", r.cost),
             };
             say!(
-                "{:<name_width$} {:>12} {:>12} {:>8} {:>12} {:>12} {:>12}  {}",
+                "{:<name_width$} {:>17} {:>12} {:>8} {:>12} {:>12} {:>12}  {}",
                 r.name,
                 cost,
                 thousands(r.expanded),

@@ -1131,6 +1131,7 @@ fn compare_runs_every_algorithm_with_the_published_lengths() {
                 "JPS",
                 "JPS+",
                 "Bidirectional A*",
+                "Theta*",
                 "Best-first"
             ]
         );
@@ -1143,6 +1144,7 @@ fn compare_runs_every_algorithm_with_the_published_lengths() {
             "jps",
             "jps-plus",
             "bidir",
+            "theta",
             "best-first",
         ]) {
             let length = row["length"].as_f64();
@@ -1151,6 +1153,13 @@ fn compare_runs_every_algorithm_with_the_published_lengths() {
                 ("bfs" | "best-first", Some("found")) => {
                     let got = length.expect("a length");
                     assert!(got >= s.optimal - 1e-4, "line {}: {algo} {got}", s.line);
+                }
+                // Any angle: never longer than the eight-direction optimum, and said how much
+                // longer it is than the shortest path at any angle.
+                ("theta", Some("found")) => {
+                    let got = length.expect("a length");
+                    assert!(got <= s.optimal * (1.0 + 1e-5), "line {}: {got}", s.line);
+                    assert!(row["over_exact"].as_f64().is_some_and(|g| g >= -1e-9));
                 }
                 (_, Some("found")) => {
                     let got = length.expect("a length");

@@ -631,6 +631,50 @@ fn run_bidirectional_astar_and_see_both_halves() {
     );
 }
 
+/// Theta* in the lab: the panel says it measures length; its path turns at a few cells, joined
+/// by straight segments no longer than A*'s eight-direction path on the same map.
+#[test]
+fn run_theta_star_for_a_path_at_any_angle() {
+    let mut h = harness(vec![]);
+    h.get_by_label("Theta*").click();
+    h.run_steps(2);
+    assert!(
+        h.query_by_label_contains("Theta* measures length")
+            .is_some()
+    );
+    // Every tile as grass, so that A*'s cost is a length too.
+    let mut costs = h.state().map.map.costs;
+    (costs.sand, costs.water) = (costs.grass, costs.grass);
+    h.state_mut().map.set_costs(costs);
+    h.run_steps(2);
+    let grid = &h.state().scenes.tile_map;
+    let theta = grid.search.result.clone().expect("Theta*'s answer");
+    let map = h.state().map.map.clone();
+    let astar = navlab::grid::grid_search(
+        &map,
+        grid.start,
+        grid.goal,
+        navlab::grid::GridAlgorithm::AStar {
+            heuristic: navlab::grid::Heuristic::Octile,
+            weight: 1.0,
+        },
+        navlab::grid::Connectivity::Eight,
+        &mut navlab::search::NoObserver,
+    );
+    assert!(
+        theta.cost < astar.cost,
+        "{} against A* {}",
+        theta.cost,
+        astar.cost
+    );
+    assert!(
+        theta.path.len() < astar.path.len() / 4,
+        "{} turning cells against {} cells",
+        theta.path.len(),
+        astar.path.len()
+    );
+}
+
 #[test]
 fn compare_all_fills_the_table_for_every_algorithm() {
     let mut h = harness(vec![]);
@@ -825,6 +869,7 @@ fn the_c_key_compares_all() {
             "JPS (as A*)",
             "JPS+ (as A*)",
             "Bidirectional A*",
+            "Theta*",
             "Best-first"
         ]
     );

@@ -1115,7 +1115,7 @@ fn a_grid_search_stops_at_its_work_limit_and_a_recording_at_its_step_limit() {
     assert_eq!(code, Some(1), "{err}");
     assert_eq!(
         out.matches("over budget").count(),
-        6,
+        7,
         "IDA* by its own: {out}"
     );
     // JPS's scans find no jump point past the start: it knows at once, within the limit.

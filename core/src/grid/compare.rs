@@ -30,6 +30,10 @@ pub struct ComparisonRow {
     /// Microseconds per run, measured on runs that record nothing (a run of 250 ms or more
     /// once, as it answers, counting its passes and put-offs only).
     pub micros: f64,
+    /// Theta*: how much longer its path is than the shortest path at any angle between the same
+    /// cell centres (the visibility graph's), as a fraction (0.01: 1 % longer); `None` for the
+    /// others, and when there is no path or the map has too many wall corners for the graph.
+    pub over_exact: Option<f64>,
 }
 
 impl ComparisonRow {
@@ -44,6 +48,7 @@ impl ComparisonRow {
             "passes": self.passes,
             "put_off": self.deferred,
             "micros": self.micros,
+            "over_exact": self.over_exact,
         })
     }
 }
@@ -117,9 +122,29 @@ pub fn compare_algorithms(
                 passes: passing.then_some(passes),
                 deferred: passing.then_some(deferred),
                 micros,
+                over_exact: (algorithm == GridAlgorithm::ThetaStar
+                    && result.outcome == SearchOutcome::Found)
+                    .then(|| over_exact(map, start, goal, result.cost))
+                    .flatten(),
             }
         })
         .collect()
+}
+
+/// How much longer than the shortest path at any angle between the centres of `start` and
+/// `goal` (the visibility graph's) a path of `length` is; `None` when the map has too many wall
+/// corners for the graph.
+fn over_exact(map: &TileMap, start: Cell, goal: Cell, length: f64) -> Option<f64> {
+    use super::free_segment::HalfPoint;
+    let graph = super::visibility::VisibilityGraph::build(map).ok()?;
+    let exact = graph.find_path(
+        map,
+        HalfPoint::centre(start),
+        HalfPoint::centre(goal),
+        &mut NoObserver,
+    );
+    (exact.outcome == SearchOutcome::Found && exact.length > 0.0)
+        .then(|| length / exact.length - 1.0)
 }
 
 /// Whether to time one more run after `runs` runs took `elapsed` in all: at least 3 runs and

@@ -11,6 +11,7 @@ pub mod map;
 pub mod movingai;
 pub mod quadtree;
 pub mod search;
+pub mod theta;
 pub mod tiled;
 pub mod tiles;
 pub mod visibility;

@@ -110,11 +110,14 @@ pub enum GridAlgorithm {
         /// The estimate (to the goal forward, from the start backward).
         heuristic: Heuristic,
     },
+    /// Theta* ([`super::theta`]): any-angle paths, a node's parent the one before when in
+    /// sight; lengths between cell centres, every passable tile counting as ground.
+    ThetaStar,
 }
 
 impl GridAlgorithm {
     /// The default settings of each algorithm, in menu order.
-    pub const ALL: [GridAlgorithm; 9] = [
+    pub const ALL: [GridAlgorithm; 10] = [
         GridAlgorithm::Bfs,
         GridAlgorithm::Dijkstra,
         GridAlgorithm::AStar {
@@ -133,6 +136,7 @@ impl GridAlgorithm {
         GridAlgorithm::Bidirectional {
             heuristic: Heuristic::Octile,
         },
+        GridAlgorithm::ThetaStar,
         GridAlgorithm::BestFirst {
             heuristic: Heuristic::Octile,
         },
@@ -165,10 +169,12 @@ impl GridAlgorithm {
             GridAlgorithm::Bfs => ExpansionOrder::Oldest,
             GridAlgorithm::BestFirst { .. } => ExpansionOrder::LowestH,
             GridAlgorithm::Dijkstra => ExpansionOrder::LowestG,
-            GridAlgorithm::AStar { .. }
-            | GridAlgorithm::Jps
-            | GridAlgorithm::JpsPlus
-            | GridAlgorithm::Bidirectional { .. } => ExpansionOrder::LowestF,
+            GridAlgorithm::AStar { .. } | GridAlgorithm::Jps | GridAlgorithm::JpsPlus => {
+                ExpansionOrder::LowestF
+            }
+            GridAlgorithm::Bidirectional { .. } | GridAlgorithm::ThetaStar => {
+                ExpansionOrder::LowestFNewest
+            }
             GridAlgorithm::IdaStar { .. } | GridAlgorithm::Fringe { .. } => {
                 ExpansionOrder::WithinThreshold
             }
@@ -201,6 +207,7 @@ impl GridAlgorithm {
             GridAlgorithm::Jps => AlgorithmKind::Jps,
             GridAlgorithm::JpsPlus => AlgorithmKind::JpsPlus,
             GridAlgorithm::Bidirectional { .. } => AlgorithmKind::Bidirectional,
+            GridAlgorithm::ThetaStar => AlgorithmKind::ThetaStar,
             GridAlgorithm::BestFirst { .. } => AlgorithmKind::BestFirst,
         }
     }
@@ -216,6 +223,7 @@ impl GridAlgorithm {
             GridAlgorithm::Jps => "JPS",
             GridAlgorithm::JpsPlus => "JPS+",
             GridAlgorithm::Bidirectional { .. } => "Bidirectional A*",
+            GridAlgorithm::ThetaStar => "Theta*",
             GridAlgorithm::BestFirst { .. } => "Best-first",
         }
     }
@@ -223,7 +231,11 @@ impl GridAlgorithm {
     /// True when the algorithm returns a cheapest path (with an admissible heuristic).
     pub fn is_optimal(self) -> bool {
         match self {
-            GridAlgorithm::Bfs | GridAlgorithm::BestFirst { .. } => false,
+            // Theta*'s any-angle path is not a cheapest path over the grid's moves (it is
+            // usually shorter), nor the shortest at any angle.
+            GridAlgorithm::Bfs | GridAlgorithm::BestFirst { .. } | GridAlgorithm::ThetaStar => {
+                false
+            }
             GridAlgorithm::AStar { weight, .. } => weight <= 1.0,
             _ => true,
         }
@@ -259,13 +271,15 @@ pub enum AlgorithmKind {
     JpsPlus,
     /// Bidirectional A*.
     Bidirectional,
+    /// Theta*.
+    ThetaStar,
     /// Greedy best-first search.
     BestFirst,
 }
 
 impl AlgorithmKind {
     /// All, in menu order.
-    pub const ALL: [AlgorithmKind; 9] = [
+    pub const ALL: [AlgorithmKind; 10] = [
         AlgorithmKind::Bfs,
         AlgorithmKind::Dijkstra,
         AlgorithmKind::AStar,
@@ -274,6 +288,7 @@ impl AlgorithmKind {
         AlgorithmKind::Jps,
         AlgorithmKind::JpsPlus,
         AlgorithmKind::Bidirectional,
+        AlgorithmKind::ThetaStar,
         AlgorithmKind::BestFirst,
     ];
 
@@ -288,6 +303,7 @@ impl AlgorithmKind {
             AlgorithmKind::Jps => "JPS",
             AlgorithmKind::JpsPlus => "JPS+",
             AlgorithmKind::Bidirectional => "Bidirectional A*",
+            AlgorithmKind::ThetaStar => "Theta*",
             AlgorithmKind::BestFirst => "Best-first",
         }
     }
@@ -308,6 +324,7 @@ impl AlgorithmKind {
             AlgorithmKind::Jps => GridAlgorithm::Jps,
             AlgorithmKind::JpsPlus => GridAlgorithm::JpsPlus,
             AlgorithmKind::Bidirectional => GridAlgorithm::Bidirectional { heuristic },
+            AlgorithmKind::ThetaStar => GridAlgorithm::ThetaStar,
             AlgorithmKind::BestFirst => GridAlgorithm::BestFirst { heuristic },
         }
     }
@@ -324,6 +341,7 @@ impl AlgorithmKind {
             AlgorithmKind::Jps => Listing::Jps,
             AlgorithmKind::JpsPlus => Listing::JpsPlus,
             AlgorithmKind::Bidirectional => Listing::Bidirectional,
+            AlgorithmKind::ThetaStar => Listing::ThetaStar,
             AlgorithmKind::BestFirst => Listing::BestFirst,
         }
     }
@@ -342,6 +360,7 @@ impl AlgorithmKind {
                 | AlgorithmKind::Dijkstra
                 | AlgorithmKind::Jps
                 | AlgorithmKind::JpsPlus
+                | AlgorithmKind::ThetaStar
         )
     }
 }
@@ -373,7 +392,8 @@ impl Default for SearchTuning {
 pub struct GridPath {
     /// How it ended.
     pub outcome: SearchOutcome,
-    /// Cells from start to goal (empty unless found).
+    /// Cells from start to goal, each next to the one before (empty unless found); for Theta*,
+    /// only the cells where its straight segments turn.
     pub path: Vec<Cell>,
     /// Cost of the path.
     pub cost: f64,
@@ -542,6 +562,9 @@ pub fn grid_search_with_scratch<O: Observer<SearchEvent>>(
             move |i: usize| scale * heuristic.distance((i % width, i / width), start),
             observer,
         ),
+        GridAlgorithm::ThetaStar => {
+            super::theta::theta_star(map, start, goal, connectivity, observer)
+        }
         GridAlgorithm::JpsPlus if connectivity == Connectivity::Eight => {
             match super::jps_plus::JpsPlusGrid::new(map) {
                 Some(grid) => {

@@ -286,6 +286,10 @@ pub fn compass(dx: i8, dy: i8) -> &'static str {
 pub enum ExpansionOrder {
     /// The open node with the lowest f = g + h (A*).
     LowestF,
+    /// The open node with the lowest f, the newest among equals, with no first pick of the
+    /// nodes opened at the `f` being expanded (a half of bidirectional A*; Theta\*, whose `f`
+    /// can fall from one expansion to the next).
+    LowestFNewest,
     /// The open node with the lowest g (Dijkstra).
     LowestG,
     /// The node that has waited longest (breadth-first search).
@@ -305,7 +309,7 @@ impl SearchEvent {
         };
         let node = name(node);
         match order {
-            ExpansionOrder::LowestF => format!(
+            ExpansionOrder::LowestF | ExpansionOrder::LowestFNewest => format!(
                 "expand {node}, the open one with the lowest f (f = {:.2}, g = {g:.2})",
                 g + h
             ),

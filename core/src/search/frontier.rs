@@ -39,9 +39,6 @@ pub struct Frontier {
     other: Option<Box<(NodeMap<FrontierEntry>, Option<u64>)>>,
     /// True while a bidirectional search's backward half is the one kept in `open`.
     backward: bool,
-    /// True once the search turned to another half: a bidirectional search, whose halves take
-    /// the lowest `f`, newest first, without A*'s first pick of entries at the `f` expanding.
-    bidirectional: bool,
 }
 
 /// `f` as the open list's integer key orders it (see [`astar`](super::astar())).
@@ -61,7 +58,6 @@ impl Frontier {
     pub fn apply(&mut self, event: &SearchEvent) {
         match *event {
             SearchEvent::Turned { backward, .. } if backward != self.backward => {
-                self.bidirectional = true;
                 let (open, expanding) = self.other.take().map(|other| *other).unwrap_or_default();
                 let this_open = std::mem::replace(&mut self.open, open);
                 let this_expanding = std::mem::replace(&mut self.expanding, expanding);
@@ -113,14 +109,14 @@ impl Frontier {
     /// The first `n` open nodes in the order a search expanding by `order` takes them, as
     /// [`astar`](super::astar()) (A*, and Dijkstra with `h` = 0) and [`bfs`](super::bfs())
     /// do: for A* and Dijkstra the entries that came with exactly the `f` being expanded
-    /// (newest first), then the lowest `f` (`g` for Dijkstra), newest first among equals; for a
-    /// half of a bidirectional search the lowest `f`, newest first among equals; for
+    /// (newest first), then the lowest `f` (`g` for Dijkstra), newest first among equals; by
+    /// [`ExpansionOrder::LowestFNewest`] the lowest `f`, newest first among equals; for
     /// breadth-first search the oldest. `None` for the threshold searches (IDA*, Fringe Search),
     /// which take nodes in list or depth order, not by a key.
     pub fn next(&self, order: ExpansionOrder, n: usize) -> Option<Vec<FrontierEntry>> {
         type Compare = fn(&FrontierEntry, &FrontierEntry) -> std::cmp::Ordering;
         let compare: Compare = match order {
-            ExpansionOrder::LowestF if self.bidirectional => |a, b| {
+            ExpansionOrder::LowestFNewest => |a, b| {
                 f_key(a.f())
                     .cmp(&f_key(b.f()))
                     .then(b.pushed.cmp(&a.pushed))

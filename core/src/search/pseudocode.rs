@@ -26,6 +26,8 @@ pub enum Listing {
     JpsPlus,
     /// Bidirectional A\*.
     Bidirectional,
+    /// Theta\* (any-angle paths on a grid).
+    ThetaStar,
     /// Greedy best-first search.
     BestFirst,
     /// The funnel (string pulling through a corridor's portals).
@@ -274,6 +276,21 @@ const BIDIRECTIONAL: &[&str] = &[
     "(the budget of visits spent, when one is set: stop)",
 ];
 
+const THETA_STAR: &[&str] = &[
+    "g(s) = 0; parent(s) = none; give s the priority f = h(s), the straight distance to e",
+    "while a node has a priority:",
+    "    take the node v with the lowest priority f",
+    "    if v = e (the goal): the path is found: follow the parents back from e, straight from each to the next; stop",
+    "    for each neighbour v' of v not visited:",
+    "        if parent(v) sees v' (the segment between their centres stays on the ground):",
+    "            k = g(parent(v)) + the distance from parent(v) to v'; p = parent(v)   (path 2)",
+    "        else: k = g(v) + the distance from v to v'; p = v   (path 1)",
+    "        if k < g(v'): g(v') = k; parent(v') = p; give v' the priority f = k + h(v')",
+    "    mark v visited",
+    "no node has a priority left: there is no path; stop",
+    "(the budget of visits spent, when one is set: stop)",
+];
+
 const BEST_FIRST: &[&str] = &[
     "give s the priority h(s); s is open",
     "while a node is open:",
@@ -322,7 +339,7 @@ const LEVEL_BUILD: &[&str] = &[
 
 impl Listing {
     /// Every listing, in the order `navlab pseudocode` lists them.
-    pub const ALL: [Listing; 14] = [
+    pub const ALL: [Listing; 15] = [
         Listing::AStar,
         Listing::NavmeshAStar,
         Listing::Bfs,
@@ -332,6 +349,7 @@ impl Listing {
         Listing::Jps,
         Listing::JpsPlus,
         Listing::Bidirectional,
+        Listing::ThetaStar,
         Listing::BestFirst,
         Listing::Funnel,
         Listing::Polyanya,
@@ -351,6 +369,7 @@ impl Listing {
             Listing::Jps => "jps",
             Listing::JpsPlus => "jps-plus",
             Listing::Bidirectional => "bidir",
+            Listing::ThetaStar => "theta",
             Listing::BestFirst => "best-first",
             Listing::Funnel => "funnel",
             Listing::Polyanya => "polyanya",
@@ -376,6 +395,7 @@ impl Listing {
             Listing::Jps => "Jump Point Search",
             Listing::JpsPlus => "JPS+ (jumps read from tables)",
             Listing::Bidirectional => "Bidirectional A*",
+            Listing::ThetaStar => "Theta* (any-angle)",
             Listing::BestFirst => "Greedy best-first search",
             Listing::Funnel => "The funnel",
             Listing::Polyanya => "Polyanya (the shortest path)",
@@ -396,6 +416,7 @@ impl Listing {
             Listing::Jps => JPS,
             Listing::JpsPlus => JPS_PLUS,
             Listing::Bidirectional => BIDIRECTIONAL,
+            Listing::ThetaStar => THETA_STAR,
             Listing::BestFirst => BEST_FIRST,
             Listing::Funnel => FUNNEL,
             Listing::Polyanya => POLYANYA,
@@ -422,6 +443,7 @@ impl Listing {
             | Listing::Dijkstra
             | Listing::Jps
             | Listing::JpsPlus
+            | Listing::ThetaStar
             | Listing::BestFirst => Some(3),
             Listing::IdaStar => Some(4),
             Listing::Bidirectional => Some(5),
@@ -748,6 +770,44 @@ impl Listing {
                 .number("μ", cost),
             (Bidirectional, SearchEvent::Finished { outcome, cost }) => match outcome {
                 SearchOutcome::Found => LitLine::new(3).number("μ", cost),
+                SearchOutcome::Unreachable => LitLine::new(11),
+                SearchOutcome::BudgetExceeded => LitLine::new(12),
+            },
+            // Theta*.
+            (
+                ThetaStar,
+                SearchEvent::Opened {
+                    node,
+                    parent: None,
+                    h,
+                    ..
+                },
+            ) => LitLine::new(1).with("s", name(node)).number("f", h),
+            (ThetaStar, SearchEvent::Expanded { node, g, h }) => LitLine::new(3)
+                .with("v", name(node))
+                .number("g(v)", g)
+                .number("f", g + h),
+            (
+                ThetaStar,
+                SearchEvent::Opened {
+                    node,
+                    parent: Some(parent),
+                    g,
+                    h,
+                },
+            )
+            | (
+                ThetaStar,
+                SearchEvent::Improved {
+                    node, parent, g, h, ..
+                },
+            ) => LitLine::new(9)
+                .with("v'", name(node))
+                .with("p", name(parent))
+                .number("k", g)
+                .number("f", g + h),
+            (ThetaStar, SearchEvent::Finished { outcome, cost }) => match outcome {
+                SearchOutcome::Found => LitLine::new(4).number("g(e)", cost),
                 SearchOutcome::Unreachable => LitLine::new(11),
                 SearchOutcome::BudgetExceeded => LitLine::new(12),
             },

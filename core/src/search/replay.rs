@@ -481,6 +481,7 @@ fn same_list(a: &ReplayList, b: &ReplayList) -> bool {
             a.len() == b.len()
                 && [
                     ExpansionOrder::LowestF,
+                    ExpansionOrder::LowestFNewest,
                     ExpansionOrder::LowestG,
                     ExpansionOrder::Oldest,
                     ExpansionOrder::LowestH,

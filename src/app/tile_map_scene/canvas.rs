@@ -302,7 +302,7 @@ impl TileMapScene {
             AlgorithmKind::BestFirst => {
                 rows.push(LegendRow::fill(OPEN, "open: lowest h expanded first"))
             }
-            AlgorithmKind::Dijkstra | AlgorithmKind::AStar => {
+            AlgorithmKind::Dijkstra | AlgorithmKind::AStar | AlgorithmKind::ThetaStar => {
                 rows.push(LegendRow::fill(OPEN, "open: the frontier"))
             }
             AlgorithmKind::Bidirectional => {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 /// The comparison charts' bar colours, one per row of the table in its order (BFS, Dijkstra,
 /// A*, IDA*, Fringe, JPS, best-first), as on dark panels.
-pub(crate) const BAR_COLOURS: [Color32; 9] = [
+pub(crate) const BAR_COLOURS: [Color32; 10] = [
     Color32::from_rgb(150, 150, 160),
     Color32::from_rgb(90, 150, 220),
     Color32::from_rgb(240, 150, 60),
@@ -21,6 +21,7 @@ pub(crate) const BAR_COLOURS: [Color32; 9] = [
     Color32::from_rgb(60, 200, 210),
     Color32::from_rgb(40, 150, 150),
     Color32::from_rgb(230, 110, 120),
+    Color32::from_rgb(160, 200, 90),
     Color32::from_rgb(230, 210, 80),
 ];
 
@@ -31,6 +32,7 @@ fn axis_name(name: &'static str) -> &'static str {
         "Dijkstra" => "Dijk.",
         "Best-first" => "GBFS",
         "Bidirectional A*" => "BiA*",
+        "Theta*" => "θ*",
         name if name.starts_with("JPS+") => "JPS+",
         name if name.starts_with("JPS") => "JPS",
         name => name,
@@ -110,13 +112,32 @@ impl TileMapScene {
             );
             return;
         };
+        // The table on the left, the charts beside it (under it, the rows pushed them off a
+        // window of ordinary height).
+        let room = height - (ui.cursor().top() - top);
+        ui.horizontal_top(|ui| {
+            let table_height = ui
+                .vertical(|ui| self.comparison_table_ui(ui, rows))
+                .response
+                .rect
+                .height();
+            ui.separator();
+            ui.vertical(|ui| comparison_charts_ui(ui, rows, table_height, room));
+        });
+    }
+
+    /// The comparison's table: a row per algorithm.
+    fn comparison_table_ui(&self, ui: &mut Ui, rows: &[ComparisonRow]) {
         egui::Grid::new("comparison")
             .striped(true)
             .num_columns(8)
             .show(ui, |ui| {
                 for (heading, tip) in [
                     ("Algorithm", "Each algorithm with the options chosen above"),
-                    ("Cost", "Cost of the path found"),
+                    (
+                        "Cost",
+                        "Cost of the path found (Theta*: its length, and how much longer it is than the shortest path at any angle, the visibility graph's)",
+                    ),
                     (
                         "Expanded",
                         "Cells whose neighbours were examined (IDA* counts every re-expansion)",
@@ -143,10 +164,10 @@ impl TileMapScene {
                 let count = |n: Option<usize>| n.map_or_else(|| "—".to_string(), thousands);
                 for r in rows {
                     ui.label(r.name);
-                    ui.label(if r.cost.is_finite() {
-                        format!("{:.3}", r.cost)
-                    } else {
-                        "—".into()
+                    ui.label(match (r.cost.is_finite(), r.over_exact) {
+                        (false, _) => "—".into(),
+                        (true, Some(gap)) => format!("{:.3} (+{:.1} %)", r.cost, 100.0 * gap),
+                        (true, None) => format!("{:.3}", r.cost),
                     });
                     ui.label(thousands(r.expanded));
                     ui.label(count(r.passes));
@@ -157,27 +178,33 @@ impl TileMapScene {
                     ui.end_row();
                 }
             });
-        type Measure = fn(&ComparisonRow) -> f64;
-        // IDA* can expand a hundred thousand times more than the others: counts and times are
-        // drawn on a log scale so every bar stays visible.
-        let charts: [(&str, Measure, bool); 4] = [
-            ("Cells expanded (log)", |r| r.expanded as f64, true),
-            ("Peak memory, nodes (log)", |r| r.peak_memory as f64, true),
-            ("Time, µs (log)", |r| r.micros, true),
-            (
-                "Path cost",
-                |r| if r.cost.is_finite() { r.cost } else { 0.0 },
-                false,
-            ),
-        ];
-        // Darkened on light panels, where the grey and the green were too faint to see.
-        let colours = BAR_COLOURS.map(|c| crate::app::ink::on_panel(ui.visuals(), c));
-        let names: Vec<&'static str> = rows.iter().map(|r| axis_name(r.name)).collect();
-        // What is left once the table is drawn, less the charts' titles and axis labels.
-        let left = height - (ui.cursor().top() - top) - 50.0;
-        let chart_height = left.clamp(50.0, 130.0);
-        ui.columns(4, |columns| {
-            for (column, (title, value, log)) in columns.iter_mut().zip(charts) {
+    }
+}
+
+/// The comparison's four charts, two by two, as tall together as the table beside them
+/// (`beside`, at least readable) and no taller than `room`.
+fn comparison_charts_ui(ui: &mut Ui, rows: &[ComparisonRow], beside: f32, room: f32) {
+    type Measure = fn(&ComparisonRow) -> f64;
+    // IDA* can expand a hundred thousand times more than the others: counts and times are
+    // drawn on a log scale so every bar stays visible.
+    let charts: [(&str, Measure, bool); 4] = [
+        ("Cells expanded (log)", |r| r.expanded as f64, true),
+        ("Peak memory, nodes (log)", |r| r.peak_memory as f64, true),
+        ("Time, µs (log)", |r| r.micros, true),
+        (
+            "Path cost",
+            |r| if r.cost.is_finite() { r.cost } else { 0.0 },
+            false,
+        ),
+    ];
+    // Darkened on light panels, where the grey and the green were too faint to see.
+    let colours = BAR_COLOURS.map(|c| crate::app::ink::on_panel(ui.visuals(), c));
+    let names: Vec<&'static str> = rows.iter().map(|r| axis_name(r.name)).collect();
+    // Each of two rows of charts: half the height, less a title and an axis's names.
+    let chart_height = ((beside.min(room) / 2.0) - 45.0).clamp(50.0, 130.0);
+    for pair in charts.chunks(2) {
+        ui.columns(2, |columns| {
+            for (column, &(title, value, log)) in columns.iter_mut().zip(pair) {
                 column.label(title);
                 let names = names.clone();
                 // Algorithm names under the bars rather than a legend, which would cover them.
@@ -193,7 +220,7 @@ impl TileMapScene {
                     .custom_x_axes(vec![
                         egui_plot::AxisHints::new_x()
                             .label_spacing(20.0..=30.0)
-                            .tick_label_font(egui::FontId::proportional(11.0))
+                            .tick_label_font(egui::FontId::proportional(10.0))
                             .formatter(move |mark, _| {
                                 let i = mark.value.round();
                                 if (mark.value - i).abs() > 1e-6 || i < 0.0 {

@@ -265,6 +265,11 @@ impl TileMapScene {
                 costs.water = costs.grass;
             }
         }
+        if options.algorithm == AlgorithmKind::ThetaStar {
+            ui.weak(
+                "Theta* measures length between cell centres, at any angle: every passable tile counts as ground, tile costs are not weighed.",
+            );
+        }
         if options.algorithm == AlgorithmKind::JpsPlus {
             if map.map.cell_count() > crate::grid::jps_plus::JPS_PLUS_MAX_CELLS {
                 ui.colored_label(
