@@ -610,6 +610,15 @@ fn run_bidirectional_astar_and_see_both_halves() {
     h.run_steps(2);
     let caption = h.state().scenes.tile_map.current_explanation();
     assert!(caption.starts_with("the halves meet at cell"), "{caption}");
+    // The backward half opens the goal, not the start.
+    h.state_mut().scenes.tile_map.playback.cursor = 3;
+    h.run_steps(2);
+    let caption = h.state().scenes.tile_map.current_explanation();
+    let (gx, gy) = h.state().scenes.tile_map.goal;
+    assert!(
+        caption.starts_with(&format!("open cell {gx},{gy} (this half's end): g = 0.00")),
+        "{caption}"
+    );
     assert!(
         h.query_all_by_label_contains("Open list, ")
             .next()

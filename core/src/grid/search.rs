@@ -188,6 +188,12 @@ impl GridAlgorithm {
             format!("cell {},{}", i % width.max(1), i / width.max(1))
         });
         match (self, event) {
+            // Each half of a bidirectional search opens its own end: the goal is the backward
+            // half's.
+            (
+                GridAlgorithm::Bidirectional { .. },
+                crate::search::SearchEvent::Opened { parent: None, .. },
+            ) => sentence.replacen("(the start)", "(this half's end)", 1),
             // JPS+ reads its jumps from its tables rather than scanning.
             (GridAlgorithm::JpsPlus, crate::search::SearchEvent::Jumped { .. }) => sentence
                 .replacen("scan ", "jump ", 1)
