@@ -516,6 +516,153 @@ proptest! {
     }
 }
 
+/// D* Lite after every edit of a random sequence (walls put up and taken down, tiles of other
+/// costs painted), the agent stepping along its path between edits: the path it keeps costs
+/// what a fresh Dijkstra from where the agent stands finds, and is a legal walk.
+fn check_dstar_lite(
+    map: &TileMap,
+    start: Cell,
+    goal: Cell,
+    edits: &[(Cell, Tile, u8)],
+    eight: bool,
+) {
+    use navlab_core::grid::dstar_lite::DStarLite;
+    let connectivity = if eight {
+        Connectivity::Eight
+    } else {
+        Connectivity::Four
+    };
+    let mut search = DStarLite::new(map, start, goal, connectivity).expect("on the map");
+    search.compute();
+    let mut here = map.clone();
+    for (k, &(cell, tile, steps)) in std::iter::once(&((0, 0), Tile::Grass, 0))
+        .chain(edits)
+        .enumerate()
+    {
+        if k > 0 {
+            // The agent walks on a few steps first.
+            if let Some((path, _)) = search.path()
+                && let Some(&next) = path.get((steps as usize).min(path.len() - 1))
+            {
+                search.move_to(next);
+            }
+            if cell == search.goal() || cell == search.start() {
+                continue;
+            }
+            search.set_tile(cell, tile);
+            here.set(cell, tile);
+            search.compute();
+        }
+        let at = search.start();
+        let oracle = grid_search(
+            &here,
+            at,
+            goal,
+            GridAlgorithm::Dijkstra,
+            connectivity,
+            &mut NoObserver,
+        );
+        match search.path() {
+            None => assert_eq!(
+                oracle.outcome,
+                SearchOutcome::Unreachable,
+                "edit {k}: D* Lite found no path"
+            ),
+            Some((path, cost)) => {
+                assert_eq!(
+                    oracle.outcome,
+                    SearchOutcome::Found,
+                    "edit {k}: D* Lite found a path where there is none"
+                );
+                assert!(
+                    (cost - oracle.cost).abs() <= 1e-9 * oracle.cost.max(1.0),
+                    "edit {k}: D* Lite {cost} vs Dijkstra {}",
+                    oracle.cost
+                );
+                let walk = GridPath {
+                    outcome: SearchOutcome::Found,
+                    path,
+                    cost,
+                    expanded: 0,
+                    peak_memory: 0,
+                };
+                assert_valid(&here, at, goal, &walk, connectivity);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: cases_or(300), ..ProptestConfig::default() })]
+
+    /// D* Lite repairs its path after every edit of a random sequence as a fresh Dijkstra from
+    /// where the agent stands would find it.
+    #[test]
+    fn dstar_lite_keeps_the_cheapest_path_through_random_edits(
+        (map, start, goal, eight) in random_map(),
+        edits in prop::collection::vec(
+            (0usize..14, 0usize..14, prop::sample::select(vec![Tile::Wall, Tile::Grass, Tile::Sand, Tile::Water, Tile::Hole]), 0u8..3),
+            1..10,
+        ),
+    ) {
+        let (w, h) = (map.width(), map.height());
+        let edits: Vec<(Cell, Tile, u8)> = edits.into_iter().map(|(x, y, t, s)| ((x % w, y % h), t, s)).collect();
+        check_dstar_lite(&map, start, goal, &edits, eight);
+    }
+}
+
+/// On random512-10-0, a wall put on the path ahead of an agent a third of the way along: D*
+/// Lite's repair takes far fewer cells than a fresh A* from the agent expands (the median over
+/// the edits at most a tenth).
+#[test]
+fn dstar_lite_repairs_take_a_tenth_of_a_fresh_astar_on_random512() {
+    use navlab_core::grid::dstar_lite::DStarLite;
+    let Some((map, scenarios)) = movingai("random512-10-0.map") else {
+        return;
+    };
+    let mut ratios = Vec::new();
+    for s in scenarios
+        .iter()
+        .filter(|s| s.optimal > 300.0)
+        .step_by(97)
+        .take(4)
+    {
+        let mut search =
+            DStarLite::new(&map, s.start, s.goal, Connectivity::Eight).expect("on the map");
+        search.compute();
+        let (path, _) = search.path().expect("a path");
+        search.move_to(path[path.len() / 3]);
+        for k in 0..6 {
+            let (path, _) = search.path().expect("a path");
+            let cell = path[(3 + 11 * k).min(path.len() - 2)];
+            let before = search.map().get(cell).expect("on the map");
+            search.set_tile(cell, Tile::Wall);
+            let repair = search.compute();
+            let fresh = grid_search(
+                search.map(),
+                search.start(),
+                s.goal,
+                ASTAR,
+                Connectivity::Eight,
+                &mut NoObserver,
+            );
+            let (_, cost) = search.path().expect("still a path");
+            assert!(
+                (cost - fresh.cost).abs() <= 1e-9 * cost,
+                "{cost} vs A* {}",
+                fresh.cost
+            );
+            ratios.push(repair.expanded as f64 / fresh.expanded.max(1) as f64);
+            search.set_tile(cell, before);
+            search.compute();
+        }
+    }
+    ratios.sort_by(f64::total_cmp);
+    let median = ratios[ratios.len() / 2];
+    eprintln!("D* Lite repair / fresh A* expansions: median {median:.3}, all {ratios:?}");
+    assert!(median <= 0.1, "median {median}");
+}
+
 /// The same on the real arena map, every scenario.
 #[test]
 fn the_fringe_lists_name_the_next_visit_on_arena() {

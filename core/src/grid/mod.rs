@@ -4,6 +4,7 @@
 pub mod bresenham;
 pub mod compare;
 pub mod document;
+pub mod dstar_lite;
 pub mod free_segment;
 pub mod jps;
 pub mod jps_plus;

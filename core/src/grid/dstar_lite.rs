@@ -1,0 +1,360 @@
+//! D\* Lite (Koenig & Likhachev, AAAI 2002): a cheapest path kept up to date while the map
+//! changes under an agent walking it.
+//!
+//! The search runs backward, from the goal: `g(s)` is the cost from cell `s` to the goal as
+//! last worked out, and `rhs(s)` the one-step look-ahead, the least over the moves out of `s`
+//! of the step's cost plus `g` of where it lands (0 at the goal). A cell with `g ≠ rhs` is
+//! *inconsistent* and waits in the open list under the key
+//! `[min(g, rhs) + h(start, s) + km; min(g, rhs)]`, smallest first. Working out the path takes
+//! inconsistent cells until the agent's own cell is consistent and no key in the list is below
+//! its key: an over-consistent cell (`g > rhs`, it got cheaper) takes `g = rhs` and tells the
+//! cells that move into it; an under-consistent one (`g < rhs`, it got dearer) forgets its `g`
+//! (∞) and is looked at again, with those cells.
+//!
+//! After an edit only the cells whose moves changed are brought up to date, and the search
+//! takes only the inconsistency that spreads from them — usually far fewer cells than a new
+//! A\* would expand. The agent's moves are folded into `km` (the heuristic's shift since the
+//! start), so keys already in the list stay lower bounds without being worked out again.
+//! LPA\* is the same with a fixed start (`km` stays 0).
+//!
+//! Moves and costs are the grid's ([`TileMap::for_each_move`]): eight directions (or four),
+//! no corner cutting, entering a tile costing its tile cost (√2 of it diagonally). The
+//! estimate is the octile (or Manhattan) distance times the cheapest tile cost.
+
+use super::map::{Cell, Connectivity, TileMap};
+use super::tiles::Tile;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// A key of the open list: compared by its first part, then its second.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Key(f64, f64);
+
+impl Key {
+    fn less(self, other: Key) -> bool {
+        self.0 < other.0 || (self.0 == other.0 && self.1 < other.1)
+    }
+}
+
+/// An open-list entry (a max-heap of reversed keys); `stamp` tells an entry left behind by a
+/// later insertion of the same cell.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    key: Key,
+    stamp: u32,
+    node: u32,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Smallest key first, then the cell inserted last.
+        other
+            .key
+            .0
+            .total_cmp(&self.key.0)
+            .then(other.key.1.total_cmp(&self.key.1))
+            .then(self.stamp.cmp(&other.stamp))
+    }
+}
+
+/// What one working-out of the path did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Repair {
+    /// Cells taken from the open list and made consistent (or reset), counted each time.
+    pub expanded: usize,
+    /// Cells whose `rhs` was worked out again.
+    pub updated: usize,
+}
+
+/// D\* Lite on a tile map: the agent's cell, the goal, and every cell's `g` and `rhs`.
+///
+/// ```
+/// use navlab_core::grid::dstar_lite::DStarLite;
+/// use navlab_core::grid::{Connectivity, Tile};
+///
+/// let map = navlab_core::grid::movingai::parse_map(
+///     b"type octile\nheight 3\nwidth 5\nmap\n.....\n.....\n.....\n",
+///     "example.map",
+/// )?;
+/// let mut search = DStarLite::new(&map, (0, 1), (4, 1), Connectivity::Eight).expect("on the map");
+/// search.compute();
+/// assert_eq!(search.path().map(|(_, cost)| cost), Some(4.0));
+/// // The agent takes a step; a wall goes up in front of it; the path is repaired: round the
+/// // wall without cutting its corners, 3 steps and a diagonal.
+/// search.move_to((1, 1));
+/// search.set_tile((2, 1), Tile::Wall);
+/// let repair = search.compute();
+/// let (path, cost) = search.path().expect("a way round");
+/// assert_eq!(path.first(), Some(&(1, 1)));
+/// assert!((cost - (3.0 + std::f64::consts::SQRT_2)).abs() < 1e-12);
+/// assert!(repair.expanded > 0);
+/// # Ok::<(), navlab_core::grid::MapError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct DStarLite {
+    map: TileMap,
+    connectivity: Connectivity,
+    start: usize,
+    goal: usize,
+    /// Where the agent stood when the map last changed (what `km` has been shifted to).
+    last: usize,
+    km: f64,
+    g: Vec<f64>,
+    rhs: Vec<f64>,
+    /// The stamp of a cell's entry in the open list (0: not in it).
+    queued: Vec<u32>,
+    open: BinaryHeap<Entry>,
+    stamp: u32,
+    scale: f64,
+}
+
+impl DStarLite {
+    /// A D\* Lite search on (a copy of) `map` from `start` to `goal`, not yet worked out (call
+    /// [`compute`](Self::compute)). `None` when either cell is off the map.
+    pub fn new(map: &TileMap, start: Cell, goal: Cell, connectivity: Connectivity) -> Option<Self> {
+        if map.get(start).is_none() || map.get(goal).is_none() {
+            return None;
+        }
+        let n = map.cell_count();
+        let (s, t) = (map.index(start), map.index(goal));
+        let mut search = Self {
+            map: map.clone(),
+            connectivity,
+            start: s,
+            goal: t,
+            last: s,
+            km: 0.0,
+            g: vec![f64::INFINITY; n],
+            rhs: vec![f64::INFINITY; n],
+            queued: vec![0; n],
+            open: BinaryHeap::new(),
+            stamp: 0,
+            scale: map.costs.cheapest(),
+        };
+        if map.is_passable(goal) {
+            search.rhs[t] = 0.0;
+            let key = search.key(t);
+            search.push(t, key);
+        }
+        Some(search)
+    }
+
+    /// The map as the search knows it.
+    pub fn map(&self) -> &TileMap {
+        &self.map
+    }
+
+    /// The agent's cell.
+    pub fn start(&self) -> Cell {
+        self.map.cell(self.start)
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> Cell {
+        self.map.cell(self.goal)
+    }
+
+    /// `g` of `cell`: its cost to the goal as last worked out (∞: none known).
+    pub fn g(&self, cell: Cell) -> f64 {
+        self.g
+            .get(self.map.index(cell))
+            .copied()
+            .unwrap_or(f64::INFINITY)
+    }
+
+    /// `rhs` of `cell`: its one-step look-ahead.
+    pub fn rhs(&self, cell: Cell) -> f64 {
+        self.rhs
+            .get(self.map.index(cell))
+            .copied()
+            .unwrap_or(f64::INFINITY)
+    }
+
+    /// The cells waiting in the open list (inconsistent), in no order.
+    pub fn inconsistent(&self) -> Vec<Cell> {
+        (0..self.queued.len())
+            .filter(|&i| self.queued[i] != 0)
+            .map(|i| self.map.cell(i))
+            .collect()
+    }
+
+    fn estimate(&self, a: usize, b: usize) -> f64 {
+        let w = self.map.width();
+        let (dx, dy) = (
+            (a % w).abs_diff(b % w) as f64,
+            (a / w).abs_diff(b / w) as f64,
+        );
+        let d = match self.connectivity {
+            Connectivity::Eight => dx.max(dy) + (std::f64::consts::SQRT_2 - 1.0) * dx.min(dy),
+            Connectivity::Four => dx + dy,
+        };
+        self.scale * d
+    }
+
+    fn key(&self, s: usize) -> Key {
+        let m = self.g[s].min(self.rhs[s]);
+        Key(m + self.estimate(self.start, s) + self.km, m)
+    }
+
+    fn push(&mut self, s: usize, key: Key) {
+        self.stamp = self.stamp.wrapping_add(1).max(1);
+        self.queued[s] = self.stamp;
+        self.open.push(Entry {
+            key,
+            stamp: self.stamp,
+            node: s as u32,
+        });
+    }
+
+    /// The smallest key in the open list, dropping entries left behind.
+    fn top_key(&mut self) -> Option<Key> {
+        while let Some(top) = self.open.peek() {
+            if self.queued[top.node as usize] == top.stamp {
+                return Some(top.key);
+            }
+            self.open.pop();
+        }
+        None
+    }
+
+    /// `rhs` worked out again for `u`, and `u` put in the open list or taken out of it as it
+    /// is inconsistent or not.
+    fn update(&mut self, u: usize, repair: &mut Repair) {
+        repair.updated += 1;
+        let passable = self.map.tiles().get(u).is_some_and(|t| t.is_passable());
+        let mut best = f64::INFINITY;
+        if u == self.goal {
+            if passable {
+                best = 0.0;
+            }
+        } else if passable {
+            let g = &self.g;
+            self.map.for_each_move(u, self.connectivity, |next, cost| {
+                best = best.min(cost + g[next]);
+            });
+        }
+        self.rhs[u] = best;
+        self.queued[u] = 0;
+        if self.g[u] != self.rhs[u] {
+            let key = self.key(u);
+            self.push(u, key);
+        }
+    }
+
+    /// The cells with a move into `u`.
+    fn predecessors(&self, u: usize, out: &mut Vec<usize>) {
+        out.clear();
+        self.map
+            .for_each_move_into(u, self.connectivity, |previous, _| out.push(previous));
+    }
+
+    /// Works the path out: takes inconsistent cells until the agent's cell is consistent and no
+    /// key is below its own. Returns what it did.
+    pub fn compute(&mut self) -> Repair {
+        let mut repair = Repair::default();
+        let mut around = Vec::with_capacity(8);
+        while let Some(top) = self.top_key() {
+            let start_key = self.key(self.start);
+            if !top.less(start_key) && self.rhs[self.start] == self.g[self.start] {
+                break;
+            }
+            let Some(entry) = self.open.pop() else {
+                break;
+            };
+            let u = entry.node as usize;
+            self.queued[u] = 0;
+            let fresh = self.key(u);
+            if entry.key.less(fresh) {
+                self.push(u, fresh);
+                continue;
+            }
+            repair.expanded += 1;
+            self.predecessors(u, &mut around);
+            if self.g[u] > self.rhs[u] {
+                self.g[u] = self.rhs[u];
+            } else {
+                self.g[u] = f64::INFINITY;
+                around.push(u);
+            }
+            for &s in &around {
+                self.update(s, &mut repair);
+            }
+        }
+        repair
+    }
+
+    /// The agent steps to `cell` (normally on its path): nothing is worked out again; the next
+    /// edit shifts the keys (`km`) by the distance from where the agent stood at the last one.
+    pub fn move_to(&mut self, cell: Cell) {
+        if self.map.get(cell).is_some() {
+            self.start = self.map.index(cell);
+        }
+    }
+
+    /// `cell` becomes `tile`: the cells whose moves that changes (the cell and its eight
+    /// neighbours, whose diagonal steps past it may open or close) are brought up to date.
+    /// Call [`compute`](Self::compute) to repair the path. Returns false (and changes nothing)
+    /// for a cell off the map or no change.
+    pub fn set_tile(&mut self, cell: Cell, tile: Tile) -> bool {
+        if self.map.get(cell).is_none_or(|t| t == tile) {
+            return false;
+        }
+        self.km += self.estimate(self.last, self.start);
+        self.last = self.start;
+        self.map.set(cell, tile);
+        let mut repair = Repair::default();
+        let (x, y) = (cell.0 as i64, cell.1 as i64);
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                if let Some(next) = self
+                    .map
+                    .get_signed(x + dx, y + dy)
+                    .map(|_| self.map.index(((x + dx) as usize, (y + dy) as usize)))
+                {
+                    self.update(next, &mut repair);
+                }
+            }
+        }
+        true
+    }
+
+    /// The path from the agent's cell to the goal by `g` (each step to the neighbour with the
+    /// least step cost plus `g`, the first in move order among equals), and its cost; `None`
+    /// when the agent's `g` is ∞ (no path).
+    pub fn path(&self) -> Option<(Vec<Cell>, f64)> {
+        if !self.g[self.start].is_finite() {
+            return None;
+        }
+        let mut path = vec![self.map.cell(self.start)];
+        let mut at = self.start;
+        let mut cost = 0.0;
+        while at != self.goal {
+            let mut best: Option<(f64, usize, f64)> = None;
+            self.map.for_each_move(at, self.connectivity, |next, step| {
+                let through = step + self.g[next];
+                if best.is_none_or(|(b, _, _)| through < b) {
+                    best = Some((through, next, step));
+                }
+            });
+            let (through, next, step) = best?;
+            if !through.is_finite() || path.len() > self.g.len() {
+                return None;
+            }
+            cost += step;
+            at = next;
+            path.push(self.map.cell(at));
+        }
+        Some((path, cost))
+    }
+}
