@@ -96,19 +96,19 @@ impl JpsPlusGrid {
         let mut jumps = vec![[0i16; 8]; width * height];
         let (w, h) = (width as i64, height as i64);
         let at = |x: i64, y: i64| (y * w + x) as usize;
+        // The positions 0..n in the order a sweep against step `s` takes them (the next cell
+        // that way is always done first).
+        let against = |n: i64, s: i64| -> Vec<i64> {
+            if s > 0 {
+                (0..n).rev().collect()
+            } else {
+                (0..n).collect()
+            }
+        };
         // Straight: sweep each line against the direction, so the next cell is known first.
         for d in &DIRECTIONS[..4] {
             let k = slot(*d);
-            let xs: Vec<i64> = if d.0 > 0 {
-                (0..w).rev().collect()
-            } else {
-                (0..w).collect()
-            };
-            let ys: Vec<i64> = if d.1 > 0 {
-                (0..h).rev().collect()
-            } else {
-                (0..h).collect()
-            };
+            let (xs, ys) = (against(w, d.0), against(h, d.1));
             for &y in &ys {
                 for &x in &xs {
                     if !grid.open(x, y) {
@@ -130,16 +130,7 @@ impl JpsPlusGrid {
         for d in &DIRECTIONS[4..] {
             let k = slot(*d);
             let (along_x, along_y) = (slot((d.0, 0)), slot((0, d.1)));
-            let xs: Vec<i64> = if d.0 > 0 {
-                (0..w).rev().collect()
-            } else {
-                (0..w).collect()
-            };
-            let ys: Vec<i64> = if d.1 > 0 {
-                (0..h).rev().collect()
-            } else {
-                (0..h).collect()
-            };
+            let (xs, ys) = (against(w, d.0), against(h, d.1));
             for &y in &ys {
                 for &x in &xs {
                     if !grid.open(x, y) {
