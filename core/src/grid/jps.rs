@@ -259,7 +259,7 @@ impl JpsGrid {
         (y * self.width as i64 + x) as usize
     }
 
-    pub(super) fn cell(&self, i: usize) -> (i64, i64) {
+    fn cell(&self, i: usize) -> (i64, i64) {
         ((i % self.width) as i64, (i / self.width) as i64)
     }
 
@@ -331,12 +331,7 @@ impl JpsGrid {
     }
 
     /// The directions to scan from `at`, reached from `parent` (every one from the start).
-    pub(super) fn directions(
-        &self,
-        at: (i64, i64),
-        parent: Option<(i64, i64)>,
-        out: &mut Vec<(i64, i64)>,
-    ) {
+    fn directions(&self, at: (i64, i64), parent: Option<(i64, i64)>, out: &mut Vec<(i64, i64)>) {
         out.clear();
         let Some(p) = parent else {
             out.extend([
@@ -380,6 +375,32 @@ impl JpsGrid {
         goal: Cell,
         observer: &mut O,
     ) -> SearchResult {
+        self.search_by(scratch, start, goal, observer, |at, d, goal, _| {
+            let (end, stop) = if d.0 != 0 && d.1 != 0 {
+                self.scan_diagonal(at, d, goal)
+            } else {
+                self.scan_straight(at, d, goal)
+            };
+            (end, stop != JumpStop::Blocked, Some(stop))
+        })
+    }
+
+    /// A\* over the jump points from `start` to `goal`, each direction kept at a jump point
+    /// followed by `follow(at, direction, goal, detail)`: where it ends, whether that is a
+    /// jump point (else a wall ended it), and, when `detail` asks (the observer wants the
+    /// scans), why it stopped. JPS scans; JPS+ reads its tables.
+    pub(super) fn search_by<O, F>(
+        &self,
+        scratch: &mut AStarScratch,
+        start: Cell,
+        goal: Cell,
+        observer: &mut O,
+        mut follow: F,
+    ) -> SearchResult
+    where
+        O: Observer<SearchEvent>,
+        F: FnMut((i64, i64), (i64, i64), (i64, i64), bool) -> ((i64, i64), bool, Option<JumpStop>),
+    {
         let on_map = |(x, y): Cell| x < self.width && y < self.height;
         let open = |(x, y): Cell| self.open(x as i64, y as i64);
         if !(on_map(start) && on_map(goal) && open(start) && open(goal)) {
@@ -400,12 +421,8 @@ impl JpsGrid {
             let at = self.cell(node);
             self.directions(at, parent.map(|p| self.cell(p)), &mut directions);
             for &d in &directions {
-                let (end, stop) = if d.0 != 0 && d.1 != 0 {
-                    self.scan_diagonal(at, d, goal_cell)
-                } else {
-                    self.scan_straight(at, d, goal_cell)
-                };
-                if detail && end != at {
+                let (end, found, stop) = follow(at, d, goal_cell, detail);
+                if let Some(stop) = stop.filter(|_| detail && end != at) {
                     scans.borrow_mut().push(SearchEvent::Jumped {
                         from: node,
                         to: self.index(end),
@@ -414,7 +431,7 @@ impl JpsGrid {
                         stop,
                     });
                 }
-                if stop != JumpStop::Blocked {
+                if found {
                     out.push((self.index(end), step * line_length(at, end)));
                 }
             }
@@ -459,21 +476,21 @@ impl JpsGrid {
 
 /// The octile distance of a step of `dx` across and `dy` down (`max + (√2 − 1)·min`, as
 /// [`Heuristic::Octile`](crate::grid::Heuristic::Octile) has it).
-pub(super) fn octile(dx: i64, dy: i64) -> f64 {
+fn octile(dx: i64, dy: i64) -> f64 {
     let (long, short) = (dx.max(dy) as f64, dx.min(dy) as f64);
     long + (std::f64::consts::SQRT_2 - 1.0) * short
 }
 
 /// The octile length of a straight or diagonal line of cells from `a` to `b`.
-pub(super) fn line_length(a: (i64, i64), b: (i64, i64)) -> f64 {
+fn line_length(a: (i64, i64), b: (i64, i64)) -> f64 {
     octile((b.0 - a.0).abs(), (b.1 - a.1).abs())
 }
 
 /// Passes the scans an expansion made on before the next step of the search (the jump points
 /// they open).
-pub(super) struct ScansFirst<'a, O> {
-    pub(super) scans: &'a RefCell<Vec<SearchEvent>>,
-    pub(super) inner: &'a mut O,
+struct ScansFirst<'a, O> {
+    scans: &'a RefCell<Vec<SearchEvent>>,
+    inner: &'a mut O,
 }
 
 impl<O: Observer<SearchEvent>> Observer<SearchEvent> for ScansFirst<'_, O> {

@@ -18,13 +18,9 @@
 //! The tables take 16 bytes a cell, so they are built only for maps of up to
 //! [`JPS_PLUS_MAX_CELLS`] cells.
 
-use super::jps::{JpsGrid, ScansFirst, line_length, octile};
+use super::jps::JpsGrid;
 use super::map::{Cell, TileMap};
-use crate::search::{
-    AStarScratch, JumpStop, Observer, SearchEvent, SearchOutcome, SearchResult,
-    astar::astar_with_parents,
-};
-use std::cell::RefCell;
+use crate::search::{AStarScratch, JumpStop, Observer, SearchEvent, SearchResult};
 
 /// The most cells of a map JPS+ builds its tables for: 2²² (2,048 × 2,048), 64 MiB of tables.
 pub const JPS_PLUS_MAX_CELLS: usize = 1 << 22;
@@ -197,59 +193,12 @@ impl JpsPlusGrid {
         goal: Cell,
         observer: &mut O,
     ) -> SearchResult {
-        let grid = &self.grid;
-        let (width, height) = grid.size();
-        let on_map = |(x, y): Cell| x < width && y < height;
-        let open = |(x, y): Cell| grid.open(x as i64, y as i64);
-        if !(on_map(start) && on_map(goal) && open(start) && open(goal)) {
-            observer.event(SearchEvent::Finished {
-                outcome: SearchOutcome::Unreachable,
-                cost: f64::INFINITY,
-            });
-            return SearchResult::not_found();
-        }
-        let goal_cell = (goal.0 as i64, goal.1 as i64);
-        let goal_node = grid.index(goal_cell);
-        let detail = observer.wants_detail();
-        let scans: RefCell<Vec<SearchEvent>> = RefCell::new(Vec::new());
-        let mut directions = Vec::with_capacity(8);
-        let step = grid.step_cost();
-        let successors = |node: usize, parent: Option<usize>, out: &mut Vec<(usize, f64)>| {
-            let at = grid.cell(node);
-            grid.directions(at, parent.map(|p| grid.cell(p)), &mut directions);
-            for &d in &directions {
-                let (end, land) = self.jump(at, d, self.number(at, d), goal_cell);
-                if detail && end != at {
-                    scans.borrow_mut().push(SearchEvent::Jumped {
-                        from: node,
-                        to: grid.index(end),
-                        dx: d.0 as i8,
-                        dy: d.1 as i8,
-                        stop: self.stop(end, d, land, goal_cell),
-                    });
-                }
-                if land != Land::Wall {
-                    out.push((grid.index(end), step * line_length(at, end)));
-                }
-            }
-        };
-        let heuristic = |i: usize| {
-            let (x, y) = grid.cell(i);
-            step * octile((x - goal_cell.0).abs(), (y - goal_cell.1).abs())
-        };
-        let mut reporter = ScansFirst {
-            scans: &scans,
-            inner: observer,
-        };
-        astar_with_parents(
-            scratch,
-            width * height,
-            grid.index((start.0 as i64, start.1 as i64)),
-            successors,
-            heuristic,
-            |i| i == goal_node,
-            &mut reporter,
-        )
+        self.grid
+            .search_by(scratch, start, goal, observer, |at, d, goal, detail| {
+                let (end, land) = self.jump(at, d, self.number(at, d), goal);
+                let stop = detail.then(|| self.stop(end, d, land, goal));
+                (end, land != Land::Wall, stop)
+            })
     }
 
     /// The table's number for open cell `at` going `d`.
