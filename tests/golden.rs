@@ -371,6 +371,38 @@ fn tile_map_theta_star_path() {
     );
 }
 
+/// D* Lite's agent eight steps along, a wall painted across its path ahead, the repair part
+/// way: zoomed in on the wall, the inconsistent cells with their keys, the edited cells
+/// outlined, the cell taken at this step; the open list by key beside it.
+#[test]
+fn tile_map_d_star_lite_repair_with_its_keys() {
+    golden(
+        "tile-map-dstar",
+        &[
+            "--algo",
+            "dstar-lite",
+            "--walk-steps",
+            "8",
+            "--paint",
+            "15,5=wall",
+            "--paint",
+            "16,4=wall",
+            "--paint",
+            "17,3=wall",
+            "--paint",
+            "18,2=wall",
+            "--step",
+            "40",
+        ],
+        |app| {
+            app.scenes.tile_map.camera.set(navlab::app::camera::Camera {
+                center: [14.0, 4.0],
+                scale: 44.0,
+            });
+        },
+    );
+}
+
 #[test]
 fn tile_map_every_algorithm_compared() {
     golden("tile-map-compare", &["--compare", "--step", "60"], nothing);

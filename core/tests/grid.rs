@@ -533,7 +533,9 @@ fn check_dstar_lite(
         Connectivity::Four
     };
     let mut search = DStarLite::new(map, start, goal, connectivity).expect("on the map");
-    search.compute();
+    // Every step of every working-out: the open list replayed from them names each cell taken.
+    let mut trace = Vec::new();
+    search.compute_with(&mut trace);
     let mut here = map.clone();
     for (k, &(cell, tile, steps)) in std::iter::once(&((0, 0), Tile::Grass, 0))
         .chain(edits)
@@ -549,9 +551,9 @@ fn check_dstar_lite(
             if cell == search.goal() || cell == search.start() {
                 continue;
             }
-            search.set_tile(cell, tile);
+            search.set_tile_with(cell, tile, &mut trace);
             here.set(cell, tile);
-            search.compute();
+            search.compute_with(&mut trace);
         }
         let at = search.start();
         let oracle = grid_search(
@@ -590,6 +592,9 @@ fn check_dstar_lite(
             }
         }
     }
+    let disagreement =
+        common::frontier_disagreement(&trace, GridAlgorithm::DStarLite.expansion_order());
+    assert_eq!(disagreement, None, "D* Lite's open list");
 }
 
 proptest! {

@@ -154,6 +154,40 @@ fn replay_bidirectional(lit: &[LitLine]) -> Vec<usize> {
     taken
 }
 
+/// D\* Lite from its lines: lines 1, 5 and 10 put a cell in the open list under its key, line
+/// 11 takes a consistent one out, and a cell taken (line 6: it got cheaper; line 7: dearer) is
+/// in the list with no key's first part below its own. Returns the cells taken on line 6.
+fn replay_dstar_lite(lit: &[LitLine]) -> Vec<usize> {
+    let mut open: HashMap<usize, f64> = HashMap::new();
+    let mut taken = Vec::new();
+    for l in lit {
+        match l.line {
+            1 | 5 | 10 => {
+                open.insert(node(l, "s"), number(l, "k1"));
+            }
+            11 => {
+                let s = node(l, "s");
+                assert!(open.remove(&s).is_some(), "{s} left a list it was not in");
+            }
+            6 | 7 => {
+                let u = node(l, "u");
+                let k1 = open.remove(&u).expect("the cell taken is in the open list");
+                let lowest = open.values().copied().fold(f64::INFINITY, f64::min);
+                assert!(
+                    k1 <= lowest + ROUNDING,
+                    "took {u} at {k1} with {lowest} open"
+                );
+                if l.line == 6 {
+                    assert!((number(l, "k1") - k1).abs() <= ROUNDING);
+                    taken.push(u);
+                }
+            }
+            _ => {}
+        }
+    }
+    taken
+}
+
 /// BFS from its lines: the node taken is always the front of the queue.
 fn replay_bfs(lit: &[LitLine]) -> Vec<usize> {
     let mut queue = VecDeque::new();
@@ -263,6 +297,7 @@ fn check_grid(map: &TileMap, start: (usize, usize), goal: (usize, usize)) {
             Listing::IdaStar => replay_idastar(&lit),
             Listing::Fringe => replay_fringe(&lit),
             Listing::Bidirectional => replay_bidirectional(&lit),
+            Listing::DStarLite => replay_dstar_lite(&lit),
             _ => unreachable!(),
         };
         assert_eq!(taken, expansions(&events), "{}", listing.name());
@@ -339,6 +374,44 @@ proptest! {
         if let (Some(&start), Some(&goal)) = (cells.first(), cells.last()) {
             check_grid(&map, start, goal);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// D\* Lite's repairs, lit line by line, replay too: the agent takes a step, tiles change
+    /// (walls, holes, costlier or cheaper ground), the path is worked out again; the open list
+    /// is kept across the repairs, and every cell taken has the lowest key.
+    #[test]
+    fn d_star_lites_repairs_replay_from_their_lines(
+        map in common::tile_maps(3..9),
+        edits in prop::collection::vec((0usize..64, 0usize..5), 1..6),
+    ) {
+        use navlab_core::grid::Tile;
+        use navlab_core::grid::dstar_lite::DStarLite;
+        let cells: Vec<(usize, usize)> = (0..map.height())
+            .flat_map(|y| (0..map.width()).map(move |x| (x, y)))
+            .collect();
+        let passable: Vec<_> = cells.iter().copied().filter(|&c| map.is_passable(c)).collect();
+        let (Some(&start), Some(&goal)) = (passable.first(), passable.last()) else {
+            return Ok(());
+        };
+        let mut search =
+            DStarLite::new(&map, start, goal, Connectivity::Eight).expect("on the map");
+        let mut events = Vec::new();
+        search.compute_with(&mut events);
+        if let Some((path, _)) = search.path() && let Some(&next) = path.get(1) {
+            search.move_to(next);
+        }
+        let tiles = [Tile::Grass, Tile::Sand, Tile::Water, Tile::Wall, Tile::Hole];
+        for (at, tile) in edits {
+            search.set_tile_with(cells[at % cells.len()], tiles[tile], &mut events);
+        }
+        search.compute_with(&mut events);
+        let lit = lines(Listing::DStarLite, &events);
+        prop_assert_eq!(replay_dstar_lite(&lit), expansions(&events));
+        let raised = events.iter().filter(|e| matches!(e, SearchEvent::Raised { .. })).count();
+        prop_assert_eq!(lit.iter().filter(|l| l.line == 7).count(), raised);
     }
 }
 

@@ -109,6 +109,14 @@ pub enum LaunchAction {
     },
     /// Walk the navmesh path at once (a picture shows the whole walk).
     Walk,
+    /// Tile map, D* Lite: its agent walks this many steps, then these tiles are painted (one
+    /// edit) and the path repaired from where it stands.
+    RepairWalk {
+        /// Steps walked first.
+        steps: usize,
+        /// The tiles painted then.
+        paint: Vec<(crate::grid::Cell, crate::grid::Tile)>,
+    },
     /// Search for the shortest path too, as the navmesh view's third phase.
     Optimal,
     /// Put off-mesh links on the mesh shown, as edits (each as `--link` writes it).
@@ -320,6 +328,35 @@ impl NavlabApp {
                 let navmesh = &mut self.scenes.navmesh;
                 navmesh.settings.optimal = true;
                 navmesh.rerun();
+            }
+            LaunchAction::RepairWalk { steps, paint } => {
+                let grid = &mut self.scenes.tile_map;
+                grid.follow(&self.map);
+                let Some(walk) = grid.walk.as_mut() else {
+                    warnings.push(
+                        "--walk-steps and --paint walk D* Lite's agent: add --algo dstar-lite (maps of up to 512 K cells)"
+                            .to_string(),
+                    );
+                    return Ok(());
+                };
+                for _ in 0..*steps {
+                    if !walk.step() {
+                        break;
+                    }
+                }
+                for &((x, y), tile) in paint {
+                    if self.map.map.get((x, y)).is_none() {
+                        warnings.push(format!(
+                            "--paint {x},{y}: off the map ({} columns × {} rows)",
+                            self.map.map.width(),
+                            self.map.map.height()
+                        ));
+                    } else {
+                        self.map.paint_tile((x, y), tile);
+                    }
+                }
+                self.map.end_stroke();
+                self.scenes.tile_map.follow(&self.map);
             }
             LaunchAction::Walk => {
                 let navmesh = &mut self.scenes.navmesh;

@@ -449,15 +449,29 @@ pub fn open_list_ui(
                 crate::search::ExpansionOrder::LowestH => {
                     "The lowest h (the estimate alone); among equals the newest"
                 }
+                crate::search::ExpansionOrder::LowestKey => {
+                    "The lowest key: by k1, then k2; among equals the newest"
+                }
                 _ => "The lowest f (g for Dijkstra); among equals the newest",
             };
-            costs_table_ui(
-                ui,
-                "open_list_rows",
-                ("next", why_first),
-                next.iter()
-                    .map(|entry| (name(entry.node), entry.g, entry.h)),
-            );
+            if order == crate::search::ExpansionOrder::LowestKey {
+                keys_table_ui(
+                    ui,
+                    why_first,
+                    next.iter().map(|entry| {
+                        let [k1, k2] = entry.key.unwrap_or([entry.f(), entry.g]);
+                        (name(entry.node), k1, k2)
+                    }),
+                );
+            } else {
+                costs_table_ui(
+                    ui,
+                    "open_list_rows",
+                    ("next", why_first),
+                    next.iter()
+                        .map(|entry| (name(entry.node), entry.g, entry.h)),
+                );
+            }
             let more = frontier.len().saturating_sub(next.len());
             if more > 0 {
                 ui.weak(format!("and {more} more"));
@@ -557,6 +571,30 @@ fn costs_table_ui(
                 ui.label(format!("{g:.2}"));
                 ui.label(format!("{h:.2}"));
                 ui.label(format!("{:.2}", g + h));
+                ui.end_row();
+            }
+        });
+}
+
+/// D* Lite's open list: each inconsistent cell with its key, the next first.
+fn keys_table_ui(ui: &mut Ui, why_first: &str, rows: impl Iterator<Item = (String, f64, f64)>) {
+    egui::Grid::new("open_list_keys")
+        .num_columns(4)
+        .striped(true)
+        .show(ui, |ui| {
+            for heading in ["", "", "k1", "k2"] {
+                ui.strong(heading);
+            }
+            ui.end_row();
+            for (k, (node, k1, k2)) in rows.enumerate() {
+                if k == 0 {
+                    ui.label("next").on_hover_text(why_first);
+                } else {
+                    ui.label("");
+                }
+                ui.label(node);
+                ui.label(format!("{k1:.2}"));
+                ui.label(format!("{k2:.2}"));
                 ui.end_row();
             }
         });

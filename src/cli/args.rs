@@ -222,6 +222,9 @@ pub enum AlgoArg {
     Theta,
     /// Greedy best-first search (lowest estimate first; a path, not the cheapest).
     BestFirst,
+    /// D* Lite (a backward search from the goal, kept to be repaired as the map changes: see
+    /// `--paint`).
+    DstarLite,
 }
 
 impl AlgoArg {
@@ -239,6 +242,7 @@ impl AlgoArg {
             AlgoArg::Bidir => AlgorithmKind::Bidirectional,
             AlgoArg::Theta => AlgorithmKind::ThetaStar,
             AlgoArg::BestFirst => AlgorithmKind::BestFirst,
+            AlgoArg::DstarLite => AlgorithmKind::DStarLite,
         }
     }
 }
@@ -282,6 +286,20 @@ pub fn parse_cell(text: &str) -> Result<(usize, usize), String> {
             .map_err(|_| format!("`{}` in `{text}` is not a whole number ≥ 0", s.trim()))
     };
     Ok((number(x)?, number(y)?))
+}
+
+/// A tile painted, from the command line's `x,y=tile` (`12,4=wall`).
+pub fn parse_paint(text: &str) -> Result<((usize, usize), crate::grid::Tile), String> {
+    let (cell, tile) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}` is not a painted tile: write x,y=tile (12,4=wall)"))?;
+    let tile = crate::grid::Tile::from_name(tile).ok_or_else(|| {
+        format!(
+            "`{}` is not a tile: grass, sand, water, wall or hole",
+            tile.trim()
+        )
+    })?;
+    Ok((parse_cell(cell)?, tile))
 }
 
 /// Trail point choice on the command line.

@@ -113,10 +113,93 @@ pub(super) struct GridOutputs {
     pub json: bool,
 }
 
+/// D* Lite's repair asked of `navlab grid`: steps walked, then tiles painted.
+pub(super) struct Repair {
+    /// Steps the agent walks along the path first.
+    pub walk: usize,
+    /// The tiles painted then.
+    pub paint: Vec<((usize, usize), crate::grid::Tile)>,
+}
+
+impl Repair {
+    fn asked(&self) -> bool {
+        self.walk > 0 || !self.paint.is_empty()
+    }
+}
+
+/// What a repair did, for the report.
+struct RepairDone {
+    walked: usize,
+    agent: (usize, usize),
+    work: crate::grid::dstar_lite::Repair,
+    fresh_astar: usize,
+    path: Option<(Vec<(usize, usize)>, f64)>,
+}
+
+/// D* Lite from `from` to `to`: its first working-out (reported to `observer`), the agent's
+/// walk, the edits and the repair (reported too); then a fresh A* on the edited map from where
+/// the agent stands, to set beside it.
+fn repair_dstar_lite<O: crate::search::Observer<crate::search::SearchEvent>>(
+    map: &crate::grid::TileMap,
+    (from, to): ((usize, usize), (usize, usize)),
+    connectivity: crate::grid::Connectivity,
+    repair: &Repair,
+    limit: u64,
+    observer: &mut O,
+) -> Option<RepairDone> {
+    use crate::grid::dstar_lite::DStarLite;
+    let mut search = DStarLite::new(map, from, to, connectivity)?;
+    search.compute();
+    let mut walked = 0;
+    while walked < repair.walk {
+        match search.path().and_then(|(path, _)| path.get(1).copied()) {
+            Some(next) => search.move_to(next),
+            None => break,
+        }
+        walked += 1;
+    }
+    for &(cell, tile) in &repair.paint {
+        search.set_tile_with(cell, tile, observer);
+    }
+    let work = search.compute_with(&mut WorkLimit::new(observer, limit));
+    let path = search.path().filter(|_| !work.gave_up);
+    observer.event(crate::search::SearchEvent::Finished {
+        outcome: match (&path, work.gave_up) {
+            (_, true) => crate::search::SearchOutcome::BudgetExceeded,
+            (Some(_), false) => crate::search::SearchOutcome::Found,
+            (None, false) => crate::search::SearchOutcome::Unreachable,
+        },
+        cost: path.as_ref().map_or(f64::INFINITY, |(_, cost)| *cost),
+    });
+    let agent = search.start();
+    let fresh = crate::grid::grid_search(
+        search.map(),
+        agent,
+        to,
+        crate::grid::GridAlgorithm::AStar {
+            heuristic: match connectivity {
+                crate::grid::Connectivity::Eight => crate::grid::Heuristic::Octile,
+                crate::grid::Connectivity::Four => crate::grid::Heuristic::Manhattan,
+            },
+            weight: 1.0,
+        },
+        connectivity,
+        &mut WorkLimit::new(&mut NoObserver, limit),
+    );
+    Some(RepairDone {
+        walked,
+        agent,
+        work,
+        fresh_astar: fresh.expanded,
+        path,
+    })
+}
+
 pub(super) fn grid_command(
     cells: &MapCellsArgs,
     search: &GridSearchArgs,
     outputs: GridOutputs,
+    repair: &Repair,
 ) -> ExitCode {
     use crate::grid::grid_search;
     let GridOutputs {
@@ -139,6 +222,22 @@ pub(super) fn grid_command(
         None => None,
     };
     let algorithm = search.algorithm();
+    if repair.asked() && algorithm != crate::grid::GridAlgorithm::DStarLite {
+        complain!("error: --walk-steps and --paint repair a D* Lite search: add --algo dstar-lite");
+        return ExitCode::from(2);
+    }
+    if let Some(((x, y), _)) = repair
+        .paint
+        .iter()
+        .find(|(cell, _)| map.get(*cell).is_none())
+    {
+        complain!(
+            "error: --paint {x},{y}: off the map ({} columns × {} rows)",
+            map.width(),
+            map.height()
+        );
+        return ExitCode::from(2);
+    }
     let limit = search.tuning.work_limit;
     let mut recording = Recording {
         on: steps || trace_out.is_some() || theirs.is_some(),
@@ -152,6 +251,18 @@ pub(super) fn grid_command(
         search.connectivity(),
         &mut WorkLimit::new(&mut recording, limit),
     );
+    let repaired = if repair.asked() && !recording.full {
+        repair_dstar_lite(
+            &map,
+            (from, to),
+            search.connectivity(),
+            repair,
+            limit,
+            &mut recording,
+        )
+    } else {
+        None
+    };
     if recording.full {
         complain!(
             "error: {}: the search took more than {} steps, the most --steps, --trace and \
@@ -201,6 +312,19 @@ pub(super) fn grid_command(
                 })
                 .collect();
         }
+        if let Some(done) = &repaired {
+            report["repair"] = json!({
+                "walked": done.walked,
+                "agent": [done.agent.0, done.agent.1],
+                "painted": repair.paint.len(),
+                "status": if done.path.is_some() { "found" } else if done.work.gave_up { "budget_exceeded" } else { "unreachable" },
+                "length": done.path.as_ref().map(|(_, cost)| *cost),
+                "path": done.path.as_ref().map_or(Vec::new(), |(path, _)| path.iter().map(|&(x, y)| [x, y]).collect()),
+                "expanded": done.work.expanded,
+                "updated": done.work.updated,
+                "fresh_astar_expanded": done.fresh_astar,
+            });
+        }
         say!("{report}");
     } else {
         say!("algorithm: {}", algorithm.name());
@@ -217,6 +341,31 @@ pub(super) fn grid_command(
         }
         say!("expanded: {}", result.expanded);
         say!("peak memory: {} nodes", result.peak_memory);
+        if let Some(done) = &repaired {
+            say!(
+                "repair: the agent walked {} steps to {},{}; {} tiles painted",
+                done.walked,
+                done.agent.0,
+                done.agent.1,
+                repair.paint.len()
+            );
+            match &done.path {
+                Some((path, cost)) => {
+                    say!("repaired length: {cost:.6}");
+                    let cells: Vec<String> = path.iter().map(|(x, y)| format!("{x},{y}")).collect();
+                    say!("repaired path ({} cells):", path.len());
+                    say!("  {}", cells.join(" "));
+                }
+                None if done.work.gave_up => say!("repaired: gave up (budget)"),
+                None => say!("repaired: no path from the agent"),
+            }
+            say!(
+                "repair work: {} cells taken from the open list, {} look-aheads worked out; a fresh A* from the agent expands {}",
+                done.work.expanded,
+                done.work.updated,
+                done.fresh_astar
+            );
+        }
         if steps {
             say!("steps:");
             for (i, (line, lit)) in explained.iter().zip(&lit).enumerate() {

@@ -166,6 +166,15 @@ pub enum Command {
         /// expansion where the two differ (exit 1 when they do).
         #[arg(long, value_name = "TRACE")]
         against: Option<PathBuf>,
+        /// With --algo dstar-lite: the agent walks this many steps along the path found before
+        /// the --paint edits are made.
+        #[arg(long, value_name = "STEPS", default_value_t = 0)]
+        walk_steps: usize,
+        /// With --algo dstar-lite: a tile painted once the agent has walked, as x,y=tile
+        /// (grass, sand, water, wall, hole); repeat it for more. D* Lite repairs the path from
+        /// where the agent stands, and the repair's work is set beside a fresh A*'s.
+        #[arg(long, value_name = "X,Y=TILE", value_parser = parse_paint)]
+        paint: Vec<((usize, usize), crate::grid::Tile)>,
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -713,6 +722,8 @@ pub fn run(command: Command) -> ExitCode {
             steps,
             trace,
             against,
+            walk_steps,
+            paint,
             json,
         } => grid::grid_command(
             &cells,
@@ -722,6 +733,10 @@ pub fn run(command: Command) -> ExitCode {
                 trace,
                 against,
                 json,
+            },
+            &grid::Repair {
+                walk: walk_steps,
+                paint,
             },
         ),
         Command::Partitions {

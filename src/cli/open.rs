@@ -134,6 +134,14 @@ pub struct OpenArgs {
     /// shows the whole walk, its trail red where it cut corners off the mesh.
     #[arg(long)]
     pub walk: bool,
+    /// Tile map with --algo dstar-lite: the agent walks this many steps along its path (then
+    /// --paint's tiles are painted and the path repaired).
+    #[arg(long, value_name = "STEPS")]
+    pub walk_steps: Option<usize>,
+    /// Tile map with --algo dstar-lite: a tile painted once the agent has walked, as
+    /// x,y=tile (grass, sand, water, wall, hole), all as one edit; repeat it for more.
+    #[arg(long, value_name = "X,Y=TILE", value_parser = super::args::parse_paint)]
+    pub paint: Vec<((usize, usize), crate::grid::Tile)>,
     /// Also search for the shortest path (navmesh, Polyanya) as a third phase and compare it
     /// with the corridor path (`--step optimal-middle` pictures the search, `end` the gap).
     #[arg(long)]
@@ -192,9 +200,10 @@ impl OpenArgs {
         if let Some(file) = &self.file {
             actions.push(LaunchAction::Open(file.clone()));
         }
+        let repair_walk = self.walk_steps.is_some() || !self.paint.is_empty();
         if let Some(map) = &self.map {
             actions.push(LaunchAction::OpenMap(map.clone()));
-        } else if self.compare || self.partitions.is_some() {
+        } else if self.compare || self.partitions.is_some() || repair_walk {
             actions.push(LaunchAction::Show(SceneKind::TileMap));
         }
         let map_file = self.file.as_deref().is_some_and(crate::grid::is_map_path);
@@ -203,7 +212,8 @@ impl OpenArgs {
             || self.compare
             || self.partitions.is_some()
             || self.pursuit
-            || self.build_mesh;
+            || self.build_mesh
+            || repair_walk;
         if !self.links.links.is_empty() {
             actions.push(LaunchAction::Links(self.links.links.clone()));
         }
@@ -284,6 +294,12 @@ impl OpenArgs {
         }
         if self.walk {
             actions.push(LaunchAction::Walk);
+        }
+        if repair_walk {
+            actions.push(LaunchAction::RepairWalk {
+                steps: self.walk_steps.unwrap_or(0),
+                paint: self.paint.clone(),
+            });
         }
         Launch {
             actions,

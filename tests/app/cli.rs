@@ -1132,7 +1132,8 @@ fn compare_runs_every_algorithm_with_the_published_lengths() {
                 "JPS+",
                 "Bidirectional A*",
                 "Theta*",
-                "Best-first"
+                "Best-first",
+                "D* Lite"
             ]
         );
         for (row, algo) in rows.iter().zip([
@@ -1146,6 +1147,7 @@ fn compare_runs_every_algorithm_with_the_published_lengths() {
             "bidir",
             "theta",
             "best-first",
+            "dstar-lite",
         ]) {
             let length = row["length"].as_f64();
             match (algo, row["status"].as_str()) {
@@ -2220,4 +2222,104 @@ fn crowd_reports_arrivals_and_collisions_and_replays_by_seed() {
         assert_eq!(code, Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
+}
+
+/// `navlab grid --algo dstar-lite --walk-steps --paint` on arena.map (MovingAI): the agent walks, a
+/// wall goes up across its path ahead, and the repaired path, from where the agent stands, is
+/// as long as a fresh A*'s on the painted map and walks round the wall; the repair takes fewer
+/// cells than that A* expands. The flags with another algorithm, or painting off the map, are
+/// refused (exit 2).
+#[test]
+fn dstar_lite_repairs_a_path_painted_across_on_the_command_line() {
+    let Some(map_path) = testdata("movingai/arena.map") else {
+        return;
+    };
+    let map_file = map_path.to_str().expect("utf-8");
+    let ask = |extra: &[&str]| {
+        let mut args = vec![
+            "grid",
+            map_file,
+            "--from",
+            "3,3",
+            "--to",
+            "40,40",
+            "--algo",
+            "dstar-lite",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        navlab(&args)
+    };
+    let (code, stdout, stderr) = ask(&[]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let first: Value = serde_json::from_str(&stdout).expect("json");
+    let path: Vec<(usize, usize)> = first["path"]
+        .as_array()
+        .expect("a path")
+        .iter()
+        .map(|c| {
+            (
+                c[0].as_u64().expect("x") as usize,
+                c[1].as_u64().expect("y") as usize,
+            )
+        })
+        .collect();
+    // Five steps on, a wall across the path three cells ahead of the agent.
+    let (ahead_x, ahead_y) = path[8];
+    let wall: Vec<(usize, usize)> = (ahead_y.saturating_sub(2)..=ahead_y + 2)
+        .map(|y| (ahead_x, y))
+        .collect();
+    let paints: Vec<String> = wall.iter().map(|(x, y)| format!("{x},{y}=wall")).collect();
+    let mut extra = vec!["--walk-steps", "5"];
+    for p in &paints {
+        extra.extend(["--paint", p.as_str()]);
+    }
+    let (code, stdout, stderr) = ask(&extra);
+    assert_eq!(code, Some(0), "{stderr}");
+    let v: Value = serde_json::from_str(&stdout).expect("json");
+    let repair = &v["repair"];
+    assert_eq!(repair["walked"], 5);
+    assert_eq!(repair["agent"], serde_json::json!([path[5].0, path[5].1]));
+    let mut painted = navlab::grid::movingai::load_map(&map_path).expect("arena");
+    for &cell in &wall {
+        painted.set(cell, navlab::grid::Tile::Wall);
+    }
+    let fresh = painted.path(path[5], (40, 40));
+    let length = repair["length"].as_f64().expect("a repaired path");
+    assert!(
+        (length - fresh.cost).abs() < 1e-9,
+        "{length} vs A* {}",
+        fresh.cost
+    );
+    let cells: Vec<(usize, usize)> = repair["path"]
+        .as_array()
+        .expect("cells")
+        .iter()
+        .map(|c| {
+            (
+                c[0].as_u64().expect("x") as usize,
+                c[1].as_u64().expect("y") as usize,
+            )
+        })
+        .collect();
+    assert_eq!(cells.first(), Some(&path[5]));
+    assert!(cells.iter().all(|c| !wall.contains(c)), "through the wall");
+    let (expanded, fresh_expanded) = (
+        repair["expanded"].as_u64().expect("a count"),
+        repair["fresh_astar_expanded"].as_u64().expect("a count"),
+    );
+    assert_eq!(fresh_expanded, fresh.expanded as u64);
+    assert!(
+        expanded > 0 && expanded < fresh_expanded,
+        "{expanded} vs {fresh_expanded}"
+    );
+    // Refused: another algorithm, a cell off the map.
+    let (code, _, stderr) = navlab(&[
+        "grid", map_file, "--from", "3,3", "--to", "40,40", "--paint", "5,5=wall",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("--algo dstar-lite"), "{stderr}");
+    let (code, _, stderr) = ask(&["--paint", "900,5=wall"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("off the map"), "{stderr}");
 }

@@ -879,7 +879,8 @@ fn the_c_key_compares_all() {
             "JPS+ (as A*)",
             "Bidirectional A*",
             "Theta*",
-            "Best-first"
+            "Best-first",
+            "D* Lite"
         ]
     );
 }
@@ -3164,4 +3165,119 @@ fn replay_steps_patch_the_tile_texture_into_the_picture_a_fresh_window_draws() {
         made + 1,
         "the path appears"
     );
+}
+
+/// D* Lite's agent walks its path; a wall painted across the path ahead of it is repaired from
+/// where it stands: the steps shown become the repair's (the edit first), the repaired path
+/// costs what a fresh A* from the agent finds and keeps off the wall, the panel sets the repair's
+/// work beside that A*'s, and the agent walks on round the wall to the goal.
+#[test]
+fn paint_a_wall_in_front_of_a_walking_agent_and_see_d_star_lite_repair() {
+    let mut h = harness(vec![]);
+    h.get_by_label("D* Lite").click();
+    h.run_steps(2);
+    assert!(
+        h.query_by_label_contains("Paint across the path ahead")
+            .is_some()
+    );
+    h.get_by_label("Walk").click();
+    let walked = |h: &Harness<'_, NavlabApp>| {
+        h.state()
+            .scenes
+            .tile_map
+            .walk
+            .as_ref()
+            .expect("D* Lite's agent")
+            .trail()
+            .len()
+    };
+    for _ in 0..600 {
+        if walked(&h) >= 4 {
+            break;
+        }
+        h.run_steps(1);
+    }
+    assert!(walked(&h) >= 4, "the agent walks");
+    assert!(h.query_by_label("Stop").is_some());
+    // Stop it, so that it stands still while the wall goes up across its path, five ahead.
+    h.key_press(egui::Key::W);
+    h.run_steps(1);
+    let walk = h.state().scenes.tile_map.walk.clone().expect("the agent");
+    assert!(!walk.walking);
+    let (path, _) = walk.path().expect("a path");
+    let ahead = path[5.min(path.len() - 2)];
+    let across: Vec<(usize, usize)> = [(-1i64, 1i64), (0, 0), (1, -1)]
+        .iter()
+        .map(|&(dx, dy)| {
+            (
+                (ahead.0 as i64 + dx) as usize,
+                (ahead.1 as i64 + dy) as usize,
+            )
+        })
+        .filter(|&c| h.state().map.map.get(c).is_some())
+        .collect();
+    let before = h.state().map.map.clone();
+    h.get_by_label("Wall").click();
+    h.run_steps(1);
+    drag_cells(&mut h, across[0], across[across.len() - 1], 4);
+    h.run_steps(2);
+    for &cell in &across {
+        assert_eq!(h.state().map.map.get(cell), Some(Tile::Wall), "{cell:?}");
+    }
+    let grid = &h.state().scenes.tile_map;
+    assert!(
+        matches!(grid.search.events.first(), Some(SearchEvent::Edited { .. })),
+        "the steps shown are the repair's"
+    );
+    let report = grid
+        .walk
+        .as_ref()
+        .and_then(|w| w.last_repair)
+        .expect("a repair");
+    assert_eq!(report.from, walk.agent());
+    let changed = common::changed_cells(&before, &h.state().map.map);
+    assert_eq!(report.edited, changed.len());
+    let fresh = h.state().map.map.path(report.from, grid.goal);
+    let repaired = grid.search.result.clone().expect("the repair's answer");
+    assert!(
+        (repaired.cost - fresh.cost).abs() < 1e-9,
+        "{} vs A* {}",
+        repaired.cost,
+        fresh.cost
+    );
+    assert_eq!(repaired.path.first(), Some(&report.from));
+    assert!(repaired.path.iter().all(|c| !changed.contains(c)));
+    assert_eq!(report.fresh_astar, fresh.expanded);
+    assert!(report.expanded > 0);
+    // The panel gives both counts (the repair here can cost more than a fresh search: the wall
+    // closes the top corridor, and every value that went by it is worked out again).
+    let said = format!(
+        "{} cells taken from the open list, against the {} a fresh A*",
+        report.expanded, report.fresh_astar
+    );
+    assert!(h.query_by_label_contains(&said).is_some(), "{said}");
+    assert!(h.query_by_label_contains("Last repair, from").is_some());
+    assert!(
+        h.query_all_by_label_contains("the map changed at")
+            .next()
+            .is_some()
+    );
+    // On again, round the wall, to the goal.
+    h.get_by_label("Walk").click();
+    for _ in 0..3000 {
+        if h.state()
+            .scenes
+            .tile_map
+            .walk
+            .as_ref()
+            .is_some_and(|w| w.arrived())
+        {
+            break;
+        }
+        h.run_steps(1);
+    }
+    let walk = h.state().scenes.tile_map.walk.clone().expect("the agent");
+    assert!(walk.arrived(), "the agent reaches the goal");
+    assert!(walk.trail().iter().all(|c| !changed.contains(c)));
+    assert!(h.query_by_label("Walk again").is_some());
 }

@@ -23,6 +23,7 @@
 
 use super::map::{Cell, Connectivity, TileMap};
 use super::tiles::Tile;
+use crate::search::{NoObserver, Observer, SearchEvent};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -88,8 +89,11 @@ impl Ord for Entry {
 pub struct Repair {
     /// Cells taken from the open list and made consistent (or reset), counted each time.
     pub expanded: usize,
-    /// Cells whose `rhs` was worked out again.
+    /// Cells whose `rhs` was worked out again (by the edits before it, too).
     pub updated: usize,
+    /// True when the observer asked it to stop ([`Observer::stop`]) before the path was
+    /// worked out.
+    pub gave_up: bool,
 }
 
 /// D\* Lite on a tile map: the agent's cell, the goal, and every cell's `g` and `rhs`.
@@ -132,6 +136,10 @@ pub struct DStarLite {
     open: BinaryHeap<Entry>,
     stamp: u32,
     scale: f64,
+    /// True once the goal's entry in the open list has been reported to an observer.
+    reported_goal: bool,
+    /// Look-aheads worked out by edits since the last working-out (counted in its repair).
+    edit_updates: usize,
 }
 
 impl DStarLite {
@@ -156,6 +164,8 @@ impl DStarLite {
             open: BinaryHeap::new(),
             stamp: 0,
             scale: map.costs.cheapest(),
+            reported_goal: false,
+            edit_updates: 0,
         };
         if map.is_passable(goal) {
             search.rhs[t] = 0.0;
@@ -204,6 +214,20 @@ impl DStarLite {
             .collect()
     }
 
+    /// How many cells have a value (a finite `g` or `rhs`): the memory the search uses.
+    pub fn valued_cells(&self) -> usize {
+        self.g
+            .iter()
+            .zip(&self.rhs)
+            .filter(|(g, rhs)| g.is_finite() || rhs.is_finite())
+            .count()
+    }
+
+    /// The connectivity searched with.
+    pub fn connectivity(&self) -> Connectivity {
+        self.connectivity
+    }
+
     fn estimate(&self, a: usize, b: usize) -> f64 {
         let w = self.map.width();
         let (dx, dy) = (
@@ -244,8 +268,13 @@ impl DStarLite {
     }
 
     /// `rhs` worked out again for `u`, and `u` put in the open list or taken out of it as it
-    /// is inconsistent or not.
-    fn update(&mut self, u: usize, repair: &mut Repair) {
+    /// is inconsistent or not (reported to `observer` when it goes in, or comes out).
+    fn update<O: Observer<SearchEvent>>(
+        &mut self,
+        u: usize,
+        repair: &mut Repair,
+        observer: &mut O,
+    ) {
         repair.updated += 1;
         let passable = self.map.tiles().get(u).is_some_and(|t| t.is_passable());
         let mut best = f64::INFINITY;
@@ -260,11 +289,35 @@ impl DStarLite {
             });
         }
         self.rhs[u] = best;
+        let was_queued = self.queued[u] != 0;
         self.queued[u] = 0;
         if self.g[u] != self.rhs[u] {
             let key = self.key(u);
             self.push(u, key);
+            self.report_key(u, key, false, observer);
+        } else if was_queued {
+            observer.event(SearchEvent::Consistent {
+                node: u,
+                g: self.g[u],
+            });
         }
+    }
+
+    fn report_key<O: Observer<SearchEvent>>(
+        &self,
+        u: usize,
+        key: Key,
+        stale: bool,
+        observer: &mut O,
+    ) {
+        observer.event(SearchEvent::Inconsistent {
+            node: u,
+            g: self.g[u],
+            rhs: self.rhs[u],
+            k1: key.0,
+            k2: key.1,
+            stale,
+        });
     }
 
     /// The cells with a move into `u`.
@@ -277,7 +330,27 @@ impl DStarLite {
     /// Works the path out: takes inconsistent cells until the agent's cell is consistent and no
     /// key is below its own. Returns what it did.
     pub fn compute(&mut self) -> Repair {
-        let mut repair = Repair::default();
+        self.compute_with(&mut NoObserver)
+    }
+
+    /// [`compute`](Self::compute), reporting each step to `observer`: a cell taken that got
+    /// cheaper as [`SearchEvent::Expanded`] (`g` its new cost to the goal, `g + h` its key's
+    /// first part), one that got dearer as [`SearchEvent::Raised`], each cell put in the open
+    /// list (again) as [`SearchEvent::Inconsistent`] with its key, each taken out without being
+    /// expanded as [`SearchEvent::Consistent`]. The first call reports the goal going in.
+    /// Stops early, with [`Repair::gave_up`], when the observer says so after an expansion.
+    pub fn compute_with<O: Observer<SearchEvent>>(&mut self, observer: &mut O) -> Repair {
+        let mut repair = Repair {
+            updated: std::mem::take(&mut self.edit_updates),
+            ..Repair::default()
+        };
+        if !self.reported_goal {
+            self.reported_goal = true;
+            if self.queued[self.goal] != 0 {
+                let key = self.key(self.goal);
+                self.report_key(self.goal, key, false, observer);
+            }
+        }
         let mut around = Vec::with_capacity(8);
         while let Some(top) = self.top_key() {
             let start_key = self.key(self.start);
@@ -292,18 +365,32 @@ impl DStarLite {
             let fresh = self.key(u);
             if entry.key.less(fresh) {
                 self.push(u, fresh);
+                self.report_key(u, fresh, true, observer);
                 continue;
             }
             repair.expanded += 1;
             self.predecessors(u, &mut around);
             if self.g[u] > self.rhs[u] {
                 self.g[u] = self.rhs[u];
+                observer.event(SearchEvent::Expanded {
+                    node: u,
+                    g: self.g[u],
+                    h: self.estimate(self.start, u) + self.km,
+                });
             } else {
+                observer.event(SearchEvent::Raised {
+                    node: u,
+                    g: self.g[u],
+                });
                 self.g[u] = f64::INFINITY;
                 around.push(u);
             }
             for &s in &around {
-                self.update(s, &mut repair);
+                self.update(s, &mut repair, observer);
+            }
+            if observer.stop() {
+                repair.gave_up = true;
+                break;
             }
         }
         repair
@@ -322,9 +409,23 @@ impl DStarLite {
     /// Call [`compute`](Self::compute) to repair the path. Returns false (and changes nothing)
     /// for a cell off the map or no change.
     pub fn set_tile(&mut self, cell: Cell, tile: Tile) -> bool {
+        self.set_tile_with(cell, tile, &mut NoObserver)
+    }
+
+    /// [`set_tile`](Self::set_tile), reporting the edit ([`SearchEvent::Edited`]) and the cells
+    /// it puts in the open list or takes out of it to `observer`.
+    pub fn set_tile_with<O: Observer<SearchEvent>>(
+        &mut self,
+        cell: Cell,
+        tile: Tile,
+        observer: &mut O,
+    ) -> bool {
         if self.map.get(cell).is_none_or(|t| t == tile) {
             return false;
         }
+        observer.event(SearchEvent::Edited {
+            node: self.map.index(cell),
+        });
         self.km += self.estimate(self.last, self.start);
         self.last = self.start;
         self.map.set(cell, tile);
@@ -337,10 +438,11 @@ impl DStarLite {
                     .get_signed(x + dx, y + dy)
                     .map(|_| self.map.index(((x + dx) as usize, (y + dy) as usize)))
                 {
-                    self.update(next, &mut repair);
+                    self.update(next, &mut repair, observer);
                 }
             }
         }
+        self.edit_updates += repair.updated;
         true
     }
 
@@ -371,6 +473,47 @@ impl DStarLite {
             path.push(self.map.cell(at));
         }
         Some((path, cost))
+    }
+}
+
+/// One D\* Lite search from `start` to `goal` on `map`, reported to `observer` and ended with
+/// [`SearchEvent::Finished`]: its first working-out, a backward search from the goal that stops
+/// once the start is consistent (what the lab shows before any edit). Node ids are
+/// `y * width + x`; `expanded` counts the cells taken from the open list, `peak_memory` the
+/// cells given a value.
+pub fn dstar_lite_search<O: Observer<SearchEvent>>(
+    map: &TileMap,
+    start: Cell,
+    goal: Cell,
+    connectivity: Connectivity,
+    observer: &mut O,
+) -> crate::search::SearchResult {
+    use crate::search::{SearchOutcome, SearchResult};
+    let Some(mut search) = DStarLite::new(map, start, goal, connectivity) else {
+        let none = SearchResult::not_found();
+        observer.event(SearchEvent::Finished {
+            outcome: none.outcome,
+            cost: none.cost,
+        });
+        return none;
+    };
+    let repair = search.compute_with(observer);
+    let (outcome, path, cost) = match search.path() {
+        Some((cells, cost)) if !repair.gave_up => (
+            SearchOutcome::Found,
+            cells.iter().map(|&c| map.index(c)).collect(),
+            cost,
+        ),
+        _ if repair.gave_up => (SearchOutcome::BudgetExceeded, Vec::new(), f64::INFINITY),
+        _ => (SearchOutcome::Unreachable, Vec::new(), f64::INFINITY),
+    };
+    observer.event(SearchEvent::Finished { outcome, cost });
+    SearchResult {
+        outcome,
+        path,
+        cost,
+        expanded: repair.expanded,
+        peak_memory: search.valued_cells(),
     }
 }
 

@@ -113,11 +113,14 @@ pub enum GridAlgorithm {
     /// Theta* ([`super::theta`]): any-angle paths, a node's parent the one before when in
     /// sight; lengths between cell centres, every passable tile counting as ground.
     ThetaStar,
+    /// D* Lite ([`super::dstar_lite`]): a backward search from the goal whose values are kept
+    /// and repaired as the map changes; as a single search, its first working-out.
+    DStarLite,
 }
 
 impl GridAlgorithm {
     /// The default settings of each algorithm, in menu order.
-    pub const ALL: [GridAlgorithm; 10] = [
+    pub const ALL: [GridAlgorithm; 11] = [
         GridAlgorithm::Bfs,
         GridAlgorithm::Dijkstra,
         GridAlgorithm::AStar {
@@ -140,6 +143,7 @@ impl GridAlgorithm {
         GridAlgorithm::BestFirst {
             heuristic: Heuristic::Octile,
         },
+        GridAlgorithm::DStarLite,
     ];
 
     /// True when Jump Point Search's pruning holds on `map` with `connectivity`: eight
@@ -178,6 +182,7 @@ impl GridAlgorithm {
             GridAlgorithm::IdaStar { .. } | GridAlgorithm::Fringe { .. } => {
                 ExpansionOrder::WithinThreshold
             }
+            GridAlgorithm::DStarLite => ExpansionOrder::LowestKey,
         }
     }
 
@@ -194,6 +199,18 @@ impl GridAlgorithm {
                 GridAlgorithm::Bidirectional { .. },
                 crate::search::SearchEvent::Opened { parent: None, .. },
             ) => sentence.replacen("(the start)", "(this half's end)", 1),
+            // D* Lite works out costs to the goal for the agent's cell.
+            (GridAlgorithm::DStarLite, crate::search::SearchEvent::Finished { outcome, cost }) => {
+                match outcome {
+                    crate::search::SearchOutcome::Found => format!(
+                        "the agent's cell is consistent and no key is below its own: its path to the goal costs {cost:.2}"
+                    ),
+                    crate::search::SearchOutcome::Unreachable => {
+                        "the agent's g is ∞: no path leads from it to the goal".to_string()
+                    }
+                    crate::search::SearchOutcome::BudgetExceeded => sentence,
+                }
+            }
             // JPS+ reads its jumps from its tables rather than scanning.
             (GridAlgorithm::JpsPlus, crate::search::SearchEvent::Jumped { .. }) => sentence
                 .replacen("scan ", "jump ", 1)
@@ -215,6 +232,7 @@ impl GridAlgorithm {
             GridAlgorithm::Bidirectional { .. } => AlgorithmKind::Bidirectional,
             GridAlgorithm::ThetaStar => AlgorithmKind::ThetaStar,
             GridAlgorithm::BestFirst { .. } => AlgorithmKind::BestFirst,
+            GridAlgorithm::DStarLite => AlgorithmKind::DStarLite,
         }
     }
 
@@ -231,6 +249,7 @@ impl GridAlgorithm {
             GridAlgorithm::Bidirectional { .. } => "Bidirectional A*",
             GridAlgorithm::ThetaStar => "Theta*",
             GridAlgorithm::BestFirst { .. } => "Best-first",
+            GridAlgorithm::DStarLite => "D* Lite",
         }
     }
 
@@ -281,11 +300,13 @@ pub enum AlgorithmKind {
     ThetaStar,
     /// Greedy best-first search.
     BestFirst,
+    /// D* Lite.
+    DStarLite,
 }
 
 impl AlgorithmKind {
     /// All, in menu order.
-    pub const ALL: [AlgorithmKind; 10] = [
+    pub const ALL: [AlgorithmKind; 11] = [
         AlgorithmKind::Bfs,
         AlgorithmKind::Dijkstra,
         AlgorithmKind::AStar,
@@ -296,6 +317,7 @@ impl AlgorithmKind {
         AlgorithmKind::Bidirectional,
         AlgorithmKind::ThetaStar,
         AlgorithmKind::BestFirst,
+        AlgorithmKind::DStarLite,
     ];
 
     /// Menu name.
@@ -311,6 +333,7 @@ impl AlgorithmKind {
             AlgorithmKind::Bidirectional => "Bidirectional A*",
             AlgorithmKind::ThetaStar => "Theta*",
             AlgorithmKind::BestFirst => "Best-first",
+            AlgorithmKind::DStarLite => "D* Lite",
         }
     }
 
@@ -332,6 +355,7 @@ impl AlgorithmKind {
             AlgorithmKind::Bidirectional => GridAlgorithm::Bidirectional { heuristic },
             AlgorithmKind::ThetaStar => GridAlgorithm::ThetaStar,
             AlgorithmKind::BestFirst => GridAlgorithm::BestFirst { heuristic },
+            AlgorithmKind::DStarLite => GridAlgorithm::DStarLite,
         }
     }
 
@@ -349,6 +373,7 @@ impl AlgorithmKind {
             AlgorithmKind::Bidirectional => Listing::Bidirectional,
             AlgorithmKind::ThetaStar => Listing::ThetaStar,
             AlgorithmKind::BestFirst => Listing::BestFirst,
+            AlgorithmKind::DStarLite => Listing::DStarLite,
         }
     }
 
@@ -367,6 +392,7 @@ impl AlgorithmKind {
                 | AlgorithmKind::Jps
                 | AlgorithmKind::JpsPlus
                 | AlgorithmKind::ThetaStar
+                | AlgorithmKind::DStarLite
         )
     }
 }
@@ -570,6 +596,9 @@ pub fn grid_search_with_scratch<O: Observer<SearchEvent>>(
         ),
         GridAlgorithm::ThetaStar => {
             super::theta::theta_star(map, start, goal, connectivity, observer)
+        }
+        GridAlgorithm::DStarLite => {
+            super::dstar_lite::dstar_lite_search(map, start, goal, connectivity, observer)
         }
         GridAlgorithm::JpsPlus if connectivity == Connectivity::Eight => {
             match super::jps_plus::JpsPlusGrid::new(map) {

@@ -313,6 +313,24 @@ impl<O: Observer<SearchEvent>, T: Observer<SearchEvent>> Observer<SearchEvent>
                 node: t(node),
                 cost,
             },
+            SearchEvent::Inconsistent {
+                node,
+                g,
+                rhs,
+                k1,
+                k2,
+                stale,
+            } => SearchEvent::Inconsistent {
+                node: t(node),
+                g,
+                rhs,
+                k1,
+                k2,
+                stale,
+            },
+            SearchEvent::Raised { node, g } => SearchEvent::Raised { node: t(node), g },
+            SearchEvent::Consistent { node, g } => SearchEvent::Consistent { node: t(node), g },
+            SearchEvent::Edited { node } => SearchEvent::Edited { node: t(node) },
             // A navmesh search scans no grid.
             other @ (SearchEvent::Finished { .. }
             | SearchEvent::IterationStarted { .. }

@@ -95,7 +95,9 @@ impl<O: Observer<SearchEvent>> Observer<SearchEvent> for WorkLimit<'_, O> {
     fn event(&mut self, event: SearchEvent) {
         if matches!(
             event,
-            SearchEvent::Expanded { .. } | SearchEvent::Deferred { .. }
+            SearchEvent::Expanded { .. }
+                | SearchEvent::Deferred { .. }
+                | SearchEvent::Raised { .. }
         ) {
             self.left = self.left.saturating_sub(1);
         }
@@ -228,6 +230,47 @@ pub enum SearchEvent {
         /// The path's cost through it (μ).
         cost: f64,
     },
+    /// D\* Lite: `node` is inconsistent — its cost to the goal as last worked out (`g`)
+    /// differs from its one-step look-ahead (`rhs`) — and waits in the open list under the key
+    /// `[k1; k2]` (`k1 = min(g, rhs) + h + km`, `k2 = min(g, rhs)`), lowest first.
+    Inconsistent {
+        /// The node.
+        node: usize,
+        /// Its cost to the goal as last worked out (∞: none).
+        g: f64,
+        /// Its look-ahead: the least step cost plus `g` over its moves (∞: none).
+        rhs: f64,
+        /// The key's first part.
+        k1: f64,
+        /// The key's second part.
+        k2: f64,
+        /// True when it was taken with a key gone out of date (the agent has moved since it
+        /// went in) and goes back with its key worked out again.
+        stale: bool,
+    },
+    /// D\* Lite: `node`, taken from the open list with the lowest key, was under-consistent (it
+    /// got dearer: `g` below `rhs`), so its `g` is forgotten (∞) and it and the nodes with a
+    /// move into it are looked at again.
+    Raised {
+        /// The node.
+        node: usize,
+        /// The `g` it had.
+        g: f64,
+    },
+    /// D\* Lite: `node`'s look-ahead, worked out again, equals its `g`: it is consistent and
+    /// leaves the open list.
+    Consistent {
+        /// The node.
+        node: usize,
+        /// Its cost to the goal (∞: none).
+        g: f64,
+    },
+    /// D\* Lite: the map changed at `node`; its moves and those of its neighbours changed, so
+    /// their look-aheads are worked out again.
+    Edited {
+        /// The node.
+        node: usize,
+    },
     /// The search ended.
     Finished {
         /// How it ended.
@@ -281,6 +324,15 @@ pub fn compass(dx: i8, dy: i8) -> &'static str {
     }
 }
 
+/// A cost as a sentence gives it: two decimals, or ∞.
+fn cost_text(cost: f64) -> String {
+    if cost.is_finite() {
+        format!("{cost:.2}")
+    } else {
+        "∞".to_owned()
+    }
+}
+
 /// Which node a search expands next: what the explanation of an expansion gives as the reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ExpansionOrder {
@@ -298,6 +350,9 @@ pub enum ExpansionOrder {
     LowestH,
     /// The next node in order whose f is within the threshold (IDA*, Fringe Search).
     WithinThreshold,
+    /// The open node with the lowest key `[k1; k2]`, by `k1`, then `k2`, the newest among
+    /// equals (D\* Lite).
+    LowestKey,
 }
 
 impl SearchEvent {
@@ -324,6 +379,10 @@ impl SearchEvent {
             ),
             ExpansionOrder::WithinThreshold => format!(
                 "expand {node}, next in order with f = {:.2} within the threshold (g = {g:.2})",
+                g + h
+            ),
+            ExpansionOrder::LowestKey => format!(
+                "take {node}, the lowest key [{:.2}; {g:.2}]: it got cheaper (its look-ahead rhs is below its g), so g = rhs = {g:.2}; look again at the cells with a move into it",
                 g + h
             ),
         }
@@ -473,6 +532,46 @@ impl SearchEvent {
                     )
                 }
             }
+            SearchEvent::Inconsistent {
+                node,
+                k1,
+                k2,
+                stale: true,
+                ..
+            } => format!(
+                "{}'s key went up since it went in (the agent has moved): back into the open list with the key [{}; {}]",
+                name(node),
+                cost_text(k1),
+                cost_text(k2)
+            ),
+            SearchEvent::Inconsistent {
+                node,
+                g,
+                rhs,
+                k1,
+                k2,
+                stale: false,
+            } => format!(
+                "{} is inconsistent (g = {}, its look-ahead rhs = {}): into the open list with the key [{}; {}]",
+                name(node),
+                cost_text(g),
+                cost_text(rhs),
+                cost_text(k1),
+                cost_text(k2)
+            ),
+            SearchEvent::Raised { node, g } => format!(
+                "take {}, the lowest key: it got dearer (g = {g:.2} is below its look-ahead rhs), so forget its g (∞) and look again at it and at the cells with a move into it",
+                name(node)
+            ),
+            SearchEvent::Consistent { node, g } => format!(
+                "{}'s look-ahead rhs equals its g = {}: consistent, out of the open list",
+                name(node),
+                cost_text(g)
+            ),
+            SearchEvent::Edited { node } => format!(
+                "the map changed at {}: work out again the look-ahead rhs of it and of its neighbours, whose moves changed with it",
+                name(node)
+            ),
             SearchEvent::Met { node, cost } => format!(
                 "the halves meet at {}: a path of cost μ = {cost:.2} through it, the cheapest so far; the search stops once either open list's lowest f is at least μ",
                 name(node)

@@ -101,7 +101,11 @@ impl FringeLists {
             | SearchEvent::CutOff { .. }
             | SearchEvent::Turned { .. }
             | SearchEvent::Met { .. }
-            | SearchEvent::Jumped { .. } => {}
+            | SearchEvent::Jumped { .. }
+            | SearchEvent::Inconsistent { .. }
+            | SearchEvent::Raised { .. }
+            | SearchEvent::Consistent { .. }
+            | SearchEvent::Edited { .. } => {}
         }
     }
 

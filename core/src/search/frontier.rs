@@ -18,6 +18,9 @@ pub struct FrontierEntry {
     /// Entered with exactly the `f` of the node then being expanded: [`astar`](super::astar())
     /// keeps such entries out of its heap and expands them first, newest first.
     pub level: bool,
+    /// D\* Lite's key `[k1; k2]` (`None` for the other searches): `g` holds `k2`, `h` holds
+    /// `k1 − k2`.
+    pub key: Option<[f64; 2]>,
 }
 
 impl FrontierEntry {
@@ -74,8 +77,25 @@ impl Frontier {
                     h,
                     pushed,
                     level,
+                    key: None,
                 };
                 self.open.insert(node, entry);
+            }
+            SearchEvent::Inconsistent { node, k1, k2, .. } => {
+                let pushed = self.pushes;
+                self.pushes += 1;
+                let entry = FrontierEntry {
+                    node,
+                    g: k2,
+                    h: k1 - k2,
+                    pushed,
+                    level: false,
+                    key: Some([k1, k2]),
+                };
+                self.open.insert(node, entry);
+            }
+            SearchEvent::Raised { node, .. } | SearchEvent::Consistent { node, .. } => {
+                self.open.remove(&node);
             }
             SearchEvent::Expanded { node, g, h } => {
                 let f = self.open.remove(&node).map_or(g + h, |entry| entry.f());
@@ -111,8 +131,9 @@ impl Frontier {
     /// do: for A* and Dijkstra the entries that came with exactly the `f` being expanded
     /// (newest first), then the lowest `f` (`g` for Dijkstra), newest first among equals; by
     /// [`ExpansionOrder::LowestFNewest`] the lowest `f`, newest first among equals; for
-    /// breadth-first search the oldest. `None` for the threshold searches (IDA*, Fringe Search),
-    /// which take nodes in list or depth order, not by a key.
+    /// breadth-first search the oldest; by [`ExpansionOrder::LowestKey`] (D\* Lite) the lowest
+    /// key, part by part, newest first among equals. `None` for the threshold searches (IDA*,
+    /// Fringe Search), which take nodes in list or depth order, not by a key.
     pub fn next(&self, order: ExpansionOrder, n: usize) -> Option<Vec<FrontierEntry>> {
         type Compare = fn(&FrontierEntry, &FrontierEntry) -> std::cmp::Ordering;
         let compare: Compare = match order {
@@ -132,6 +153,14 @@ impl Frontier {
             ExpansionOrder::LowestH => {
                 |a, b| f_key(a.h).cmp(&f_key(b.h)).then(b.pushed.cmp(&a.pushed))
             }
+            ExpansionOrder::LowestKey => |a, b| {
+                let key = |e: &FrontierEntry| e.key.unwrap_or([e.f(), e.g]);
+                let (ka, kb) = (key(a), key(b));
+                ka[0]
+                    .total_cmp(&kb[0])
+                    .then(ka[1].total_cmp(&kb[1]))
+                    .then(b.pushed.cmp(&a.pushed))
+            },
             ExpansionOrder::WithinThreshold => return None,
         };
         // The best `n` in one pass, without copying the whole list (the window asks every frame).

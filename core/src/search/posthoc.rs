@@ -18,6 +18,11 @@ pub const VERSION: &str = "1.4.0";
 /// Most events a trace read here may hold.
 pub const MAX_EVENTS: usize = 5_000_000;
 
+/// A cost for the trace's JSON: `null` when infinite.
+fn finite(cost: f64) -> Option<f64> {
+    cost.is_finite().then_some(cost)
+}
+
 /// How Posthoc draws one node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NodeShape {
@@ -154,6 +159,40 @@ pub fn export(
                     json!({"type": "jumping", "id": to, "pId": from, "dx": dx, "dy": dy, "stop": stop}),
                     to,
                 ));
+            }
+            // D* Lite's steps under types of their own: its open list holds inconsistent cells
+            // under keys, not nodes reached with a cost from the start.
+            SearchEvent::Inconsistent {
+                node,
+                g,
+                rhs,
+                k1,
+                k2,
+                ..
+            } => {
+                parent.insert(node, (None, k2, k1));
+                out.push(with_place(
+                    json!({"type": "inconsistent", "id": node, "g": finite(g), "rhs": finite(rhs), "k1": k1, "k2": k2}),
+                    node,
+                ));
+            }
+            SearchEvent::Raised { node, g } => {
+                if let Some(done) = open_expansion.take() {
+                    out.push(close(done, &parent));
+                }
+                out.push(with_place(
+                    json!({"type": "raising", "id": node, "g": finite(g)}),
+                    node,
+                ));
+            }
+            SearchEvent::Consistent { node, g } => {
+                out.push(with_place(
+                    json!({"type": "consistent", "id": node, "g": finite(g)}),
+                    node,
+                ));
+            }
+            SearchEvent::Edited { node } => {
+                out.push(with_place(json!({"type": "editing", "id": node}), node));
             }
             SearchEvent::Backtracked { node, .. } => {
                 if open_expansion == Some(node) {

@@ -30,6 +30,8 @@ pub enum Listing {
     ThetaStar,
     /// Greedy best-first search.
     BestFirst,
+    /// D\* Lite (a path kept up to date as the map changes).
+    DStarLite,
     /// The funnel (string pulling through a corridor's portals).
     Funnel,
     /// Polyanya, the exact shortest path on a navmesh (its steps are placed by
@@ -291,6 +293,25 @@ const THETA_STAR: &[&str] = &[
     "(the budget of visits spent, when one is set: stop)",
 ];
 
+const DSTAR_LITE: &[&str] = &[
+    "rhs(e) = 0; km = 0; every other g and rhs = ∞; e goes in the open list with key(e)",
+    "key(s) = [min(g(s), rhs(s)) + h(agent, s) + km; min(g(s), rhs(s))], compared part by part",
+    "work out the path: while the lowest key < key(agent) or rhs(agent) ≠ g(agent):",
+    "    take u, the cell with the lowest key, out of the open list",
+    "    if key(u) went up since it went in (the agent moved): put u back with key(u)",
+    "    else if g(u) > rhs(u) (it got cheaper): g(u) = rhs(u)",
+    "    else (it got dearer): g(u) = ∞; update u",
+    "    update every cell with a move into u",
+    "update s: rhs(s) = the least cost(s, s') + g(s') over the moves s → s' (0 at e)",
+    "    if g(s) ≠ rhs(s): s is inconsistent: it goes in the open list (again) with key(s)",
+    "    else if s is in the open list: s is consistent: take it out",
+    "g(agent) < ∞: the path takes, from each cell, the move with the least cost + g",
+    "g(agent) = ∞: there is no path",
+    "the agent steps along the path (nothing is worked out again)",
+    "a tile changes: km = km + h(last, agent); last = agent; update the cell and its neighbours; work out the path again",
+    "(the budget of visits spent, when one is set: stop)",
+];
+
 const BEST_FIRST: &[&str] = &[
     "give s the priority h(s); s is open",
     "while a node is open:",
@@ -339,7 +360,7 @@ const LEVEL_BUILD: &[&str] = &[
 
 impl Listing {
     /// Every listing, in the order `navlab pseudocode` lists them.
-    pub const ALL: [Listing; 15] = [
+    pub const ALL: [Listing; 16] = [
         Listing::AStar,
         Listing::NavmeshAStar,
         Listing::Bfs,
@@ -351,6 +372,7 @@ impl Listing {
         Listing::Bidirectional,
         Listing::ThetaStar,
         Listing::BestFirst,
+        Listing::DStarLite,
         Listing::Funnel,
         Listing::Polyanya,
         Listing::Pursuit,
@@ -371,6 +393,7 @@ impl Listing {
             Listing::Bidirectional => "bidir",
             Listing::ThetaStar => "theta",
             Listing::BestFirst => "best-first",
+            Listing::DStarLite => "dstar-lite",
             Listing::Funnel => "funnel",
             Listing::Polyanya => "polyanya",
             Listing::Pursuit => "pursuit",
@@ -397,6 +420,7 @@ impl Listing {
             Listing::Bidirectional => "Bidirectional A*",
             Listing::ThetaStar => "Theta* (any-angle)",
             Listing::BestFirst => "Greedy best-first search",
+            Listing::DStarLite => "D* Lite (the path repaired as the map changes)",
             Listing::Funnel => "The funnel",
             Listing::Polyanya => "Polyanya (the shortest path)",
             Listing::Pursuit => "The pursuit's rules",
@@ -418,6 +442,7 @@ impl Listing {
             Listing::Bidirectional => BIDIRECTIONAL,
             Listing::ThetaStar => THETA_STAR,
             Listing::BestFirst => BEST_FIRST,
+            Listing::DStarLite => DSTAR_LITE,
             Listing::Funnel => FUNNEL,
             Listing::Polyanya => POLYANYA,
             Listing::Pursuit => PURSUIT,
@@ -447,6 +472,7 @@ impl Listing {
             | Listing::BestFirst => Some(3),
             Listing::IdaStar => Some(4),
             Listing::Bidirectional => Some(5),
+            Listing::DStarLite => Some(6),
             Listing::Fringe => Some(6),
             Listing::Funnel => None,
             Listing::Polyanya => Some(3),
@@ -841,6 +867,49 @@ impl Listing {
                 SearchOutcome::Found => LitLine::new(4).number("cost", cost),
                 SearchOutcome::Unreachable => LitLine::new(8),
                 SearchOutcome::BudgetExceeded => LitLine::new(9),
+            },
+            // D* Lite.
+            (
+                DStarLite,
+                SearchEvent::Inconsistent {
+                    node,
+                    g,
+                    rhs,
+                    k1,
+                    k2,
+                    stale,
+                },
+            ) => {
+                let line = if stale {
+                    5
+                } else if rhs == 0.0 && !g.is_finite() {
+                    1
+                } else {
+                    10
+                };
+                let lit = LitLine::new(line).with("s", name(node));
+                let lit = if stale {
+                    lit
+                } else {
+                    lit.number("g(s)", g).number("rhs(s)", rhs)
+                };
+                lit.number("k1", k1).number("k2", k2)
+            }
+            (DStarLite, SearchEvent::Expanded { node, g, h }) => LitLine::new(6)
+                .with("u", name(node))
+                .number("g(u)", g)
+                .number("k1", g + h),
+            (DStarLite, SearchEvent::Raised { node, g }) => {
+                LitLine::new(7).with("u", name(node)).number("old g(u)", g)
+            }
+            (DStarLite, SearchEvent::Consistent { node, g }) => {
+                LitLine::new(11).with("s", name(node)).number("g(s)", g)
+            }
+            (DStarLite, SearchEvent::Edited { node }) => LitLine::new(15).with("cell", name(node)),
+            (DStarLite, SearchEvent::Finished { outcome, cost }) => match outcome {
+                SearchOutcome::Found => LitLine::new(12).number("g(agent)", cost),
+                SearchOutcome::Unreachable => LitLine::new(13),
+                SearchOutcome::BudgetExceeded => LitLine::new(16),
             },
             // Steps this algorithm does not take.
             _ => return None,

@@ -291,6 +291,32 @@ impl SearchReplay {
                 }
                 self.current = Some(node);
             }
+            // D* Lite: an inconsistent cell waits in the open list under its key (f shows k1).
+            SearchEvent::Inconsistent { node, k1, k2, .. } if self.has(node) => {
+                self.touch(node);
+                self.status[node] = NodeStatus::Open;
+                self.set_costs(node, None, k2, k1 - k2);
+            }
+            // Taken from the open list like an expansion; what it becomes follows at once.
+            SearchEvent::Raised { node, .. } if self.has(node) => {
+                self.touch(node);
+                self.status[node] = NodeStatus::Closed;
+                self.expansions[node] = self.expansions[node].saturating_add(1);
+                if self.visit[node] == 0 {
+                    self.visited += 1;
+                    self.visit[node] = self.visited;
+                }
+                self.current = Some(node);
+            }
+            SearchEvent::Consistent { node, g } if self.has(node) => {
+                self.touch(node);
+                self.status[node] = if g.is_finite() {
+                    NodeStatus::Closed
+                } else {
+                    NodeStatus::Unseen
+                };
+                self.g[node] = g as f32;
+            }
             SearchEvent::Deferred { node, .. } if self.has(node) => {
                 self.touch(node);
                 self.status[node] = NodeStatus::Later;

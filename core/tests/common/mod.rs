@@ -477,7 +477,7 @@ pub fn changed_cells(
 }
 
 /// Replays a search's `trace` into a [`navlab_core::search::Frontier`] and checks, before every
-/// expansion, that the open list's head (as ordered for `order`) is the node expanded: the
+/// expansion (and every cell D\* Lite takes that got dearer), that the open list's head (as ordered for `order`) is the node expanded: the
 /// first step where it is not, as a message, or `None` when all agree.
 pub fn frontier_disagreement(
     trace: &[navlab_core::search::SearchEvent],
@@ -486,7 +486,7 @@ pub fn frontier_disagreement(
     use navlab_core::search::{Frontier, SearchEvent};
     let mut frontier = Frontier::new();
     for (k, event) in trace.iter().enumerate() {
-        if let SearchEvent::Expanded { node, .. } = *event {
+        if let SearchEvent::Expanded { node, .. } | SearchEvent::Raised { node, .. } = *event {
             let head = frontier.next(order, 4)?;
             if head.first().map(|e| e.node) != Some(node) {
                 return Some(format!(

@@ -22,10 +22,10 @@ struct Buttons {
 }
 
 impl TileMapScene {
-    /// Ends the stroke being painted into `map`: one undo step, searched again.
+    /// Ends the stroke being painted into `map`: one undo step, searched again (or repaired).
     fn end_stroke(&mut self, map: &mut MapDocument) {
         if map.end_stroke() {
-            self.rerun(map);
+            self.map_edited(map);
         }
     }
 
@@ -61,7 +61,7 @@ impl TileMapScene {
             {
                 self.rect_anchor = None;
                 if map.fill_rectangle(*a, *b, tile) {
-                    self.rerun(map);
+                    self.map_edited(map);
                 }
             }
             Tool::Paint(tile) => {
@@ -95,13 +95,13 @@ impl TileMapScene {
                     && let (Some(a), Some(b)) = (self.rect_anchor.take(), pointer.and_then(cell_at))
                     && map.fill_rectangle(a, b, tile)
                 {
-                    self.rerun(map);
+                    self.map_edited(map);
                 }
                 if response.clicked()
                     && let Some(cell) = pointer.and_then(cell_at)
                     && map.paint(cell, tile)
                 {
-                    self.rerun(map);
+                    self.map_edited(map);
                 }
             }
             Tool::Fill(tile) => {
@@ -109,7 +109,7 @@ impl TileMapScene {
                     && let Some(cell) = pointer.and_then(cell_at)
                     && map.fill(cell, tile)
                 {
-                    self.rerun(map);
+                    self.map_edited(map);
                 }
             }
             Tool::Start | Tool::Goal => {
@@ -310,6 +310,13 @@ impl TileMapScene {
                 rows.push(LegendRow::fill(BACK_OPEN, "open, backward half (from G)"));
                 rows.push(LegendRow::fill(BACK_CLOSED, "expanded, backward half"));
             }
+            AlgorithmKind::DStarLite => {
+                rows.push(LegendRow::fill(
+                    OPEN,
+                    "inconsistent (g ≠ rhs): open, by key",
+                ));
+                rows.push(LegendRow::line(EDITED, 2.0, "tile changed (this repair)"));
+            }
             AlgorithmKind::Jps | AlgorithmKind::JpsPlus => {
                 rows.push(LegendRow::fill(OPEN, "open: jump points found"));
                 rows.push(LegendRow::line(SCAN, 2.0, "a scan of this expansion"));
@@ -326,10 +333,22 @@ impl TileMapScene {
             match kind {
                 AlgorithmKind::IdaStar => "expanded (brighter: again)",
                 AlgorithmKind::Bidirectional => "expanded, forward half",
+                AlgorithmKind::DStarLite => "taken from the open list: g worked out",
                 _ => "expanded",
             },
         ));
-        rows.push(LegendRow::fill(CURRENT, "expanded at this step"));
+        rows.push(LegendRow::fill(
+            CURRENT,
+            if kind == AlgorithmKind::DStarLite {
+                "taken at this step"
+            } else {
+                "expanded at this step"
+            },
+        ));
+        if self.walk.is_some() {
+            rows.push(LegendRow::fill(AGENT, "the agent (A), its path on"));
+            rows.push(LegendRow::line(TRAIL, 2.0, "where it has walked"));
+        }
         if self.settings.jump_distances && self.settings.algorithm == AlgorithmKind::JpsPlus {
             rows.push(LegendRow::fill(
                 JUMP_TO_POINT,
@@ -353,8 +372,15 @@ impl TileMapScene {
         let tile = map.map.get(cell).unwrap_or_default();
         ui.label(format!("cell {},{}: {}", cell.0, cell.1, tile.name()));
         let i = map.map.index(cell);
+        let d_star_lite = self.search.algorithm.kind() == crate::grid::AlgorithmKind::DStarLite;
         if let Some((g, h)) = self.search.replay.costs(i) {
-            ui.label(format!("g {g:.3}   h {h:.3}   f {:.3}", g + h));
+            if !d_star_lite {
+                ui.label(format!("g {g:.3}   h {h:.3}   f {:.3}", g + h));
+            } else if self.search.replay.status(i) == NodeStatus::Open {
+                ui.label(format!("key [{:.3}; {g:.3}]", g + h));
+            } else {
+                ui.label(format!("g {g:.3}: its cost to the goal"));
+            }
             if let Some(words) = self.search.state_words(i) {
                 ui.label(words);
             }
@@ -500,7 +526,11 @@ impl TileMapScene {
                         cells.push(map.cell(to));
                     }
                     SearchEvent::Finished { .. } => return None,
-                    SearchEvent::Met { node, .. } => cells.push(map.cell(node)),
+                    SearchEvent::Met { node, .. }
+                    | SearchEvent::Inconsistent { node, .. }
+                    | SearchEvent::Raised { node, .. }
+                    | SearchEvent::Consistent { node, .. }
+                    | SearchEvent::Edited { node } => cells.push(map.cell(node)),
                     SearchEvent::IterationStarted { .. }
                     | SearchEvent::Backtracked { .. }
                     | SearchEvent::Turned { .. } => {}
@@ -562,11 +592,9 @@ impl TileMapScene {
         }
         self.paint_jump_distances(painter, view, document);
         self.paint_scans(painter, view, map.width());
-        if let Some((x, y)) = self.next_to_expand() {
-            let cell = Rect::from_min_max(
-                view.screen_from_world(Vec2::new(x as f64, y as f64)),
-                view.screen_from_world(Vec2::new(x as f64 + 1.0, y as f64 + 1.0)),
-            );
+        self.paint_keys(painter, view, map.width());
+        if let Some(next) = self.next_to_expand() {
+            let cell = cell_rect(view, next);
             painter.rect_stroke(
                 cell.expand(1.0),
                 0.0,
@@ -575,6 +603,7 @@ impl TileMapScene {
             );
         }
         if replay.is_finished()
+            && self.walk.is_none()
             && let Some(r) = result
         {
             let points: Vec<Pos2> = r
@@ -599,10 +628,90 @@ impl TileMapScene {
                 Color32::BLACK,
             );
         }
+        self.paint_walk(painter, view);
     }
 }
 
 impl TileMapScene {
+    /// D* Lite's agent: where it has walked (a thin line), its path on from where it stands
+    /// (the path's colour) and itself, a disc marked A; with the cells whose tiles the repair
+    /// shown took in outlined.
+    fn paint_walk(&self, painter: &egui::Painter, view: View) {
+        let Some(walk) = &self.walk else {
+            return;
+        };
+        let centre =
+            |(x, y): Cell| view.screen_from_world(Vec2::new(x as f64 + 0.5, y as f64 + 0.5));
+        let width = self.searched_map.width().max(1);
+        let upto = self.search.replay.cursor().min(self.search.events.len());
+        for event in self.search.events.get(..upto).unwrap_or_default() {
+            if let SearchEvent::Edited { node } = *event {
+                painter.rect_stroke(
+                    cell_rect(view, (node % width, node / width)).shrink(1.0),
+                    0.0,
+                    Stroke::new(2.0, EDITED),
+                    egui::StrokeKind::Inside,
+                );
+            }
+        }
+        let trail: Vec<Pos2> = walk.trail().iter().map(|&c| centre(c)).collect();
+        painter.add(Shape::line(trail, Stroke::new(2.0, TRAIL)));
+        if self.search.replay.is_finished()
+            && let Some((path, _)) = walk.path()
+        {
+            let points: Vec<Pos2> = path.iter().map(|&c| centre(c)).collect();
+            painter.add(Shape::line(points, Stroke::new(3.0, FOUND_PATH)));
+        }
+        let radius = marker_radius(view);
+        let at = centre(walk.agent());
+        painter.circle_filled(at, radius, AGENT);
+        painter.circle_stroke(at, radius, Stroke::new(1.5, Color32::BLACK));
+        painter.text(
+            at,
+            egui::Align2::CENTER_CENTER,
+            "A",
+            egui::FontId::proportional(radius * 1.2),
+            Color32::BLACK,
+        );
+    }
+
+    /// D* Lite's keys in the cells of its open list at the step shown, `k1` over `k2`, once the
+    /// cells are large enough to hold them.
+    fn paint_keys(&self, painter: &egui::Painter, view: View, width: usize) {
+        if self.search.algorithm.kind() != crate::grid::AlgorithmKind::DStarLite
+            || view.camera.scale < JUMP_NUMBERS_MIN_CELL
+        {
+            return;
+        }
+        let Some(frontier) = self.search.replay.frontier() else {
+            return;
+        };
+        let order = crate::search::ExpansionOrder::LowestKey;
+        let Some(entries) = frontier.next(order, frontier.len()) else {
+            return;
+        };
+        let width = width.max(1);
+        let size = (view.camera.scale as f32 * 0.22).clamp(8.0, 14.0);
+        let visible = painter.clip_rect();
+        for entry in entries {
+            let Some([k1, k2]) = entry.key else {
+                continue;
+            };
+            let cell = cell_rect(view, (entry.node % width, entry.node / width));
+            if !visible.intersects(cell) {
+                continue;
+            }
+            painter.rect_filled(cell.shrink(2.0), 2.0, JUMP_BACKING);
+            painter.text(
+                cell.center(),
+                egui::Align2::CENTER_CENTER,
+                format!("{k1:.1}\n{k2:.1}"),
+                egui::FontId::monospace(size),
+                Color32::WHITE,
+            );
+        }
+    }
+
     /// Jump Point Search's scans of the expansion shown (from its expansion to the step shown):
     /// each as an arrow from the jump point to where it stopped, a forced neighbour ringed and
     /// the wall that forces it crossed.
@@ -665,6 +774,14 @@ impl TileMapScene {
     }
 }
 
+/// Where `cell` is on the screen.
+fn cell_rect(view: View, (x, y): Cell) -> Rect {
+    Rect::from_min_max(
+        view.screen_from_world(Vec2::new(x as f64, y as f64)),
+        view.screen_from_world(Vec2::new(x as f64 + 1.0, y as f64 + 1.0)),
+    )
+}
+
 /// The radius the start and goal markers are drawn with: most of a cell, at least a few pixels
 /// so that they can be seen (and grabbed) on a large map.
 fn marker_radius(view: View) -> f32 {
@@ -686,6 +803,12 @@ const OPEN: Color32 = Color32::from_rgb(222, 170, 52);
 const BACK_OPEN: Color32 = Color32::from_rgb(120, 220, 200);
 /// A cell a bidirectional search's backward half has expanded.
 const BACK_CLOSED: Color32 = Color32::from_rgb(40, 120, 110);
+/// D* Lite's agent.
+const AGENT: Color32 = Color32::from_rgb(110, 200, 255);
+/// Where D* Lite's agent has walked.
+const TRAIL: Color32 = Color32::from_rgb(200, 200, 210);
+/// A cell whose tile the repair shown took in.
+const EDITED: Color32 = Color32::from_rgb(255, 80, 220);
 /// A cell in Fringe's later list, or cut off by IDA* in this pass.
 const LATER: Color32 = Color32::from_rgb(190, 120, 220);
 /// An expanded cell (brighter each time IDA* expands it again).

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 /// The comparison charts' bar colours, one per row of the table in its order (BFS, Dijkstra,
 /// A*, IDA*, Fringe, JPS, best-first), as on dark panels.
-pub(crate) const BAR_COLOURS: [Color32; 10] = [
+pub(crate) const BAR_COLOURS: [Color32; 11] = [
     Color32::from_rgb(150, 150, 160),
     Color32::from_rgb(90, 150, 220),
     Color32::from_rgb(240, 150, 60),
@@ -23,6 +23,7 @@ pub(crate) const BAR_COLOURS: [Color32; 10] = [
     Color32::from_rgb(230, 110, 120),
     Color32::from_rgb(160, 200, 90),
     Color32::from_rgb(230, 210, 80),
+    Color32::from_rgb(120, 130, 240),
 ];
 
 /// A row's name as short as the charts' axis has room for (the bar's tooltip gives it whole):
@@ -31,8 +32,10 @@ fn axis_name(name: &'static str) -> &'static str {
     match name {
         "Dijkstra" => "Dijk.",
         "Best-first" => "GBFS",
+        "Fringe" => "FS",
         "Bidirectional A*" => "BiA*",
         "Theta*" => "θ*",
+        "D* Lite" => "D*L",
         name if name.starts_with("JPS+") => "JPS+",
         name if name.starts_with("JPS") => "JPS",
         name => name,

@@ -49,7 +49,7 @@ impl TileMapScene {
     /// The palette's keys (see [`super::PAINTING`]), for when no text field has the keyboard:
     /// 1–5 choose the tile (in the palette's order), R switches rectangle filling on and off,
     /// G region filling, P the Partitions window, C compares every algorithm.
-    pub(super) fn palette_keys(&mut self, ui: &Ui, _map: &MapDocument) {
+    pub(super) fn palette_keys(&mut self, ui: &Ui, map: &MapDocument) {
         use super::MapKey;
         for key in crate::app::keys::pressed(ui, super::PAINTING) {
             match key {
@@ -62,6 +62,9 @@ impl TileMapScene {
                 }
                 MapKey::Rectangle => self.toggle_rectangle(),
                 MapKey::Fill => self.toggle_fill(),
+                MapKey::Walk if self.settings.algorithm == AlgorithmKind::DStarLite => {
+                    self.toggle_walk(map)
+                }
                 _ => {}
             }
         }
@@ -108,8 +111,95 @@ impl TileMapScene {
         self.tools_ui(ui, shared);
         ui.separator();
         self.algorithm_ui(ui, shared.map);
+        if self.settings.algorithm == AlgorithmKind::DStarLite {
+            ui.separator();
+            self.walk_ui(ui, shared.map);
+        }
         ui.separator();
         self.stats_ui(ui);
+    }
+
+    /// D* Lite's agent: walk, stop or step it, where it stands, and what the last repair did
+    /// against a fresh A*.
+    fn walk_ui(&mut self, ui: &mut Ui, map: &MapDocument) {
+        ui.label("The agent");
+        let Some(walk) = self.walk.as_ref() else {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                "D* Lite's walking agent is kept on maps of up to 512 K cells: on this one its first search is shown, as of any other algorithm.",
+            );
+            return;
+        };
+        let (walking, arrived) = (walk.walking, walk.arrived());
+        let mut toggle = false;
+        let mut step = false;
+        ui.horizontal(|ui| {
+            let label = if walking {
+                "Stop"
+            } else if arrived {
+                "Walk again"
+            } else {
+                "Walk"
+            };
+            toggle = ui
+                .button(label)
+                .on_hover_text(
+                    "The agent walks its path, four cells a second (W). Paint across the path ahead of it: D* Lite repairs the path from where it stands.",
+                )
+                .clicked();
+            step = ui
+                .add_enabled(!arrived, egui::Button::new("One step"))
+                .on_hover_text("The agent takes one step along its path")
+                .clicked();
+        });
+        let (x, y) = walk.agent();
+        let whereabouts = match walk.path() {
+            _ if arrived => format!("The agent is at the goal, {x},{y}."),
+            Some((path, cost)) => format!(
+                "The agent is at {x},{y}: {} steps to the goal, cost {cost:.2}.",
+                path.len().saturating_sub(1)
+            ),
+            None => format!("The agent is at {x},{y}: no way on. It waits; paint a way open."),
+        };
+        ui.label(whereabouts);
+        match walk.last_repair {
+            Some(r) => {
+                let share = if r.fresh_astar > 0 {
+                    format!(
+                        " ({:.0} %)",
+                        100.0 * r.expanded as f64 / r.fresh_astar as f64
+                    )
+                } else {
+                    String::new()
+                };
+                ui.label(format!(
+                    "Last repair, from {},{} after {} {} changed: {} cells taken from the open list, against the {} a fresh A* from there expands{share}; {} look-aheads worked out again.",
+                    r.from.0,
+                    r.from.1,
+                    r.edited,
+                    if r.edited == 1 { "tile" } else { "tiles" },
+                    r.expanded,
+                    r.fresh_astar,
+                    r.updated,
+                ));
+                if r.expanded > r.fresh_astar {
+                    ui.weak(
+                        "More than a fresh search: the edit cut a route by which many cells' costs to the goal went, and each is worked out again. Repairs pay where an edit changes few of them.",
+                    );
+                }
+            }
+            None => {
+                ui.weak(
+                    "Paint across the path ahead of the agent: D* Lite repairs it from where the agent stands, and the steps shown become the repair's.",
+                );
+            }
+        }
+        if toggle {
+            self.toggle_walk(map);
+        }
+        if step && let Some(walk) = self.walk.as_mut() {
+            walk.step();
+        }
     }
 
     /// The palette, the rectangle and fill tools, placing S and G, Undo and Redo.

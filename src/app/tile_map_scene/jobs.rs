@@ -89,11 +89,34 @@ impl SearchJob {
 
 /// Records events up to a cap, and always the last one (`Finished`); counts the rest and
 /// remembers the last pass among them.
-struct CappedRecorder {
+pub(super) struct CappedRecorder {
     events: Vec<SearchEvent>,
     cap: usize,
     left_out: usize,
     last_pass: Option<(usize, f64)>,
+}
+
+impl CappedRecorder {
+    /// Records the first [`MAX_RECORDED_STEPS`] steps, and the last.
+    pub(super) fn new() -> Self {
+        Self {
+            events: Vec::new(),
+            cap: MAX_RECORDED_STEPS,
+            left_out: 0,
+            last_pass: None,
+        }
+    }
+
+    /// The steps recorded, as the search `algorithm` that answered `result` took them.
+    pub(super) fn done(self, result: GridPath, algorithm: GridAlgorithm) -> SearchDone {
+        SearchDone {
+            events: self.events,
+            left_out: self.left_out,
+            last_pass_left_out: self.last_pass,
+            result,
+            algorithm,
+        }
+    }
 }
 
 impl Observer<SearchEvent> for CappedRecorder {

@@ -9,6 +9,7 @@ pub mod jobs;
 pub mod partitions;
 mod steps;
 pub mod trace;
+pub mod walk;
 
 use super::camera::{CanvasCamera, View};
 use super::commands::UiCommand;
@@ -184,6 +185,9 @@ pub struct TileMapScene {
     /// JPS+'s jump tables of the map for drawing their numbers, and for which map revision
     /// (`None` inside: the map's tiles cost differently, or it is too large for them).
     jump_tables: Option<(u64, Option<crate::grid::jps_plus::JpsPlusGrid>)>,
+    /// D* Lite's walking agent and the search it keeps (`None` unless D* Lite is chosen, on a
+    /// map of at most [`walk::WALK_MAX_CELLS`] cells).
+    pub walk: Option<walk::DStarWalk>,
 }
 
 use egui::{Key, Rect};
@@ -255,6 +259,7 @@ impl TileMapScene {
             clearance: (0, 0.0, Vec::new()),
             one_tile_cost: None,
             jump_tables: None,
+            walk: None,
         };
         scene.rerun(map);
         scene
@@ -281,8 +286,48 @@ impl TileMapScene {
     pub fn follow(&mut self, map: &MapDocument) {
         if self.seen.0 != map.maps() {
             self.start_over(map);
-        } else if self.seen.1 != map.revision() && !map.is_painting() {
+        } else if self.seen.1 != map.revision() && !map.is_painting() && !self.repair_walk(map) {
             self.rerun(map);
+        }
+    }
+
+    /// The map was edited here: D* Lite's agent repairs its path, or the search runs again.
+    pub(super) fn map_edited(&mut self, map: &MapDocument) {
+        if !self.repair_walk(map) {
+            self.rerun(map);
+        }
+    }
+
+    /// With D* Lite's agent on the map, an edit is repaired from where the agent stands rather
+    /// than searched again: the repair's steps become the search shown, at its end. False (and
+    /// nothing done) when there is no agent or the map changed in more than its tiles.
+    fn repair_walk(&mut self, map: &MapDocument) -> bool {
+        if self.settings.algorithm != AlgorithmKind::DStarLite {
+            return false;
+        }
+        let Some(walk) = self.walk.as_mut().filter(|w| w.can_repair(&map.map)) else {
+            return false;
+        };
+        let done = walk.repair(&map.map, crate::grid::search::DEFAULT_WORK_LIMIT);
+        self.imported = None;
+        self.seen = (map.maps(), map.revision());
+        self.searched_map = Arc::new(map.map.clone());
+        self.comparison = None;
+        self.generation += 1;
+        self.comparer.forget();
+        self.searcher.forget();
+        self.resume_cursor = Some(usize::MAX);
+        self.show_search(done);
+        true
+    }
+
+    /// D* Lite's agent walks or stops (a new walk from the start once it has arrived).
+    pub fn toggle_walk(&mut self, map: &MapDocument) {
+        if self.walk.as_ref().is_some_and(|w| w.arrived()) {
+            self.rerun(map);
+        }
+        if let Some(walk) = self.walk.as_mut() {
+            walk.walking = !walk.walking;
         }
     }
 
@@ -335,6 +380,12 @@ impl TileMapScene {
             connectivity: self.settings.connectivity,
         };
         let in_background = job.expected_work() > BACKGROUND_WORK;
+        // D* Lite's agent starts again from the start, its path worked out afresh.
+        self.walk = (self.settings.algorithm == AlgorithmKind::DStarLite)
+            .then(|| {
+                walk::DStarWalk::new(&map.map, self.start, self.goal, self.settings.connectivity)
+            })
+            .flatten();
         match self
             .searcher
             .answer_or_submit(self.generation, job, in_background)
@@ -492,6 +543,8 @@ pub enum MapKey {
     Fill,
     /// Compare every algorithm.
     Compare,
+    /// D* Lite's agent walks or stops.
+    Walk,
     /// Open or close the Partitions window.
     Partitions,
     /// The previous pass of IDA* or Fringe.
@@ -539,6 +592,11 @@ const PAINTING: &[KeyRow<MapKey>] = &[
         shown: "P",
         does: "the Partitions window: grid, quadtree, visibility graph, navmesh",
         keys: &[(Key::P, MapKey::Partitions)],
+    },
+    KeyRow {
+        shown: "W",
+        does: "D* Lite: the agent walks its path / stops (paint ahead of it to see the repair)",
+        keys: &[(Key::W, MapKey::Walk)],
     },
 ];
 
@@ -597,9 +655,13 @@ impl Scene for TileMapScene {
         self.replay_keys(ui);
         self.playback.tick(dt, len);
         self.sync_replay();
+        let walking = self.walk.as_mut().is_some_and(|walk| {
+            walk.tick(dt);
+            walk.walking
+        });
         let comparing = self.poll_comparison();
         let partitioning = self.poll_partitions(shared.map);
-        self.playback.playing || comparing || searching || partitioning
+        self.playback.playing || comparing || searching || partitioning || walking
     }
 
     fn panels_ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared) {
