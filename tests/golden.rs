@@ -403,6 +403,26 @@ fn tile_map_d_star_lite_repair_with_its_keys() {
     );
 }
 
+/// A* and JPS in lockstep at the first expansion where they differ, every tile as grass: the
+/// two searches one above the other, the two cells ringed, the panel with both open lists.
+#[test]
+fn tile_map_astar_and_jps_in_lockstep() {
+    golden(
+        "tile-map-lockstep",
+        &[
+            "--algo",
+            "astar",
+            "--lockstep",
+            "jps",
+            "--tile-costs",
+            "1,1,1",
+            "--step",
+            "3",
+        ],
+        nothing,
+    );
+}
+
 #[test]
 fn tile_map_every_algorithm_compared() {
     golden("tile-map-compare", &["--compare", "--step", "60"], nothing);

@@ -109,6 +109,8 @@ pub enum LaunchAction {
     },
     /// Walk the navmesh path at once (a picture shows the whole walk).
     Walk,
+    /// Tile map: the lockstep view on, with this second search beside the first.
+    Lockstep(crate::app::tile_map_scene::lockstep::SecondSearch),
     /// Tile map, D* Lite: its agent walks this many steps, then these tiles are painted (one
     /// edit) and the path repaired from where it stands.
     RepairWalk {
@@ -328,6 +330,12 @@ impl NavlabApp {
                 let navmesh = &mut self.scenes.navmesh;
                 navmesh.settings.optimal = true;
                 navmesh.rerun();
+            }
+            LaunchAction::Lockstep(second) => {
+                let grid = &mut self.scenes.tile_map;
+                grid.follow(&self.map);
+                grid.settings.second = *second;
+                grid.set_lockstep(true, &self.map);
             }
             LaunchAction::RepairWalk { steps, paint } => {
                 let grid = &mut self.scenes.tile_map;

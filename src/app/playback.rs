@@ -207,7 +207,9 @@ impl Playback {
             // Room for the value box (wider for more digits and their commas) and the label
             // after the slider.
             let chars = crate::words::thousands(len).len() as f32;
-            ui.spacing_mut().slider_width = (ui.available_width() - 70.0 - 9.0 * chars).max(80.0);
+            let label = 8.0 * words.step.chars().count() as f32;
+            ui.spacing_mut().slider_width =
+                (ui.available_width() - 38.0 - label - 9.0 * chars).max(80.0);
             let changed = ui
                 .add(grouped_digits(egui::Slider::new(&mut cursor, 0..=len)).text(words.step))
                 .on_hover_text(words.scrub)

@@ -134,6 +134,16 @@ pub struct OpenArgs {
     /// shows the whole walk, its trail red where it cut corners off the mesh.
     #[arg(long)]
     pub walk: bool,
+    /// Tile map: a second search beside the first (--algo), the two in lockstep, expansion by
+    /// expansion (--step counts expansions then).
+    #[arg(long, value_enum, value_name = "ALGO")]
+    pub lockstep: Option<AlgoArg>,
+    /// With --lockstep: the second search's heuristic (by default the first's).
+    #[arg(long, value_enum, value_name = "H", requires = "lockstep")]
+    pub lockstep_heuristic: Option<HeuristicArg>,
+    /// With --lockstep: the second search's A* weight, 0 to 5 (by default 1).
+    #[arg(long, value_name = "W", value_parser = parse_weight, requires = "lockstep")]
+    pub lockstep_weight: Option<f64>,
     /// Tile map with --algo dstar-lite: the agent walks this many steps along its path (then
     /// --paint's tiles are painted and the path repaired).
     #[arg(long, value_name = "STEPS")]
@@ -201,9 +211,10 @@ impl OpenArgs {
             actions.push(LaunchAction::Open(file.clone()));
         }
         let repair_walk = self.walk_steps.is_some() || !self.paint.is_empty();
+        let lockstep = self.lockstep.is_some();
         if let Some(map) = &self.map {
             actions.push(LaunchAction::OpenMap(map.clone()));
-        } else if self.compare || self.partitions.is_some() || repair_walk {
+        } else if self.compare || self.partitions.is_some() || repair_walk || lockstep {
             actions.push(LaunchAction::Show(SceneKind::TileMap));
         }
         let map_file = self.file.as_deref().is_some_and(crate::grid::is_map_path);
@@ -213,7 +224,8 @@ impl OpenArgs {
             || self.partitions.is_some()
             || self.pursuit
             || self.build_mesh
-            || repair_walk;
+            || repair_walk
+            || lockstep;
         if !self.links.links.is_empty() {
             actions.push(LaunchAction::Links(self.links.links.clone()));
         }
@@ -294,6 +306,20 @@ impl OpenArgs {
         }
         if self.walk {
             actions.push(LaunchAction::Walk);
+        }
+        if let Some(algo) = self.lockstep {
+            let first = self.search.heuristic.map(HeuristicArg::heuristic);
+            actions.push(LaunchAction::Lockstep(
+                crate::app::tile_map_scene::lockstep::SecondSearch {
+                    algorithm: algo.kind(),
+                    heuristic: self
+                        .lockstep_heuristic
+                        .map(HeuristicArg::heuristic)
+                        .or(first)
+                        .unwrap_or(crate::grid::Heuristic::Octile),
+                    weight: self.lockstep_weight.unwrap_or(1.0),
+                },
+            ));
         }
         if repair_walk {
             actions.push(LaunchAction::RepairWalk {

@@ -3257,6 +3257,9 @@ fn paint_a_wall_in_front_of_a_walking_agent_and_see_d_star_lite_repair() {
     );
     assert!(h.query_by_label_contains(&said).is_some(), "{said}");
     assert!(h.query_by_label_contains("Last repair, from").is_some());
+    // Its first step: the edit.
+    h.state_mut().scenes.tile_map.playback.cursor = 1;
+    h.run_steps(1);
     assert!(
         h.query_all_by_label_contains("the map changed at")
             .next()
@@ -3280,4 +3283,69 @@ fn paint_a_wall_in_front_of_a_walking_agent_and_see_d_star_lite_repair() {
     assert!(walk.arrived(), "the agent reaches the goal");
     assert!(walk.trail().iter().all(|c| !changed.contains(c)));
     assert!(h.query_by_label("Walk again").is_some());
+}
+
+/// Lockstep, A* against JPS on the built-in map with every tile as grass: both searches drawn
+/// side by side on one timeline of expansions; "Go to the first difference" goes to the first
+/// expansion where the two runs (searched here independently) take different cells, and each
+/// half shows its search's cell of that expansion; turned off, the view keeps its place.
+#[test]
+fn lockstep_astar_against_jps_marks_where_they_first_differ() {
+    let mut h = harness(vec![]);
+    let mut costs = h.state().map.map.costs;
+    (costs.sand, costs.water) = (costs.grass, costs.grass);
+    h.state_mut().map.set_costs(costs);
+    h.get_by_label("A*").click();
+    h.run_steps(2);
+    h.get_by_label("Lockstep").click();
+    h.run_steps(2);
+    assert!(h.query_by_label("Lockstep canvas").is_some());
+    let grid = &h.state().scenes.tile_map;
+    assert_eq!(grid.settings.second.algorithm, AlgorithmKind::Jps);
+    let map = h.state().map.map.clone();
+    let run = |algorithm| {
+        let mut events = Vec::new();
+        grid_search(
+            &map,
+            grid.start,
+            grid.goal,
+            algorithm,
+            navlab::grid::Connectivity::Eight,
+            &mut events,
+        );
+        navlab::search::posthoc::expansions(&events)
+    };
+    let astar = run(navlab::grid::GridAlgorithm::AStar {
+        heuristic: navlab::grid::Heuristic::Octile,
+        weight: 1.0,
+    });
+    let jps = run(navlab::grid::GridAlgorithm::Jps);
+    let differ = (0..astar.len().max(jps.len()))
+        .find(|&k| astar.get(k) != jps.get(k))
+        .expect("JPS skips cells A* expands");
+    let d = differ + 1;
+    assert_eq!(
+        h.state().scenes.tile_map.timeline_len(),
+        astar.len().max(jps.len())
+    );
+    h.get_by_label("Go to the first difference").click();
+    h.run_steps(2);
+    let grid = &h.state().scenes.tile_map;
+    assert_eq!(grid.playback.cursor, d);
+    assert_eq!(grid.search.replay.current(), astar.get(differ).copied());
+    let second = grid.second.as_ref().expect("the second search");
+    assert_eq!(second.replay.current(), jps.get(differ).copied());
+    assert!(
+        h.query_by_label("This is it: the cells are ringed.")
+            .is_some()
+    );
+    let said = format!("First difference at expansion {d}:");
+    assert!(h.query_by_label_contains(&said).is_some(), "{said}");
+    // Off again (L): the step list shows A* after the same expansions.
+    h.key_press(egui::Key::L);
+    h.run_steps(2);
+    let grid = &h.state().scenes.tile_map;
+    assert!(!grid.settings.lockstep && grid.second.is_none());
+    assert_eq!(grid.search.replay.current(), astar.get(differ).copied());
+    assert!(h.query_by_label("Tile map canvas").is_some());
 }

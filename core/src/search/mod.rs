@@ -14,6 +14,7 @@ pub mod frontier;
 pub mod funnel;
 pub mod ida_path;
 pub mod idastar;
+pub mod lockstep;
 pub mod posthoc;
 pub mod pseudocode;
 pub mod replay;

@@ -131,6 +131,10 @@ impl TileMapScene {
     /// The map canvas.
     pub fn canvas_ui(&mut self, ui: &mut Ui, map: &mut MapDocument) {
         self.follow(map);
+        if self.active_lockstep().is_some() {
+            self.lockstep_canvas_ui(ui, map);
+            return;
+        }
         let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
         response
             .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Tile map canvas"));
@@ -500,9 +504,24 @@ impl TileMapScene {
     }
 
     fn paint_map(&self, painter: &egui::Painter, view: View, document: &MapDocument) {
+        self.paint_search(painter, view, document, &self.search, tiles_texture_id());
+        self.paint_walk(painter, view);
+    }
+
+    /// `search` over the map at its replay's step: the cells it has marked, its path, the cell
+    /// it takes next, S and G (and JPS+'s jump distances, when shown, over the cells). `texture`
+    /// names the texture the marked map is kept in.
+    pub(super) fn paint_search(
+        &self,
+        painter: &egui::Painter,
+        view: View,
+        document: &MapDocument,
+        search: &super::RecordedSearch,
+        texture: egui::Id,
+    ) {
         let map = &document.map;
-        let replay = &self.search.replay;
-        let result = self.search.result.as_ref();
+        let replay = &search.replay;
+        let result = search.result.as_ref();
         let path_cells: std::collections::HashSet<Cell> = if replay.is_finished() {
             result.iter().flat_map(|r| r.path.iter().copied()).collect()
         } else {
@@ -510,7 +529,7 @@ impl TileMapScene {
         };
         // The overlay follows the search shown and the replay's step: a step changes the cells
         // its events name (and the node being expanded), until the last shows the path.
-        let events = &self.search.events;
+        let events = &search.events;
         let changed = |a: usize, b: usize| -> Option<Vec<Cell>> {
             let between = events.get(a.min(b)..a.max(b))?;
             let mut cells = Vec::with_capacity(between.len());
@@ -539,43 +558,36 @@ impl TileMapScene {
             Some(cells)
         };
         let content = TileContent {
-            key: content_key((self.search.shown, document.revision())),
+            key: content_key((search.shown, document.revision())),
             step: replay.cursor(),
             marked: replay.current().map(|i| map.cell(i)).into_iter().collect(),
             changed: &changed,
         };
-        paint_tiles(
-            painter,
-            view,
-            map,
-            tiles_texture_id(),
-            Some(content),
-            |(x, y)| {
-                let i = map.index((x, y));
-                if replay.current() == Some(i) {
-                    Some(CURRENT)
-                } else if path_cells.contains(&(x, y)) {
-                    Some(PATH_CELL)
-                } else {
-                    let backward = replay.reached_backward(i);
-                    match replay.status(i) {
-                        NodeStatus::Open if backward => Some(BACK_OPEN),
-                        NodeStatus::Open => Some(OPEN),
-                        NodeStatus::Later => Some(LATER),
-                        NodeStatus::Closed if backward => Some(BACK_CLOSED),
-                        NodeStatus::Closed => {
-                            let times = replay.expansions(i).min(6) as u8;
-                            Some(Color32::from_rgb(
-                                CLOSED.r(),
-                                CLOSED.g(),
-                                CLOSED.b().saturating_add(times * 10),
-                            ))
-                        }
-                        NodeStatus::Unseen => None,
+        paint_tiles(painter, view, map, texture, Some(content), |(x, y)| {
+            let i = map.index((x, y));
+            if replay.current() == Some(i) {
+                Some(CURRENT)
+            } else if path_cells.contains(&(x, y)) {
+                Some(PATH_CELL)
+            } else {
+                let backward = replay.reached_backward(i);
+                match replay.status(i) {
+                    NodeStatus::Open if backward => Some(BACK_OPEN),
+                    NodeStatus::Open => Some(OPEN),
+                    NodeStatus::Later => Some(LATER),
+                    NodeStatus::Closed if backward => Some(BACK_CLOSED),
+                    NodeStatus::Closed => {
+                        let times = replay.expansions(i).min(6) as u8;
+                        Some(Color32::from_rgb(
+                            CLOSED.r(),
+                            CLOSED.g(),
+                            CLOSED.b().saturating_add(times * 10),
+                        ))
                     }
+                    NodeStatus::Unseen => None,
                 }
-            },
-        );
+            }
+        });
         self.paint_clearance(painter, view);
         if let Some(path) = replay.ida_path().filter(|_| !replay.is_finished()) {
             // IDA*'s path: everything it remembers.
@@ -591,9 +603,9 @@ impl TileMapScene {
             painter.add(egui::Shape::line(points, Stroke::new(3.0, IDA_PATH)));
         }
         self.paint_jump_distances(painter, view, document);
-        self.paint_scans(painter, view, map.width());
-        self.paint_keys(painter, view, map.width());
-        if let Some(next) = self.next_to_expand() {
+        paint_scans(painter, view, search, map.width());
+        paint_keys(painter, view, search, map.width());
+        if let Some(next) = search.next_to_expand(map) {
             let cell = cell_rect(view, next);
             painter.rect_stroke(
                 cell.expand(1.0),
@@ -628,7 +640,6 @@ impl TileMapScene {
                 Color32::BLACK,
             );
         }
-        self.paint_walk(painter, view);
     }
 }
 
@@ -674,102 +685,102 @@ impl TileMapScene {
             Color32::BLACK,
         );
     }
+}
 
-    /// D* Lite's keys in the cells of its open list at the step shown, `k1` over `k2`, once the
-    /// cells are large enough to hold them.
-    fn paint_keys(&self, painter: &egui::Painter, view: View, width: usize) {
-        if self.search.algorithm.kind() != crate::grid::AlgorithmKind::DStarLite
-            || view.camera.scale < JUMP_NUMBERS_MIN_CELL
-        {
-            return;
-        }
-        let Some(frontier) = self.search.replay.frontier() else {
-            return;
-        };
-        let order = crate::search::ExpansionOrder::LowestKey;
-        let Some(entries) = frontier.next(order, frontier.len()) else {
-            return;
-        };
-        let width = width.max(1);
-        let size = (view.camera.scale as f32 * 0.22).clamp(8.0, 14.0);
-        let visible = painter.clip_rect();
-        for entry in entries {
-            let Some([k1, k2]) = entry.key else {
-                continue;
-            };
-            let cell = cell_rect(view, (entry.node % width, entry.node / width));
-            if !visible.intersects(cell) {
-                continue;
-            }
-            painter.rect_filled(cell.shrink(2.0), 2.0, JUMP_BACKING);
-            painter.text(
-                cell.center(),
-                egui::Align2::CENTER_CENTER,
-                format!("{k1:.1}\n{k2:.1}"),
-                egui::FontId::monospace(size),
-                Color32::WHITE,
-            );
-        }
+/// D* Lite's keys in the cells of its open list at the step shown, `k1` over `k2`, once the
+/// cells are large enough to hold them.
+fn paint_keys(painter: &egui::Painter, view: View, search: &super::RecordedSearch, width: usize) {
+    if search.algorithm.kind() != crate::grid::AlgorithmKind::DStarLite
+        || view.camera.scale < JUMP_NUMBERS_MIN_CELL
+    {
+        return;
     }
-
-    /// Jump Point Search's scans of the expansion shown (from its expansion to the step shown):
-    /// each as an arrow from the jump point to where it stopped, a forced neighbour ringed and
-    /// the wall that forces it crossed.
-    fn paint_scans(&self, painter: &egui::Painter, view: View, width: usize) {
-        use crate::search::JumpStop;
-        if !matches!(
-            self.search.algorithm.kind(),
-            crate::grid::AlgorithmKind::Jps | crate::grid::AlgorithmKind::JpsPlus
-        ) {
-            return;
+    let Some(frontier) = search.replay.frontier() else {
+        return;
+    };
+    let order = crate::search::ExpansionOrder::LowestKey;
+    let Some(entries) = frontier.next(order, frontier.len()) else {
+        return;
+    };
+    let width = width.max(1);
+    let size = (view.camera.scale as f32 * 0.22).clamp(8.0, 14.0);
+    let visible = painter.clip_rect();
+    for entry in entries {
+        let Some([k1, k2]) = entry.key else {
+            continue;
+        };
+        let cell = cell_rect(view, (entry.node % width, entry.node / width));
+        if !visible.intersects(cell) {
+            continue;
         }
-        let events = &self.search.events;
-        let upto = self.search.replay.cursor().min(events.len());
-        let Some(recent) = events.get(..upto) else {
-            return;
+        painter.rect_filled(cell.shrink(2.0), 2.0, JUMP_BACKING);
+        painter.text(
+            cell.center(),
+            egui::Align2::CENTER_CENTER,
+            format!("{k1:.1}\n{k2:.1}"),
+            egui::FontId::monospace(size),
+            Color32::WHITE,
+        );
+    }
+}
+
+/// Jump Point Search's scans of the expansion shown (from its expansion to the step shown):
+/// each as an arrow from the jump point to where it stopped, a forced neighbour ringed and
+/// the wall that forces it crossed.
+fn paint_scans(painter: &egui::Painter, view: View, search: &super::RecordedSearch, width: usize) {
+    use crate::search::JumpStop;
+    if !matches!(
+        search.algorithm.kind(),
+        crate::grid::AlgorithmKind::Jps | crate::grid::AlgorithmKind::JpsPlus
+    ) {
+        return;
+    }
+    let events = &search.events;
+    let upto = search.replay.cursor().min(events.len());
+    let Some(recent) = events.get(..upto) else {
+        return;
+    };
+    let since = recent
+        .iter()
+        .rposition(|e| matches!(e, SearchEvent::Expanded { .. }))
+        .map_or(0, |k| k + 1);
+    let width = width.max(1);
+    let centre = |i: usize| {
+        view.screen_from_world(Vec2::new(
+            (i % width) as f64 + 0.5,
+            (i / width) as f64 + 0.5,
+        ))
+    };
+    let size = (view.camera.scale as f32 * 0.35).clamp(3.0, 10.0);
+    for event in recent.get(since..).unwrap_or_default() {
+        let SearchEvent::Jumped { from, to, stop, .. } = *event else {
+            continue;
         };
-        let since = recent
-            .iter()
-            .rposition(|e| matches!(e, SearchEvent::Expanded { .. }))
-            .map_or(0, |k| k + 1);
-        let width = width.max(1);
-        let centre = |i: usize| {
-            view.screen_from_world(Vec2::new(
-                (i % width) as f64 + 0.5,
-                (i / width) as f64 + 0.5,
-            ))
+        let colour = if stop == JumpStop::Blocked {
+            SCAN_BLOCKED
+        } else {
+            SCAN
         };
-        let size = (view.camera.scale as f32 * 0.35).clamp(3.0, 10.0);
-        for event in recent.get(since..).unwrap_or_default() {
-            let SearchEvent::Jumped { from, to, stop, .. } = *event else {
-                continue;
-            };
-            let colour = if stop == JumpStop::Blocked {
-                SCAN_BLOCKED
-            } else {
-                SCAN
-            };
-            let (a, b) = (centre(from), centre(to));
-            let stroke = Stroke::new(2.0, colour);
-            painter.line_segment([a, b], stroke);
-            // A head of a fixed size (egui's arrow scales its head with the length).
-            let along = (b - a).normalized();
-            if along.is_finite() {
-                let back = b - along * size * 1.4;
-                let across = egui::vec2(-along.y, along.x) * size * 0.7;
-                painter.line_segment([b, back + across], stroke);
-                painter.line_segment([b, back - across], stroke);
-            }
-            if let JumpStop::Forced { forced, wall } = stop {
-                painter.circle_stroke(centre(forced), size, Stroke::new(2.0, FORCED));
-                let w = centre(wall);
-                let d = egui::vec2(size, size) * 0.8;
-                painter.line_segment([w - d, w + d], Stroke::new(2.0, FORCED));
-                painter.line_segment(
-                    [w + egui::vec2(d.x, -d.y), w - egui::vec2(d.x, -d.y)],
-                    Stroke::new(2.0, FORCED),
-                );
-            }
+        let (a, b) = (centre(from), centre(to));
+        let stroke = Stroke::new(2.0, colour);
+        painter.line_segment([a, b], stroke);
+        // A head of a fixed size (egui's arrow scales its head with the length).
+        let along = (b - a).normalized();
+        if along.is_finite() {
+            let back = b - along * size * 1.4;
+            let across = egui::vec2(-along.y, along.x) * size * 0.7;
+            painter.line_segment([b, back + across], stroke);
+            painter.line_segment([b, back - across], stroke);
+        }
+        if let JumpStop::Forced { forced, wall } = stop {
+            painter.circle_stroke(centre(forced), size, Stroke::new(2.0, FORCED));
+            let w = centre(wall);
+            let d = egui::vec2(size, size) * 0.8;
+            painter.line_segment([w - d, w + d], Stroke::new(2.0, FORCED));
+            painter.line_segment(
+                [w + egui::vec2(d.x, -d.y), w - egui::vec2(d.x, -d.y)],
+                Stroke::new(2.0, FORCED),
+            );
         }
     }
 }

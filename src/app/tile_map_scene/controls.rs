@@ -62,6 +62,7 @@ impl TileMapScene {
                 }
                 MapKey::Rectangle => self.toggle_rectangle(),
                 MapKey::Fill => self.toggle_fill(),
+                MapKey::Lockstep => self.set_lockstep(!self.settings.lockstep, map),
                 MapKey::Walk if self.settings.algorithm == AlgorithmKind::DStarLite => {
                     self.toggle_walk(map)
                 }
@@ -111,7 +112,9 @@ impl TileMapScene {
         self.tools_ui(ui, shared);
         ui.separator();
         self.algorithm_ui(ui, shared.map);
-        if self.settings.algorithm == AlgorithmKind::DStarLite {
+        ui.separator();
+        self.lockstep_controls_ui(ui, shared.map);
+        if self.settings.algorithm == AlgorithmKind::DStarLite && !self.settings.lockstep {
             ui.separator();
             self.walk_ui(ui, shared.map);
         }

@@ -6,6 +6,7 @@ mod canvas;
 pub mod comparison;
 mod controls;
 pub mod jobs;
+pub mod lockstep;
 pub mod partitions;
 mod steps;
 pub mod trace;
@@ -81,6 +82,10 @@ pub struct TileMapSettings {
     pub legend: bool,
     /// JPS+'s jump distances drawn in each cell (while JPS+ is chosen, zoomed in enough).
     pub jump_distances: bool,
+    /// A second search is run and shown beside the first, in lockstep.
+    pub lockstep: bool,
+    /// The second search of the lockstep view.
+    pub second: lockstep::SecondSearch,
 }
 
 impl Default for TileMapSettings {
@@ -97,6 +102,8 @@ impl Default for TileMapSettings {
             comparison_hidden: false,
             legend: true,
             jump_distances: false,
+            lockstep: false,
+            second: lockstep::SecondSearch::default(),
         }
     }
 }
@@ -186,8 +193,14 @@ pub struct TileMapScene {
     /// (`None` inside: the map's tiles cost differently, or it is too large for them).
     jump_tables: Option<(u64, Option<crate::grid::jps_plus::JpsPlusGrid>)>,
     /// D* Lite's walking agent and the search it keeps (`None` unless D* Lite is chosen, on a
-    /// map of at most [`walk::WALK_MAX_CELLS`] cells).
+    /// map of at most [`walk::WALK_MAX_CELLS`] cells, out of lockstep).
     pub walk: Option<walk::DStarWalk>,
+    /// The lockstep view's second search (its steps and replay), once answered.
+    pub second: Option<RecordedSearch>,
+    /// The two searches aligned by expansions (while the lockstep view is on).
+    pub lockstep: Option<lockstep::LockstepView>,
+    /// Runs the second search off the UI thread when it is large.
+    second_searcher: LatestWorker<SearchJob, SearchDone>,
 }
 
 use egui::{Key, Rect};
@@ -260,6 +273,9 @@ impl TileMapScene {
             one_tile_cost: None,
             jump_tables: None,
             walk: None,
+            second: None,
+            lockstep: None,
+            second_searcher: LatestWorker::new("navlab second grid search", SearchJob::run),
         };
         scene.rerun(map);
         scene
@@ -380,8 +396,10 @@ impl TileMapScene {
             connectivity: self.settings.connectivity,
         };
         let in_background = job.expected_work() > BACKGROUND_WORK;
+        self.run_second();
         // D* Lite's agent starts again from the start, its path worked out afresh.
-        self.walk = (self.settings.algorithm == AlgorithmKind::DStarLite)
+        self.walk = (self.settings.algorithm == AlgorithmKind::DStarLite
+            && !self.settings.lockstep)
             .then(|| {
                 walk::DStarWalk::new(&map.map, self.start, self.goal, self.settings.connectivity)
             })
@@ -407,14 +425,55 @@ impl TileMapScene {
         // maps each is hundreds of megabytes.
         self.search = RecordedSearch::new(0, self.algorithm());
         self.search = RecordedSearch::of(done, self.searched_map.cell_count(), shown);
-        self.playback.cursor = cursor.min(self.search.events.len());
-        self.search.seek(self.playback.cursor);
+        self.align_lockstep();
+        self.playback.cursor = cursor.min(self.timeline_len());
+        self.sync_replay();
+    }
+
+    /// Runs the lockstep view's second search (here when small, on its worker when large), or
+    /// forgets it when the view is off.
+    fn run_second(&mut self) {
+        self.lockstep = None;
+        if !self.settings.lockstep {
+            self.second = None;
+            self.second_searcher.forget();
+            return;
+        }
+        let job = SearchJob {
+            map: Arc::clone(&self.searched_map),
+            start: self.start,
+            goal: self.goal,
+            algorithm: self.second_algorithm(),
+            connectivity: self.settings.connectivity,
+        };
+        let in_background = job.expected_work() > BACKGROUND_WORK;
+        if let Some(done) =
+            self.second_searcher
+                .answer_or_submit(self.generation, job, in_background)
+        {
+            self.show_second(done);
+        }
+    }
+
+    /// Shows the second search's answer beside the first.
+    fn show_second(&mut self, done: SearchDone) {
+        let shown = self.second.as_ref().map_or(0, |s| s.shown) + 1;
+        self.second = None;
+        self.second = Some(RecordedSearch::of(
+            done,
+            self.searched_map.cell_count(),
+            shown,
+        ));
+        self.align_lockstep();
     }
 
     /// Shows the worker's answer if it has arrived; returns true while it is still searching.
     pub fn poll_search(&mut self) -> bool {
         if let Some(done) = self.searcher.take() {
             self.show_search(done);
+        }
+        if let Some(done) = self.second_searcher.take() {
+            self.show_second(done);
         }
         self.is_searching()
     }
@@ -424,15 +483,24 @@ impl TileMapScene {
         if let Some(done) = self.searcher.wait(std::time::Duration::from_secs(60)) {
             self.show_search(done);
         }
+        if let Some(done) = self
+            .second_searcher
+            .wait(std::time::Duration::from_secs(60))
+        {
+            self.show_second(done);
+        }
     }
 
     /// True while a search runs on the worker; the last answer is shown meanwhile.
     pub fn is_searching(&self) -> bool {
-        self.searcher.is_busy()
+        self.searcher.is_busy() || self.second_searcher.is_busy()
     }
 
-    /// Moves the replay to the playback cursor.
+    /// Moves the replay to the playback cursor (both replays, in lockstep).
     pub fn sync_replay(&mut self) {
+        if self.seek_lockstep(self.playback.cursor) {
+            return;
+        }
         if self.search.replay.cursor() != self.playback.cursor.min(self.search.events.len()) {
             self.follow_log = true;
         }
@@ -543,6 +611,8 @@ pub enum MapKey {
     Fill,
     /// Compare every algorithm.
     Compare,
+    /// The lockstep view on or off.
+    Lockstep,
     /// D* Lite's agent walks or stops.
     Walk,
     /// Open or close the Partitions window.
@@ -592,6 +662,11 @@ const PAINTING: &[KeyRow<MapKey>] = &[
         shown: "P",
         does: "the Partitions window: grid, quadtree, visibility graph, navmesh",
         keys: &[(Key::P, MapKey::Partitions)],
+    },
+    KeyRow {
+        shown: "L",
+        does: "lockstep: a second search beside this one, expansion by expansion",
+        keys: &[(Key::L, MapKey::Lockstep)],
     },
     KeyRow {
         shown: "W",
@@ -650,7 +725,7 @@ impl Scene for TileMapScene {
             self.palette_keys(ui, shared.map);
         }
         let searching = self.poll_search();
-        let len = self.search.events.len();
+        let len = self.timeline_len();
         self.playback.keyboard(ui, len);
         self.replay_keys(ui);
         self.playback.tick(dt, len);
@@ -666,8 +741,10 @@ impl Scene for TileMapScene {
 
     fn panels_ui(&mut self, ui: &mut egui::Ui, shared: &mut Shared) {
         egui::Panel::bottom("grid_playback").show(ui, |ui| {
-            let len = self.search.events.len();
-            self.playback.bar_ui(ui, len);
+            if !self.lockstep_bar_ui(ui) {
+                let len = self.search.events.len();
+                self.playback.bar_ui(ui, len);
+            }
         });
         // As tall as its content, but the charts shrink to keep it within half of what is
         // left, so that a small window keeps room for the map.
@@ -679,6 +756,10 @@ impl Scene for TileMapScene {
             .resizable(true)
             .default_size(super::scene::side_panel_width(ui, 300.0))
             .show(ui, |ui| {
+                if self.settings.lockstep {
+                    egui::ScrollArea::vertical().show(ui, |ui| self.lockstep_panel_ui(ui));
+                    return;
+                }
                 self.trace_strip_ui(ui);
                 let mut clicked = None;
                 super::playback::pseudocode_area(ui, |ui| {
@@ -724,9 +805,14 @@ impl Scene for TileMapScene {
             thousands(map.passable_count())
         ));
         ui.separator();
-        let len = self.search.events.len();
+        let len = self.timeline_len();
+        let unit = if self.active_lockstep().is_some() {
+            "expansion"
+        } else {
+            "step"
+        };
         ui.label(format!(
-            "step {} / {}",
+            "{unit} {} / {}",
             thousands(self.playback.cursor.min(len)),
             thousands(len)
         ));
@@ -764,12 +850,12 @@ impl Scene for TileMapScene {
 /// A large map is searched on the worker: a picture is of its answer.
 impl Steps for TileMapScene {
     fn step_counts(&self) -> (usize, usize) {
-        let len = self.search.events.len();
+        let len = self.timeline_len();
         (len, len)
     }
 
     fn shown_step(&self) -> usize {
-        self.playback.cursor.min(self.search.events.len())
+        self.playback.cursor.min(self.timeline_len())
     }
 
     fn show_step(&mut self, k: usize) {

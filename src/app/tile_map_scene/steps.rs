@@ -85,6 +85,21 @@ impl RecordedSearch {
         }
     }
 
+    /// The cell of `map` this search takes next at the step shown (`None` at the end, or for
+    /// IDA*, which takes no node from a list).
+    pub fn next_to_expand(&self, map: &crate::grid::TileMap) -> Option<Cell> {
+        let replay = &self.replay;
+        if replay.is_finished() {
+            return None;
+        }
+        if let Some(lists) = replay.fringe_lists() {
+            return lists.next(1).first().map(|entry| map.cell(entry.node));
+        }
+        let order = self.algorithm.expansion_order();
+        let next = replay.frontier()?.next(order, 1)?;
+        next.first().map(|entry| map.cell(entry.node))
+    }
+
     /// Moves the replay to step `k`.
     pub fn seek(&mut self, k: usize) {
         self.replay.seek(&self.events, k);
@@ -344,17 +359,7 @@ impl TileMapScene {
     /// The cell the search takes next while it is being replayed: the open list's head, or
     /// for Fringe Search the head of its now list (visited next, to be expanded or put off).
     pub fn next_to_expand(&self) -> Option<Cell> {
-        let replay = &self.search.replay;
-        if replay.is_finished() {
-            return None;
-        }
-        let map = &self.searched_map;
-        if let Some(lists) = replay.fringe_lists() {
-            return lists.next(1).first().map(|entry| map.cell(entry.node));
-        }
-        let order = self.search.algorithm.expansion_order();
-        let next = replay.frontier()?.next(order, 1)?;
-        next.first().map(|entry| map.cell(entry.node))
+        self.search.next_to_expand(&self.searched_map)
     }
 
     /// The sentence for the step just taken; while another algorithm searches, that it does
