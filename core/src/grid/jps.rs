@@ -458,7 +458,15 @@ impl JpsGrid {
     /// The node ids of every cell of a path of jump points, in order (consecutive jump points
     /// lie on a straight or diagonal line).
     pub fn fill_in(&self, jump_points: &[usize]) -> Vec<usize> {
-        let mut cells = Vec::with_capacity(jump_points.len());
+        // As many cells as the steps between the jump points, and the last: one allocation.
+        let steps: usize = jump_points
+            .windows(2)
+            .map(|pair| {
+                let (a, b) = (self.cell(pair[0]), self.cell(pair[1]));
+                (b.0 - a.0).unsigned_abs().max((b.1 - a.1).unsigned_abs()) as usize
+            })
+            .sum();
+        let mut cells = Vec::with_capacity(steps + 1);
         for pair in jump_points.windows(2) {
             let (a, b) = (self.cell(pair[0]), self.cell(pair[1]));
             let mut at = a;
