@@ -500,6 +500,35 @@ fn theta_star_on_every_arena_scenario() {
     assert!(worst < 0.1, "worst gap {worst}");
 }
 
+/// D* Lite's first search, from the goal back to the agent, returns the published optimal
+/// length on every scenario of arena and random512-10-0 (MovingAI), and its path is a legal walk.
+#[test]
+fn dstar_lite_matches_every_published_scenario_of_arena_and_random512() {
+    for name in ["arena.map", "random512-10-0.map"] {
+        let Some((map, scenarios)) = movingai(name) else {
+            return;
+        };
+        for s in &scenarios {
+            let found = grid_search(
+                &map,
+                s.start,
+                s.goal,
+                GridAlgorithm::DStarLite,
+                Connectivity::Eight,
+                &mut NoObserver,
+            );
+            assert!(
+                matches_six_digits(found.cost, s.optimal),
+                "{name} line {}: {} against {}",
+                s.line,
+                found.cost,
+                s.optimal
+            );
+            assert_valid(&map, s.start, s.goal, &found, Connectivity::Eight);
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases_or(200), ..ProptestConfig::default() })]
 
