@@ -59,6 +59,10 @@ pub struct LockstepView {
     aligned: (u64, u64),
 }
 
+/// The largest map the lockstep view runs a second search on: 2048 × 2048 cells (each search's
+/// replay holds a few bytes a cell; two of the largest map's would take gigabytes).
+pub const LOCKSTEP_MAX_CELLS: usize = 1 << 22;
+
 /// The lockstep playback bar counts expansions.
 const EXPANSIONS: BarWords = BarWords {
     step: "Expansion",
@@ -210,8 +214,15 @@ impl TileMapScene {
     pub(super) fn lockstep_panel_ui(&mut self, ui: &mut Ui) {
         let Some(timeline) = self.active_lockstep().cloned() else {
             ui.heading("Lockstep");
-            ui.spinner();
-            ui.label("Searching…");
+            if self.searched_map.cell_count() > LOCKSTEP_MAX_CELLS {
+                ui.colored_label(
+                    ui.visuals().warn_fg_color,
+                    "Lockstep runs on maps of up to 2048 × 2048 cells: two searches' replays of a larger one would not fit in memory. Turn it off to see this search (L).",
+                );
+            } else {
+                ui.spinner();
+                ui.label("Searching…");
+            }
             return;
         };
         let width = self.searched_map.width().max(1);

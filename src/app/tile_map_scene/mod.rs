@@ -434,7 +434,8 @@ impl TileMapScene {
     /// forgets it when the view is off.
     fn run_second(&mut self) {
         self.lockstep = None;
-        if !self.settings.lockstep {
+        if !self.settings.lockstep || self.searched_map.cell_count() > lockstep::LOCKSTEP_MAX_CELLS
+        {
             self.second = None;
             self.second_searcher.forget();
             return;
