@@ -1,6 +1,7 @@
-//! The tile-map scene: paint terrain, place start and goal, run BFS, Dijkstra, A*, IDA* or
-//! Fringe Search step by step, and compare all of them on the same map. The map itself is the
-//! window's [`MapDocument`], shared with the pursuit scene; this scene follows its revisions.
+//! The tile-map scene: paint terrain, place start and goal, run any of the grid searches step
+//! by step (two side by side in lockstep; D\* Lite with an agent walking while the map is
+//! painted), and compare all of them on the same map. The map itself is the window's
+//! [`MapDocument`], shared with the pursuit scene; this scene follows its revisions.
 
 mod canvas;
 pub mod comparison;
@@ -699,7 +700,7 @@ impl Scene for TileMapScene {
     }
 
     fn about(&self) -> &'static str {
-        "Edit terrain; BFS, Dijkstra, A*, IDA*, Fringe compared"
+        "Edit terrain; eleven grid searches step by step, two in lockstep, compared"
     }
 
     fn document(&self, map: &MapDocument) -> (String, Option<&'static str>) {
