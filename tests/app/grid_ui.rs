@@ -3332,6 +3332,14 @@ fn lockstep_astar_against_jps_marks_where_they_first_differ() {
     h.run_steps(2);
     let grid = &h.state().scenes.tile_map;
     assert_eq!(grid.playback.cursor, d);
+    // D goes there too, from anywhere.
+    h.key_press(egui::Key::End);
+    h.run_steps(1);
+    assert_ne!(h.state().scenes.tile_map.playback.cursor, d);
+    h.key_press(egui::Key::D);
+    h.run_steps(2);
+    let grid = &h.state().scenes.tile_map;
+    assert_eq!(grid.playback.cursor, d);
     assert_eq!(grid.search.replay.current(), astar.get(differ).copied());
     let second = grid.second.as_ref().expect("the second search");
     assert_eq!(second.replay.current(), jps.get(differ).copied());

@@ -242,7 +242,7 @@ impl TileMapScene {
                 let here = k == d;
                 if ui
                     .add_enabled(!here, egui::Button::new("Go to the first difference"))
-                    .on_hover_text("Both searches at that expansion; the two cells are ringed")
+                    .on_hover_text("Both searches at that expansion; the two cells are ringed (D)")
                     .clicked()
                 {
                     self.playback.playing = false;

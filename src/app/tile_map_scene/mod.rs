@@ -625,6 +625,8 @@ pub enum MapKey {
     NextPass,
     /// The step that expands the cell under the pointer (again: the next one).
     Expansion,
+    /// In lockstep, the expansion where the two searches first differ.
+    FirstDifference,
 }
 
 /// The tile-map scene's mouse actions and palette keys, for the help window.
@@ -691,6 +693,11 @@ const REPLAY: &[KeyRow<MapKey>] = &[
         shown: "E",
         does: "go to the step that expands the cell under the pointer (again: the next one)",
         keys: &[(Key::E, MapKey::Expansion)],
+    },
+    KeyRow {
+        shown: "D",
+        does: "lockstep: go to the expansion where the two searches first differ",
+        keys: &[(Key::D, MapKey::FirstDifference)],
     },
 ];
 

@@ -223,6 +223,11 @@ impl TileMapScene {
                 MapKey::Expansion => {
                     self.jump_to(self.hover.and_then(|cell| self.next_expansion_of(cell)))
                 }
+                MapKey::FirstDifference => self.jump_to(
+                    self.active_lockstep()
+                        .and_then(|t| t.first_difference())
+                        .map(|(d, _, _)| d),
+                ),
                 _ => {}
             }
         }
