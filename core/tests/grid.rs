@@ -500,6 +500,45 @@ fn theta_star_on_every_arena_scenario() {
     assert!(worst < 0.1, "worst gap {worst}");
 }
 
+/// Theta*'s sight checks count towards the work limit: on a large open map with the goal
+/// walled in, each check walks as far as the search has come, so the search stops after fewer
+/// expansions than the limit (a search charged for expansions alone would make the limit's
+/// worth, each with checks across the map).
+#[test]
+fn theta_stars_sight_checks_count_towards_the_work_limit() {
+    let side = 512;
+    let mut rows = vec![vec![Tile::Grass; side]; side];
+    for (dx, dy) in [
+        (-1i64, -1i64),
+        (0, -1),
+        (1, -1),
+        (-1, 0),
+        (1, 0),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+    ] {
+        let (x, y) = ((400 + dx) as usize, (400 + dy) as usize);
+        rows[y][x] = Tile::Wall;
+    }
+    let map = TileMap::from_rows(rows).expect("a map");
+    let limit = 20_000;
+    let found = grid_search(
+        &map,
+        (0, 0),
+        (400, 400),
+        GridAlgorithm::ThetaStar,
+        Connectivity::Eight,
+        &mut navlab_core::search::WorkLimit::new(&mut NoObserver, limit),
+    );
+    assert_eq!(found.outcome, SearchOutcome::BudgetExceeded);
+    assert!(
+        found.expanded > 0 && (found.expanded as u64) < limit / 2,
+        "{} expansions for a limit of {limit}",
+        found.expanded
+    );
+}
+
 /// D* Lite's first search, from the goal back to the agent, returns the published optimal
 /// length on every scenario of arena and random512-10-0 (MovingAI), and its path is a legal walk.
 #[test]

@@ -160,9 +160,9 @@ pub struct GridTuningArgs {
     /// IDA*'s node budget.
     #[arg(long, default_value_t = crate::grid::search::DEFAULT_IDA_BUDGET)]
     pub budget: usize,
-    /// Give up a search (BFS, Dijkstra, A*, Fringe) after this many visits: cells expanded, or
-    /// put off for a later pass (Fringe); 0: no limit. The default keeps a search of the
-    /// largest map within seconds and a few hundred MB.
+    /// Give up a search after this many visits: cells expanded, or put off for a later pass
+    /// (Fringe), and for Theta* one for every 16 cells its sight checks walk; 0: no limit. The
+    /// default keeps a search of the largest map within seconds and a few hundred MB.
     #[arg(long, value_name = "N", default_value_t = crate::grid::search::DEFAULT_WORK_LIMIT)]
     pub work_limit: u64,
     /// 8 (default: diagonals allowed, no corner cutting) or 4 (below 8 counts as 4).

@@ -18,6 +18,7 @@
 
 use super::free_segment::{HalfPoint, segment_is_free};
 use super::map::{Cell, Connectivity, TileMap};
+use crate::search::events::SIGHT_CELLS_PER_VISIT;
 use crate::search::{Observer, SearchEvent, SearchOutcome, SearchResult};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -34,6 +35,15 @@ struct Record {
 }
 
 const CLOSED: u32 = u32::MAX;
+
+/// About how many cells a sight check from `a` to `b` walks: the segment's longer extent, in
+/// cells, and the cell it starts in.
+fn cells_walked(a: HalfPoint, b: HalfPoint) -> u64 {
+    let extent = (a.x2 - b.x2)
+        .unsigned_abs()
+        .max((a.y2 - b.y2).unsigned_abs());
+    extent / 2 + 1
+}
 
 /// Theta\* from `start` to `goal` on `map`, moving in `connectivity`'s directions. The path
 /// lists the cells where it turns (node ids `y * width + x`), start and goal included; its cost
@@ -96,6 +106,8 @@ pub fn theta_star<O: Observer<SearchEvent>>(
     let (mut open_count, mut closed_count) = (1usize, 0usize);
     result.peak_memory = 1;
     let mut out = Vec::with_capacity(8);
+    // Cells walked by sight checks and not yet charged to the observer as visits.
+    let mut sight_cells = 0u64;
     while let Some((_, entry_order, node)) = heap.pop() {
         let node = node as usize;
         let Some(&at) = nodes.get(node) else {
@@ -131,6 +143,9 @@ pub fn theta_star<O: Observer<SearchEvent>>(
                 continue;
             }
             // Path 2: from the parent, in sight; else path 1: from this node, one step.
+            if at.parent != NO_PARENT {
+                sight_cells += cells_walked(centre(at.parent as usize), centre(next));
+            }
             let (parent, g) = match at.parent {
                 p if p != NO_PARENT && segment_is_free(map, centre(p as usize), centre(next)) => {
                     let p = p as usize;
@@ -168,6 +183,10 @@ pub fn theta_star<O: Observer<SearchEvent>>(
             }
         }
         result.peak_memory = result.peak_memory.max(open_count + closed_count);
+        // The sight checks count towards the work limit: on a large open map each walks as far
+        // as the search has come, and a search near the limit would otherwise run for hours.
+        observer.spend(sight_cells / SIGHT_CELLS_PER_VISIT);
+        sight_cells %= SIGHT_CELLS_PER_VISIT;
     }
     observer.event(SearchEvent::Finished {
         outcome: result.outcome,

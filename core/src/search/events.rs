@@ -25,7 +25,17 @@ pub trait Observer<E> {
     fn wants_detail(&self) -> bool {
         true
     }
+
+    /// Work a search did besides its steps, in visits (see [`WorkLimit`]): Theta\*'s sight
+    /// checks, which walk the cells between two centres, charge one visit for every
+    /// [`SIGHT_CELLS_PER_VISIT`] cells walked. Ignored unless an observer counts it.
+    #[inline(always)]
+    fn spend(&mut self, _visits: u64) {}
 }
+
+/// Cells a sight check walks for one visit of work ([`Observer::spend`]): about what one
+/// expansion's eight moves cost.
+pub const SIGHT_CELLS_PER_VISIT: u64 = 16;
 
 /// Steps a recording keeps at most: the window's animation and the CLI's `--steps`,
 /// `--trace` and `--against` (a search may take hundreds of millions).
@@ -68,12 +78,18 @@ impl<E: Clone, A: Observer<E>, B: Observer<E>> Observer<E> for Both<'_, A, B> {
     fn wants_detail(&self) -> bool {
         self.0.wants_detail() || self.1.wants_detail()
     }
+
+    fn spend(&mut self, visits: u64) {
+        self.0.spend(visits);
+        self.1.spend(visits);
+    }
 }
 
 /// Passes every step on to another observer and stops the search once it has done a number of
 /// visits: the budget that keeps one search on a huge map within seconds and memory. A visit is
 /// a node expanded, or an entry put off for a later pass (Fringe can put off thousands of
-/// entries for every node it expands, and that is where its time goes). A*, Dijkstra and BFS
+/// entries for every node it expands, and that is where its time goes), or the work a search
+/// reports besides ([`Observer::spend`]: Theta\*'s sight checks). A*, Dijkstra and BFS
 /// stop after exactly the budget's expansions; Fringe also asks at the start of each pass, so
 /// it may go past the budget by one pass's list.
 pub struct WorkLimit<'a, O> {
@@ -110,6 +126,11 @@ impl<O: Observer<SearchEvent>> Observer<SearchEvent> for WorkLimit<'_, O> {
 
     fn wants_detail(&self) -> bool {
         self.inner.wants_detail()
+    }
+
+    fn spend(&mut self, visits: u64) {
+        self.left = self.left.saturating_sub(visits);
+        self.inner.spend(visits);
     }
 }
 
