@@ -116,6 +116,11 @@ impl Frontier {
         self.other.as_ref().map_or(0, |other| other.0.len())
     }
 
+    /// The open nodes, in no order (for drawing them all; [`next`](Self::next) orders them).
+    pub fn entries(&self) -> impl Iterator<Item = &FrontierEntry> {
+        self.open.values()
+    }
+
     /// How many nodes are open.
     pub fn len(&self) -> usize {
         self.open.len()

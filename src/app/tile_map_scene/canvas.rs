@@ -698,14 +698,11 @@ fn paint_keys(painter: &egui::Painter, view: View, search: &super::RecordedSearc
     let Some(frontier) = search.replay.frontier() else {
         return;
     };
-    let order = crate::search::ExpansionOrder::LowestKey;
-    let Some(entries) = frontier.next(order, frontier.len()) else {
-        return;
-    };
     let width = width.max(1);
     let size = (view.camera.scale as f32 * 0.22).clamp(8.0, 14.0);
     let visible = painter.clip_rect();
-    for entry in entries {
+    // In no order: each is drawn in its own cell (ordering them all would cost every frame).
+    for entry in frontier.entries() {
         let Some([k1, k2]) = entry.key else {
             continue;
         };

@@ -212,7 +212,14 @@ impl TileMapScene {
     /// The right panel in lockstep: where the two first differ (with a button to go there),
     /// then each search's counters and open list at the position shown.
     pub(super) fn lockstep_panel_ui(&mut self, ui: &mut Ui) {
-        let Some(timeline) = self.active_lockstep().cloned() else {
+        // What the panel reads of the timeline (it holds a step index per expansion: not
+        // copied every frame).
+        let Some((len, first_difference, counts)) = self.active_lockstep().map(|t| {
+            let k = self.playback.cursor.min(t.len());
+            let count = |side| (t.expansions(side, k), t.expansions(side, t.len()));
+            let counts = [count(Side::First), count(Side::Second)];
+            (t.len(), t.first_difference(), counts)
+        }) else {
             ui.heading("Lockstep");
             if self.searched_map.cell_count() > LOCKSTEP_MAX_CELLS {
                 ui.colored_label(
@@ -227,9 +234,9 @@ impl TileMapScene {
         };
         let width = self.searched_map.width().max(1);
         let name = |i: usize| format!("{},{}", i % width, i / width);
-        let k = self.playback.cursor.min(timeline.len());
+        let k = self.playback.cursor.min(len);
         ui.heading("Lockstep");
-        match timeline.first_difference() {
+        match first_difference {
             Some((d, a, b)) => {
                 let cell = |n: Option<usize>| n.map_or("nothing (it has ended)".to_string(), name);
                 ui.label(format!(
@@ -260,14 +267,14 @@ impl TileMapScene {
             None => {
                 ui.label(format!(
                     "They expand the same {} cells in the same order.",
-                    crate::words::thousands(timeline.len())
+                    crate::words::thousands(len)
                 ));
             }
         }
         ui.separator();
         let first = (self.search.algorithm.name(), Side::First);
         let second = (self.second_name(), Side::Second);
-        for (title, side) in [first, second] {
+        for ((title, side), (done, total)) in [first, second].into_iter().zip(counts) {
             ui.push_id(title, |ui| {
                 let search = match side {
                     Side::First => Some(&self.search),
@@ -277,8 +284,6 @@ impl TileMapScene {
                     return;
                 };
                 ui.strong(title);
-                let done = timeline.expansions(side, k);
-                let total = timeline.expansions(side, timeline.len());
                 let open = search.replay.frontier().map_or(0, |f| f.len());
                 let mut line = format!(
                     "{} of {} expansions, {} open",
@@ -332,10 +337,14 @@ impl TileMapScene {
         self.hover = None;
         painter.rect_filled(rect, 0.0, Color32::from_rgb(24, 26, 31));
         self.sync_replay();
-        let Some(timeline) = self.active_lockstep().cloned() else {
+        let Some((difference, counts)) = self.active_lockstep().map(|t| {
+            let k = self.playback.cursor.min(t.len());
+            let count = |side| (t.expansions(side, k), t.expansions(side, t.len()));
+            let at_k = t.first_difference().filter(|(d, _, _)| *d == k);
+            (at_k, [count(Side::First), count(Side::Second)])
+        }) else {
             return;
         };
-        let k = self.playback.cursor.min(timeline.len());
         let map = &document.map;
         let bounds = Bounds {
             min: Vec2::new(0.0, 0.0),
@@ -366,9 +375,9 @@ impl TileMapScene {
                 ),
             ]
         };
-        let difference = timeline.first_difference().filter(|(d, _, _)| *d == k);
         let width = map.width().max(1);
-        for (area, side) in halves.into_iter().zip([Side::First, Side::Second]) {
+        let sides = [Side::First, Side::Second].into_iter().zip(counts);
+        for (area, (side, (done, total))) in halves.into_iter().zip(sides) {
             let (search, texture) = match side {
                 Side::First => (&self.search, super::tiles_texture_id()),
                 Side::Second => match &self.second {
@@ -390,8 +399,8 @@ impl TileMapScene {
             };
             let caption = format!(
                 "{name}: {} of {} expansions",
-                crate::words::thousands(timeline.expansions(side, k)),
-                crate::words::thousands(timeline.expansions(side, timeline.len()))
+                crate::words::thousands(done),
+                crate::words::thousands(total)
             );
             crate::app::camera::paint_caption(&clipped, area, caption);
             if let Some((_, a, b)) = difference {
