@@ -136,9 +136,9 @@ struct RepairDone {
     path: Option<(Vec<(usize, usize)>, f64)>,
 }
 
-/// D* Lite from `from` to `to`: its first working-out (reported to `observer`), the agent's
-/// walk, the edits and the repair (reported too); then a fresh A* on the edited map from where
-/// the agent stands, to set beside it.
+/// D* Lite from `from` to `to`, worked out; the agent's walk; the edits and the repair,
+/// reported to `observer`; and what a fresh A* on the edited map from where the agent stands
+/// expands, to set beside it.
 fn repair_dstar_lite<O: crate::search::Observer<crate::search::SearchEvent>>(
     map: &crate::grid::TileMap,
     (from, to): ((usize, usize), (usize, usize)),
@@ -161,37 +161,13 @@ fn repair_dstar_lite<O: crate::search::Observer<crate::search::SearchEvent>>(
     for &(cell, tile) in &repair.paint {
         search.set_tile_with(cell, tile, observer);
     }
-    let work = search.compute_with(&mut WorkLimit::new(observer, limit));
-    let path = search.path().filter(|_| !work.gave_up);
-    observer.event(crate::search::SearchEvent::Finished {
-        outcome: match (&path, work.gave_up) {
-            (_, true) => crate::search::SearchOutcome::BudgetExceeded,
-            (Some(_), false) => crate::search::SearchOutcome::Found,
-            (None, false) => crate::search::SearchOutcome::Unreachable,
-        },
-        cost: path.as_ref().map_or(f64::INFINITY, |(_, cost)| *cost),
-    });
-    let agent = search.start();
-    let fresh = crate::grid::grid_search(
-        search.map(),
-        agent,
-        to,
-        crate::grid::GridAlgorithm::AStar {
-            heuristic: match connectivity {
-                crate::grid::Connectivity::Eight => crate::grid::Heuristic::Octile,
-                crate::grid::Connectivity::Four => crate::grid::Heuristic::Manhattan,
-            },
-            weight: 1.0,
-        },
-        connectivity,
-        &mut WorkLimit::new(&mut NoObserver, limit),
-    );
+    let repaired = search.compute_to_end(&mut WorkLimit::new(observer, limit));
     Some(RepairDone {
         walked,
-        agent,
-        work,
-        fresh_astar: fresh.expanded,
-        path,
+        agent: search.start(),
+        work: repaired.work,
+        fresh_astar: search.fresh_astar_expansions(limit),
+        path: repaired.path,
     })
 }
 

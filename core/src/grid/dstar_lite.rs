@@ -23,7 +23,7 @@
 
 use super::map::{Cell, Connectivity, TileMap};
 use super::tiles::Tile;
-use crate::search::{NoObserver, Observer, SearchEvent};
+use crate::search::{NoObserver, Observer, SearchEvent, SearchOutcome};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -488,7 +488,7 @@ pub fn dstar_lite_search<O: Observer<SearchEvent>>(
     connectivity: Connectivity,
     observer: &mut O,
 ) -> crate::search::SearchResult {
-    use crate::search::{SearchOutcome, SearchResult};
+    use crate::search::SearchResult;
     let Some(mut search) = DStarLite::new(map, start, goal, connectivity) else {
         let none = SearchResult::not_found();
         observer.event(SearchEvent::Finished {
@@ -497,23 +497,72 @@ pub fn dstar_lite_search<O: Observer<SearchEvent>>(
         });
         return none;
     };
-    let repair = search.compute_with(observer);
-    let (outcome, path, cost) = match search.path() {
-        Some((cells, cost)) if !repair.gave_up => (
-            SearchOutcome::Found,
-            cells.iter().map(|&c| map.index(c)).collect(),
-            cost,
-        ),
-        _ if repair.gave_up => (SearchOutcome::BudgetExceeded, Vec::new(), f64::INFINITY),
-        _ => (SearchOutcome::Unreachable, Vec::new(), f64::INFINITY),
-    };
-    observer.event(SearchEvent::Finished { outcome, cost });
+    let repaired = search.compute_to_end(observer);
+    let (path, cost) = repaired.path.unwrap_or_default();
     SearchResult {
-        outcome,
-        path,
-        cost,
-        expanded: repair.expanded,
+        outcome: repaired.outcome,
+        path: path.iter().map(|&c| map.index(c)).collect(),
+        cost: if repaired.outcome == SearchOutcome::Found {
+            cost
+        } else {
+            f64::INFINITY
+        },
+        expanded: repaired.work.expanded,
         peak_memory: search.valued_cells(),
+    }
+}
+
+/// A working-out to its end: what it did, how it ended and the path it left.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Repaired {
+    /// What it did.
+    pub work: Repair,
+    /// Found, unreachable (the agent's `g` is ∞) or over budget (the observer stopped it).
+    pub outcome: SearchOutcome,
+    /// The path from the agent and its cost, when found.
+    pub path: Option<(Vec<Cell>, f64)>,
+}
+
+impl DStarLite {
+    /// [`compute_with`](Self::compute_with), then the path, ending the report with
+    /// [`SearchEvent::Finished`].
+    pub fn compute_to_end<O: Observer<SearchEvent>>(&mut self, observer: &mut O) -> Repaired {
+        let work = self.compute_with(observer);
+        let path = self.path().filter(|_| !work.gave_up);
+        let outcome = match (&path, work.gave_up) {
+            (_, true) => SearchOutcome::BudgetExceeded,
+            (Some(_), false) => SearchOutcome::Found,
+            (None, false) => SearchOutcome::Unreachable,
+        };
+        let cost = path.as_ref().map_or(f64::INFINITY, |(_, cost)| *cost);
+        observer.event(SearchEvent::Finished { outcome, cost });
+        Repaired {
+            work,
+            outcome,
+            path,
+        }
+    }
+
+    /// The cells a fresh A\* (the same moves, the octile or Manhattan estimate) from the agent
+    /// to the goal expands on the map as the search knows it, giving up after `work_limit`
+    /// visits (0: never): what a repair is set beside.
+    pub fn fresh_astar_expansions(&self, work_limit: u64) -> usize {
+        let heuristic = match self.connectivity {
+            Connectivity::Eight => super::Heuristic::Octile,
+            Connectivity::Four => super::Heuristic::Manhattan,
+        };
+        super::grid_search(
+            &self.map,
+            self.start(),
+            self.goal(),
+            super::GridAlgorithm::AStar {
+                heuristic,
+                weight: 1.0,
+            },
+            self.connectivity,
+            &mut crate::search::WorkLimit::new(&mut NoObserver, work_limit),
+        )
+        .expanded
     }
 }
 

@@ -5,8 +5,8 @@
 
 use super::jobs::{CappedRecorder, SearchDone};
 use crate::grid::dstar_lite::DStarLite;
-use crate::grid::{Cell, Connectivity, GridAlgorithm, GridPath, Heuristic, TileMap, grid_search};
-use crate::search::{NoObserver, Observer, SearchEvent, SearchOutcome, WorkLimit};
+use crate::grid::{Cell, Connectivity, GridAlgorithm, GridPath, TileMap};
+use crate::search::WorkLimit;
 
 /// The largest map the lab keeps a D\* Lite search for (g and rhs of every cell, worked out on
 /// the window's thread): 512 K cells, about 20 MB.
@@ -143,47 +143,23 @@ impl DStarWalk {
                 self.search.set_tile_with(cell, tile, &mut recorder);
             }
         }
-        let repair = {
-            let mut limited = WorkLimit::new(&mut recorder, work_limit);
-            self.search.compute_with(&mut limited)
-        };
-        let (expanded, updated) = (repair.expanded, repair.updated);
-        let found = self.path().filter(|_| !repair.gave_up);
-        let outcome = match (&found, repair.gave_up) {
-            (_, true) => SearchOutcome::BudgetExceeded,
-            (Some(_), false) => SearchOutcome::Found,
-            (None, false) => SearchOutcome::Unreachable,
-        };
-        let cost = found.as_ref().map_or(f64::INFINITY, |(_, cost)| *cost);
-        recorder.event(SearchEvent::Finished { outcome, cost });
-        let from = self.agent();
-        let fresh = grid_search(
-            map,
-            from,
-            self.search.goal(),
-            GridAlgorithm::AStar {
-                heuristic: match self.search.connectivity() {
-                    Connectivity::Eight => Heuristic::Octile,
-                    Connectivity::Four => Heuristic::Manhattan,
-                },
-                weight: 1.0,
-            },
-            self.search.connectivity(),
-            &mut WorkLimit::new(&mut NoObserver, work_limit),
-        );
+        let repaired = self
+            .search
+            .compute_to_end(&mut WorkLimit::new(&mut recorder, work_limit));
+        let cost = repaired.path.as_ref().map(|(_, cost)| *cost);
         self.last_repair = Some(RepairReport {
             edited: changed.len(),
-            expanded,
-            updated,
-            fresh_astar: fresh.expanded,
-            from,
-            cost: found.as_ref().map(|(_, cost)| *cost),
+            expanded: repaired.work.expanded,
+            updated: repaired.work.updated,
+            fresh_astar: self.search.fresh_astar_expansions(work_limit),
+            from: self.agent(),
+            cost,
         });
         let result = GridPath {
-            outcome,
-            path: found.map(|(path, _)| path).unwrap_or_default(),
-            cost,
-            expanded,
+            outcome: repaired.outcome,
+            path: repaired.path.map(|(path, _)| path).unwrap_or_default(),
+            cost: cost.unwrap_or(f64::INFINITY),
+            expanded: repaired.work.expanded,
             peak_memory: self.search.valued_cells(),
         };
         recorder.done(result, GridAlgorithm::DStarLite)
@@ -194,6 +170,7 @@ impl DStarWalk {
 mod tests {
     use super::*;
     use crate::grid::Tile;
+    use crate::search::{SearchEvent, SearchOutcome};
 
     /// A wall across the path ahead of the walking agent: the repaired path goes round it from
     /// where the agent stands, costs what a fresh A* finds, and the repair is recorded with its
